@@ -1,0 +1,71 @@
+"""The `lanterne` command: the app with no arguments, tools as subcommands.
+
+Each subcommand is a module in ``client/commands`` with ``NAME``, ``HELP``,
+``add_arguments(parser)`` and ``run(args) -> int``. Any error a user can cause
+ends as one line on stderr and exit status 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+import client.commands
+from engines.core import RulesError
+
+EXIT_USAGE = 2
+
+
+class UserError(Exception):
+    """A mistake in what the user asked for; the message is the whole story."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not usage + error
+        sys.stderr.write(f"{self.prog}: {message} (see '{self.prog} --help')\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def command_modules() -> list:
+    mods = []
+    for info in sorted(pkgutil.iter_modules(client.commands.__path__), key=lambda m: m.name):
+        mod = importlib.import_module(f"client.commands.{info.name}")
+        if hasattr(mod, "NAME") and hasattr(mod, "run"):
+            mods.append(mod)
+    return mods
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict]:
+    parser = _Parser(prog="lanterne", description="A terminal board-game table for the LAN.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    runners = {}
+    for mod in command_modules():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
+        mod.add_arguments(p)
+        runners[mod.NAME] = mod.run
+    return parser, runners
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser, runners = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            from client.app import run_app
+
+            return run_app() or 0
+        return runners[args.command](args) or 0
+    except (UserError, RulesError) as e:
+        sys.stderr.write(f"lanterne: {e}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("lanterne: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

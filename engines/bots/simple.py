@@ -1,0 +1,85 @@
+"""Random and greedy players: baselines that need nothing but the contract.
+
+Both see only their seat's view, so they play the same on the open table and
+on a peer that does not know its opponent's hand.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engines.core import TABLE, Action, Game, RulesError, State
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions (its own seeded RNG)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | str = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, view: State, seat: int) -> Action:
+        actions = game.legal_actions(view, seat)
+        if not actions:
+            raise RulesError(f"seat {seat + 1} has no legal action")
+        return actions[self.rng.randrange(len(actions))]
+
+
+class GreedyBot:
+    """Maximises its own points this turn.
+
+    It looks ahead over its own consecutive actions (until the turn passes or
+    the table must act) and plays the first action of the best line found
+    within ``budget`` applications; ties go to the line that keeps the turn
+    going longest with the fewest opponent points, then to its RNG.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | str = 0, budget: int = 400, depth: int = 6):
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.depth = depth
+
+    def choose(self, game: Game, view: State, seat: int) -> Action:
+        actions = game.legal_actions(view, seat)
+        if not actions:
+            raise RulesError(f"seat {seat + 1} has no legal action")
+        if len(actions) == 1:
+            return actions[0]
+        base = game.scores(view)[seat]
+        self._left = self.budget
+        order = list(actions)
+        self.rng.shuffle(order)
+        best, best_value = order[0], None
+        for action in order:
+            value = self._value(game, view, seat, action, base, self.depth)
+            if best_value is None or value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _value(self, game: Game, state: State, seat: int, action: Action, base: int, depth: int) -> float:
+        self._left -= 1
+        after, _ = game.apply(state, action)
+        gain = game.scores(after)[seat] - base
+        if depth <= 1 or self._left <= 0 or game.is_over(after) or game.next_actor(after) != seat:
+            return gain
+        follow = game.legal_actions(after, seat)
+        best = gain
+        for nxt in follow[: max(1, self._left // max(1, depth))]:
+            if self._left <= 0:
+                break
+            best = max(best, self._value(game, after, seat, nxt, base, depth - 1))
+        return best
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bot(kind: str, seed: int | str = 0):
+    """A bot by name ('random', 'greedy', or any later one registered in BOTS)."""
+    try:
+        return BOTS[kind](seed)
+    except KeyError:
+        raise RulesError(f"no computer player {kind!r} (players: {', '.join(BOTS)})") from None

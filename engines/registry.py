@@ -1,0 +1,47 @@
+"""Where the games live: one id per game, loaded on first use."""
+
+from __future__ import annotations
+
+import importlib
+
+from engines.core import Game, RulesError
+
+GAMES: dict[str, str] = {
+    "pagode": "engines.pagode",
+    "pueblo": "engines.pueblo",
+    "pacal": "engines.pacal",
+    "pandoria": "engines.pandoria",
+}
+"""Game id -> the package whose ``GAME`` attribute is the Game."""
+
+ALIASES = {"pacals-rocket": "pacal", "pacal's rocket": "pacal"}
+
+_loaded: dict[str, Game] = {}
+
+
+def get_game(game_id: str) -> Game:
+    """The Game for ``game_id``; RulesError with the known ids if there is none."""
+    key = ALIASES.get(game_id.lower(), game_id.lower())
+    if key in _loaded:
+        return _loaded[key]
+    if key not in GAMES:
+        raise RulesError(f"no game {game_id!r} (games: {', '.join(GAMES)})")
+    try:
+        module = importlib.import_module(GAMES[key])
+    except ModuleNotFoundError as e:
+        if e.name and GAMES[key].startswith(e.name):
+            raise RulesError(f"the game {key!r} is not built yet") from None
+        raise
+    _loaded[key] = module.GAME
+    return module.GAME
+
+
+def available_games() -> list[Game]:
+    """The games that are built, in registry order."""
+    out = []
+    for key in GAMES:
+        try:
+            out.append(get_game(key))
+        except RulesError:
+            pass
+    return out
