@@ -99,8 +99,12 @@ class Cards:
 
     @classmethod
     def new(cls, identities: Sequence[int], players: int) -> "Cards":
-        """A fresh registry where slot i holds ``identities[i]``, seen by nobody."""
-        return cls(list(identities), [0] * len(identities), players)
+        """A fresh registry where slot i holds ``identities[i]``, face up.
+
+        A new deck is public: everyone knows what is in it. A shuffle
+        (``hide``) is what makes identities secret.
+        """
+        return cls(list(identities), [(1 << players) - 1] * len(identities), players)
 
     @property
     def everyone(self) -> int:
