@@ -1,0 +1,277 @@
+"""asyncio TCP links carrying length-prefixed frames (see :mod:`framing`).
+
+A :class:`Link` is one TCP connection with a reader task that never stops
+reading: it answers PINGs, notes PONGs, and queues DATA frames for
+:meth:`Link.recv`. Keep-alive PINGs go out every ``keepalive`` seconds, so
+a healthy idle link always has traffic; ``read_timeout`` seconds without a
+single byte means the link is dead (a pulled cable or a closed laptop lid
+sends no FIN), and the link closes with :class:`LinkTimeout`.
+
+Nothing here knows what a session message is: payloads are opaque bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+from .framing import (CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, FrameDecoder,
+                      FrameError, encode_close, encode_frame)
+
+
+class LinkClosed(ConnectionError):
+    """The link is closed; ``reason`` says who closed it and why."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class LinkTimeout(LinkClosed):
+    """Nothing was received for ``read_timeout`` seconds, or a write stalled as long."""
+
+
+@dataclass(frozen=True)
+class LinkOptions:
+    max_frame: int = DEFAULT_MAX_FRAME
+    read_timeout: float = 30.0
+    """Seconds without any received byte before the link is declared dead."""
+    keepalive: float | None = 10.0
+    """Seconds between PINGs (None: none); keep it well under the peer's read_timeout."""
+    connect_timeout: float = 5.0
+    queue_frames: int = 256
+    """DATA frames queued before the reader stops reading (TCP back-pressure)."""
+
+
+_CLOSED = object()
+
+
+class Link:
+    """One framed TCP connection. Make one with :func:`connect` or :func:`serve`."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 options: LinkOptions = LinkOptions()):
+        self.options = options
+        self._reader = reader
+        self._writer = writer
+        self._decoder = FrameDecoder(options.max_frame)
+        self._queue: asyncio.Queue = asyncio.Queue(options.queue_frames)
+        self._pings: dict[bytes, asyncio.Future] = {}
+        self._closed = asyncio.Event()
+        self.close_reason: str | None = None
+        self._close_error: LinkClosed | None = None
+        self.last_received = time.monotonic()
+        peer = writer.get_extra_info("peername") or ("?", 0)
+        self.peer: tuple[str, int] = (peer[0], peer[1])
+        local = writer.get_extra_info("sockname") or ("?", 0)
+        self.local: tuple[str, int] = (local[0], local[1])
+        self._writer.write(PREFACE)
+        self._tasks = [asyncio.create_task(self._read_loop(), name=f"link-read {self.peer}")]
+        if options.keepalive:
+            self._tasks.append(asyncio.create_task(self._keepalive_loop(), name=f"link-ping {self.peer}"))
+
+    def __repr__(self) -> str:
+        state = f"closed: {self.close_reason}" if self.closed else "open"
+        return f"<Link {self.local[0]}:{self.local[1]} -> {self.peer[0]}:{self.peer[1]} {state}>"
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    # -- sending
+    async def send(self, payload: bytes) -> None:
+        """Send one DATA frame; raises LinkClosed if the link is (or goes) down."""
+        await self._write(encode_frame(DATA, payload, self.options.max_frame))
+
+    async def ping(self, timeout: float | None = None) -> float:
+        """Round-trip time of one PING/PONG exchange, in seconds."""
+        token = os.urandom(8)
+        fut = asyncio.get_running_loop().create_future()
+        self._pings[token] = fut
+        started = time.perf_counter()
+        try:
+            await self._write(encode_frame(PING, token))
+            await asyncio.wait_for(self._until_closed(fut), timeout or self.options.read_timeout)
+        finally:
+            self._pings.pop(token, None)
+        return time.perf_counter() - started
+
+    async def _until_closed(self, fut: asyncio.Future) -> None:
+        closed = asyncio.ensure_future(self._closed.wait())
+        try:
+            await asyncio.wait([fut, closed], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closed.cancel()
+        if not fut.done():
+            raise self._error()
+
+    async def _write(self, data: bytes) -> None:
+        if self.closed:
+            raise self._error()
+        try:
+            self._writer.write(data)
+            await asyncio.wait_for(self._writer.drain(), self.options.read_timeout)
+        except asyncio.TimeoutError:
+            self._shutdown(f"a write stalled for {self.options.read_timeout:g} s", LinkTimeout)
+            raise self._error() from None
+        except (ConnectionError, OSError) as e:
+            self._shutdown(f"connection lost: {e}")
+            raise self._error() from None
+
+    # -- receiving
+    async def recv(self) -> bytes:
+        """The next DATA payload; raises LinkClosed (or LinkTimeout) once the link is down."""
+        item = await self._queue.get()
+        if item is _CLOSED:
+            self._queue.put_nowait(_CLOSED)  # every later recv fails the same way
+            raise self._error()
+        return item
+
+    def _error(self) -> LinkClosed:
+        return self._close_error or LinkClosed(self.close_reason or "closed")
+
+    async def _read_loop(self) -> None:
+        opts = self.options
+        try:
+            while True:
+                try:
+                    data = await asyncio.wait_for(self._reader.read(65536), opts.read_timeout)
+                except asyncio.TimeoutError:
+                    self._shutdown(f"nothing received for {opts.read_timeout:g} s", LinkTimeout)
+                    return
+                if not data:
+                    self._shutdown("the peer closed the connection")
+                    return
+                self.last_received = time.monotonic()
+                try:
+                    frames = self._decoder.feed(data)
+                except FrameError as e:
+                    self._send_close_nowait(str(e))
+                    self._shutdown(f"bad framing from the peer: {e}")
+                    return
+                for frame in frames:
+                    if frame.kind == DATA:
+                        await self._queue.put(frame.payload)
+                    elif frame.kind == PING:
+                        self._writer.write(encode_frame(PONG, frame.payload))
+                    elif frame.kind == PONG:
+                        fut = self._pings.get(frame.payload)
+                        if fut is not None and not fut.done():
+                            fut.set_result(None)
+                    elif frame.kind == CLOSE:
+                        reason = frame.payload.decode("utf-8", "replace") or "no reason"
+                        self._shutdown(f"the peer closed the link: {reason}")
+                        return
+        except (ConnectionError, OSError) as e:
+            self._shutdown(f"connection lost: {e}")
+        except asyncio.CancelledError:
+            self._shutdown(self.close_reason or "closed")
+            raise
+
+    async def _keepalive_loop(self) -> None:
+        interval = self.options.keepalive
+        try:
+            while not self.closed:
+                await asyncio.sleep(interval)
+                if self.closed:
+                    return
+                self._writer.write(encode_frame(PING, b""))
+        except (ConnectionError, OSError) as e:
+            self._shutdown(f"connection lost: {e}")
+
+    # -- closing
+    def _send_close_nowait(self, reason: str) -> None:
+        try:
+            if not self._writer.is_closing():
+                self._writer.write(encode_close(reason))
+        except (ConnectionError, OSError, RuntimeError):
+            pass
+
+    def _shutdown(self, reason: str, error: type[LinkClosed] = LinkClosed) -> None:
+        if self.closed:
+            return
+        self.close_reason = reason
+        self._close_error = error(reason)
+        self._closed.set()
+        try:
+            self._queue.put_nowait(_CLOSED)
+        except asyncio.QueueFull:  # make room: the reader has stopped anyway
+            self._queue.get_nowait()
+            self._queue.put_nowait(_CLOSED)
+        for fut in self._pings.values():
+            if not fut.done():
+                fut.cancel()
+        current = asyncio.current_task()
+        for task in self._tasks:
+            if task is not current:
+                task.cancel()
+        self._writer.close()
+
+    async def close(self, reason: str = "closed by us") -> None:
+        """Tell the peer why, then close. Safe to call twice."""
+        if not self.closed:
+            self._send_close_nowait(reason)
+            self._shutdown(reason)
+        await self.wait_closed()
+
+    async def wait_closed(self) -> None:
+        await self._closed.wait()
+        for task in self._tasks:
+            if task is not asyncio.current_task():
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
+        try:
+            await self._writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+    async def __aenter__(self) -> "Link":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+
+async def connect(host: str, port: int, options: LinkOptions = LinkOptions()) -> Link:
+    """Open a link to ``host:port``; raises LinkClosed with a one-line reason on failure."""
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, limit=options.max_frame + 16), options.connect_timeout)
+    except asyncio.TimeoutError:
+        raise LinkTimeout(f"no answer from {host}:{port} within {options.connect_timeout:g} s") from None
+    except OSError as e:
+        raise LinkClosed(f"cannot connect to {host}:{port}: {e.strerror or e}") from None
+    return Link(reader, writer, options)
+
+
+Handler = Callable[[Link], Awaitable[None]]
+
+
+async def serve(handler: Handler, host: str, port: int = 0,
+                options: LinkOptions = LinkOptions()) -> asyncio.Server:
+    """Listen on ``host:port`` (port 0: any free port; see ``server.sockets``).
+
+    Each connection becomes a :class:`Link` passed to ``handler``; the link
+    is closed when the handler returns.
+    """
+
+    async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        link = Link(reader, writer, options)
+        try:
+            await handler(link)
+        except LinkClosed:
+            pass
+        finally:
+            await link.close("the host is done with this connection")
+
+    return await asyncio.start_server(on_connect, host, port, limit=options.max_frame + 16)
+
+
+def bound_port(server: asyncio.Server) -> int:
+    """The TCP port a server listens on (useful after ``port=0``)."""
+    return server.sockets[0].getsockname()[1]

@@ -1,0 +1,157 @@
+"""Framed TCP links over 127.0.0.1: data, keep-alive, read timeouts, closing, bad peers."""
+
+import asyncio
+import struct
+
+import pytest
+
+from protocol.net.framing import DATA, PREFACE, encode_frame
+from protocol.net.transport import LinkClosed, LinkOptions, LinkTimeout, bound_port, connect, serve
+
+LOCAL = "127.0.0.1"
+
+
+async def echo_server(options=LinkOptions()):
+    async def echo(link):
+        while True:
+            await link.send(await link.recv())
+
+    server = await serve(echo, LOCAL, 0, options)
+    return server, bound_port(server)
+
+
+async def test_data_frames_arrive_in_order_and_intact():
+    server, port = await echo_server()
+    async with server:
+        link = await connect(LOCAL, port)
+        payloads = [b"", b"a", bytes(range(256)) * 40, b"\x00" * 70000]
+        for p in payloads:
+            await link.send(p)
+        assert [await link.recv() for _ in payloads] == payloads
+        await link.close()
+        assert link.closed
+
+
+async def test_ping_measures_a_round_trip():
+    server, port = await echo_server()
+    async with server:
+        async with await connect(LOCAL, port) as link:
+            rtt = await link.ping()
+            assert 0 < rtt < 5
+
+
+async def test_keepalive_keeps_an_idle_link_open_past_the_read_timeout():
+    opts = LinkOptions(read_timeout=0.4, keepalive=0.1)
+    server, port = await echo_server(opts)
+    async with server:
+        link = await connect(LOCAL, port, opts)
+        await asyncio.sleep(1.0)  # idle for 2.5 read timeouts: only PINGs flow
+        assert not link.closed
+        await link.send(b"still here")
+        assert await link.recv() == b"still here"
+        await link.close()
+
+
+async def test_silent_peer_times_out():
+    """A peer that accepted but sends nothing (a closed laptop lid) is dropped."""
+    async def silent(reader, writer):
+        await asyncio.sleep(5)
+
+    server = await asyncio.start_server(silent, LOCAL, 0)
+    async with server:
+        link = await connect(LOCAL, bound_port(server), LinkOptions(read_timeout=0.3, keepalive=None))
+        with pytest.raises(LinkTimeout, match="nothing received for 0.3 s"):
+            await link.recv()
+        assert link.closed
+
+
+async def test_close_reason_reaches_the_peer():
+    got = asyncio.get_running_loop().create_future()
+
+    async def handler(link):
+        try:
+            await link.recv()
+        except LinkClosed as e:
+            got.set_result(e.reason)
+
+    server = await serve(handler, LOCAL, 0)
+    async with server:
+        link = await connect(LOCAL, bound_port(server))
+        await link.close("game over")
+        assert await asyncio.wait_for(got, 5) == "the peer closed the link: game over"
+        with pytest.raises(LinkClosed):
+            await link.send(b"late")
+
+
+async def test_recv_keeps_failing_after_close():
+    server, port = await echo_server()
+    async with server:
+        link = await connect(LOCAL, port)
+        await link.close()
+        for _ in range(2):
+            with pytest.raises(LinkClosed, match="closed by us"):
+                await link.recv()
+
+
+async def test_oversize_frame_from_peer_closes_the_link_with_a_reason():
+    reasons = asyncio.get_running_loop().create_future()
+
+    async def handler(link):
+        try:
+            await link.recv()
+        except LinkClosed as e:
+            reasons.set_result(e.reason)
+
+    server = await serve(handler, LOCAL, 0, LinkOptions(max_frame=1000))
+    async with server:
+        reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
+        writer.write(PREFACE + struct.pack(">IB", 5000, DATA))
+        await writer.drain()
+        assert "exceeds the maximum of 1000" in await asyncio.wait_for(reasons, 5)
+        answer = await asyncio.wait_for(reader.read(), 5)  # preface, CLOSE frame with the reason, EOF
+        assert answer.startswith(PREFACE) and b"exceeds the maximum" in answer
+        writer.close()
+
+
+async def test_a_stranger_that_is_not_a_peer_is_dropped():
+    reasons = asyncio.get_running_loop().create_future()
+
+    async def handler(link):
+        try:
+            await link.recv()
+        except LinkClosed as e:
+            reasons.set_result(e.reason)
+
+    server = await serve(handler, LOCAL, 0)
+    async with server:
+        reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
+        writer.write(b"GET / HTTP/1.1\r\n\r\n")
+        assert "not a Lanterne peer" in await asyncio.wait_for(reasons, 5)
+        writer.close()
+
+
+async def test_connect_to_a_closed_port_is_a_one_line_error():
+    server = await asyncio.start_server(lambda r, w: None, LOCAL, 0)
+    port = bound_port(server)
+    server.close()
+    await server.wait_closed()
+    with pytest.raises(LinkClosed, match=f"cannot connect to 127.0.0.1:{port}"):
+        await connect(LOCAL, port)
+
+
+async def test_peer_vanishing_mid_frame_closes_the_link():
+    reasons = asyncio.get_running_loop().create_future()
+
+    async def handler(link):
+        try:
+            await link.recv()
+        except LinkClosed as e:
+            reasons.set_result(e.reason)
+
+    server = await serve(handler, LOCAL, 0)
+    async with server:
+        reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
+        writer.write(PREFACE + encode_frame(DATA, b"hello")[:6])
+        await writer.drain()
+        writer.close()
+        assert await asyncio.wait_for(reasons, 5) == "the peer closed the connection"
