@@ -151,6 +151,7 @@ async def test_peer_vanishing_mid_frame_closes_the_link():
     server = await serve(handler, LOCAL, 0)
     async with server:
         reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
+        assert await reader.readexactly(len(PREFACE)) == PREFACE  # nothing unread: a clean FIN
         writer.write(PREFACE + encode_frame(DATA, b"hello")[:6])
         await writer.drain()
         writer.close()
