@@ -276,6 +276,8 @@ class Game(ABC):
     min_players: int = 2
     max_players: int = 2
     variants: tuple[str, ...] = ("standard",)
+    higher_is_better: bool = True
+    """False where scores are penalties (Pueblo): the fewest wins."""
 
     # -- setting up
     @abstractmethod
@@ -330,8 +332,17 @@ class Game(ABC):
     def winners(self, state: State) -> list[int]:
         """Seats sharing the best score (games with other tie-breaks override)."""
         s = self.scores(state)
-        best = max(s)
+        best = max(s) if self.higher_is_better else min(s)
         return [i for i, v in enumerate(s) if v == best]
+
+    def points(self, state: State, seat: int) -> int:
+        """The seat's score with higher always better (penalties negated): what bots maximise."""
+        value = self.scores(state)[seat]
+        return value if self.higher_is_better else -value
+
+    def identities(self, state: State) -> list[int]:
+        """Every card identity of the game (known or not): slot i starts as card i by default."""
+        return list(range(len(state.cards.ids)))
 
     def turn(self, state: State) -> int:
         """Turns played so far (for reports)."""

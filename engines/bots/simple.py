@@ -48,7 +48,7 @@ class GreedyBot:
             raise RulesError(f"seat {seat + 1} has no legal action")
         if len(actions) == 1:
             return actions[0]
-        base = game.scores(view)[seat]
+        base = game.points(view, seat)
         self._left = self.budget
         order = list(actions)
         self.rng.shuffle(order)
@@ -62,7 +62,7 @@ class GreedyBot:
     def _value(self, game: Game, state: State, seat: int, action: Action, base: int, depth: int) -> float:
         self._left -= 1
         after, _ = game.apply(state, action)
-        gain = game.scores(after)[seat] - base
+        gain = game.points(after, seat) - base
         if depth <= 1 or self._left <= 0 or game.is_over(after) or game.next_actor(after) != seat:
             return gain
         follow = game.legal_actions(after, seat)
@@ -74,12 +74,15 @@ class GreedyBot:
         return best
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
-
-
 def make_bot(kind: str, seed: int | str = 0):
-    """A bot by name ('random', 'greedy', or any later one registered in BOTS)."""
-    try:
-        return BOTS[kind](seed)
-    except KeyError:
-        raise RulesError(f"no computer player {kind!r} (players: {', '.join(BOTS)})") from None
+    """A bot by name: 'random', 'greedy', 'ismcts' (or 'ismcts:easy|normal|hard')."""
+    from engines.bots.ismcts import IsmctsBot
+
+    name, _, level = kind.partition(":")
+    if name == "random" and not level:
+        return RandomBot(seed)
+    if name == "greedy" and not level:
+        return GreedyBot(seed)
+    if name == "ismcts":
+        return IsmctsBot.at_level(level or "normal", seed)
+    raise RulesError(f"no computer player {kind!r} (players: random, greedy, ismcts[:easy|normal|hard])")

@@ -160,3 +160,57 @@ def test_player_count_and_variant_are_checked():
 def test_public_view_knows_only_public_cards():
     state = GAME.setup()
     assert GAME.view(state, NOBODY).cards.ids == list(range(12))
+
+
+def test_determinize_deals_only_unseen_cards_into_hidden_slots():
+    import random as _random
+
+    from engines.bots import determinize
+
+    state = GAME.setup()
+    table = OpenTable(3)
+    while GAME.next_actor(state) == TABLE:
+        state, _ = GAME.apply(state, table.resolve(state, GAME.table_op(state)))
+    view = GAME.view(state, 0)
+    det = determinize(GAME, view, _random.Random(1))
+    assert sorted(det.cards.ids) == list(range(12))
+    assert all(det.cards.ids[s] == i for s, i in enumerate(view.cards.ids) if i is not None)
+
+
+def test_ismcts_never_reads_hidden_cards():
+    """Two real games that differ only in cards seat 1 cannot see: same view, same choice."""
+    from engines.bots import IsmctsBot
+
+    state = GAME.setup()
+    table = OpenTable(3)
+    while GAME.next_actor(state) == TABLE:
+        state, _ = GAME.apply(state, table.resolve(state, GAME.table_op(state)))
+    hidden = [slot for slot in range(12) if not state.cards.knows(0, slot)]
+    other = state.copy()
+    other.cards = state.cards.copy()
+    rotated = [state.cards.ids[s] for s in hidden[1:] + hidden[:1]]
+    for slot, ident in zip(hidden, rotated):
+        other.cards.ids[slot] = ident
+    assert other.cards.ids != state.cards.ids
+    assert canonical_pack(GAME.view(state, 0).to_data()) == canonical_pack(GAME.view(other, 0).to_data())
+    for seed in range(3):
+        a = IsmctsBot(seed, iterations=80).choose(GAME, GAME.view(state, 0), 0)
+        b = IsmctsBot(seed, iterations=80).choose(GAME, GAME.view(other, 0), 0)
+        assert a == b
+
+
+def test_ismcts_plays_whole_games_and_prefers_a_sure_win():
+    from engines.bots import IsmctsBot
+
+    final, _ = run(4, bots=[IsmctsBot(1, iterations=40), RandomBot(2)])
+    assert GAME.is_over(final)
+    # holding the top card, keeping it is never worse than swapping it away
+    for seed in range(30):
+        state = GAME.setup()
+        table = OpenTable(seed)
+        while GAME.next_actor(state) == TABLE:
+            state, _ = GAME.apply(state, table.resolve(state, GAME.table_op(state)))
+        if state.cards.ids[state.hands[0]] == 11:
+            assert IsmctsBot(seed, iterations=200).choose(GAME, GAME.view(state, 0), 0) == ("keep",)
+            return
+    pytest.fail("no deal gave seat 1 the top card")

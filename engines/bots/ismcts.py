@@ -1,0 +1,179 @@
+"""Information-set Monte Carlo tree search: a strong player for any Game.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): each iteration
+samples a *determinization* of the bot's view (the cards it cannot see dealt
+at random from the cards it has not seen anywhere), walks one shared tree of
+actions with UCB weighted by availability, expands one node, plays a short
+rollout, and backs up a reward per seat. Chance (the table) is sampled anew in
+every iteration and is not part of the tree ("open loop").
+
+It only ever reads its own view, so it cannot peek: the choice is a function of
+the view and its RNG alone (tested by swapping the hidden cards).
+
+Strength is set by ``iterations`` (deterministic: same seed, same move) or by
+``seconds`` (the app's default level: a wall-clock budget, read through the
+injected ``clock`` so that the rules engine itself never reads a clock).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Callable
+
+from engines.core import TABLE, Action, Game, OpenTable, RulesError, State
+
+
+def determinize(game: Game, view: State, rng: random.Random) -> State:
+    """A full state consistent with ``view``: unknown slots get the unseen identities, shuffled."""
+    ids = view.cards.ids
+    hidden = [slot for slot, ident in enumerate(ids) if ident is None]
+    if not hidden:
+        return view
+    known = {ident for ident in ids if ident is not None}
+    unseen = [ident for ident in game.identities(view) if ident not in known]
+    if len(unseen) != len(hidden):
+        raise RulesError(f"{game.name}: {len(hidden)} hidden slots but {len(unseen)} unseen cards")
+    rng.shuffle(unseen)
+    det = view.copy()
+    det.cards = view.cards.copy()
+    for slot, ident in zip(hidden, unseen):
+        det.cards.ids[slot] = ident
+    return det
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "reward")
+
+    def __init__(self, players: int):
+        self.children: dict[tuple[int, Action], _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = [0.0] * players
+
+
+class IsmctsBot:
+    """Search-based player. ``level`` names a preset: 'easy', 'normal' (default), 'hard'."""
+
+    name = "ismcts"
+    LEVELS = {"easy": 150, "normal": 600, "hard": 2500}
+
+    def __init__(self, seed: int | str = 0, iterations: int | None = None, seconds: float | None = None,
+                 rollout_turns: int = 2, exploration: float = 0.7, scale: float = 8.0,
+                 clock: Callable[[], float] | None = None):
+        self.rng = random.Random(seed)
+        self.iterations = iterations if iterations is not None else (None if seconds else self.LEVELS["normal"])
+        self.seconds = seconds
+        self.rollout_turns = rollout_turns
+        self.c = exploration
+        self.scale = scale
+        self.clock = clock
+        self.last_iterations = 0
+
+    @classmethod
+    def at_level(cls, level: str, seed: int | str = 0) -> "IsmctsBot":
+        if level not in cls.LEVELS:
+            raise RulesError(f"no level {level!r} (levels: {', '.join(cls.LEVELS)})")
+        return cls(seed, iterations=cls.LEVELS[level])
+
+    # -- choosing
+    def choose(self, game: Game, view: State, seat: int) -> Action:
+        actions = game.legal_actions(view, seat)
+        if not actions:
+            raise RulesError(f"seat {seat + 1} has no legal action")
+        if len(actions) == 1:
+            return actions[0]
+        players = len(game.scores(view))
+        root = _Node(players)
+        deadline = None
+        if self.seconds is not None:
+            if self.clock is None:
+                import time
+
+                self.clock = time.perf_counter
+            deadline = self.clock() + self.seconds
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done and self.clock() >= deadline:
+                break
+            self._iterate(game, determinize(game, view, self.rng), root, players)
+            done += 1
+        self.last_iterations = done
+        legal = set(actions)
+        best, best_visits = actions[0], -1
+        for (actor, action), child in root.children.items():
+            if actor == seat and action in legal and child.visits > best_visits:
+                best, best_visits = action, child.visits
+        return best
+
+    # -- one iteration
+    def _iterate(self, game: Game, state: State, root: _Node, players: int) -> None:
+        table = OpenTable(self.rng.random())
+        node, path = root, [root]
+        while not game.is_over(state):
+            actor = game.next_actor(state)
+            if actor == TABLE:
+                state, _ = game.apply(state, table.resolve(state, game.table_op(state)))
+                continue
+            legal = game.legal_actions(state, actor)
+            untried = [a for a in legal if (actor, a) not in node.children]
+            if untried:
+                action = untried[self.rng.randrange(len(untried))]
+                state, _ = game.apply(state, action)
+                child = _Node(players)
+                node.children[(actor, action)] = child
+                path.append(child)
+                break
+            node = self._select(node, actor, legal)
+            path.append(node)
+            state, _ = game.apply(state, self._last_action)
+        reward = self._rollout(game, state, table, players)
+        for n in path:
+            n.visits += 1
+            for s in range(players):
+                n.reward[s] += reward[s]
+
+    def _select(self, node: _Node, actor: int, legal: list[Action]) -> _Node:
+        best, best_value, best_action = None, -1.0, None
+        for action in legal:
+            child = node.children[(actor, action)]
+            child.avail += 1
+            value = child.reward[actor] / child.visits + self.c * math.sqrt(math.log(child.avail) / child.visits)
+            if value > best_value:
+                best, best_value, best_action = child, value, action
+        self._last_action = best_action
+        return best
+
+    def _rollout(self, game: Game, state: State, table: OpenTable, players: int) -> list[float]:
+        """Random play for a few turns, then a reward from the score differences."""
+        turns_left = self.rollout_turns * players
+        actor_before = None
+        steps = 0
+        while not game.is_over(state) and steps < 2000:
+            actor = game.next_actor(state)
+            if actor == TABLE:
+                state, _ = game.apply(state, table.resolve(state, game.table_op(state)))
+                continue
+            if actor != actor_before:
+                if actor_before is not None:
+                    turns_left -= 1
+                    if turns_left <= 0:
+                        break
+                actor_before = actor
+            legal = game.legal_actions(state, actor)
+            state, _ = game.apply(state, legal[self.rng.randrange(len(legal))])
+            steps += 1
+        return self._reward(game, state, players)
+
+    def _reward(self, game: Game, state: State, players: int) -> list[float]:
+        if game.is_over(state):
+            winners = game.winners(state)
+            return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
+        pts = [game.points(state, s) for s in range(players)]
+        out = []
+        for s in range(players):
+            best_other = max(p for i, p in enumerate(pts) if i != s)
+            out.append(0.5 + 0.5 * math.tanh((pts[s] - best_other) / self.scale))
+        return out
