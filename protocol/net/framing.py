@@ -33,8 +33,8 @@ CLOSE = 3
 
 KINDS = {DATA: "data", PING: "ping", PONG: "pong", CLOSE: "close"}
 
-DEFAULT_MAX_FRAME = 1 << 20
-"""1 MiB: far above any session message (a shuffled deck is a few KB)."""
+DEFAULT_MAX_FRAME = (1 << 20) + 1
+"""A kind byte plus the largest wire message (protocol.wire.MAX_MESSAGE, 1 MiB)."""
 CONTROL_MAX = 125
 """Largest payload of a PING, PONG or CLOSE frame (as WebSocket control frames)."""
 

@@ -1,0 +1,282 @@
+"""Zeroconf discovery: advertise our table, list the peers of the LAN live.
+
+Every peer advertises ``_lanterne._tcp.local.`` with TXT records saying the
+protocol version, its display name, its key fingerprint and, when it has one,
+its open table (game, variant, free seats). TXT records are *hints*: anyone
+on the LAN can advertise anything, so a fingerprint here only says whom to
+expect; identity is proven on the TCP connection (the hello of the session).
+
+Interfaces are always explicit: :func:`default_interfaces` picks the LAN
+IPv4 addresses of this machine for real use; tests pass ``["127.0.0.1"]`` or
+the addresses of their own network namespaces. Nothing here ever lets
+zeroconf bind every interface.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import re
+import socket
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable, Sequence
+
+from zeroconf import IPVersion, ServiceStateChange
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+SERVICE_TYPE = "_lanterne._tcp.local."
+TXT_VERSION = 1
+"""Version of the TXT record layout (key ``txt``)."""
+MAX_NAME = 40
+"""Longest display name put in a service instance label (bytes, UTF-8)."""
+RESOLVE_MS = 3000
+
+_VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "lxcbr", "lxdbr", "cni", "flannel", "cali",
+                     "vmnet", "vboxnet", "podman", "tailscale", "zt", "wg", "tun", "tap", "kube")
+
+
+class DiscoveryError(RuntimeError):
+    """Discovery cannot start (no interface, address in use...); one line."""
+
+
+@dataclass(frozen=True)
+class TableHint:
+    """An open table as its host advertises it (untrusted)."""
+
+    game: str
+    variant: str = "standard"
+    free: int = 1
+
+
+@dataclass(frozen=True)
+class Advert:
+    """What a peer says about itself on the LAN. Everything but the address is a hint."""
+
+    name: str
+    fingerprint: str
+    port: int
+    addresses: tuple[str, ...] = ()
+    protocol: int = 1
+    table: TableHint | None = None
+    instance: str = ""
+    """Full zeroconf service name (set for adverts heard on the LAN)."""
+
+    @property
+    def address(self) -> str:
+        return self.addresses[0] if self.addresses else ""
+
+    def properties(self) -> dict[str, str]:
+        props = {"txt": str(TXT_VERSION), "v": str(self.protocol), "name": self.name, "fp": self.fingerprint}
+        if self.table is not None:
+            props.update(game=self.table.game, variant=self.table.variant, free=str(self.table.free))
+        return {k: _cut_utf8(v, 250 - len(k)) for k, v in props.items()}
+
+
+def _cut_utf8(text: str, limit: int) -> str:
+    raw = text.encode("utf-8")[:limit]
+    return raw.decode("utf-8", "ignore")
+
+
+def _text(props: dict, key: str, limit: int = 64) -> str | None:
+    raw = props.get(key.encode())
+    if raw is None:
+        return None
+    if not isinstance(raw, bytes):
+        return None
+    text = raw[:limit].decode("utf-8", "replace")
+    return "".join(c for c in text if c.isprintable())
+
+
+def _int(props: dict, key: str, default: int | None = None) -> int | None:
+    text = _text(props, key, 8)
+    if text is None or not text.isdigit():
+        return default
+    return int(text)
+
+
+def advert_from_properties(props: dict, port: int, addresses: Iterable[str], instance: str = "") -> Advert | None:
+    """Parse TXT records heard on the LAN; None if they are not a Lanterne advert.
+
+    Never raises: a malformed field is dropped, an over-long one is cut.
+    """
+    name, fp = _text(props, "name", MAX_NAME * 2), _text(props, "fp", 64)
+    if not fp or name is None or not 0 < port < 65536:
+        return None
+    table = None
+    game = _text(props, "game", 32)
+    if game:
+        table = TableHint(game, _text(props, "variant", 32) or "standard", _int(props, "free", 1))
+    return Advert(name=name, fingerprint=fp, port=port, addresses=tuple(addresses),
+                  protocol=_int(props, "v", 0), table=table, instance=instance)
+
+
+def instance_label(name: str, fingerprint: str) -> str:
+    """The service instance label: display name + fingerprint, at most 63 bytes, no dots."""
+    clean = re.sub(r"[.\x00-\x1f\\]", "_", name).strip() or "peer"
+    return f"{_cut_utf8(clean, MAX_NAME)} {fingerprint}"[:63]
+
+
+def default_interfaces() -> list[str]:
+    """The machine's LAN IPv4 addresses: not loopback, not link-local, not virtual bridges."""
+    import ifaddr
+
+    found: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        if adapter.nice_name.startswith(_VIRTUAL_PREFIXES) or adapter.nice_name == "lo":
+            continue
+        for ip in adapter.ips:
+            if not ip.is_IPv4:
+                continue
+            addr = ipaddress.IPv4Address(ip.ip)
+            if addr.is_loopback or addr.is_link_local or addr.is_multicast or addr.is_unspecified:
+                continue
+            found.append(str(addr))
+    return found
+
+
+Callback = Callable[[Advert], None]
+
+
+@dataclass
+class Discovery:
+    """One zeroconf responder + browser on the given interfaces.
+
+    ``on_add`` / ``on_update`` get an :class:`Advert`; ``on_remove`` gets the
+    advert last heard from that instance. Callbacks run on the event loop.
+    ``peers`` is the live list (instance name -> advert), ourselves excluded.
+    """
+
+    interfaces: Sequence[str]
+    on_add: Callback | None = None
+    on_update: Callback | None = None
+    on_remove: Callback | None = None
+    peers: dict[str, Advert] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.interfaces:
+            raise DiscoveryError("no network interface to discover peers on (pass one explicitly)")
+        for ip in self.interfaces:
+            try:
+                ipaddress.IPv4Address(ip)
+            except ValueError:
+                raise DiscoveryError(f"not an IPv4 interface address: {ip!r}") from None
+        self._zc: AsyncZeroconf | None = None
+        self._browser: AsyncServiceBrowser | None = None
+        self._mine: AsyncServiceInfo | None = None
+        self._advert: Advert | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self._changed = asyncio.Event()
+        self._own_fingerprint: str | None = None
+
+    async def start(self) -> "Discovery":
+        if self._zc is None:
+            try:
+                self._zc = AsyncZeroconf(interfaces=list(self.interfaces), ip_version=IPVersion.V4Only)
+            except OSError as e:
+                raise DiscoveryError(f"cannot start zeroconf on {', '.join(self.interfaces)}: {e}") from None
+        return self
+
+    async def __aenter__(self) -> "Discovery":
+        return await self.start()
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    # -- advertising
+    async def advertise(self, advert: Advert) -> Advert:
+        """Announce ourselves; returns the advert with its instance name. Waits for probing (~1.6 s)."""
+        await self.start()
+        self._own_fingerprint = advert.fingerprint
+        addresses = advert.addresses or tuple(self.interfaces)
+        label = instance_label(advert.name, advert.fingerprint)
+        instance = f"{label}.{SERVICE_TYPE}"
+        host = f"lnt-{advert.fingerprint.replace('-', '')[:16]}-{advert.port}.local."
+        info = AsyncServiceInfo(SERVICE_TYPE, instance, addresses=[socket.inet_aton(a) for a in addresses],
+                                port=advert.port, properties=advert.properties(), server=host)
+        await (await self._zc.async_register_service(info, allow_name_change=True))
+        self._mine = info
+        self._advert = replace(advert, addresses=addresses, instance=info.name)
+        return self._advert
+
+    async def update_table(self, table: TableHint | None) -> None:
+        """Change the open table we advertise (None: no open table)."""
+        if self._mine is None or self._advert is None:
+            raise DiscoveryError("update_table before advertise")
+        self._advert = replace(self._advert, table=table)
+        self._mine = AsyncServiceInfo(SERVICE_TYPE, self._mine.name, addresses=self._mine.addresses,
+                                      port=self._mine.port, properties=self._advert.properties(),
+                                      server=self._mine.server)
+        await (await self._zc.async_update_service(self._mine))
+
+    async def withdraw(self) -> None:
+        """Stop advertising (goodbye packets: browsers see a remove at once)."""
+        if self._mine is not None and self._zc is not None:
+            await (await self._zc.async_unregister_service(self._mine))
+            self._mine = None
+
+    # -- browsing
+    async def browse(self) -> None:
+        """Start listing peers; callbacks fire as they come, change and go."""
+        await self.start()
+        if self._browser is None:
+            self._browser = AsyncServiceBrowser(self._zc.zeroconf, [SERVICE_TYPE],
+                                                handlers=[self._on_change])
+
+    def _on_change(self, zeroconf, service_type: str, name: str, state_change: ServiceStateChange) -> None:
+        if self._mine is not None and name == self._mine.name:
+            return
+        if state_change is ServiceStateChange.Removed:
+            gone = self.peers.pop(name, None)
+            if gone is not None:
+                self._notify(self.on_remove, gone)
+            return
+        task = asyncio.get_running_loop().create_task(self._resolve(service_type, name))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resolve(self, service_type: str, name: str) -> None:
+        info = AsyncServiceInfo(service_type, name)
+        if not await info.async_request(self._zc.zeroconf, RESOLVE_MS):
+            return
+        addresses = [a for a in info.parsed_addresses(IPVersion.V4Only)]
+        advert = advert_from_properties(info.properties or {}, info.port or 0, addresses, name)
+        if advert is None or advert.fingerprint == self._own_fingerprint:
+            return
+        old = self.peers.get(name)
+        self.peers[name] = advert
+        if old is None:
+            self._notify(self.on_add, advert)
+        elif old != advert:
+            self._notify(self.on_update, advert)
+
+    def _notify(self, callback: Callback | None, advert: Advert) -> None:
+        self._changed.set()
+        if callback is not None:
+            callback(advert)
+
+    async def wait_for(self, predicate: Callable[[Advert], bool], timeout: float) -> Advert:
+        """The first listed peer matching ``predicate``, waiting up to ``timeout`` seconds."""
+        async def look() -> Advert:
+            while True:
+                for advert in list(self.peers.values()):
+                    if predicate(advert):
+                        return advert
+                self._changed.clear()
+                await self._changed.wait()
+
+        await self.browse()
+        try:
+            return await asyncio.wait_for(look(), timeout)
+        except asyncio.TimeoutError:
+            raise DiscoveryError(f"no matching peer found within {timeout:g} s") from None
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._browser is not None:
+            await self._browser.async_cancel()
+            self._browser = None
+        if self._zc is not None:
+            await self._zc.async_close()
+            self._zc = None
+            self._mine = None
