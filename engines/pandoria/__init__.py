@@ -1,0 +1,11 @@
+"""Pandoria (Allers and Eisenstein, Irongames 2018) for 2 to 4 players.
+
+``GAME`` is the engines.core.Game; see docs/rules/pandoria.md for the rules as
+implemented, the house data of the Lanterne edition and the move notation.
+"""
+
+from .game import Pandoria
+
+GAME = Pandoria()
+
+__all__ = ["GAME", "Pandoria"]

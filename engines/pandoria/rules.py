@@ -1,0 +1,1031 @@
+"""Pandoria's rules: setup, legal actions and their effects, scoring, the end.
+
+A turn runs through phases (seed 6): ``place`` (a double tile or a castle),
+``figure`` (place a figure on it or take one back), ``card`` (a spell, a
+building or a monument), the scoring of the regions closed this turn, ``buy``
+(one market card), the draw of a double tile (a table deal) and, for the
+Elves of side B, ``elf`` (move a figure). Chance and hidden cards go through
+table operations (engines.core): the state's ``pending`` op and ``after``
+label say what the outcome continues with.
+"""
+
+from __future__ import annotations
+
+from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, apply_outcome_to_cards
+
+from . import data as D
+from .board import (CASTLE, EMPTY, KIND, LAKE, LAKES, LAND, NEIGHBOURS, NHEX, PRINTED, PRINTED_SPACES,
+                    START_HEXES, STEP, hex_name, is_open_region, region_of)
+from .state import PandoriaState
+
+MONUMENT = 1000
+FREE = -1
+
+# --------------------------------------------------------------------------
+# Small queries
+
+
+def classic(st: PandoriaState) -> bool:
+    return st.variant != "beginner"
+
+
+def has_ability(st: PandoriaState, seat: int, people: int) -> bool:
+    return classic(st) and st.people[seat] == people
+
+
+def card_of(st: PandoriaState, slot: int) -> int:
+    ident = st.cards.ids[slot]
+    if ident is None:
+        raise IllegalAction(f"card slot {slot} is not known here")
+    return ident
+
+
+def visible_buildings(st: PandoriaState, seat: int) -> list[str]:
+    """The names of the seat's visible buildings (monuments excluded)."""
+    return [D.CARDS[card_of(st, b)][1] for b in st.buildings[seat] if 0 <= b < MONUMENT]
+
+
+def tile_face(ident: int) -> tuple[int, int, int, int]:
+    if not D.TILE_BASE <= ident < D.TILE_BASE + len(D.DOUBLE_TILES):
+        raise IllegalAction(f"{ident} is not a double tile")
+    return D.DOUBLE_TILES[ident - D.TILE_BASE]
+
+
+def is_region_hex(st: PandoriaState, h: int) -> bool:
+    return 0 <= st.terrain[h] < CASTLE
+
+
+def open_space(st: PandoriaState, h: int) -> bool:
+    """An empty figure space in a region that is not closed (where spells may put figures)."""
+    return is_region_hex(st, h) and not st.closed[h] and st.occupant[h] == FREE
+
+
+def seat_figures(st: PandoriaState, seat: int) -> list[int]:
+    return [h for h in range(NHEX) if st.occupant[h] >= 0 and st.occupant[h] >> 1 == seat]
+
+
+def figure_choices(st: PandoriaState, seat: int) -> list[bool]:
+    """Which figures the seat may put out: False a figure, True the leader (placed
+    last, except for the Humans of side B)."""
+    out = []
+    if st.reserve[seat] > 0:
+        out.append(False)
+    if st.leader_home[seat] and (st.reserve[seat] == 0 or has_ability(st, seat, D.HUMANS)):
+        out.append(True)
+    return out
+
+
+def anchors(st: PandoriaState) -> list[bool]:
+    """Hexes a new tile may touch: placed tiles and castles, and printed spaces a tile touches."""
+    t = st.terrain
+    out = [False] * NHEX
+    for h in range(NHEX):
+        if t[h] == EMPTY:
+            continue
+        if KIND[h] == PRINTED:
+            out[h] = any(t[n] != EMPTY and KIND[n] != PRINTED for n in NEIGHBOURS[h])
+        else:
+            out[h] = True
+    return out
+
+
+def free_hexes(st: PandoriaState) -> list[bool]:
+    t = st.terrain
+    return [KIND[h] == LAND and t[h] == EMPTY for h in range(NHEX)]
+
+
+def touching_free(st: PandoriaState) -> tuple[list[bool], list[bool]]:
+    """(free, touching): free land hexes, and which of them touch an anchor."""
+    free = free_hexes(st)
+    anc = anchors(st)
+    touch = [free[h] and any(anc[n] for n in NEIGHBOURS[h]) for h in range(NHEX)]
+    return free, touch
+
+
+def double_positions(st: PandoriaState) -> list[tuple[int, int]]:
+    """(hex, direction) of every legal double-tile placement: first half on hex,
+    second half on its neighbour in that direction (6 rotations)."""
+    free, touch = touching_free(st)
+    out = []
+    for h in range(NHEX):
+        if not free[h]:
+            continue
+        for d in range(6):
+            b = STEP[h][d]
+            if b >= 0 and free[b] and (touch[h] or touch[b]):
+                out.append((h, d))
+    return out
+
+
+def single_positions(st: PandoriaState) -> list[int]:
+    _, touch = touching_free(st)
+    return [h for h in range(NHEX) if touch[h]]
+
+
+# --------------------------------------------------------------------------
+# Setup
+
+
+def new_state(players: int, variant: str) -> PandoriaState:
+    s = PandoriaState.__new__(PandoriaState)
+    s.players, s.variant = players, variant
+    s.cards = Cards.new(D.IDENTITIES, players)
+    n_cards, n_tiles, n_single = len(D.CARDS), len(D.DOUBLE_TILES), len(D.SINGLE_TILES)
+    base_t, base_s, base_p = n_cards, n_cards + n_tiles, n_cards + n_tiles + n_single
+    s.piles = {"deck": list(range(n_cards)), "market": [], "tiles": list(range(base_t, base_s)),
+               "aside": [], "singles": list(range(base_s, base_p)),
+               "peoples": list(range(base_p, base_p + len(D.PEOPLE_NAMES))), "seated": [],
+               "board": [], "discard": []}
+    for seat in range(players):
+        for kind in ("hand", "tiles", "spells", "under"):
+            s.piles[f"{kind}{seat}"] = []
+    s.people = [-1] * players
+    s.first = s.current = -1
+    s.turn = 0
+    s.phase = "setup"
+    s.terrain = [EMPTY] * NHEX
+    s.symbols = [0] * NHEX
+    for h, t in PRINTED_SPACES.items():
+        s.terrain[h], s.symbols[h] = t, 1
+    s.owner = [-1] * NHEX
+    s.occupant = [FREE] * NHEX
+    s.closed = [0] * NHEX
+    s.resources = [[0, 0, 0] for _ in range(players)]
+    s.points = [0] * players
+    s.reserve = [D.FIGURES[players]] * players
+    s.leader_home = [True] * players
+    s.castles_left = [D.CASTLES] * players
+    s.buildings = [[FREE] * D.BUILDING_SLOTS for _ in range(players)]
+    stack = list(D.MONUMENTS)
+    for v in D.MONUMENTS_REMOVED[players]:
+        stack.remove(v)
+    s.monuments = stack
+    s.placed, s.closing = [], []
+    s.tile_placed = s.main_left = s.halfling_used = s.conjure = s.scored = s.ending = False
+    s.bonus = ""
+    s.single = -1
+    s.passes = 0
+    s.leftover = [0] * players
+    s.pending = TableOp(ROLL, faces=players, why="first player")
+    s.after = "first"
+    return s
+
+
+def _ask(st: PandoriaState, op: TableOp, after: str) -> None:
+    st.pending, st.after = op, after
+
+
+def _shuffle(st: PandoriaState, pile: str, after: str, why: str) -> None:
+    _ask(st, TableOp(SHUFFLE, pile, tuple(st.piles[pile]), why=why), after)
+
+
+def _deal(st: PandoriaState, pile: str, n: int, to: int | None, after: str, why: str) -> None:
+    _ask(st, TableOp(DEAL, pile, tuple(st.piles[pile][:n]), to, why=why), after)
+
+
+def _take_top(st: PandoriaState, pile: str, n: int) -> list[int]:
+    top = st.piles[pile][:n]
+    del st.piles[pile][:n]
+    return top
+
+
+def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None:
+    """The next setup step after a table outcome (labels in ``st.after``)."""
+    label = st.after
+    n = st.players
+    if label == "first":
+        _shuffle(st, "peoples", "peoples_shuffled", "people boards")
+    elif label == "peoples_shuffled":
+        _deal(st, "peoples", n, None, "peoples", "people boards")
+    elif label == "peoples":
+        for seat, slot in enumerate(_take_top(st, "peoples", n)):
+            st.piles["seated"].append(slot)
+            p = card_of(st, slot) - D.PEOPLE_BASE
+            st.people[seat] = p
+            start = D.START_B if classic(st) else D.START_A
+            st.resources[seat] = list(start[p])
+            events.append(("people", seat, D.PEOPLE_NAMES[p]))
+        if not classic(st):
+            for seat, p in enumerate(st.people):
+                a, second = 2 * p, 2 * p + 1
+                st.piles["deck"].remove(a)
+                st.piles["deck"].remove(second)
+                st.buildings[seat][0] = a
+                st.piles[f"hand{seat}"].append(second)
+        _shuffle(st, "deck", "deck", "card deck")
+    elif label == "deck":
+        _deal(st, "deck", D.MARKET_SIZE, None, "market", "market")
+    elif label == "market":
+        st.piles["market"] = _take_top(st, "deck", D.MARKET_SIZE)
+        _deal(st, "deck", D.HAND_B if classic(st) else D.HAND_A, 0, "hand0", "hand of seat 1")
+    elif label.startswith("hand"):
+        seat = int(label[4:])
+        st.piles[f"hand{seat}"] += _take_top(st, "deck", len(op.slots))
+        if seat + 1 < n:
+            _deal(st, "deck", D.HAND_B if classic(st) else D.HAND_A, seat + 1, f"hand{seat + 1}",
+                  f"hand of seat {seat + 2}")
+        else:
+            _shuffle(st, "tiles", "tiles", "double tiles")
+    elif label == "tiles" or label.startswith("tilehand"):
+        if label.startswith("tilehand"):
+            seat = int(label[8:])
+            st.piles[f"tiles{seat}"] += _take_top(st, "tiles", len(op.slots))
+            seat += 1
+        else:
+            seat = 0
+        if seat < n:
+            k = 2 if has_ability(st, seat, D.DWARVES) else 1
+            _deal(st, "tiles", k, seat, f"tilehand{seat}", f"double tiles of seat {seat + 1}")
+        else:
+            st.piles["aside"] = _take_top(st, "tiles", D.SET_ASIDE[n])
+            _shuffle(st, "singles", "singles", "single tiles")
+    elif label == "singles":
+        _ask(st, TableOp(ROLL, faces=8, why="start tiles"), "start")
+    else:
+        raise IllegalAction(f"unknown setup step {label!r}")
+
+
+def place_start_tiles(st: PandoriaState, value: int) -> None:
+    """Roll 0-7: bit 0 swaps the two start tiles, bits 1 and 2 turn each round."""
+    tiles = list(D.START_TILES)
+    if value & 1:
+        tiles.reverse()
+    for i, ((a, b), tile) in enumerate(zip(START_HEXES, tiles)):
+        if value >> (i + 1) & 1:
+            a, b = b, a
+        st.terrain[a], st.symbols[a], st.terrain[b], st.symbols[b] = tile
+
+
+# --------------------------------------------------------------------------
+# Table outcomes
+
+
+def apply_outcome(st: PandoriaState, outcome: tuple, events: list) -> None:
+    op = st.pending
+    apply_outcome_to_cards(st.cards, op, outcome)
+    st.pending = None
+    label = st.after
+    st.after = ""
+    if label == "first":
+        st.first = st.current = outcome[1]
+        events.append(("first", outcome[1]))
+        st.after = label
+        _continue_setup(st, events, op)
+    elif label == "start":
+        place_start_tiles(st, outcome[1])
+        events.append(("start", outcome[1]))
+        start_turn(st)
+    elif label in ("refill_buy", "refill_card"):
+        st.piles["market"] += _take_top(st, "deck", 1)
+        if label == "refill_buy":
+            draw_step(st, events)
+        else:
+            after_card(st, events)
+    elif label == "single":
+        st.single = _take_top(st, "singles", 1)[0]
+        st.phase = "terrain"
+        if not single_positions(st):
+            st.piles["discard"].append(st.single)
+            st.single = -1
+            events.append(("discard", st.current))
+            after_card(st, events)
+    elif label == "draw":
+        st.piles[f"tiles{st.current}"] += _take_top(st, "tiles", len(op.slots))
+        elf_step(st, events)
+    else:
+        st.after = label
+        _continue_setup(st, events, op)
+
+
+# --------------------------------------------------------------------------
+# The turn
+
+
+def start_turn(st: PandoriaState) -> None:
+    st.phase = "place"
+    st.placed, st.closing = [], []
+    st.tile_placed = st.halfling_used = st.conjure = st.scored = False
+    st.main_left = True
+    st.bonus = ""
+
+
+def place_actions(st: PandoriaState, seat: int) -> list[tuple]:
+    out: list[tuple] = []
+    seen_faces = set()
+    positions = None
+    for slot in sorted(st.piles[f"tiles{seat}"]):
+        ident = card_of(st, slot)
+        if ident in seen_faces or tile_face(ident) in seen_faces:
+            continue
+        seen_faces.add(tile_face(ident))
+        if positions is None:
+            positions = double_positions(st)
+        out += [("tile", slot, ident, h, d) for h, d in positions]
+    if st.castles_left[seat] > 0:
+        out += [("castle", h) for h in single_positions(st)]
+    return out or [("pass",)]
+
+
+def _cover(st: PandoriaState, h: int, terrain: int, symbols: int, events: list) -> None:
+    st.terrain[h], st.symbols[h] = terrain, symbols
+
+
+def close_regions(st: PandoriaState, hexes: list[int], events: list) -> None:
+    """Close every region the new hexes closed; figures inside leave at once (seed 6.1, 7.1)."""
+    todo = set()
+    for h in hexes:
+        todo.add(h)
+        todo.update(NEIGHBOURS[h])
+    done: set[int] = set()
+    for h in sorted(todo):
+        if h in done or not is_region_hex(st, h) or st.closed[h]:
+            continue
+        region = region_of(st.terrain, h)
+        done.update(region)
+        if is_open_region(st.terrain, region):
+            continue
+        for r in region:
+            st.closed[r] = 1
+        st.closing.append(region)
+        events.append(("closed", D.TERRAIN_NAMES[st.terrain[h]], tuple(region)))
+        for r in region:
+            occ = st.occupant[r]
+            if occ >= 0:
+                _to_reserve(st, r)
+                events.append(("leave", occ >> 1, r, bool(occ & 1)))
+
+
+def _to_reserve(st: PandoriaState, h: int) -> None:
+    occ = st.occupant[h]
+    seat, leader = occ >> 1, occ & 1
+    st.occupant[h] = FREE
+    if leader:
+        st.leader_home[seat] = True
+    else:
+        st.reserve[seat] += 1
+
+
+def _put_figure(st: PandoriaState, seat: int, h: int, leader: bool) -> None:
+    if leader not in figure_choices(st, seat):
+        raise IllegalAction("the leader comes out only after all other figures" if leader
+                            else "no figure left in reserve")
+    st.occupant[h] = seat * 2 + int(leader)
+    if leader:
+        st.leader_home[seat] = False
+    else:
+        st.reserve[seat] -= 1
+
+
+def do_place(st: PandoriaState, action: tuple, events: list) -> None:
+    seat = st.current
+    kind = action[0]
+    if kind == "pass":
+        if place_actions(st, seat) != [("pass",)]:
+            raise IllegalAction("placing a tile or a castle is compulsory while one fits")
+        st.passes += 1
+        events.append(("pass", seat))
+        st.phase = "figure"
+        return
+    if kind == "tile":
+        _, slot, ident, h, d = _ints(action, 5)
+        if slot not in st.piles[f"tiles{seat}"]:
+            raise IllegalAction(f"seat {seat + 1} has no double tile in slot {slot}")
+        face = tile_face(ident)
+        if (h, d) not in double_positions(st):
+            raise IllegalAction(f"a double tile does not fit at {_hexname(h)} {_dirname(d)}")
+        st.cards.claim(slot, ident, seat)
+        st.piles[f"tiles{seat}"].remove(slot)
+        st.piles["board"].append(slot)
+        b = STEP[h][d]
+        _cover(st, h, face[0], face[1], events)
+        _cover(st, b, face[2], face[3], events)
+        st.placed = [h, b]
+        st.tile_placed = True
+        events.append(("tile", seat, ident, h, d))
+    elif kind == "castle":
+        _, h = _ints(action, 2)
+        if st.castles_left[seat] <= 0:
+            raise IllegalAction(f"seat {seat + 1} has no castle left")
+        if h not in single_positions(st):
+            raise IllegalAction(f"a castle does not fit at {_hexname(h)}")
+        st.castles_left[seat] -= 1
+        st.terrain[h], st.owner[h] = CASTLE, seat
+        st.placed = [h]
+        events.append(("castle", seat, h))
+    else:
+        raise IllegalAction(f"place a double tile or a castle first, not {kind}")
+    st.passes = 0
+    close_regions(st, st.placed, events)
+    st.phase = "figure"
+
+
+def figure_actions(st: PandoriaState, seat: int, hexes: list[int]) -> list[tuple]:
+    out: list[tuple] = []
+    choices = figure_choices(st, seat)
+    for h in hexes:
+        if st.occupant[h] == FREE and (st.terrain[h] == CASTLE or not st.closed[h]):
+            out += [("figure", h, leader) for leader in choices]
+    return out
+
+
+def do_figure(st: PandoriaState, action: tuple, events: list) -> None:
+    seat = st.current
+    kind = action[0]
+    if kind == "figure":
+        h, leader = _hex(action, 1), _bool(action, 2)
+        if h not in st.placed:
+            raise IllegalAction(f"a figure goes on the tile or castle just placed, not on {_hexname(h)}")
+        if ("figure", h, leader) not in figure_actions(st, seat, [h]):
+            _put_figure_reason(st, seat, h, leader)
+        _put_figure(st, seat, h, leader)
+        events.append(("figure", seat, h, leader))
+    elif kind == "take":
+        h = _hex(action, 1)
+        if st.occupant[h] < 0 or st.occupant[h] >> 1 != seat:
+            raise IllegalAction(f"no figure of seat {seat + 1} on {_hexname(h)}")
+        leader = bool(st.occupant[h] & 1)
+        _to_reserve(st, h)
+        events.append(("take", seat, h, leader))
+    elif kind != "skip":
+        raise IllegalAction(f"now place or take back a figure, or skip; not {kind}")
+    st.phase = "card"
+
+
+def _put_figure_reason(st: PandoriaState, seat: int, h: int, leader: bool) -> None:
+    if st.occupant[h] != FREE:
+        raise IllegalAction(f"{_hexname(h)} is occupied")
+    if st.closed[h]:
+        raise IllegalAction(f"{_hexname(h)} is in a closed region")
+    _put_figure(st, seat, h, leader)  # raises the reserve/leader reason
+
+
+# --------------------------------------------------------------------------
+# Cards: spells, buildings, monuments
+
+
+def spell_cost(st: PandoriaState, seat: int, spell: str) -> int:
+    cost = D.SPELL_COST[spell]
+    if "Shrine" in visible_buildings(st, seat):
+        cost -= D.SHRINE_DISCOUNT
+    return max(0, cost)
+
+
+def building_cost(st: PandoriaState, seat: int, ident: int, index: int) -> int:
+    """Wood to build card ``ident`` into building slot ``index``: its cost, less the
+    covered building's, at least 1; Carpenter (if not covered) and Construct cut it."""
+    cost = D.BUILDING_COST[D.CARDS[ident][1]]
+    under = st.buildings[seat][index]
+    covered = None
+    if under >= 0:
+        covered = D.CARDS[card_of(st, under)][1]
+        cost = max(1, cost - D.BUILDING_COST[covered])
+    return _discounts(st, seat, cost, covered, st.bonus == "building" and not st.main_left)
+
+
+def monument_cost(st: PandoriaState, seat: int, index: int) -> int:
+    covered = D.CARDS[card_of(st, st.buildings[seat][index])][1]
+    return _discounts(st, seat, max(1, D.MONUMENT_WOOD - D.BUILDING_COST[covered]), covered, False)
+
+
+def _discounts(st: PandoriaState, seat: int, cost: int, covered: str | None, construct: bool) -> int:
+    if covered != "Carpenter" and "Carpenter" in visible_buildings(st, seat):
+        cost = max(1, cost - D.CARPENTER_DISCOUNT)
+    if construct:
+        cost = max(1, cost - D.CONSTRUCT_DISCOUNT)
+    return cost
+
+
+def _hand_designs(st: PandoriaState, seat: int) -> list[tuple[int, int]]:
+    """(slot, identity) of the hand, one per card design (copies are alike), by slot."""
+    out, seen = [], set()
+    for slot in sorted(st.piles[f"hand{seat}"]):
+        ident = card_of(st, slot)
+        if D.card_design(ident) not in seen:
+            seen.add(D.card_design(ident))
+            out.append((slot, ident))
+    return out
+
+
+def _market_designs(st: PandoriaState) -> list[tuple[int, int]]:
+    out, seen = [], set()
+    for slot in sorted(st.piles["market"]):
+        ident = card_of(st, slot)
+        if D.card_design(ident) not in seen:
+            seen.add(D.card_design(ident))
+            out.append((slot, ident))
+    return out
+
+
+def spell_targets(st: PandoriaState, seat: int, spell: str) -> list[tuple]:
+    """The target arguments a spell may take now ([()] for no target, [] unplayable)."""
+    if spell in ("Master Builder", "Conjure", "Construct"):
+        return [()]
+    if spell == "Terrain":
+        return [()] if st.piles["singles"] else []
+    if spell == "Acquire":
+        return [(slot,) for slot, _ in _market_designs(st)]
+    choices = figure_choices(st, seat)
+    if spell == "Teleport":
+        dests = [h for h in range(NHEX) if open_space(st, h)]
+        return [(f, t) for f in seat_figures(st, seat) for t in dests]
+    if not choices:
+        return []
+    if spell == "Muster":
+        spots = [h for h in range(NHEX) if open_space(st, h)]
+    elif spell == "Clone":
+        mine = seat_figures(st, seat)
+        spots = [h for h in range(NHEX) if open_space(st, h) and any(n in mine for n in NEIGHBOURS[h])]
+    elif spell == "Astral Ship":
+        spots = [h for h in LAKES if st.occupant[h] == FREE]
+    elif spell == "Enchanted Castle":
+        spots = [h for h in range(NHEX) if st.terrain[h] == CASTLE and st.owner[h] == seat
+                 and st.occupant[h] == FREE]
+    elif spell == "Adopt":
+        mine = set(seat_figures(st, seat))
+        spots = [h for h in range(NHEX) if is_region_hex(st, h) and st.occupant[h] >= 0
+                 and st.occupant[h] >> 1 != seat and any(n in mine for n in NEIGHBOURS[h])]
+    else:
+        raise IllegalAction(f"unknown spell {spell}")
+    return [(h, leader) for h in spots for leader in choices]
+
+
+def card_actions(st: PandoriaState, seat: int) -> list[tuple]:
+    out: list[tuple] = []
+    can_spell = st.main_left or st.bonus == "spell"
+    can_build = st.main_left or st.bonus == "building"
+    can_monument = (st.main_left or st.bonus == "monument") and st.monuments
+    hand = _hand_designs(st, seat)
+    res = st.resources[seat]
+    if can_spell:
+        for slot, ident in hand:
+            spell = D.CARDS[ident][0]
+            if spell_cost(st, seat, spell) <= res[D.CRYSTAL]:
+                out += [("spell", slot, ident) + t for t in spell_targets(st, seat, spell)]
+    if can_build:
+        for slot, ident in hand:
+            for index in build_indexes(st, seat, ident):
+                if building_cost(st, seat, ident, index) <= res[D.WOOD]:
+                    out.append(("build", slot, ident, index))
+    if can_monument:
+        for index, b in enumerate(st.buildings[seat]):
+            if 0 <= b < MONUMENT and monument_cost(st, seat, index) <= res[D.WOOD]:
+                out.append(("monument", index))
+    out.append(("skip",))
+    return out
+
+
+def build_indexes(st: PandoriaState, seat: int, ident: int) -> list[int]:
+    """Building slots the card may go to: the first empty one, or over a building;
+    never making two identical buildings visible, never over a monument."""
+    name = D.CARDS[ident][1]
+    row = st.buildings[seat]
+    out = []
+    if FREE in row and name not in visible_buildings(st, seat):
+        out.append(row.index(FREE))
+    for index, b in enumerate(row):
+        if 0 <= b < MONUMENT:
+            others = [D.CARDS[card_of(st, x)][1] for i, x in enumerate(row) if i != index and 0 <= x < MONUMENT]
+            if name not in others:
+                out.append(index)
+    return out
+
+
+def do_card(st: PandoriaState, action: tuple, events: list) -> None:
+    seat = st.current
+    kind = action[0]
+    if kind == "skip":
+        st.main_left, st.bonus = False, ""
+        return after_card(st, events)
+    res = st.resources[seat]
+    if kind == "monument":
+        _, index = _ints(action, 2)
+        if not (st.main_left or st.bonus == "monument"):
+            raise IllegalAction("no monument may be built now")
+        if not st.monuments:
+            raise IllegalAction("no monument is left")
+        if not 0 <= index < D.BUILDING_SLOTS or not 0 <= st.buildings[seat][index] < MONUMENT:
+            raise IllegalAction("a monument must cover one of your buildings")
+        cost = monument_cost(st, seat, index)
+        if cost > res[D.WOOD]:
+            raise IllegalAction(f"the monument costs {cost} wood, seat {seat + 1} has {res[D.WOOD]}")
+        _use(st, "monument")
+        res[D.WOOD] -= cost
+        st.piles[f"under{seat}"].append(st.buildings[seat][index])
+        value = st.monuments.pop()
+        st.buildings[seat][index] = MONUMENT + value
+        events.append(("pay", seat, "wood", cost))
+        _score(st, seat, value, "monument", events)
+        _halfling(st, seat)
+        return after_card(st, events)
+    if kind not in ("spell", "build"):
+        raise IllegalAction(f"now play a card, build a monument or skip; not {kind}")
+    slot, ident = _int(action, 1), _int(action, 2)
+    if slot not in st.piles[f"hand{seat}"]:
+        raise IllegalAction(f"seat {seat + 1} has no card in slot {slot}")
+    if not 0 <= ident < len(D.CARDS):
+        raise IllegalAction(f"{ident} is not a card")
+    spell, building, _ = D.CARDS[ident]
+    if kind == "build":
+        index = _int(action, 3)
+        if not (st.main_left or st.bonus == "building"):
+            raise IllegalAction("no building may be built now")
+        if index not in build_indexes(st, seat, ident):
+            raise IllegalAction(f"{building} cannot go in building slot {index + 1}")
+        cost = building_cost(st, seat, ident, index)
+        if cost > res[D.WOOD]:
+            raise IllegalAction(f"{building} costs {cost} wood, seat {seat + 1} has {res[D.WOOD]}")
+        st.cards.claim(slot, ident, seat)
+        _use(st, "building")
+        res[D.WOOD] -= cost
+        st.piles[f"hand{seat}"].remove(slot)
+        if st.buildings[seat][index] >= 0:
+            st.piles[f"under{seat}"].append(st.buildings[seat][index])
+        st.buildings[seat][index] = slot
+        events.append(("build", seat, ident, index, cost))
+        _halfling(st, seat)
+        return after_card(st, events)
+    # a spell
+    if not (st.main_left or st.bonus == "spell"):
+        raise IllegalAction("no spell may be played now")
+    target = tuple(action[3:])
+    cost = spell_cost(st, seat, spell)
+    if cost > res[D.CRYSTAL]:
+        raise IllegalAction(f"{spell} costs {cost} crystals, seat {seat + 1} has {res[D.CRYSTAL]}")
+    if target not in spell_targets(st, seat, spell):
+        raise IllegalAction(f"{spell} cannot take {_targets_text(target)} now")
+    st.cards.claim(slot, ident, seat)
+    _use(st, "spell")
+    res[D.CRYSTAL] -= cost
+    st.piles[f"hand{seat}"].remove(slot)
+    st.piles[f"spells{seat}"].append(slot)
+    events.append(("spell", seat, ident, cost) + target)
+    cast(st, seat, spell, target, events)
+
+
+def _targets_text(target: tuple) -> str:
+    return " ".join(_hexname(x) if isinstance(x, int) and not isinstance(x, bool) else str(x)
+                    for x in target) or "no target"
+
+
+def _use(st: PandoriaState, kind: str) -> None:
+    if st.bonus == kind:
+        st.bonus = ""
+    else:
+        st.main_left = False
+
+
+def _halfling(st: PandoriaState, seat: int) -> None:
+    """Halflings (side B): after a building or a monument, one more spell."""
+    if has_ability(st, seat, D.HALFLINGS) and not st.halfling_used and not st.bonus:
+        st.halfling_used = True
+        st.bonus = "spell"
+
+
+def cast(st: PandoriaState, seat: int, spell: str, target: tuple, events: list) -> None:
+    if spell == "Master Builder":
+        st.bonus = "monument"
+    elif spell == "Construct":
+        st.bonus = "building"
+    elif spell == "Conjure":
+        st.conjure = True
+    elif spell == "Terrain":
+        st.phase = "terrain"
+        return _deal(st, "singles", 1, None, "single", "Terrain: a single tile")
+    elif spell == "Acquire":
+        (slot,) = target
+        st.piles["market"].remove(slot)
+        st.piles[f"hand{seat}"].append(slot)
+        events.append(("acquire", seat, card_of(st, slot)))
+        if st.piles["deck"]:
+            return _deal(st, "deck", 1, None, "refill_card", "market")
+    elif spell == "Teleport":
+        src, dst = target
+        st.occupant[dst], st.occupant[src] = st.occupant[src], FREE
+        events.append(("move", seat, src, dst))
+    else:
+        h, leader = target
+        if spell == "Adopt":
+            events.append(("leave", st.occupant[h] >> 1, h, bool(st.occupant[h] & 1)))
+            _to_reserve(st, h)
+        _put_figure(st, seat, h, leader)
+        events.append(("figure", seat, h, leader))
+    after_card(st, events)
+
+
+def after_card(st: PandoriaState, events: list) -> None:
+    """Stay in the card phase while a card step is left, else score."""
+    if st.pending is not None:
+        return
+    if st.main_left or st.bonus:
+        st.phase = "card"
+        return
+    score_step(st, events)
+
+
+def terrain_actions(st: PandoriaState) -> list[tuple]:
+    return [("single", h) for h in single_positions(st)]
+
+
+def do_terrain(st: PandoriaState, action: tuple, events: list) -> None:
+    if action[0] != "single":
+        raise IllegalAction(f"place the single tile first, not {action[0]}")
+    h = _hex(action, 1)
+    if h not in single_positions(st):
+        raise IllegalAction(f"the single tile does not fit at {_hexname(h)}")
+    terrain, symbols = D.SINGLE_TILES[card_of(st, st.single) - D.SINGLE_BASE]
+    _cover(st, h, terrain, symbols, events)
+    st.piles["board"].append(st.single)
+    st.single = -1
+    events.append(("single", st.current, terrain, h))
+    close_regions(st, [h], events)
+    st.placed = st.placed + [h]
+    st.phase = "terrain_figure"
+
+
+def do_terrain_figure(st: PandoriaState, action: tuple, events: list) -> None:
+    seat = st.current
+    if action[0] == "figure":
+        h, leader = _hex(action, 1), _bool(action, 2)
+        if ("figure", h, leader) not in figure_actions(st, seat, st.placed[-1:]):
+            raise IllegalAction(f"no figure may go on {_hexname(h)}")
+        _put_figure(st, seat, h, leader)
+        events.append(("figure", seat, h, leader))
+    elif action[0] != "skip":
+        raise IllegalAction(f"put a figure on the single tile or skip; not {action[0]}")
+    after_card(st, events)
+
+
+# --------------------------------------------------------------------------
+# Scoring, buying, drawing, the Elves
+
+
+def _score(st: PandoriaState, seat: int, points: int, what: str, events: list) -> None:
+    if points:
+        st.points[seat] += points
+        events.append(("score", seat, points, what))
+
+
+def gain(st: PandoriaState, seat: int, terrain: int, amount: int, events: list) -> None:
+    """Resources or points from a scoring; above 10, 1 point per 3 (2 with a Store)."""
+    if amount <= 0:
+        return
+    if terrain == D.CITY:
+        return _score(st, seat, amount, "city", events)
+    res = st.resources[seat]
+    total = res[terrain] + amount
+    events.append(("gain", seat, D.RESOURCE_NAMES[terrain], amount))
+    if total > D.RESOURCE_CAP:
+        rate = D.STORE_RATE if "Store" in visible_buildings(st, seat) else D.OVERFLOW_RATE
+        _score(st, seat, (total - D.RESOURCE_CAP) // rate, f"{D.RESOURCE_NAMES[terrain]} above 10", events)
+        total = D.RESOURCE_CAP
+    res[terrain] = total
+
+
+def region_yield(st: PandoriaState, region: list[int]) -> dict[int, int]:
+    """What each seat with an adjacent figure gets from a closed region (seed 7.2):
+    figures x symbols (the leader counts 2), plus buildings and the active seat's Conjure."""
+    terrain = st.terrain[region[0]]
+    symbols = sum(st.symbols[h] for h in region)
+    inside = set(region)
+    around = {n for h in region for n in NEIGHBOURS[h] if n not in inside}
+    weight: dict[int, int] = {}
+    count: dict[int, int] = {}
+    for h in sorted(around):
+        occ = st.occupant[h]
+        if occ >= 0:
+            seat = occ >> 1
+            weight[seat] = weight.get(seat, 0) + (2 if occ & 1 else 1)
+            count[seat] = count.get(seat, 0) + 1
+    out = {}
+    for seat in sorted(weight):
+        amount = weight[seat] * symbols
+        for name in visible_buildings(st, seat):
+            prod = D.PRODUCTION.get(name)
+            if prod and prod[0] == terrain:
+                amount += prod[1] * count[seat]
+        if st.conjure and seat == st.current:
+            amount += count[seat]
+        out[seat] = amount
+    return out
+
+
+def score_step(st: PandoriaState, events: list) -> None:
+    for region in st.closing:
+        got = region_yield(st, region)
+        if got:
+            st.scored = True
+        for seat, amount in got.items():
+            gain(st, seat, st.terrain[region[0]], amount, events)
+    st.closing = []
+    if buy_actions(st, st.current):
+        st.phase = "buy"
+    else:
+        draw_step(st, events)
+
+
+def buy_price(st: PandoriaState, seat: int, ident: int) -> int:
+    price = D.CARDS[ident][2]
+    if "Bank" in visible_buildings(st, seat):
+        price -= D.BANK_DISCOUNT
+    return max(0, price)
+
+
+def buy_actions(st: PandoriaState, seat: int) -> list[tuple]:
+    if not (st.scored or has_ability(st, seat, D.MAGES)):
+        return []
+    gold = st.resources[seat][D.GOLD]
+    out: list[tuple] = [("buy", slot) for slot, ident in _market_designs(st) if buy_price(st, seat, ident) <= gold]
+    return out + [("skip",)] if out else []
+
+
+def do_buy(st: PandoriaState, action: tuple, events: list) -> None:
+    seat = st.current
+    if action[0] == "skip":
+        return draw_step(st, events)
+    if action[0] != "buy":
+        raise IllegalAction(f"now buy a market card or skip; not {action[0]}")
+    slot = _int(action, 1)
+    if slot not in st.piles["market"]:
+        raise IllegalAction(f"slot {slot} is not in the market")
+    price = buy_price(st, seat, card_of(st, slot))
+    if price > st.resources[seat][D.GOLD]:
+        raise IllegalAction(f"that card costs {price} gold, seat {seat + 1} has {st.resources[seat][D.GOLD]}")
+    st.resources[seat][D.GOLD] -= price
+    st.piles["market"].remove(slot)
+    st.piles[f"hand{seat}"].append(slot)
+    events.append(("buy", seat, card_of(st, slot), price))
+    if st.piles["deck"]:
+        _deal(st, "deck", 1, None, "refill_buy", "market")
+        st.phase = "buy"
+    else:
+        draw_step(st, events)
+
+
+def draw_step(st: PandoriaState, events: list) -> None:
+    """After a double tile (not a castle): draw back to 1 tile (Dwarves of side B: 2).
+    No tile to draw starts the end: the round is finished (seed 9)."""
+    seat = st.current
+    st.phase = "draw"
+    if st.tile_placed:
+        need = (2 if has_ability(st, seat, D.DWARVES) else 1) - len(st.piles[f"tiles{seat}"])
+        k = min(need, len(st.piles["tiles"]))
+        if k < need and not st.ending:
+            st.ending = True
+            events.append(("ending", seat))
+        if k > 0:
+            return _deal(st, "tiles", k, seat, "draw", f"double tile for seat {seat + 1}")
+    elf_step(st, events)
+
+
+def elf_moves(st: PandoriaState, seat: int) -> list[tuple]:
+    """Elves (side B): a figure (not the leader) moves 1 or 2 spaces to an empty space
+    of an unclosed region or an own castle, never onto or across ships or other castles."""
+    def space(h: int) -> bool:
+        return is_region_hex(st, h) or (st.terrain[h] == CASTLE and st.owner[h] == seat)
+
+    out = []
+    for f in seat_figures(st, seat):
+        if st.occupant[f] & 1:
+            continue
+        reach = set()
+        for n in NEIGHBOURS[f]:
+            if space(n):
+                reach.add(n)
+                reach.update(m for m in NEIGHBOURS[n] if space(m))
+        reach.discard(f)
+        out += [("move", f, t) for t in sorted(reach)
+                if st.occupant[t] == FREE and (st.terrain[t] == CASTLE or not st.closed[t])]
+    return out
+
+
+def elf_step(st: PandoriaState, events: list) -> None:
+    if has_ability(st, st.current, D.ELVES) and elf_moves(st, st.current):
+        st.phase = "elf"
+    else:
+        end_turn(st, events)
+
+
+def do_elf(st: PandoriaState, action: tuple, events: list) -> None:
+    if action[0] == "move":
+        if tuple(action) not in elf_moves(st, st.current):
+            raise IllegalAction("an Elf moves a figure (not the leader) 1 or 2 spaces to a free open space")
+        _, src, dst = action
+        st.occupant[dst], st.occupant[src] = st.occupant[src], FREE
+        events.append(("move", st.current, src, dst))
+    elif action[0] != "skip":
+        raise IllegalAction(f"move a figure or skip; not {action[0]}")
+    end_turn(st, events)
+
+
+def end_turn(st: PandoriaState, events: list) -> None:
+    last = (st.first - 1) % st.players
+    st.turn += 1
+    if (st.ending and st.current == last) or st.passes >= st.players:
+        return finish(st, events)
+    st.current = (st.current + 1) % st.players
+    start_turn(st)
+
+
+def finish(st: PandoriaState, events: list) -> None:
+    """Final points: 1 per card in hand, 1 per 3 of each resource (2 with Vault,
+    Lumberyard, Repository); what is left over breaks ties (seed 10)."""
+    st.phase = "over"
+    st.pending = None
+    for seat in range(st.players):
+        _score(st, seat, len(st.piles[f"hand{seat}"]), "cards in hand", events)
+        better = {D.FINAL_EXCHANGE[b] for b in visible_buildings(st, seat) if b in D.FINAL_EXCHANGE}
+        left = 0
+        for r in (D.WOOD, D.GOLD, D.CRYSTAL):
+            rate = D.BETTER_RATE if r in better else D.FINAL_RATE
+            _score(st, seat, st.resources[seat][r] // rate, f"{D.RESOURCE_NAMES[r]} at the end", events)
+            left += st.resources[seat][r] % rate
+        st.leftover[seat] = left
+    events.append(("over",))
+
+
+# --------------------------------------------------------------------------
+# Legal actions and apply
+
+
+def legal_actions(st: PandoriaState, seat: int) -> list[tuple]:
+    if st.pending is not None or st.phase in ("over", "setup") or seat != st.current:
+        return []
+    phase = st.phase
+    if phase == "place":
+        return place_actions(st, seat)
+    if phase == "figure":
+        takes = [("take", h) for h in seat_figures(st, seat)]
+        return figure_actions(st, seat, st.placed) + takes + [("skip",)]
+    if phase == "card":
+        return card_actions(st, seat)
+    if phase == "terrain":
+        return terrain_actions(st)
+    if phase == "terrain_figure":
+        return figure_actions(st, seat, st.placed[-1:]) + [("skip",)]
+    if phase == "buy":
+        return buy_actions(st, seat)
+    if phase == "elf":
+        return elf_moves(st, seat) + [("skip",)]
+    return []
+
+
+HANDLERS = {"place": do_place, "figure": do_figure, "card": do_card, "terrain": do_terrain,
+            "terrain_figure": do_terrain_figure, "buy": do_buy, "elf": do_elf}
+
+
+def apply(st: PandoriaState, action: tuple) -> tuple[PandoriaState, list]:
+    if not isinstance(action, tuple) or not action or not isinstance(action[0], str):
+        raise IllegalAction("an action is a tuple that starts with its kind")
+    if st.phase == "over":
+        raise IllegalAction("the game is over")
+    new = st.copy()
+    events: list = []
+    if st.pending is not None:
+        apply_outcome(new, action, events)
+        return new, events
+    handler = HANDLERS.get(st.phase)
+    if handler is None:
+        raise IllegalAction(f"nothing can be played in phase {st.phase}")
+    handler(new, action, events)
+    return new, events
+
+
+# --------------------------------------------------------------------------
+# Checking action arguments
+
+
+def _int(action: tuple, i: int) -> int:
+    if len(action) <= i or not isinstance(action[i], int) or isinstance(action[i], bool):
+        raise IllegalAction(f"{action[0]}: argument {i} must be a number")
+    return action[i]
+
+
+def _ints(action: tuple, n: int) -> tuple:
+    if len(action) != n:
+        raise IllegalAction(f"{action[0]} takes {n - 1} arguments")
+    return (action[0],) + tuple(_int(action, i) for i in range(1, n))
+
+
+def _hex(action: tuple, i: int) -> int:
+    h = _int(action, i)
+    if not 0 <= h < NHEX or KIND[h] == 0:
+        raise IllegalAction(f"{action[0]}: {h} is not a hex of the board")
+    return h
+
+
+def _bool(action: tuple, i: int) -> bool:
+    if len(action) <= i or not isinstance(action[i], bool):
+        raise IllegalAction(f"{action[0]}: argument {i} must be true or false")
+    return action[i]
+
+
+def _hexname(h: int) -> str:
+    return hex_name(h) if 0 <= h < NHEX else str(h)
+
+
+def _dirname(d: int) -> str:
+    from .board import DIRECTIONS
+    return DIRECTIONS[d] if 0 <= d < 6 else str(d)
+
+
+_ = (LAKE,)
