@@ -1,0 +1,92 @@
+"""Pacal's Rocket (Günter Burkhardt, Piatnik 2015) for 2 to 5 players.
+
+Ships fly over the city of Palenque dropping divine stones; a player's visible
+stones in a constellation build a pyramid; pyramids win districts. Chance is
+the die (a table roll); nothing is hidden. Rules as implemented:
+``docs/rules/pacal.md``.
+
+For the screen: :func:`reachable` (the destinations of the ship with the
+current roll) and :func:`build_choices` (each build or upgrade with the points
+it scores at once).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.core import Game, IllegalAction, NotationError, PositionError, RulesError
+from engines.pacal import notation, rules
+from engines.pacal.board import board_for, cell_name, parse_cell
+from engines.pacal.movement import reachable
+from engines.pacal.position import load_state
+from engines.pacal.rules import build_choices, build_points
+from engines.pacal.state import EXPERT, OVER, STANDARD, PacalState, new_state
+
+__all__ = ["GAME", "PacalGame", "PacalState", "reachable", "build_choices", "build_points",
+           "cell_name", "parse_cell", "board_for"]
+
+
+class PacalGame(Game):
+    id = "pacal"
+    name = "Pacal's Rocket"
+    min_players = 2
+    max_players = 5
+    variants = (STANDARD, EXPERT)
+
+    def setup(self, players: int = 2, variant: str = STANDARD, **options: Any) -> PacalState:
+        self.check_options(players, variant)
+        if options:
+            raise RulesError(f"{self.name} has no option {sorted(options)[0]!r}")
+        return new_state(players, variant, rules.first_player_op(players))
+
+    def next_actor(self, state: PacalState) -> int:
+        return rules.next_actor(state)
+
+    def legal_actions(self, state: PacalState, seat: int) -> list[tuple]:
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: PacalState, action: tuple) -> tuple[PacalState, list[tuple]]:
+        return rules.apply(state, action)
+
+    def is_over(self, state: PacalState) -> bool:
+        return state.phase == OVER
+
+    def scores(self, state: PacalState) -> list[int]:
+        return list(state.score)
+
+    def view(self, state: PacalState, seat: int | None) -> PacalState:
+        return state.copy()  # nothing is hidden in Pacal's Rocket
+
+    def format_action(self, state: PacalState, action: tuple) -> str:
+        return notation.format_action(state, action)
+
+    def parse_action(self, state: PacalState, text: str, seat: int | None = None) -> tuple:
+        if not isinstance(text, str):
+            raise NotationError("a move is a text")
+        who = state.current if seat is None else seat
+        legal = rules.legal_actions(state, who) if who is not None and who >= 0 else []
+        return notation.parse_action(state, text, legal)
+
+    def load(self, data: dict) -> PacalState:
+        return load_state(data)
+
+    def describe_event(self, event: tuple) -> str:
+        kind = event[0]
+        if kind == "score":
+            return f"P{event[1] + 1} scores {event[2]} ({event[3]})"
+        if kind == "move":
+            return f"P{event[1] + 1} {event[2]} {cell_name(event[3])} -> {cell_name(event[4])}"
+        if kind == "build":
+            return f"P{event[1] + 1} builds {event[2]} storeys on {cell_name(event[3])}"
+        if kind == "upgrade":
+            return f"P{event[1] + 1} upgrades {cell_name(event[4])} from {event[2]} to {event[3]} storeys"
+        if kind == "roll":
+            return f"P{event[1] + 1} rolls {notation.face_name(event[2])}"
+        if kind == "first":
+            return f"P{event[1] + 1} starts"
+        if kind == "end":
+            return f"game over: {event[1]}"
+        return super().describe_event(event)
+
+
+GAME = PacalGame()

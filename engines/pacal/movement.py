@@ -1,0 +1,126 @@
+"""Where a ship may go: straight, turning, arrows, energy teleport, forced relocation.
+
+Obstacles (seed): another ship, the board's edge (covered cells count as the
+edge), the lake and pyramids. Stones and the river are no obstacle. The moving
+ship is lifted first, so its own cell is free while it moves.
+"""
+
+from __future__ import annotations
+
+from engines.pacal import data
+from engines.pacal.board import SACRED_CELLS, Board, board_for
+from engines.pacal.state import PacalState
+
+STRAIGHT, TURN, ARROW = "straight", "turn", "arrow"
+MODES = (STRAIGHT, TURN, ARROW)
+
+
+def free_map(state: PacalState, seat: int) -> list[bool]:
+    """Per cell: may a ship stand on it now (``seat``'s own ship lifted)."""
+    board = board_for(state.players)
+    free = list(board.playable)
+    owner = state.pyramid_owner
+    for c, o in enumerate(owner):
+        if o >= 0:
+            free[c] = False
+    for s, at in enumerate(state.ships):
+        if at is not None and s != seat:
+            free[at] = False
+    return free
+
+
+def straight_destinations(board: Board, free: list[bool], start: int, n: int) -> list[int]:
+    """One end per direction: ``n`` cells or up to the first obstacle (the overflow is lost)."""
+    out = []
+    for ray in board.rays[start]:
+        end = None
+        for c in ray[:n]:
+            if not free[c]:
+                break
+            end = c
+        if end is not None:
+            out.append(end)
+    return out
+
+
+def turn_destinations(board: Board, free: list[bool], start: int, n: int) -> set[int]:
+    """Ends of exactly ``n`` orthogonal steps with right-angle turns (never back, never
+    twice on a cell), plus the dead ends reached earlier (seed: "règle du cul de sac":
+    a cell whose every way on is an obstacle keeps the ship, the rest of the count is lost)."""
+    out: set[int] = set()
+    nbs = board.neighbours
+    path = {start}
+
+    def walk(at: int, came: int, left: int) -> None:
+        if left == 0:
+            out.add(at)
+            return
+        ways = [(d, c) for d, c in enumerate(nbs[at]) if d != came and c is not None and free[c]]
+        if not ways and at != start:
+            out.add(at)  # dead end
+            return
+        for d, c in ways:
+            if c in path:
+                continue
+            path.add(c)
+            walk(c, (d + 2) % 4, left - 1)
+            path.discard(c)
+
+    walk(start, -1, n)
+    out.discard(start)
+    return out
+
+
+def arrow_destinations(board: Board, free: list[bool], start: int) -> list[int]:
+    """Any free cell along the ship's row or column, over obstacles (not past a cover's edge)."""
+    out = []
+    for ray in board.rays[start]:
+        for c in ray:
+            if board.covered[c]:
+                break  # a covered cell: the edge of the board in play
+            if free[c]:
+                out.append(c)
+    return out
+
+
+def regular_moves(state: PacalState, seat: int) -> list[tuple[str, int]]:
+    """The die moves open to ``seat`` now, as (mode, destination).
+
+    In the first round a ship must leave the sacred district in a straight line
+    (seed), so only straight and arrow moves ending outside it count.
+    """
+    board = board_for(state.players)
+    free = free_map(state, seat)
+    start = state.ships[seat]
+    face = state.face
+    moves: list[tuple[str, int]] = []
+    if face == data.ARROWS:
+        moves = [(ARROW, c) for c in arrow_destinations(board, free, start)]
+    else:
+        moves = [(STRAIGHT, c) for c in straight_destinations(board, free, start, face)]
+        if state.round > 1:
+            moves += [(TURN, c) for c in sorted(turn_destinations(board, free, start, face))]
+    if state.round == 1:
+        moves = [(m, c) for m, c in moves if c not in SACRED_CELLS]
+    return moves
+
+
+def teleport_cells(state: PacalState, seat: int) -> list[int]:
+    """Free cells an energy piece (or a forced relocation) may put the ship on."""
+    free = free_map(state, seat)
+    own = state.ships[seat]
+    return [c for c, ok in enumerate(free) if ok and c != own]
+
+
+def reachable(state: PacalState, seat: int) -> dict[int, list[str]]:
+    """For the screen: every destination of ``seat``'s ship with the ways to get there
+    ('straight', 'turn', 'arrow', 'energy', 'relocate')."""
+    from engines.pacal.rules import move_actions
+
+    out: dict[int, list[str]] = {}
+    for a in move_actions(state, seat):
+        way = a[1] if a[0] == "move" else a[0]
+        cell = a[-1]
+        if way not in out.setdefault(cell, []):
+            out[cell].append(way)
+    return out
