@@ -1,0 +1,267 @@
+"""The end-of-game audit: recompute every shuffle, deal, claim and roll from the log.
+
+Mental poker over SRA-style locks proves fairness after the fact: once every
+seat has revealed its locks, permutations and keys (``fair_final``), anyone
+holding the log can redo each seat's shuffle and rekey passes, check every key
+against its commitment, open every position and check that each deck is a
+permutation of its cards and that every claimed card is the card its keys
+open. A seat whose published deck differs from the recomputation is named,
+with the step where it happened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.core import TABLE
+
+from . import group as g
+from .messages import BodyError, check_body
+
+Problem = tuple[int, str]   # (seat at fault, one line)
+
+
+def _who(seat: int) -> str:
+    return f"seat {seat + 1}"
+
+
+@dataclass
+class _Pass:
+    step: int
+    seat: int
+    points: list[bytes]
+    commits: list[bytes] | None
+
+
+@dataclass
+class _Deck:
+    number: int
+    cards: list[int]
+    slots: list[int]
+    shuffles: list[_Pass] = field(default_factory=list)
+    rekeys: list[_Pass] = field(default_factory=list)
+    base: list[bytes] | None = None
+
+
+class Auditor:
+    """Replays fair steps (cheap), then checks secrets against them (the costly part)."""
+
+    def __init__(self, game_id: bytes, players: int):
+        self.game_id = game_id
+        self.players = players
+        self.decks: list[_Deck] = []
+        self.where: dict[int, tuple[int, int]] = {}
+        self.commits: dict[tuple[int, int], tuple[int, bytes]] = {}   # (roll, seat) -> (step, commit)
+        self.published: list[tuple[int, int, int, int, bytes]] = []    # step, seat, deck, pos, key
+        self.claims: list[tuple[int, int, int, int, int]] = []         # step, seat, deck, pos, identity
+        self.problems: list[Problem] = []
+
+    # ------------------------------------------------------------------
+    def feed(self, step: int, seat: int, kind: str, body: Any) -> None:
+        """Take one step of the log; steps that are not fair steps are skipped."""
+        if not isinstance(kind, str) or not kind.startswith("fair_") or kind == "fair_final":
+            return
+        where = f"step {step}: {_who(seat)}"
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            self.problems.append((TABLE, f"step {step}: {kind} by unknown seat {seat!r}"))
+            return
+        try:
+            check_body(kind, body)
+        except BodyError as e:
+            self.problems.append((seat, f"{where}: bad {kind}: {e}"))
+            return
+        problem = getattr(self, "_feed_" + kind[5:])(step, seat, body)
+        if problem:
+            self.problems.append((seat, f"{where}: {problem}"))
+
+    def _feed_commit(self, step: int, seat: int, body: dict) -> str | None:
+        self.commits[(body["roll"], seat)] = (step, body["commit"])
+        return None
+
+    def _feed_open(self, step: int, seat: int, body: dict) -> str | None:
+        roll = body["roll"]
+        if (roll, seat) not in self.commits:
+            return f"opened roll {roll} without committing to it"
+        if g.die_commitment(self.game_id, roll, seat, body["nonce"]) != self.commits[(roll, seat)][1]:
+            return f"its secret for roll {roll} does not match its commitment"
+        return None
+
+    def _feed_shuffle(self, step: int, seat: int, body: dict) -> str | None:
+        number = body["deck"]
+        if seat == 0 and number == len(self.decks):
+            if "cards" not in body or "slots" not in body:
+                return f"deck {number} starts without its cards and slots"
+            cards, slots = list(body["cards"]), list(body["slots"])
+            if len(cards) != len(slots) or len(set(cards)) != len(cards):
+                return f"deck {number} names {len(cards)} distinct cards for {len(slots)} slots"
+            self.decks.append(_Deck(number, cards, slots))
+            for pos, slot in enumerate(slots):
+                self.where[slot] = (number, pos)
+        if number >= len(self.decks):
+            return f"shuffle of deck {number}, which was never started"
+        deck = self.decks[number]
+        if seat != len(deck.shuffles):
+            return f"shuffle of deck {number} out of seat order"
+        if len(body["points"]) != len(deck.cards):
+            return f"shuffle of deck {number} has {len(body['points'])} cards, not {len(deck.cards)}"
+        deck.shuffles.append(_Pass(step, seat, list(body["points"]), body.get("commits")))
+        return None
+
+    def _feed_rekey(self, step: int, seat: int, body: dict) -> str | None:
+        number = body["deck"]
+        if number >= len(self.decks):
+            return f"rekey of deck {number}, which was never started"
+        deck = self.decks[number]
+        if len(deck.shuffles) != self.players or seat != len(deck.rekeys):
+            return f"rekey of deck {number} out of order"
+        deck.rekeys.append(_Pass(step, seat, list(body["points"]), list(body["commits"])))
+        return None
+
+    def _feed_keys(self, step: int, seat: int, body: dict) -> str | None:
+        if not len(body["decks"]) == len(body["pos"]) == len(body["keys"]):
+            return "keys and positions differ in number"
+        for d, pos, key in zip(body["decks"], body["pos"], body["keys"]):
+            if d >= len(self.decks) or pos >= len(self.decks[d].cards):
+                return f"a key for deck {d} position {pos}, which does not exist"
+            self.published.append((step, seat, d, pos, key))
+        return None
+
+    def _feed_claim(self, step: int, seat: int, body: dict) -> str | None:
+        proof = body["proof"]
+        problem = self._feed_keys(step, seat, proof)
+        if problem:
+            return problem
+        if len(body["slots"]) != len(body["ids"]):
+            return "claims differ in number from their slots"
+        refs = []
+        for slot, ident in zip(body["slots"], body["ids"]):
+            if slot in self.where:
+                refs.append(self.where[slot])
+                self.claims.append((step, seat, *self.where[slot], ident))
+        if refs != list(zip(proof["decks"], proof["pos"])):
+            return "the proof opens other deck positions than the claimed slots"
+        return None
+
+    # ------------------------------------------------------------------
+    def _base(self, deck: _Deck) -> list[bytes]:
+        if deck.base is None:
+            deck.base = [g.card_point(self.game_id, deck.number, c) for c in deck.cards]
+        return deck.base
+
+    def check_final(self, seat: int, final: dict) -> list[Problem]:
+        """Recompute each of ``seat``'s passes from its secrets; check its keys."""
+        out: list[Problem] = []
+        entries = final.get("decks", [])
+        if [e.get("deck") for e in entries] != [d.number for d in self.decks]:
+            return [(seat, f"{_who(seat)}'s final reveal does not cover decks 0..{len(self.decks) - 1} in order")]
+        for deck, entry in zip(self.decks, entries):
+            problem = self._check_deck_secrets(seat, deck, entry)
+            if problem:
+                out.append((seat, problem))
+        keys = {e["deck"]: e["keys"] for e in entries}
+        for step, s, d, pos, key in self.published:
+            if s == seat and keys[d][pos] != key:
+                out.append((seat, f"step {step}: {_who(seat)} published a key for deck {d} position {pos} "
+                                  "that is not its key"))
+        return out
+
+    def _check_deck_secrets(self, seat: int, deck: _Deck, entry: dict) -> str | None:
+        n, d = len(deck.cards), deck.number
+        perm, keys, lock = entry["perm"], entry["keys"], entry.get("lock")
+        last = seat == self.players - 1
+        if sorted(perm) != list(range(n)) or len(keys) != n:
+            return f"{_who(seat)}'s secrets for deck {d} are not a permutation and {n} keys"
+        if not all(g.is_scalar(k) for k in keys) or (lock is None) != last or not (last or g.is_scalar(lock)):
+            return f"{_who(seat)}'s keys or lock for deck {d} are not valid scalars"
+        if seat < len(deck.shuffles):
+            step = deck.shuffles[seat]
+            inp = self._base(deck) if seat == 0 else deck.shuffles[seat - 1].points
+            if last:
+                expect = [g.lock(k, inp[p]) for k, p in zip(keys, perm)]
+            else:
+                expect = [g.lock(lock, inp[p]) for p in perm]
+            if expect != step.points:
+                return (f"step {step.step}: {_who(seat)}'s shuffle of deck {d} does not match its lock and "
+                        "permutation (a card was replaced, duplicated or dropped)")
+        committed = None
+        if last and seat < len(deck.shuffles):
+            committed = deck.shuffles[seat]
+        elif not last and seat < len(deck.rekeys):
+            step = deck.rekeys[seat]
+            inp = deck.shuffles[-1].points if seat == 0 else deck.rekeys[seat - 1].points
+            unlock = g.scalar_inv(lock)
+            expect = [g.lock(g.scalar_mul(k, unlock), p) for k, p in zip(keys, inp)]
+            if expect != step.points:
+                return (f"step {step.step}: {_who(seat)}'s rekey of deck {d} does not match its lock "
+                        "and keys")
+            committed = step
+        if committed is not None:
+            for pos, k in enumerate(keys):
+                if g.key_commitment(self.game_id, d, seat, pos, k) != committed.commits[pos]:
+                    return (f"step {committed.step}: {_who(seat)}'s key for deck {d} position {pos} "
+                            "does not match its commitment")
+        return None
+
+    def check_decks(self, finals: dict[int, dict]) -> list[Problem]:
+        """Open every position of every finished deck; check decks and claims."""
+        out: list[Problem] = []
+        opened: dict[tuple[int, int], int] = {}
+        for deck in self.decks:
+            if len(deck.rekeys) != self.players - 1 or any(s not in finals for s in range(self.players)):
+                continue
+            final_points = (deck.rekeys[-1] if deck.rekeys else deck.shuffles[-1]).points
+            card_of = dict(zip(self._base(deck), deck.cards))
+            seen: set[int] = set()
+            for pos, point in enumerate(final_points):
+                keys = [finals[s]["decks"][deck.number]["keys"][pos] for s in range(self.players)]
+                try:
+                    ident = card_of.get(g.lock(g.scalar_inv(g.product(keys)), point))
+                except ValueError:
+                    ident = None
+                if ident is None or ident in seen:
+                    out.append((TABLE, f"deck {deck.number} position {pos} opens to "
+                                       + ("no card" if ident is None else f"card {ident} a second time")))
+                    continue
+                seen.add(ident)
+                opened[(deck.number, pos)] = ident
+        for step, seat, d, pos, ident in self.claims:
+            actual = opened.get((d, pos))
+            if actual is not None and actual != ident:
+                out.append((seat, f"step {step}: {_who(seat)} claimed card {ident} in deck {d} position {pos}, "
+                                  f"which is card {actual}"))
+        return out
+
+
+def audit_transcript(game_id: bytes, players: int, steps: list[tuple[int, str, dict]],
+                     finals: dict[int, dict]) -> list[str]:
+    """Every problem in a finished game's fair steps ([] = fair), each naming a seat.
+
+    ``steps`` are the log's (author seat, kind, body) in chain order; kinds not
+    starting with ``fair_`` are skipped, so the whole log may be passed. A move
+    that played hidden cards contributes a ``fair_claim`` step (its slots, the
+    identities it claimed and its proof) at its place in the chain.
+    ``finals`` maps each seat to its ``fair_final`` body.
+    """
+    auditor = Auditor(bytes(game_id), players)
+    for i, (seat, kind, body) in enumerate(steps):
+        auditor.feed(i, seat, kind, body)
+    problems = list(auditor.problems)
+    good: dict[int, dict] = {}
+    for seat in range(players):
+        final = finals.get(seat)
+        if final is None:
+            if auditor.decks:
+                problems.append((seat, f"{_who(seat)} did not reveal its secrets"))
+            continue
+        try:
+            check_body("fair_final", final)
+        except BodyError as e:
+            problems.append((seat, f"{_who(seat)}: bad fair_final: {e}"))
+            continue
+        found = auditor.check_final(seat, final)
+        problems.extend(found)
+        if not found:
+            good[seat] = final
+    problems.extend(auditor.check_decks(good))
+    return [text for _, text in problems]

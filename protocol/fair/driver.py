@@ -1,0 +1,131 @@
+"""A tiny in-memory driver: how a session runs fair tables, for tests and benchmarks.
+
+:func:`run_op` passes every message through canonical msgpack and back, as
+the wire would, and keeps the log of steps that :func:`audit_transcript` reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Callable, Sequence
+
+import msgpack
+
+from engines.core import State, TableOp, canonical_pack
+
+from .table import FairTable
+
+Tamper = Callable[[int, str, dict], dict]
+
+
+def seeded_entropy(seed: bytes | str | int) -> Callable[[int], bytes]:
+    """A deterministic entropy source (SHA-256 in counter mode) for tests and selfplay."""
+    key = hashlib.sha256(repr(seed).encode()).digest()
+    state = {"counter": 0, "buffer": b""}
+
+    def entropy(n: int) -> bytes:
+        while len(state["buffer"]) < n:
+            state["buffer"] += hashlib.sha256(key + state["counter"].to_bytes(8, "big")).digest()
+            state["counter"] += 1
+        out, state["buffer"] = state["buffer"][:n], state["buffer"][n:]
+        return out
+
+    return entropy
+
+
+def wire(body: dict) -> dict:
+    """A body as a peer receives it: canonical msgpack, decoded again."""
+    return msgpack.unpackb(canonical_pack(body), raw=False)
+
+
+def run_op(tables: list[FairTable], op: TableOp, views: Sequence[State],
+           log: list[tuple[int, str, dict]] | None = None, tamper: Tamper | None = None) -> list[tuple]:
+    """Resolve ``op`` on every table (one per seat, in seat order); each table's outcome.
+
+    ``views[i]`` is seat i's view. Messages go from their author to every other
+    table; ``log`` (if given) receives each (seat, kind, body) step;
+    ``tamper(seat, kind, body)`` may replace a body on its way (cheat tests).
+    """
+    for table, view in zip(tables, views):
+        table.begin(op, view)
+    while (author := tables[0].expected()) is not None:
+        kind, body = tables[author].produce()
+        if tamper is not None:
+            body = tamper(author, kind, body)
+        received = wire(body)
+        if log is not None:
+            log.append((author, kind, received))
+        for table in tables:
+            if table.seat != author:
+                if table.expected() != author:
+                    raise AssertionError(f"seat {table.seat + 1} expects seat {table.expected()}, not {author}")
+                table.consume(author, kind, received)
+    for table in tables:
+        if table.expected() is not None:
+            raise AssertionError(f"seat {table.seat + 1} still expects a step")
+    return [table.outcome() for table in tables]
+
+
+class Tabletop(State):
+    """The least state a fair table reads: a card registry (tests and benchmarks)."""
+
+    def __init__(self, cards):
+        self.cards = cards
+        self.pending = None
+
+    def copy(self) -> "Tabletop":
+        return Tabletop(self.cards.copy())
+
+    def to_data(self) -> dict:
+        return {"cards": self.cards.to_data()}
+
+
+class LocalTables:
+    """N peers' fair tables and views in one process, kept in step like a session would.
+
+    ``views[s]`` is seat s's view; ``log`` the fair steps in chain order (with
+    claims), ready for :func:`audit_transcript`.
+    """
+
+    def __init__(self, game_id: bytes, players: int, identities: Sequence[int], seed: object = 0):
+        from engines.core import Cards
+
+        self.game_id = game_id
+        self.players = players
+        public = Cards.new(list(identities), players)
+        self.views = [Tabletop(public.copy()) for _ in range(players)]
+        self.tables = [FairTable(game_id, s, players, seeded_entropy((seed, s))) for s in range(players)]
+        self.log: list[tuple[int, str, dict]] = []
+
+    def run(self, op: TableOp, tamper: Tamper | None = None) -> list[tuple]:
+        """Resolve ``op`` everywhere and apply each outcome to its seat's view."""
+        from engines.core import apply_outcome_to_cards
+
+        outcomes = run_op(self.tables, op, self.views, self.log, tamper)
+        for view, outcome in zip(self.views, outcomes):
+            apply_outcome_to_cards(view.cards, op, outcome)
+        return outcomes
+
+    def play(self, seat: int, slots: Sequence[int], ids: Sequence[int] | None = None) -> None:
+        """``seat`` plays hidden cards, claiming ``ids`` (default: the truth), with its proof."""
+        ids = list(ids) if ids is not None else [self.views[seat].cards.ids[s] for s in slots]
+        proof = wire(self.tables[seat].prove(slots))
+        self.log.append((seat, "fair_claim", {"slots": list(slots), "ids": ids, "proof": proof}))
+        for table in self.tables:
+            if table.seat != seat:
+                table.check_claims(seat, slots, ids, proof)
+        for view in self.views:
+            for slot, ident in zip(slots, ids):
+                view.cards.claim(slot, ident, seat)
+
+    def finish(self) -> dict[int, dict]:
+        """Every seat's final reveal, consumed by every other seat; the finals by seat."""
+        finals = {}
+        for table in self.tables:
+            _, body = table.final_reveal()
+            finals[table.seat] = wire(body)
+        for table in self.tables:
+            for seat, body in finals.items():
+                if seat != table.seat:
+                    table.consume_final(seat, body)
+        return finals

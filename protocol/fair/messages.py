@@ -1,0 +1,95 @@
+"""The fair table's message kinds and their body schemas (wire.py's schema language).
+
+Kinds on the wire, each authored by one known seat at its step:
+
+* ``fair_commit`` / ``fair_open``: a die secret's commitment, then the secret.
+* ``fair_shuffle``: a deck after one seat locked and permuted it. The first
+  seat's message also names the cards (identities, in pile order) and the
+  slots; the last seat locks each position with its own key at once and sends
+  the key commitments.
+* ``fair_rekey``: a deck after one seat swapped its shuffle lock for one key
+  per position, with the commitments to those keys.
+* ``fair_keys``: keys opening deck positions (a deal or a reveal).
+* ``fair_final``: at the end of the game, every secret of one seat.
+
+Two bodies travel inside other messages: ``proof`` (a seat's keys for cards
+it plays from a hidden hand, attached to its move) and ``fair_claim`` (a step
+for :func:`audit_transcript`: the claimed slots and identities with the proof).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_CARDS = 1024
+"""Largest pile a shuffle may hold."""
+MAX_DECKS = 1024
+"""Most shuffles a game may have."""
+
+POINTS = ["list", "bytes32", MAX_CARDS]
+INDEXES = ["list", "uint", MAX_CARDS]
+
+PROOF = {"decks": INDEXES, "pos": INDEXES, "keys": POINTS}
+
+SCHEMAS: dict[str, dict] = {
+    "fair_commit": {"roll": "uint", "commit": "bytes32"},
+    "fair_open": {"roll": "uint", "nonce": "bytes32"},
+    "fair_shuffle": {"deck": "uint", "points": POINTS, "cards?": ["list", "int", MAX_CARDS],
+                     "slots?": INDEXES, "commits?": POINTS},
+    "fair_rekey": {"deck": "uint", "points": POINTS, "commits": POINTS},
+    "fair_keys": PROOF,
+    "proof": PROOF,
+    "fair_claim": {"slots": INDEXES, "ids": ["list", "int", MAX_CARDS], "proof": PROOF},
+    "fair_final": {"decks": ["list", {"deck": "uint", "lock?": "bytes32", "perm": INDEXES,
+                                      "keys": POINTS}, MAX_DECKS]},
+}
+
+
+class BodyError(ValueError):
+    """A body that does not fit its schema; the message names the field."""
+
+
+def check_body(kind: str, body: Any) -> None:
+    """Raise BodyError unless ``body`` fits the schema of ``kind``.
+
+    The session checks schemas before we see a message; this second check
+    keeps the table and the audit safe on their own (a log read from disk).
+    """
+    schema = SCHEMAS.get(kind)
+    if schema is None:
+        raise BodyError(f"unknown fair message kind {kind!r}")
+    _check(schema, body, kind)
+
+
+def _check(schema: Any, value: Any, where: str) -> None:
+    if isinstance(schema, dict):
+        if not isinstance(value, dict):
+            raise BodyError(f"{where} must be a map")
+        names = {name.rstrip("?"): name for name in schema}
+        for key in value:
+            if key not in names:
+                raise BodyError(f"{where} has an unknown field {key!r}")
+        for key, name in names.items():
+            if key in value:
+                _check(schema[name], value[key], f"{where}.{key}")
+            elif not name.endswith("?"):
+                raise BodyError(f"{where} lacks the field {key!r}")
+        return
+    if isinstance(schema, list):
+        _, elem, limit = schema
+        if not isinstance(value, (list, tuple)):
+            raise BodyError(f"{where} must be a list")
+        if len(value) > limit:
+            raise BodyError(f"{where} has {len(value)} items, over {limit}")
+        if elem == "bytes32" and all(type(v) is bytes and len(v) == 32 for v in value):
+            return      # the common case (deck points, keys), checked in one pass
+        for i, item in enumerate(value):
+            _check(elem, item, f"{where}[{i}]")
+        return
+    ok = {
+        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "uint": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+        "bytes32": lambda v: isinstance(v, bytes) and len(v) == 32,
+    }[schema](value)
+    if not ok:
+        raise BodyError(f"{where} must be {schema}")

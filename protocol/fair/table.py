@@ -1,0 +1,496 @@
+"""The fair table: the engines' table operations resolved between peers, sans-IO.
+
+One :class:`FairTable` per peer per game. The game is one hash chain with a
+total order, so every fair step is authored by one known seat and consumed by
+all the others; for N peers the same steps run in seat order. The session
+drives it (see :func:`protocol.fair.driver.run_op`)::
+
+    table.begin(op, view)                  # every peer, same op, own view
+    while (seat := table.expected()) is not None:
+        if seat == me: send(*table.produce())
+        else:          table.consume(seat, *receive())
+    outcome = table.outcome()              # apply to the view like an action
+
+Operations:
+
+* ROLL: every seat commits to a 32-byte secret drawn when the op begins, then
+  every seat opens it; the face comes from the hash of all secrets by
+  rejection sampling (uniform if one seat is honest).
+* SHUFFLE of a pile whose cards every view knows (a new deck, a discard pile):
+  a new deck whose position j backs slot ``op.slots[j]``. Each seat in turn
+  locks every card with one secret scalar and permutes (the last seat locks
+  each position with its own key instead); then each seat but the last
+  swaps its lock for one key per position, publishing a hash commitment to
+  each key. Position j is then ``(k_0j * ... * k_(N-1)j) * card point``.
+* DEAL face down to seat t: every other seat publishes its keys for those
+  positions; only t can take off the last lock. DEAL face up and REVEAL: every
+  seat publishes the keys it has not published yet.
+* A card played from a hidden hand: the move carries :meth:`prove` (its
+  owner's keys); others :meth:`check_claims`.
+
+Every point received is checked to be in the prime-order group, every deck to
+have the right size and distinct points, every key against its commitment.
+A tampered shuffle that keeps distinct valid points cannot be seen until the
+keys are out: it shows when a dealt card opens to no card (live), or at the
+end, when :meth:`final_reveal` secrets let everyone recompute every step
+(:func:`protocol.fair.audit.audit_transcript`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, TABLE, State, TableOp
+
+from . import group as g
+from .audit import Auditor
+from .messages import BodyError, check_body
+
+
+class CheatDetected(Exception):
+    """A peer broke the fair protocol. ``str(e)`` is one line naming the seat.
+
+    ``seat`` is the seat at fault (0-based). It is ``TABLE`` (-1) when a card
+    opens to no card: some shuffle or rekey pass was tampered, and only the
+    audit after every seat's final reveal can say whose.
+    """
+
+    def __init__(self, seat: int, reason: str):
+        super().__init__(reason)
+        self.seat = seat
+
+
+class FairError(ValueError):
+    """The local caller misused the table (not a peer's fault)."""
+
+
+@dataclass
+class _Deck:
+    """One mental-poker deck: public points, commitments, keys opened so far."""
+
+    number: int
+    slots: list[int]
+    cards: list[int]                 # identities in pile order (the base deck)
+    card_of: dict[bytes, int]        # card point -> identity
+    points: list[bytes]              # the deck as last published
+    lock: bytes | None               # our shuffle lock (None: we are the last seat)
+    perm: list[int]                  # our permutation: out[j] = in[perm[j]]
+    keys: list[bytes]                # our key per position
+    commits: dict[int, list[bytes]] = field(default_factory=dict)   # seat -> commitments
+    opened: list[dict[int, bytes]] = field(default_factory=list)    # per position: seat -> key
+    known: list[int | None] = field(default_factory=list)           # identity per position
+    found: dict[int, int] = field(default_factory=dict)             # identity -> position
+    ready: list[bytes] | None = None  # our next pass, computed as its input arrived
+
+
+@dataclass
+class _Roll:
+    number: int
+    faces: int
+    nonce: bytes
+    commits: dict[int, bytes] = field(default_factory=dict)
+    nonces: dict[int, bytes] = field(default_factory=dict)
+
+
+def _who(seat: int) -> str:
+    return f"seat {seat + 1}"
+
+
+class FairTable:
+    """Commit-reveal dice and a mental-poker deck for one peer (see module doc)."""
+
+    def __init__(self, game_id: bytes, seat: int, players: int, entropy: g.Entropy):
+        if players < 2:
+            raise FairError(f"a fair table needs 2 or more players, not {players}")
+        if not 0 <= seat < players:
+            raise FairError(f"seat {seat} is not one of the {players} seats")
+        self.game_id = bytes(game_id)
+        self.seat = seat
+        self.players = players
+        self._entropy = entropy
+        self._rolls = 0
+        self._decks: list[_Deck] = []
+        self._where: dict[int, tuple[int, int]] = {}   # slot -> (deck, position)
+        self._op: TableOp | None = None
+        self._steps: list[tuple[int, str, Any]] = []   # (author, kind, what) still to come
+        self._roll: _Roll | None = None
+        self._open: list[tuple[int, tuple[int, int] | None, int | None]] = []  # slot, ref, public id
+        self._outcome: tuple | None = None
+        self._finals: dict[int, dict] = {}
+        self._audit = Auditor(self.game_id, players)
+        self._step_no = 0
+
+    # ------------------------------------------------------------------
+    # The driving interface
+
+    def begin(self, op: TableOp, view: State) -> None:
+        """Start resolving ``op`` (every peer, with its own view). Secrets are drawn now."""
+        if self._steps:
+            raise FairError(f"the table is still resolving a {self._op.kind}")
+        if len(self._finals):
+            raise FairError("the game's secrets are revealed; no more table operations")
+        self._op, self._outcome = op, None
+        if op.kind == ROLL:
+            self._begin_roll(op)
+        elif op.kind == SHUFFLE:
+            self._begin_shuffle(op, view)
+        elif op.kind in (DEAL, REVEAL):
+            self._begin_open(op, view)
+        else:
+            raise FairError(f"unknown table operation {op.kind!r}")
+        self._finish_if_done()
+
+    def expected(self) -> int | None:
+        """The seat that must author the next fair message; None when the op is done."""
+        return self._steps[0][0] if self._steps else None
+
+    def produce(self) -> tuple[str, dict]:
+        """Our next message (kind, body); only when ``expected()`` is our seat."""
+        if not self._steps or self._steps[0][0] != self.seat:
+            raise FairError(f"it is not {_who(self.seat)}'s fair step")
+        _, kind, what = self._steps[0]
+        body = getattr(self, "_make_" + kind[5:])(what)
+        self._record(self.seat, kind, body)
+        self._steps.pop(0)
+        self._finish_if_done()
+        return kind, body
+
+    def consume(self, seat: int, kind: str, body: dict) -> None:
+        """Another seat's message (already signature-checked). Raises CheatDetected."""
+        if seat == self.seat:
+            raise FairError("a table does not consume its own messages")
+        if not self._steps:
+            raise CheatDetected(seat, f"{_who(seat)} sent {kind} when no fair step was due")
+        author, want, what = self._steps[0]
+        if seat != author or kind != want:
+            raise CheatDetected(seat, f"{_who(seat)} sent {kind} but the next step is {want} by {_who(author)}")
+        try:
+            check_body(kind, body)
+        except BodyError as e:
+            raise CheatDetected(seat, f"{_who(seat)}: bad {kind}: {e}") from None
+        getattr(self, "_take_" + kind[5:])(seat, body, what)
+        self._record(seat, kind, body)
+        self._steps.pop(0)
+        self._finish_if_done()
+
+    def outcome(self) -> tuple:
+        """The op's outcome for our view (identities we may not know are None)."""
+        if self._steps or self._outcome is None:
+            raise FairError("the table operation is not complete")
+        return self._outcome
+
+    # ------------------------------------------------------------------
+    # Dice
+
+    def _begin_roll(self, op: TableOp) -> None:
+        if op.faces < 1:
+            raise FairError(f"a die needs at least one face, not {op.faces}")
+        self._roll = _Roll(self._rolls, op.faces, self._entropy(32))
+        self._rolls += 1
+        self._steps = ([(s, "fair_commit", None) for s in range(self.players)]
+                       + [(s, "fair_open", None) for s in range(self.players)])
+
+    def _make_commit(self, _: Any) -> dict:
+        r = self._roll
+        r.commits[self.seat] = g.die_commitment(self.game_id, r.number, self.seat, r.nonce)
+        return {"roll": r.number, "commit": r.commits[self.seat]}
+
+    def _take_commit(self, seat: int, body: dict, _: Any) -> None:
+        r = self._roll
+        if body["roll"] != r.number:
+            raise CheatDetected(seat, f"{_who(seat)} committed to roll {body['roll']}, not roll {r.number}")
+        r.commits[seat] = body["commit"]
+
+    def _make_open(self, _: Any) -> dict:
+        r = self._roll
+        r.nonces[self.seat] = r.nonce
+        return {"roll": r.number, "nonce": r.nonce}
+
+    def _take_open(self, seat: int, body: dict, _: Any) -> None:
+        r = self._roll
+        if body["roll"] != r.number:
+            raise CheatDetected(seat, f"{_who(seat)} opened roll {body['roll']}, not roll {r.number}")
+        if g.die_commitment(self.game_id, r.number, seat, body["nonce"]) != r.commits[seat]:
+            raise CheatDetected(seat, f"{_who(seat)}'s secret for roll {r.number} does not match its commitment")
+        r.nonces[seat] = body["nonce"]
+
+    # ------------------------------------------------------------------
+    # Shuffles
+
+    def _begin_shuffle(self, op: TableOp, view: State) -> None:
+        slots = list(op.slots)
+        cards = [view.cards.ids[s] for s in slots]
+        if None in cards:
+            raise FairError(f"cannot shuffle pile {op.pile!r}: slot {slots[cards.index(None)]} is hidden "
+                            "(a fair shuffle takes cards every peer knows)")
+        if len(set(cards)) != len(cards) or len(set(slots)) != len(slots):
+            raise FairError(f"cannot shuffle pile {op.pile!r}: a card or slot appears twice")
+        if not slots:
+            self._outcome = (SHUFFLE, ())
+            return
+        number, n = len(self._decks), len(slots)
+        base = [g.card_point(self.game_id, number, c) for c in cards]
+        last = self.seat == self.players - 1
+        lock = None if last else g.random_scalar(self._entropy)
+        perm = g.random_permutation(self._entropy, n)
+        keys = [g.random_scalar(self._entropy) for _ in range(n)]
+        deck = _Deck(number, slots, cards, dict(zip(base, cards)), base, lock, perm, keys,
+                     opened=[{} for _ in range(n)], known=[None] * n)
+        self._decks.append(deck)
+        for pos, slot in enumerate(slots):
+            self._where[slot] = (number, pos)
+        self._steps = ([(s, "fair_shuffle", deck) for s in range(self.players)]
+                       + [(s, "fair_rekey", deck) for s in range(self.players - 1)])
+
+    def _make_shuffle(self, deck: _Deck) -> dict:
+        body: dict[str, Any] = {"deck": deck.number}
+        if self.seat == 0:
+            body["cards"], body["slots"] = list(deck.cards), list(deck.slots)
+        if deck.lock is None:
+            body["commits"] = self._commit_keys(deck)
+        body["points"] = deck.points = self._our_pass("fair_shuffle", deck, deck.points)
+        return body
+
+    def _our_pass(self, kind: str, deck: _Deck, inp: list[bytes]) -> list[bytes]:
+        """Our shuffle or rekey of ``inp``. Every input point is locked once, and a
+        lock refuses (ValueError) any point outside the prime-order group."""
+        if deck.ready is not None:
+            out, deck.ready = deck.ready, None
+            return out
+        if kind == "fair_rekey":
+            unlock = g.scalar_inv(deck.lock)
+            return [g.lock(g.scalar_mul(k, unlock), p) for k, p in zip(deck.keys, inp)]
+        if deck.lock is None:        # the last seat: one key per position right away
+            return [g.lock(k, inp[p]) for k, p in zip(deck.keys, deck.perm)]
+        return [g.lock(deck.lock, inp[p]) for p in deck.perm]
+
+    def _take_shuffle(self, seat: int, body: dict, deck: _Deck) -> None:
+        if seat == 0 and (body.get("cards") != deck.cards or body.get("slots") != deck.slots):
+            raise CheatDetected(seat, f"{_who(seat)} started deck {deck.number} with other cards or slots "
+                                      "than the pile being shuffled")
+        if seat != 0 and ("cards" in body or "slots" in body):
+            raise CheatDetected(seat, f"{_who(seat)} named the cards of deck {deck.number}, which only seat 1 does")
+        last = seat == self.players - 1
+        if last != ("commits" in body):
+            raise CheatDetected(seat, f"{_who(seat)}'s shuffle of deck {deck.number} "
+                                      + ("lacks" if last else "must not carry") + " key commitments")
+        self._take_points(seat, body, deck, "shuffle")
+        if last:
+            self._take_commits(seat, body, deck)
+
+    def _make_rekey(self, deck: _Deck) -> dict:
+        deck.points = self._our_pass("fair_rekey", deck, deck.points)
+        return {"deck": deck.number, "points": deck.points, "commits": self._commit_keys(deck)}
+
+    def _take_rekey(self, seat: int, body: dict, deck: _Deck) -> None:
+        self._take_points(seat, body, deck, "rekey")
+        self._take_commits(seat, body, deck)
+
+    def _commit_keys(self, deck: _Deck) -> list[bytes]:
+        commits = [g.key_commitment(self.game_id, deck.number, self.seat, pos, k)
+                   for pos, k in enumerate(deck.keys)]
+        deck.commits[self.seat] = commits
+        return commits
+
+    def _take_points(self, seat: int, body: dict, deck: _Deck, what: str) -> None:
+        """Check a published deck: its number, its size, distinct points in the group."""
+        if body["deck"] != deck.number:
+            raise CheatDetected(seat, f"{_who(seat)} sent a {what} of deck {body['deck']}, not deck {deck.number}")
+        points = body["points"]
+        if len(points) != len(deck.cards):
+            raise CheatDetected(seat, f"{_who(seat)}'s {what} of deck {deck.number} has {len(points)} cards, "
+                                      f"not {len(deck.cards)}")
+        if len(set(points)) != len(points):
+            raise CheatDetected(seat, f"{_who(seat)}'s {what} of deck {deck.number} repeats a card")
+        points = list(points)
+        after = self._steps[1] if len(self._steps) > 1 else None
+        try:
+            if after is not None and after[0] == self.seat and after[2] is deck:
+                # We lock every one of these points next: do it now, the lock validates each.
+                deck.ready = self._our_pass(after[1], deck, points)
+            elif not all(map(g.is_point, points)):
+                raise ValueError
+        except ValueError:
+            pos = next(i for i, p in enumerate(points) if not g.is_point(p))
+            raise CheatDetected(seat, f"{_who(seat)}'s {what} of deck {deck.number}: position {pos} "
+                                      "is not a point of the group") from None
+        deck.points = points
+
+    def _take_commits(self, seat: int, body: dict, deck: _Deck) -> None:
+        if len(body["commits"]) != len(deck.cards):
+            raise CheatDetected(seat, f"{_who(seat)} sent {len(body['commits'])} key commitments "
+                                      f"for the {len(deck.cards)} cards of deck {deck.number}")
+        deck.commits[seat] = list(body["commits"])
+
+    # ------------------------------------------------------------------
+    # Deals and reveals
+
+    def _begin_open(self, op: TableOp, view: State) -> None:
+        if op.kind == DEAL and op.to is not None and not 0 <= op.to < self.players:
+            raise FairError(f"cannot deal to seat {op.to}: there are {self.players} seats")
+        self._open = []
+        for slot in op.slots:
+            ref = self._where.get(slot)
+            public = None
+            if ref is None:
+                public = view.cards.ids[slot]
+                if public is None:
+                    raise FairError(f"slot {slot} is in no fair deck and its card is unknown")
+            self._open.append((slot, ref, public))
+        refs = [ref for _, ref, _ in self._open if ref is not None]
+        self._steps = []
+        for s in range(self.players):
+            if op.face_down and s == op.to:
+                continue
+            need = [r for r in refs if not self._published(r, s)]
+            if need:
+                self._steps.append((s, "fair_keys", need))
+
+    def _published(self, ref: tuple[int, int], seat: int) -> bool:
+        deck, pos = ref
+        return seat in self._decks[deck].opened[pos]
+
+    def _make_keys(self, refs: list[tuple[int, int]]) -> dict:
+        keys = []
+        for d, pos in refs:
+            deck = self._decks[d]
+            deck.opened[pos][self.seat] = deck.keys[pos]
+            keys.append(deck.keys[pos])
+        return {"decks": [d for d, _ in refs], "pos": [p for _, p in refs], "keys": keys}
+
+    def _take_keys(self, seat: int, body: dict, refs: list[tuple[int, int]]) -> None:
+        self._take_proof_keys(seat, body, refs, "keys")
+
+    def _take_proof_keys(self, seat: int, body: dict, refs: list[tuple[int, int]], what: str) -> None:
+        if list(zip(body["decks"], body["pos"])) != refs or len(body["decks"]) != len(body["pos"]):
+            raise CheatDetected(seat, f"{_who(seat)}'s {what} open other deck positions than the step needs")
+        if len(body["keys"]) != len(refs):
+            raise CheatDetected(seat, f"{_who(seat)} sent {len(body['keys'])} keys for {len(refs)} positions")
+        for (d, pos), key in zip(refs, body["keys"]):
+            deck = self._decks[d]
+            if not g.is_scalar(key) or g.key_commitment(self.game_id, d, seat, pos, key) != deck.commits[seat][pos]:
+                raise CheatDetected(seat, f"{_who(seat)}'s key for deck {d} position {pos} "
+                                          "does not match its commitment")
+        for (d, pos), key in zip(refs, body["keys"]):
+            self._decks[d].opened[pos][seat] = key
+
+    def _identity(self, ref: tuple[int, int]) -> int | None:
+        """The card at a deck position if we hold every key, else None."""
+        d, pos = ref
+        deck = self._decks[d]
+        if deck.known[pos] is not None:
+            return deck.known[pos]
+        keys = []
+        for s in range(self.players):
+            key = deck.opened[pos].get(s, deck.keys[pos] if s == self.seat else None)
+            if key is None:
+                return None
+            keys.append(key)
+        point = g.lock(g.scalar_inv(g.product(keys)), deck.points[pos])
+        ident = deck.card_of.get(point)
+        if ident is None:
+            raise CheatDetected(TABLE, f"deck {d} position {pos} opens to no card: a shuffle or rekey of "
+                                       f"deck {d} was tampered (the final audit names the seat)")
+        if ident in deck.found:
+            raise CheatDetected(TABLE, f"deck {d} holds card {ident} twice (positions {deck.found[ident]} "
+                                       f"and {pos}): a shuffle was tampered (the final audit names the seat)")
+        deck.known[pos] = ident
+        deck.found[ident] = pos
+        return ident
+
+    def _finish_if_done(self) -> None:
+        if self._steps or self._outcome is not None or self._op is None:
+            return
+        op = self._op
+        if op.kind == ROLL:
+            r = self._roll
+            value = g.roll_value(self.game_id, r.number, r.faces, [r.nonces[s] for s in range(self.players)])
+            self._outcome = (ROLL, value)
+        elif op.kind == SHUFFLE:
+            self._outcome = (SHUFFLE, (None,) * len(op.slots))
+        else:
+            ids = tuple(public if ref is None else self._identity(ref) for _, ref, public in self._open)
+            self._outcome = (op.kind, ids)
+
+    # ------------------------------------------------------------------
+    # Cards played from a hidden hand
+
+    def prove(self, slots: Sequence[int]) -> dict:
+        """Our keys opening these slots, held by us face down (body schema ``proof``).
+
+        Call it only for a move we send: the keys become public.
+        """
+        refs = [self._where[s] for s in slots if s in self._where]
+        ids = []
+        for slot in slots:
+            ref = self._where.get(slot)
+            ident = None if ref is None else self._identity(ref)
+            if ref is not None and ident is None:
+                raise FairError(f"slot {slot} is not a card we know; we cannot prove it")
+            ids.append(ident)
+        proof = self._make_keys(refs)
+        self._record(self.seat, "fair_claim", {"slots": list(slots), "ids": ids, "proof": proof})
+        return proof
+
+    def check_claims(self, seat: int, slots: Sequence[int], ids: Sequence[int], proof: dict) -> None:
+        """Check the identities ``seat`` claims for slots it plays. Raises CheatDetected."""
+        try:
+            check_body("proof", proof)
+        except BodyError as e:
+            raise CheatDetected(seat, f"{_who(seat)}: bad proof: {e}") from None
+        if len(slots) != len(ids):
+            raise CheatDetected(seat, f"{_who(seat)} claims {len(ids)} cards for {len(slots)} slots")
+        refs = [self._where[s] for s in slots if s in self._where]
+        self._take_proof_keys(seat, proof, refs, "proof")
+        for slot, ident in zip(slots, ids):
+            ref = self._where.get(slot)
+            if ref is None:
+                continue        # a public card: the engine checks it against the view
+            actual = self._identity(ref)
+            if actual is None:
+                raise CheatDetected(seat, f"{_who(seat)} claims slot {slot}, which was not dealt to it")
+            if actual != ident:
+                raise CheatDetected(seat, f"{_who(seat)} claims card {ident} in slot {slot}, "
+                                          f"but its keys open card {actual}")
+        self._record(seat, "fair_claim", {"slots": list(slots), "ids": list(ids), "proof": proof})
+
+    # ------------------------------------------------------------------
+    # End of game
+
+    def final_reveal(self) -> tuple[str, dict]:
+        """All our secrets (locks, permutations, keys), for everyone to audit the game."""
+        decks = []
+        for deck in self._decks:
+            entry: dict[str, Any] = {"deck": deck.number, "perm": list(deck.perm), "keys": list(deck.keys)}
+            if deck.lock is not None:
+                entry["lock"] = deck.lock
+            decks.append(entry)
+        body = {"decks": decks}
+        self._finals[self.seat] = body
+        self._check_finals()
+        return "fair_final", body
+
+    def consume_final(self, seat: int, body: dict) -> None:
+        """Another seat's secrets: recompute its every step. Raises CheatDetected."""
+        if seat == self.seat or seat in self._finals:
+            raise CheatDetected(seat, f"{_who(seat)} revealed its secrets twice")
+        try:
+            check_body("fair_final", body)
+        except BodyError as e:
+            raise CheatDetected(seat, f"{_who(seat)}: bad fair_final: {e}") from None
+        problems = self._audit.check_final(seat, body)
+        if problems:
+            raise CheatDetected(seat, problems[0][1])
+        self._finals[seat] = body
+        self._check_finals()
+
+    def _check_finals(self) -> None:
+        if len(self._finals) == self.players:
+            problems = self._audit.check_decks(self._finals)
+            if problems:
+                raise CheatDetected(*problems[0])
+
+    def _record(self, seat: int, kind: str, body: dict) -> None:
+        self._audit.feed(self._step_no, seat, kind, body)
+        self._step_no += 1
