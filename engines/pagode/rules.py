@@ -1,0 +1,729 @@
+"""Pagode's rules: setup, legal actions, apply.
+
+Actions (tuples; a card is ``(slot, ident)``, reserve or hand alike):
+
+* ``("column", site, colour, cards)``: one card of ``colour``; two cards of one
+  colour (Rice bowl); no card in a modified turn (its 4 discards paid).
+* ``("tile", site, spots, cards)``: a tile on a full floor; its background is
+  the floor's colour, ``spots`` picks which tile. One card of the background
+  colour, or two of one colour (Buddha).
+* ``("roof", site, spots, tile_cards, summit_cards)``: the last tile and its
+  summit in one action. Summit: two cards of the summit colour, or one of it
+  plus two of one colour (Rice bowl).
+* ``("lantern",)``, ``("dragon",)`` then ``("discard", slot, ident)``... and
+  ``("draw",)``; ``("modified",)`` then 4 discards and a cardless column;
+  ``("end", fan)``: the draw phase, with the Fan or not.
+* House rule: a seat that can build nothing at all (no column, tile, roof or
+  modified turn) may discard cards and end its turn without a column.
+
+``legal_actions`` lists one action per set of equivalent ones: for cards of
+one colour from one place (reserve or hand), the lowest slots. ``apply``
+accepts any card that fits the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.core import (DEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, PositionError,
+                          RulesError, TableOp, apply_outcome_to_cards)
+
+from .data import (ABILITY_OF_COLOUR, BLUE, CARDS_PER_COLOUR, COLOUR_OF_IDENT, COLOURS, COLUMN_LIMIT,
+                   DECK_SIZE, DRAGON, FAN, FAN_HAND_SIZE, FLOOR_COLUMNS, HAND_LIMIT, HAND_SIZE,
+                   LANTERN, LANTERN_COLUMN_LIMIT, MODIFIED_DISCARDS, PAGODAS_TO_END, RESERVE_SIZE,
+                   RICE_BOWL, SITES, TILE_POINTS, TILES, USES_PER_TILE, VARIANTS, BUDDHA)
+from .state import PagodeState
+
+NO_USES = (0, 0, 0, 0, 0)
+ALL_TILES = (1 << len(TILES)) - 1
+
+
+class Pagode(Game):
+    id = "pagode"
+    name = "Pagode"
+    min_players = 2
+    max_players = 2
+    variants = tuple(VARIANTS)
+
+    # ------------------------------------------------------------------ setup
+
+    def setup(self, players: int = 2, variant: str = "standard", **options: Any) -> PagodeState:
+        self.check_options(players, variant)
+        if options:
+            raise RulesError(f"Pagode has no option {', '.join(sorted(options))}")
+        s = PagodeState.__new__(PagodeState)
+        s.variant = variant
+        s.cards = Cards.new(range(DECK_SIZE), 2)
+        # Each reserve takes one card of each colour; the other 45 form the draw pile.
+        reserves = [tuple(c * CARDS_PER_COLOUR + seat for c in range(5)) for seat in range(2)]
+        s.reserves = reserves
+        in_reserves = set(reserves[0]) | set(reserves[1])
+        s.draw = tuple(i for i in range(DECK_SIZE) if i not in in_reserves)
+        s.hands = [(), ()]
+        s.discard = ()
+        s.played = ()
+        s.pending = TableOp(ROLL, faces=2, why="first player")
+        s.phase = "setup"
+        s.first = None
+        s.current = 0
+        s.turn = 0
+        s.scores = [0, 0]
+        s.uses = [NO_USES, NO_USES]
+        s.site_tiles = [()] * SITES
+        s.site_cols = [0] * SITES
+        s.site_colour = [None] * SITES
+        s.tiles_left = ALL_TILES
+        s.columns = 0
+        s.acted = False
+        s.used = 0
+        s.mod_left = 0
+        s.mark = (0, 0)
+        s.refill = ()
+        s.after = "start"
+        return s
+
+    def load(self, data: dict) -> PagodeState:
+        return PagodeState.from_data(data)
+
+    # ------------------------------------------------------------------ who acts
+
+    def next_actor(self, state: PagodeState) -> int:
+        return TABLE if state.pending is not None else state.current
+
+    def is_over(self, state: PagodeState) -> bool:
+        return state.phase == "over"
+
+    def scores(self, state: PagodeState) -> list[int]:
+        return list(state.scores)
+
+    def view(self, state: PagodeState, seat: int | None) -> PagodeState:
+        v = state.clone()
+        v.cards = state.cards.masked(seat)
+        return v
+
+    # ------------------------------------------------------------------ queries
+
+    def floors(self, state: PagodeState) -> int:
+        return VARIANTS[state.variant].floors
+
+    def column_limit(self, state: PagodeState) -> int:
+        return LANTERN_COLUMN_LIMIT if state.used >> LANTERN & 1 else COLUMN_LIMIT
+
+    def can_use(self, state: PagodeState, seat: int, ability: int) -> bool:
+        """The seat has a use of ``ability`` left and has not used it this turn."""
+        return state.uses[seat][ability] > 0 and not state.used >> ability & 1
+
+    def is_complete(self, state: PagodeState, site: int) -> bool:
+        """Roofed, or its full floor needs a tile colour that is exhausted (counts as complete)."""
+        tiles = state.site_tiles[site]
+        if len(tiles) == VARIANTS[state.variant].floors:
+            return True
+        if state.site_cols[site] < FLOOR_COLUMNS:
+            return False
+        return not (state.tiles_left >> (state.site_colour[site] * 5)) & 0b11111
+
+    def complete_pagodas(self, state: PagodeState) -> int:
+        return sum(self.is_complete(state, i) for i in range(SITES))
+
+    def column_colours(self, state: PagodeState, site: int) -> tuple[int, ...]:
+        """Colours a column on ``site`` may have now (empty if the site takes no column)."""
+        if state.site_cols[site] >= FLOOR_COLUMNS or len(state.site_tiles[site]) == self.floors(state):
+            return ()
+        colour = state.site_colour[site]
+        return (0, 1, 2, 3, 4) if colour is None else (colour,)
+
+    def floor_of(self, state: PagodeState, site: int) -> int:
+        """The floor (1..) where the next column on ``site`` goes: also its points."""
+        return len(state.site_tiles[site]) + 1
+
+    def tile_spots_left(self, state: PagodeState, background: int) -> list[int]:
+        bits = state.tiles_left >> (background * 5)
+        return [f for f in range(5) if bits >> f & 1]
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, state: PagodeState, seat: int) -> list[tuple]:
+        if state.pending is not None or seat != state.current:
+            return []
+        phase = state.phase
+        if phase == "play":
+            return self._play_actions(state, seat)
+        if phase == "dragon":
+            return self._discard_actions(state, seat) + [("draw",)]
+        if phase == "modified":
+            return self._discard_actions(state, seat)
+        if phase == "modified column":
+            return [("column", site, colour, ()) for site in range(SITES)
+                    for colour in self.column_colours(state, site)]
+        if phase == "modified end":
+            return self._end_actions(state, seat)
+        return []
+
+    def _end_actions(self, state: PagodeState, seat: int) -> list[tuple]:
+        out = [("end", False)]
+        if VARIANTS[state.variant].abilities and self.can_use(state, seat, FAN):
+            out.append(("end", True))
+        return out
+
+    def _discard_actions(self, state: PagodeState, seat: int) -> list[tuple]:
+        pool = _pool(state, seat)
+        out = []
+        for src in (0, 1):
+            for c in range(5):
+                slots = pool[src][c]
+                if slots:
+                    out.append(("discard", slots[0], state.cards.ids[slots[0]]))
+        return out
+
+    def _play_actions(self, state: PagodeState, seat: int) -> list[tuple]:
+        ids = state.cards.ids
+        pool = _pool(state, seat)
+        abilities = VARIANTS[state.variant].abilities
+        rice = abilities and self.can_use(state, seat, RICE_BOWL)
+        buddha = abilities and self.can_use(state, seat, BUDDHA)
+        floors = self.floors(state)
+        room = state.columns < self.column_limit(state)
+        out: list[tuple] = []
+        any_spot = False
+        for site in range(SITES):
+            tiles = state.site_tiles[site]
+            if len(tiles) == floors:
+                continue
+            cols = state.site_cols[site]
+            if cols < FLOOR_COLUMNS:
+                any_spot = True
+                if not room:
+                    continue
+                colour = state.site_colour[site]
+                for c in ((0, 1, 2, 3, 4) if colour is None else (colour,)):
+                    for cards in _singles(pool, ids, c, ()):
+                        out.append(("column", site, c, cards))
+                    if rice:
+                        for p in range(5):
+                            for cards in _pairs(pool, ids, p, ()):
+                                out.append(("column", site, c, cards))
+                continue
+            background = state.site_colour[site]
+            spots = self.tile_spots_left(state, background)
+            if not spots:
+                continue
+            payments = _singles(pool, ids, background, ())
+            if buddha:
+                for p in range(5):
+                    payments += _pairs(pool, ids, p, ())
+            if len(tiles) < floors - 1:
+                for f in spots:
+                    for cards in payments:
+                        out.append(("tile", site, f, cards))
+            elif room:
+                rice_after = abilities and not state.used >> RICE_BOWL & 1 and (
+                    background == RICE_BOWL or state.uses[seat][RICE_BOWL] > 0)
+                for cards in payments:
+                    used = tuple(slot for slot, _ in cards)
+                    for f in spots:
+                        summit = TILES[background * 5 + f][2]
+                        for scards in _summits(pool, ids, summit, used, rice_after):
+                            out.append(("roof", site, f, cards, scards))
+        if abilities:
+            if self.can_use(state, seat, LANTERN):
+                out.append(("lantern",))
+            if not state.acted and self.can_use(state, seat, DRAGON):
+                out.append(("dragon",))
+        can_modify = (not state.acted and any_spot and not state.used >> LANTERN & 1
+                      and len(state.reserves[seat]) + len(state.hands[seat]) >= MODIFIED_DISCARDS)
+        if can_modify:
+            out.append(("modified",))
+        if state.columns:
+            out += self._end_actions(state, seat)
+        elif not can_modify and not any(a[0] != "lantern" and a[0] != "dragon" for a in out):
+            # House rule: nothing can be built at all, so the seat may discard and pass.
+            out += self._discard_actions(state, seat)
+            out += self._end_actions(state, seat)
+        return out
+
+    def is_stuck(self, state: PagodeState, seat: int) -> bool:
+        """House rule: no column, tile, roof or modified turn can be built now (and none yet this turn)."""
+        if state.phase != "play" or state.columns:
+            return False
+        return not any(a[0] in ("column", "tile", "roof", "modified") for a in self._play_actions(state, seat))
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, state: PagodeState, action: tuple) -> tuple[PagodeState, list[tuple]]:
+        if state.pending is not None:
+            return self._apply_outcome(state, action)
+        if state.phase == "over":
+            raise IllegalAction("the game is over")
+        if not isinstance(action, tuple) or not action or not isinstance(action[0], str):
+            raise IllegalAction(f"not an action: {action!r}")
+        handler = _HANDLERS.get(action[0])
+        if handler is None:
+            raise IllegalAction(f"unknown action {action[0]!r}")
+        s = state.clone()
+        events: list[tuple] = []
+        before = self._complete_mask(state)
+        getattr(self, handler)(s, action, events)
+        after = self._complete_mask(s)
+        for site in range(SITES):
+            if after >> site & 1 and not before >> site & 1:
+                how = "roof" if len(s.site_tiles[site]) == self.floors(s) else "exhausted"
+                events.append(("complete", site, how))
+        return s, events
+
+    def _complete_mask(self, state: PagodeState) -> int:
+        return sum(1 << i for i in range(SITES) if self.is_complete(state, i))
+
+    # -- helpers for handlers
+
+    def _phase(self, s: PagodeState, *phases: str) -> None:
+        if s.phase not in phases:
+            raise IllegalAction(f"not now: seat {s.current + 1} is in the {s.phase} phase")
+
+    def _take(self, s: PagodeState, cards: Any, events: list, kind: str = "play") -> list[int]:
+        """Check that ``cards`` are distinct cards the current seat holds; claim and remove them.
+
+        Returns their colours. ``kind`` 'play' puts them with the played cards,
+        'discard' on the discard pile.
+        """
+        seat = s.current
+        if not isinstance(cards, tuple):
+            raise IllegalAction("cards must be a tuple of (slot, card) pairs")
+        reserve, hand = s.reserves[seat], s.hands[seat]
+        seen: set[int] = set()
+        colours = []
+        for card in cards:
+            if (not isinstance(card, tuple) or len(card) != 2
+                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in card)):
+                raise IllegalAction(f"a card must be (slot, card), not {card!r}")
+            slot, ident = card
+            if not 0 <= ident < DECK_SIZE:
+                raise IllegalAction(f"there is no card {ident}")
+            if slot in seen:
+                raise IllegalAction(f"slot {slot} is used twice")
+            if slot not in reserve and slot not in hand:
+                raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
+            seen.add(slot)
+            colours.append(COLOUR_OF_IDENT[ident])
+        if cards:
+            if s.cards is not None:
+                s.cards = s.cards.copy()
+            for slot, ident in cards:
+                s.cards.claim(slot, ident, seat)
+            s.reserves[seat] = tuple(x for x in reserve if x not in seen)
+            s.hands[seat] = tuple(x for x in hand if x not in seen)
+            if kind == "play":
+                s.played = s.played + tuple(slot for slot, _ in cards)
+            else:
+                s.discard = s.discard + tuple(slot for slot, _ in cards)
+                for slot, ident in cards:
+                    events.append(("discard", seat, slot, ident))
+        return colours
+
+    def _use(self, s: PagodeState, ability: int, events: list) -> None:
+        seat = s.current
+        name = ABILITY_OF_COLOUR[ability]
+        if not VARIANTS[s.variant].abilities:
+            raise IllegalAction(f"no abilities in the {s.variant} game")
+        if s.used >> ability & 1:
+            raise IllegalAction(f"the {name} was already used this turn")
+        if s.uses[seat][ability] <= 0:
+            raise IllegalAction(f"seat {seat + 1} has no use of the {name} left")
+        uses = list(s.uses[seat])
+        uses[ability] -= 1
+        s.uses[seat] = tuple(uses)
+        s.used |= 1 << ability
+        events.append(("use", seat, name, uses[ability]))
+
+    def _gain(self, s: PagodeState, colour: int, events: list) -> None:
+        if not VARIANTS[s.variant].abilities:
+            return
+        seat = s.current
+        uses = list(s.uses[seat])
+        uses[colour] = USES_PER_TILE
+        s.uses[seat] = tuple(uses)
+        events.append(("gain", seat, ABILITY_OF_COLOUR[colour], USES_PER_TILE))
+
+    def _score(self, s: PagodeState, points: int, what: str, events: list) -> None:
+        s.scores[s.current] += points
+        events.append(("score", s.current, points, what))
+
+    def _site(self, s: PagodeState, site: Any) -> int:
+        if not isinstance(site, int) or isinstance(site, bool) or not 0 <= site < SITES:
+            raise IllegalAction(f"there is no site {site!r} (sites 0..{SITES - 1})")
+        return site
+
+    def _colour(self, colour: Any, what: str = "colour") -> int:
+        if not isinstance(colour, int) or isinstance(colour, bool) or not 0 <= colour < 5:
+            raise IllegalAction(f"{what} {colour!r} is not a colour (0..4)")
+        return colour
+
+    def _pay(self, s: PagodeState, cards: Any, colour: int, ability: int, what: str, events: list) -> None:
+        """One card of ``colour``, or two of one colour with ``ability`` (Rice bowl, Buddha)."""
+        if not isinstance(cards, tuple) or len(cards) not in (1, 2):
+            raise IllegalAction(f"{what} takes one card, or two of one colour with the {ABILITY_OF_COLOUR[ability]}")
+        colours = self._take(s, cards, events)
+        if len(colours) == 1:
+            if colours[0] != colour:
+                raise IllegalAction(f"{what} needs a {COLOURS[colour]} card, not {COLOURS[colours[0]]}")
+        else:
+            if colours[0] != colours[1]:
+                raise IllegalAction(f"the {ABILITY_OF_COLOUR[ability]} takes two cards of one colour")
+            self._use(s, ability, events)
+
+    # -- handlers
+
+    def _do_column(self, s: PagodeState, action: tuple, events: list) -> None:
+        if len(action) != 4:
+            raise IllegalAction("a column is (column, site, colour, cards)")
+        _, site, colour, cards = action
+        site, colour = self._site(s, site), self._colour(colour)
+        self._phase(s, "play", "modified column")
+        if colour not in self.column_colours(s, site):
+            raise IllegalAction(self._why_no_column(s, site, colour))
+        if s.phase == "modified column":
+            if cards != ():
+                raise IllegalAction("the column of a modified turn takes no card (the 4 discards paid it)")
+            s.phase = "modified end"
+        else:
+            if s.columns >= self.column_limit(s):
+                raise IllegalAction(f"the limit of {self.column_limit(s)} columns this turn is reached")
+            self._pay(s, cards, colour, RICE_BOWL, f"a {COLOURS[colour]} column", events)
+        self._build_column(s, site, colour, events)
+
+    def _why_no_column(self, s: PagodeState, site: int, colour: int) -> str:
+        if len(s.site_tiles[site]) == self.floors(s):
+            return f"site {site + 1} has its roof"
+        if s.site_cols[site] >= FLOOR_COLUMNS:
+            return f"site {site + 1}'s floor is full: it needs a tile"
+        return f"site {site + 1} takes {COLOURS[s.site_colour[site]]} columns, not {COLOURS[colour]}"
+
+    def _build_column(self, s: PagodeState, site: int, colour: int, events: list) -> None:
+        floor = self.floor_of(s, site)
+        s.site_cols[site] += 1
+        s.site_colour[site] = colour
+        s.columns += 1
+        s.acted = True
+        events.append(("column", s.current, site, colour, floor))
+        self._score(s, floor, "column", events)
+
+    def _tile_checks(self, s: PagodeState, site: int, spots: Any) -> int:
+        if len(s.site_tiles[site]) == self.floors(s):
+            raise IllegalAction(f"site {site + 1} has its roof")
+        if s.site_cols[site] < FLOOR_COLUMNS:
+            raise IllegalAction(f"site {site + 1}'s floor has {s.site_cols[site]} columns: a tile needs 4")
+        background = s.site_colour[site]
+        spots = self._colour(spots, "spot colour")
+        tile = background * 5 + spots
+        if not s.tiles_left >> tile & 1:
+            raise IllegalAction(f"no {COLOURS[background]} tile with {COLOURS[spots]} spots is left")
+        return tile
+
+    def _place_tile(self, s: PagodeState, site: int, tile: int, events: list, roof: bool) -> None:
+        background, spots, _ = TILES[tile]
+        s.tiles_left &= ~(1 << tile)
+        s.site_tiles[site] = s.site_tiles[site] + (tile,)
+        s.acted = True
+        if not roof:
+            s.site_cols[site] = 0
+            s.site_colour[site] = spots
+        events.append(("roof" if roof else "tile", s.current, site, tile))
+        self._score(s, TILE_POINTS, "tile", events)
+        self._gain(s, background, events)
+
+    def _do_tile(self, s: PagodeState, action: tuple, events: list) -> None:
+        if len(action) != 4:
+            raise IllegalAction("a tile is (tile, site, spots, cards)")
+        _, site, spots, cards = action
+        site = self._site(s, site)
+        self._phase(s, "play")
+        tile = self._tile_checks(s, site, spots)
+        if len(s.site_tiles[site]) == self.floors(s) - 1:
+            raise IllegalAction(f"site {site + 1}'s last tile is its roof: build it with its summit")
+        background = TILES[tile][0]
+        self._pay(s, cards, background, BUDDHA, f"a {COLOURS[background]} tile", events)
+        self._place_tile(s, site, tile, events, roof=False)
+
+    def _do_roof(self, s: PagodeState, action: tuple, events: list) -> None:
+        if len(action) != 5:
+            raise IllegalAction("a roof is (roof, site, spots, tile cards, summit cards)")
+        _, site, spots, tile_cards, summit_cards = action
+        site = self._site(s, site)
+        self._phase(s, "play")
+        tile = self._tile_checks(s, site, spots)
+        if len(s.site_tiles[site]) != self.floors(s) - 1:
+            raise IllegalAction(f"site {site + 1} is not ready for its roof (floor {self.floor_of(s, site)})")
+        if s.columns >= self.column_limit(s):
+            raise IllegalAction(f"the limit of {self.column_limit(s)} columns this turn is reached (a summit counts as one)")
+        background, _, summit = TILES[tile]
+        self._pay(s, tile_cards, background, BUDDHA, f"a {COLOURS[background]} roof tile", events)
+        self._place_tile(s, site, tile, events, roof=True)
+        if not isinstance(summit_cards, tuple) or len(summit_cards) not in (2, 3):
+            raise IllegalAction("a summit takes two cards, or one plus two of one colour with the rice bowl")
+        colours = self._take(s, summit_cards, events)
+        if colours[0] != summit:
+            raise IllegalAction(f"the summit is {COLOURS[summit]}: it needs {COLOURS[summit]} cards")
+        if len(colours) == 2:
+            if colours[1] != summit:
+                raise IllegalAction(f"the summit is {COLOURS[summit]}: it needs {COLOURS[summit]} cards")
+        else:
+            if colours[1] != colours[2]:
+                raise IllegalAction("the rice bowl takes two cards of one colour")
+            self._use(s, RICE_BOWL, events)
+        s.columns += 1
+        events.append(("summit", s.current, site, summit))
+        self._score(s, VARIANTS[s.variant].summit_points, "summit", events)
+
+    def _do_lantern(self, s: PagodeState, action: tuple, events: list) -> None:
+        if len(action) != 1:
+            raise IllegalAction("the lantern is (lantern,)")
+        self._phase(s, "play")
+        self._use(s, LANTERN, events)
+
+    def _do_dragon(self, s: PagodeState, action: tuple, events: list) -> None:
+        if len(action) != 1:
+            raise IllegalAction("the dragon is (dragon,)")
+        self._phase(s, "play")
+        if s.acted:
+            raise IllegalAction("the dragon only before the turn's first action")
+        self._use(s, DRAGON, events)
+        seat = s.current
+        s.mark = (len(s.reserves[seat]), len(s.hands[seat]))
+        s.phase = "dragon"
+
+    def _do_discard(self, s: PagodeState, action: tuple, events: list) -> None:
+        if len(action) != 3:
+            raise IllegalAction("a discard is (discard, slot, card)")
+        if s.phase == "play":
+            if not self.is_stuck(s, s.current):
+                raise IllegalAction("discards only under the dragon, in a modified turn, or when nothing can be built")
+            s.acted = True
+        else:
+            self._phase(s, "dragon", "modified")
+        self._take(s, (action[1:],), events, kind="discard")
+        if s.phase == "modified":
+            s.mod_left -= 1
+            if s.mod_left == 0:
+                s.phase = "modified column"
+
+    def _do_draw(self, s: PagodeState, action: tuple, events: list) -> None:
+        if len(action) != 1:
+            raise IllegalAction("the dragon's draw is (draw,)")
+        self._phase(s, "dragon")
+        seat = s.current
+        rsize, hsize = s.mark
+        s.refill = ((seat, "reserve", rsize - len(s.reserves[seat])), (seat, "hand", hsize - len(s.hands[seat])))
+        s.after = "play"
+        s.phase = "draw"
+        self._next_deal(s, events)
+
+    def _do_modified(self, s: PagodeState, action: tuple, events: list) -> None:
+        if len(action) != 1:
+            raise IllegalAction("a modified turn is (modified,)")
+        self._phase(s, "play")
+        seat = s.current
+        if s.acted:
+            raise IllegalAction("a modified turn cannot follow a normal turn's action")
+        if s.used >> LANTERN & 1:
+            raise IllegalAction("a modified turn allows only the fan and the dragon, and the lantern was used")
+        if len(s.reserves[seat]) + len(s.hands[seat]) < MODIFIED_DISCARDS:
+            raise IllegalAction(f"a modified turn needs {MODIFIED_DISCARDS} cards to discard")
+        if not any(self.column_colours(s, site) for site in range(SITES)):
+            raise IllegalAction("a modified turn needs a site that takes a column")
+        s.acted = True
+        s.phase = "modified"
+        s.mod_left = MODIFIED_DISCARDS
+        events.append(("modified", seat))
+
+    def _do_end(self, s: PagodeState, action: tuple, events: list) -> None:
+        if len(action) != 2 or not isinstance(action[1], bool):
+            raise IllegalAction("the end of a turn is (end, fan) with fan true or false")
+        seat = s.current
+        self._phase(s, "play", "modified end")
+        if s.phase == "play" and not s.columns and not self.is_stuck(s, seat):
+            raise IllegalAction("a turn must build at least 1 column")
+        if action[1]:
+            self._use(s, FAN, events)
+        s.discard = s.discard + s.played
+        s.played = ()
+        s.turn += 1
+        events.append(("end", seat))
+        if seat != s.first and self.complete_pagodas(s) >= PAGODAS_TO_END:
+            s.phase = "over"
+            events.append(("over", tuple(s.scores), tuple(self.winners(s))))
+            return
+        target = FAN_HAND_SIZE if action[1] else HAND_SIZE
+        hand_need = max(0, min(target, HAND_LIMIT) - len(s.hands[seat]))
+        s.refill = ((seat, "reserve", RESERVE_SIZE - len(s.reserves[seat])), (seat, "hand", hand_need))
+        s.after = "next"
+        s.phase = "draw"
+        self._next_deal(s, events)
+
+    # -- the table
+
+    def _next_deal(self, s: PagodeState, events: list) -> None:
+        """Set the next table operation of the refill, or go on with play."""
+        while s.refill:
+            seat, place, count = s.refill[0]
+            if count <= 0:
+                s.refill = s.refill[1:]
+                continue
+            if not s.draw:
+                if s.discard:
+                    s.pending = TableOp(SHUFFLE, "discard", s.discard, why="reshuffle")
+                    return
+                events.append(("no cards", seat, place, count))
+                s.refill = ()
+                break
+            k = min(count, len(s.draw))
+            to = None if place == "reserve" else seat
+            s.pending = TableOp(DEAL, "draw", s.draw[:k], to=to, why=f"{place} {seat}")
+            return
+        s.pending = None
+        after = s.after
+        if after == "play":
+            s.phase = "play"
+            return
+        if after == "next":
+            s.current = 1 - s.current
+        self._start_turn(s, events)
+
+    def _start_turn(self, s: PagodeState, events: list) -> None:
+        s.phase = "play"
+        s.columns = 0
+        s.acted = False
+        s.used = 0
+        s.mod_left = 0
+        s.mark = (0, 0)
+        events.append(("turn", s.current))
+
+    def _apply_outcome(self, state: PagodeState, outcome: Any) -> tuple[PagodeState, list[tuple]]:
+        op = state.pending
+        if not isinstance(outcome, tuple) or not outcome:
+            raise IllegalAction(f"the table must {op.kind}, got {outcome!r}")
+        s = state.clone()
+        if op.kind != ROLL:
+            if len(outcome) != 2 or not isinstance(outcome[1], tuple):
+                raise IllegalAction(f"a {op.kind} outcome is ({op.kind}, identities)")
+            for ident in outcome[1]:
+                if ident is not None and (not isinstance(ident, int) or not 0 <= ident < DECK_SIZE):
+                    raise IllegalAction(f"there is no card {ident!r}")
+            s.cards = state.cards.copy()
+        apply_outcome_to_cards(s.cards, op, outcome)
+        s.pending = None
+        events: list[tuple] = []
+        if op.kind == ROLL:
+            if isinstance(outcome[1], bool):
+                raise IllegalAction("a roll is a number")
+            s.first = s.current = outcome[1]
+            events.append(("first", s.first))
+            s.pending = TableOp(SHUFFLE, "draw", s.draw, why="draw pile")
+            return s, events
+        if op.kind == SHUFFLE:
+            if op.pile == "discard":
+                s.draw = op.slots
+                s.discard = ()
+                events.append(("reshuffle", len(op.slots)))
+            else:
+                s.draw = op.slots
+                first = s.first
+                s.refill = ((first, "hand", HAND_SIZE), (1 - first, "hand", HAND_SIZE))
+                s.after = "start"
+            self._next_deal(s, events)
+            return s, events
+        # a deal
+        seat, place, count = s.refill[0]
+        k = len(op.slots)
+        s.draw = s.draw[k:]
+        if place == "reserve":
+            s.reserves[seat] = s.reserves[seat] + op.slots
+        else:
+            s.hands[seat] = s.hands[seat] + op.slots
+        s.refill = ((seat, place, count - k),) + s.refill[1:]
+        events.append(("drew", seat, place, k))
+        self._next_deal(s, events)
+        return s, events
+
+    # ------------------------------------------------------------------ text
+
+    def format_action(self, state: PagodeState, action: tuple) -> str:
+        from .notation import format_action
+        return format_action(self, state, action)
+
+    def parse_action(self, state: PagodeState, text: str, seat: int | None = None) -> tuple:
+        from .notation import parse_action
+        return parse_action(self, state, text, seat)
+
+    def describe_event(self, event: tuple) -> str:
+        from .notation import describe_event
+        return describe_event(event)
+
+
+_HANDLERS = {
+    "column": "_do_column", "tile": "_do_tile", "roof": "_do_roof", "lantern": "_do_lantern",
+    "dragon": "_do_dragon", "discard": "_do_discard", "draw": "_do_draw", "modified": "_do_modified",
+    "end": "_do_end",
+}
+
+
+# ---------------------------------------------------------------------- card choices
+
+
+def _pool(state: PagodeState, seat: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Per place (0 reserve, 1 hand) and colour, the seat's known slots, lowest first."""
+    ids = state.cards.ids
+    pool: tuple[list[list[int]], list[list[int]]] = ([[], [], [], [], []], [[], [], [], [], []])
+    for src, place in ((0, state.reserves[seat]), (1, state.hands[seat])):
+        by = pool[src]
+        for slot in sorted(place):
+            ident = ids[slot]
+            if ident is not None:
+                by[ident // CARDS_PER_COLOUR].append(slot)
+    return pool
+
+
+def _first(slots: list[int], used: tuple[int, ...], skip: int = 0) -> int | None:
+    for slot in slots:
+        if slot not in used:
+            if skip == 0:
+                return slot
+            skip -= 1
+    return None
+
+
+def _singles(pool, ids, c: int, used: tuple[int, ...]) -> list[tuple]:
+    out = []
+    for src in (0, 1):
+        slot = _first(pool[src][c], used)
+        if slot is not None:
+            out.append(((slot, ids[slot]),))
+    return out
+
+
+def _pairs(pool, ids, p: int, used: tuple[int, ...]) -> list[tuple]:
+    """Two cards of colour ``p``: reserve+reserve, reserve+hand, hand+hand (lowest slots)."""
+    out = []
+    r, h = pool[0][p], pool[1][p]
+    r0 = _first(r, used)
+    if r0 is not None:
+        r1 = _first(r, used, 1)
+        if r1 is not None:
+            out.append(((r0, ids[r0]), (r1, ids[r1])))
+    h0 = _first(h, used)
+    if r0 is not None and h0 is not None:
+        out.append(((r0, ids[r0]), (h0, ids[h0])))
+    if h0 is not None:
+        h1 = _first(h, used, 1)
+        if h1 is not None:
+            out.append(((h0, ids[h0]), (h1, ids[h1])))
+    return out
+
+
+def _summits(pool, ids, summit: int, used: tuple[int, ...], rice: bool) -> list[tuple]:
+    out = _pairs(pool, ids, summit, used)
+    if rice:
+        for single in _singles(pool, ids, summit, used):
+            used2 = used + (single[0][0],)
+            for p in range(5):
+                for pair in _pairs(pool, ids, p, used2):
+                    out.append(single + pair)
+    return out
