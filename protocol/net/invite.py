@@ -1,0 +1,153 @@
+"""Invitations over links: a host opens a table, a joiner asks, the host decides.
+
+The host sees the joiner's proven name, fingerprint and safety code before
+it answers (a person compares the code aloud; a bot applies a policy). A
+``resume`` request names a game already under way: the host accepts it only
+from the key that holds a seat in that game. Manual ``HOST:PORT`` joins go
+through the same path as joins found by zeroconf.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+from protocol import identity as ids
+
+from .handshake import Handshake, HandshakeError, PeerIdentity, decode, encode
+from .transport import Link, LinkClosed, LinkOptions, connect
+
+HANDSHAKE_TIMEOUT = 10.0
+
+
+class Declined(ConnectionError):
+    """The host said no (or the link failed before it said yes); one line."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a proven peer asks of a host."""
+
+    peer: PeerIdentity
+    safety_code: str
+    kind: str  # "join" or "resume"
+    game: str = ""
+    variant: str = ""
+    players: int = 0
+    game_id: bytes = b""
+    have: int = 0
+    """For a resume: how many log entries the joiner holds."""
+    address: tuple[str, int] = ("", 0)
+
+
+@dataclass(frozen=True)
+class Answer:
+    accept: bool
+    reason: str = ""
+
+
+async def authenticate(link: Link, me: ids.Identity, name: str, *, expect: bytes | None = None,
+                       expect_fingerprint: str | None = None,
+                       timeout: float = HANDSHAKE_TIMEOUT) -> Handshake:
+    """Run the key proof on ``link``; raises HandshakeError (and closes the link) on failure."""
+    hs = Handshake(me, name, expect=expect, expect_fingerprint=expect_fingerprint)
+
+    async def run() -> None:
+        await link.send(hs.opening())
+        while not hs.done:
+            reply = hs.receive(await link.recv())
+            if reply is not None:
+                await link.send(reply)
+
+    try:
+        await asyncio.wait_for(run(), timeout)
+    except asyncio.TimeoutError:
+        await link.close("handshake timed out")
+        raise HandshakeError(f"handshake: no proof from {link.peer[0]}:{link.peer[1]} within {timeout:g} s") from None
+    except HandshakeError as e:
+        await link.close(str(e))
+        raise
+    except LinkClosed as e:
+        raise HandshakeError(f"handshake: {e.reason}") from None
+    return hs
+
+
+Decide = Callable[[Request], Awaitable[Answer]]
+OnAccepted = Callable[[Request, Link], Awaitable[None]]
+
+
+async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decide, on_accepted: OnAccepted,
+                          timeout: float = HANDSHAKE_TIMEOUT) -> Request | None:
+    """Serve one incoming link: proof, request, decision; then hand the link over.
+
+    Returns the request (None if the link failed before making one). Any
+    failure of the stranger closes its link with a reason and goes no further.
+    """
+    try:
+        hs = await authenticate(link, me, name, timeout=timeout)
+        msg = decode(await asyncio.wait_for(link.recv(), timeout), "join", "resume")
+    except (HandshakeError, LinkClosed, asyncio.TimeoutError) as e:
+        await link.close(str(e) or "no request in time")
+        return None
+    if msg["t"] == "join":
+        request = Request(hs.peer, hs.safety_code, "join", game=msg["game"][:32], variant=msg["variant"][:32],
+                          players=msg["players"], address=link.peer)
+    else:
+        request = Request(hs.peer, hs.safety_code, "resume", game_id=msg["game_id"], have=msg["have"],
+                          address=link.peer)
+    answer = await decide(request)
+    if not answer.accept:
+        try:
+            await link.send(encode("decline", reason=answer.reason[:200]))
+        except LinkClosed:
+            pass
+        await link.close("declined")
+        return request
+    await link.send(encode("accept", note=answer.reason[:200]))
+    await on_accepted(request, link)
+    return request
+
+
+async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, *,
+              expect: bytes | None = None, expect_fingerprint: str | None = None,
+              options: LinkOptions = LinkOptions(), timeout: float = 60.0) -> tuple[Link, Handshake]:
+    """Connect, prove keys, send ``request`` (join or resume fields) and wait for the answer.
+
+    ``timeout`` covers the host's decision (a person may take a while).
+    Raises :class:`Declined` with the host's reason, or HandshakeError/LinkClosed.
+    """
+    link = await connect(host, port, options)
+    try:
+        hs = await authenticate(link, me, name, expect=expect, expect_fingerprint=expect_fingerprint)
+        await link.send(encode(request["t"], **{k: v for k, v in request.items() if k != "t"}))
+        try:
+            answer = decode(await asyncio.wait_for(link.recv(), timeout), "accept", "decline")
+        except asyncio.TimeoutError:
+            raise Declined(f"{hs.peer.name} did not answer within {timeout:g} s") from None
+        except LinkClosed as e:
+            raise Declined(f"{hs.peer.name} closed the link: {e.reason}") from None
+        if answer["t"] == "decline":
+            raise Declined(f"{hs.peer.name} declined: {answer['reason'] or 'no reason given'}")
+    except BaseException:
+        await link.close("giving up")
+        raise
+    return link, hs
+
+
+def join_request(game: str, variant: str, players: int) -> dict:
+    return {"t": "join", "game": game, "variant": variant, "players": players}
+
+
+def resume_request(game_id: bytes, have: int) -> dict:
+    return {"t": "resume", "game_id": game_id, "have": have}
+
+
+def parse_address(text: str, default_port: int | None = None) -> tuple[str, int] | None:
+    """``HOST:PORT`` as a pair, or None if ``text`` is not an address (then it is a name)."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        return None
+    if not port.isdigit() or not 0 < int(port) < 65536 or not host:
+        return None
+    return host.strip("[]"), int(port)
