@@ -1,0 +1,121 @@
+"""Building Pandoria positions for tests: a real setup, then pieces put where a rule needs them."""
+
+from __future__ import annotations
+
+from engines.core import DEAL, SHUFFLE, TABLE, OpenTable
+from engines.pandoria import GAME
+from engines.pandoria import data as D
+from engines.pandoria.board import parse_hex
+from engines.pandoria.rules import start_turn
+from engines.pandoria.state import PandoriaState
+
+
+def H(name: str) -> int:
+    h = parse_hex(name)
+    assert h is not None, name
+    return h
+
+
+class ScriptedTable:
+    """A table that keeps every pile in order, hands out chosen people boards and rolls chosen values."""
+
+    def __init__(self, peoples=(0, 1, 2, 3), first=0, start=0):
+        self.peoples, self.first, self.start = list(peoples), first, start
+
+    def resolve(self, st, op):
+        ids = [st.cards.ids[s] for s in op.slots]
+        if op.kind == SHUFFLE and op.pile == "peoples":
+            rest = [i for i in ids if i - D.PEOPLE_BASE not in self.peoples]
+            return (SHUFFLE, tuple([D.PEOPLE_BASE + p for p in self.peoples] + rest))
+        if op.kind in (SHUFFLE, DEAL):
+            return (op.kind, tuple(ids))
+        return ("roll", self.first if op.why == "first player" else self.start)
+
+
+def settle(st, table):
+    """Resolve table operations until a seat must act (or the game is over)."""
+    while not GAME.is_over(st) and GAME.next_actor(st) == TABLE:
+        st, _ = GAME.apply(st, table.resolve(st, GAME.table_op(st)))
+    return st
+
+
+def started(players=2, variant="classic", seed=0) -> PandoriaState:
+    return settle(GAME.setup(players=players, variant=variant), OpenTable(seed))
+
+
+def scripted(players=2, variant="classic", peoples=(0, 1, 2, 3), first=0, start=0) -> PandoriaState:
+    """A setup with chosen peoples (seat order), piles in their printed order."""
+    return settle(GAME.setup(players=players, variant=variant),
+                  ScriptedTable(peoples[:players], first, start))
+
+
+def where(st: PandoriaState, slot: int) -> str:
+    for name, pile in st.piles.items():
+        if slot in pile:
+            return name
+    raise AssertionError(f"slot {slot} is in no pile")
+
+
+def give_card(st: PandoriaState, seat: int, ident: int) -> int:
+    """Move card ``ident`` into the seat's hand (from wherever it is); returns its slot."""
+    slot = st.cards.ids.index(ident)
+    st.piles[where(st, slot)].remove(slot)
+    st.piles[f"hand{seat}"].append(slot)
+    st.cards.seen[slot] |= 1 << seat
+    return slot
+
+
+def empty_hands(st: PandoriaState) -> None:
+    for seat in range(st.players):
+        st.piles["deck"] += st.piles[f"hand{seat}"]
+        st.piles[f"hand{seat}"] = []
+
+
+def set_building(st: PandoriaState, seat: int, index: int, ident: int) -> None:
+    slot = st.cards.ids.index(ident)
+    st.piles[where(st, slot)].remove(slot)
+    st.buildings[seat][index] = slot
+    st.cards.seen[slot] = st.cards.everyone
+
+
+def give_tile(st: PandoriaState, seat: int, face) -> int:
+    """Put a double tile with this face (a, sa, b, sb) in the seat's hand; returns its slot."""
+    for slot in st.piles["tiles"] + st.piles["aside"]:
+        if D.DOUBLE_TILES[st.cards.ids[slot] - D.TILE_BASE] == tuple(face):
+            st.piles[where(st, slot)].remove(slot)
+            st.piles[f"tiles{seat}"].append(slot)
+            st.cards.seen[slot] |= 1 << seat
+            return slot
+    raise AssertionError(f"no tile {face} left")
+
+
+def cover(st: PandoriaState, name: str, terrain: int, symbols: int = 1) -> None:
+    h = H(name)
+    st.terrain[h], st.symbols[h] = terrain, symbols
+
+
+def figure(st: PandoriaState, name: str, seat: int, leader: bool = False) -> None:
+    h = H(name)
+    st.occupant[h] = seat * 2 + int(leader)
+    if leader:
+        st.leader_home[seat] = False
+    else:
+        st.reserve[seat] -= 1
+
+
+def card_id(spell: str, building: str) -> int:
+    """The lowest identity of a card design (names from the house card list)."""
+    for i, (s, b, _) in enumerate(D.CARDS):
+        if s == spell and b == building:
+            return i
+    raise AssertionError(f"no card {spell}/{building}")
+
+
+def at_phase(st: PandoriaState, phase: str, seat: int | None = None) -> PandoriaState:
+    """The position at the start of a turn phase for ``seat`` (default the current seat)."""
+    st = st.copy()
+    if seat is not None:
+        st.current = seat
+    start_turn(st)
+    st.phase = phase
+    return st

@@ -1,0 +1,151 @@
+"""Property tests over random legal play: Pandoria always ends, keeps its pieces,
+replays the same from the same seed, round-trips notation and positions, and a
+seat's view offers the same moves and keeps the same public digest."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engines.core import DEAL, SHUFFLE, TABLE, OpenTable, as_action, canonical_pack, play_out
+from engines.bots import RandomBot
+from engines.pandoria import GAME
+from engines.pandoria import data as D
+from engines.pandoria.board import LAKES, NHEX
+from engines.pandoria.rules import CASTLE
+
+STEP_BOUND = 3000
+"""No game may need more steps: each turn places a tile or a castle (at most 124
+hexes), at most one round of passes ends it, and a turn has at most ~12 steps."""
+
+games = st.tuples(st.sampled_from([(2, "classic"), (3, "classic"), (4, "classic"), (2, "beginner"),
+                                   (3, "beginner"), (4, "beginner"), (4, "team")]),
+                  st.integers(0, 10**6))
+
+
+def masked(outcome, op, seat):
+    """The outcome as the fair table gives it to ``seat``: hidden identities are None."""
+    if op.kind == SHUFFLE or (op.kind == DEAL and op.to is not None and op.to != seat):
+        return (op.kind, tuple(None for _ in outcome[1]))
+    return outcome
+
+
+def random_game(players, variant, seed, each_step=None):
+    rng = random.Random(seed)
+    table = OpenTable(seed)
+    state = GAME.setup(players=players, variant=variant)
+    steps = 0
+    while not GAME.is_over(state):
+        steps += 1
+        assert steps < STEP_BOUND, "random play did not end"
+        actor = GAME.next_actor(state)
+        if actor == TABLE:
+            op = GAME.table_op(state)
+            action = table.resolve(state, op)
+        else:
+            actions = GAME.legal_actions(state, actor)
+            assert actions, f"seat {actor} has no move in phase {state.phase}"
+            action = actions[rng.randrange(len(actions))]
+            op = None
+        before = state
+        state, events = GAME.apply(state, action)
+        if each_step:
+            each_step(before, actor, op, action, state, events)
+    return state
+
+
+def check_pieces(st_):
+    """Every slot in one place (load checks it), every figure and castle accounted for."""
+    GAME.load(st_.to_data())
+    for seat in range(st_.players):
+        on_board = [h for h in range(NHEX) if st_.occupant[h] >= 0 and st_.occupant[h] >> 1 == seat]
+        leaders = sum(st_.occupant[h] & 1 for h in on_board)
+        assert len(on_board) - leaders + st_.reserve[seat] == D.FIGURES[st_.players]
+        assert leaders + st_.leader_home[seat] == 1
+        castles = sum(1 for h in range(NHEX) if st_.terrain[h] == CASTLE and st_.owner[h] == seat)
+        assert castles + st_.castles_left[seat] == D.CASTLES
+        assert all(0 <= r <= 10 for r in st_.resources[seat])
+    for h in range(NHEX):
+        if st_.occupant[h] >= 0:
+            assert st_.terrain[h] >= 0 or h in LAKES
+
+
+@settings(max_examples=12, deadline=None)
+@given(games)
+def test_random_play_ends_with_pieces_accounted_and_scores_from_events(game):
+    (players, variant), seed = game
+    earned = [0] * players
+
+    def each(before, actor, op, action, after, events):
+        check_pieces(after)
+        for e in events:
+            if e[0] == "score":
+                earned[e[1]] += e[2]
+    final = random_game(players, variant, seed, each)
+    assert GAME.is_over(final)
+    assert final.points == earned
+    if variant == "team":
+        assert GAME.scores(final) == [earned[s] + earned[(s + 2) % 4] for s in range(4)]
+    else:
+        assert GAME.scores(final) == earned
+    assert GAME.winners(final)
+
+
+@settings(max_examples=6, deadline=None)
+@given(games)
+def test_same_seed_same_game(game):
+    (players, variant), seed = game
+    a = random_game(players, variant, seed)
+    b = random_game(players, variant, seed)
+    assert canonical_pack(a.to_data()) == canonical_pack(b.to_data())
+    assert GAME.save_position(a) == GAME.save_position(b)
+
+
+@settings(max_examples=6, deadline=None)
+@given(games)
+def test_notation_and_position_round_trip(game):
+    (players, variant), seed = game
+
+    def each(before, actor, op, action, after, events):
+        if actor != TABLE:
+            for a in GAME.legal_actions(before, actor):
+                text = GAME.format_action(before, a)
+                assert GAME.parse_action(before, text, actor) == a, text
+        else:
+            assert as_action(GAME.parse_action(before, GAME.format_action(before, action))) == action
+        loaded = GAME.load_position(GAME.save_position(after))
+        assert loaded.to_data() == after.to_data()
+    random_game(players, variant, seed, each)
+
+
+@settings(max_examples=6, deadline=None)
+@given(games)
+def test_views_offer_the_same_moves_and_keep_the_public_digest(game):
+    (players, variant), seed = game
+    views = {}
+
+    def each(before, actor, op, action, after, events):
+        if not views:
+            views.update({s: GAME.view(before, s) for s in range(players)})
+        for seat in range(players):
+            outcome = masked(action, op, seat) if actor == TABLE else action
+            views[seat], _ = GAME.apply(views[seat], outcome)
+            assert GAME.digest(views[seat]) == GAME.digest(after)
+        if GAME.is_over(after):
+            return
+        nxt = GAME.next_actor(after)
+        if nxt != TABLE:
+            own = GAME.view(after, nxt)
+            assert GAME.legal_actions(own, nxt) == GAME.legal_actions(after, nxt)
+            assert GAME.legal_actions(views[nxt], nxt) == GAME.legal_actions(after, nxt)
+    random_game(players, variant, seed, each)
+
+
+def test_play_out_with_bots_terminates_within_the_step_bound():
+    for players, variant in ((2, "classic"), (4, "team")):
+        state = GAME.setup(players=players, variant=variant)
+        final, record = play_out(GAME, state, OpenTable(7), [RandomBot(i) for i in range(players)],
+                                 max_steps=STEP_BOUND)
+        assert GAME.is_over(final) and len(record) < STEP_BOUND
