@@ -1,0 +1,143 @@
+"""The Lanterne Textual app: home, local play, rules, settings, help.
+
+``run_app()`` is what ``lanterne`` with no arguments runs; ``lanterne play``
+starts the same app straight on a game screen. Screens live in
+``client/screens``, widgets in ``client/widgets``, and every style in the
+one stylesheet ``client/lanterne.tcss``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.theme import Theme
+
+from client.settings import Settings
+
+LANTERNE_THEME = Theme(
+    name="lanterne",
+    primary="#E8A33D",  # lantern light
+    secondary="#B5442E",  # lacquer red
+    accent="#F2C14E",
+    foreground="#EDE6D6",
+    background="#1B1A22",
+    surface="#26242F",
+    panel="#33303D",
+    success="#7FB069",
+    warning="#F2C14E",
+    error="#E05A47",
+    dark=True,
+)
+
+
+class LanterneApp(App):
+    """A terminal board-game table. ``start`` opens a screen over the home screen."""
+
+    CSS_PATH = "lanterne.tcss"
+    TITLE = "Lanterne"
+    SUB_TITLE = "a board-game table for the LAN"
+    BINDINGS = [
+        Binding("f1", "help", "Help", priority=True),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, settings: Settings | None = None, settings_path: Path | None = None,
+                 start: Callable[[], Screen] | None = None, resilient: bool = False):
+        super().__init__()
+        self.resilient = resilient
+        """True in the real app: an unexpected error ends it with one line, the traceback goes to a file."""
+        self.settings = settings if settings is not None else Settings.load(settings_path)
+        self.settings_path = settings_path
+        self._start = start
+
+    def on_mount(self) -> None:
+        self.register_theme(LANTERNE_THEME)
+        self.theme = self.settings.theme if self.settings.theme in self.available_themes else "lanterne"
+        from client.screens.home import HomeScreen
+
+        self.push_screen(HomeScreen())
+        if self._start is not None:
+            try:
+                self.push_screen(self._start())
+            except Exception as e:  # a bad start shows as a message, never a traceback
+                self.notify(f"Could not open the game: {e}", severity="error", timeout=10)
+
+    def watch_theme(self, theme: str) -> None:
+        if getattr(self, "settings", None) is not None and self.settings.theme != theme:
+            self.settings.theme = theme
+
+    # -- actions the whole app shares
+    def action_help(self) -> None:
+        from client.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_home(self) -> None:
+        from client.screens.home import HomeScreen
+
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
+            self.pop_screen()
+
+    def action_open(self, name: str) -> None:
+        """Open a screen by name: local, lan, replays, rules, settings."""
+        from client.screens import home
+
+        self.push_screen(home.make_screen(name))
+
+    def save_settings(self) -> str | None:
+        """Save the settings; the error as one line, or None when saved."""
+        try:
+            self.settings.save(self.settings_path)
+        except OSError as e:
+            return f"could not save the settings: {e.strerror or e}"
+        return None
+
+    def _handle_exception(self, error: Exception) -> None:
+        if not self.resilient:
+            return super()._handle_exception(error)
+        import traceback
+
+        from client.settings import config_dir
+
+        self._return_code = 1
+        where = ""
+        try:
+            path = config_dir() / "crash.log"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as f:
+                f.write("".join(traceback.format_exception(error)) + "\n")
+            where = f" (details in {path})"
+        except OSError:
+            pass
+        first = str(error).splitlines()[0] if str(error) else ""
+        self.exit(return_code=1, message=f"lanterne: internal error: {type(error).__name__}: {first}{where}")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Play locally", "Hot-seat or against computer players",
+                            lambda: self.action_open("local"))
+        yield SystemCommand("Play on the LAN", "Find players on this network (coming soon)",
+                            lambda: self.action_open("lan"))
+        yield SystemCommand("Replays", "Watch finished games (coming soon)", lambda: self.action_open("replays"))
+        yield SystemCommand("Rules", "Read the rules of a game", lambda: self.action_open("rules"))
+        yield SystemCommand("Settings", "Display name and identity", lambda: self.action_open("settings"))
+        yield SystemCommand("Help", "Keys and how to play", self.action_help)
+        yield SystemCommand("Home", "Back to the home screen", self.action_home)
+
+
+def run_app(start: Callable[[], Screen] | None = None) -> int:
+    """Run the app in this terminal; the exit status."""
+    app = LanterneApp(start=start, resilient=True)
+    app.run()
+    error = app.save_settings()
+    if error:
+        import sys
+
+        sys.stderr.write(f"lanterne: {error}\n")
+    return app.return_code or 0

@@ -1,0 +1,299 @@
+"""Game controllers: what a game screen talks to, whoever runs the table.
+
+A screen never drives an engine directly. It holds a :class:`GameController`
+and asks it for the view of the seat on screen, whose turn it is, the move
+log, and hands it the actions a person chose. :class:`LocalGame` runs a game
+on this machine (hot-seat and computer players, open table); a network
+session can implement the same interface later (``NetworkGame``), and the
+screens will not notice the difference.
+
+Changes are announced to listeners (plain callables, called on the thread
+that owns the controller, the app's event loop). Computer players think in a
+worker thread (:func:`asyncio.to_thread`), so the app stays responsive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
+                          IllegalAction, OpenTable, Player, RulesError, State, TableOp)
+
+HUMAN = "human"
+COMPUTER = "computer"
+REMOTE = "remote"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits at a seat: a person here, a computer player here, or a peer."""
+
+    index: int
+    name: str
+    kind: str = HUMAN
+
+    @property
+    def label(self) -> str:
+        return f"P{self.index + 1} {self.name}"
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What the game waits for now: the answer to 'whose turn is it?'."""
+
+    kind: str  # "human", "computer", "remote", "table" or "over"
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the move log: who did what, in public words."""
+
+    number: int
+    actor: int
+    text: str
+    events: tuple[Event, ...] = ()
+
+
+@dataclass
+class Change:
+    """What the last update was about (listeners may ignore it)."""
+
+    entry: LogEntry | None = None
+    error: str | None = None
+
+
+Listener = Callable[[Change], None]
+
+
+def describe_table_op(op: TableOp, outcome: Action | None = None) -> str:
+    """A public sentence for a table operation; never names hidden cards."""
+    if op.kind == ROLL:
+        value = f": {outcome[1]}" if outcome is not None else ""
+        return f"roll ({op.why or f'{op.faces} faces'}){value}"
+    count = len(op.slots)
+    cards = f"{count} card{'s' if count != 1 else ''}"
+    if op.kind == SHUFFLE:
+        return f"shuffle {op.pile or 'the pile'} ({cards})"
+    if op.kind == DEAL:
+        if op.to is None:
+            return f"deal {cards} face up from {op.pile or 'the pile'}"
+        return f"deal {cards} to P{op.to + 1} from {op.pile or 'the pile'}"
+    if op.kind == REVEAL:
+        return f"reveal {cards}"
+    return op.kind
+
+
+class GameController(ABC):
+    """The interface a game screen needs, whatever runs the game."""
+
+    game: Game
+    seats: tuple[Seat, ...]
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+        self.log: list[LogEntry] = []
+        self.last_error: str | None = None
+
+    # -- listening
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _notify(self, change: Change) -> None:
+        for listener in list(self._listeners):
+            listener(change)
+
+    # -- what the screen reads
+    @abstractmethod
+    def view(self, seat: int | None) -> State:
+        """The state as ``seat`` may know it (None: the public view)."""
+
+    @property
+    @abstractmethod
+    def waiting(self) -> Waiting:
+        """Whose turn it is, or what the game waits for."""
+
+    @property
+    def local_seats(self) -> list[int]:
+        """Seats played by a person at this keyboard."""
+        return [s.index for s in self.seats if s.kind == HUMAN]
+
+    def is_over(self) -> bool:
+        return self.waiting.kind == "over"
+
+    def scores(self) -> list[int]:
+        return self.game.scores(self.view(None))
+
+    def winners(self) -> list[int]:
+        return self.game.winners(self.view(None))
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """What ``seat`` may do now, computed on its own view."""
+        if self.waiting.seat != seat or self.waiting.kind != HUMAN:
+            return []
+        return self.game.legal_actions(self.view(seat), seat)
+
+    def parse(self, seat: int, text: str) -> Action:
+        """The action a move text names for ``seat``; NotationError if none."""
+        return self.game.parse_action(self.view(seat), text.strip(), seat)
+
+    def format(self, seat: int, action: Action) -> str:
+        return self.game.format_action(self.view(seat), action)
+
+    def status(self) -> str:
+        """One line: whose turn it is and what the app waits for."""
+        w = self.waiting
+        if w.kind == "over":
+            scores = self.scores()
+            best = self.winners()
+            names = " and ".join(self.seats[i].label for i in best)
+            tally = ", ".join(f"{self.seats[i].label} {s}" for i, s in enumerate(scores))
+            verb = "share the win" if len(best) > 1 else "wins"
+            return f"Game over: {names} {verb} ({tally})"
+        if w.kind == "table":
+            return "The table is dealing..."
+        seat = self.seats[w.seat]
+        if w.kind == COMPUTER:
+            return f"{seat.label} (computer) is thinking..."
+        if w.kind == REMOTE:
+            return f"Waiting for {seat.label} on the network..."
+        return f"{seat.label} to play"
+
+    # -- what the screen does
+    @abstractmethod
+    def submit(self, seat: int, action: Action) -> LogEntry:
+        """Play ``action`` for ``seat``; IllegalAction (one line) if the rules refuse it."""
+
+    async def run(self) -> None:
+        """Drive whatever is not a person here (computers, the network) until the end."""
+
+    def close(self) -> None:
+        """Stop background work."""
+
+
+class LocalGame(GameController):
+    """A game on this machine: the open table, hot-seat people and computer players.
+
+    ``players`` gives a computer :class:`~engines.core.Player` per seat, or None
+    for a person at this keyboard. Table operations are resolved at once on
+    a seeded :class:`~engines.core.OpenTable`, so the same seed and the same
+    actions give the same game.
+    """
+
+    def __init__(self, game: Game, players: Sequence[Player | None], names: Sequence[str] | None = None,
+                 seed: int | str = 0, variant: str = "standard", computer_delay: float = 0.0,
+                 state: State | None = None):
+        super().__init__()
+        self.game = game
+        self.players = list(players)
+        game.check_options(len(self.players), variant)
+        names = list(names or [])
+        self.seats = tuple(
+            Seat(i, names[i] if i < len(names) else (getattr(p, "name", "computer") if p else f"Player {i + 1}"),
+                 HUMAN if p is None else COMPUTER)
+            for i, p in enumerate(self.players))
+        self.variant = variant
+        self.seed = seed
+        self.table = OpenTable(seed)
+        self.computer_delay = computer_delay
+        self.state = state if state is not None else game.setup(players=len(self.players), variant=variant)
+        self._wake = asyncio.Event()
+        self._closed = False
+        self._resolve_table()
+
+    # -- reading
+    def view(self, seat: int | None) -> State:
+        return self.game.view(self.state, seat)
+
+    @property
+    def waiting(self) -> Waiting:
+        if self.game.is_over(self.state):
+            return Waiting("over")
+        actor = self.game.next_actor(self.state)
+        if actor == TABLE:
+            return Waiting("table")
+        return Waiting(self.seats[actor].kind, actor)
+
+    # -- playing
+    def submit(self, seat: int, action: Action) -> LogEntry:
+        w = self.waiting
+        if w.kind == "over":
+            raise IllegalAction("the game is over")
+        if w.seat != seat:
+            who = "the table" if w.seat is None else self.seats[w.seat].label
+            raise IllegalAction(f"it is not {self.seats[seat].label}'s turn ({who} to play)")
+        if self.seats[seat].kind != HUMAN:
+            raise IllegalAction(f"{self.seats[seat].label} is not played from this keyboard")
+        return self._play(seat, action)
+
+    def _play(self, seat: int, action: Action) -> LogEntry:
+        before = self.view(None)
+        new_state, events = self.game.apply(self.state, action)
+        try:
+            text = self.game.format_action(before, action)
+        except RulesError:
+            text = " ".join(str(x) for x in action)
+        self.state = new_state
+        entry = self._record(seat, text, events)
+        self._resolve_table()
+        self._wake.set()
+        self._notify(Change(entry))
+        return entry
+
+    def _record(self, actor: int, text: str, events: list[Event]) -> LogEntry:
+        entry = LogEntry(len(self.log) + 1, actor, text, tuple(events))
+        self.log.append(entry)
+        return entry
+
+    def _resolve_table(self) -> None:
+        """Play every pending table operation (shuffles, deals, rolls) at once."""
+        while not self.game.is_over(self.state) and self.game.next_actor(self.state) == TABLE:
+            op = self.game.table_op(self.state)
+            outcome = self.table.resolve(self.state, op)
+            self.state, events = self.game.apply(self.state, outcome)
+            public = outcome if op.kind == ROLL else None
+            self._record(TABLE, describe_table_op(op, public), events)
+
+    async def run(self) -> None:
+        """Let the computer players play whenever it is their turn, until the game ends."""
+        while not self._closed:
+            w = self.waiting
+            if w.kind == "over":
+                return
+            if w.kind != COMPUTER:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            seat = w.seat
+            player = self.players[seat]
+            view = self.view(seat)
+            try:
+                action = await asyncio.to_thread(player.choose, self.game, view, seat)
+            except RulesError as e:
+                self.last_error = f"{self.seats[seat].label} failed: {e}"
+                self._notify(Change(error=self.last_error))
+                return
+            if self.computer_delay:
+                await asyncio.sleep(self.computer_delay)
+            if self._closed or self.waiting != w:
+                continue
+            try:
+                self._play(seat, action)
+            except IllegalAction as e:
+                self.last_error = f"{self.seats[seat].label} tried an illegal move: {e}"
+                self._notify(Change(error=self.last_error))
+                return
+
+    def close(self) -> None:
+        self._closed = True
+        self._wake.set()
+
+    def save_position(self) -> str:
+        return self.game.save_position(self.state)

@@ -1,0 +1,53 @@
+"""Setting up a local game: who plays each seat, which seed, which screen."""
+
+from __future__ import annotations
+
+import secrets
+
+from engines.bots import make_bot
+from engines.core import Game
+from client.controller import LocalGame
+
+HOT_SEAT = "hot-seat"
+VS_COMPUTER = "vs"
+
+
+def playable_games() -> list[Game]:
+    """The games that load, in registry order (a half-built engine is skipped, not fatal)."""
+    from engines.registry import GAMES, get_game
+
+    out = []
+    for key in GAMES:
+        try:
+            out.append(get_game(key))
+        except Exception:  # noqa: BLE001 - an engine being written must not stop the app
+            continue
+    return out
+
+
+def new_seed() -> str:
+    return str(secrets.randbelow(10**6))
+
+
+def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "random", seed: int | str | None = None,
+                    variant: str = "standard", players: int = 2, you: str = "You",
+                    computer_delay: float = 0.0) -> LocalGame:
+    """A LocalGame: everyone at this keyboard (hot-seat), or you as P1 against computers.
+
+    Raises RulesError (one line) for an unknown bot, variant or player count.
+    """
+    seed = new_seed() if seed is None or seed == "" else seed
+    game.check_options(players, variant)
+    if mode == HOT_SEAT:
+        seats = [None] * players
+        names = [you if i == 0 else f"Player {i + 1}" for i in range(players)]
+    elif mode == VS_COMPUTER:
+        make_bot(bot)  # fails early, with the list of bots
+        seats = [None] + [make_bot(bot, f"{seed}/bot{i}") for i in range(1, players)]
+        names = [you] + [f"{bot} bot" if players == 2 else f"{bot} bot {i}" for i in range(1, players)]
+    else:
+        raise ValueError(f"unknown mode {mode!r}")
+    return LocalGame(game, seats, names=names, seed=seed, variant=variant, computer_delay=computer_delay)
+
+
+BOT_KINDS = ("random", "greedy", "ismcts:easy", "ismcts:normal", "ismcts:hard")

@@ -1,0 +1,98 @@
+"""Small modal dialogs: pass the keyboard, confirm, game over."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class HandoffScreen(ModalScreen[bool]):
+    """Hot-seat: hides the board until the next player has the keyboard."""
+
+    BINDINGS = [Binding("enter,space", "ready", "I am ready")]
+
+    def __init__(self, label: str, note: str = ""):
+        super().__init__()
+        self.label = label
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="handoff-box", classes="dialog"):
+            yield Static("Pass the keyboard", classes="screen-title")
+            yield Static(f"{self.label}, it is your turn.", id="handoff-who")
+            if self.note:
+                yield Static(self.note, classes="muted")
+            yield Static("The other players look away: your hand is shown next.", classes="muted")
+            yield Button(f"I am {self.label.split(' ', 1)[-1]}: show my hand", id="handoff-ready",
+                         variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#handoff-ready").focus()
+
+    def action_ready(self) -> None:
+        self.dismiss(True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(True)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS = [Binding("escape,n", "no", "No"), Binding("y", "yes", "Yes")]
+
+    def __init__(self, question: str):
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question, classes="screen-title")
+            with Horizontal(classes="buttons"):
+                yield Button("Yes [y]", id="yes", variant="error")
+                yield Button("No [n]", id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no").focus()
+
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class GameOverScreen(ModalScreen[str]):
+    """The result, then back to the board or home."""
+
+    BINDINGS = [Binding("escape", "board", "See the board"), Binding("h", "home", "Home")]
+
+    def __init__(self, result: str, table: str):
+        super().__init__()
+        self.result = result
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="game-over-box", classes="dialog"):
+            yield Static("Game over", classes="screen-title")
+            yield Static(self.result, id="game-over-result")
+            yield Static(self.table, id="game-over-scores")
+            with Horizontal(classes="buttons"):
+                yield Button("See the board", id="board", variant="primary")
+                yield Button("Home [h]", id="home")
+
+    def on_mount(self) -> None:
+        self.query_one("#board").focus()
+
+    def action_board(self) -> None:
+        self.dismiss("board")
+
+    def action_home(self) -> None:
+        self.dismiss("home")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "board")

@@ -1,0 +1,280 @@
+"""The game screen for any game, through the engine contract alone.
+
+It shows the scores, the move log, a status line that always says whose
+turn it is, the legal moves of the seat on screen (click or Enter to play
+one) and a command line for the move notation (``Game.parse_action``). Game
+screens with a board widget (Pagode...) subclass it and replace
+:meth:`GameScreen.compose_board` and :meth:`GameScreen.refresh_board`.
+
+Hot-seat: when the turn passes from one person at this keyboard to another,
+a "pass the keyboard" dialog hides the board; the view on screen is always
+the view of one seat (``viewer``), never the full state.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+from client.controller import COMPUTER, HUMAN, Change, GameController
+from client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
+from client.widgets.move_log import MoveLog
+from client.widgets.scoreboard import ScoreBoard
+from client.widgets.status_line import StatusLine
+from engines.core import Action, RulesError, State
+
+BOARD_SCREENS = {"pagode": "client.screens.pagode:PagodeScreen"}
+"""Game id -> the screen with that game's board; other games get GameScreen."""
+
+MAX_LISTED = 400
+
+
+def game_screen_for(controller: GameController) -> "GameScreen":
+    """The best screen for the controller's game."""
+    target = BOARD_SCREENS.get(controller.game.id)
+    if target:
+        module, _, name = target.partition(":")
+        try:
+            return getattr(importlib.import_module(module), name)(controller)
+        except ImportError:
+            pass
+    return GameScreen(controller)
+
+
+class GameChanged(Message):
+    def __init__(self, change: Change):
+        super().__init__()
+        self.change = change
+
+
+class GameScreen(Screen):
+    """Any game, playable by its move notation and its list of legal moves."""
+
+    BINDINGS = [
+        Binding("escape", "leave", "Leave"),
+        Binding("colon", "command", "Type a move"),
+        Binding("ctrl+r", "rules", "Rules"),
+    ]
+
+    def __init__(self, controller: GameController):
+        super().__init__()
+        self.controller = controller
+        self.game = controller.game
+        local = controller.local_seats
+        self.hot_seat = len(local) > 1
+        self.viewer: int | None = local[0] if len(local) == 1 else None
+        self._handoff_open = False
+        self._over_shown = False
+        self._actions: list[Action] = []
+
+    # -- layout
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="game-body"):
+            with Vertical(id="game-main"):
+                yield from self.compose_board()
+            with Vertical(id="game-side"):
+                yield Label("Scores", classes="panel-title")
+                yield ScoreBoard(id="scores")
+                yield Label("Moves", classes="panel-title")
+                yield MoveLog(id="move-log")
+        yield StatusLine("", id="status")
+        yield Input(placeholder="type a move (? lists the legal moves)", id="command")
+        yield Footer()
+
+    def compose_board(self) -> ComposeResult:
+        yield Label("Your legal moves (click or Enter to play)", classes="panel-title", id="moves-title")
+        yield OptionList(id="moves")
+
+    def on_mount(self) -> None:
+        self.sub_title = f"{self.game.name} — {'hot-seat' if self.hot_seat else 'local game'}"
+        self.controller.subscribe(self._on_change)
+        self.run_worker(self._drive(), group="controller", exit_on_error=False)
+        self.refresh_game()
+        self.check_turn()
+        self.focus_default()
+
+    def focus_default(self) -> None:
+        self.query_one("#moves").focus()
+
+    def on_unmount(self) -> None:
+        self.controller.unsubscribe(self._on_change)
+        self.controller.close()
+
+    async def _drive(self) -> None:
+        try:
+            await self.controller.run()
+        except Exception as e:  # shown in the app, never a traceback
+            self.show_status(f"The game stopped: {type(e).__name__}: {e}", error=True)
+
+    def _on_change(self, change: Change) -> None:
+        self.post_message(GameChanged(change))
+
+    def on_game_changed(self, message: GameChanged) -> None:
+        self.refresh_game()
+        if message.change.error:
+            self.show_status(message.change.error, error=True)
+        self.check_turn()
+
+    # -- who is on screen
+    @property
+    def acting_seat(self) -> int | None:
+        """The seat that may act from this screen now, if any."""
+        w = self.controller.waiting
+        if w.kind == HUMAN and w.seat == self.viewer and not self._handoff_open:
+            return w.seat
+        return None
+
+    def view(self) -> State:
+        return self.controller.view(self.viewer)
+
+    def check_turn(self) -> None:
+        """Hand the keyboard over in hot-seat; show the result at the end."""
+        w = self.controller.waiting
+        if w.kind == "over":
+            if not self._over_shown:
+                self._over_shown = True
+                if self.hot_seat:
+                    self.viewer = None
+                    self.refresh_game()
+                self.app.push_screen(GameOverScreen(self.controller.status(), self.score_table()),
+                                     self._after_game_over)
+            return
+        if self.hot_seat and w.kind == HUMAN and w.seat != self.viewer and not self._handoff_open:
+            self._handoff_open = True
+            self.viewer = None
+            self.refresh_game()
+            seat = self.controller.seats[w.seat]
+            self.app.push_screen(HandoffScreen(seat.label), lambda _: self._handed_over(w.seat))
+
+    def _handed_over(self, seat: int) -> None:
+        self._handoff_open = False
+        self.viewer = seat
+        self.refresh_game()
+        self.check_turn()
+        self.focus_default()
+
+    def _after_game_over(self, choice: str | None) -> None:
+        if choice == "home":
+            self.app.pop_screen()
+
+    def score_table(self) -> str:
+        return "\n".join(f"{s.label}: {v}" for s, v in zip(self.controller.seats, self.controller.scores()))
+
+    # -- drawing
+    def refresh_game(self) -> None:
+        self.query_one(ScoreBoard).show(self.controller)
+        self.query_one(MoveLog).show(self.controller)
+        self.show_status(self.status_text())
+        self.refresh_board(self.view())
+
+    def status_text(self) -> str:
+        c = self.controller
+        w = c.waiting
+        text = c.status()
+        if w.kind == HUMAN and self.viewer is not None and w.seat != self.viewer:
+            text = f"{text} (not you: you are {c.seats[self.viewer].label})"
+        elif w.kind == HUMAN and w.seat == self.viewer and len(c.local_seats) == 1:
+            text = f"Your turn, {c.seats[w.seat].label}"
+        elif w.kind == COMPUTER and self.viewer is not None:
+            text = f"{text} Your seat: {c.seats[self.viewer].label}"
+        return text
+
+    def show_status(self, text: str, error: bool = False) -> None:
+        self.query_one(StatusLine).show(text, error)
+
+    def refresh_board(self, view: State) -> None:
+        """Redraw the game area from the viewer's view (generic: the legal moves)."""
+        seat = self.acting_seat
+        moves = self.query_one("#moves", OptionList)
+        self._actions = self.controller.legal_actions(seat)[:MAX_LISTED] if seat is not None else []
+        moves.clear_options()
+        if not self._actions:
+            moves.add_option(Option(Text("(nothing to play now)", style="dim"), disabled=True))
+            return
+        moves.add_options([Option(self.controller.format(seat, a)) for a in self._actions])
+        moves.highlighted = 0
+
+    # -- playing
+    def play(self, action: Action) -> bool:
+        """Submit an action for the seat on screen; the reason in the status line if refused."""
+        w = self.controller.waiting
+        seat = self.acting_seat
+        if seat is None:
+            if w.kind == "over":
+                reason = "the game is over"
+            elif w.seat is not None and self.viewer is not None and w.seat != self.viewer:
+                reason = f"it is {self.controller.seats[w.seat].label}'s turn, not yours"
+            else:
+                reason = "wait: " + self.controller.status()
+            self.show_status(f"Refused: {reason}", error=True)
+            return False
+        try:
+            self.controller.submit(seat, action)
+        except RulesError as e:
+            self.show_status(f"Refused: {e}", error=True)
+            return False
+        return True
+
+    @on(OptionList.OptionSelected, "#moves")
+    def _move_chosen(self, event: OptionList.OptionSelected) -> None:
+        if 0 <= event.option_index < len(self._actions):
+            self.play(self._actions[event.option_index])
+
+    @on(Input.Submitted, "#command")
+    def _command(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            return
+        seat = self.acting_seat
+        if text in ("?", "help"):
+            self.list_moves(seat)
+            return
+        if seat is None:
+            self.play(())  # explains why nothing can be played now
+            return
+        try:
+            action = self.controller.parse(seat, text)
+        except RulesError as e:
+            self.show_status(f"Not a move: {e}", error=True)
+            return
+        if self.play(action):
+            event.input.value = ""
+
+    def list_moves(self, seat: int | None) -> None:
+        if seat is None:
+            self.show_status("No move to play from this seat now: " + self.controller.status(), error=True)
+            return
+        names = [self.controller.format(seat, a) for a in self.controller.legal_actions(seat)]
+        shown = ", ".join(names[:30]) + (f" ... ({len(names)} moves)" if len(names) > 30 else "")
+        self.show_status(f"Legal: {shown}")
+
+    # -- keys
+    def action_command(self) -> None:
+        self.query_one("#command", Input).focus()
+
+    def action_rules(self) -> None:
+        from client.screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.game.id))
+
+    def action_leave(self) -> None:
+        if self.controller.is_over():
+            self.app.pop_screen()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.app.pop_screen()
+
+        self.app.push_screen(ConfirmScreen("Leave this game? It is not saved."), answer)
+

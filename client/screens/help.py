@@ -1,0 +1,49 @@
+"""The help screen (F1 or ?): keys, and how a game is played here."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Markdown
+
+HELP = """\
+# Lanterne help
+
+| Key | Where | What |
+|---|---|---|
+| F1 or ? | everywhere | this help |
+| Ctrl+P | everywhere | command palette: screens, themes, keys |
+| Ctrl+Q | everywhere | quit |
+| Escape | most screens | back |
+| l p r u s | home | LAN, play locally, replays, rules, settings |
+| : | game | type a move in the move notation |
+| Enter | game | play the highlighted move |
+| arrows, Tab | Pagode | move between cards, sites and buttons |
+| e | Pagode | end the turn |
+
+**Playing.** The status line under the board always says whose turn it is
+and what the app is waiting for. A move the rules refuse is not played;
+the reason appears in the status line. Every game can be played by typing
+its move notation in the command line (`?` there lists the legal moves).
+
+**Hot-seat.** Between the turns of two people at one keyboard, a
+*pass the keyboard* screen hides the hands; the next player presses Enter.
+"""
+
+
+class HelpScreen(ModalScreen):
+    BINDINGS = [Binding("escape,f1,question_mark,q", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box", classes="dialog"):
+            with VerticalScroll(id="help-scroll"):
+                yield Markdown(HELP, id="help-text")
+            yield Button("Close", id="help-close")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-close").focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss()

@@ -1,0 +1,84 @@
+"""The new local game dialog: game, variant, hot-seat or computers, seed."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, RadioSet, Select, Static
+
+from client.local_play import BOT_KINDS, HOT_SEAT, VS_COMPUTER, make_local_game, playable_games
+from engines.core import RulesError
+from engines.registry import get_game
+
+
+class LocalSetupScreen(Screen):
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+s", "start", "Start")]
+
+    def compose(self) -> ComposeResult:
+        games = playable_games()
+        yield Header()
+        with VerticalScroll(classes="form"):
+            yield Static("Play locally", classes="screen-title")
+            if not games:
+                yield Static("No game is built yet.", id="setup-status", classes="status -error")
+                yield Button("Back", id="back", compact=True)
+                yield Footer()
+                return
+            yield Label("Game")
+            yield Select([(g.name, g.id) for g in games], value=games[0].id, allow_blank=False, compact=True, id="game")
+            yield Label("Variant")
+            yield Select(self._variants(games[0].id), value="standard", allow_blank=False, compact=True, id="variant")
+            yield Label("Players")
+            with RadioSet(compact=True, id="mode"):
+                yield RadioButton("Hot-seat: everyone at this keyboard", value=True, id="mode-hot-seat")
+                yield RadioButton("Against the computer", id="mode-vs")
+            yield Label("Computer player")
+            yield Select([(k, k) for k in BOT_KINDS], value=BOT_KINDS[0], allow_blank=False, compact=True, id="bot")
+            yield Label("Seed (empty: a new random game)")
+            yield Input("", placeholder="any text or number", compact=True, id="seed")
+            yield Static("", id="setup-status", classes="status")
+            with Horizontal(classes="buttons"):
+                yield Button("Start", id="start", variant="primary", compact=True)
+                yield Button("Back", id="back", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Play locally"
+
+    @staticmethod
+    def _variants(game_id: str) -> list[tuple[str, str]]:
+        return [(v, v) for v in get_game(game_id).variants]
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "game" and isinstance(event.value, str):
+            variant = self.query_one("#variant", Select)
+            variant.set_options(self._variants(event.value))
+            variant.value = "standard" if "standard" in get_game(event.value).variants else variant.value
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+        else:
+            self.app.pop_screen()
+
+    def action_start(self) -> None:
+        from client.screens.game import game_screen_for
+
+        status = self.query_one("#setup-status", Static)
+        try:
+            game = get_game(str(self.query_one("#game", Select).value))
+            mode = VS_COMPUTER if self.query_one("#mode-vs", RadioButton).value else HOT_SEAT
+            controller = make_local_game(
+                game, mode=mode, bot=str(self.query_one("#bot", Select).value),
+                seed=self.query_one("#seed", Input).value.strip() or None,
+                variant=str(self.query_one("#variant", Select).value),
+                you=self.app.settings.display_name,  # type: ignore[attr-defined]
+                computer_delay=self.app.settings.computer_delay)  # type: ignore[attr-defined]
+            screen = game_screen_for(controller)
+        except (RulesError, ValueError) as e:
+            status.update(f"Cannot start: {e}")
+            status.set_class(True, "-error")
+            return
+        self.app.switch_screen(screen)

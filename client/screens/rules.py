@@ -1,0 +1,40 @@
+"""The rules of each game, rendered from docs/rules/<game>.md."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Header, MarkdownViewer, Select
+
+from client.rules_docs import rules_text
+from engines.registry import GAMES
+
+GAME_NAMES = {"pagode": "Pagode", "pueblo": "Pueblo", "pacal": "Pacal's Rocket", "pandoria": "Pandoria"}
+
+
+class RulesScreen(Screen):
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, game_id: str = "pagode"):
+        super().__init__()
+        self.game_id = game_id if game_id in GAMES else next(iter(GAMES))
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Select([(GAME_NAMES.get(g, g), g) for g in GAMES], value=self.game_id,
+                     allow_blank=False, id="rules-game")
+        yield MarkdownViewer(self._text(), id="rules-view", show_table_of_contents=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Rules"
+        self.query_one("#rules-view").focus()
+
+    def _text(self) -> str:
+        return rules_text(self.game_id, GAME_NAMES.get(self.game_id))
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.value in GAMES and event.value != self.game_id:
+            self.game_id = str(event.value)
+            await self.query_one(MarkdownViewer).document.update(self._text())

@@ -1,0 +1,82 @@
+"""The player's settings: a small JSON file in the user's config folder.
+
+``LANTERNE_HOME`` (a folder) overrides the platform folder, so tests and
+second instances on one machine never touch the real settings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import platformdirs
+
+MAX_NAME = 24
+
+
+def config_dir() -> Path:
+    home = os.environ.get("LANTERNE_HOME")
+    return Path(home) if home else Path(platformdirs.user_config_dir("lanterne"))
+
+
+def default_name() -> str:
+    return (os.environ.get("USER") or os.environ.get("USERNAME") or "Player")[:MAX_NAME]
+
+
+def check_name(name: str) -> str:
+    """The display name as stored; ValueError (one line) if it is not usable."""
+    name = name.strip()
+    if not name:
+        raise ValueError("the display name cannot be empty")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"the display name is at most {MAX_NAME} characters")
+    if any(not ch.isprintable() for ch in name):
+        raise ValueError("the display name has a character that cannot be printed")
+    return name
+
+
+@dataclass
+class Settings:
+    display_name: str = ""
+    theme: str = "lanterne"
+    computer_delay: float = 0.4
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> "Settings":
+        """The saved settings, or the defaults when there are none (or they are unreadable)."""
+        path = path or config_dir() / "settings.json"
+        settings = cls(display_name=default_name())
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return settings
+        if isinstance(data, dict):
+            known = {f.name: f.type for f in fields(cls)}
+            for key, value in data.items():
+                if key in known and isinstance(value, type(getattr(settings, key))):
+                    setattr(settings, key, value)
+        return settings
+
+    def save(self, path: Path | None = None) -> Path:
+        path = path or config_dir() / "settings.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(asdict(self), indent=2, sort_keys=True), encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+
+def identity_fingerprint() -> str | None:
+    """This player's identity fingerprint, if the identity key exists (never creates one)."""
+    try:
+        from protocol.identity import KEY_FILE, Identity, home
+    except ImportError:
+        return None
+    if not (home() / KEY_FILE).is_file():
+        return None
+    try:
+        return str(Identity.load_or_create().fingerprint)
+    except (OSError, ValueError):  # an unreadable key is shown as missing, never a crash
+        return None

@@ -1,0 +1,17 @@
+"""Fixtures for the client tests: the app with fixed settings, on any controller."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.app import LanterneApp
+from client.settings import Settings
+
+
+def make_app(start=None, name: str = "Ann") -> LanterneApp:
+    return LanterneApp(settings=Settings(display_name=name, computer_delay=0.0), start=start)
+
+
+@pytest.fixture
+def app_factory():
+    return make_app

@@ -1,0 +1,216 @@
+"""Pilot tests of each screen: reachable by keys and clicks, and never a traceback."""
+
+from __future__ import annotations
+
+import json
+
+from textual.widgets import Button, Input, MarkdownViewer, Static
+
+from client.controller import LocalGame
+from client.rules_docs import rules_path, rules_text
+from client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
+from client.screens.game import GameScreen
+from client.screens.help import HelpScreen
+from client.screens.home import HomeScreen
+from client.screens.local_setup import LocalSetupScreen
+from client.screens.placeholder import PlaceholderScreen
+from client.screens.rules import RulesScreen
+from client.screens.settings import SettingsScreen
+from client.widgets.status_line import StatusLine
+from engines.bots import RandomBot
+from tests.client.conftest import make_app
+from tests.client.toy_game import GAME
+
+
+def text_of(widget) -> str:
+    return str(widget.render())
+
+
+async def test_home_opens_every_entry_by_key():
+    app = make_app()
+    async with app.run_test(size=(100, 34)) as pilot:
+        assert isinstance(app.screen, HomeScreen)
+        for key, screen in (("l", PlaceholderScreen), ("p", LocalSetupScreen), ("r", PlaceholderScreen),
+                            ("u", RulesScreen), ("s", SettingsScreen)):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, screen), key
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen), key
+
+
+async def test_home_entries_are_clickable_and_placeholders_say_coming_soon():
+    app = make_app()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.click("#home-lan")
+        await pilot.pause()
+        assert isinstance(app.screen, PlaceholderScreen)
+        assert "coming soon" in text_of(app.screen.query_one(".screen-title"))
+        await pilot.click("#back")
+        await pilot.pause()
+        await pilot.click("#home-replays")
+        await pilot.pause()
+        assert "Replays: coming soon" in text_of(app.screen.query_one(".screen-title"))
+
+
+async def test_help_opens_with_f1_and_question_mark():
+    app = make_app()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.click("#help-close")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_command_palette_lists_the_app_commands():
+    app = make_app()
+    async with app.run_test(size=(100, 34)) as pilot:
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for wanted in ("Play locally", "Play on the LAN", "Replays", "Rules", "Settings", "Help", "Home"):
+            assert wanted in titles
+        command = next(c for c in app.get_system_commands(app.screen) if c.title == "Settings")
+        command.callback()
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+
+
+async def test_settings_saves_the_display_name(lanterne_home):
+    app = make_app(name="Ann")
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        name = app.screen.query_one("#display-name", Input)
+        assert name.value == "Ann"
+        name.value = "Chloé"
+        await pilot.click("#save")
+        await pilot.pause()
+        assert "Saved: you are Chloé." in text_of(app.screen.query_one("#settings-status"))
+        saved = json.loads((lanterne_home / "settings.json").read_text())
+        assert saved["display_name"] == "Chloé"
+        assert "not created yet" in text_of(app.screen.query_one("#fingerprint"))
+
+
+async def test_settings_refuses_an_empty_name(lanterne_home):
+    app = make_app()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        app.screen.query_one("#display-name", Input).value = "   "
+        await pilot.press("enter")
+        await pilot.pause()
+        status = app.screen.query_one("#settings-status", Static)
+        assert "Not saved: the display name cannot be empty" in text_of(status)
+        assert status.has_class("-error")
+        assert not (lanterne_home / "settings.json").exists()
+
+
+def test_rules_text_names_the_missing_file():
+    text = rules_text("nosuchgame", "No Such Game")
+    assert text.startswith("# No Such Game") and "not written yet" in text and "nosuchgame.md" in text
+
+
+async def test_rules_screen_shows_a_game_and_switches():
+    app = make_app()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("u")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RulesScreen)
+        viewer = screen.query_one(MarkdownViewer)
+        expected = rules_text("pagode", "Pagode")
+        assert viewer.document.source == expected
+        screen.query_one("#rules-game").value = "pueblo"
+        await pilot.pause()
+        assert screen.game_id == "pueblo"
+        assert viewer.document.source == rules_text("pueblo", "Pueblo")
+        if rules_path("pueblo") is None:
+            assert "not written yet" in viewer.document.source
+
+
+def toy_app(players, seed=1, names=("Ann", "Bob")):
+    controller = LocalGame(GAME, players, names=list(names), seed=seed)
+    return controller, make_app(lambda: GameScreen(controller))
+
+
+async def test_generic_game_against_a_computer_to_the_end_by_enter():
+    controller, app = toy_app([None, RandomBot(5)])
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        for _ in range(40):
+            if isinstance(app.screen, GameOverScreen):
+                break
+            await pilot.press("enter")  # plays the highlighted legal move when it is our turn
+            await pilot.pause()
+        assert controller.is_over()
+        assert isinstance(app.screen, GameOverScreen)
+        assert "Game over" in text_of(app.screen.query_one("#game-over-result"))
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_generic_game_typed_moves_and_refusals():
+    controller, app = toy_app([None, None])
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        seat = controller.waiting.seat
+        assert screen.viewer == seat
+        await pilot.press("colon")
+        for key in "fly":
+            await pilot.press(key)
+        await pilot.press("enter")
+        await pilot.pause()
+        status = screen.query_one(StatusLine)
+        assert "Not a move: unknown toy move 'fly'" in text_of(status) and status.has_class("-error")
+        screen.query_one("#command", Input).value = "?"
+        await pilot.press("enter")
+        assert "Legal: +1, +2, play" in text_of(status)
+        screen.query_one("#command", Input).value = "+2"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert controller.scores()[seat] == 2
+        assert isinstance(app.screen, HandoffScreen)  # the other person's turn: hands hidden
+        assert screen.viewer is None
+        assert f"P{2 - seat}" in text_of(app.screen.query_one("#handoff-who"))
+
+
+async def test_a_refused_action_shows_the_reason():
+    controller, app = toy_app([None, None])
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.press("enter")  # past the pass-the-keyboard dialog
+        await pilot.pause()
+        screen = app.screen
+        assert screen.play(("add", 9)) is False
+        assert "Refused: not a toy move" in text_of(screen.query_one(StatusLine))
+        assert controller.scores() == [0, 0]
+
+
+async def test_leaving_a_game_asks_first():
+    controller, app = toy_app([None, RandomBot(1)])
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
