@@ -8,8 +8,10 @@ sides send ``hello`` (protocol version, public key, display name, a fresh
 
 so each side proves it holds its key *now* (the peer chose the nonce) and
 for *this* pair of keys (a signature cannot be relayed to a third party).
-Then the joiner says what it wants (``join`` a table or ``resume`` a game)
-and the host answers ``accept`` or ``decline``. Every message is canonical
+Then the joiner says what it wants (``join`` a table or ``resume`` a game,
+with how many log entries it holds) and the host answers ``accept`` (with
+how many it holds: each side then sends what the other lacks) or
+``decline``. Every message is canonical
 msgpack checked against its schema (:mod:`protocol.wire`); anything else is
 a :class:`HandshakeError` with a one-line reason.
 """
@@ -32,7 +34,7 @@ SCHEMAS: dict[str, dict] = {
     "auth": {"t": "str", "sig": "bytes64"},
     "join": {"t": "str", "game": "str", "variant": "str", "players": "uint"},
     "resume": {"t": "str", "game_id": "bytes", "have": "uint"},
-    "accept": {"t": "str", "note": "str"},
+    "accept": {"t": "str", "note": "str", "have": "uint"},
     "decline": {"t": "str", "reason": "str"},
 }
 

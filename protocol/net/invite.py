@@ -45,6 +45,8 @@ class Request:
 class Answer:
     accept: bool
     reason: str = ""
+    have: int = 0
+    """With an accept: how many log entries the host holds."""
 
 
 async def authenticate(link: Link, me: ids.Identity, name: str, *, expect: bytes | None = None,
@@ -104,18 +106,20 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
             pass
         await link.close("declined")
         return request
-    await link.send(encode("accept", note=answer.reason[:200]))
+    await link.send(encode("accept", note=answer.reason[:200], have=answer.have))
     await on_accepted(request, link)
     return request
 
 
 async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, *,
               expect: bytes | None = None, expect_fingerprint: str | None = None,
-              options: LinkOptions = LinkOptions(), timeout: float = 60.0) -> tuple[Link, Handshake]:
+              options: LinkOptions = LinkOptions(), timeout: float = 60.0) -> tuple[Link, Handshake, int]:
     """Connect, prove keys, send ``request`` (join or resume fields) and wait for the answer.
 
     ``timeout`` covers the host's decision (a person may take a while).
-    Raises :class:`Declined` with the host's reason, or HandshakeError/LinkClosed.
+    Returns the link, the finished handshake and how many log entries the
+    host holds. Raises :class:`Declined` with the host's reason, or
+    HandshakeError/LinkClosed.
     """
     link = await connect(host, port, options)
     try:
@@ -132,7 +136,7 @@ async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, 
     except BaseException:
         await link.close("giving up")
         raise
-    return link, hs
+    return link, hs, answer["have"]
 
 
 def join_request(game: str, variant: str, players: int) -> dict:

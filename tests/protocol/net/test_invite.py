@@ -32,7 +32,7 @@ class Table:
         if request.game != "pagode":
             return Answer(False, f"this table plays pagode, not {request.game}")
         self.seated = request.peer.key
-        return Answer(True, "seat 2")
+        return Answer(True, "seat 2", have=1)
 
     async def on_accepted(self, request, link):
         await self.linked.put(link)
@@ -49,8 +49,8 @@ async def test_join_is_accepted_and_the_host_sees_name_and_safety_code():
     table = Table()
     server, port = await table.serve()
     async with server:
-        link, hs = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
-        assert hs.peer.key == HOST.public and hs.peer.name == "Host"
+        link, hs, have = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
+        assert hs.peer.key == HOST.public and hs.peer.name == "Host" and have == 1
         req = table.requests[0]
         assert (req.kind, req.peer.name, req.peer.key, req.game) == ("join", "Jo", JOINER.public, "pagode")
         assert req.safety_code == hs.safety_code == safety_code(HOST.public, JOINER.public)
@@ -64,7 +64,7 @@ async def test_a_second_joiner_is_declined_with_the_reason():
     table = Table()
     server, port = await table.serve()
     async with server:
-        link, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
+        link, _, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
         with pytest.raises(Declined, match="Host declined: the table is full"):
             await ask(LOCAL, port, THIRD, "Eve", join_request("pagode", "standard", 2))
         await link.close()
@@ -82,11 +82,11 @@ async def test_resume_only_from_the_seated_key():
     table = Table()
     server, port = await table.serve()
     async with server:
-        link, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
+        link, _, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
         await link.close()
         with pytest.raises(Declined, match="you hold no seat"):
             await ask(LOCAL, port, THIRD, "Jo", resume_request(b"g" * 32, 10))
-        link, _ = await ask(LOCAL, port, JOINER, "Jo", resume_request(b"g" * 32, 10))
+        link, _, _ = await ask(LOCAL, port, JOINER, "Jo", resume_request(b"g" * 32, 10))
         assert table.requests[-1].have == 10
         await link.close()
 
@@ -115,7 +115,7 @@ async def test_a_silent_stranger_is_dropped_and_the_host_keeps_serving():
         closed = await asyncio.wait_for(reader.read(), 5)  # the host gives up on it: EOF
         assert b"handshake" in closed
         writer.close()
-        link, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
+        link, _, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
         await link.close()
 
 
