@@ -119,3 +119,50 @@ def at_phase(st: PandoriaState, phase: str, seat: int | None = None) -> Pandoria
     start_turn(st)
     st.phase = phase
     return st
+
+
+def bare(players=2, peoples=(0, 1, 2, 3), variant="beginner", seat=0) -> PandoriaState:
+    """A set-up game stripped for rule tests: no starting buildings, empty hands
+    (cards and tiles), no resources; side A (no abilities) unless a variant is given.
+    It is ``seat``'s turn, in the place phase."""
+    st = scripted(players, "beginner" if variant == "beginner" else "classic", peoples)
+    st.variant = variant
+    for s in range(players):
+        for i, b in enumerate(st.buildings[s]):
+            if b >= 0:
+                st.piles["deck"].append(b)
+                st.buildings[s][i] = -1
+        st.piles["deck"] += st.piles[f"hand{s}"]
+        st.piles[f"hand{s}"] = []
+        st.piles["tiles"] += st.piles[f"tiles{s}"]
+        st.piles[f"tiles{s}"] = []
+        st.resources[s] = [0, 0, 0]
+    return at_phase(st, "place", seat)
+
+
+def play(st: PandoriaState, *moves: str, table=None) -> tuple[PandoriaState, list]:
+    """Apply moves in notation (each by the seat to act), settling the table in between."""
+    table = table or ScriptedTable()
+    events = []
+    for text in moves:
+        st = settle(st, table)
+        action = GAME.parse_action(st, text)
+        st, ev = GAME.apply(st, action)
+        events += ev
+    st = settle(st, table)
+    GAME.load(st.to_data())  # every card and tile slot still in exactly one place
+    return st, events
+
+
+def to_market(st: PandoriaState, ident: int) -> int:
+    """Put card ``ident`` first in the market (the card it replaces goes to the deck)."""
+    slot = st.cards.ids.index(ident)
+    st.piles[where(st, slot)].remove(slot)
+    st.piles["deck"].append(st.piles["market"].pop(0))
+    st.piles["market"].insert(0, slot)
+    st.cards.seen[slot] = st.cards.everyone
+    return slot
+
+
+def scores_of(events, kind="score"):
+    return [e for e in events if e[0] == kind]
