@@ -1,0 +1,882 @@
+"""The game session: a sans-IO state machine for one game between N peers.
+
+Feed it what arrives (:meth:`Session.receive`, one envelope per call) and what
+the local player wants (:meth:`Session.act`, :meth:`Session.resign`); it
+returns events for the UI and queues the bytes to send
+(:meth:`Session.data_to_send`, to every other peer). It never reads a socket
+or a clock: :meth:`Session.tick` takes ``now`` for timeouts. Every entry it
+accepts, its own or a peer's, goes to ``store`` (the log file) before any
+byte that depends on it is handed out for sending.
+
+The whole game is ONE hash chain with a total order; at every point exactly
+one seat may write the next entry (and any seat may end the game with an
+``abort``). Phases:
+
+* ``hello``: the host (entry 0), then each guest: versions and display name.
+* ``table``: the host names the game, variant, options and the seats (keys in
+  hello order); the safety code of all keys is shown.
+* ``genesis``: each seat in order sends a fresh nonce; the game id is
+  SHA-256("lanterne/game-id/v1" || hash of the last genesis entry).
+* ``play``: the engine runs on this peer's view. Its first table op is the
+  ROLL "first player": that is the coin. Table ops are resolved by
+  ``protocol.fair.FairTable``; seat moves carry the public-state digest after
+  the move and, when they make hidden cards public, the mover's proof.
+* ``final``: each seat in order reveals every secret (``fair_final``); every
+  peer audits the whole transcript.
+* ``end``: each seat in order signs the result (scores, winners, digest) and
+  reveals its session seed, so that anyone can replay each seat's fair table.
+
+Every protocol breach ends the game with an ``abort`` entry naming the seat
+at fault and carrying the offending bytes as evidence.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from engines.core import TABLE, Action, Game, IllegalAction, RulesError, State, TableOp, as_action
+from protocol import identity as ids
+from protocol.log import FIRST_PREV, VERSION, Entry, open_entry, seal
+from protocol.wire import MAX_BIN, ProtocolError, check, pack
+
+GAME_ID_DOMAIN = b"lanterne/game-id/v1"
+NONCE_DOMAIN = b"lanterne/seed/nonce/v1"
+FAIR_DOMAIN = b"lanterne/seed/fair/v1"
+MAX_SEATS = 16
+
+HELLO = "hello"
+TABLE_KIND = "table"
+GENESIS = "genesis"
+MOVE = "move"
+END = "end"
+ABORT = "abort"
+
+CHOICE_KINDS = (HELLO, TABLE_KIND, MOVE, ABORT)
+"""Kinds whose content is the author's free choice (a replay takes them from the log)."""
+
+
+def _fair():
+    import protocol.fair as fair
+
+    return fair
+
+
+def schemas() -> dict[str, dict]:
+    """Every message kind -> the schema of its body (the session's and the fair table's)."""
+    fair = _fair()
+    proof = fair.SCHEMAS["proof"]
+    own = {
+        HELLO: {"versions": ["list", "uint", 8], "name": "str"},
+        TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],
+                     "seats": ["list", "bytes32", MAX_SEATS], "names": ["list", "str", MAX_SEATS]},
+        GENESIS: {"nonce": "bytes32"},
+        MOVE: {"action": ["list", "any", 64], "digest": "bytes32", "proof?": proof},
+        END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],
+              "digest": "bytes32", "seed": "bytes32"},
+        ABORT: {"reason": "str", "culprit?": "uint", "evidence": ["list", "bytes", 4], "seed?": "bytes32"},
+    }
+    for kind, schema in fair.SCHEMAS.items():
+        if kind not in ("proof", "fair_claim"):
+            own[kind] = schema
+    return own
+
+
+class Drbg:
+    """Deterministic bytes from a secret seed: SHA-256(domain || seed || counter) blocks.
+
+    A session draws all its randomness from one 32-byte seed (os.urandom in
+    real play); revealing the seed at the end lets a verifier re-run the
+    seat's fair table exactly.
+    """
+
+    def __init__(self, seed: bytes, domain: bytes):
+        self._key = hashlib.sha256(domain + seed).digest()
+        self._counter = 0
+
+    def __call__(self, n: int) -> bytes:
+        out = bytearray()
+        while len(out) < n:
+            out += hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+        return bytes(out[:n])
+
+
+# --------------------------------------------------------------------------
+# Events for the UI
+
+
+@dataclass(frozen=True)
+class Joined:
+    index: int
+    name: str
+    key: bytes
+
+
+@dataclass(frozen=True)
+class TableSet:
+    game: str
+    variant: str
+    players: int
+    names: tuple[str, ...]
+    my_seat: int
+    safety_code: str
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    game_id: bytes
+
+
+@dataclass(frozen=True)
+class TableResolved:
+    op: TableOp
+    outcome: tuple
+    events: tuple = ()
+
+
+@dataclass(frozen=True)
+class Moved:
+    seat: int
+    action: Action
+    text: str
+    events: tuple = ()
+
+
+@dataclass(frozen=True)
+class GameOver:
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Aborted:
+    by: int | None
+    culprit: int | None
+    reason: str
+
+
+class ReplayMismatch(ProtocolError):
+    """A logged entry differs from what the seat's own session would have written."""
+
+
+class Evidence(ProtocolError):
+    """An error that ended the game; ``raw`` are the offending bytes (maybe empty)."""
+
+
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class _Peer:
+    key: bytes
+    name: str
+
+
+class Session:
+    """One peer's side of one game. See the module docstring for the phases."""
+
+    def __init__(self, identity: ids.Identity | None, *, host: bool, name: str = "",
+                 game: Game | None = None, players: int = 2, variant: str = "standard",
+                 options: dict | None = None, seed: bytes | None = None,
+                 games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
+                 timeout: float | None = None, auto_join: bool = True, public: bytes | None = None):
+        self.identity = identity
+        self.public: bytes = identity.public if identity is not None else public
+        if self.public is None:
+            raise ValueError("a session needs an identity (or a public key to replay)")
+        self.host = host
+        self.name = name
+        self._proposal = (game, players, variant, dict(options or {}))
+        self.seed = seed if seed is not None else os.urandom(32)
+        self._games = games
+        self.store = store
+        self.timeout = timeout
+        self.auto_join = auto_join
+        self._schemas = schemas()
+        self._fairmod = _fair()
+
+        self.chain: list[Entry] = []
+        self.phase = HELLO
+        self.peers: list[_Peer] = []
+        self.seats: list[bytes] = []
+        self.names: list[str] = []
+        self.my_seat: int | None = None
+        self.game: Game | None = None
+        self.variant = variant
+        self.options: dict = {}
+        self.game_id: bytes = b""
+        self.view: State | None = None
+        self.fair = None
+        self._op: TableOp | None = None
+        self.steps: list[tuple[int, str, dict]] = []
+        self.finals: dict[int, dict] = {}
+        self.ends: dict[int, dict] = {}
+        self.result: GameOver | Aborted | None = None
+        self._outbox: list[bytes] = []
+        self._events: list = []
+        self._waiting_since: float | None = None
+        self._replay: deque[Entry] | None = None
+        self._check_evidence = False
+
+    # ------------------------------------------------------------------ API
+
+    @property
+    def head(self) -> tuple[int, bytes]:
+        """(number of entries, hash of the last one): what peers compare to resume."""
+        return len(self.chain), self.chain[-1].hash if self.chain else FIRST_PREV
+
+    @property
+    def over(self) -> bool:
+        return self.phase in ("over", "aborted")
+
+    def entries_after(self, count: int) -> list[bytes]:
+        """The entries a peer with ``count`` entries lacks (resume after a dropped link)."""
+        return [e.raw for e in self.chain[count:]]
+
+    def data_to_send(self) -> list[bytes]:
+        """The entries to send to every other peer, in order (and forget them)."""
+        out, self._outbox = self._outbox, []
+        return out
+
+    def start(self) -> list:
+        """The host writes its hello."""
+        if self.host and not self.chain:
+            self._author(HELLO, {"versions": [VERSION], "name": self.name})
+            self._after_hello_entry(self.chain[-1])
+        return self._flush()
+
+    def join(self) -> list:
+        """A guest writes its hello (automatic with ``auto_join`` once the host's is in)."""
+        if not self.host and self.phase == HELLO and self.chain and self.public not in self._keys():
+            self._author(HELLO, {"versions": [VERSION], "name": self.name})
+            self._after_hello_entry(self.chain[-1])
+            self._after_hello()
+        return self._flush()
+
+    def waiting_for(self) -> int | None:
+        """The seat whose entry comes next (None before the seats are set or when over)."""
+        if self.over or not self.seats:
+            return None
+        return self._expected_seat()
+
+    @property
+    def my_turn(self) -> bool:
+        return (self.phase == "play" and self.game is not None and not self.game.is_over(self.view)
+                and self.game.next_actor(self.view) == self.my_seat)
+
+    def legal_actions(self) -> list[Action]:
+        return self.game.legal_actions(self.view, self.my_seat) if self.my_turn else []
+
+    def act(self, action: Action) -> list:
+        """Play ``action`` for our seat; IllegalAction (not a protocol error) if it cannot be played."""
+        if not self.my_turn:
+            raise IllegalAction("it is not our turn")
+        action = as_action(action)
+        before = self.view
+        after, events = self.game.apply(before, action)
+        slots = self._made_public(before, after)
+        body: dict[str, Any] = {"action": list(action), "digest": self.game.digest(after)}
+        if slots:
+            body["proof"] = self.fair.prove(slots)
+            self.steps.append((self.my_seat, "fair_claim",
+                               {"slots": slots, "ids": [after.cards.ids[s] for s in slots], "proof": body["proof"]}))
+        text = self._text(before, action)
+        self._author(MOVE, body)
+        self.view = after
+        self._events.append(Moved(self.my_seat, action, text, tuple(events)))
+        self._advance()
+        return self._flush()
+
+    def resign(self, reason: str = "resigned") -> list:
+        """Give up (also how a peer refuses a reveal): an abort naming ourselves."""
+        if not self.over:
+            self._abort(reason, self.my_seat, [])
+        return self._flush()
+
+    def tick(self, now: float) -> list:
+        """Time passes: end the game if the awaited peer is late (``timeout`` seconds)."""
+        if self.over or self.timeout is None:
+            return []
+        seat = self.waiting_for()
+        if seat is None or seat == self.my_seat:
+            self._waiting_since = None
+            return []
+        if self._waiting_since is None:
+            self._waiting_since = now
+        elif now - self._waiting_since > self.timeout:
+            self._abort(f"timeout: seat {seat + 1} sent nothing for {self.timeout:g} s", seat, [])
+        return self._flush()
+
+    def receive(self, raw: bytes, sender: bytes | None = None, on_error: str = "abort") -> list:
+        """One entry from a peer. Returns events; queues what to send.
+
+        A protocol breach ends the game with an abort naming the culprit
+        (``on_error="abort"``); with ``on_error="raise"`` the ProtocolError is
+        raised instead and a malformed entry leaves the session unchanged.
+        ``sender`` is the key of the link the bytes came on, when known: it
+        names the culprit of bytes that carry no valid signature.
+        """
+        if self.over:
+            if on_error == "raise":
+                raise ProtocolError("the game is over")
+            return []
+        try:
+            self._receive(raw, sender)
+        except ProtocolError as e:
+            if on_error == "raise":
+                raise
+            self._abort(str(e), e.seat, [raw])
+        self._advance_safely()
+        return self._flush()
+
+    # ------------------------------------------------------------ replay
+
+    @classmethod
+    def replay(cls, raws: Sequence[bytes], public: bytes, seed: bytes, *,
+               games: Callable[[str], Game] | None = None, identity: ids.Identity | None = None,
+               check_evidence: bool = False, upto: int | None = None) -> "Session":
+        """The session of seat ``public`` rebuilt from a log: every entry is checked.
+
+        Our own fair entries are re-derived from ``seed`` and must equal the
+        log's; others' are received as live. Raises ProtocolError (``.seat``
+        the culprit, ``.entry`` the index of the first bad entry).
+        """
+        first = open_entry(raws[0])
+        s = cls(identity, host=first.author == public, seed=seed, games=games, auto_join=False, public=public)
+        s._check_evidence = check_evidence
+        s._replay = deque()
+        for i, raw in enumerate(raws[:upto] if upto is not None else raws):
+            try:
+                entry = open_entry(raw)
+            except ProtocolError as e:
+                e.entry = i
+                raise
+            s._replay.append(entry)
+        s._run_replay()
+        s._replay = None
+        return s
+
+    @classmethod
+    def from_log(cls, raws: Sequence[bytes], identity: ids.Identity, seed: bytes, *,
+                 games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
+                 timeout: float | None = None, name: str = "", game: Game | None = None, players: int = 2,
+                 variant: str = "standard", options: dict | None = None) -> "Session":
+        """Restart after a crash: replay our own log, then go on live (with ``seed`` kept aside).
+
+        A host restarted before its table was written needs its proposal again
+        (``game``, ``players``, ``variant``, ``options``).
+        """
+        s = cls.replay(raws, identity.public, seed, games=games, identity=identity)
+        s.store, s.timeout, s.auto_join, s.name = store, timeout, True, name
+        s._proposal = (game, players, variant, dict(options or {}))
+        if not s.host and s.phase == HELLO and s.public not in s._keys():
+            s.join()
+        s._advance_safely()
+        s._flush()
+        return s
+
+    def _run_replay(self) -> None:
+        while self._replay:
+            entry = self._replay[0]
+            index = len(self.chain)
+            try:
+                if entry.author == self.public and entry.kind not in CHOICE_KINDS:
+                    raise ReplayMismatch(f"{entry.kind} is not what seat {self._seat_name(entry.author)} would "
+                                         f"write here", self._seat_of(entry.author))
+                self._replay.popleft()
+                self._accept(entry, sender=None)
+                self._advance()
+            except ProtocolError as e:
+                e.entry = index if not hasattr(e, "entry") else e.entry
+                raise
+
+    # ------------------------------------------------------------ internals
+
+    def _flush(self) -> list:
+        out, self._events = self._events, []
+        return out
+
+    def _keys(self) -> list[bytes]:
+        return [p.key for p in self.peers]
+
+    def _seat_of(self, key: bytes | None) -> int | None:
+        if key is not None and key in self.seats:
+            return self.seats.index(key)
+        return None
+
+    def _seat_name(self, key: bytes) -> str:
+        seat = self._seat_of(key)
+        return str(seat + 1) if seat is not None else ids.fingerprint(key)
+
+    def _other_seat(self) -> int | None:
+        others = [i for i, k in enumerate(self.seats) if k != self.public]
+        return others[0] if len(others) == 1 else None
+
+    def _receive(self, raw: bytes, sender: bytes | None) -> None:
+        blame = self._seat_of(sender) if sender is not None else self._other_seat()
+        try:
+            entry = open_entry(raw)
+        except ProtocolError as e:
+            e.seat = blame
+            raise
+        if entry.seq < len(self.chain) and self.chain[entry.seq].raw == entry.raw:
+            return  # a resent entry we already hold: harmless
+        self._accept(entry, sender)
+
+    def _accept(self, entry: Entry, sender: bytes | None) -> None:
+        """Check an entry's place in the chain and its meaning, then append it."""
+        author_seat = self._seat_of(entry.author)
+        blame = author_seat if author_seat is not None else (
+            self._seat_of(sender) if sender is not None else self._other_seat())
+        index = len(self.chain)
+        if entry.game != self.game_id:
+            if not self.game_id:
+                raise ProtocolError(f"entry {entry.seq} ({entry.kind}) by {self._seat_label(entry.author)} "
+                                    f"carries a game id before the game has one", blame)
+            raise ProtocolError(f"entry {entry.seq} ({entry.kind}) by {self._seat_label(entry.author)} belongs to "
+                                f"another game", blame)
+        if entry.seq != index:
+            if entry.seq < index:
+                old = self.chain[entry.seq]
+                if old.author == entry.author:
+                    raise ProtocolError(f"seat {self._seat_name(entry.author)} signed two different entries for "
+                                        f"sequence number {entry.seq}", blame)
+                raise ProtocolError(f"sequence number {entry.seq} by {self._seat_label(entry.author)} is already "
+                                    f"taken (next is {index})", blame)
+            raise ProtocolError(f"sequence number {entry.seq} by {self._seat_label(entry.author)} skips "
+                                f"{index} (missing or reordered entries)", blame)
+        expected_prev = self.chain[-1].hash if self.chain else FIRST_PREV
+        if entry.prev != expected_prev:
+            raise ProtocolError(f"entry {entry.seq} by {self._seat_label(entry.author)} does not link to the "
+                                f"previous entry (broken previous-hash)", blame)
+        schema = self._schemas.get(entry.kind)
+        if schema is None:
+            raise ProtocolError(f"entry {entry.seq}: unknown message kind {entry.kind!r}", blame)
+        try:
+            check(schema, entry.body, entry.kind)
+        except ProtocolError as e:
+            raise ProtocolError(f"entry {entry.seq} by {self._seat_label(entry.author)}: {e}", blame) from None
+        if entry.kind == ABORT:
+            self._on_abort(entry)
+            return
+        expected = self._expected_author()
+        if expected is not None and entry.author != expected:
+            raise ProtocolError(f"entry {entry.seq} ({entry.kind}) is {self._seat_label(expected)}'s to write, not "
+                                f"{self._seat_label(entry.author)}'s (wrong author)", blame)
+        handler = getattr(self, f"_on_{self.phase}")
+        handler(entry, blame)
+
+    def _seat_label(self, key: bytes) -> str:
+        seat = self._seat_of(key)
+        if seat is not None:
+            return f"seat {seat + 1}"
+        if key in self._keys():
+            return f"peer {ids.fingerprint(key)}"
+        return f"unknown key {ids.fingerprint(key)}"
+
+    def _append(self, entry: Entry) -> None:
+        self.chain.append(entry)
+        self._waiting_since = None
+        if self.store is not None and self._replay is None:
+            self.store(entry.raw)
+
+    def _author(self, kind: str, body: dict) -> Entry:
+        """Write our next entry (in a replay: take it from the log and compare)."""
+        if self._replay is not None:
+            if not self._replay:
+                raise _ReplayEnd()
+            logged = self._replay[0]
+            seat = self._seat_of(self.public)
+            if logged.author != self.public or logged.kind != kind or pack(logged.body) != pack(body):
+                raise ReplayMismatch(f"seat {seat + 1 if seat is not None else '?'} should have written {kind} "
+                                     f"here, and its log entry {len(self.chain)} differs", seat)
+            self._replay.popleft()
+            self._check_place(logged)
+            self.chain.append(logged)
+            return logged
+        if self.identity is None:
+            raise _ReplayEnd()
+        prev = self.chain[-1].hash if self.chain else FIRST_PREV
+        entry = seal(self.identity, game=self.game_id, seq=len(self.chain), prev=prev, kind=kind, body=body)
+        self._append(entry)
+        self._outbox.append(entry.raw)
+        return entry
+
+    def _may_write(self) -> bool:
+        """False in a replay whose log ends here (the seat had not written this yet)."""
+        if self._replay is not None:
+            return bool(self._replay)
+        return self.identity is not None
+
+    def _check_place(self, entry: Entry) -> None:
+        prev = self.chain[-1].hash if self.chain else FIRST_PREV
+        if entry.seq != len(self.chain) or entry.prev != prev or entry.game != self.game_id:
+            raise ReplayMismatch(f"entry {len(self.chain)} is out of place in the chain", self._seat_of(entry.author))
+
+    def _abort(self, reason: str, culprit: int | None, evidence: list[bytes]) -> None:
+        body: dict[str, Any] = {"reason": reason[:1000], "evidence": [e if len(e) <= MAX_BIN else
+                                                                       hashlib.sha256(e).digest() for e in evidence]}
+        if culprit is not None:
+            body["culprit"] = culprit
+        if self.game_id:
+            body["seed"] = self.seed
+        if self.identity is not None and self._replay is None:
+            self._author(ABORT, body)
+        self.phase = "aborted"
+        self.result = Aborted(self.my_seat, culprit, reason)
+        self._events.append(self.result)
+
+    def _on_abort(self, entry: Entry) -> None:
+        body = entry.body
+        culprit = body.get("culprit")
+        if self._check_evidence and self._replay is not None and body["evidence"] and entry.author == self.public:
+            self._confirm_evidence(body["evidence"][0], culprit)
+        self._append(entry)
+        self.phase = "aborted"
+        self.result = Aborted(self._seat_of(entry.author), culprit, body["reason"])
+        self._events.append(self.result)
+
+    def _confirm_evidence(self, raw: bytes, culprit: int | None) -> None:
+        trial = copy.copy(self)
+        trial.chain = list(self.chain)
+        trial.view = self.view
+        trial.fair = copy.deepcopy(self.fair)
+        trial.steps, trial.finals, trial.ends = list(self.steps), dict(self.finals), dict(self.ends)
+        trial._events, trial._outbox, trial._replay, trial.store = [], [], None, None
+        try:
+            trial._receive(raw, None)
+        except ProtocolError as e:
+            if e.seat != culprit:
+                raise ProtocolError(f"the evidence of the abort blames seat {e.seat + 1 if e.seat is not None else '?'}"
+                                    f", not seat {culprit + 1 if culprit is not None else '?'}", self.my_seat)
+            return
+        raise ProtocolError("the evidence of the abort is a valid entry: the abort was unfounded", self.my_seat)
+
+    # ---------------------------------------------------------- who writes
+
+    def _expected_author(self) -> bytes | None:
+        """The key that must write the next entry (None: any newcomer, in the hello phase)."""
+        if self.phase == HELLO:
+            return None  # hellos come from newcomers; the table from the host (checked in _on_hello)
+        seat = self._expected_seat()
+        return self.seats[seat] if seat is not None else None
+
+    def _expected_seat(self) -> int | None:
+        if self.phase == GENESIS:
+            return len(self.chain) - self._genesis_start
+        if self.phase == "play":
+            actor = self.game.next_actor(self.view)
+            if actor == TABLE:
+                return self.fair.expected() if self._op is not None else None
+            return actor
+        if self.phase == "final":
+            return len(self.finals)
+        if self.phase == END:
+            return len(self.ends)
+        return None
+
+    # ---------------------------------------------------------- phases
+
+    def _on_hello(self, entry: Entry, blame: int | None) -> None:
+        if entry.kind == TABLE_KIND:
+            if not self.peers or entry.author != self.peers[0].key:
+                raise ProtocolError(f"entry {entry.seq}: only the host sets the table", blame)
+            self._append(entry)
+            self._set_table(entry.body, blame)
+            return
+        if entry.kind != HELLO:
+            raise ProtocolError(f"entry {entry.seq}: expected a hello or the table, got {entry.kind}", blame)
+        if entry.author in self._keys():
+            raise ProtocolError(f"entry {entry.seq}: {ids.fingerprint(entry.author)} said hello twice", blame)
+        if len(self.peers) >= MAX_SEATS:
+            raise ProtocolError(f"entry {entry.seq}: the table is full", blame)
+        if VERSION not in entry.body["versions"]:
+            raise ProtocolError(f"peer {ids.fingerprint(entry.author)} speaks protocol versions "
+                                f"{entry.body['versions']}, not {VERSION}", blame)
+        self._append(entry)
+        self._after_hello_entry(entry)
+        if not self.host and self.auto_join and self._replay is None and self.public not in self._keys():
+            self._author(HELLO, {"versions": [VERSION], "name": self.name})
+            self._after_hello_entry(self.chain[-1])
+        self._after_hello()
+
+    def _after_hello_entry(self, entry: Entry) -> None:
+        self.peers.append(_Peer(entry.author, entry.body["name"]))
+        self._events.append(Joined(len(self.peers) - 1, entry.body["name"], entry.author))
+
+    def _after_hello(self) -> None:
+        game, players, variant, options = self._proposal
+        if (self.host and self._replay is None and game is not None and len(self.peers) == players
+                and self.phase == HELLO):
+            keys = self._keys()
+            self._author(TABLE_KIND, {"game": game.id, "variant": variant, "players": players, "options": options,
+                                      "seats": keys, "names": [p.name for p in self.peers]})
+            self._set_table(self.chain[-1].body, None)
+
+    def _set_table(self, body: dict, blame: int | None) -> None:
+        try:
+            game = self._resolve(body["game"])
+            game.check_options(body["players"], body["variant"])
+        except RulesError as e:
+            raise ProtocolError(f"the table cannot be played: {e}", blame) from None
+        if body["seats"] != self._keys() or len(body["names"]) != len(body["seats"]) \
+                or body["players"] != len(body["seats"]):
+            raise ProtocolError("the table's seats are not the peers that said hello, in order", blame)
+        if [p.name for p in self.peers] != body["names"]:
+            raise ProtocolError("the table's names are not the names the peers gave", blame)
+        self.game, self.variant, self.options = game, body["variant"], dict(body["options"])
+        self.seats, self.names = list(body["seats"]), list(body["names"])
+        self.my_seat = self._seat_of(self.public)
+        self.phase = GENESIS
+        self._genesis_start = len(self.chain)
+        self._events.append(TableSet(game.id, self.variant, len(self.seats), tuple(self.names),
+                                     self.my_seat if self.my_seat is not None else -1, ids.safety_code(*self.seats)))
+        self._maybe_genesis()
+
+    def _resolve(self, game_id: str) -> Game:
+        if self._games is not None:
+            return self._games(game_id)
+        game = self._proposal[0]
+        if game is not None and game.id == game_id:
+            return game
+        from engines.registry import get_game
+
+        return get_game(game_id)
+
+    def _maybe_genesis(self) -> None:
+        if self.phase == GENESIS and self._expected_seat() == self.my_seat and self._may_write():
+            nonce = hashlib.sha256(NONCE_DOMAIN + self.seed).digest()
+            self._author(GENESIS, {"nonce": nonce})
+            self._after_genesis_entry()
+
+    def _after_genesis_entry(self) -> None:
+        if len(self.chain) - self._genesis_start == len(self.seats):
+            self.game_id = hashlib.sha256(GAME_ID_DOMAIN + self.chain[-1].hash).digest()
+            self._start_play()
+        else:
+            self._maybe_genesis()
+
+    def _on_genesis(self, entry: Entry, blame: int | None) -> None:
+        if entry.kind != GENESIS:
+            raise ProtocolError(f"entry {entry.seq}: expected a genesis nonce, got {entry.kind}", blame)
+        self._append(entry)
+        self._after_genesis_entry()
+
+    def _start_play(self) -> None:
+        game = self.game
+        state = game.setup(players=len(self.seats), variant=self.variant, **self.options)
+        self.view = game.view(state, self.my_seat)
+        seat = self.my_seat if self.my_seat is not None else 0
+        self.fair = self._fairmod.FairTable(self.game_id, seat, len(self.seats), Drbg(self.seed, FAIR_DOMAIN))
+        self.phase = "play"
+        self._events.append(GameStarted(self.game_id))
+
+    def _on_play(self, entry: Entry, blame: int | None) -> None:
+        seat = self._seat_of(entry.author)
+        actor = self.game.next_actor(self.view)
+        if actor == TABLE:
+            if not entry.kind.startswith("fair_") or entry.kind == "fair_final":
+                raise ProtocolError(f"entry {entry.seq}: the table is resolving {self._op.kind}; "
+                                    f"{entry.kind} is not a table message", seat)
+            if seat == self.my_seat:
+                raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1} would not have written this", seat)
+            try:
+                self.fair.consume(seat, entry.kind, entry.body)
+            except self._fairmod.CheatDetected as e:
+                raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
+            self._append(entry)
+            self.steps.append((seat, entry.kind, entry.body))
+            return
+        if entry.kind != MOVE:
+            raise ProtocolError(f"entry {entry.seq}: seat {actor + 1} must move, not send {entry.kind}", seat)
+        self._on_move(entry, seat)
+
+    def _on_move(self, entry: Entry, seat: int) -> None:
+        body = entry.body
+        action = as_action(body["action"])
+        if not action or not isinstance(action[0], str):
+            raise ProtocolError(f"entry {entry.seq}: an action is a list whose first item names its kind", seat)
+        before = self.view
+        try:
+            after, events = self.game.apply(before, action)
+        except IllegalAction as e:
+            raise ProtocolError(f"entry {entry.seq}: illegal move by seat {seat + 1}: {e}", seat) from None
+        except (RulesError, KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+            raise ProtocolError(f"entry {entry.seq}: illegal move by seat {seat + 1}: {type(e).__name__} "
+                                f"{str(e)[:200]}", seat) from None
+        slots = self._made_public(before, after)
+        proof = body.get("proof")
+        if slots:
+            if proof is None:
+                raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} plays hidden cards without a proof", seat)
+            claimed = [after.cards.ids[s] for s in slots]
+            if seat == self.my_seat:
+                if pack(self.fair.prove(slots)) != pack(proof):
+                    raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1}'s proof is not its keys", seat)
+            else:
+                try:
+                    self.fair.check_claims(seat, slots, claimed, proof)
+                except self._fairmod.CheatDetected as e:
+                    raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
+            step = {"slots": slots, "ids": claimed, "proof": proof}
+        elif proof is not None:
+            raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} sends a proof but plays no hidden card", seat)
+        digest = self.game.digest(after)
+        if digest != body["digest"]:
+            raise ProtocolError(f"entry {entry.seq}: seat {seat + 1}'s state digest differs from ours after "
+                                f"{self._text(before, action)}", seat)
+        self._append(entry)
+        if slots:
+            self.steps.append((seat, "fair_claim", step))
+        self.view = after
+        self._events.append(Moved(seat, action, self._text(before, action), tuple(events)))
+
+    def _on_final(self, entry: Entry, blame: int | None) -> None:
+        seat = self._seat_of(entry.author)
+        if entry.kind != "fair_final":
+            raise ProtocolError(f"entry {entry.seq}: the game is over; seat {seat + 1} must reveal its secrets, not "
+                                f"send {entry.kind}", seat)
+        if seat == self.my_seat:
+            raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1} would not have written this", seat)
+        try:
+            self.fair.consume_final(seat, entry.body)
+        except self._fairmod.CheatDetected as e:
+            raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
+        self._append(entry)
+        self.finals[seat] = entry.body
+        self._after_final()
+
+    def _after_final(self) -> None:
+        if len(self.finals) < len(self.seats):
+            return
+        problems = self._fairmod.audit_transcript(self.game_id, len(self.seats), self.steps, self.finals)
+        if problems:
+            raise ProtocolError(f"audit: {problems[0]}", _seat_in(problems[0]))
+        self.phase = END
+
+    def _on_end(self, entry: Entry, blame: int | None) -> None:
+        seat = self._seat_of(entry.author)
+        if entry.kind != END:
+            raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} must sign the result, not send {entry.kind}",
+                                seat)
+        mine = self._result_body()
+        theirs = dict(entry.body)
+        theirs_seed = theirs.pop("seed")
+        mine.pop("seed")
+        if seat == self.my_seat:
+            raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1} would not have written this", seat)
+        if pack(mine) != pack(theirs):
+            raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} signs a different result "
+                                f"({theirs['scores']} against our {mine['scores']})", seat)
+        del theirs_seed
+        self._append(entry)
+        self.ends[seat] = entry.body
+        self._after_end()
+
+    def _after_end(self) -> None:
+        if len(self.ends) == len(self.seats):
+            self.phase = "over"
+            self.result = GameOver(tuple(self.game.scores(self.view)), tuple(self.game.winners(self.view)))
+            self._events.append(self.result)
+
+    def _result_body(self) -> dict:
+        return {"scores": list(self.game.scores(self.view)), "winners": list(self.game.winners(self.view)),
+                "digest": self.game.digest(self.view), "seed": self.seed}
+
+    # ---------------------------------------------------------- driving
+
+    def _advance_safely(self) -> None:
+        try:
+            self._advance()
+        except ProtocolError as e:
+            if not self.over:
+                self._abort(str(e), e.seat, [])
+
+    def _advance(self) -> None:
+        """Do every step that needs nobody else: table outcomes, our table messages, finals, ends."""
+        try:
+            self._advance_inner()
+        except _ReplayEnd:
+            return
+
+    def _advance_inner(self) -> None:
+        while not self.over:
+            if self.phase == GENESIS:
+                self._maybe_genesis()
+                return
+            if self.phase == "play":
+                if self.game.is_over(self.view):
+                    if self._op is not None:
+                        raise ProtocolError("the game ended while the table was busy", None)
+                    self.phase = "final"
+                    continue
+                if self.game.next_actor(self.view) != TABLE:
+                    return
+                if self._op is None:
+                    self._op = self.game.table_op(self.view)
+                    self.fair.begin(self._op, self.view)
+                expected = self.fair.expected()
+                if expected is None:
+                    op, outcome = self._op, self.fair.outcome()
+                    try:
+                        self.view, events = self.game.apply(self.view, outcome)
+                    except IllegalAction as e:
+                        raise ProtocolError(f"the table's outcome does not apply: {e}", None) from None
+                    self._op = None
+                    self._events.append(TableResolved(op, outcome, tuple(events)))
+                    continue
+                if expected != self.my_seat or not self._may_write():
+                    return
+                kind, body = self.fair.produce()
+                self._author(kind, body)
+                self.steps.append((self.my_seat, kind, body))
+                continue
+            if self.phase == "final":
+                seat = len(self.finals)
+                if seat >= len(self.seats) or seat != self.my_seat or not self._may_write():
+                    return
+                kind, body = self.fair.final_reveal()
+                self._author(kind, body)
+                self.finals[seat] = body
+                self._after_final()
+                continue
+            if self.phase == END:
+                seat = len(self.ends)
+                if seat >= len(self.seats) or seat != self.my_seat or not self._may_write():
+                    return
+                body = self._result_body()
+                self._author(END, body)
+                self.ends[seat] = body
+                self._after_end()
+                continue
+            return
+
+    # ---------------------------------------------------------- helpers
+
+    def _made_public(self, before: State, after: State) -> list[int]:
+        """Slots a move makes public that were not: the cards it plays from a hidden hand."""
+        everyone = after.cards.everyone
+        b, a = before.cards.seen, after.cards.seen
+        return [s for s in range(len(a)) if a[s] == everyone and (s >= len(b) or b[s] != everyone)]
+
+    def _text(self, state: State, action: Action) -> str:
+        try:
+            return self.game.format_action(state, action)
+        except Exception:  # notation is for people; never let it break the protocol
+            return " ".join(str(x) for x in action)
+
+
+class _ReplayEnd(Exception):
+    """A replay reached the end of the log where the seat would write next."""
+
+
+def _seat_in(problem: str) -> int | None:
+    import re
+
+    m = re.search(r"seat (\d+)", problem)
+    return int(m.group(1)) - 1 if m else None

@@ -1,0 +1,186 @@
+"""Canonical msgpack on the wire: encode, decode untrusted bytes, check schemas.
+
+Every message is one msgpack value in canonical form (maps with sorted string
+keys, shortest ints, bin for bytes, no floats: :func:`engines.core.canonical_pack`).
+Untrusted bytes go through :func:`unpack`, which bounds every size, refuses
+trailing bytes and refuses any encoding that is not the canonical one, so one
+value has exactly one byte string. :func:`check` then holds the value against a
+schema before anything else reads it.
+
+Schema language (shared with ``protocol/fair``): a schema is a dict
+``field -> type``; a field whose name ends in ``?`` is optional; unknown
+fields are errors. Types: ``"int"``, ``"uint"``, ``"bool"``, ``"str"``,
+``"bytes"``, ``"bytes32"``, ``"bytes64"``, ``"any"`` (plain data: None, bool,
+int, str, bytes, lists and string-keyed maps of these), ``["list", elem,
+max_len]``, ``["map", key_type, value_type, max_len]``, or a nested dict schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from engines.core import canonical_pack
+
+MAX_MESSAGE = 1 << 20
+"""Largest encoded message (bytes) a peer accepts."""
+MAX_STR = 4096
+MAX_BIN = 1 << 16
+MAX_ARRAY = 8192
+MAX_MAP = 256
+MAX_DEPTH = 24
+"""Deepest nesting of lists and maps an ``any`` field may hold."""
+MAX_STR_FIELD = 1024
+"""Longest ``str`` a schema field accepts (in characters)."""
+
+
+class ProtocolError(Exception):
+    """A message that breaks the protocol; ``str(e)`` is one line saying why.
+
+    ``seat`` is the seat at fault when it is known (None: unknown or nobody).
+    """
+
+    def __init__(self, message: str, seat: int | None = None):
+        super().__init__(message)
+        self.seat = seat
+
+
+class WireError(ProtocolError):
+    """Bytes that are not one bounded, canonical msgpack value."""
+
+
+class SchemaError(ProtocolError):
+    """A value that does not match the schema of its kind."""
+
+
+def pack(obj: Any) -> bytes:
+    """The canonical encoding of plain data (tuples become lists)."""
+    return canonical_pack(obj)
+
+
+def unpack(data: bytes, max_size: int = MAX_MESSAGE) -> Any:
+    """Decode one untrusted message; WireError unless it is bounded and canonical."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise WireError(f"a message must be bytes, not {type(data).__name__}")
+    data = bytes(data)
+    if len(data) > max_size:
+        raise WireError(f"message of {len(data)} bytes is over the {max_size}-byte limit")
+    if not data:
+        raise WireError("empty message")
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True,
+                                max_buffer_size=max(len(data), 1), max_str_len=MAX_STR,
+                                max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY,
+                                max_map_len=MAX_MAP, max_ext_len=0)
+    try:
+        unpacker.feed(data)
+        value = unpacker.unpack()
+        end = unpacker.tell()
+    except msgpack.OutOfData:
+        raise WireError("message cut short") from None
+    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError,
+            UnicodeDecodeError, RecursionError) as e:
+        raise WireError(f"not valid msgpack: {type(e).__name__}: {_one_line(e)}") from None
+    if end != len(data):
+        raise WireError(f"{len(data) - end} trailing bytes after the message")
+    try:
+        again = canonical_pack(value)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise WireError(f"not plain data: {_one_line(e)}") from None
+    if again != data:
+        raise WireError("not in canonical form (sorted keys, shortest ints, bin for bytes)")
+    return value
+
+
+def _one_line(e: BaseException) -> str:
+    return str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+
+
+# --------------------------------------------------------------------------
+# Schemas
+
+_SCALARS = {
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "uint": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "bool": lambda v: isinstance(v, bool),
+    "str": lambda v: isinstance(v, str) and len(v) <= MAX_STR_FIELD,
+    "bytes": lambda v: isinstance(v, bytes),
+    "bytes32": lambda v: isinstance(v, bytes) and len(v) == 32,
+    "bytes64": lambda v: isinstance(v, bytes) and len(v) == 64,
+    "any": lambda v: _plain(v, 0),
+    "none": lambda v: v is None,
+}
+
+
+def _plain(v: Any, depth: int) -> bool:
+    if v is None or isinstance(v, (bool, int, str, bytes)):
+        return True
+    if depth >= MAX_DEPTH:
+        return False
+    if isinstance(v, (list, tuple)):
+        return all(_plain(x, depth + 1) for x in v)
+    if isinstance(v, dict):
+        return all(isinstance(k, str) and _plain(x, depth + 1) for k, x in v.items())
+    return False
+
+
+def check(schema: Any, value: Any, where: str = "body") -> None:
+    """Raise SchemaError naming the first field of ``value`` that breaks ``schema``."""
+    if isinstance(schema, dict):
+        if not isinstance(value, dict):
+            raise SchemaError(f"{where} must be a map, not {_kind(value)}")
+        fields = {}
+        for name, sub in schema.items():
+            optional = name.endswith("?")
+            key = name[:-1] if optional else name
+            fields[key] = sub
+            if key not in value:
+                if not optional:
+                    raise SchemaError(f"{where} lacks the field {key!r}")
+        for key in value:
+            if key not in fields:
+                raise SchemaError(f"{where} has an unknown field {key!r}")
+            check(fields[key], value[key], f"{where}.{key}")
+        return
+    if isinstance(schema, str):
+        test = _SCALARS.get(schema)
+        if test is None:
+            raise SchemaError(f"bad schema type {schema!r} at {where}")
+        if not test(value):
+            raise SchemaError(f"{where} must be {schema}, not {_kind(value)}")
+        return
+    if isinstance(schema, (list, tuple)) and schema:
+        if schema[0] == "list" and len(schema) == 3:
+            if not isinstance(value, (list, tuple)):
+                raise SchemaError(f"{where} must be a list, not {_kind(value)}")
+            if len(value) > schema[2]:
+                raise SchemaError(f"{where} has {len(value)} items, over the limit of {schema[2]}")
+            for i, item in enumerate(value):
+                check(schema[1], item, f"{where}[{i}]")
+            return
+        if schema[0] == "map" and len(schema) == 4:
+            if not isinstance(value, dict):
+                raise SchemaError(f"{where} must be a map, not {_kind(value)}")
+            if len(value) > schema[3]:
+                raise SchemaError(f"{where} has {len(value)} entries, over the limit of {schema[3]}")
+            for k, item in value.items():
+                check(schema[1], k, f"{where} key")
+                check(schema[2], item, f"{where}[{k!r}]")
+            return
+        if schema[0] == "oneof":
+            for option in schema[1:]:
+                try:
+                    check(option, value, where)
+                    return
+                except SchemaError:
+                    pass
+            raise SchemaError(f"{where} matches none of its allowed forms")
+    raise SchemaError(f"bad schema {schema!r} at {where}")
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nil"
+    if isinstance(value, bytes):
+        return f"{len(value)} bytes"
+    return type(value).__name__

@@ -1,0 +1,35 @@
+"""identity.py: stored keys with owner-only permissions, fingerprints, safety codes."""
+
+import os
+import stat
+
+from protocol.identity import KEY_FILE, Identity, fingerprint, home, safety_code, verify
+
+
+def test_identity_is_created_once_with_owner_only_permissions(lanterne_home):
+    a = Identity.load_or_create()
+    assert home() == lanterne_home
+    path = lanterne_home / KEY_FILE
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(lanterne_home).st_mode) == 0o700
+    b = Identity.load_or_create()
+    assert a.public == b.public and len(a.public) == 32
+
+
+def test_sign_and_verify_are_domain_separated():
+    a = Identity.from_seed(b"a")
+    sig = a.sign(b"dom/1", b"hello")
+    assert verify(a.public, sig, b"dom/1", b"hello")
+    assert not verify(a.public, sig, b"dom/2", b"hello")
+    assert not verify(a.public, sig, b"dom/1", b"hellO")
+    assert not verify(Identity.from_seed(b"b").public, sig, b"dom/1", b"hello")
+
+
+def test_fingerprint_and_safety_code():
+    a, b, c = (Identity.from_seed(s).public for s in (b"a", b"b", b"c"))
+    assert fingerprint(a) != fingerprint(b) and len(fingerprint(a)) == 19
+    code = safety_code(a, b)
+    assert code == safety_code(b, a)                 # order-independent
+    assert code != safety_code(a, c)                 # depends on both keys
+    groups = code.split(" ")
+    assert len(groups) == 4 and all(len(g) == 4 and g.isdigit() for g in groups)

@@ -1,0 +1,102 @@
+"""session.py: whole games between honest peers, replays and restarts."""
+
+import pytest
+
+from engines.bots import RandomBot
+from protocol.identity import safety_code
+from protocol.log import LogWriter, read_log
+from protocol.memory import Pipe, make_sessions, play
+from protocol.session import GameOver, Session, TableSet
+from tests.protocol.helpers import HIGHCARD, games, highcard_sessions, play_highcard
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_honest_game_ends_with_identical_chains(players):
+    sessions = play_highcard(players)
+    chains = {tuple(e.raw for e in s.chain) for s in sessions}
+    assert len(chains) == 1
+    results = {s.result for s in sessions}
+    assert len(results) == 1 and isinstance(results.pop(), GameOver)
+    kinds = [e.kind for e in sessions[0].chain]
+    assert kinds[:players + 1] == ["hello"] * players + ["table"]
+    assert kinds[players + 1:2 * players + 1] == ["genesis"] * players
+    assert kinds[-2 * players:] == ["fair_final"] * players + ["end"] * players
+    assert sessions[0].game_id and all(e.game == sessions[0].game_id for e in sessions[0].chain[2 * players + 1:])
+
+
+def test_table_event_shows_the_same_safety_code():
+    sessions = highcard_sessions(2)
+    pipe = play(sessions, [RandomBot(0), RandomBot(1)])
+    codes = [[e for e in pipe.events[i] if isinstance(e, TableSet)][0].safety_code for i in range(2)]
+    assert codes[0] == codes[1] == safety_code(sessions[0].public, sessions[1].public)
+    assert [e for e in pipe.events[1] if isinstance(e, TableSet)][0].my_seat == 1
+
+
+def test_same_seed_same_bytes():
+    a = [e.raw for e in play_highcard(2, seed="same")[0].chain]
+    b = [e.raw for e in play_highcard(2, seed="same")[0].chain]
+    c = [e.raw for e in play_highcard(2, seed="other")[0].chain]
+    assert a == b and a != c
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_replay_of_every_seat_reproduces_its_entries(players):
+    sessions = play_highcard(players)
+    raws = [e.raw for e in sessions[0].chain]
+    for s in sessions:
+        r = Session.replay(raws, s.public, s.seed, games=games)
+        assert r.result == s.result and r.head == s.head
+
+
+def test_replay_with_the_wrong_seed_is_caught():
+    sessions = play_highcard(2)
+    raws = [e.raw for e in sessions[0].chain]
+    with pytest.raises(Exception) as info:
+        Session.replay(raws, sessions[1].public, b"\x00" * 32, games=games)
+    assert "seat 2" in str(info.value)
+
+
+def test_pagode_logs_are_identical_byte_for_byte(tmp_path):
+    from engines.registry import get_game
+
+    game = get_game("pagode")
+    paths = [tmp_path / f"seat{i}.lanterne" for i in range(2)]
+    writers = [LogWriter(p) for p in paths]
+    sessions = make_sessions(game, 2, "pagode-test", stores=[w.append for w in writers])
+    play(sessions, [RandomBot(1), RandomBot(2)])
+    for w in writers:
+        w.close()
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+    raws, tail = read_log(paths[0])
+    assert tail == 0 and raws == [e.raw for e in sessions[0].chain]
+    first_roll = [e for e in sessions[0].chain if e.kind == "fair_commit"]
+    assert first_roll, "the first player is drawn by a fair roll"
+
+
+def test_restart_from_the_log_after_a_crash():
+    sessions = play_highcard(2, seed="crash")
+    full = [e.raw for e in sessions[0].chain]
+    for cut in (1, 3, 9, 14, len(full) - 3):
+        again = [Session.from_log(full[:cut], s.identity, s.seed, games=games, game=HIGHCARD, name=f"bot{i + 1}")
+                 for i, s in enumerate(sessions)]
+        assert all(s.chain[:cut] == sessions[0].chain[:cut] for s in again)
+        pipe = Pipe(again)
+        for i in range(2):
+            pipe.collect(i, [])      # what a restarted peer writes at once goes out
+        for _ in range(500):
+            pipe.deliver()
+            if all(s.over for s in again):
+                break
+            i = next(i for i, s in enumerate(again) if s.my_turn)
+            pipe.collect(i, again[i].act(again[i].legal_actions()[0]))
+        assert all(isinstance(s.result, GameOver) for s in again), cut
+        assert [e.raw for e in again[0].chain] == [e.raw for e in again[1].chain]
+
+
+def test_resent_entries_are_ignored():
+    sessions = highcard_sessions(2)
+    a, b = sessions
+    a.start()
+    hello = a.chain[0].raw
+    b.receive(hello)
+    assert b.receive(hello) == [] and not b.over
