@@ -1,0 +1,92 @@
+"""A passive observer holding every message learns no hidden card before it is revealed."""
+
+from itertools import combinations
+
+import pytest
+
+from engines.core import DEAL, REVEAL, SHUFFLE, TableOp
+from protocol.fair import group as g
+from protocol.fair.driver import LocalTables
+
+GAME = b"\x77" * 32
+CARDS = list(range(16))
+
+
+def observer_opens(log: list, players: int) -> dict[tuple[int, int], int]:
+    """What an observer with the whole log can open: every deck position whose
+    published keys (any subset of them) take the final deck point to a card point."""
+    card_of: dict[int, dict[bytes, int]] = {}
+    final: dict[int, list[bytes]] = {}
+    keys: dict[tuple[int, int], set[bytes]] = {}
+    for seat, kind, body in log:
+        if kind == "fair_shuffle" and "cards" in body:
+            card_of[body["deck"]] = {g.card_point(GAME, body["deck"], c): c for c in body["cards"]}
+        if kind in ("fair_shuffle", "fair_rekey"):
+            final[body["deck"]] = body["points"]
+        proof = body["proof"] if kind == "fair_claim" else body if kind == "fair_keys" else None
+        if proof:
+            for d, pos, key in zip(proof["decks"], proof["pos"], proof["keys"]):
+                keys.setdefault((d, pos), set()).add(key)
+    opened = {}
+    for (d, pos), ks in keys.items():
+        for size in range(1, len(ks) + 1):
+            for subset in combinations(sorted(ks), size):
+                point = g.lock(g.scalar_inv(g.product(subset)), final[d][pos])
+                if point in card_of[d]:
+                    opened[(d, pos)] = card_of[d][point]
+    return opened
+
+
+def every_point_and_key(log: list) -> set[bytes]:
+    found = set()
+
+    def walk(v):
+        if isinstance(v, bytes):
+            found.add(v)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+
+    walk([body for _, _, body in log])
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_an_observer_opens_exactly_the_revealed_cards(players):
+    local = LocalTables(GAME, players, CARDS, seed=("observer", players))
+    local.run(TableOp(SHUFFLE, "draw", tuple(range(16))))
+    for seat in range(players):
+        local.run(TableOp(DEAL, "draw", (3 * seat, 3 * seat + 1, 3 * seat + 2), to=seat))
+    local.play(0, [0])                                   # played from a hand: public
+    local.run(TableOp(REVEAL, "hand", (4,)))             # seat 2's card shown
+    local.run(TableOp(DEAL, "draw", (15,), to=None))     # face up
+    public = {0: local.views[0].cards.ids[0], 4: local.views[1].cards.ids[4], 15: local.views[0].cards.ids[15]}
+
+    opened = observer_opens(local.log, players)
+    assert opened == {(0, slot): card for slot, card in public.items()}   # and nothing else
+
+    # no hidden card's point, nor its owner's key, is anywhere in the messages
+    seen = every_point_and_key(local.log)
+    deck = local.tables[0]._decks[0]
+    hidden = [s for s in range(3 * players) if s not in public]
+    for slot in hidden:
+        owner = slot // 3
+        card = local.views[owner].cards.ids[slot]
+        assert g.card_point(GAME, 0, card) not in seen
+        assert local.tables[owner]._decks[0].keys[slot] not in seen
+    assert not {g.card_point(GAME, 0, c) for c in CARDS} & seen
+    # the pile's order is hidden too: the undealt positions were never opened by anyone
+    assert all(not deck.opened[pos] for pos in range(3 * players, 15))
+
+
+def test_the_recipient_alone_opens_a_face_down_card():
+    local = LocalTables(GAME, 3, CARDS, seed="alone")
+    local.run(TableOp(SHUFFLE, "draw", tuple(range(16))))
+    local.run(TableOp(DEAL, "draw", (5,), to=2))
+    assert [view.cards.ids[5] is not None for view in local.views] == [False, False, True]
+    # the other seats hold every key but the recipient's, and still cannot open it
+    assert all(t._identity((0, 5)) is None for t in local.tables[:2])
+    assert observer_opens(local.log, 3) == {}
