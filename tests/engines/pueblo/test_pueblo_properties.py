@@ -1,0 +1,115 @@
+"""Properties over random legal play: it always ends, the pueblo stays sound, texts round-trip."""
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engines.bots import GreedyBot, RandomBot
+from engines.core import OpenTable, canonical_pack, play_out
+from engines.pueblo import GAME
+from engines.pueblo.data import NEUTRAL, STONES_PER_PLAYER
+from engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX
+
+STEP_BOUND = 3000
+"""More than any game can take: 36 stones x 2 actions, 36 removals x 4 seats x 2, 3 auctions x 4 cards x 80 bids."""
+
+games = st.tuples(st.integers(2, 4), st.sampled_from(GAME.variants), st.integers(0, 10**6))
+
+
+def check_sound(state) -> None:
+    """No floating cube, no cube inside another, every stone accounted for."""
+    cubes = {}
+    for c in range(64):
+        assert len(state.stacks[c]) == state.heights[c]  # a gap-free stack: nothing floats
+        for z, sid in enumerate(state.stacks[c]):
+            cubes.setdefault(sid, []).append((c, z))
+    for sid, stone in enumerate(state.stones):
+        if stone is None:
+            assert sid not in cubes
+            continue
+        owner, orient, x, y, base = stone
+        t = TEMPLATE_INDEX[orient, x, y]
+        want = sorted((c, base + col.low + k) for c, col in zip(t.cells, POSE_COLUMNS[orient])
+                      for k in range(col.count))
+        assert sorted(cubes.pop(sid)) == want  # each cube in one place, owned by one stone
+        assert not t.mask & state.site_mask
+    assert not cubes
+    col, neu = STONES_PER_PLAYER[state.players]
+    for p in range(state.players):
+        assert state.owners.count(p) + state.coloured[p] + state.held[p] + state.dropped[p][0] == col
+    assert (state.owners.count(NEUTRAL) + sum(state.neutral) + sum(state.held)
+            + sum(d[1] for d in state.dropped)) == neu * state.players
+
+
+def play_checked(players, variant, seed, bots=RandomBot, check=True):
+    rng = random.Random(seed)
+    state = GAME.setup(players=players, variant=variant)
+    score_sum = [0] * players
+    steps = [0]
+
+    def on_step(after, action, events):
+        steps[0] += 1
+        for e in events:
+            if e[0] == "score":
+                score_sum[e[1]] += e[2]
+        assert GAME.scores(after) == score_sum
+        if not check:
+            return
+        check_sound(after)
+        data = after.to_data()
+        json.dumps(data)  # plain data
+        again = GAME.load_position(GAME.save_position(after))
+        assert again.to_data() == data and canonical_pack(again.to_data()) == canonical_pack(data)
+        if not GAME.is_over(after):
+            seat = GAME.next_actor(after)
+            acts = GAME.legal_actions(after, seat)
+            sample = acts if len(acts) < 30 else rng.sample(acts, 30)
+            for a in sample:
+                assert GAME.parse_action(after, GAME.format_action(after, a)) == a
+            if seat >= 0:
+                assert GAME.legal_actions(GAME.view(after, seat), seat) == acts
+
+    final, record = play_out(GAME, state, OpenTable(seed), [bots(f"{seed}/{i}") for i in range(players)],
+                             max_steps=STEP_BOUND, on_step=on_step)
+    assert GAME.is_over(final) and len(record) < STEP_BOUND
+    return final, record
+
+
+@settings(max_examples=12, deadline=None)
+@given(games)
+def test_random_play_ends_and_keeps_every_invariant(game):
+    players, variant, seed = game
+    final, record = play_checked(players, variant, seed)
+    assert set(GAME.winners(final)) == {p for p in range(players) if final.penalties[p] == min(final.penalties)}
+    if "dismantling" in variant:
+        assert not any(s is not None and s[0] != NEUTRAL for s in final.stones)
+    else:
+        assert all(s is not None for s in final.stones)  # nothing leaves the board without dismantling
+        assert len(final.stones) + sum(map(sum, final.dropped)) == sum(STONES_PER_PLAYER[players]) * players
+
+
+@settings(max_examples=8, deadline=None)
+@given(games)
+def test_same_seed_same_game(game):
+    players, variant, seed = game
+    a_final, a_record = play_checked(players, variant, seed, check=False)
+    b_final, b_record = play_checked(players, variant, seed, check=False)
+    assert a_record == b_record
+    assert GAME.save_position(a_final) == GAME.save_position(b_final)
+    assert GAME.digest(a_final) == GAME.digest(b_final)
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 10**6))
+def test_greedy_players_finish_too(seed):
+    play_checked(4, "advanced+dismantling", seed, bots=GreedyBot, check=False)
+
+
+def test_replaying_the_record_from_the_start_gives_the_same_bytes():
+    final, record = play_checked(3, "advanced+dismantling", 7, check=False)
+    state = GAME.setup(players=3, variant="advanced+dismantling")
+    for _, action in record:
+        state, _ = GAME.apply(state, action)
+    assert canonical_pack(state.to_data()) == canonical_pack(final.to_data())
