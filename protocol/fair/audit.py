@@ -14,12 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.core import TABLE
-
 from . import group as g
 from .messages import BodyError, check_body
 
-Problem = tuple[int, str]   # (seat at fault, one line)
+Problem = tuple[int | None, str]   # (seat at fault or None when unknown, one line)
 
 
 def _who(seat: int) -> str:
@@ -64,7 +62,7 @@ class Auditor:
             return
         where = f"step {step}: {_who(seat)}"
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            self.problems.append((TABLE, f"step {step}: {kind} by unknown seat {seat!r}"))
+            self.problems.append((None, f"step {step}: {kind} by an unknown author {seat!r}"))
             return
         try:
             check_body(kind, body)
@@ -220,7 +218,7 @@ class Auditor:
                 except ValueError:
                     ident = None
                 if ident is None or ident in seen:
-                    out.append((TABLE, f"deck {deck.number} position {pos} opens to "
+                    out.append((None, f"deck {deck.number} position {pos} opens to "
                                        + ("no card" if ident is None else f"card {ident} a second time")))
                     continue
                 seen.add(ident)

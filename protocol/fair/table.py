@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, TABLE, State, TableOp
+from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
 from . import group as g
 from .audit import Auditor
@@ -51,12 +51,14 @@ from .messages import BodyError, check_body
 class CheatDetected(Exception):
     """A peer broke the fair protocol. ``str(e)`` is one line naming the seat.
 
-    ``seat`` is the seat at fault (0-based). It is ``TABLE`` (-1) when a card
-    opens to no card: some shuffle or rekey pass was tampered, and only the
-    audit after every seat's final reveal can say whose.
+    ``seat`` is the seat at fault (0-based). It is None in one case only: a
+    card opens to no card (or to a card already seen), so some shuffle or
+    rekey pass was tampered, and only the audit after every seat's final
+    reveal can say whose. (Departure from the agreed ``int``: None is the
+    honest value there, as in ``wire.ProtocolError``.)
     """
 
-    def __init__(self, seat: int, reason: str):
+    def __init__(self, seat: int | None, reason: str):
         super().__init__(reason)
         self.seat = seat
 
@@ -390,10 +392,10 @@ class FairTable:
         point = g.lock(g.scalar_inv(g.product(keys)), deck.points[pos])
         ident = deck.card_of.get(point)
         if ident is None:
-            raise CheatDetected(TABLE, f"deck {d} position {pos} opens to no card: a shuffle or rekey of "
+            raise CheatDetected(None, f"deck {d} position {pos} opens to no card: a shuffle or rekey of "
                                        f"deck {d} was tampered (the final audit names the seat)")
         if ident in deck.found:
-            raise CheatDetected(TABLE, f"deck {d} holds card {ident} twice (positions {deck.found[ident]} "
+            raise CheatDetected(None, f"deck {d} holds card {ident} twice (positions {deck.found[ident]} "
                                        f"and {pos}): a shuffle was tampered (the final audit names the seat)")
         deck.known[pos] = ident
         deck.found[ident] = pos

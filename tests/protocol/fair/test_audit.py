@@ -145,7 +145,7 @@ def test_steps_out_of_order_in_the_log_are_caught():
 def test_a_malformed_step_is_a_problem_not_a_crash():
     problems = audit_transcript(GAME, 2, [(0, "fair_shuffle", {"deck": "x"}), (5, "fair_open", {})], {})
     assert problems[0].startswith("step 0: seat 1: bad fair_shuffle")
-    assert problems[1] == "step 1: fair_open by unknown seat 5"
+    assert problems[1] == "step 1: fair_open by an unknown author 5"
 
 
 def test_the_audit_catches_what_the_reveal_does_not_show_live():
