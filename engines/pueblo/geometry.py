@@ -125,6 +125,51 @@ if len(BY_CELLS) != len(TEMPLATES):
     raise AssertionError("cells + tall cell do not name a placement uniquely")
 
 
+BOXES: tuple[tuple[tuple[int, int, int, int], tuple[Template, ...]], ...] = tuple(
+    ((cell(x, y), cell(x + 1, y), cell(x, y + 1), cell(x + 1, y + 1)),
+     tuple(t for t in TEMPLATES if (t.x, t.y) == (x, y)))
+    for y in range(SIZE - 1) for x in range(SIZE - 1))
+"""The 49 2x2 boxes: their 4 cells (SW, SE, NW, NE) and the 12 templates inside."""
+
+_BOX_FITS: dict[tuple[int, int, int, int, bool], tuple[tuple[int, int], ...]] = {}
+"""Memo: a box's heights (relative to their minimum) -> (template index in the box, base above the minimum)."""
+
+_CORNER_INDEX = {(0, 0): 0, (1, 0): 1, (0, 1): 2, (1, 1): 3}
+
+
+def _box_fits(key: tuple[int, int, int, int, bool]) -> tuple[tuple[int, int], ...]:
+    rel, raised = key[:4], key[4]
+    out = []
+    for k, t in enumerate(BOXES[0][1]):
+        bases = {rel[_CORNER_INDEX[col.dx, col.dy]] - col.low for col in POSE_COLUMNS[t.orient]}
+        if len(bases) == 1:
+            b = bases.pop()
+            if raised or b >= 0:
+                out.append((k, b))
+    return tuple(out)
+
+
+def fits(heights: Sequence[int], site_mask: int = 0) -> list[tuple[Template, int]]:
+    """Every template that rests on the pueblo and covers no sacred site, with its base level.
+
+    Per 2x2 box, the fitting orientations depend only on the 4 heights relative
+    to their minimum, so they are computed once per height pattern and memoised.
+    """
+    out = []
+    for (c0, c1, c2, c3), templates in BOXES:
+        h0, h1, h2, h3 = heights[c0], heights[c1], heights[c2], heights[c3]
+        m = min(h0, h1, h2, h3)
+        key = (h0 - m, h1 - m, h2 - m, h3 - m, m > 0)
+        found = _BOX_FITS.get(key)
+        if found is None:
+            found = _BOX_FITS[key] = _box_fits(key)
+        for k, off in found:
+            t = templates[k]
+            if not t.mask & site_mask:
+                out.append((t, m + off))
+    return out
+
+
 def base_level(heights: Sequence[int], t: Template) -> int | None:
     """The level the stone's lowest cube would rest on (0 = board), or None if it cannot rest.
 

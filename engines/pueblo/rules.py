@@ -12,7 +12,7 @@ from engines.core import ROLL, TABLE, Event, IllegalAction, TableOp
 from .data import (DEFAULT_SITES, HELD_BLOCKS, MAX_BID, MAX_SITES, MIN_BID, MOVES, NEUTRAL,
                    START_SPACE, STONES_PER_PLAYER, TRACK)
 from .geometry import (POSE_COLUMNS, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES, Template, base_level,
-                       cell_name, penalties_at, why_not)
+                       cell_name, fits, penalties_at, why_not)
 from .state import (BID, BUILD_1, BUILD_2, DISMANTLE, MOVE, OVER, PICK, PLACE, REMOVE, ROLL_PHASE, SITE,
                     PuebloState)
 
@@ -75,18 +75,7 @@ def kinds_allowed(s: PuebloState, seat: int) -> tuple[str, ...]:
 
 def fitting_templates(s: PuebloState) -> list[tuple[Template, int]]:
     """Every placement that rests on the pueblo and covers no sacred site, with its base level."""
-    h = s.heights
-    mask = s.site_mask
-    out = []
-    for t in TEMPLATES:
-        if t.mask & mask:
-            continue
-        c0, c1, c2 = t.cells
-        l0, l1, l2 = t.lows
-        b = h[c0] - l0
-        if b >= 0 and h[c1] - l1 == b and h[c2] - l2 == b:
-            out.append((t, b))
-    return out
+    return fits(s.heights, s.site_mask)
 
 
 def removable(s: PuebloState, sid: int) -> bool:

@@ -79,15 +79,40 @@ class PuebloState(State):
 
     def copy(self) -> "PuebloState":
         s = object.__new__(PuebloState)
-        for name in ("players", "variant", "advanced", "dismantling", "pending", "phase", "stage",
-                     "first", "turn", "site_mask", "sites_wanted", "chief", "at", "auction",
-                     "bidder", "high", "high_seat", "passed", "opener"):
-            setattr(s, name, getattr(self, name))
-        s.cards = self.cards.copy()
-        for name in ("heights", "stacks", "stones", "owners", "sites", "coloured", "neutral", "lone",
-                     "half", "held", "penalties", "order", "card_of"):
-            setattr(s, name, getattr(self, name)[:])
+        s.players = self.players
+        s.variant = self.variant
+        s.advanced = self.advanced
+        s.dismantling = self.dismantling
+        s.cards = self.cards
+        s.pending = self.pending
+        s.phase = self.phase
+        s.stage = self.stage
+        s.first = self.first
+        s.turn = self.turn
+        s.heights = self.heights[:]
+        s.stacks = self.stacks[:]
+        s.stones = self.stones[:]
+        s.owners = self.owners[:]
+        s.sites = self.sites[:]
+        s.site_mask = self.site_mask
+        s.sites_wanted = self.sites_wanted
+        s.coloured = self.coloured[:]
+        s.neutral = self.neutral[:]
+        s.lone = self.lone[:]
+        s.half = self.half[:]
+        s.held = self.held[:]
         s.dropped = [d[:] for d in self.dropped]
+        s.penalties = self.penalties[:]
+        s.chief = self.chief
+        s.order = self.order[:]
+        s.at = self.at
+        s.card_of = self.card_of[:]
+        s.auction = self.auction
+        s.bidder = self.bidder
+        s.high = self.high
+        s.high_seat = self.high_seat
+        s.passed = self.passed
+        s.opener = self.opener
         return s
 
     @property

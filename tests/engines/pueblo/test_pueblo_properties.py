@@ -10,7 +10,7 @@ from engines.bots import GreedyBot, RandomBot
 from engines.core import OpenTable, canonical_pack, play_out
 from engines.pueblo import GAME
 from engines.pueblo.data import NEUTRAL, STONES_PER_PLAYER
-from engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX
+from engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX, TEMPLATES, base_level, fits
 
 STEP_BOUND = 3000
 """More than any game can take: 36 stones x 2 actions, 36 removals x 4 seats x 2, 3 auctions x 4 cards x 80 bids."""
@@ -36,6 +36,10 @@ def check_sound(state) -> None:
         assert sorted(cubes.pop(sid)) == want  # each cube in one place, owned by one stone
         assert not t.mask & state.site_mask
     assert not cubes
+    # the memoised per-box search gives exactly the placements of the support rule, template by template
+    brute = [(t, base_level(state.heights, t)) for t in TEMPLATES
+             if not t.mask & state.site_mask and base_level(state.heights, t) is not None]
+    assert sorted(fits(state.heights, state.site_mask)) == sorted(brute)
     col, neu = STONES_PER_PLAYER[state.players]
     for p in range(state.players):
         assert state.owners.count(p) + state.coloured[p] + state.held[p] + state.dropped[p][0] == col
