@@ -145,6 +145,7 @@ class Moved:
     action: Action
     text: str
     events: tuple = ()
+    entry: int = -1
 
 
 @dataclass(frozen=True)
@@ -288,7 +289,7 @@ class Session:
         text = self._text(before, action)
         self._author(MOVE, body)
         self.view = after
-        self._events.append(Moved(self.my_seat, action, text, tuple(events)))
+        self._events.append(Moved(self.my_seat, action, text, tuple(events), len(self.chain) - 1))
         self._advance()
         return self._flush()
 
@@ -337,28 +338,32 @@ class Session:
     # ------------------------------------------------------------ replay
 
     @classmethod
-    def replay(cls, raws: Sequence[bytes], public: bytes, seed: bytes, *,
+    def replay(cls, raws: Sequence[bytes | Entry], public: bytes, seed: bytes, *,
                games: Callable[[str], Game] | None = None, identity: ids.Identity | None = None,
-               check_evidence: bool = False, upto: int | None = None) -> "Session":
+               check_evidence: bool = False, upto: int | None = None, keep_events: bool = False) -> "Session":
         """The session of seat ``public`` rebuilt from a log: every entry is checked.
 
         Our own fair entries are re-derived from ``seed`` and must equal the
         log's; others' are received as live. Raises ProtocolError (``.seat``
         the culprit, ``.entry`` the index of the first bad entry).
         """
-        first = open_entry(raws[0])
-        s = cls(identity, host=first.author == public, seed=seed, games=games, auto_join=False, public=public)
-        s._check_evidence = check_evidence
-        s._replay = deque()
+        entries = []
         for i, raw in enumerate(raws[:upto] if upto is not None else raws):
             try:
-                entry = open_entry(raw)
+                entries.append(raw if isinstance(raw, Entry) else open_entry(raw))
             except ProtocolError as e:
                 e.entry = i
                 raise
-            s._replay.append(entry)
+        if not entries:
+            raise ProtocolError("the log holds no entry")
+        s = cls(identity, host=entries[0].author == public, seed=seed, games=games, auto_join=False, public=public)
+        s._check_evidence = check_evidence
+        s._replay = deque(entries)
         s._run_replay()
         s._replay = None
+        if keep_events:
+            s.replayed_events = s._events
+        s._events = []
         return s
 
     @classmethod
@@ -385,14 +390,20 @@ class Session:
             entry = self._replay[0]
             index = len(self.chain)
             try:
+                if self.over:
+                    raise ProtocolError(f"entry {index} ({entry.kind}) comes after the end of the game",
+                                        self._seat_of(entry.author))
                 if entry.author == self.public and entry.kind not in CHOICE_KINDS:
                     raise ReplayMismatch(f"{entry.kind} is not what seat {self._seat_name(entry.author)} would "
                                          f"write here", self._seat_of(entry.author))
                 self._replay.popleft()
                 self._accept(entry, sender=None)
                 self._advance()
+            except _ReplayEnd:
+                continue
             except ProtocolError as e:
-                e.entry = index if not hasattr(e, "entry") else e.entry
+                if not hasattr(e, "entry"):
+                    e.entry = index
                 raise
 
     # ------------------------------------------------------------ internals
@@ -492,9 +503,19 @@ class Session:
                 raise _ReplayEnd()
             logged = self._replay[0]
             seat = self._seat_of(self.public)
+            if logged.author != self.public and logged.kind != ABORT:
+                err = ProtocolError(f"entry {len(self.chain)} ({logged.kind}) is {self._seat_label(self.public)}'s "
+                                    f"to write, not {self._seat_label(logged.author)}'s (wrong author)",
+                                    self._seat_of(logged.author))
+                err.entry = len(self.chain)
+                raise err
+            if logged.kind == ABORT:
+                raise _ReplayEnd()
             if logged.author != self.public or logged.kind != kind or pack(logged.body) != pack(body):
-                raise ReplayMismatch(f"seat {seat + 1 if seat is not None else '?'} should have written {kind} "
+                err = ReplayMismatch(f"seat {seat + 1 if seat is not None else '?'} should have written {kind} "
                                      f"here, and its log entry {len(self.chain)} differs", seat)
+                err.entry = len(self.chain)
+                raise err
             self._replay.popleft()
             self._check_place(logged)
             self.chain.append(logged)
@@ -734,7 +755,7 @@ class Session:
         if slots:
             self.steps.append((seat, "fair_claim", step))
         self.view = after
-        self._events.append(Moved(seat, action, self._text(before, action), tuple(events)))
+        self._events.append(Moved(seat, action, self._text(before, action), tuple(events), entry.seq))
 
     def _on_final(self, entry: Entry, blame: int | None) -> None:
         seat = self._seat_of(entry.author)

@@ -1,0 +1,145 @@
+"""Check a finished game's log from the bytes alone: what ``lanterne verify`` runs.
+
+1. Every entry: canonical bytes, envelope schema, Ed25519 signature, sequence
+   number and previous-hash link.
+2. Every seat that revealed its session seed (in its ``end`` entry, or in an
+   ``abort``) is replayed: its session is rebuilt from the log, its own fair
+   messages re-derived from the seed must equal the logged ones, every other
+   entry is checked as live (authors in turn, schemas, every move re-run by
+   the engine on that seat's view with its state digest, every claim against
+   the keys, every commitment and reveal), and the audit recomputes every
+   shuffle, deal and claim from all seats' final secrets.
+3. An aborted game: the abort's evidence is fed to the replayed session of
+   its author and must fail there, naming the same culprit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engines.core import Game
+from protocol import identity as ids
+from protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
+from protocol.session import ABORT, END, TABLE_KIND, Aborted, GameOver, Session
+from protocol.wire import ProtocolError, unpack
+
+
+@dataclass
+class Report:
+    """What verify found. ``ok`` False names the first bad entry, its author and why."""
+
+    path: str = ""
+    ok: bool = False
+    entries: int = 0
+    game: str = ""
+    variant: str = ""
+    game_id: str = ""
+    seats: list[dict] = field(default_factory=list)
+    result: str = "incomplete"
+    scores: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    culprit: int | None = None
+    reason: str = ""
+    bad_entry: int | None = None
+    bad_author: str = ""
+    problem: str = ""
+    replayed: list[int] = field(default_factory=list)
+
+    def fail(self, entry: int | None, author: str, why: str) -> "Report":
+        self.ok, self.bad_entry, self.bad_author, self.problem = False, entry, author, why
+        return self
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+def _author_of(raw: bytes) -> str:
+    try:
+        value = unpack(raw)
+        return ids.fingerprint(value["author"]) if isinstance(value.get("author"), bytes) else "unknown"
+    except Exception:
+        return "unknown"
+
+
+def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game] | None = None,
+                   path: str = "") -> Report:
+    report = Report(path=path, entries=len(raws))
+    entries: list[Entry] = []
+    prev = FIRST_PREV
+    for i, raw in enumerate(raws):
+        try:
+            entry = open_entry(raw)
+        except ProtocolError as e:
+            return report.fail(i, _author_of(raw), str(e))
+        if entry.seq != i:
+            return report.fail(i, ids.fingerprint(entry.author), f"sequence number {entry.seq} where {i} belongs")
+        if entry.prev != prev:
+            return report.fail(i, ids.fingerprint(entry.author), "does not link to the previous entry")
+        prev = entry.hash
+        entries.append(entry)
+    if not entries:
+        return report.fail(None, "", "the log holds no entry")
+    table = next((e for e in entries if e.kind == TABLE_KIND), None)
+    seats: list[bytes] = list(table.body.get("seats", [])) if table is not None and isinstance(table.body, dict) else []
+    if table is not None:
+        report.game, report.variant = str(table.body.get("game", "")), str(table.body.get("variant", ""))
+        names = table.body.get("names", [])
+        report.seats = [{"seat": i + 1, "name": names[i] if i < len(names) else "", "key": k.hex(),
+                         "fingerprint": ids.fingerprint(k)} for i, k in enumerate(seats)]
+    label = {k: f"seat {i + 1} ({ids.fingerprint(k)})" for i, k in enumerate(seats)}
+    seeds: dict[bytes, bytes] = {}
+    for e in entries:
+        if e.kind in (END, ABORT) and isinstance(e.body, dict) and isinstance(e.body.get("seed"), bytes):
+            seeds.setdefault(e.author, e.body["seed"])
+    if not seeds:
+        last = entries[-1]
+        return report.fail(len(entries) - 1, label.get(last.author, ids.fingerprint(last.author)),
+                           "the log stops before the game ended (no seat revealed its seed): nothing to replay")
+    first_error: tuple[int, str, str] | None = None
+    final: Session | None = None
+    for key in seats or list(seeds):
+        if key not in seeds:
+            continue
+        try:
+            session = Session.replay(entries, key, seeds[key], games=games, check_evidence=True)
+        except ProtocolError as e:
+            index = getattr(e, "entry", len(entries) - 1)
+            index = min(index, len(entries) - 1)
+            author = entries[index].author
+            culprit = e.seat
+            who = label.get(author, ids.fingerprint(author))
+            if culprit is not None and culprit < len(seats) and seats[culprit] != author:
+                who += f"; at fault: seat {culprit + 1}"
+            if first_error is None or index < first_error[0]:
+                first_error = (index, who, str(e))
+            continue
+        report.replayed.append(seats.index(key) + 1 if key in seats else 0)
+        final = session
+    if first_error is not None:
+        return report.fail(*first_error)
+    report.game_id = final.game_id.hex()
+    result = final.result
+    if isinstance(result, GameOver):
+        report.result, report.scores, report.winners = "over", list(result.scores), [w + 1 for w in result.winners]
+    elif isinstance(result, Aborted):
+        report.result = "aborted"
+        report.culprit = result.culprit + 1 if result.culprit is not None else None
+        report.reason = result.reason
+    else:
+        last = entries[-1]
+        return report.fail(len(entries) - 1, label.get(last.author, ids.fingerprint(last.author)),
+                           "the log stops before the game ended")
+    if tail:
+        return report.fail(len(entries), "", f"{tail} bytes after the last complete entry (a cut or damaged file)")
+    report.ok = True
+    return report
+
+
+def verify_file(path: str, games: Callable[[str], Game] | None = None) -> Report:
+    """Verify a log file. Raises LogFormatError if it is not a Lanterne log at all."""
+    raws, tail = read_log(path)
+    return verify_entries(raws, tail, games, path=str(path))
+
+
+__all__ = ["Report", "verify_entries", "verify_file", "LogFormatError"]
