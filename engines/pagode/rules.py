@@ -123,7 +123,7 @@ class Pagode(Game):
         return not (state.tiles_left >> (state.site_colour[site] * 5)) & 0b11111
 
     def complete_pagodas(self, state: PagodeState) -> int:
-        return sum(self.is_complete(state, i) for i in range(SITES))
+        return self._complete_mask(state).bit_count()
 
     def column_colours(self, state: PagodeState, site: int) -> tuple[int, ...]:
         """Colours a column on ``site`` may have now (empty if the site takes no column)."""
@@ -178,64 +178,63 @@ class Pagode(Game):
     def _play_actions(self, state: PagodeState, seat: int) -> list[tuple]:
         ids = state.cards.ids
         pool = _pool(state, seat)
-        abilities = VARIANTS[state.variant].abilities
-        rice = abilities and self.can_use(state, seat, RICE_BOWL)
-        buddha = abilities and self.can_use(state, seat, BUDDHA)
-        floors = self.floors(state)
-        room = state.columns < self.column_limit(state)
+        variant = VARIANTS[state.variant]
+        abilities = variant.abilities
+        floors = variant.floors
+        uses = state.uses[seat]
+        used = state.used
+        rice = abilities and uses[RICE_BOWL] > 0 and not used >> RICE_BOWL & 1
+        buddha = abilities and uses[BUDDHA] > 0 and not used >> BUDDHA & 1
+        room = state.columns < (LANTERN_COLUMN_LIMIT if used >> LANTERN & 1 else COLUMN_LIMIT)
+        singles, pairs = _free_options(pool, ids)
         out: list[tuple] = []
+        append = out.append
         any_spot = False
-        for site in range(SITES):
-            tiles = state.site_tiles[site]
+        tiles_left = state.tiles_left
+        for site, tiles, cols, colour in zip(range(SITES), state.site_tiles, state.site_cols, state.site_colour):
             if len(tiles) == floors:
                 continue
-            cols = state.site_cols[site]
             if cols < FLOOR_COLUMNS:
                 any_spot = True
                 if not room:
                     continue
-                colour = state.site_colour[site]
                 for c in ((0, 1, 2, 3, 4) if colour is None else (colour,)):
-                    for cards in _singles(pool, ids, c, ()):
-                        out.append(("column", site, c, cards))
+                    for cards in singles[c]:
+                        append(("column", site, c, cards))
                     if rice:
-                        for p in range(5):
-                            for cards in _pairs(pool, ids, p, ()):
-                                out.append(("column", site, c, cards))
+                        for cards in pairs:
+                            append(("column", site, c, cards))
                 continue
-            background = state.site_colour[site]
-            spots = self.tile_spots_left(state, background)
-            if not spots:
+            bits = tiles_left >> (colour * 5) & 0b11111
+            if not bits:
                 continue
-            payments = _singles(pool, ids, background, ())
-            if buddha:
-                for p in range(5):
-                    payments += _pairs(pool, ids, p, ())
+            spots = [f for f in range(5) if bits >> f & 1]
+            payments = singles[colour] + pairs if buddha else singles[colour]
             if len(tiles) < floors - 1:
                 for f in spots:
                     for cards in payments:
-                        out.append(("tile", site, f, cards))
+                        append(("tile", site, f, cards))
             elif room:
-                rice_after = abilities and not state.used >> RICE_BOWL & 1 and (
-                    background == RICE_BOWL or state.uses[seat][RICE_BOWL] > 0)
+                rice_after = abilities and not used >> RICE_BOWL & 1 and (colour == RICE_BOWL or uses[RICE_BOWL] > 0)
                 for cards in payments:
-                    used = tuple(slot for slot, _ in cards)
+                    taken = tuple(slot for slot, _ in cards)
                     for f in spots:
-                        summit = TILES[background * 5 + f][2]
-                        for scards in _summits(pool, ids, summit, used, rice_after):
-                            out.append(("roof", site, f, cards, scards))
+                        summit = TILES[colour * 5 + f][2]
+                        for scards in _summits(pool, ids, summit, taken, rice_after):
+                            append(("roof", site, f, cards, scards))
+        can_build = bool(out)
         if abilities:
-            if self.can_use(state, seat, LANTERN):
-                out.append(("lantern",))
-            if not state.acted and self.can_use(state, seat, DRAGON):
-                out.append(("dragon",))
-        can_modify = (not state.acted and any_spot and not state.used >> LANTERN & 1
+            if uses[LANTERN] > 0 and not used >> LANTERN & 1:
+                append(("lantern",))
+            if not state.acted and uses[DRAGON] > 0 and not used >> DRAGON & 1:
+                append(("dragon",))
+        can_modify = (not state.acted and any_spot and not used >> LANTERN & 1
                       and len(state.reserves[seat]) + len(state.hands[seat]) >= MODIFIED_DISCARDS)
         if can_modify:
-            out.append(("modified",))
+            append(("modified",))
         if state.columns:
             out += self._end_actions(state, seat)
-        elif not can_modify and not any(a[0] != "lantern" and a[0] != "dragon" for a in out):
+        elif not can_modify and not can_build:
             # House rule: nothing can be built at all, so the seat may discard and pass.
             out += self._discard_actions(state, seat)
             out += self._end_actions(state, seat)
@@ -261,17 +260,17 @@ class Pagode(Game):
             raise IllegalAction(f"unknown action {action[0]!r}")
         s = state.clone()
         events: list[tuple] = []
-        before = self._complete_mask(state)
-        getattr(self, handler)(s, action, events)
-        after = self._complete_mask(s)
-        for site in range(SITES):
-            if after >> site & 1 and not before >> site & 1:
-                how = "roof" if len(s.site_tiles[site]) == self.floors(s) else "exhausted"
-                events.append(("complete", site, how))
+        handler(self, s, action, events)
         return s, events
 
     def _complete_mask(self, state: PagodeState) -> int:
-        return sum(1 << i for i in range(SITES) if self.is_complete(state, i))
+        floors = VARIANTS[state.variant].floors
+        left = state.tiles_left
+        mask = 0
+        for i, (tiles, cols, colour) in enumerate(zip(state.site_tiles, state.site_cols, state.site_colour)):
+            if len(tiles) == floors or (cols == FLOOR_COLUMNS and not (left >> (colour * 5)) & 0b11111):
+                mask |= 1 << i
+        return mask
 
     # -- helpers for handlers
 
@@ -286,35 +285,37 @@ class Pagode(Game):
         'discard' on the discard pile.
         """
         seat = s.current
-        if not isinstance(cards, tuple):
+        if type(cards) is not tuple:
             raise IllegalAction("cards must be a tuple of (slot, card) pairs")
         reserve, hand = s.reserves[seat], s.hands[seat]
-        seen: set[int] = set()
+        slots = []
         colours = []
         for card in cards:
-            if (not isinstance(card, tuple) or len(card) != 2
-                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in card)):
+            if type(card) is not tuple or len(card) != 2 or type(card[0]) is not int or type(card[1]) is not int:
                 raise IllegalAction(f"a card must be (slot, card), not {card!r}")
             slot, ident = card
             if not 0 <= ident < DECK_SIZE:
                 raise IllegalAction(f"there is no card {ident}")
-            if slot in seen:
+            if slot in slots:
                 raise IllegalAction(f"slot {slot} is used twice")
             if slot not in reserve and slot not in hand:
                 raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
-            seen.add(slot)
+            slots.append(slot)
             colours.append(COLOUR_OF_IDENT[ident])
         if cards:
-            if s.cards is not None:
-                s.cards = s.cards.copy()
-            for slot, ident in cards:
-                s.cards.claim(slot, ident, seat)
-            s.reserves[seat] = tuple(x for x in reserve if x not in seen)
-            s.hands[seat] = tuple(x for x in hand if x not in seen)
+            registry = s.cards
+            everyone = registry.everyone
+            if any(registry.ids[slot] != ident or registry.seen[slot] != everyone for slot, ident in cards):
+                # Something becomes public (or is checked against the claim): copy, then claim.
+                s.cards = registry = registry.copy()
+                for slot, ident in cards:
+                    registry.claim(slot, ident, seat)
+            s.reserves[seat] = tuple([x for x in reserve if x not in slots])
+            s.hands[seat] = tuple([x for x in hand if x not in slots])
             if kind == "play":
-                s.played = s.played + tuple(slot for slot, _ in cards)
+                s.played = s.played + tuple(slots)
             else:
-                s.discard = s.discard + tuple(slot for slot, _ in cards)
+                s.discard = s.discard + tuple(slots)
                 for slot, ident in cards:
                     events.append(("discard", seat, slot, ident))
         return colours
@@ -405,6 +406,8 @@ class Pagode(Game):
         s.acted = True
         events.append(("column", s.current, site, colour, floor))
         self._score(s, floor, "column", events)
+        if s.site_cols[site] == FLOOR_COLUMNS and not (s.tiles_left >> (colour * 5)) & 0b11111:
+            events.append(("complete", site, "exhausted"))
 
     def _tile_checks(self, s: PagodeState, site: int, spots: Any) -> int:
         if len(s.site_tiles[site]) == self.floors(s):
@@ -429,6 +432,12 @@ class Pagode(Game):
         events.append(("roof" if roof else "tile", s.current, site, tile))
         self._score(s, TILE_POINTS, "tile", events)
         self._gain(s, background, events)
+        if not (s.tiles_left >> (background * 5)) & 0b11111:
+            # The last tile of its colour: pagodas waiting for one stop here.
+            for other in range(SITES):
+                if (other != site and s.site_cols[other] == FLOOR_COLUMNS and s.site_colour[other] == background
+                        and len(s.site_tiles[other]) < self.floors(s)):
+                    events.append(("complete", other, "exhausted"))
 
     def _do_tile(self, s: PagodeState, action: tuple, events: list) -> None:
         if len(action) != 4:
@@ -472,6 +481,7 @@ class Pagode(Game):
         s.columns += 1
         events.append(("summit", s.current, site, summit))
         self._score(s, VARIANTS[s.variant].summit_points, "summit", events)
+        events.append(("complete", site, "roof"))
 
     def _do_lantern(self, s: PagodeState, action: tuple, events: list) -> None:
         if len(action) != 1:
@@ -635,9 +645,9 @@ class Pagode(Game):
         k = len(op.slots)
         s.draw = s.draw[k:]
         if place == "reserve":
-            s.reserves[seat] = s.reserves[seat] + op.slots
+            s.reserves[seat] = tuple(sorted(s.reserves[seat] + op.slots))
         else:
-            s.hands[seat] = s.hands[seat] + op.slots
+            s.hands[seat] = tuple(sorted(s.hands[seat] + op.slots))
         s.refill = ((seat, place, count - k),) + s.refill[1:]
         events.append(("drew", seat, place, k))
         self._next_deal(s, events)
@@ -659,9 +669,9 @@ class Pagode(Game):
 
 
 _HANDLERS = {
-    "column": "_do_column", "tile": "_do_tile", "roof": "_do_roof", "lantern": "_do_lantern",
-    "dragon": "_do_dragon", "discard": "_do_discard", "draw": "_do_draw", "modified": "_do_modified",
-    "end": "_do_end",
+    "column": Pagode._do_column, "tile": Pagode._do_tile, "roof": Pagode._do_roof,
+    "lantern": Pagode._do_lantern, "dragon": Pagode._do_dragon, "discard": Pagode._do_discard,
+    "draw": Pagode._do_draw, "modified": Pagode._do_modified, "end": Pagode._do_end,
 }
 
 
@@ -674,11 +684,38 @@ def _pool(state: PagodeState, seat: int) -> tuple[list[list[int]], list[list[int
     pool: tuple[list[list[int]], list[list[int]]] = ([[], [], [], [], []], [[], [], [], [], []])
     for src, place in ((0, state.reserves[seat]), (1, state.hands[seat])):
         by = pool[src]
-        for slot in sorted(place):
+        for slot in place:  # places are kept sorted
             ident = ids[slot]
             if ident is not None:
                 by[ident // CARDS_PER_COLOUR].append(slot)
     return pool
+
+
+def _free_options(pool, ids) -> tuple[list[list[tuple]], list[tuple]]:
+    """With no card used yet: per colour the single-card payments, and every same-colour pair.
+
+    Same choices and order as ``_singles`` and ``_pairs`` with nothing used, built in one pass.
+    """
+    singles = []
+    pairs = []
+    reserve, hand = pool
+    for c in range(5):
+        r, h = reserve[c], hand[c]
+        one = []
+        if r:
+            a = (r[0], ids[r[0]])
+            one.append((a,))
+            if len(r) > 1:
+                pairs.append((a, (r[1], ids[r[1]])))
+            if h:
+                pairs.append((a, (h[0], ids[h[0]])))
+        if h:
+            b = (h[0], ids[h[0]])
+            one.append((b,))
+            if len(h) > 1:
+                pairs.append((b, (h[1], ids[h[1]])))
+        singles.append(one)
+    return singles, pairs
 
 
 def _first(slots: list[int], used: tuple[int, ...], skip: int = 0) -> int | None:

@@ -159,8 +159,8 @@ class PagodeState(State):
         s.current = _int(data, "current", 0, 1)
         s.turn = _int(data, "turn", 0, 10**6)
         s.scores = [_is_int_or(x, "scores") for x in _list(data, "scores", 2)]
-        s.reserves = [_slots(x, "reserves") for x in _list(data, "reserves", 2)]
-        s.hands = [_slots(x, "hands") for x in _list(data, "hands", 2)]
+        s.reserves = [tuple(sorted(_slots(x, "reserves"))) for x in _list(data, "reserves", 2)]
+        s.hands = [tuple(sorted(_slots(x, "hands"))) for x in _list(data, "hands", 2)]
         s.uses = [tuple(_is_int_or(u, "uses", 0, 2) for u in _seq(x, 5, "uses")) for x in _list(data, "uses", 2)]
         s.draw = _slots(_get(data, "draw", list), "draw")
         s.discard = _slots(_get(data, "discard", list), "discard")
