@@ -107,3 +107,24 @@ def test_empty_pueblo_shows_nothing(space):
     state = build(2)
     assert side_view(state, space) == []
     assert GAME.apply(build(2, chief=(space - 1) % 36), ("move", 1))[0].penalties == [0, 0]
+
+
+@pytest.mark.parametrize("text, family", [
+    ("b1^ a1 a2", "flat bottom"), ("a2^ b2 b1", "flat bottom"), ("b2^ b1 a1", "flat bottom"),
+    ("a1^ a2 b2", "flat bottom"), ("b2^ a2 a1", "flat top"), ("a1^ b1 b2", "flat top"),
+    ("b1^ b2 a2", "flat top"), ("a2^ a1 b1", "flat top"), ("a1^ b1 a2", "corner tall"),
+])
+def test_the_orientation_list_of_the_docs(text, family):
+    # docs/rules/pueblo.md lists the orientations by family: keep it true
+    state = build(2, phase="place")
+    place = parse_action(state, "C " + text)
+    t = next(t for t in TEMPLATES if (t.orient, t.x, t.y) == place[2:])
+    lows = {cell_name(c): col.low for c, col in zip(t.cells, POSE_COLUMNS[t.orient])}
+    tall = text.split("^")[0]
+    others = [c for c in lows if c != tall]
+    if family == "flat bottom":
+        assert set(lows.values()) == {0}
+    elif family == "flat top":
+        assert lows[tall] == 0 and all(lows[c] == 1 for c in others)
+    else:
+        assert lows == {"a1": 0, "b1": 0, "a2": 1}
