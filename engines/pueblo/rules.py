@@ -395,8 +395,8 @@ def _final_round(s: PuebloState, ev: list) -> None:
     for k in range(1, TRACK + 1):
         s.chief = (start + k) % TRACK
         score_space(s, s.chief, ev)
-    if not s.dismantling:
-        _game_over(s, ev)
+    if not s.dismantling or not _colour_on_board(s):
+        _game_over(s, ev)  # dismantling ends with the last coloured stone: none, nothing to do
         return
     s.stage = DISMANTLE
     if s.advanced:
@@ -431,10 +431,14 @@ def _remove(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
         s.heights[cc] -= col.count
     s.stones[sid] = None
     ev.append(("remove", seat, sid, c))
-    if not any(st is not None and st[0] != NEUTRAL for st in s.stones):
+    if not _colour_on_board(s):
         _game_over(s, ev)
         return
     s.phase = MOVE
+
+
+def _colour_on_board(s: PuebloState) -> bool:
+    return any(st is not None and st[0] != NEUTRAL for st in s.stones)
 
 
 def _game_over(s: PuebloState, ev: list) -> None:

@@ -260,3 +260,21 @@ def test_cells_are_named_like_a_chess_board():
     assert parse_cell("a1") == 0 and parse_cell("h8") == 63 and parse_cell("i1") is None
     state = started()
     assert parse_action(state, "C b1^ a1 a2") == parse_action(state, "c a2 A1 B1^")
+
+
+def test_standard_game_has_no_turn_order_cards_and_no_sacred_sites():
+    # « Les cartes "Ordre du jeu" et les lieux sacrés restent dans la boîte. Ils ne sont utilisés que
+    #   dans la règle avancée. »
+    state = started(4)
+    assert state.phase == "place" and state.sites == [] and state.held == [0] * 4
+    with pytest.raises(RulesError, match="advanced rules"):
+        GAME.setup(players=4, sacred_sites=1)
+
+
+def test_views_offer_the_same_actions_and_events_read_as_sentences():
+    state = build(3, [(1, "h1^ g1 g2")], chief=13)
+    for seat in range(3):
+        assert GAME.legal_actions(GAME.view(state, seat), seat) == GAME.legal_actions(state, seat)
+    after, events = GAME.apply(state, ("move", 4))
+    text = [GAME.describe_event(e) for e in events]
+    assert text == ["red moves the chieftain to east of row 1", "blue +3 penalty (east of row 1)"]

@@ -264,3 +264,12 @@ def test_a_third_auction_before_dismantling():
     # « Important : Si les joueurs utilisent la variante "Démontage" dans la règle avancée, les enchères
     #   ont lieu une troisième fois avant le démontage. »
     assert [a[:2] for a in auctions_seen("advanced+dismantling")] == [(1, 1), (2, 2), (3, 3)]
+
+
+def test_dismantling_with_no_coloured_stone_built_ends_after_the_final_round():
+    # « La partie prend fin dès que la dernière pierre de couleur a été retirée du plateau. »
+    # Every coloured stone was set aside (drop house rule): there is nothing to dismantle.
+    state = build(2, [("N", "b1^ a1 a2")], phase="move", seat=1, variant="dismantling",
+                  coloured=[0, 0], neutral=[0, 0], lone=[False, False], dropped=[[8, 7], [8, 6]])
+    after, events = GAME.apply(state, ("move", 1))
+    assert GAME.is_over(after) and events[-1] == ("over", (0, 1))
