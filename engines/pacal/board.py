@@ -65,7 +65,7 @@ class Board:
     """The board for one player count (which cover pieces lie on it)."""
 
     __slots__ = ("players", "covered_districts", "districts", "district", "playable", "covered",
-                 "neighbours", "rays")
+                 "neighbours", "ways", "rays")
 
     def __init__(self, players: int):
         self.players = players
@@ -86,6 +86,8 @@ class Board:
         """Cells under a cover piece (they act as space off the board)."""
         """Cells a ship may stand on when free: in a district in play (not lake, not covered)."""
         self.neighbours: list[tuple[int | None, ...]] = []
+        self.ways: list[tuple[tuple[int, int], ...]] = []
+        """Per cell: (direction, neighbour) for the neighbours in play."""
         self.rays: list[tuple[tuple[int, ...], ...]] = []
         for c in range(CELLS):
             r, col = row_col(c)
@@ -99,6 +101,7 @@ class Board:
                     rr, cc = rr + dr, cc + dc
                 rays.append(tuple(ray))
             self.neighbours.append(tuple(nb))
+            self.ways.append(tuple((d, x) for d, x in enumerate(nb) if x is not None and playable[x]))
             self.rays.append(tuple(rays))
 
     def value(self, district: str) -> int:

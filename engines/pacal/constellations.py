@@ -14,15 +14,8 @@ from typing import Iterator
 from engines.pacal import data
 from engines.pacal.board import COLS, ROWS
 
-LINE_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
-
-
 def _rc(c: int) -> tuple[int, int]:
     return divmod(c, COLS)
-
-
-def _at(r: int, c: int) -> int | None:
-    return r * COLS + c if 0 <= r < ROWS and 0 <= c < COLS else None
 
 
 def shape_storeys(cells: tuple[int, ...]) -> int | None:
@@ -67,41 +60,42 @@ def _is_square(pts: list[tuple[int, int]]) -> bool:
 
 def constellations(pieces: set[int] | frozenset[int], stones: set[int] | frozenset[int]
                    ) -> Iterator[tuple[int, tuple[int, ...]]]:
-    """Every constellation (storeys, sorted cells) of ``pieces`` holding at least one stone."""
+    """Every constellation (storeys, sorted cells) of ``pieces`` holding at least one stone.
+
+    Each pattern is found once, from its first two cells in board order: a pair
+    gives the step of a line (and the top side of a square)."""
     for c in sorted(stones):
         yield 1, (c,)
-    for a in sorted(pieces):
-        r, c = _rc(a)
-        for b in (_at(r, c + 1), _at(r + 1, c)):
-            if b is not None and b in pieces and (a in stones or b in stones):
-                yield 2, (a, b)
-        for dr, dc in LINE_DIRECTIONS:
-            for d in range(1, max(ROWS, COLS)):
-                b, e = _at(r + dr * d, c + dc * d), _at(r + 2 * dr * d, c + 2 * dc * d)
-                if e is None:
-                    break
-                if b not in pieces or e not in pieces:
-                    continue
-                line = (a, b, e)
-                if any(x in stones for x in line):
-                    yield 3, tuple(sorted(line))
-                f = _at(r + 3 * dr * d, c + 3 * dc * d)
-                if f is not None and f in pieces:
-                    line4 = line + (f,)
-                    if any(x in stones for x in line4):
-                        yield 4, tuple(sorted(line4))
-        for d in range(1, max(ROWS, COLS)):
-            b, e, f = _at(r, c + d), _at(r + d, c), _at(r + d, c + d)
-            if f is None:
-                break
-            sq = (a, b, e, f)
-            if b in pieces and e in pieces and f in pieces and any(x in stones for x in sq):
-                yield 5, tuple(sorted(sq))
-        if data.ROTATED_SQUARES:
-            for k in range(1, ROWS):
-                left, right, bottom = _at(r + k, c - k), _at(r + k, c + k), _at(r + 2 * k, c)
-                if bottom is None:
-                    break
-                sq = (a, left, right, bottom)
-                if None not in sq and all(x in pieces for x in sq) and any(x in stones for x in sq):
-                    yield 5, tuple(sorted(sq))
+    order = sorted(pieces)
+    for i, a in enumerate(order):
+        ra, ca = divmod(a, COLS)
+        for b in order[i + 1:]:
+            rb, cb = divmod(b, COLS)
+            dr, dc = rb - ra, cb - ca
+            if dr == 0 or dc == 0 or dr == dc or dr == -dc:
+                if dr + (dc if dc > 0 else -dc) == 1:
+                    if a in stones or b in stones:
+                        yield 2, (a, b)
+                re, ce = rb + dr, cb + dc
+                if 0 <= re < ROWS and 0 <= ce < COLS:
+                    e = re * COLS + ce
+                    if e in pieces:
+                        has_stone = a in stones or b in stones or e in stones
+                        if has_stone:
+                            yield 3, (a, b, e)
+                        rf, cf = re + dr, ce + dc
+                        if 0 <= rf < ROWS and 0 <= cf < COLS:
+                            f = rf * COLS + cf
+                            if f in pieces and (has_stone or f in stones):
+                                yield 4, (a, b, e, f)
+                if dr == 0 and ra + dc < ROWS:
+                    e, f = a + dc * COLS, b + dc * COLS
+                    if e in pieces and f in pieces and (a in stones or b in stones or e in stones or f in stones):
+                        yield 5, (a, b, e, f)
+                elif data.ROTATED_SQUARES and dr == -dc and dr > 0:
+                    # a turned square from its top corner a and left corner b
+                    right, bottom = (rb, ca + dr), (ra + 2 * dr, ca)
+                    if right[1] < COLS and bottom[0] < ROWS:
+                        e, f = right[0] * COLS + right[1], bottom[0] * COLS + bottom[1]
+                        if e in pieces and f in pieces and (a in stones or b in stones or e in stones or f in stones):
+                            yield 5, tuple(sorted((a, b, e, f)))

@@ -48,23 +48,25 @@ def turn_destinations(board: Board, free: list[bool], start: int, n: int) -> set
     twice on a cell), plus the dead ends reached earlier (seed: "règle du cul de sac":
     a cell whose every way on is an obstacle keeps the ship, the rest of the count is lost)."""
     out: set[int] = set()
-    nbs = board.neighbours
-    path = {start}
+    ways_of = board.ways
+    path = [start]
 
     def walk(at: int, came: int, left: int) -> None:
-        if left == 0:
-            out.add(at)
-            return
-        ways = [(d, c) for d, c in enumerate(nbs[at]) if d != came and c is not None and free[c]]
-        if not ways and at != start:
-            out.add(at)  # dead end
-            return
-        for d, c in ways:
+        stuck = True
+        for d, c in ways_of[at]:
+            if d == came or not free[c]:
+                continue
+            stuck = False
             if c in path:
                 continue
-            path.add(c)
-            walk(c, (d + 2) % 4, left - 1)
-            path.discard(c)
+            if left == 1:
+                out.add(c)
+                continue
+            path.append(c)
+            walk(c, d ^ 2, left - 1)
+            path.pop()
+        if stuck and at != start:
+            out.add(at)  # a dead end
 
     walk(start, -1, n)
     out.discard(start)

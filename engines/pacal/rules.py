@@ -92,7 +92,7 @@ def move_actions(state: PacalState, seat: int) -> list[tuple]:
 def visible_stones(state: PacalState, seat: int) -> list[int]:
     """Cells where ``seat`` has a stone no ship stands on (seed: "visibles")."""
     bit = 1 << seat
-    under = set(state.ships)
+    under = state.ships
     return [c for c, m in enumerate(state.stones) if m & bit and c not in under]
 
 
@@ -333,8 +333,18 @@ def _stones(s: PacalState, action: tuple, events: list[Event]) -> None:
 
 def _to_build(s: PacalState, events: list[Event]) -> None:
     s.phase = BUILD
-    if not build_actions(s, s.current):
+    if not can_build(s, s.current):
         _end_turn(s, events)
+
+
+def can_build(s: PacalState, seat: int) -> bool:
+    """Whether ``seat`` has any build or upgrade (quick answers first)."""
+    visible = visible_stones(s, seat)
+    if not visible:
+        return False
+    if s.pyramid_supply[seat][0] > 0:
+        return True  # any single visible stone builds a 1-storey pyramid
+    return bool(build_actions(s, seat))
 
 
 def check_build(s: PacalState, action: tuple) -> tuple[int, int, tuple[int, ...], int]:
