@@ -775,9 +775,8 @@ class Session:
     def _after_final(self) -> None:
         if len(self.finals) < len(self.seats):
             return
-        problems = self._fairmod.audit_transcript(self.game_id, len(self.seats), self.steps, self.finals)
-        if problems:
-            raise ProtocolError(f"audit: {problems[0]}", _seat_in(problems[0]))
+        # FairTable.consume_final has audited every seat's secrets against the
+        # whole transcript by now; verify runs audit_transcript on the log again.
         self.phase = END
 
     def _on_end(self, entry: Entry, blame: int | None) -> None:
@@ -820,10 +819,15 @@ class Session:
 
     def _advance(self) -> None:
         """Do every step that needs nobody else: table outcomes, our table messages, finals, ends."""
+        fair = _fair()
         try:
             self._advance_inner()
         except _ReplayEnd:
             return
+        except fair.CheatDetected as e:
+            raise ProtocolError(str(e), e.seat) from None
+        except fair.FairError as e:
+            raise ProtocolError(f"the fair table failed: {e}", None) from None
 
     def _advance_inner(self) -> None:
         while not self.over:

@@ -118,6 +118,13 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         final = session
     if first_error is not None:
         return report.fail(*first_error)
+    if len(final.finals) == len(seats):
+        from protocol.fair import audit_transcript
+
+        problems = audit_transcript(final.game_id, len(seats), final.steps, final.finals)
+        if problems:
+            where = next(i for i, e in enumerate(entries) if e.kind == "fair_final")
+            return report.fail(where, "", f"audit: {problems[0]}")
     report.game_id = final.game_id.hex()
     result = final.result
     if isinstance(result, GameOver):

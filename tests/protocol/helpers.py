@@ -21,3 +21,43 @@ def play_highcard(players=2, seed="t", **kw):
     sessions = highcard_sessions(players, seed, **kw)
     play(sessions, [RandomBot(f"{seed}/{i}") for i in range(players)])
     return sessions
+
+
+def drive(sessions, players, *, filter=None, before_move=None, max_steps=2000):
+    """Like protocol.memory.play, with a wire filter and a hook before each move; stops when stuck."""
+    from protocol.memory import Pipe
+
+    pipe = Pipe(sessions)
+    pipe.collect(0, sessions[0].start())
+    for _ in range(max_steps):
+        pipe.deliver(filter)
+        if all(s.over for s in sessions) or sessions[0].over:
+            return pipe
+        movers = [i for i, s in enumerate(sessions) if s.my_turn]
+        if not movers:
+            return pipe
+        i = movers[0]
+        if before_move is not None and before_move(i, sessions, pipe):
+            continue
+        s = sessions[i]
+        pipe.collect(i, s.act(players[i].choose(s.game, s.view, s.my_seat)))
+    return pipe
+
+
+def forge(entry, signer, **changes):
+    """The entry with some fields changed, signed by ``signer`` (author kept unless changed)."""
+    from protocol.log import ENVELOPE_DOMAIN
+    from protocol.wire import pack
+
+    fields = {"v": entry.v, "game": entry.game, "seq": entry.seq, "prev": entry.prev, "author": entry.author,
+              "kind": entry.kind, "body": entry.body}
+    fields.update(changes)
+    sig = signer.sign(ENVELOPE_DOMAIN, pack(fields))
+    return pack({**fields, "sig": sig})
+
+
+class AlwaysSwap:
+    """A High-card player that always swaps (so every game plays a hidden card)."""
+
+    def choose(self, game, view, seat):
+        return [a for a in game.legal_actions(view, seat) if a[0] == "swap"][0]

@@ -1,0 +1,257 @@
+"""A cheating peer is caught, named, and the honest peer keeps its log with the evidence.
+
+Seat 1 (index 0, the host) is honest; seat 2 (index 1) cheats. Each scenario
+tampers with what seat 2 sends (re-signed with seat 2's own key, so the lie
+is attributable) or makes seat 2's own fair table cheat consistently. The
+honest peer must end the game with an ``abort`` entry naming seat 2, and
+``verify`` must accept that log and confirm the culprit from the evidence.
+"""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+import protocol.fair as fair
+from engines.bots import RandomBot
+from protocol.fair import group as grp
+from protocol.identity import Identity
+from protocol.log import open_entry, seal
+from protocol.session import Aborted
+from protocol.verify import verify_entries
+from tests.protocol.helpers import AlwaysSwap, drive, forge, games, highcard_sessions, play_highcard
+
+HONEST, CHEAT = 0, 1
+OUTSIDER = Identity.from_seed(b"outsider")
+
+
+class Tamper:
+    """A wire filter: replaces the n-th frame of ``kind`` sent by the cheater."""
+
+    def __init__(self, kind, make, nth=0):
+        self.kind, self.make, self.nth = kind, make, nth
+        self.seen = 0
+        self.sent: list[bytes] = []
+
+    def __call__(self, src, dst, raw):
+        if src != CHEAT:
+            return raw
+        entry = open_entry(raw)
+        if entry.kind == self.kind and not self.sent:
+            if self.seen == self.nth:
+                out = self.make(entry, self.sessions)
+                self.sent = out if isinstance(out, list) else [out]
+                for extra in self.sent[:-1]:
+                    self.sessions[dst].receive(extra, sender=self.sessions[src].public)
+                return self.sent[-1]
+            self.seen += 1
+        return raw
+
+
+def run(tamper=None, players=None, before_move=None, seed="cheat", cheat_fair=None):
+    sessions = highcard_sessions(2, seed)
+    if cheat_fair is not None:
+        sessions[CHEAT]._fairmod = cheat_fair
+    if tamper is not None:
+        tamper.sessions = sessions
+    players = players or [RandomBot(1), AlwaysSwap()]
+    drive(sessions, players, filter=tamper, before_move=before_move)
+    return sessions
+
+
+def assert_caught(sessions, words, evidence=None):
+    honest = sessions[HONEST]
+    assert isinstance(honest.result, Aborted), honest.result
+    assert honest.result.culprit == CHEAT, honest.result
+    assert words in honest.result.reason, honest.result.reason
+    last = honest.chain[-1]
+    assert last.kind == "abort" and last.author == honest.public and last.body["culprit"] == CHEAT
+    if evidence is not None:
+        assert last.body["evidence"] == [evidence]
+    report = verify_entries([e.raw for e in honest.chain], games=games)
+    assert report.ok, report
+    assert report.result == "aborted" and report.culprit == CHEAT + 1
+    return report
+
+
+def reseal(**changes):
+    def make(entry, sessions):
+        return forge(entry, sessions[CHEAT].identity, **changes)
+    return make
+
+
+def test_forged_signature():
+    def make(entry, sessions):
+        return forge(entry, OUTSIDER)          # claims seat 2 as author, signed by someone else
+    t = Tamper("move", make)
+    assert_caught(run(t), "signature", t.sent[-1])
+
+
+def test_wrong_author_outsider_key():
+    def make(entry, sessions):
+        return forge(entry, OUTSIDER, author=OUTSIDER.public)
+    t = Tamper("move", make)
+    assert_caught(run(t), "wrong author", t.sent[-1])
+
+
+def test_wrong_author_out_of_turn():
+    sent = []
+
+    def before_move(i, sessions, pipe):
+        if i == HONEST and not sent:           # the honest seat is to move: seat 2 writes anyway
+            h, c = sessions[HONEST], sessions[CHEAT]
+            raw = seal(c.identity, game=h.game_id, seq=len(h.chain), prev=h.head[1], kind="move",
+                       body={"action": ["keep"], "digest": bytes(32)}).raw
+            sent.append(raw)
+            pipe.collect(HONEST, h.receive(raw, sender=c.public))
+            return True
+        return False
+    assert_caught(run(before_move=before_move, players=[RandomBot(1), RandomBot(2)]), "wrong author", sent[0])
+
+
+def test_duplicate_sequence_number():
+    t = Tamper("move", lambda e, s: forge(e, s[CHEAT].identity, seq=0))
+    assert_caught(run(t), "already taken", t.sent[-1])
+
+
+def test_missing_sequence_number():
+    t = Tamper("move", lambda e, s: forge(e, s[CHEAT].identity, seq=e.seq + 1))
+    assert_caught(run(t), "skips", t.sent[-1])
+
+
+def test_reordered_entries():
+    def make(entry, sessions):
+        later = seal(sessions[CHEAT].identity, game=entry.game, seq=entry.seq + 1, prev=entry.hash, kind="move",
+                     body={"action": ["keep"], "digest": bytes(32)})
+        return [later.raw, entry.raw]          # n+1 arrives before n
+    t = Tamper("move", make)
+    assert_caught(run(t), "skips", t.sent[0])
+
+
+def test_broken_previous_hash():
+    t = Tamper("move", reseal(prev=b"\x07" * 32))
+    assert_caught(run(t), "previous-hash", t.sent[-1])
+
+
+def test_two_messages_for_one_sequence_number():
+    def make(entry, sessions):
+        other = forge(entry, sessions[CHEAT].identity, body={**entry.body, "digest": bytes(32)})
+        return [entry.raw, other]              # both signed by seat 2, same seq
+    t = Tamper("move", make)
+    report = assert_caught(run(t), "two different entries", t.sent[-1])
+    assert "seat 2" in report.reason
+
+
+def test_illegal_move():
+    t = Tamper("move", lambda e, s: forge(e, s[CHEAT].identity, body={**e.body, "action": ["fly"]}))
+    assert_caught(run(t), "illegal move", t.sent[-1])
+
+
+def test_wrong_state_digest():
+    t = Tamper("move", lambda e, s: forge(e, s[CHEAT].identity, body={**e.body, "digest": b"\x01" * 32}))
+    assert_caught(run(t), "digest", t.sent[-1])
+
+
+def test_card_claimed_that_is_not_the_one_held():
+    def make(entry, sessions):
+        kind, slot, ident = entry.body["action"]
+        return forge(entry, sessions[CHEAT].identity, body={**entry.body, "action": [kind, slot, (ident + 1) % 12]})
+    t = Tamper("move", make)
+    assert_caught(run(t), "claims card", t.sent[-1])
+
+
+def test_slot_claimed_that_is_not_in_hand():
+    def make(entry, sessions):
+        honest_view = sessions[HONEST].view
+        other = honest_view.hands[HONEST]
+        kind, slot, ident = entry.body["action"]
+        return forge(entry, sessions[CHEAT].identity, body={**entry.body, "action": [kind, other, ident]})
+    t = Tamper("move", make)
+    assert_caught(run(t), "illegal move", t.sent[-1])
+
+
+def test_key_that_does_not_match_its_commitment():
+    def make(entry, sessions):
+        keys = list(entry.body["keys"])
+        keys[0] = grp.scalar_mul(keys[0], keys[0])     # a valid scalar, but not the committed one
+        assert grp.is_scalar(keys[0])
+        return forge(entry, sessions[CHEAT].identity, body={**entry.body, "keys": keys})
+    t = Tamper("fair_keys", make)
+    assert_caught(run(t), "commitment", t.sent[-1])
+
+
+class _CheatingTable(fair.FairTable):
+    def _check_finals(self):
+        """A cheater does not audit itself."""
+
+
+class _DuplicatingTable(_CheatingTable):
+    """Seat 2's table puts the card of the next-to-last deck position in the last one too."""
+
+    def _begin_shuffle(self, op, view):
+        super()._begin_shuffle(op, view)
+        deck = self._decks[-1]
+        deck.perm[-1] = deck.perm[-2]
+
+
+class _ReplacingTable(_CheatingTable):
+    """Seat 2's table swaps the last card of its shuffle for a card that is not in the deck."""
+
+    def _our_pass(self, kind, deck, inp):
+        out = super()._our_pass(kind, deck, inp)
+        if kind == "fair_shuffle" and deck.lock is None:
+            out = list(out)
+            out[-1] = grp.lock(deck.keys[-1], grp.card_point(self.game_id, deck.number, 999))
+        return out
+
+
+@pytest.mark.parametrize("table", [_DuplicatingTable, _ReplacingTable])
+def test_tampered_shuffle_is_caught_at_the_audit(table):
+    module = types.SimpleNamespace(FairTable=table, CheatDetected=fair.CheatDetected, SCHEMAS=fair.SCHEMAS,
+                                   audit_transcript=fair.audit_transcript)
+    sessions = run(cheat_fair=module, players=[RandomBot(1), RandomBot(2)])
+    honest = sessions[HONEST]
+    kinds = [e.kind for e in honest.chain]
+    assert "fair_final" in kinds, "caught only once the secrets are revealed"
+    assert_caught(sessions, "seat 2")
+
+
+def test_refused_reveal_is_a_forfeit():
+    def make(entry, sessions):
+        c = sessions[CHEAT]
+        return seal(c.identity, game=entry.game, seq=entry.seq, prev=entry.prev, kind="abort",
+                    body={"reason": "I will not reveal", "culprit": CHEAT, "evidence": [], "seed": c.seed}).raw
+    t = Tamper("fair_keys", make)
+    sessions = run(t)
+    honest = sessions[HONEST]
+    assert honest.result == Aborted(CHEAT, CHEAT, "I will not reveal")
+    assert honest.chain[-1].kind == "abort" and honest.chain[-1].author == sessions[CHEAT].public
+    report = verify_entries([e.raw for e in honest.chain], games=games)
+    assert report.ok and report.culprit == CHEAT + 1
+
+
+def test_silence_past_the_timeout_is_a_forfeit():
+    sessions = highcard_sessions(2, "quiet")
+    honest = sessions[HONEST]
+    honest.timeout = 30
+
+    def drop(src, dst, raw):
+        return None if src == CHEAT and open_entry(raw).kind == "fair_keys" else raw
+    drive(sessions, [RandomBot(1), RandomBot(2)], filter=drop)
+    assert not honest.over and honest.waiting_for() == CHEAT
+    assert honest.tick(100.0) == [] and honest.tick(120.0) == []
+    events = honest.tick(131.0)
+    assert isinstance(honest.result, Aborted) and honest.result.culprit == CHEAT and "timeout" in honest.result.reason
+    assert events == [honest.result]
+    report = verify_entries([e.raw for e in honest.chain], games=games)
+    assert report.ok and report.culprit == CHEAT + 1
+
+
+def test_message_replayed_from_another_game():
+    other = play_highcard(2, seed="elsewhere")[CHEAT]
+
+    def make(entry, sessions):
+        return next(e.raw for e in other.chain if e.seq == entry.seq)
+    t = Tamper("fair_shuffle", make)
+    assert_caught(run(t), "another game", t.sent[-1])
