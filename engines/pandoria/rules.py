@@ -14,7 +14,7 @@ from __future__ import annotations
 from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, apply_outcome_to_cards
 
 from . import data as D
-from .board import (CASTLE, EMPTY, KIND, LAKE, LAKES, LAND, NEIGHBOURS, NHEX, PRINTED, PRINTED_SPACES,
+from .board import (CASTLE, EMPTY, KIND, LAKE, LAKES, LAND, LAND_HEXES, NEIGHBOURS, NHEX, PRINTED, PRINTED_SPACES,
                     START_HEXES, STEP, hex_name, is_open_region, region_of)
 from .state import PandoriaState
 
@@ -75,51 +75,60 @@ def figure_choices(st: PandoriaState, seat: int) -> list[bool]:
     return out
 
 
-def anchors(st: PandoriaState) -> list[bool]:
-    """Hexes a new tile may touch: placed tiles and castles, and printed spaces a tile touches."""
+def is_anchor(st: PandoriaState, h: int) -> bool:
+    """A hex a new tile may touch: a placed tile or castle, or a printed space a tile touches."""
     t = st.terrain
-    out = [False] * NHEX
-    for h in range(NHEX):
-        if t[h] == EMPTY:
-            continue
-        if KIND[h] == PRINTED:
-            out[h] = any(t[n] != EMPTY and KIND[n] != PRINTED for n in NEIGHBOURS[h])
-        else:
-            out[h] = True
+    if t[h] == EMPTY:
+        return False
+    if KIND[h] == PRINTED:
+        return any(t[n] != EMPTY and KIND[n] != PRINTED for n in NEIGHBOURS[h])
+    return True
+
+
+def is_free(st: PandoriaState, h: int) -> bool:
+    return KIND[h] == LAND and st.terrain[h] == EMPTY
+
+
+def touches(st: PandoriaState, h: int) -> bool:
+    return any(is_anchor(st, n) for n in NEIGHBOURS[h])
+
+
+def touching_free(st: PandoriaState) -> set[int]:
+    """The free land hexes that touch an anchor."""
+    t = st.terrain
+    out: set[int] = set()
+    for h in LAND_HEXES:
+        if t[h] != EMPTY and (KIND[h] != PRINTED or is_anchor(st, h)):
+            out.update(n for n in NEIGHBOURS[h] if KIND[n] == LAND and t[n] == EMPTY)
     return out
-
-
-def free_hexes(st: PandoriaState) -> list[bool]:
-    t = st.terrain
-    return [KIND[h] == LAND and t[h] == EMPTY for h in range(NHEX)]
-
-
-def touching_free(st: PandoriaState) -> tuple[list[bool], list[bool]]:
-    """(free, touching): free land hexes, and which of them touch an anchor."""
-    free = free_hexes(st)
-    anc = anchors(st)
-    touch = [free[h] and any(anc[n] for n in NEIGHBOURS[h]) for h in range(NHEX)]
-    return free, touch
 
 
 def double_positions(st: PandoriaState) -> list[tuple[int, int]]:
     """(hex, direction) of every legal double-tile placement: first half on hex,
     second half on its neighbour in that direction (6 rotations)."""
-    free, touch = touching_free(st)
-    out = []
-    for h in range(NHEX):
-        if not free[h]:
-            continue
-        for d in range(6):
-            b = STEP[h][d]
-            if b >= 0 and free[b] and (touch[h] or touch[b]):
-                out.append((h, d))
-    return out
+    t = st.terrain
+    found: set[tuple[int, int]] = set()
+    for h in touching_free(st):
+        for d, b in enumerate(STEP[h]):
+            if b >= 0 and KIND[b] == LAND and t[b] == EMPTY:
+                found.add((h, d))
+                found.add((b, (d + 3) % 6))
+    return sorted(found)
+
+
+def fits_double(st: PandoriaState, h: int, d: int) -> bool:
+    if not (0 <= d < 6 and is_free(st, h)):
+        return False
+    b = STEP[h][d]
+    return b >= 0 and is_free(st, b) and (touches(st, h) or touches(st, b))
+
+
+def fits_single(st: PandoriaState, h: int) -> bool:
+    return is_free(st, h) and touches(st, h)
 
 
 def single_positions(st: PandoriaState) -> list[int]:
-    _, touch = touching_free(st)
-    return [h for h in range(NHEX) if touch[h]]
+    return sorted(touching_free(st))
 
 
 # --------------------------------------------------------------------------
@@ -391,7 +400,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         if slot not in st.piles[f"tiles{seat}"]:
             raise IllegalAction(f"seat {seat + 1} has no double tile in slot {slot}")
         face = tile_face(ident)
-        if (h, d) not in double_positions(st):
+        if not fits_double(st, h, d):
             raise IllegalAction(f"a double tile does not fit at {_hexname(h)} {_dirname(d)}")
         st.cards.claim(slot, ident, seat)
         st.piles[f"tiles{seat}"].remove(slot)
@@ -406,7 +415,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         _, h = _ints(action, 2)
         if st.castles_left[seat] <= 0:
             raise IllegalAction(f"seat {seat + 1} has no castle left")
-        if h not in single_positions(st):
+        if not fits_single(st, h):
             raise IllegalAction(f"a castle does not fit at {_hexname(h)}")
         st.castles_left[seat] -= 1
         st.terrain[h], st.owner[h] = CASTLE, seat
@@ -730,7 +739,7 @@ def do_terrain(st: PandoriaState, action: tuple, events: list) -> None:
     if action[0] != "single":
         raise IllegalAction(f"place the single tile first, not {action[0]}")
     h = _hex(action, 1)
-    if h not in single_positions(st):
+    if not fits_single(st, h):
         raise IllegalAction(f"the single tile does not fit at {_hexname(h)}")
     terrain, symbols = D.SINGLE_TILES[card_of(st, st.single) - D.SINGLE_BASE]
     _cover(st, h, terrain, symbols, events)
