@@ -26,7 +26,7 @@ def build(*, reserve: str = "rbgvy", hand: str = "rb", opp_reserve: str = "rbgvy
     def take(letters: str) -> tuple[int, ...]:
         out = []
         for letter in letters:
-            c = LETTERS.index(letter)
+            c = LETTERS.index(letter.lower())
             if next_of[c] >= (c + 1) * 11:
                 raise ValueError(f"more than 11 {letter} cards")
             out.append(next_of[c])
