@@ -39,7 +39,7 @@ def position(players: int = 3, *, variant: str = "standard", phase: str = MOVE, 
     ``ships``: seat -> cell (by default the ships wait in the top-left corner: a1 b1 a2 b2 a3);
     ``stones``: seat -> cells; ``pyramids``: cell -> (seat, storeys).
     """
-    s = started(players)
+    s = started(players, variant)
     default_ships = ["a1", "b1", "a2", "b2", "a3"]
     for seat in range(players):
         s.ships[seat] = c((ships or {}).get(seat, default_ships[seat]))
