@@ -133,10 +133,10 @@ def test_expert_variant_builds_new_pyramids_with_stones_only():
     assert ("upgrade", 4, c("d11"), line) in acts
     with pytest.raises(IllegalAction, match="expert variant"):
         GAME.apply(expert, ("build", 4, c("b9"), line))
-    two = at_build(variant="expert", stones={GREEN: ["e10", "g10"]}, pyramids={"f10": (GREEN, 1), "h10": (GREEN, 1)})
+    two = at_build(variant="expert", stones={GREEN: ["e10", "g10"]}, pyramids={"f10": (GREEN, 1), "h10": (GREEN, 2)})
     with pytest.raises(IllegalAction, match="only the upgraded pyramid"):
         GAME.apply(two, ("upgrade", 4, c("f10"), cells("e10", "f10", "g10", "h10")))
-    standard = at_build(stones={GREEN: ["e10", "g10"]}, pyramids={"f10": (GREEN, 1), "h10": (GREEN, 1)})
+    standard = at_build(stones={GREEN: ["e10", "g10"]}, pyramids={"f10": (GREEN, 1), "h10": (GREEN, 2)})
     assert ("upgrade", 4, c("f10"), cells("e10", "f10", "g10", "h10")) in build_actions(standard, GREEN)
 
 
