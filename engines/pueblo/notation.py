@@ -55,7 +55,7 @@ def format_action(state: PuebloState, action: tuple) -> str:
 
 
 def _number(text: str, what: str) -> int:
-    if not text.isdigit():
+    if not re.fullmatch(r"[0-9]{1,6}", text):
         raise NotationError(f"{what} needs a whole number, not {text!r}")
     return int(text)
 
@@ -94,7 +94,7 @@ def parse_action(state: PuebloState, text: str, seat: int | None = None) -> tupl
         if t is None or len({c for c, _ in cells}) != 3:
             raise NotationError("those 3 cells and that tall cell are not a stone's footprint")
         return ("place", head.upper(), t.orient, t.x, t.y)
-    m = re.fullmatch(r"(?:m|move) ?(\d+)", low)
+    m = re.fullmatch(r"(?:m|move) ?([0-9]{1,6})", low)
     if m:
         return ("move", int(m.group(1)))
     if head in ("x", "remove"):

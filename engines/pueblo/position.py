@@ -8,11 +8,11 @@ a cube inside another cannot load.
 
 from __future__ import annotations
 
-from engines.core import PositionError, TableOp
+from engines.core import ROLL, PositionError, TableOp
 
 from .data import CELLS, MAX_BID, MAX_SITES, NEUTRAL, STONES_PER_PLAYER, TRACK
 from .geometry import POSE_COLUMNS, TEMPLATE_INDEX, base_level, cell_name
-from .state import PHASES, PuebloState
+from .state import PHASES, ROLL_PHASE, PuebloState
 
 VARIANTS = ("standard", "advanced", "dismantling", "advanced+dismantling")
 
@@ -53,6 +53,18 @@ def _ints(data: dict, key: str, n: int, lo: int, hi: int, none: bool = False) ->
 
 
 def load_state(data: dict) -> PuebloState:
+    """The state of a position; PositionError (one line) for anything wrong with it."""
+    try:
+        return _load_state(data)
+    except PositionError:
+        raise
+    except KeyError as e:
+        raise PositionError(f"corrupt Pueblo position: {e.args[0]!r} is missing") from None
+    except (TypeError, ValueError, IndexError, AttributeError) as e:
+        raise PositionError(f"corrupt Pueblo position: {type(e).__name__} {e}") from None
+
+
+def _load_state(data: dict) -> PuebloState:
     if not isinstance(data, dict):
         raise PositionError("a Pueblo position is a map")
     players = _int(data, "players", 2, 4)
@@ -103,6 +115,10 @@ def load_state(data: dict) -> PuebloState:
             raise PositionError("dropped must list a pair of counts per seat")
         s.dropped.append(list(d))
     s.pending = TableOp.from_data(data["pending"])
+    if (s.phase == ROLL_PHASE) != (s.pending is not None):
+        raise PositionError("the table's first-player roll is pending exactly in the roll phase")
+    if s.pending is not None and (s.pending.kind != ROLL or s.pending.faces != players):
+        raise PositionError(f"the pending table operation must be a {players}-faced roll")
     _load_sites(s, data["sites"])
     _load_stones(s, data["stones"])
     _check_stones_accounted(s, total_c, total_n)

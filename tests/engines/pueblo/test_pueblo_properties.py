@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.bots import GreedyBot, RandomBot
-from engines.core import OpenTable, canonical_pack, play_out
+from engines.core import IllegalAction, NotationError, OpenTable, canonical_pack, play_out
 from engines.pueblo import GAME
 from engines.pueblo.data import NEUTRAL, STONES_PER_PLAYER
 from engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX, TEMPLATES, base_level, fits
@@ -117,3 +117,41 @@ def test_replaying_the_record_from_the_start_gives_the_same_bytes():
     for _, action in record:
         state, _ = GAME.apply(state, action)
     assert canonical_pack(state.to_data()) == canonical_pack(final.to_data())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=20) | st.from_regex(r"[CNcnxm] ?[a-j][0-9]\^? [a-j][0-9] ?[a-j]?[0-9]?", fullmatch=True))
+def test_any_text_parses_or_gives_a_notation_error(text):
+    state = GAME.apply(GAME.setup(players=2), ("roll", 0))[0]
+    try:
+        action = GAME.parse_action(state, text)
+    except NotationError as e:
+        assert "\n" not in str(e)
+        return
+    assert GAME.parse_action(state, GAME.format_action(state, action)) == action
+
+
+atoms = st.one_of(st.integers(-3, 70), st.sampled_from(["C", "N", "X", "", None, True]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["place", "move", "remove", "drop", "site", "bid", "pass", "card", "roll", "nope"]),
+       st.lists(atoms, max_size=5), st.sampled_from(["place", "move", "bid", "remove"]))
+def test_any_action_applies_or_gives_an_illegal_action(kind, args, phase):
+    state = build_phase(phase)
+    try:
+        GAME.apply(state, (kind, *args))
+    except IllegalAction as e:
+        assert "\n" not in str(e)
+
+
+def build_phase(phase):
+    from tests.engines.pueblo.pueblo_build import build
+
+    if phase == "bid":
+        state = GAME.setup(players=3, variant="advanced", sacred_sites=1)
+        state = GAME.apply(state, ("roll", 0))[0]
+        return GAME.apply(state, ("site", 0, 1, 8))[0]
+    if phase == "remove":
+        return build(3, [(0, "b1^ a1 a2")], phase="remove", variant="dismantling", stage=3)
+    return build(3, [(0, "b1^ a1 a2")], phase=phase)

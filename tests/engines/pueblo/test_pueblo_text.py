@@ -54,7 +54,7 @@ def test_remove_notation_accepts_any_cell_of_the_stone():
     ("C b1^ a1", "3 cells"), ("C b1^ c3 a2", "not a stone's footprint"), ("C b1^ a1 i2", "not a cell"),
     ("N b1^ b1 a2", "not a stone's footprint"), ("m", "cannot read"), ("bid x", "whole number"),
     ("x", "one cell"), ("site a1 b1", "3 cells"), ("drop X", "drop C or drop N"), ("first P9", "first P1 to P2"),
-    ("hello", "cannot read"),
+    ("hello", "cannot read"), ("bid ²", "whole number"), ("m٣", "cannot read"),
 ])
 def test_bad_notation_gives_a_one_line_error(text, message):
     with pytest.raises(NotationError, match=message) as err:
@@ -109,7 +109,9 @@ def corrupt(change):
     (lambda d: d["stones"].__setitem__(0, [5, 0, 0, 0]), "owner 5"),
     (lambda d: d.__setitem__("sites", [[0, 1, 2]]), "not 3 cells of a 2x2"),
     (lambda d: d.__setitem__("sites", [[0, 1, 8]]), "stands on a sacred site"),
-    (lambda d: d.pop("turn"), "KeyError"),
+    (lambda d: d.pop("turn"), "'turn' is missing"),
+    (lambda d: d.__setitem__("phase", "roll"), "roll is pending exactly"),
+    (lambda d: d.__setitem__("stones", 3), "stones must be a list"),
     (lambda d: d.__setitem__("half", ["X", None, None]), "half must"),
 ])
 def test_corrupt_positions_give_a_one_line_error(change, message):
@@ -137,3 +139,10 @@ def test_house_rule_a_stone_that_fits_nowhere_is_set_aside():
     GAME.load_position(GAME.save_position(after))  # still every stone accounted for
     with pytest.raises(IllegalAction, match="fits nowhere"):
         GAME.apply(started(), ("drop", "C"))
+
+
+def test_load_of_a_bad_map_is_a_position_error():
+    with pytest.raises(PositionError, match="is missing"):
+        GAME.load({"players": 2})
+    with pytest.raises(PositionError, match="is a map"):
+        GAME.load([1, 2])
