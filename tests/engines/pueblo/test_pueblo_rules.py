@@ -278,3 +278,16 @@ def test_views_offer_the_same_actions_and_events_read_as_sentences():
     after, events = GAME.apply(state, ("move", 4))
     text = [GAME.describe_event(e) for e in events]
     assert text == ["red moves the chieftain to east of row 1", "blue +3 penalty (east of row 1)"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_box_holds_enough_stones_and_counters_start_at_0(players):
+    # « 27 pierres de couleur (8 bleues, 8 rouges, 6 vertes, 5 violettes) 16 pierres neutres »
+    # « Chaque joueur choisit une couleur et place le compteur correspondant sur la case "0" »
+    box = {"red": 8, "blue": 8, "green": 6, "purple": 5}
+    from engines.pueblo.data import COLOURS
+    state = GAME.setup(players=players)
+    for seat in range(players):
+        assert state.coloured[seat] <= box[COLOURS[seat]]
+    assert sum(state.neutral) <= 16
+    assert state.penalties == [0] * players and GAME.scores(state) == [0] * players
