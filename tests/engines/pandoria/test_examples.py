@@ -119,3 +119,44 @@ def test_overbuilding_pays_the_difference_example():
     small = card_id("Teleport", "Small Saw Mill")
     assert building_cost(st, RED, small, 1) == 1
     assert GAME.scores(st) == [0, 0]
+
+
+def test_turn_steps_come_in_the_seed_order():
+    # « À votre tour, réalisez les actions suivantes dans cet ordre : 6.1. Placer obligatoirement une
+    #   tuile double ou un château [...] 6.2. Placer un pion ou en reprendre un 6.3. Jouer une carte ou
+    #   construire un monument 6.4. Décompter et acheter des cartes 6.5 Tirer une tuile double »
+    st = crystal_region()
+    st.resources[RED][D.GOLD] = 5
+    phases = [st.phase]
+    for text in ("tile F1H1 h0 E", "figure i0", "skip", "skip"):
+        st, _ = play(st, text)
+        phases.append(st.phase if st.current == RED else "next seat")
+    assert phases == ["place", "figure", "card", "buy", "next seat"]
+
+
+def test_region_products_by_terrain():
+    # « Selon le type de la région décomptée, les joueurs reçoivent du bois (forêt), du cristal
+    #   (montagne), de l'or (colline) ou des points (cités). »
+    for terrain, resource in ((FOREST, D.WOOD), (HILL, D.GOLD), (MOUNTAIN, D.CRYSTAL), (CITY, None)):
+        st = crystal_region()
+        st.terrain[H("f0")] = st.terrain[H("g0")] = terrain
+        st.terrain[H("e0")] = MOUNTAIN if terrain == CITY else CITY
+        for h in ("e1", "f1", "g1"):
+            if st.terrain[H(h)] == terrain:
+                st.terrain[H(h)] = MOUNTAIN
+        st, events = play(st, "tile F1H1 h0 E" if terrain not in (FOREST,) else "tile F1H1 i0 W", "skip", "skip")
+        if resource is None:
+            assert st.points == [9, 3]
+        else:
+            assert st.resources[RED][resource] == 9 and st.resources[BLUE][resource] == 3
+            assert st.points == [0, 0]
+
+
+def test_every_player_with_adjacent_figures_takes_part_not_only_the_active_one():
+    # « Tous les joueurs ayant des pions adjacents à la région clôturée prennent part au décompte
+    #   (et pas seulement le joueur actif!). »
+    st = crystal_region()
+    st.current = BLUE
+    give_tile(st, BLUE, (FOREST, 1, HILL, 1))
+    st, events = play(st, "tile F1H1 h0 E", "skip", "skip")
+    assert ("gain", RED, "crystal", 9) in events and ("gain", BLUE, "crystal", 3) in events

@@ -133,6 +133,16 @@ def test_views_offer_the_same_moves_and_keep_the_public_digest(game):
             outcome = masked(action, op, seat) if actor == TABLE else action
             views[seat], _ = GAME.apply(views[seat], outcome)
             assert GAME.digest(views[seat]) == GAME.digest(after)
+        public = GAME.view(after, None)
+        for seat in range(players):
+            for pile in (f"hand{seat}", f"tiles{seat}"):
+                for slot in after.piles[pile]:
+                    if not after.cards.is_public(slot):
+                        assert public.cards.ids[slot] is None
+                        assert views[(seat + 1) % players].cards.ids[slot] is None
+        shuffled = after.piles["aside"] + after.piles["tiles"] + after.piles["deck"] + after.piles["singles"]
+        for slot in shuffled if after.phase != "setup" else ():
+            assert all(v.cards.ids[slot] is None for v in views.values())
         if GAME.is_over(after):
             return
         nxt = GAME.next_actor(after)
