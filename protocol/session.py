@@ -518,7 +518,7 @@ class Session:
                 raise err
             self._replay.popleft()
             self._check_place(logged)
-            self.chain.append(logged)
+            self._append(logged)
             return logged
         if self.identity is None:
             raise _ReplayEnd()

@@ -1,0 +1,124 @@
+"""Random and mutated frames fed to a live session: a ProtocolError each time, nothing else.
+
+By default 10,000 frames (a few seconds); set LANTERNE_FUZZ_FRAMES=100000 for
+the full run of the issue. Frames: random bytes, real frames with flipped,
+cut, inserted or spliced bytes, random msgpack values, and envelopes properly
+signed by the other seat but out of place or with garbage bodies. With
+``on_error="raise"`` a rejected frame must leave the session unchanged, and
+the game must still finish afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+from engines.bots import RandomBot
+from protocol.log import FIRST_PREV, open_entry, seal
+from protocol.memory import Pipe
+from protocol.wire import ProtocolError, pack
+from tests.protocol.helpers import highcard_sessions
+
+FRAMES = int(os.environ.get("LANTERNE_FUZZ_FRAMES", "10000"))
+
+
+def _random_value(rng: random.Random, depth: int = 0):
+    r = rng.random()
+    if depth > 3 or r < 0.4:
+        return rng.choice([None, True, False, rng.randint(-2**63, 2**64 - 1), rng.randint(-5, 300),
+                           "".join(chr(rng.randint(32, 0x2FF)) for _ in range(rng.randint(0, 12))),
+                           rng.randbytes(rng.choice([0, 1, 31, 32, 33, 64]))])
+    if r < 0.7:
+        return [_random_value(rng, depth + 1) for _ in range(rng.randint(0, 5))]
+    keys = ["v", "game", "seq", "prev", "author", "kind", "body", "sig", "action", "digest", "proof", "x"]
+    return {rng.choice(keys): _random_value(rng, depth + 1) for _ in range(rng.randint(0, 8))}
+
+
+def _mutate(rng: random.Random, raw: bytes) -> bytes:
+    b = bytearray(raw)
+    op = rng.randrange(5)
+    if op == 0:
+        for _ in range(rng.randint(1, 4)):
+            i = rng.randrange(len(b))
+            b[i] ^= 1 << rng.randrange(8)
+    elif op == 1:
+        b = b[:rng.randrange(len(b))]
+    elif op == 2:
+        i = rng.randrange(len(b) + 1)
+        b[i:i] = rng.randbytes(rng.randint(1, 8))
+    elif op == 3:
+        i, j = sorted(rng.randrange(len(b)) for _ in range(2))
+        del b[i:j + 1]
+    else:
+        i = rng.randrange(len(b))
+        b[i] = rng.choice([0x00, 0xC1, 0xFF, 0xDD, 0xDF, 0xC4, 0xD9])
+    return bytes(b)
+
+
+def _session_waiting_for_its_opponent():
+    sessions = highcard_sessions(2, "fuzz")
+    pipe = Pipe(sessions)
+    pipe.collect(0, sessions[0].start())
+    bots = [RandomBot(1), RandomBot(2)]
+    held = []
+
+    def hold(src, dst, raw):
+        if src == 1 and open_entry(raw).kind == "move" and not held:
+            held.append(raw)
+            return None
+        return raw
+    while not held:
+        pipe.deliver(hold)
+        i = next(i for i, s in enumerate(sessions) if s.my_turn)
+        pipe.collect(i, sessions[i].act(bots[i].choose(sessions[i].game, sessions[i].view, i)))
+        pipe.deliver(hold)
+    return sessions, pipe, bots, held[0]
+
+
+def test_random_and_mutated_frames_are_all_protocol_errors():
+    sessions, pipe, bots, pending = _session_waiting_for_its_opponent()
+    victim, other = sessions
+    real = [e.raw for e in other.chain] + [pending]
+    head = victim.head
+    known = set(real) | {e.raw for e in victim.chain}
+    rng = random.Random(20261121)
+    kinds = {}
+    for n in range(FRAMES):
+        r = rng.random()
+        if r < 0.25:
+            frame = rng.randbytes(rng.choice([0, 1, 2, 5, 40, 200, 1000]))
+        elif r < 0.7:
+            frame = _mutate(rng, rng.choice(real))
+        elif r < 0.85:
+            frame = pack(_random_value(rng))
+        else:
+            entry = open_entry(pending)
+            body = rng.choice([_random_value(rng), {**entry.body, "action": _random_value(rng)},
+                               {**entry.body, "digest": rng.randbytes(32)}])
+            seq = rng.choice([entry.seq, entry.seq, entry.seq + 1, 0, rng.randint(0, 2**32)])
+            prev = entry.prev if seq == entry.seq and rng.random() < 0.8 else rng.choice([FIRST_PREV, rng.randbytes(32)])
+            kind = rng.choice(["move", "move", "fair_keys", "abortx", "end", "hello"])
+            try:
+                frame = seal(other.identity, game=entry.game, seq=seq, prev=prev, kind=kind, body=body).raw
+            except (TypeError, ValueError):
+                continue
+        if frame in known:
+            continue                              # a mutation that changed nothing: a harmless resend
+        try:
+            victim.receive(frame, sender=other.public, on_error="raise")
+        except ProtocolError as e:
+            kinds[type(e).__name__] = kinds.get(type(e).__name__, 0) + 1
+            assert str(e) and "\n" not in str(e)
+        else:
+            raise AssertionError(f"frame {n} was accepted: {frame[:80]!r}")
+        assert victim.head == head and not victim.over
+    assert sum(kinds.values()) >= FRAMES * 0.95, kinds
+    # the real frame still goes through and the game finishes
+    pipe.collect(0, victim.receive(pending, sender=other.public))
+    for _ in range(200):
+        pipe.deliver()
+        if all(s.over for s in sessions):
+            break
+        i = next(i for i, s in enumerate(sessions) if s.my_turn)
+        pipe.collect(i, sessions[i].act(bots[i].choose(sessions[i].game, sessions[i].view, i)))
+    assert victim.result == other.result and victim.result is not None and "Over" in type(victim.result).__name__
