@@ -360,7 +360,9 @@ class Pagode(Game):
 
     def _pay(self, s: PagodeState, cards: Any, colour: int, ability: int, what: str, events: list) -> None:
         """One card of ``colour``, or two of one colour with ``ability`` (Rice bowl, Buddha)."""
-        if not isinstance(cards, tuple) or len(cards) not in (1, 2):
+        if type(cards) is not tuple:
+            raise IllegalAction("cards must be a tuple of (slot, card) pairs")
+        if len(cards) not in (1, 2):
             raise IllegalAction(f"{what} takes one card, or two of one colour with the {ABILITY_OF_COLOUR[ability]}")
         colours = self._take(s, cards, events)
         if len(colours) == 1:
@@ -608,8 +610,9 @@ class Pagode(Game):
 
     def _apply_outcome(self, state: PagodeState, outcome: Any) -> tuple[PagodeState, list[tuple]]:
         op = state.pending
-        if not isinstance(outcome, tuple) or not outcome:
-            raise IllegalAction(f"the table must {op.kind}, got {outcome!r}")
+        if not isinstance(outcome, tuple) or not outcome or outcome[0] != op.kind:
+            got = outcome[0] if isinstance(outcome, tuple) and outcome else outcome
+            raise IllegalAction(f"the table must {op.kind}, got {got!r}")
         s = state.clone()
         if op.kind != ROLL:
             if len(outcome) != 2 or not isinstance(outcome[1], tuple):

@@ -148,10 +148,7 @@ class PagodeState(State):
         known = [i for i in s.cards.ids if i is not None]
         if len(set(known)) != len(known):
             raise PositionError("cards: a card identity appears twice")
-        pending = data.get("pending")
-        if pending is not None and not isinstance(pending, dict):
-            raise PositionError("pending: not a table operation")
-        s.pending = TableOp.from_data(pending)
+        s.pending = _table_op(data.get("pending"))
         s.phase = _choice(data, "phase", PHASES)
         s.first = data.get("first")
         if not (s.first is None or _is_int(s.first, 0, 1)):
@@ -207,6 +204,23 @@ class PagodeState(State):
         if (s.pending is None) != (s.phase not in ("setup", "draw")):
             raise PositionError(f"pending: a {s.phase} phase {'needs' if s.phase in ('setup', 'draw') else 'has no'} table operation")
         return s
+
+
+def _table_op(data) -> TableOp | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise PositionError("pending: not a table operation")
+    if data.get("kind") not in ("shuffle", "deal", "roll"):
+        raise PositionError(f"pending: unknown table operation {data.get('kind')!r}")
+    if not isinstance(data.get("pile"), str) or not isinstance(data.get("why", ""), str):
+        raise PositionError("pending: pile and why must be text")
+    to = data.get("to")
+    if not (to is None or _is_int(to, 0, 1)):
+        raise PositionError("pending: 'to' is not a seat")
+    faces = _is_int_or(data.get("faces"), "pending faces", 0, 2)
+    return TableOp(data["kind"], data["pile"], _slots(data.get("slots"), "pending slots"), to, faces,
+                   data.get("why", ""))
 
 
 def _get(data: dict, key: str, kind: type):
