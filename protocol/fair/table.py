@@ -423,16 +423,15 @@ class FairTable:
 
         Call it only for a move we send: the keys become public.
         """
-        refs = [self._where[s] for s in slots if s in self._where]
+        hidden = [s for s in slots if s in self._where]     # public slots need no proof
         ids = []
-        for slot in slots:
-            ref = self._where.get(slot)
-            ident = None if ref is None else self._identity(ref)
-            if ref is not None and ident is None:
+        for slot in hidden:
+            ident = self._identity(self._where[slot])
+            if ident is None:
                 raise FairError(f"slot {slot} is not a card we know; we cannot prove it")
             ids.append(ident)
-        proof = self._make_keys(refs)
-        self._record(self.seat, "fair_claim", {"slots": list(slots), "ids": ids, "proof": proof})
+        proof = self._make_keys([self._where[s] for s in hidden])
+        self._record(self.seat, "fair_claim", {"slots": hidden, "ids": ids, "proof": proof})
         return proof
 
     def check_claims(self, seat: int, slots: Sequence[int], ids: Sequence[int], proof: dict) -> None:
@@ -475,7 +474,9 @@ class FairTable:
 
     def consume_final(self, seat: int, body: dict) -> None:
         """Another seat's secrets: recompute its every step. Raises CheatDetected."""
-        if seat == self.seat or seat in self._finals:
+        if seat == self.seat or not 0 <= seat < self.players:
+            raise FairError(f"seat {seat} is not another seat of this table")
+        if seat in self._finals:
             raise CheatDetected(seat, f"{_who(seat)} revealed its secrets twice")
         try:
             check_body("fair_final", body)

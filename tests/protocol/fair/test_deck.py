@@ -267,3 +267,22 @@ def test_no_table_operation_after_the_final_reveal():
     local.finish()
     with pytest.raises(FairError, match="secrets are revealed"):
         local.tables[0].begin(TableOp(REVEAL, "draw", (0,)), local.views[0])
+
+
+def test_a_move_playing_public_and_hidden_cards_proves_only_the_deck_cards():
+    local = LocalTables(GAME, 2, list(range(8)), seed=21)
+    local.run(TableOp(SHUFFLE, "draw", tuple(range(6))))     # slots 6 and 7 stay public, never shuffled
+    local.run(TableOp(DEAL, "draw", (0,), to=0))
+    proof = local.tables[0].prove([0, 6])
+    assert proof["decks"] == [0] and proof["pos"] == [0]
+    local.tables[1].check_claims(0, [0, 6], [local.views[0].cards.ids[0], 6], proof)
+
+
+def test_a_final_reveal_is_taken_once_per_other_seat():
+    local = shuffled(2, cards=list(range(4)), seed=22)
+    _, body = local.tables[1].final_reveal()
+    local.tables[0].consume_final(1, body)
+    with pytest.raises(CheatDetected, match="seat 2 revealed its secrets twice"):
+        local.tables[0].consume_final(1, body)
+    with pytest.raises(FairError):
+        local.tables[0].consume_final(0, body)
