@@ -100,12 +100,17 @@ def _who(seat: int) -> str:
 
 
 class FairTable:
-    """Commit-reveal dice and a mental-poker deck for one peer (see module doc)."""
+    """Commit-reveal dice and a mental-poker deck for one peer (see module doc).
 
-    def __init__(self, game_id: bytes, seat: int, players: int, entropy: g.Entropy):
+    ``seat=None`` makes a watching table (an addition to the agreed interface):
+    it authors nothing, holds no secret, and its outcomes give only what every
+    seat may know; it consumes every step and final reveal like a seat does.
+    """
+
+    def __init__(self, game_id: bytes, seat: int | None, players: int, entropy: g.Entropy | None):
         if players < 2:
             raise FairError(f"a fair table needs 2 or more players, not {players}")
-        if not 0 <= seat < players:
+        if seat is not None and not 0 <= seat < players:
             raise FairError(f"seat {seat} is not one of the {players} seats")
         self.game_id = bytes(game_id)
         self.seat = seat
@@ -149,8 +154,8 @@ class FairTable:
 
     def produce(self) -> tuple[str, dict]:
         """Our next message (kind, body); only when ``expected()`` is our seat."""
-        if not self._steps or self._steps[0][0] != self.seat:
-            raise FairError(f"it is not {_who(self.seat)}'s fair step")
+        if self.seat is None or not self._steps or self._steps[0][0] != self.seat:
+            raise FairError("it is not our fair step")
         _, kind, what = self._steps[0]
         body = getattr(self, "_make_" + kind[5:])(what)
         self._record(self.seat, kind, body)
@@ -188,7 +193,7 @@ class FairTable:
     def _begin_roll(self, op: TableOp) -> None:
         if op.faces < 1:
             raise FairError(f"a die needs at least one face, not {op.faces}")
-        self._roll = _Roll(self._rolls, op.faces, self._entropy(32))
+        self._roll = _Roll(self._rolls, op.faces, b"" if self.seat is None else self._entropy(32))
         self._rolls += 1
         self._steps = ([(s, "fair_commit", None) for s in range(self.players)]
                        + [(s, "fair_open", None) for s in range(self.players)])
@@ -233,10 +238,13 @@ class FairTable:
             return
         number, n = len(self._decks), len(slots)
         base = [g.card_point(self.game_id, number, c) for c in cards]
-        last = self.seat == self.players - 1
-        lock = None if last else g.random_scalar(self._entropy)
-        perm = g.random_permutation(self._entropy, n)
-        keys = [g.random_scalar(self._entropy) for _ in range(n)]
+        if self.seat is None:       # a watching table holds no secret
+            lock, perm, keys = None, [], []
+        else:
+            last = self.seat == self.players - 1
+            lock = None if last else g.random_scalar(self._entropy)
+            perm = g.random_permutation(self._entropy, n)
+            keys = [g.random_scalar(self._entropy) for _ in range(n)]
         deck = _Deck(number, slots, cards, dict(zip(base, cards)), base, lock, perm, keys,
                      opened=[{} for _ in range(n)], known=[None] * n)
         self._decks.append(deck)
@@ -423,6 +431,8 @@ class FairTable:
 
         Call it only for a move we send: the keys become public.
         """
+        if self.seat is None:
+            raise FairError("a watching table holds no card")
         hidden = [s for s in slots if s in self._where]     # public slots need no proof
         ids = []
         for slot in hidden:
@@ -461,6 +471,8 @@ class FairTable:
 
     def final_reveal(self) -> tuple[str, dict]:
         """All our secrets (locks, permutations, keys), for everyone to audit the game."""
+        if self.seat is None:
+            raise FairError("a watching table has no secret to reveal")
         decks = []
         for deck in self._decks:
             entry: dict[str, Any] = {"deck": deck.number, "perm": list(deck.perm), "keys": list(deck.keys)}

@@ -90,3 +90,33 @@ def test_the_recipient_alone_opens_a_face_down_card():
     # the other seats hold every key but the recipient's, and still cannot open it
     assert all(t._identity((0, 5)) is None for t in local.tables[:2])
     assert observer_opens(local.log, 3) == {}
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_watching_table_follows_the_game_and_sees_only_public_cards(players):
+    from protocol.fair import FairError, FairTable
+    from protocol.fair.driver import run_op
+
+    local = LocalTables(GAME, players, CARDS, seed=("watch", players))
+    watcher = FairTable(GAME, None, players, None)
+    tables = local.tables + [watcher]
+
+    def run(op):
+        outcomes = run_op(tables, op, local.views + [local.views[0]])
+        return outcomes[:-1], outcomes[-1]
+
+    seats, seen = run(TableOp("roll", faces=6))
+    assert all(o == seen for o in seats)
+    seats, seen = run(TableOp(SHUFFLE, "draw", tuple(range(16))))
+    assert seen == (SHUFFLE, (None,) * 16)
+    seats, seen = run(TableOp(DEAL, "draw", (0, 1), to=1))
+    assert seen == (DEAL, (None, None)) and None not in seats[1][1]
+    seats, seen = run(TableOp(DEAL, "draw", (2,), to=None))
+    assert seen == seats[0] and seen[1][0] is not None
+    with pytest.raises(FairError):
+        watcher.produce()
+    with pytest.raises(FairError):
+        watcher.final_reveal()
+    finals = {t.seat: t.final_reveal()[1] for t in local.tables}
+    for seat, body in finals.items():
+        watcher.consume_final(seat, body)
