@@ -49,6 +49,8 @@ KIND, PRINTED_SPACES, STEP = _build()
 STEP[h][d]: the neighbour in direction d, or -1 off the board."""
 NEIGHBOURS = tuple(tuple(n for n in STEP[h] if n >= 0) for h in range(NHEX))
 LAKES = tuple(h for h in range(NHEX) if KIND[h] == LAKE)
+LAND_STEPS = tuple(tuple((d, n) for d, n in enumerate(STEP[h]) if n >= 0 and KIND[n] == LAND) for h in range(NHEX))
+"""(direction, neighbour) pairs towards plain land hexes (where tiles may go)."""
 LAND_HEXES = tuple(h for h in range(NHEX) if KIND[h] != OFF)
 START_HEXES = tuple((hex_of(*a), hex_of(*b)) for a, b in START_PAIRS)
 PATH_HEXES = tuple((hex_of(r, c), t) for (r, c), t in PATHS)

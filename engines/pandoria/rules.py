@@ -14,7 +14,7 @@ from __future__ import annotations
 from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, apply_outcome_to_cards
 
 from . import data as D
-from .board import (CASTLE, EMPTY, KIND, LAKE, LAKES, LAND, LAND_HEXES, NEIGHBOURS, NHEX, PRINTED, PRINTED_SPACES,
+from .board import (CASTLE, EMPTY, KIND, LAKE, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED, PRINTED_SPACES,
                     START_HEXES, STEP, hex_name, is_open_region, region_of)
 from .state import PandoriaState
 
@@ -99,18 +99,20 @@ def touching_free(st: PandoriaState) -> set[int]:
     out: set[int] = set()
     for h in LAND_HEXES:
         if t[h] != EMPTY and (KIND[h] != PRINTED or is_anchor(st, h)):
-            out.update(n for n in NEIGHBOURS[h] if KIND[n] == LAND and t[n] == EMPTY)
+            for _, n in LAND_STEPS[h]:
+                if t[n] == EMPTY:
+                    out.add(n)
     return out
 
 
-def double_positions(st: PandoriaState) -> list[tuple[int, int]]:
+def double_positions(st: PandoriaState, touching: set[int] | None = None) -> list[tuple[int, int]]:
     """(hex, direction) of every legal double-tile placement: first half on hex,
     second half on its neighbour in that direction (6 rotations)."""
     t = st.terrain
     found: set[tuple[int, int]] = set()
-    for h in touching_free(st):
-        for d, b in enumerate(STEP[h]):
-            if b >= 0 and KIND[b] == LAND and t[b] == EMPTY:
+    for h in touching_free(st) if touching is None else touching:
+        for d, b in LAND_STEPS[h]:
+            if t[b] == EMPTY:
                 found.add((h, d))
                 found.add((b, (d + 3) % 6))
     return sorted(found)
@@ -322,16 +324,17 @@ def place_actions(st: PandoriaState, seat: int) -> list[tuple]:
     out: list[tuple] = []
     seen_faces = set()
     positions = None
+    touching = touching_free(st)
     for slot in sorted(st.piles[f"tiles{seat}"]):
         ident = card_of(st, slot)
         if ident in seen_faces or tile_face(ident) in seen_faces:
             continue
         seen_faces.add(tile_face(ident))
         if positions is None:
-            positions = double_positions(st)
+            positions = double_positions(st, touching)
         out += [("tile", slot, ident, h, d) for h, d in positions]
     if st.castles_left[seat] > 0:
-        out += [("castle", h) for h in single_positions(st)]
+        out += [("castle", h) for h in sorted(touching)]
     return out or [("pass",)]
 
 
