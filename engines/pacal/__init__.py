@@ -64,8 +64,7 @@ class PacalGame(Game):
         if not isinstance(text, str):
             raise NotationError("a move is a text")
         who = state.current if seat is None else seat
-        legal = rules.legal_actions(state, who) if who is not None and who >= 0 else []
-        return notation.parse_action(state, text, legal)
+        return notation.parse_action(state, text, lambda: rules.legal_actions(state, who) if who >= 0 else [])
 
     def load(self, data: dict) -> PacalState:
         return load_state(data)

@@ -25,6 +25,8 @@ constellation fits, and ``on`` may be left out.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from engines.core import NotationError
 from engines.pacal import data
 from engines.pacal.board import cell_name, parse_cell
@@ -85,8 +87,8 @@ def _int(word: str, what: str) -> int:
     return int(word)
 
 
-def parse_action(state: PacalState, text: str, legal=None) -> tuple:
-    """The action ``text`` names; ``legal`` (the legal actions) resolves a left-out constellation."""
+def parse_action(state: PacalState, text: str, legal: Callable[[], list[tuple]] = list) -> tuple:
+    """The action ``text`` names; ``legal()`` (the legal actions) resolves a left-out constellation."""
     words = text.strip().lower().replace(",", " ").split()
     if not words:
         raise NotationError("empty move")
@@ -165,7 +167,7 @@ def _parse_build(head: str, rest: list[str], legal) -> tuple:
             raise NotationError(f"say: {form}")
     if tail:
         return (head, k, at, tuple(sorted(_cell(w) for w in tail)))
-    fits = [a for a in (legal or ()) if a[0] == head and a[1] == k and a[2] == at]
+    fits = [a for a in legal() if a[0] == head and a[1] == k and a[2] == at]
     if len(fits) == 1:
         return fits[0]
     if not fits:
