@@ -12,8 +12,12 @@ from engines.pueblo import GAME
 from engines.pueblo.data import NEUTRAL, STONES_PER_PLAYER
 from engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX, TEMPLATES, base_level, fits
 
-STEP_BOUND = 3000
-"""More than any game can take: 36 stones x 2 actions, 36 removals x 4 seats x 2, 3 auctions x 4 cards x 80 bids."""
+STEP_BOUND = 1000
+"""An upper bound on the actions of any game, so random play always ends:
+at most 36 stones placed or dropped, 2 actions each (72); 4 sacred sites; 3 auctions of at most
+4 cards, each card at most 20 raises (bids go up by 1 or more, MAX_BID = 20), 4 passes and a pick
+(300); dismantling removes a stone in every round of turns (checked below), so at most 36 rounds
+of 4 turns of 2 actions (288). Total under 700."""
 
 games = st.tuples(st.integers(2, 4), st.sampled_from(GAME.variants), st.integers(0, 10**6))
 
@@ -51,10 +55,14 @@ def play_checked(players, variant, seed, bots=RandomBot, check=True):
     rng = random.Random(seed)
     state = GAME.setup(players=players, variant=variant)
     score_sum = [0] * players
-    steps = [0]
+    idle_turns = [0]  # dismantling turns since the last removal
 
     def on_step(after, action, events):
-        steps[0] += 1
+        if after.stage == 3 and action[0] == "move" and not any(e[0] == "final round" for e in events):
+            idle_turns[0] += 1
+            assert idle_turns[0] < players  # some seat can always remove a stone within a round
+        if action[0] == "remove":
+            idle_turns[0] = 0
         for e in events:
             if e[0] == "score":
                 score_sum[e[1]] += e[2]
