@@ -69,7 +69,7 @@ def play_fair(game_id: str, players: int, seed: int, max_steps: int = 4000):
 
 
 @pytest.mark.parametrize("game_id,players", [("pagode", 2), ("pandoria", 2), ("pandoria", 3),
-                                             ("pacal", 3), ("pueblo", 2)])
+                                             ("pandoria", 4), ("pacal", 5), ("pueblo", 4)])
 def test_a_whole_game_on_fair_tables_is_consistent_and_audits_clean(game_id, players):
     game, views, log, finals = play_fair(game_id, players, seed=1)
     assert audit_transcript(GAME_ID, players, log, finals) == []
