@@ -56,10 +56,10 @@ class Pagode(Game):
         s.cards = Cards.new(range(DECK_SIZE), 2)
         # Each reserve takes one card of each colour; the other 45 form the draw pile.
         reserves = [tuple(c * CARDS_PER_COLOUR + seat for c in range(5)) for seat in range(2)]
-        s.reserves = reserves
+        s.reserves = tuple(reserves)
         in_reserves = set(reserves[0]) | set(reserves[1])
         s.draw = tuple(i for i in range(DECK_SIZE) if i not in in_reserves)
-        s.hands = [(), ()]
+        s.hands = ((), ())
         s.discard = ()
         s.played = ()
         s.pending = TableOp(ROLL, faces=2, why="first player")
@@ -67,11 +67,11 @@ class Pagode(Game):
         s.first = None
         s.current = 0
         s.turn = 0
-        s.scores = [0, 0]
-        s.uses = [NO_USES, NO_USES]
-        s.site_tiles = [()] * SITES
-        s.site_cols = [0] * SITES
-        s.site_colour = [None] * SITES
+        s.scores = (0, 0)
+        s.uses = (NO_USES, NO_USES)
+        s.site_tiles = ((),) * SITES
+        s.site_cols = (0,) * SITES
+        s.site_colour = (None,) * SITES
         s.tiles_left = ALL_TILES
         s.columns = 0
         s.acted = False
@@ -177,7 +177,6 @@ class Pagode(Game):
 
     def _play_actions(self, state: PagodeState, seat: int) -> list[tuple]:
         ids = state.cards.ids
-        pool = _pool(state, seat)
         variant = VARIANTS[state.variant]
         abilities = variant.abilities
         floors = variant.floors
@@ -186,7 +185,8 @@ class Pagode(Game):
         rice = abilities and uses[RICE_BOWL] > 0 and not used >> RICE_BOWL & 1
         buddha = abilities and uses[BUDDHA] > 0 and not used >> BUDDHA & 1
         room = state.columns < (LANTERN_COLUMN_LIMIT if used >> LANTERN & 1 else COLUMN_LIMIT)
-        singles, pairs = _free_options(pool, ids)
+        singles, pairs = _free_options(ids, state.reserves[seat], state.hands[seat])
+        pool = None
         out: list[tuple] = []
         append = out.append
         any_spot = False
@@ -216,6 +216,8 @@ class Pagode(Game):
                         append(("tile", site, f, cards))
             elif room:
                 rice_after = abilities and not used >> RICE_BOWL & 1 and (colour == RICE_BOWL or uses[RICE_BOWL] > 0)
+                if pool is None:
+                    pool = _pool(state, seat)
                 for cards in payments:
                     taken = tuple(slot for slot, _ in cards)
                     for f in spots:
@@ -310,8 +312,8 @@ class Pagode(Game):
                 s.cards = registry = registry.copy()
                 for slot, ident in cards:
                     registry.claim(slot, ident, seat)
-            s.reserves[seat] = tuple([x for x in reserve if x not in slots])
-            s.hands[seat] = tuple([x for x in hand if x not in slots])
+            s.reserves = _put(s.reserves, seat, tuple([x for x in reserve if x not in slots]))
+            s.hands = _put(s.hands, seat, tuple([x for x in hand if x not in slots]))
             if kind == "play":
                 s.played = s.played + tuple(slots)
             else:
@@ -331,7 +333,7 @@ class Pagode(Game):
             raise IllegalAction(f"seat {seat + 1} has no use of the {name} left")
         uses = list(s.uses[seat])
         uses[ability] -= 1
-        s.uses[seat] = tuple(uses)
+        s.uses = _put(s.uses, seat, tuple(uses))
         s.used |= 1 << ability
         events.append(("use", seat, name, uses[ability]))
 
@@ -341,11 +343,11 @@ class Pagode(Game):
         seat = s.current
         uses = list(s.uses[seat])
         uses[colour] = USES_PER_TILE
-        s.uses[seat] = tuple(uses)
+        s.uses = _put(s.uses, seat, tuple(uses))
         events.append(("gain", seat, ABILITY_OF_COLOUR[colour], USES_PER_TILE))
 
     def _score(self, s: PagodeState, points: int, what: str, events: list) -> None:
-        s.scores[s.current] += points
+        s.scores = _put(s.scores, s.current, s.scores[s.current] + points)
         events.append(("score", s.current, points, what))
 
     def _site(self, s: PagodeState, site: Any) -> int:
@@ -402,8 +404,8 @@ class Pagode(Game):
 
     def _build_column(self, s: PagodeState, site: int, colour: int, events: list) -> None:
         floor = self.floor_of(s, site)
-        s.site_cols[site] += 1
-        s.site_colour[site] = colour
+        s.site_cols = _put(s.site_cols, site, s.site_cols[site] + 1)
+        s.site_colour = _put(s.site_colour, site, colour)
         s.columns += 1
         s.acted = True
         events.append(("column", s.current, site, colour, floor))
@@ -426,11 +428,11 @@ class Pagode(Game):
     def _place_tile(self, s: PagodeState, site: int, tile: int, events: list, roof: bool) -> None:
         background, spots, _ = TILES[tile]
         s.tiles_left &= ~(1 << tile)
-        s.site_tiles[site] = s.site_tiles[site] + (tile,)
+        s.site_tiles = _put(s.site_tiles, site, s.site_tiles[site] + (tile,))
         s.acted = True
         if not roof:
-            s.site_cols[site] = 0
-            s.site_colour[site] = spots
+            s.site_cols = _put(s.site_cols, site, 0)
+            s.site_colour = _put(s.site_colour, site, spots)
         events.append(("roof" if roof else "tile", s.current, site, tile))
         self._score(s, TILE_POINTS, "tile", events)
         self._gain(s, background, events)
@@ -648,9 +650,9 @@ class Pagode(Game):
         k = len(op.slots)
         s.draw = s.draw[k:]
         if place == "reserve":
-            s.reserves[seat] = tuple(sorted(s.reserves[seat] + op.slots))
+            s.reserves = _put(s.reserves, seat, tuple(sorted(s.reserves[seat] + op.slots)))
         else:
-            s.hands[seat] = tuple(sorted(s.hands[seat] + op.slots))
+            s.hands = _put(s.hands, seat, tuple(sorted(s.hands[seat] + op.slots)))
         s.refill = ((seat, place, count - k),) + s.refill[1:]
         events.append(("drew", seat, place, k))
         self._next_deal(s, events)
@@ -678,6 +680,14 @@ _HANDLERS = {
 }
 
 
+# ---------------------------------------------------------------------- helpers
+
+
+def _put(values: tuple, index: int, value) -> tuple:
+    """``values`` with one item replaced (states hold tuples: copies share them safely)."""
+    return values[:index] + (value,) + values[index + 1:]
+
+
 # ---------------------------------------------------------------------- card choices
 
 
@@ -694,30 +704,46 @@ def _pool(state: PagodeState, seat: int) -> tuple[list[list[int]], list[list[int
     return pool
 
 
-def _free_options(pool, ids) -> tuple[list[list[tuple]], list[tuple]]:
+def _free_options(ids: list, reserve: tuple[int, ...], hand: tuple[int, ...]) -> tuple[list[list[tuple]], list[tuple]]:
     """With no card used yet: per colour the single-card payments, and every same-colour pair.
 
-    Same choices and order as ``_singles`` and ``_pairs`` with nothing used, built in one pass.
+    Same choices and order as ``_singles`` and ``_pairs`` with nothing used
+    (places are sorted, so the first cards seen are the lowest slots).
     """
-    singles = []
-    pairs = []
-    reserve, hand = pool
+    rf: list = [None] * 5
+    rs: list = [None] * 5
+    hf: list = [None] * 5
+    hs: list = [None] * 5
+    for first, second, place in ((rf, rs, reserve), (hf, hs, hand)):
+        for slot in place:
+            ident = ids[slot]
+            if ident is None:
+                continue
+            c = ident // CARDS_PER_COLOUR
+            if first[c] is None:
+                first[c] = (slot, ident)
+            elif second[c] is None:
+                second[c] = (slot, ident)
+    singles: list[list[tuple]] = []
+    pairs: list[tuple] = []
     for c in range(5):
-        r, h = reserve[c], hand[c]
-        one = []
-        if r:
-            a = (r[0], ids[r[0]])
-            one.append((a,))
-            if len(r) > 1:
-                pairs.append((a, (r[1], ids[r[1]])))
-            if h:
-                pairs.append((a, (h[0], ids[h[0]])))
-        if h:
-            b = (h[0], ids[h[0]])
-            one.append((b,))
-            if len(h) > 1:
-                pairs.append((b, (h[1], ids[h[1]])))
-        singles.append(one)
+        a, b = rf[c], hf[c]
+        if a is not None:
+            if rs[c] is not None:
+                pairs.append((a, rs[c]))
+            if b is not None:
+                singles.append([(a,), (b,)])
+                pairs.append((a, b))
+                if hs[c] is not None:
+                    pairs.append((b, hs[c]))
+            else:
+                singles.append([(a,)])
+        elif b is not None:
+            singles.append([(b,)])
+            if hs[c] is not None:
+                pairs.append((b, hs[c]))
+        else:
+            singles.append([])
     return singles, pairs
 
 

@@ -1,7 +1,8 @@
 """The Pagode state: plain fields, cheap copies, a position format.
 
-Inner containers are tuples (never changed in place), so a copy only copies
-the outer lists: apply stays fast without deep copies.
+Every field but the card registry is immutable (ints, strings, tuples), so a
+copy shares them; apply replaces what changes. Only ``cards`` is copied, and
+only when it changes.
 """
 
 from __future__ import annotations
@@ -37,20 +38,20 @@ class PagodeState(State):
     first: int | None
     current: int
     turn: int
-    scores: list[int]
-    reserves: list[tuple[int, ...]]
-    hands: list[tuple[int, ...]]
-    uses: list[tuple[int, ...]]
+    scores: tuple[int, ...]
+    reserves: tuple[tuple[int, ...], ...]
+    hands: tuple[tuple[int, ...], ...]
+    uses: tuple[tuple[int, ...], ...]
     """Per seat, per ability (indexed by colour): uses left (0..2)."""
     draw: tuple[int, ...]
     """Draw pile slots, top first."""
     discard: tuple[int, ...]
     played: tuple[int, ...]
     """Cards played this turn: they go to the discard pile when the turn ends."""
-    site_tiles: list[tuple[int, ...]]
-    site_cols: list[int]
+    site_tiles: tuple[tuple[int, ...], ...]
+    site_cols: tuple[int, ...]
     """Columns on the site's current floor (0..4)."""
-    site_colour: list[int | None]
+    site_colour: tuple[int | None, ...]
     """Colour of the site's current floor; None for an empty site."""
     tiles_left: int
     """Bit t set: tile t is still in the supply."""
@@ -73,7 +74,10 @@ class PagodeState(State):
         return s
 
     def clone(self) -> "PagodeState":
-        """A copy that shares the card registry (the caller copies it before changing it)."""
+        """A copy that shares the card registry (the caller copies it before changing it).
+
+        Every other field is immutable (ints, strings, tuples), so sharing is safe.
+        """
         s = PagodeState.__new__(PagodeState)
         s.variant = self.variant
         s.cards = self.cards
@@ -82,16 +86,16 @@ class PagodeState(State):
         s.first = self.first
         s.current = self.current
         s.turn = self.turn
-        s.scores = self.scores[:]
-        s.reserves = self.reserves[:]
-        s.hands = self.hands[:]
-        s.uses = self.uses[:]
+        s.scores = self.scores
+        s.reserves = self.reserves
+        s.hands = self.hands
+        s.uses = self.uses
         s.draw = self.draw
         s.discard = self.discard
         s.played = self.played
-        s.site_tiles = self.site_tiles[:]
-        s.site_cols = self.site_cols[:]
-        s.site_colour = self.site_colour[:]
+        s.site_tiles = self.site_tiles
+        s.site_cols = self.site_cols
+        s.site_colour = self.site_colour
         s.tiles_left = self.tiles_left
         s.columns = self.columns
         s.acted = self.acted
@@ -155,10 +159,10 @@ class PagodeState(State):
             raise PositionError("first: not a seat")
         s.current = _int(data, "current", 0, 1)
         s.turn = _int(data, "turn", 0, 10**6)
-        s.scores = [_is_int_or(x, "scores") for x in _list(data, "scores", 2)]
-        s.reserves = [tuple(sorted(_slots(x, "reserves"))) for x in _list(data, "reserves", 2)]
-        s.hands = [tuple(sorted(_slots(x, "hands"))) for x in _list(data, "hands", 2)]
-        s.uses = [tuple(_is_int_or(u, "uses", 0, 2) for u in _seq(x, 5, "uses")) for x in _list(data, "uses", 2)]
+        s.scores = tuple(_is_int_or(x, "scores") for x in _list(data, "scores", 2))
+        s.reserves = tuple(tuple(sorted(_slots(x, "reserves"))) for x in _list(data, "reserves", 2))
+        s.hands = tuple(tuple(sorted(_slots(x, "hands"))) for x in _list(data, "hands", 2))
+        s.uses = tuple(tuple(_is_int_or(u, "uses", 0, 2) for u in _seq(x, 5, "uses")) for x in _list(data, "uses", 2))
         s.draw = _slots(_get(data, "draw", list), "draw")
         s.discard = _slots(_get(data, "discard", list), "discard")
         s.played = _slots(_get(data, "played", list), "played")
@@ -183,6 +187,7 @@ class PagodeState(State):
             s.site_tiles.append(tiles)
             s.site_cols.append(cols)
             s.site_colour.append(colour)
+        s.site_tiles, s.site_cols, s.site_colour = tuple(s.site_tiles), tuple(s.site_cols), tuple(s.site_colour)
         placed = [t for tiles in s.site_tiles for t in tiles]
         left = [_is_int_or(t, "tiles_left", 0, len(TILES) - 1) for t in _get(data, "tiles_left", list)]
         if sorted(placed + left) != list(range(len(TILES))):

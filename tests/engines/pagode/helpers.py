@@ -56,7 +56,7 @@ def build(*, reserve: str = "rbgvy", hand: str = "rb", opp_reserve: str = "rbgvy
     s.first = first
     s.current = seat
     s.turn = 0
-    s.scores = list(scores)
+    s.scores = tuple(scores)
     uses_list = [0] * 5
     for name, n in (uses or {}).items():
         uses_list[["lantern", "buddha", "rice bowl", "fan", "dragon"].index(name)] = n
@@ -80,6 +80,8 @@ def build(*, reserve: str = "rbgvy", hand: str = "rb", opp_reserve: str = "rbgvy
     for code in tiles_out:
         left &= ~(1 << tile_id(LETTERS.index(code[0]), LETTERS.index(code[1])))
     s.tiles_left = left
+    s.reserves, s.hands, s.uses = tuple(s.reserves), tuple(s.hands), tuple(s.uses)
+    s.site_tiles, s.site_cols, s.site_colour = tuple(s.site_tiles), tuple(s.site_cols), tuple(s.site_colour)
     s.columns = columns
     s.acted = bool(columns) if acted is None else acted
     s.used = sum(1 << ["lantern", "buddha", "rice bowl", "fan", "dragon"].index(n) for n in used.split(",") if n)

@@ -600,19 +600,17 @@ def test_beginner_game_has_no_abilities():
     state, ev = play(state, "c1 r", "c1 r", "t1 r/b")
     assert not any(e[0] == "gain" for e in ev) and state.uses[0] == (0, 0, 0, 0, 0)
     assert "lantern" not in moves(state)
-    state.uses[0] = (2, 2, 2, 2, 2)
+    state.uses = ((2, 2, 2, 2, 2), (0, 0, 0, 0, 0))
     illegal(state, "lantern", "no abilities in the beginner game")
 
 
 def test_columns_are_unlimited():
     # "Le nombre de colonnes présentes dans la réserve générale est théoriquement illimité."
     state = build(reserve="rrrrr", sites={1: "r:4", 2: "r:4", 3: "r:4", 4: "r:4", 5: "r:4", 6: "r:3"})
-    state.site_tiles[0] = ()
     # 23 red columns stand; red columns keep coming, well past the 25 of the box
     state, _ = play(state, "c6 r")
-    for site in range(5):
-        state.site_cols[site] = 0
-        state.site_colour[site] = None
+    state.site_cols = (0,) * 5 + (4,)
+    state.site_colour = (None,) * 5 + (R,)
     state.columns = 0
     state, events = play(state, "c1 r", "c2 r")
     assert [e for e in events if e[0] == "column"] == [("column", 0, 0, R, 1), ("column", 0, 1, R, 1)]
