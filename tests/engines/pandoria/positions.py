@@ -32,10 +32,12 @@ class ScriptedTable:
         return ("roll", self.first if op.why == "first player" else self.start)
 
 
-def settle(st, table):
+def settle(st, table, events=None):
     """Resolve table operations until a seat must act (or the game is over)."""
     while not GAME.is_over(st) and GAME.next_actor(st) == TABLE:
-        st, _ = GAME.apply(st, table.resolve(st, GAME.table_op(st)))
+        st, ev = GAME.apply(st, table.resolve(st, GAME.table_op(st)))
+        if events is not None:
+            events += ev
     return st
 
 
@@ -145,11 +147,11 @@ def play(st: PandoriaState, *moves: str, table=None) -> tuple[PandoriaState, lis
     table = table or ScriptedTable()
     events = []
     for text in moves:
-        st = settle(st, table)
+        st = settle(st, table, events)
         action = GAME.parse_action(st, text)
         st, ev = GAME.apply(st, action)
         events += ev
-    st = settle(st, table)
+    st = settle(st, table, events)
     GAME.load(st.to_data())  # every card and tile slot still in exactly one place
     return st, events
 

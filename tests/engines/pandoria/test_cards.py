@@ -322,3 +322,49 @@ def test_bank_shrine_store_statue_mills_treasuries():
     assert region_yield(st, [H("i4")]) == {RED: 2 + 1}
     cover(st, "j4", FOREST, 1)
     assert region_yield(st, [H("j4")]) == {RED: 1 + 1}
+
+
+def test_terrain_single_tile_fills_a_one_hex_hole_and_closes_the_region():
+    # FAQ: only castles, or a single tile from the Terrain spell, can fill a one-hex hole.
+    from .test_board import closable
+    st = closable(bare(2))
+    for name in ("h0", "i0", "h1", "g2", "h2"):
+        cover(st, name, HILL)
+    st.terrain[H("g1")] = -1
+    st.phase = "card"
+    st.resources[RED][D.CRYSTAL] = 3
+    figure(st, "e1", RED)
+    give_card(st, RED, card_id("Terrain", "Lumberyard"))
+    st.piles["singles"].sort(key=lambda s: st.cards.ids[s] != 200 + 2 * CITY)  # a city tile on top
+    st, events = play(st, "spell Terrain/Lumberyard", "single g1")
+    assert ("closed", "mountain", (H("f0"), H("g0"))) in events
+    st, events = play(st, "skip")
+    assert ("gain", RED, "crystal", 3) in events
+
+
+def test_house_rule_a_single_tile_that_fits_nowhere_is_discarded():
+    st = bare(2)
+    from engines.pandoria.board import KIND, LAND, NHEX
+    for h in range(NHEX):
+        if KIND[h] == LAND and st.terrain[h] < 0:
+            st.terrain[h] = FOREST
+    st.phase = "card"
+    st.resources[RED][D.CRYSTAL] = 3
+    give_card(st, RED, card_id("Terrain", "Lumberyard"))
+    st, events = play(st, "spell Terrain/Lumberyard")
+    assert ("discard", RED) in events and len(st.piles["discard"]) == 1 and st.phase != "terrain"
+
+
+def test_clone_and_teleport_never_reach_ships_castles_or_occupied_spaces():
+    st = card_phase(crystal=5)
+    give_card(st, RED, card_id("Clone", "Statue"))
+    give_card(st, RED, card_id("Teleport", "Vault"))
+    cover(st, "e2", FOREST)
+    figure(st, "e2", RED)            # next to the lake f2 (a ship)
+    st.terrain[H("e1")], st.owner[H("e1")] = CASTLE, RED
+    cover(st, "d2", HILL)
+    figure(st, "d2", BLUE)
+    spots = {a[3] for a in GAME.legal_actions(st, RED) if a[0] == "spell" and a[2] == card_id("Clone", "Statue")}
+    assert H("e3") not in spots and not spots & {H("f2"), H("e1"), H("d2")}
+    dests = {a[4] for a in GAME.legal_actions(st, RED) if a[0] == "spell" and a[2] == card_id("Teleport", "Vault")}
+    assert H("c3") in dests and not dests & {H("f2"), H("e1"), H("d2"), H("e2")}
