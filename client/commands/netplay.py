@@ -21,7 +21,15 @@ def selfplay(args, game, kinds: list[str]) -> int:
     from protocol.memory import make_sessions, play
 
     if args.net != "memory":
-        raise UserError(f"--net {args.net} is not built yet (use --net memory)")
+        import importlib
+
+        try:
+            tcp = importlib.import_module("protocol.net.selfplay")
+        except ModuleNotFoundError:
+            tcp = None
+        if tcp is None or not hasattr(tcp, "selfplay"):
+            raise UserError(f"--net {args.net} is not built yet (use --net memory)")
+        return tcp.selfplay(args, game, kinds)   # protocol/net's own driver, two processes over TCP
     log_dir = Path(args.log_dir) if args.log_dir else None
     if log_dir is not None:
         try:
