@@ -9,7 +9,7 @@ from engines.core import TABLE, Game, RulesError, State
 from . import data as D
 from . import notation, rules
 from .board import hex_name
-from .state import PandoriaState
+from .position import PandoriaState
 
 VARIANTS = ("classic", "beginner", "team")
 ALIASES = {"standard": "classic"}

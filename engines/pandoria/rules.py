@@ -16,7 +16,7 @@ from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, app
 from . import data as D
 from .board import (CASTLE, EMPTY, KIND, LAKE, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED, PRINTED_SPACES,
                     START_HEXES, STEP, hex_name, is_open_region, region_of)
-from .state import PandoriaState
+from .position import PandoriaState
 
 MONUMENT = 1000
 FREE = -1
