@@ -58,11 +58,11 @@ def play_checked(players, variant, seed, bots=RandomBot, check=True):
     idle_turns = [0]  # dismantling turns since the last removal
 
     def on_step(after, action, events):
-        if after.stage == 3 and action[0] == "move" and not any(e[0] == "final round" for e in events):
+        if action[0] == "remove":
+            idle_turns[0] = -1  # this turn's move comes next
+        elif after.stage == 3 and action[0] == "move" and not any(e[0] == "final round" for e in events):
             idle_turns[0] += 1
             assert idle_turns[0] < players  # some seat can always remove a stone within a round
-        if action[0] == "remove":
-            idle_turns[0] = 0
         for e in events:
             if e[0] == "score":
                 score_sum[e[1]] += e[2]
