@@ -299,3 +299,13 @@ def test_path_region_never_closes_and_its_figures_stay():
 
 def test_hex_names():
     assert hex_name(H("k9")) == "k9" and H("c3") == 3 * 14 + 2
+
+
+def test_the_leader_can_be_taken_back():
+    # FAQ: when you take back a figure, you may take back the leader.
+    st = bare(2)
+    figure(st, "g5", RED, leader=True)
+    st, _ = play(st, "castle i4")
+    assert ("take", H("g5")) in GAME.legal_actions(st, RED)
+    st, events = play(st, "take g5")
+    assert st.leader_home[RED] and ("take", RED, H("g5"), True) in events
