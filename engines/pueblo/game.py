@@ -79,6 +79,20 @@ class PuebloGame(Game):
             return f"{who(event[1])} plays first"
         if kind == "final round":
             return f"final round from {SPACE_NAMES[event[1]]}"
+        if kind == "drop":
+            return f"{who(event[1])} sets a {'coloured' if event[2] == 'C' else 'neutral'} stone aside: it fits nowhere"
+        if kind == "site":
+            return f"{who(event[1])} places a sacred site on {' '.join(cell_name(c) for c in event[2])}"
+        if kind == "auction":
+            return f"turn-order auction {event[1]}"
+        if kind == "bid":
+            return f"{who(event[1])} bids {event[2]}"
+        if kind == "pass":
+            return f"{who(event[1])} passes"
+        if kind == "card":
+            return f"{who(event[1])} takes turn-order card {event[2]}" + (f" for {event[3]}" if event[3] else " free")
+        if kind == "order":
+            return "turn order: " + ", ".join(who(p) for p in event[1])
         if kind == "over":
             return "game over, won by " + " and ".join(who(p) for p in event[1])
         return super().describe_event(event)

@@ -273,3 +273,10 @@ def test_dismantling_with_no_coloured_stone_built_ends_after_the_final_round():
                   coloured=[0, 0], neutral=[0, 0], lone=[False, False], dropped=[[8, 7], [8, 6]])
     after, events = GAME.apply(state, ("move", 1))
     assert GAME.is_over(after) and events[-1] == ("over", (0, 1))
+
+
+def test_auction_events_read_as_sentences():
+    state, events = play(start_auction(2), "bid 3", "pass", "card 2")
+    assert [GAME.describe_event(e) for e in events] == [
+        "red bids 3", "blue passes", "red takes turn-order card 2 for 3", "red +3 penalty (bid for turn-order card 2)",
+        "blue takes turn-order card 1 free", "turn order: blue, red"]
