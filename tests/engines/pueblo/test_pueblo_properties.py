@@ -163,3 +163,23 @@ def build_phase(phase):
     if phase == "remove":
         return build(3, [(0, "b1^ a1 a2")], phase="remove", variant="dismantling", stage=3)
     return build(3, [(0, "b1^ a1 a2")], phase=phase)
+
+
+def test_every_legal_action_of_a_whole_game_round_trips_through_its_text():
+    state = GAME.setup(players=4, variant="advanced+dismantling", sacred_sites=4)
+    table, bots, checked = OpenTable(3), [RandomBot(f"rt/{i}") for i in range(4)], set()
+    for _ in range(STEP_BOUND):
+        if GAME.is_over(state):
+            break
+        seat = GAME.next_actor(state)
+        if seat < 0:
+            action = table.resolve(state, GAME.table_op(state))
+            assert GAME.parse_action(state, GAME.format_action(state, action)) == action
+        else:
+            for a in GAME.legal_actions(state, seat):
+                assert GAME.parse_action(state, GAME.format_action(state, a)) == a
+                checked.add(a[0])
+            action = bots[seat].choose(GAME, state, seat)
+        state, _ = GAME.apply(state, action)
+    assert GAME.is_over(state)
+    assert checked == {"site", "bid", "pass", "card", "place", "move", "remove"}
