@@ -192,13 +192,12 @@ def test_selfplay_command_runs(variant, capsys):
     assert "games/s" in capsys.readouterr().out
 
 
-def test_dwarves_short_of_a_second_tile_start_the_end():
+def test_dwarves_who_cannot_draw_back_to_two_start_the_end():
     st = bare(2, peoples=(DWARVES, HUMANS), variant="classic")
-    keep = st.piles["tiles"][:1]
-    st.piles["aside"] += st.piles["tiles"][1:]
-    st.piles["tiles"] = keep
     give_tile(st, 0, (FOREST, 1, HILL, 1))
     give_tile(st, 0, (FOREST, 1, CITY, 1))
+    st.piles["aside"] += st.piles["tiles"]
+    st.piles["tiles"] = []
     st, events = play(st, "tile F1H1 i4 E", "skip", "skip")
-    assert ("ending", 0) in events and len(st.piles["tiles0"]) == 2 and st.piles["tiles"] == []
+    assert ("ending", 0) in events and len(st.piles["tiles0"]) == 1
     assert not GAME.is_over(st) and st.current == 1
