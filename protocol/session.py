@@ -155,10 +155,21 @@ class GameOver:
 
 
 @dataclass(frozen=True)
+class Disputed:
+    """A card opened to no card: every seat now reveals its secrets so the audit names the cheat."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class Aborted:
     by: int | None
     culprit: int | None
     reason: str
+
+
+class _Dispute(ProtocolError):
+    """A cheat nobody can be blamed for yet (a tampered shuffle seen at a deal): audit now."""
 
 
 class ReplayMismatch(ProtocolError):
@@ -328,6 +339,8 @@ class Session:
             return []
         try:
             self._receive(raw, sender)
+        except _Dispute as e:
+            self._abort(str(e), None, [])
         except ProtocolError as e:
             if on_error == "raise":
                 raise
@@ -398,8 +411,16 @@ class Session:
                                          f"write here", self._seat_of(entry.author))
                 self._replay.popleft()
                 self._accept(entry, sender=None)
-                self._advance()
-            except _ReplayEnd:
+                try:
+                    self._advance()
+                except ProtocolError as e:
+                    # Live, this session would have aborted here: the log's next
+                    # entry must be that abort, naming the same seat.
+                    head = self._replay[0] if self._replay else None
+                    if (head is None or head.kind != ABORT or head.author != self.public
+                            or head.body.get("culprit") != e.seat):
+                        raise
+            except (_ReplayEnd, _Dispute):
                 continue
             except ProtocolError as e:
                 if not hasattr(e, "entry"):
@@ -548,8 +569,16 @@ class Session:
             body["seed"] = self.seed
         if self.identity is not None and self._replay is None:
             self._author(ABORT, body)
+        self._ended(self.my_seat, culprit, reason)
+
+    def _ended(self, by: int | None, culprit: int | None, reason: str) -> None:
+        """An abort: the game is over, unless it names nobody in play (then: the audit, now)."""
+        if culprit is None and self.phase == "play" and self.fair is not None:
+            self.phase = "dispute"
+            self._events.append(Disputed(reason))
+            return
         self.phase = "aborted"
-        self.result = Aborted(self.my_seat, culprit, reason)
+        self.result = Aborted(by, culprit, reason)
         self._events.append(self.result)
 
     def _on_abort(self, entry: Entry) -> None:
@@ -558,9 +587,7 @@ class Session:
         if self._check_evidence and self._replay is not None and body["evidence"] and entry.author == self.public:
             self._confirm_evidence(body["evidence"][0], culprit)
         self._append(entry)
-        self.phase = "aborted"
-        self.result = Aborted(self._seat_of(entry.author), culprit, body["reason"])
-        self._events.append(self.result)
+        self._ended(self._seat_of(entry.author), culprit, body["reason"])
 
     def _confirm_evidence(self, raw: bytes, culprit: int | None) -> None:
         trial = copy.copy(self)
@@ -595,7 +622,7 @@ class Session:
             if actor == TABLE:
                 return self.fair.expected() if self._op is not None else None
             return actor
-        if self.phase == "final":
+        if self.phase in ("final", "dispute"):
             return len(self.finals)
         if self.phase == END:
             return len(self.ends)
@@ -709,7 +736,11 @@ class Session:
             try:
                 self.fair.consume(seat, entry.kind, entry.body)
             except self._fairmod.CheatDetected as e:
-                raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
+                if e.seat is not None:
+                    raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
+                self._append(entry)      # a sound message that opened a tampered deck
+                self.steps.append((seat, entry.kind, entry.body))
+                raise _Dispute(f"entry {entry.seq}: {e}", None) from None
             self._append(entry)
             self.steps.append((seat, entry.kind, entry.body))
             return
@@ -772,8 +803,15 @@ class Session:
         self.finals[seat] = entry.body
         self._after_final()
 
+    def _on_dispute(self, entry: Entry, blame: int | None) -> None:
+        self._on_final(entry, blame)
+
     def _after_final(self) -> None:
         if len(self.finals) < len(self.seats):
+            return
+        if self.phase == "dispute":
+            if self._replay is None:
+                self._abort("every seat revealed its secrets and the audit found no cheat", None, [])
             return
         # FairTable.consume_final has audited every seat's secrets against the
         # whole transcript by now; verify runs audit_transcript on the log again.
@@ -861,7 +899,7 @@ class Session:
                 self._author(kind, body)
                 self.steps.append((self.my_seat, kind, body))
                 continue
-            if self.phase == "final":
+            if self.phase in ("final", "dispute"):
                 seat = len(self.finals)
                 if seat >= len(self.seats) or seat != self.my_seat or not self._may_write():
                     return

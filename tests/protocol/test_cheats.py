@@ -255,3 +255,29 @@ def test_message_replayed_from_another_game():
         return next(e.raw for e in other.chain if e.seq == entry.seq)
     t = Tamper("fair_shuffle", make)
     assert_caught(run(t), "another game", t.sent[-1])
+
+
+class _ReplacingFirstTable(_CheatingTable):
+    """Seat 2 replaces the card at deck position 0: the first card dealt, to seat 1."""
+
+    def _our_pass(self, kind, deck, inp):
+        out = super()._our_pass(kind, deck, inp)
+        if kind == "fair_shuffle" and deck.lock is None:
+            out = list(out)
+            out[0] = grp.lock(deck.keys[0], grp.card_point(self.game_id, deck.number, 999))
+        return out
+
+
+def test_tampered_card_opened_in_play_starts_the_audit_which_names_the_seat():
+    module = types.SimpleNamespace(FairTable=_ReplacingFirstTable, CheatDetected=fair.CheatDetected,
+                                   SCHEMAS=fair.SCHEMAS, audit_transcript=fair.audit_transcript)
+    sessions = run(cheat_fair=module, players=[RandomBot(1), RandomBot(2)])
+    honest = sessions[HONEST]
+    kinds = [e.kind for e in honest.chain]
+    first_abort = kinds.index("abort")
+    assert "opens to no card" in honest.chain[first_abort].body["reason"]
+    assert "culprit" not in honest.chain[first_abort].body            # nobody can be named yet...
+    assert kinds[first_abort + 1] == "fair_final"                       # ...so every seat reveals
+    assert "move" not in kinds[first_abort:]
+    report = assert_caught(sessions, "seat 2")                          # and the audit names seat 2
+    assert report.reason == honest.result.reason
