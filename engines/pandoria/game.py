@@ -8,7 +8,7 @@ from engines.core import TABLE, Game, RulesError, State
 
 from . import data as D
 from . import notation, rules
-from .board import hex_name
+from .board import DIRECTIONS, hex_name
 from .position import PandoriaState
 
 VARIANTS = ("classic", "beginner", "team")
@@ -84,15 +84,46 @@ class Pandoria(Game):
         return PandoriaState.from_data(data)
 
     def describe_event(self, event: tuple) -> str:
-        kind = event[0]
-        if kind == "score":
-            return f"seat {event[1] + 1} scores {event[2]} ({event[3]})"
-        if kind == "gain":
-            return f"seat {event[1] + 1} gains {event[3]} {event[2]}"
-        if kind == "closed":
-            return f"a {event[1]} region closes ({', '.join(hex_name(h) for h in event[2])})"
-        if kind == "leave":
-            return f"a figure of seat {event[1] + 1} leaves {hex_name(event[2])}"
-        if kind == "people":
-            return f"seat {event[1] + 1} plays the {event[2]}"
-        return super().describe_event(event)
+        """One short sentence per event kind, for the client's move log."""
+        kind, rest = event[0], event[1:]
+        text = _EVENT_TEXT.get(kind)
+        if text is None:
+            return super().describe_event(event)
+        try:
+            return text(*rest)
+        except (TypeError, IndexError, KeyError, ValueError):
+            return super().describe_event(event)
+
+
+def _seat(s: int) -> str:
+    return f"seat {s + 1}"
+
+
+def _tile(ident: int) -> str:
+    return notation.face_text(D.DOUBLE_TILES[ident - D.TILE_BASE])
+
+
+_EVENT_TEXT = {
+    "first": lambda s: f"{_seat(s)} plays first",
+    "people": lambda s, name: f"{_seat(s)} plays the {name}",
+    "start": lambda v: f"start tiles placed (roll {v})",
+    "tile": lambda s, i, h, d: f"{_seat(s)} places tile {_tile(i)} on {hex_name(h)} {DIRECTIONS[d]}",
+    "castle": lambda s, h: f"{_seat(s)} places a castle on {hex_name(h)}",
+    "pass": lambda s: f"{_seat(s)} can place nothing and passes",
+    "figure": lambda s, h, leader: f"{_seat(s)} puts {'the leader' if leader else 'a figure'} on {hex_name(h)}",
+    "take": lambda s, h, leader: f"{_seat(s)} takes {'the leader' if leader else 'a figure'} back from {hex_name(h)}",
+    "closed": lambda t, hexes: f"a {t} region closes ({', '.join(hex_name(h) for h in hexes)})",
+    "leave": lambda s, h, leader: f"{'the leader' if leader else 'a figure'} of {_seat(s)} leaves {hex_name(h)}",
+    "spell": lambda s, i, cost, *t: f"{_seat(s)} casts {D.CARDS[i][0]} for {cost} crystals",
+    "build": lambda s, i, index, cost: f"{_seat(s)} builds {D.CARDS[i][1]} in slot {index + 1} for {cost} wood",
+    "pay": lambda s, what, n: f"{_seat(s)} pays {n} {what}",
+    "acquire": lambda s, i: f"{_seat(s)} acquires {D.card_name(i)}",
+    "buy": lambda s, i, price: f"{_seat(s)} buys {D.card_name(i)} for {price} gold",
+    "move": lambda s, a, b: f"{_seat(s)} moves a figure from {hex_name(a)} to {hex_name(b)}",
+    "single": lambda s, t, h: f"{_seat(s)} places a single {D.TERRAIN_NAMES[t]} tile on {hex_name(h)}",
+    "discard": lambda s: "the single tile fits nowhere and is discarded",
+    "gain": lambda s, what, n: f"{_seat(s)} gains {n} {what}",
+    "score": lambda s, n, what: f"{_seat(s)} scores {n} ({what})",
+    "ending": lambda s: f"{_seat(s)} cannot draw a double tile: this is the last round",
+    "over": lambda: "the game is over",
+}

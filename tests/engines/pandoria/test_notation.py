@@ -117,3 +117,16 @@ def test_events_describe_themselves():
     assert GAME.describe_event(("gain", 1, "wood", 2)) == "seat 2 gains 2 wood"
     st, events = play(st, "castle i4")
     assert events[0] == ("castle", 0, H("i4"))
+
+
+def test_every_event_of_a_game_has_a_sentence():
+    from .test_properties import random_game
+    seen = set()
+
+    def each(before, actor, op, action, after, events):
+        for e in events:
+            text = GAME.describe_event(e)
+            assert text and text != " ".join(str(x) for x in e), e
+            seen.add(e[0])
+    random_game(4, "classic", 11, each)
+    assert {"tile", "figure", "closed", "over"} <= seen
