@@ -170,6 +170,35 @@ def fits(heights: Sequence[int], site_mask: int = 0) -> list[tuple[Template, int
     return out
 
 
+TEMPLATE_NO: dict[Template, int] = {t: i for i, t in enumerate(TEMPLATES)}
+"""A template's index in TEMPLATES (the place actions are precomputed in that order)."""
+
+_BOX_NOS: tuple[tuple[int, ...], ...] = tuple(tuple(TEMPLATE_NO[t] for t in ts) for _, ts in BOXES)
+
+BOXES_OF_CELL: tuple[tuple[int, ...], ...] = tuple(
+    tuple(b for b, (cells, _) in enumerate(BOXES) if c in cells) for c in range(SIZE * SIZE))
+"""The boxes a cell belongs to (1 to 4): the ones to look at again when its height changes."""
+
+
+def box_fit(heights: Sequence[int], site_mask: int, box: int) -> tuple[int, ...]:
+    """The TEMPLATES indices that rest on the pueblo in one 2x2 box and cover no sacred site."""
+    c0, c1, c2, c3 = BOXES[box][0]
+    h0, h1, h2, h3 = heights[c0], heights[c1], heights[c2], heights[c3]
+    m = min(h0, h1, h2, h3)
+    key = (h0 - m, h1 - m, h2 - m, h3 - m, m > 0)
+    found = _BOX_FITS.get(key)
+    if found is None:
+        found = _BOX_FITS[key] = _box_fits(key)
+    nos = _BOX_NOS[box]
+    if site_mask:
+        return tuple(nos[k] for k, _ in found if not TEMPLATES[nos[k]].mask & site_mask)
+    return tuple(nos[k] for k, _ in found)
+
+
+def all_box_fits(heights: Sequence[int], site_mask: int) -> list[tuple[int, ...]]:
+    return [box_fit(heights, site_mask, b) for b in range(len(BOXES))]
+
+
 def base_level(heights: Sequence[int], t: Template) -> int | None:
     """The level the stone's lowest cube would rest on (0 = board), or None if it cannot rest.
 

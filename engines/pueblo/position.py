@@ -11,7 +11,7 @@ from __future__ import annotations
 from engines.core import ROLL, PositionError, TableOp
 
 from .data import CELLS, MAX_BID, MAX_SITES, NEUTRAL, STONES_PER_PLAYER, TRACK
-from .geometry import POSE_COLUMNS, TEMPLATE_INDEX, base_level, cell_name
+from .geometry import POSE_COLUMNS, TEMPLATE_INDEX, all_box_fits, base_level, cell_name
 from .state import PHASES, ROLL_PHASE, PuebloState
 
 VARIANTS = ("standard", "advanced", "dismantling", "advanced+dismantling")
@@ -121,6 +121,7 @@ def _load_state(data: dict) -> PuebloState:
         raise PositionError(f"the pending table operation must be a {players}-faced roll")
     _load_sites(s, data["sites"])
     _load_stones(s, data["stones"])
+    s.fit = all_box_fits(s.heights, s.site_mask)
     _check_stones_accounted(s, total_c, total_n)
     return s
 

@@ -12,13 +12,17 @@ from engines.core import ROLL, TABLE, Event, IllegalAction, TableOp
 from .data import (DEFAULT_SITES, HELD_BLOCKS, MAX_BID, MAX_SITES, MIN_BID, MOVES, NEUTRAL,
                    START_SPACE, STONES_PER_PLAYER, TRACK)
 from .geometry import (POSE_COLUMNS, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES, Template, base_level,
-                       cell_name, fits, penalties_at, why_not)
+                       cell_name, penalties_at, why_not, BOXES_OF_CELL, all_box_fits, box_fit)
 from .state import (BID, BUILD_1, BUILD_2, DISMANTLE, MOVE, OVER, PICK, PLACE, REMOVE, ROLL_PHASE, SITE,
                     PuebloState)
 
 COLOURED = "C"
 NEUTRAL_KIND = "N"
 KINDS = (COLOURED, NEUTRAL_KIND)
+
+PLACE_ACTIONS: dict[str, tuple[tuple, ...]] = {
+    k: tuple(("place", k, t.orient, t.x, t.y) for t in TEMPLATES) for k in KINDS}
+"""Every place action, in TEMPLATES order, built once."""
 
 SITE_SHAPES: tuple[tuple[int, int, int], ...] = tuple(sorted({tuple(sorted(t.cells)) for t in TEMPLATES}))
 """Every L-tromino of the 8x8 area: where a sacred site may lie (196)."""
@@ -73,9 +77,15 @@ def kinds_allowed(s: PuebloState, seat: int) -> tuple[str, ...]:
     return tuple(k for k, n in ((COLOURED, s.coloured[seat]), (NEUTRAL_KIND, s.neutral[seat])) if n)
 
 
-def fitting_templates(s: PuebloState) -> list[tuple[Template, int]]:
-    """Every placement that rests on the pueblo and covers no sacred site, with its base level."""
-    return fits(s.heights, s.site_mask)
+def fitting_templates(s: PuebloState) -> list[int]:
+    """The TEMPLATES indices of every placement that rests on the pueblo and covers no sacred site."""
+    return [i for box in s.fit for i in box]
+
+
+def refit(s: PuebloState, cells) -> None:
+    """Heights changed on ``cells``: look again at the boxes they belong to."""
+    for b in {b for c in cells for b in BOXES_OF_CELL[c]}:
+        s.fit[b] = box_fit(s.heights, s.site_mask, b)
 
 
 def removable(s: PuebloState, sid: int) -> bool:
@@ -116,7 +126,7 @@ def legal_actions(s: PuebloState, seat: int) -> list[tuple]:
     fits = fitting_templates(s)
     if not fits:
         return [("drop", k) for k in kinds]
-    return [("place", k, t.orient, t.x, t.y) for k in kinds for t, _ in fits]
+    return [a for k in kinds for actions in (PLACE_ACTIONS[k],) for a in map(actions.__getitem__, fits)]
 
 
 def free_cards(s: PuebloState) -> list[int]:
@@ -183,6 +193,7 @@ def _site(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
         raise IllegalAction("sacred sites cannot overlap")
     s.sites.append(cells)
     s.site_mask |= mask
+    s.fit = all_box_fits(s.heights, s.site_mask)
     ev.append(("site", seat, cells))
     if len(s.sites) == s.sites_wanted:
         _start_auction(s, ev)
@@ -312,6 +323,7 @@ def _place(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     for c, col in zip(t.cells, POSE_COLUMNS[t.orient]):
         s.stacks[c] = s.stacks[c] + (sid,) * col.count
         s.heights[c] += col.count
+    refit(s, t.cells)
     _take_from_reserve(s, seat, kind)
     ev.append(("place", seat, kind, t.orient, t.x, t.y, base))
     s.phase = MOVE
@@ -429,6 +441,7 @@ def _remove(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     for cc, col in zip(t.cells, POSE_COLUMNS[t.orient]):
         s.stacks[cc] = s.stacks[cc][:-col.count]
         s.heights[cc] -= col.count
+    refit(s, t.cells)
     s.stones[sid] = None
     ev.append(("remove", seat, sid, c))
     if not _colour_on_board(s):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engines.core import Cards, State, TableOp
 
 from .data import CELLS
+from .geometry import all_box_fits
 
 # Phases: who acts and with what kind of action.
 ROLL_PHASE = "roll"  # the table rolls for the first player
@@ -38,7 +39,7 @@ class PuebloState(State):
         "first", "turn", "heights", "stacks", "stones", "owners", "sites", "site_mask",
         "sites_wanted", "coloured", "neutral", "lone", "half", "held", "dropped",
         "penalties", "chief", "order", "at", "card_of", "auction", "bidder", "high",
-        "high_seat", "passed", "opener",
+        "high_seat", "passed", "opener", "fit",
     )
 
     def __init__(self, players: int, variant: str, sites_wanted: int = 0):
@@ -76,6 +77,7 @@ class PuebloState(State):
         self.high_seat: int | None = None
         self.passed = 0  # bit mask of the seats out of the current card's auction
         self.opener = 0
+        self.fit = all_box_fits(self.heights, 0)  # per 2x2 box, the templates that rest there now
 
     def copy(self) -> "PuebloState":
         s = object.__new__(PuebloState)
@@ -113,6 +115,7 @@ class PuebloState(State):
         s.high_seat = self.high_seat
         s.passed = self.passed
         s.opener = self.opener
+        s.fit = self.fit[:]
         return s
 
     @property

@@ -10,7 +10,7 @@ from engines.bots import GreedyBot, RandomBot
 from engines.core import IllegalAction, NotationError, OpenTable, canonical_pack, play_out
 from engines.pueblo import GAME
 from engines.pueblo.data import NEUTRAL, STONES_PER_PLAYER
-from engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX, TEMPLATES, base_level, fits
+from engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX, TEMPLATE_NO, TEMPLATES, base_level, fits
 
 STEP_BOUND = 1000
 """An upper bound on the actions of any game, so random play always ends:
@@ -44,6 +44,8 @@ def check_sound(state) -> None:
     brute = [(t, base_level(state.heights, t)) for t in TEMPLATES
              if not t.mask & state.site_mask and base_level(state.heights, t) is not None]
     assert sorted(fits(state.heights, state.site_mask)) == sorted(brute)
+    # and the per-box cache kept up to date move by move equals a search from scratch
+    assert [i for box in state.fit for i in box] == [TEMPLATE_NO[t] for t, _ in fits(state.heights, state.site_mask)]
     col, neu = STONES_PER_PLAYER[state.players]
     for p in range(state.players):
         assert state.owners.count(p) + state.coloured[p] + state.held[p] + state.dropped[p][0] == col
