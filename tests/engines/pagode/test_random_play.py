@@ -15,3 +15,11 @@ def test_random_games_end_in_every_variant(variant):
         assert GAME.is_over(final)
         assert GAME.complete_pagodas(final) >= 3
         assert final.turn % 2 == 0, "both players play the same number of turns"
+
+
+def test_a_greedy_bot_plays_a_whole_game_against_a_random_one():
+    from engines.bots import GreedyBot
+    final, record = play_out(GAME, GAME.setup(variant="quick"), OpenTable(3),
+                             [GreedyBot(1, budget=60), RandomBot(2)])
+    assert GAME.is_over(final) and GAME.winners(final)
+    assert sum(1 for actor, _ in record if actor == 0) > 0

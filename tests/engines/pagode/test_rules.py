@@ -648,3 +648,59 @@ def test_a_tile_then_nothing_to_build_allows_ending_the_turn():
     assert "end" in moves(state)
     state, _ = play(state, "end")
     assert state.phase == "draw"
+
+
+# ---------------------------------------------------------------------- abilities by colour, several a turn
+
+
+@pytest.mark.parametrize("letter,ability", [("r", "lantern"), ("b", "buddha"), ("g", "rice bowl"),
+                                            ("v", "fan"), ("y", "dragon")])
+def test_the_tile_colour_defines_the_ability_gained(letter, ability):
+    # "La couleur de la tuile pagode définit la capacité spéciale que vous gagnez."
+    state = build(reserve=letter * 2 + "bgv", hand="", sites={1: f"{letter}:4"})
+    state, ev = play(state, f"t1 {letter}/r")
+    assert [e for e in ev if e[0] == "gain"] == [("gain", 0, ability, 2)]
+
+
+def test_several_different_abilities_in_one_turn():
+    # "il vous est possible d'utiliser une ou plusieurs capacités spéciales différentes acquises précédemment"
+    state = build(reserve="bbrrg", hand="GY", sites={1: "v:4", 2: "y:3"},
+                  uses={"lantern": 2, "buddha": 2, "rice bowl": 2})
+    state, ev = play(state, "lantern", "t1 bb/y", "c2=y rr", "c1 Y", "c3 g", "c4 G")
+    assert [e[2] for e in ev if e[0] == "use"] == ["lantern", "buddha", "rice bowl"]
+    assert state.columns == 4
+
+
+def test_the_draw_pile_is_hidden_from_both_players():
+    state, _, _ = table(GAME.apply(GAME.setup(), (ROLL, 0))[0])
+    for seat in (0, 1, None):
+        view = GAME.view(state, seat)
+        assert all(view.cards.ids[s] is None for s in state.draw)
+    assert all(state.cards.ids[s] is not None for s in state.draw), "the full state (open table) knows them"
+
+
+def test_points_are_scored_before_the_played_cards_are_discarded():
+    # "Remarque très importante : effectuez le décompte des points avant de défausser les cartes !"
+    state = build(reserve="rbgvy")
+    state, ev = play(state, "c1 r", "end")
+    kinds = [e[0] for e in ev]
+    assert kinds.index("score") < kinds.index("end") and GAME.scores(state) == [1, 0]
+
+
+def test_every_event_has_a_sentence_and_every_table_outcome_a_line():
+    state = GAME.setup()
+    texts = []
+    t = OpenTable(5)
+    for _ in range(400):
+        if GAME.is_over(state):
+            break
+        if GAME.next_actor(state) == TABLE:
+            action = t.resolve(state, state.pending)
+        else:
+            action = GAME.legal_actions(state, state.current)[-1]
+        texts.append(GAME.format_action(state, action))
+        state, ev = GAME.apply(state, action)
+        for e in ev:
+            sentence = GAME.describe_event(e)
+            assert sentence and "\n" not in sentence and not sentence.startswith(e[0] + " ")
+    assert any(x.startswith("deal") for x in texts) and any(x.startswith("first player") for x in texts)
