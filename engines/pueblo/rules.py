@@ -11,8 +11,8 @@ from engines.core import ROLL, TABLE, Event, IllegalAction, TableOp
 
 from .data import (DEFAULT_SITES, HELD_BLOCKS, MAX_BID, MAX_SITES, MIN_BID, MOVES, NEUTRAL,
                    START_SPACE, STONES_PER_PLAYER, TRACK)
-from .geometry import (POSE_COLUMNS, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES, Template, base_level,
-                       cell_name, penalties_at, why_not, BOXES_OF_CELL, all_box_fits, box_fit)
+from .geometry import (BOXES_OF_CELL, POSE_COLUMNS, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES, all_box_fits,
+                       base_level, box_fit, cell_name, penalties_at, why_not)
 from .state import (BID, BUILD_1, BUILD_2, DISMANTLE, MOVE, OVER, PICK, PLACE, REMOVE, ROLL_PHASE, SITE,
                     PuebloState)
 

@@ -31,7 +31,8 @@ class PuebloState(State):
     The pueblo: ``heights[cell]`` and ``stacks[cell]`` (the stone id of each
     cube, bottom first). ``stones[id]`` is (owner, orientation, x, y, base)
     for a stone on the board, None once dismantled; ``owners[id]`` keeps its
-    owner (a seat, or NEUTRAL).
+    owner (a seat, or NEUTRAL). ``fit`` is derived, not saved: per 2x2 box,
+    the placements that rest there now, updated by ``apply`` where heights change.
     """
 
     __slots__ = (
