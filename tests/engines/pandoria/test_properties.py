@@ -32,7 +32,7 @@ def masked(outcome, op, seat):
     return outcome
 
 
-def random_game(players, variant, seed, each_step=None):
+def random_game(players, variant, seed, each_step=None, check_pure=False):
     rng = random.Random(seed)
     table = OpenTable(seed)
     state = GAME.setup(players=players, variant=variant)
@@ -50,7 +50,10 @@ def random_game(players, variant, seed, each_step=None):
             action = actions[rng.randrange(len(actions))]
             op = None
         before = state
+        snapshot = before.to_data() if check_pure else None
         state, events = GAME.apply(state, action)
+        if check_pure:
+            assert before.to_data() == snapshot, "apply changed its input"
         if each_step:
             each_step(before, actor, op, action, state, events)
     return state
@@ -83,7 +86,7 @@ def test_random_play_ends_with_pieces_accounted_and_scores_from_events(game):
         for e in events:
             if e[0] == "score":
                 earned[e[1]] += e[2]
-    final = random_game(players, variant, seed, each)
+    final = random_game(players, variant, seed, each, check_pure=True)
     assert GAME.is_over(final)
     assert final.points == earned
     if variant == "team":
