@@ -29,6 +29,11 @@ def drive(sessions, players, *, filter=None, before_move=None, max_steps=2000):
 
     pipe = Pipe(sessions)
     pipe.collect(0, sessions[0].start())
+    pipe.deliver(filter)
+    for i, s in enumerate(sessions[1:], 1):
+        if not s.auto_join:
+            pipe.collect(i, s.join())
+            pipe.deliver(filter)
     for _ in range(max_steps):
         pipe.deliver(filter)
         if all(s.over for s in sessions) or sessions[0].over:

@@ -281,3 +281,20 @@ def test_tampered_card_opened_in_play_starts_the_audit_which_names_the_seat():
     assert "move" not in kinds[first_abort:]
     report = assert_caught(sessions, "seat 2")                          # and the audit names seat 2
     assert report.reason == honest.result.reason
+
+
+def test_three_peers_both_honest_seats_name_the_cheat():
+    sessions = highcard_sessions(3, "three")
+    cheat = sessions[2]
+
+    def tamper(src, dst, raw):
+        entry = open_entry(raw)
+        if src == 2 and entry.kind == "move":
+            return forge(entry, cheat.identity, body={**entry.body, "digest": bytes(32)})
+        return raw
+    drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)], filter=tamper)
+    for honest in sessions[:2]:
+        assert isinstance(honest.result, Aborted) and honest.result.culprit == 2, honest.result
+        assert "digest" in honest.result.reason
+        report = verify_entries([e.raw for e in honest.chain], games=games)
+        assert report.ok and report.culprit == 3

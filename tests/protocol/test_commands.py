@@ -96,3 +96,25 @@ def test_flipping_any_byte_of_a_finished_log_fails_verify():
         except Exception:            # not a log any more (the magic line): verify exits 2
             continue
         assert not report.ok, f"flipping byte {i} went unnoticed"
+
+
+def test_three_peers_of_pueblo_over_signed_sessions(tmp_path, capsys):
+    assert main(["selfplay", "pueblo", "--players", "3", "--net", "memory", "--seed", "3",
+                 "--log-dir", str(tmp_path)]) == 0
+    logs = sorted(tmp_path.iterdir())
+    assert len(logs) == 3 and len({p.read_bytes() for p in logs}) == 1
+    capsys.readouterr()
+    assert main(["verify", str(logs[0]), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["replayed"] == [1, 2, 3] and len(report["seats"]) == 3
+
+
+def test_log_show_of_an_aborted_game(tmp_path, capsys):
+    from tests.protocol.test_cheats import Tamper, forge, run
+
+    t = Tamper("move", lambda e, s: forge(e, s[1].identity, body={**e.body, "digest": bytes(32)}))
+    honest = run(t)[0]
+    from client.commands.log import show_lines
+
+    lines = show_lines([e.raw for e in honest.chain], games=games)
+    assert lines[-1].startswith("aborted by seat 1 (seat 2 at fault)") and "digest" in lines[-1]

@@ -155,3 +155,21 @@ def test_the_audit_catches_what_the_reveal_does_not_show_live():
     with pytest.raises(CheatDetected) as caught:
         local.finish()
     assert caught.value.seat == 1
+
+
+def test_a_point_outside_the_group_in_the_log_is_named_not_a_crash():
+    local = a_game(2, seed=13)
+    i = _first_shuffle_step(local, 0)
+    seat, kind, body = local.log[i]
+    local.log[i] = (seat, kind, {**body, "points": [bytes(32)] + body["points"][1:]})
+    problems = audit_transcript(GAME, 2, local.log, finals_of(local))
+    assert problems[0] == f"step {i}: seat 1: shuffle of deck 0: position 0 is not a point of the group"
+
+
+def test_a_card_number_out_of_range_in_the_log_is_named_not_a_crash():
+    local = a_game(2, seed=14)
+    i = _first_shuffle_step(local, 0)
+    seat, kind, body = local.log[i]
+    local.log[i] = (seat, kind, {**body, "cards": [2 ** 64 - 1] + body["cards"][1:]})
+    problems = audit_transcript(GAME, 2, local.log, finals_of(local))
+    assert problems[0] == f"step {i}: seat 1: deck 0 names a card number out of range"

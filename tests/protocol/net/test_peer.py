@@ -1,0 +1,174 @@
+"""Whole Pagode games between two NetPeers over 127.0.0.1: clean, cut links, crashes, claims, intruders."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from engines.bots import make_bot
+from engines.registry import get_game
+from protocol.identity import Identity
+from protocol.log import open_entry, read_log
+from protocol.net.invite import Declined, ask, join_request, resume_request
+from protocol.net.peer import GameFiles, NetPeer, PeerOptions
+from protocol.net.transport import LinkOptions, bound_port
+from protocol.session import Session
+
+LOCAL = "127.0.0.1"
+FAST = PeerOptions(link=LinkOptions(read_timeout=2.0, keepalive=0.5, connect_timeout=1.0),
+                   reconnect_every=0.1, linger=3.0)
+HOST_ID, GUEST_ID, EVE_ID = (Identity.from_seed(s) for s in (b"peer-host", b"peer-guest", b"peer-eve"))
+
+
+class Proxy:
+    """A TCP forwarder we can cut, like a cable (every connection through it is reset)."""
+
+    def __init__(self, target_port: int):
+        self.target_port = target_port
+        self.writers: list[asyncio.StreamWriter] = []
+        self.connections = 0
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._on, LOCAL, 0)
+        return bound_port(self.server)
+
+    async def _on(self, reader, writer):
+        self.connections += 1
+        try:
+            up_r, up_w = await asyncio.open_connection(LOCAL, self.target_port)
+        except OSError:
+            writer.close()
+            return
+        self.writers += [writer, up_w]
+
+        async def pipe(r, w):
+            try:
+                while data := await r.read(65536):
+                    w.write(data)
+                    await w.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                w.close()
+
+        await asyncio.gather(pipe(reader, up_w), pipe(up_r, writer))
+
+    def cut(self) -> None:
+        for w in self.writers:
+            w.transport.abort()
+        self.writers.clear()
+
+
+def logs_of(*peers: NetPeer) -> list[list[bytes]]:
+    return [read_log(p.files.log_path)[0] for p in peers]
+
+
+def make_pair(tmp_path: Path, options=FAST, delay: float = 0.0):
+    opts = PeerOptions(link=options.link, reconnect_every=options.reconnect_every, linger=options.linger,
+                       claim_after=options.claim_after, move_delay=delay)
+    lines = {"host": [], "guest": []}
+    host = NetPeer.host(HOST_ID, "Hana", get_game("pagode"), tmp_path / "host", player=make_bot("random", 1),
+                        options=opts, say=lines["host"].append)
+    guest = NetPeer.guest(GUEST_ID, "Gus", tmp_path / "guest", player=make_bot("random", 2), options=opts,
+                          say=lines["guest"].append)
+    return host, guest, lines
+
+
+async def start_host(host: NetPeer) -> tuple[asyncio.Task, int]:
+    task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    while "port" not in host.files.meta:
+        await asyncio.sleep(0.01)
+    return task, host.files.meta["port"]
+
+
+def assert_finished_alike(host: NetPeer, guest: NetPeer) -> None:
+    a, b = logs_of(host, guest)
+    assert a == b and len(a) > 50
+    # the log replays on its own: every signature, move and fair step checks out
+    s = Session.replay(a, HOST_ID.public, Path(str(host.files.stem) + ".seed").read_bytes())
+    assert s.phase == "over"
+    assert open_entry(a[-1]).kind == "end"
+
+
+async def test_a_whole_game_over_tcp_ends_with_identical_logs(tmp_path):
+    host, guest, lines = make_pair(tmp_path)
+    task, port = await start_host(host)
+    await asyncio.wait_for(guest.run_guest((LOCAL, port), game="pagode"), 60)
+    await asyncio.wait_for(task, 30)
+    assert_finished_alike(host, guest)
+    assert any(line.startswith("join request from Gus") and "safety code" in line for line in lines["host"])
+    assert lines["guest"][-2].startswith("game over") and lines["host"][-2] == lines["guest"][-2]
+    assert GameFiles.unfinished(tmp_path / "host") == [] and GameFiles.unfinished(tmp_path / "guest") == []
+
+
+async def test_cut_links_are_resumed_and_the_game_still_ends_alike(tmp_path):
+    host, guest, lines = make_pair(tmp_path, delay=0.01)
+    task, port = await start_host(host)
+    proxy = Proxy(port)
+    proxy_port = await proxy.start()
+    play = asyncio.create_task(guest.run_guest((LOCAL, proxy_port), game="pagode"))
+    for cut_at in (40, 120):
+        while len(guest.session.chain) < cut_at and not guest.session.over:
+            await asyncio.sleep(0.01)
+        proxy.cut()
+    await asyncio.wait_for(play, 60)
+    await asyncio.wait_for(task, 30)
+    assert_finished_alike(host, guest)
+    assert proxy.connections >= 3
+    assert sum("resume request" in line for line in lines["host"]) >= 2
+
+
+async def test_a_crashed_guest_restarts_from_its_files(tmp_path):
+    host, guest, lines = make_pair(tmp_path, delay=0.01)
+    task, port = await start_host(host)
+    play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
+    while len(guest.session.chain) < 60:
+        await asyncio.sleep(0.01)
+    play.cancel()  # the process dies: no goodbye, only what is on disk survives
+    with pytest.raises(asyncio.CancelledError):
+        await play
+    guest.link and guest.link._writer.transport.abort()
+    guest.files.close()
+    [meta] = GameFiles.unfinished(tmp_path / "guest")
+    again = NetPeer.from_files(GUEST_ID, meta, player=make_bot("random", 3), options=FAST,
+                               say=lines["guest"].append)
+    assert again.peer_key == HOST_ID.public and again.address == (LOCAL, port)
+    await asyncio.wait_for(again.run_guest(), 60)
+    await asyncio.wait_for(task, 30)
+    assert_finished_alike(host, again)
+
+
+async def test_an_absent_guest_lets_the_host_claim_the_game(tmp_path):
+    opts = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=0.5, claim_after=1.0)
+    host, guest, lines = make_pair(tmp_path, opts, delay=0.01)
+    task, port = await start_host(host)
+    play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
+    while len(guest.session.chain) < 40:
+        await asyncio.sleep(0.01)
+    play.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await play
+    guest.link._writer.transport.abort()  # gone for good
+    await asyncio.wait_for(task, 30)
+    [log] = logs_of(host)
+    last = open_entry(log[-1])
+    assert last.kind == "abort" and last.author == HOST_ID.public and last.body["culprit"] == 1
+    assert "sent nothing for 1 s" in last.body["reason"]
+    assert any(line.startswith("claimed:") for line in lines["host"])
+
+
+async def test_a_third_peer_cannot_join_a_full_table_nor_resume_someone_elses_seat(tmp_path):
+    host, guest, lines = make_pair(tmp_path, delay=0.02)
+    task, port = await start_host(host)
+    play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
+    while len(guest.session.chain) < 20:
+        await asyncio.sleep(0.01)
+    with pytest.raises(Declined, match="the table is full"):
+        await ask(LOCAL, port, EVE_ID, "Eve", join_request("pagode", "standard", 2))
+    with pytest.raises(Declined, match="you hold no seat"):
+        await ask(LOCAL, port, EVE_ID, "Gus", resume_request(host.table_id, 5))
+    with pytest.raises(Declined, match="no such game"):
+        await ask(LOCAL, port, EVE_ID, "Gus", resume_request(b"x" * 32, 5))
+    await asyncio.wait_for(play, 60)
+    await asyncio.wait_for(task, 30)
+    assert_finished_alike(host, guest)
