@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from .rules import Pagode
     from .state import PagodeState
 
-_CARD = re.compile(r"([rbgvyRBGVY])(?:@(\d+))?")
-_SITE_HEAD = re.compile(r"(c|t|roof)(\d+)(?:=(\w))?")
+_CARD = re.compile(r"([rbgvyRBGVY])(?:@([0-9]+))?")
+_SITE_HEAD = re.compile(r"(c|t|roof)([0-9]+)(?:=([A-Za-z]))?")
 WORDS = {"lantern": ("lantern",), "dragon": ("dragon",), "draw": ("draw",), "mod": ("modified",),
          "modified": ("modified",)}
 COMMANDS = "c, t, roof, lantern, dragon, draw, mod, x, end"
@@ -130,7 +130,7 @@ def parse_action(game: "Pagode", state: "PagodeState", text: str, seat: int | No
     words = text.split()
     head = words[0].lower()
     rest = words[1:]
-    if head in ("c", "t", "roof") and rest and re.fullmatch(r"\d+(=\w)?", rest[0]):
+    if head in ("c", "t", "roof") and rest and re.fullmatch(r"[0-9]+(=[A-Za-z])?", rest[0]):
         head, rest = head + rest[0].lower(), rest[1:]
     if head in WORDS:
         _no_more(rest, head)

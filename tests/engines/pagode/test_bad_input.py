@@ -183,3 +183,11 @@ def test_not_a_pagode_position():
             GAME.load_position(text)
         one_line(e)
         assert any(w in str(e.value) for w in why.split("|"))
+
+
+def test_only_ascii_digits_name_sites_and_slots():
+    state = build(reserve="rbgvr", hand="RB")
+    for text in ("c\u0663 r", "c3 r@\u0660", "c3=\u00e9 r"):
+        with pytest.raises(NotationError) as e:
+            GAME.parse_action(state, text)
+        one_line(e)
