@@ -30,6 +30,7 @@ class _Pass:
     seat: int
     points: list[bytes]
     commits: list[bytes] | None
+    sound: bool = True     # distinct points of the group (else already reported)
 
 
 @dataclass
@@ -43,11 +44,16 @@ class _Deck:
 
 
 class Auditor:
-    """Replays fair steps (cheap), then checks secrets against them (the costly part)."""
+    """Replays fair steps (cheap), then checks secrets against them (the costly part).
 
-    def __init__(self, game_id: bytes, players: int):
+    ``validate=False`` skips checking that published points are distinct points
+    of the group: a live table has already refused any message where they are not.
+    """
+
+    def __init__(self, game_id: bytes, players: int, validate: bool = True):
         self.game_id = game_id
         self.players = players
+        self.validate = validate
         self.decks: list[_Deck] = []
         self.where: dict[int, tuple[int, int]] = {}
         self.commits: dict[tuple[int, int], tuple[int, bytes]] = {}   # (roll, seat) -> (step, commit)
@@ -91,8 +97,10 @@ class Auditor:
             if "cards" not in body or "slots" not in body:
                 return f"deck {number} starts without its cards and slots"
             cards, slots = list(body["cards"]), list(body["slots"])
-            if len(cards) != len(slots) or len(set(cards)) != len(cards):
+            if len(cards) != len(slots) or len(set(cards)) != len(cards) or len(set(slots)) != len(slots):
                 return f"deck {number} names {len(cards)} distinct cards for {len(slots)} slots"
+            if not all(g.is_ident(c) for c in cards):
+                return f"deck {number} names a card number out of range"
             self.decks.append(_Deck(number, cards, slots))
             for pos, slot in enumerate(slots):
                 self.where[slot] = (number, pos)
@@ -103,8 +111,13 @@ class Auditor:
             return f"shuffle of deck {number} out of seat order"
         if len(body["points"]) != len(deck.cards):
             return f"shuffle of deck {number} has {len(body['points'])} cards, not {len(deck.cards)}"
+        last = seat == self.players - 1
+        if last != ("commits" in body) or (last and len(body["commits"]) != len(deck.cards)):
+            return f"shuffle of deck {number} " + ("lacks its" if last else "must not carry") + " key commitments"
+        if seat != 0 and ("cards" in body or "slots" in body):
+            return f"shuffle of deck {number} names cards, which only seat 1 does"
         deck.shuffles.append(_Pass(step, seat, list(body["points"]), body.get("commits")))
-        return None
+        return self._soundness(deck.shuffles[-1], f"shuffle of deck {number}")
 
     def _feed_rekey(self, step: int, seat: int, body: dict) -> str | None:
         number = body["deck"]
@@ -113,7 +126,21 @@ class Auditor:
         deck = self.decks[number]
         if len(deck.shuffles) != self.players or seat != len(deck.rekeys):
             return f"rekey of deck {number} out of order"
+        if not len(body["points"]) == len(body["commits"]) == len(deck.cards):
+            return f"rekey of deck {number} does not hold {len(deck.cards)} points and commitments"
         deck.rekeys.append(_Pass(step, seat, list(body["points"]), list(body["commits"])))
+        return self._soundness(deck.rekeys[-1], f"rekey of deck {number}")
+
+    def _soundness(self, done: _Pass, what: str) -> str | None:
+        if not self.validate:
+            return None
+        if len(set(done.points)) != len(done.points):
+            done.sound = False
+            return f"{what} repeats a card"
+        for pos, point in enumerate(done.points):
+            if not g.is_point(point):
+                done.sound = False
+                return f"{what}: position {pos} is not a point of the group"
         return None
 
     def _feed_keys(self, step: int, seat: int, body: dict) -> str | None:
@@ -172,7 +199,7 @@ class Auditor:
             return f"{_who(seat)}'s secrets for deck {d} are not a permutation and {n} keys"
         if not all(g.is_scalar(k) for k in keys) or (lock is None) != last or not (last or g.is_scalar(lock)):
             return f"{_who(seat)}'s keys or lock for deck {d} are not valid scalars"
-        if seat < len(deck.shuffles):
+        if seat < len(deck.shuffles) and (seat == 0 or deck.shuffles[seat - 1].sound):
             step = deck.shuffles[seat]
             inp = self._base(deck) if seat == 0 else deck.shuffles[seat - 1].points
             if last:
@@ -188,6 +215,8 @@ class Auditor:
         elif not last and seat < len(deck.rekeys):
             step = deck.rekeys[seat]
             inp = deck.shuffles[-1].points if seat == 0 else deck.rekeys[seat - 1].points
+            if not all(p.sound for p in deck.shuffles + deck.rekeys[:seat]):
+                return None
             unlock = g.scalar_inv(lock)
             expect = [g.lock(g.scalar_mul(k, unlock), p) for k, p in zip(keys, inp)]
             if expect != step.points:
@@ -241,7 +270,7 @@ def audit_transcript(game_id: bytes, players: int, steps: list[tuple[int, str, d
     identities it claimed and its proof) at its place in the chain.
     ``finals`` maps each seat to its ``fair_final`` body.
     """
-    auditor = Auditor(bytes(game_id), players)
+    auditor = Auditor(bytes(game_id), players, validate=True)
     for i, (seat, kind, body) in enumerate(steps):
         auditor.feed(i, seat, kind, body)
     problems = list(auditor.problems)

@@ -51,6 +51,11 @@ def card_point(game_id: bytes, deck_no: int, ident: int) -> bytes:
     return _na.crypto_core_ed25519_from_uniform(digest(CARD_TAG, game_id, deck_no, ident))
 
 
+def is_ident(value: object) -> bool:
+    """A card identity the card hash can take: an int in the signed 64-bit range."""
+    return isinstance(value, int) and not isinstance(value, bool) and -(1 << 63) <= value < 1 << 63
+
+
 def is_point(value: object) -> bool:
     """A canonical encoding of a point of the prime-order subgroup (not the identity)."""
     return (isinstance(value, bytes) and len(value) == 32

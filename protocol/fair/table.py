@@ -125,7 +125,7 @@ class FairTable:
         self._open: list[tuple[int, tuple[int, int] | None, int | None]] = []  # slot, ref, public id
         self._outcome: tuple | None = None
         self._finals: dict[int, dict] = {}
-        self._audit = Auditor(self.game_id, players)
+        self._audit = Auditor(self.game_id, players, validate=False)   # consume() validates
         self._step_no = 0
 
     # ------------------------------------------------------------------
@@ -231,6 +231,8 @@ class FairTable:
         if None in cards:
             raise FairError(f"cannot shuffle pile {op.pile!r}: slot {slots[cards.index(None)]} is hidden "
                             "(a fair shuffle takes cards every peer knows)")
+        if not all(g.is_ident(c) for c in cards):
+            raise FairError(f"cannot shuffle pile {op.pile!r}: a card number is out of the 64-bit range")
         if len(set(cards)) != len(cards) or len(set(slots)) != len(slots):
             raise FairError(f"cannot shuffle pile {op.pile!r}: a card or slot appears twice")
         if not slots:
