@@ -265,6 +265,10 @@ class Pagode(Game):
         handler(self, s, action, events)
         return s, events
 
+    def complete_mask(self, state: PagodeState) -> int:
+        """Bit i set: site i counts as complete (roofed, or stopped by an exhausted tile colour)."""
+        return self._complete_mask(state)
+
     def _complete_mask(self, state: PagodeState) -> int:
         floors = VARIANTS[state.variant].floors
         left = state.tiles_left
