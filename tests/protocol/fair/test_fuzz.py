@@ -52,7 +52,7 @@ def mutate_body(body: dict, field: int, choice: int, deep: int) -> dict:
     return body
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(0, MESSAGES - 1), st.integers(0, 50), st.integers(0, 10_000), st.integers(0, 200))
 def test_a_changed_message_is_a_cheat_or_harmless(target, field, choice, deep):
     local = LocalTables(GAME, 2, range(6), seed="fuzz")
@@ -82,7 +82,7 @@ def _honest_game():
 HONEST_LOG, HONEST_FINALS = _honest_game()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(0, len(HONEST_LOG)), st.integers(0, 50), st.integers(0, 10_000), st.integers(0, 200))
 def test_a_changed_log_or_final_gives_problems_never_a_crash(target, field, choice, deep):
     steps = list(HONEST_LOG)
