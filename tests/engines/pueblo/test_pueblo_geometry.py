@@ -128,3 +128,20 @@ def test_the_orientation_list_of_the_docs(text, family):
         assert lows[tall] == 0 and all(lows[c] == 1 for c in others)
     else:
         assert lows == {"a1": 0, "b1": 0, "a2": 1}
+
+
+def test_footprint_preview_names_a_sacred_site():
+    state = build(2, phase="place", variant="advanced", sites=["d4 e4 e5"], sites_wanted=1)
+    fp = footprint(state, *parse_action(state, "C d4^ e4 e3")[2:])
+    assert not fp.legal and fp.reason == "d4 is a sacred site: nothing may be built on it"
+    assert [(cell_name(c), lo, hi) for c, lo, hi in fp.cells][0][1:] in ((1, 2), (1, 1))
+
+
+def test_chief_options_wrap_round_the_north_west_corner():
+    state = build(2, [(0, "a8^ b8 b7")], chief=34)
+    options = chief_options(state)
+    assert [(o.space, o.name) for o in options] == [(35, "west of row 8"), (0, "NW corner"),
+                                                    (1, "north of a"), (2, "north of b")]
+    # a8 flat-bottom tall: west of row 8 sees a8 levels 1-2 (3); the NW quarter shows 3 red tops;
+    # north of a sees a8 (1 + 2); north of b sees b8 level 1 then nothing at level 2 behind it
+    assert [o.penalties for o in options] == [(3, 0), (3, 0), (3, 0), (1, 0)]
