@@ -18,6 +18,16 @@ STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 """North, east, south, west."""
 
 
+def bit_cells(bits: int) -> list[int]:
+    """The cells of a bitboard (bit ``c`` set = cell ``c``), ascending."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
 def cell(row: int, col: int) -> int:
     return row * COLS + col
 

@@ -8,7 +8,7 @@ ship is lifted first, so its own cell is free while it moves.
 from __future__ import annotations
 
 from engines.pacal import data
-from engines.pacal.board import SACRED_CELLS, Board, board_for
+from engines.pacal.board import SACRED_CELLS, Board, bit_cells, board_for
 from engines.pacal.state import PacalState
 
 STRAIGHT, TURN, ARROW = "straight", "turn", "arrow"
@@ -19,9 +19,8 @@ def free_map(state: PacalState, seat: int) -> list[bool]:
     """Per cell: may a ship stand on it now (``seat``'s own ship lifted)."""
     board = board_for(state.players)
     free = list(board.playable)
-    owner = state.pyramid_owner
-    for c, o in enumerate(owner):
-        if o >= 0:
+    for bits in state.pyramids:
+        for c in bit_cells(bits):
             free[c] = False
     for s, at in enumerate(state.ships):
         if at is not None and s != seat:

@@ -18,12 +18,14 @@ from __future__ import annotations
 from engines.core import ROLL as ROLL_OP
 from engines.core import Cards, PositionError, TableOp
 from engines.pacal import data
-from engines.pacal.board import CELLS, SACRED_CELLS, board_for, cell_name, parse_cell
+from engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name, parse_cell
 from engines.pacal.state import FIRST, OVER, PHASES, PLACE, ROLL, STANDARD, EXPERT, PacalState
 
 
 def state_to_data(s: PacalState) -> dict:
-    stones = {cell_name(c): [p for p in range(s.players) if m >> p & 1] for c, m in enumerate(s.stones) if m}
+    stones: dict[str, list[int]] = {}
+    for c in sorted(set().union(*(bit_cells(b) for b in s.stones))):
+        stones[cell_name(c)] = [p for p in range(s.players) if s.stones[p] >> c & 1]
     pyramids = {cell_name(c): [o, s.pyramid_size[c]] for c, o in enumerate(s.pyramid_owner) if o >= 0}
     return {
         "players": s.players, "variant": s.variant, "phase": s.phase, "turn": s.turn, "round": s.round,
@@ -102,7 +104,7 @@ def load_state(d: dict) -> PacalState:
     for c in placed:
         if not board.playable[c]:
             _fail(f"a ship on {cell_name(c)}, which is not in play")
-    s.stones = [0] * CELLS
+    s.stones = [0] * players
     stones = d.get("stones")
     if not isinstance(stones, dict):
         _fail("stones must be a map of cell to colours")
@@ -113,12 +115,13 @@ def load_state(d: dict) -> PacalState:
         for p in seats:
             if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < players:
                 _fail(f"stones on {name}: no seat {p!r}")
-            if s.stones[c] >> p & 1:
+            if s.stones[p] >> c & 1:
                 _fail(f"two stones of one colour on {name}")
-            s.stones[c] |= 1 << p
+            s.stones[p] |= 1 << c
         if not board.playable[c]:
             _fail(f"stones on {name}, which is not in play")
     s.pyramid_owner, s.pyramid_size = [-1] * CELLS, [0] * CELLS
+    s.pyramids = [0] * players
     pyramids = d.get("pyramids")
     if not isinstance(pyramids, dict):
         _fail("pyramids must be a map of cell to [seat, storeys]")
@@ -129,9 +132,10 @@ def load_state(d: dict) -> PacalState:
             _fail(f"the pyramid on {name} must be [seat, storeys 1-5]")
         if not board.playable[c]:
             _fail(f"a pyramid on {name}, which is not in play")
-        if s.stones[c] or c in placed:
+        if s.stone_mask(c) or c in placed:
             _fail(f"the pyramid on {name} shares its cell with a stone or a ship")
         s.pyramid_owner[c], s.pyramid_size[c] = item
+        s.pyramids[item[0]] |= 1 << c
     s.stone_supply = [_supply(x, 0, data.STONES_IN_PLAY, "stone supply")
                       for x in _list(d.get("stone_supply"), players, "stone_supply")]
     s.pyramid_supply = []
@@ -162,7 +166,7 @@ def _supply(x, lo: int, hi: int, what: str) -> int:
 
 def _check_counts(s: PacalState) -> None:
     for p in range(s.players):
-        on_board = sum(1 for m in s.stones if m >> p & 1)
+        on_board = len(bit_cells(s.stones[p]))
         if on_board + s.stone_supply[p] != data.STONES_IN_PLAY:
             _fail(f"seat {p + 1} has {on_board} stones on the board and {s.stone_supply[p]} in supply, "
                   f"not {data.STONES_IN_PLAY} in all")

@@ -21,11 +21,12 @@ Table outcomes: ``("roll", value)`` for the first player and for the die.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Iterator
 
 from engines.core import ROLL as ROLL_OP
 from engines.core import TABLE, IllegalAction, TableOp
 from engines.pacal import data
-from engines.pacal.board import CELLS, SACRED_CELLS, board_for, cell_name
+from engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name
 from engines.pacal.constellations import constellations, shape_storeys
 from engines.pacal.movement import ARROW, MODES, STRAIGHT, TURN, regular_moves, teleport_cells
 from engines.pacal.scoring import district_storeys, final_scoring, sole_leader
@@ -91,9 +92,11 @@ def move_actions(state: PacalState, seat: int) -> list[tuple]:
 
 def visible_stones(state: PacalState, seat: int) -> list[int]:
     """Cells where ``seat`` has a stone no ship stands on (seed: "visibles")."""
-    bit = 1 << seat
-    under = state.ships
-    return [c for c, m in enumerate(state.stones) if m & bit and c not in under]
+    bits = state.stones[seat]
+    for at in state.ships:
+        if at is not None and bits >> at & 1:
+            bits ^= 1 << at
+    return bit_cells(bits)
 
 
 def stone_actions(state: PacalState, seat: int) -> list[tuple]:
@@ -122,8 +125,7 @@ def stone_actions(state: PacalState, seat: int) -> list[tuple]:
 
 def pieces_of(state: PacalState, seat: int) -> tuple[set[int], set[int]]:
     """(visible stones, pyramids) of ``seat``."""
-    pyramids = {c for c, o in enumerate(state.pyramid_owner) if o == seat}
-    return set(visible_stones(state, seat)), pyramids
+    return set(visible_stones(state, seat)), set(bit_cells(state.pyramids[seat]))
 
 
 def sizes_for(supply: list[int], storeys: int, above: int = 0) -> list[int]:
@@ -135,23 +137,28 @@ def sizes_for(supply: list[int], storeys: int, above: int = 0) -> list[int]:
 
 
 def build_actions(state: PacalState, seat: int) -> list[tuple]:
+    """Every build and upgrade open to ``seat`` (constellation order, then cell)."""
+    return list(iter_builds(state, seat))
+
+
+def iter_builds(state: PacalState, seat: int) -> Iterator[tuple]:
     stones, pyramids = pieces_of(state, seat)
     if not stones:
-        return []
+        return
     supply = state.pyramid_supply[seat]
     expert = state.expert
     pieces = stones | pyramids
-    acts: list[tuple] = []
     for storeys, cells in constellations(pieces, stones):
         used = [c for c in cells if c in pyramids]
         if not expert or not used:
             for k in sizes_for(supply, storeys):
-                acts += [("build", k, c, cells) for c in cells if c in stones]
+                for c in cells:
+                    if c in stones:
+                        yield ("build", k, c, cells)
         if used and (not expert or len(used) == 1):
             for p in used:
                 for k in sizes_for(supply, storeys, above=state.pyramid_size[p]):
-                    acts.append(("upgrade", k, p, cells))
-    return acts
+                    yield ("upgrade", k, p, cells)
 
 
 # --------------------------------------------------------------------------
@@ -313,20 +320,19 @@ def _stones(s: PacalState, action: tuple, events: list[Event]) -> None:
     visible = set(visible_stones(s, seat))
     if len(set(take)) != len(take) or any(c not in visible for c in take):
         raise IllegalAction("the stones taken back must be the player's own visible stones, each once")
-    bit = 1 << seat
     for c in take:
-        s.stones[c] &= ~bit
+        s.stones[seat] ^= 1 << c
         s.stone_supply[seat] += 1
         events.append(("take back", seat, c))
     targets = ([s.ships[seat]] if own else []) + ([s.ships[other]] if other is not None else [])
     for c, into in zip(targets, ([seat] if own else []) + ([other] if other is not None else [])):
         s.stone_supply[seat] -= 1
-        if s.stones[c] & bit:  # seed: two of a colour on a cell go back to their owner
-            s.stones[c] &= ~bit
+        if s.stones[seat] >> c & 1:  # seed: two of a colour on a cell go back to their owner
+            s.stones[seat] ^= 1 << c
             s.stone_supply[seat] += 2
             events.append(("stones back", seat, c, 2))
         else:
-            s.stones[c] |= bit
+            s.stones[seat] |= 1 << c
             events.append(("stone", seat, c, into))
     _to_build(s, events)
 
@@ -344,7 +350,7 @@ def can_build(s: PacalState, seat: int) -> bool:
         return False
     if s.pyramid_supply[seat][0] > 0:
         return True  # any single visible stone builds a 1-storey pyramid
-    return bool(build_actions(s, seat))
+    return next(iter_builds(s, seat), None) is not None
 
 
 def check_build(s: PacalState, action: tuple) -> tuple[int, int, tuple[int, ...], int]:
@@ -402,18 +408,18 @@ def _build(s: PacalState, action: tuple, events: list[Event]) -> None:
     district = board.district[at]
     before = district_storeys(s, board, district)
     was_triggered = s.triggered
-    bit = 1 << seat
     for c in cells:  # the constellation's stones go back; pyramids standing in stay
-        if s.stones[c] & bit:
-            s.stones[c] &= ~bit
+        if s.stones[seat] >> c & 1:
+            s.stones[seat] ^= 1 << c
             s.stone_supply[seat] += 1
     if action[0] == "build":
         for other in range(s.players):  # seed: other colours on the cell go back
-            if s.stones[at] >> other & 1:
-                s.stones[at] &= ~(1 << other)
+            if s.stones[other] >> at & 1:
+                s.stones[other] ^= 1 << at
                 s.stone_supply[other] += 1
                 events.append(("stones back", other, at, 1))
         s.pyramid_owner[at] = seat
+        s.pyramids[seat] |= 1 << at
         events.append(("build", seat, k, at))
     else:
         s.pyramid_supply[seat][old - 1] += 1

@@ -7,7 +7,7 @@ scores are the sum of the score events.
 from __future__ import annotations
 
 from engines.pacal import data
-from engines.pacal.board import LAKE_SCORING, RIVER_SCORING, Board
+from engines.pacal.board import LAKE_SCORING, RIVER_SCORING, Board, bit_cells
 from engines.pacal.state import PacalState
 
 Event = tuple
@@ -24,12 +24,9 @@ def storeys_in(state: PacalState, cells) -> list[int]:
 
 
 def district_storeys(state: PacalState, board: Board, district: str) -> list[int]:
-    out = [0] * state.players
-    owner, size, where = state.pyramid_owner, state.pyramid_size, board.district
-    for c, o in enumerate(owner):
-        if o >= 0 and where[c] == district:
-            out[o] += size[c]
-    return out
+    """Storeys each seat has in a district (all its pyramids there added up)."""
+    size, where = state.pyramid_size, board.district
+    return [sum(size[c] for c in bit_cells(bits) if where[c] == district) for bits in state.pyramids]
 
 
 def sole_leader(storeys: list[int]) -> int:

@@ -26,7 +26,7 @@ class PacalState(State):
 
     __slots__ = (
         "players", "variant", "cards", "pending", "phase", "turn", "round", "roller", "current",
-        "face", "allowance", "ships", "stones", "pyramid_owner", "pyramid_size", "stone_supply",
+        "face", "allowance", "ships", "stones", "pyramids", "pyramid_owner", "pyramid_size", "stone_supply",
         "pyramid_supply", "energy", "score", "triggered", "bonus_taken", "end_reason",
     )
 
@@ -40,7 +40,8 @@ class PacalState(State):
     face: int | None        # the die face in force (data.ARROWS for arrows), None before a roll
     allowance: int          # stones the current move allows (0, 1 or 2)
     ships: list[int | None]           # per seat: the cell of its ship, None before placing
-    stones: list[int]                 # per cell: bit mask of the colours with a stone there
+    stones: list[int]                 # per seat: bitboard of the cells with its stone (bit = cell)
+    pyramids: list[int]               # per seat: bitboard of the cells with its pyramids
     pyramid_owner: list[int]          # per cell: the seat owning the pyramid there, -1 for none
     pyramid_size: list[int]           # per cell: its storeys, 0 for none
     stone_supply: list[int]           # per seat: stones in front of the player
@@ -56,7 +57,7 @@ class PacalState(State):
         s.players, s.variant, s.cards, s.pending = self.players, self.variant, self.cards, self.pending
         s.phase, s.turn, s.round, s.roller, s.current = self.phase, self.turn, self.round, self.roller, self.current
         s.face, s.allowance = self.face, self.allowance
-        s.ships, s.stones = self.ships[:], self.stones[:]
+        s.ships, s.stones, s.pyramids = self.ships[:], self.stones[:], self.pyramids[:]
         s.pyramid_owner, s.pyramid_size = self.pyramid_owner[:], self.pyramid_size[:]
         s.stone_supply = self.stone_supply[:]
         s.pyramid_supply = [p[:] for p in self.pyramid_supply]
@@ -68,6 +69,10 @@ class PacalState(State):
     @property
     def expert(self) -> bool:
         return self.variant == EXPERT
+
+    def stone_mask(self, c: int) -> int:
+        """The colours (bit = seat) with a stone on cell ``c``."""
+        return sum(1 << p for p, bits in enumerate(self.stones) if bits >> c & 1)
 
     def ship_at(self, c: int) -> int:
         """The seat whose ship stands on cell ``c``, or -1."""
@@ -93,7 +98,8 @@ def new_state(players: int, variant: str, pending: TableOp) -> PacalState:
     s.phase, s.turn, s.round, s.roller, s.current = FIRST, 0, 0, 0, -1
     s.face, s.allowance = None, 0
     s.ships = [None] * players
-    s.stones = [0] * CELLS
+    s.stones = [0] * players
+    s.pyramids = [0] * players
     s.pyramid_owner, s.pyramid_size = [-1] * CELLS, [0] * CELLS
     s.stone_supply = [data.STONES_IN_PLAY] * players
     s.pyramid_supply = [[data.PYRAMIDS[k] for k in range(1, 6)] for _ in range(players)]

@@ -45,7 +45,7 @@ def position(players: int = 3, *, variant: str = "standard", phase: str = MOVE, 
         s.ships[seat] = c((ships or {}).get(seat, default_ships[seat]))
     for seat, names in (stones or {}).items():
         for n in names:
-            s.stones[c(n)] |= 1 << seat
+            s.stones[seat] |= 1 << c(n)
             s.stone_supply[seat] -= 1
     for n, (seat, k) in (pyramids or {}).items():
         s.pyramid_owner[c(n)], s.pyramid_size[c(n)] = seat, k

@@ -195,7 +195,7 @@ def test_a_ship_may_end_on_stones():
     s = position(ships={0: "e11"}, stones={0: ["e8"], 1: ["e8"]}, face=3)
     assert c("e8") in moves(s, "straight")
     after, _ = play(s, "straight e8")
-    assert after.ships[0] == c("e8") and after.stones[c("e8")] == 0b11
+    assert after.ships[0] == c("e8") and after.stone_mask(c("e8")) == 0b11
 
 
 def test_illegal_moves_say_why():

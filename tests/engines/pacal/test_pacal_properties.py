@@ -21,16 +21,18 @@ games = st.tuples(st.integers(2, 5), st.integers(0, 10**6), st.sampled_from(GAME
 def accounted_for(state):
     board = board_for(state.players)
     for p in range(state.players):
-        on_board = sum(1 for m in state.stones if m >> p & 1)
+        on_board = bin(state.stones[p]).count("1")
         assert on_board + state.stone_supply[p] == data.STONES_IN_PLAY
         for k in range(1, 6):
             built = sum(1 for cell, o in enumerate(state.pyramid_owner) if o == p and state.pyramid_size[cell] == k)
             assert built + state.pyramid_supply[p][k - 1] == data.PYRAMIDS[k]
     for cell in range(169):
-        if state.pyramid_owner[cell] >= 0 or state.stones[cell]:
+        if state.pyramid_owner[cell] >= 0 or state.stone_mask(cell):
             assert board.playable[cell]
         if state.pyramid_owner[cell] >= 0:
-            assert state.stones[cell] == 0 and cell not in state.ships
+            assert state.stone_mask(cell) == 0 and cell not in state.ships
+            assert state.pyramids[state.pyramid_owner[cell]] >> cell & 1
+    assert sum(bin(b).count("1") for b in state.pyramids) == sum(1 for o in state.pyramid_owner if o >= 0)
     placed = [x for x in state.ships if x is not None]
     assert len(set(placed)) == len(placed) and all(board.playable[x] for x in placed)
 

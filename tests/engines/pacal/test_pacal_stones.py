@@ -19,7 +19,7 @@ def test_two_stones_one_in_own_ship_one_in_another_players_ship():
     #  vaisseau et une dans le vaisseau d'un autre joueur de son choix"
     s = at_stones()
     after, events = play(s, "stones own P2")
-    assert after.stones[c("e11")] == 0b001 and after.stones[c("h11")] == 0b001
+    assert after.stone_mask(c("e11")) == 0b001 and after.stone_mask(c("h11")) == 0b001
     assert after.stone_supply[0] == 8
     assert ("stone", 0, c("e11"), 0) in events and ("stone", 0, c("h11"), 1) in events
     opts = {a[1:3] for a in GAME.legal_actions(s, 0)}
@@ -37,7 +37,7 @@ def test_one_stone_goes_into_the_own_ship():
     with pytest.raises(IllegalAction, match="allows 1 stone"):
         play(s, "stones own P2")
     after, _ = play(s, "stones own")
-    assert after.stones[c("e11")] == 1
+    assert after.stone_mask(c("e11")) == 1
 
 
 def test_a_player_may_put_no_stone_or_only_one_of_two():
@@ -47,7 +47,7 @@ def test_a_player_may_put_no_stone_or_only_one_of_two():
     none, _ = play(s, "stones none")
     assert none.stone_supply[0] == 10 and not any(none.stones)
     one, _ = play(s, "stones P3")
-    assert one.stones[c("j3")] == 1 and one.stone_supply[0] == 9
+    assert one.stone_mask(c("j3")) == 1 and one.stone_supply[0] == 9
 
 
 def test_two_stones_of_one_colour_on_a_cell_go_back_to_their_owner():
@@ -56,7 +56,7 @@ def test_two_stones_of_one_colour_on_a_cell_go_back_to_their_owner():
     #  Celui-ci peut les réutiliser plus tard."
     s = at_stones(stones={0: ["e11", "h11"], 1: ["e11"]})  # seat 0's stones lie under both ships
     after, events = play(s, "stones own P2")
-    assert after.stones[c("e11")] == 0b010 and after.stones[c("h11")] == 0
+    assert after.stone_mask(c("e11")) == 0b010 and after.stone_mask(c("h11")) == 0
     assert after.stone_supply[0] == 10
     assert ("stones back", 0, c("e11"), 2) in events
 
@@ -67,7 +67,7 @@ def test_stones_stay_on_the_cell_when_the_ship_moves():
     #  la case où elles ont été déposées."
     s = position(ships={0: "e11"}, stones={0: ["e11"], 2: ["e11"]}, face=3)
     after, _ = play(s, "straight e8")
-    assert after.stones[c("e11")] == 0b101 and after.ships[0] == c("e8")
+    assert after.stone_mask(c("e11")) == 0b101 and after.ships[0] == c("e8")
 
 
 def test_stones_under_a_ship_are_not_visible_and_form_no_constellation():
@@ -91,8 +91,8 @@ def test_without_stones_left_a_player_takes_back_visible_ones():
     opts = [a for a in GAME.legal_actions(s, 0) if a[1] and a[2] == 1]
     assert len(opts) == 36  # any 2 of the 9 visible stones
     after, events = play(s, "stones own P2 take a13 i13")
-    assert after.stones[c("a13")] == 0 and after.stones[c("i13")] == 0
-    assert after.stones[c("e11")] & 1 and after.stones[c("h11")] & 1 and after.stone_supply[0] == 0
+    assert after.stone_mask(c("a13")) == 0 and after.stone_mask(c("i13")) == 0
+    assert after.stone_mask(c("e11")) & 1 and after.stone_mask(c("h11")) & 1 and after.stone_supply[0] == 0
     assert ("take back", 0, c("a13")) in events
     with pytest.raises(IllegalAction, match="own visible stones"):
         play(s, "stones own take e12")
@@ -106,4 +106,4 @@ def test_with_one_stone_left_the_second_comes_from_the_board():
     s = at_stones(stones={0: ["a13", "b13", "c13", "d13", "e13", "f13", "g13", "h13", "i13"]})
     assert s.stone_supply[0] == 1
     after, _ = play(s, "stones own P3 take b13")
-    assert after.stone_supply[0] == 0 and after.stones[c("j3")] == 1 and after.stones[c("b13")] == 0
+    assert after.stone_supply[0] == 0 and after.stone_mask(c("j3")) == 1 and after.stone_mask(c("b13")) == 0
