@@ -400,6 +400,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         return
     if kind == "tile":
         _, slot, ident, h, d = _ints(action, 5)
+        _hex(action, 3)
         if slot not in st.piles[f"tiles{seat}"]:
             raise IllegalAction(f"seat {seat + 1} has no double tile in slot {slot}")
         face = tile_face(ident)
@@ -416,6 +417,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         events.append(("tile", seat, ident, h, d))
     elif kind == "castle":
         _, h = _ints(action, 2)
+        _hex(action, 1)
         if st.castles_left[seat] <= 0:
             raise IllegalAction(f"seat {seat + 1} has no castle left")
         if not fits_single(st, h):
@@ -993,7 +995,12 @@ def apply(st: PandoriaState, action: tuple) -> tuple[PandoriaState, list]:
     new = st.copy()
     events: list = []
     if st.pending is not None:
-        apply_outcome(new, action, events)
+        try:
+            apply_outcome(new, action, events)
+        except (TypeError, ValueError, IndexError) as e:
+            if isinstance(e, IllegalAction):
+                raise
+            raise IllegalAction(f"malformed table outcome for {st.pending.kind}") from None
         return new, events
     handler = HANDLERS.get(st.phase)
     if handler is None:

@@ -130,3 +130,12 @@ def test_every_event_of_a_game_has_a_sentence():
             seen.add(e[0])
     random_game(4, "classic", 11, each)
     assert {"tile", "figure", "closed", "over"} <= seen
+
+
+def test_hexes_off_the_map_rectangle_are_refused():
+    st = bare(2)
+    give_tile(st, 0, (FOREST, 1, HILL, 2))
+    tile = st.piles["tiles0"][0]
+    for action in (("tile", tile, st.cards.ids[tile], 291, 0), ("castle", -1), ("castle", 140)):
+        with pytest.raises(IllegalAction, match="not a hex of the board"):
+            GAME.apply(st, action)

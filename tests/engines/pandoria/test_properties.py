@@ -162,3 +162,33 @@ def test_play_out_with_bots_terminates_within_the_step_bound():
         final, record = play_out(GAME, state, OpenTable(7), [RandomBot(i) for i in range(players)],
                                  max_steps=STEP_BOUND)
         assert GAME.is_over(final) and len(record) < STEP_BOUND
+
+
+KINDS = ["tile", "castle", "figure", "take", "spell", "build", "monument", "buy", "single", "move",
+         "skip", "pass", "deal", "roll", "shuffle", "reveal", "nonsense"]
+argument = st.one_of(st.integers(-3, 320), st.booleans(), st.none(), st.text(max_size=3),
+                     st.tuples(st.integers(-1, 320)), st.lists(st.integers(-1, 320), max_size=4).map(tuple))
+junk = st.builds(lambda kind, args: (kind,) + tuple(args), st.sampled_from(KINDS),
+                 st.lists(argument, max_size=5))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 300), st.lists(junk, min_size=1, max_size=5))
+def test_untrusted_actions_only_ever_raise_illegal_action(step, actions):
+    """A peer may send anything: apply accepts it or says why not, in one line."""
+    from engines.core import IllegalAction
+    state = _states()[step % len(_states())]
+    for action in actions:
+        try:
+            GAME.apply(state, action)
+        except IllegalAction as e:
+            assert "\n" not in str(e)
+
+
+_STATES: list = []
+
+
+def _states():
+    if not _STATES:
+        random_game(3, "classic", 5, lambda b, a, o, act, after, ev: _STATES.append(b))
+    return _STATES
