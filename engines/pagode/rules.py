@@ -80,6 +80,7 @@ class Pagode(Game):
         s.mark = (0, 0)
         s.refill = ()
         s.after = "start"
+        s.masks = None
         return s
 
     def load(self, data: dict) -> PagodeState:
@@ -98,7 +99,17 @@ class Pagode(Game):
 
     def view(self, state: PagodeState, seat: int | None) -> PagodeState:
         v = state.clone()
-        v.cards = state.cards.masked(seat)
+        cards = state.cards
+        index = 3 if seat is None else seat + 1
+        memo = state.masks
+        if memo is None or memo[0] is not cards:
+            memo = (cards, None, None, None)
+        masked = memo[index]
+        if masked is None:
+            masked = cards.masked(seat)
+            memo = memo[:index] + (masked,) + memo[index + 1:]
+            state.masks = memo  # a memo only: the position is unchanged
+        v.cards = masked
         return v
 
     # ------------------------------------------------------------------ queries

@@ -28,7 +28,7 @@ class PagodeState(State):
         "variant", "cards", "pending", "phase", "first", "current", "turn", "scores",
         "reserves", "hands", "uses", "draw", "discard", "played",
         "site_tiles", "site_cols", "site_colour", "tiles_left",
-        "columns", "acted", "used", "mod_left", "mark", "refill", "after",
+        "columns", "acted", "used", "mod_left", "mark", "refill", "after", "masks",
     )
 
     variant: str
@@ -67,6 +67,11 @@ class PagodeState(State):
     refill: tuple[tuple[int, str, int], ...]
     """Deals still owed: (seat, 'reserve' or 'hand', count)."""
     after: str
+    masks: tuple | None
+    """Memo of the masked registries (Game.view) for ``cards``: (cards, seat 0, seat 1, public).
+
+    Not part of the position. Valid only while ``cards`` is that very object
+    (states share an unchanged registry, so consecutive views reuse it)."""
 
     def copy(self) -> "PagodeState":
         s = self.clone()
@@ -104,6 +109,7 @@ class PagodeState(State):
         s.mark = self.mark
         s.refill = self.refill
         s.after = self.after
+        s.masks = self.masks
         return s
 
     # -- position format
@@ -206,6 +212,7 @@ class PagodeState(State):
             refill.append((r[0], r[1], r[2]))
         s.refill = tuple(refill)
         s.after = _choice(data, "after", AFTER_DRAW)
+        s.masks = None
         if (s.pending is None) != (s.phase not in ("setup", "draw")):
             raise PositionError(f"pending: a {s.phase} phase {'needs' if s.phase in ('setup', 'draw') else 'has no'} table operation")
         return s

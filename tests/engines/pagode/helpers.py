@@ -89,6 +89,7 @@ def build(*, reserve: str = "rbgvy", hand: str = "rb", opp_reserve: str = "rbgvy
     s.mark = (0, 0)
     s.refill = ()
     s.after = "next"
+    s.masks = None
     return s
 
 
