@@ -36,8 +36,8 @@ import copy
 import hashlib
 import os
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 from engines.core import TABLE, Action, Game, IllegalAction, RulesError, State, TableOp, as_action
 from protocol import identity as ids
@@ -176,10 +176,6 @@ class ReplayMismatch(ProtocolError):
     """A logged entry differs from what the seat's own session would have written."""
 
 
-class Evidence(ProtocolError):
-    """An error that ended the game; ``raw`` are the offending bytes (maybe empty)."""
-
-
 # --------------------------------------------------------------------------
 
 
@@ -301,7 +297,7 @@ class Session:
         self._author(MOVE, body)
         self.view = after
         self._events.append(Moved(self.my_seat, action, text, tuple(events), len(self.chain) - 1))
-        self._advance()
+        self._advance_safely()
         return self._flush()
 
     def resign(self, reason: str = "resigned") -> list:
@@ -393,9 +389,8 @@ class Session:
         s.store, s.timeout, s.auto_join, s.name = store, timeout, True, name
         s._proposal = (game, players, variant, dict(options or {}))
         if not s.host and s.phase == HELLO and s.public not in s._keys():
-            s.join()
-        s._advance_safely()
-        s._flush()
+            s._events.extend(s.join())
+        s._advance_safely()      # what we would have written next; its events come with the next call
         return s
 
     def _run_replay(self) -> None:
@@ -824,14 +819,13 @@ class Session:
                                 seat)
         mine = self._result_body()
         theirs = dict(entry.body)
-        theirs_seed = theirs.pop("seed")
+        theirs.pop("seed")
         mine.pop("seed")
         if seat == self.my_seat:
             raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1} would not have written this", seat)
         if pack(mine) != pack(theirs):
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} signs a different result "
                                 f"({theirs['scores']} against our {mine['scores']})", seat)
-        del theirs_seed
         self._append(entry)
         self.ends[seat] = entry.body
         self._after_end()
@@ -936,10 +930,3 @@ class Session:
 
 class _ReplayEnd(Exception):
     """A replay reached the end of the log where the seat would write next."""
-
-
-def _seat_in(problem: str) -> int | None:
-    import re
-
-    m = re.search(r"seat (\d+)", problem)
-    return int(m.group(1)) - 1 if m else None

@@ -30,6 +30,13 @@ _CELL = re.compile(r"([a-h][1-8])(\^?)")
 
 
 def format_action(state: PuebloState, action: tuple) -> str:
+    try:
+        return _format(action)
+    except (KeyError, IndexError, TypeError, ValueError):
+        raise NotationError(f"no notation for {action!r}") from None
+
+
+def _format(action: tuple) -> str:
     kind = action[0]
     if kind == "place":
         t = TEMPLATE_INDEX[action[2], action[3], action[4]]
@@ -38,11 +45,11 @@ def format_action(state: PuebloState, action: tuple) -> str:
     if kind == "move":
         return f"m{action[1]}"
     if kind == "remove":
-        return f"x {cell_name(action[1])}"
+        return f"x {_cell(action[1])}"
     if kind == "drop":
         return f"drop {action[1]}"
     if kind == "site":
-        return "site " + " ".join(cell_name(c) for c in action[1:])
+        return "site " + " ".join(_cell(c) for c in action[1:])
     if kind == "bid":
         return f"bid {action[1]}"
     if kind == "pass":
@@ -52,6 +59,12 @@ def format_action(state: PuebloState, action: tuple) -> str:
     if kind == "roll":
         return f"first P{action[1] + 1}"
     raise NotationError(f"no notation for action {kind!r}")
+
+
+def _cell(c: int) -> str:
+    if type(c) is not int or not 0 <= c < 64:
+        raise ValueError(c)
+    return cell_name(c)
 
 
 def _number(text: str, what: str) -> int:

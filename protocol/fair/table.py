@@ -125,7 +125,7 @@ class FairTable:
         self._open: list[tuple[int, tuple[int, int] | None, int | None]] = []  # slot, ref, public id
         self._outcome: tuple | None = None
         self._finals: dict[int, dict] = {}
-        self._audit = Auditor(self.game_id, players, validate=False)   # consume() validates
+        self._audit = Auditor(self.game_id, players)
         self._step_no = 0
 
     # ------------------------------------------------------------------

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
 from zeroconf import IPVersion, ServiceStateChange
+from .transport import within
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 SERVICE_TYPE = "_lanterne._tcp.local."
@@ -266,7 +267,7 @@ class Discovery:
 
         await self.browse()
         try:
-            return await asyncio.wait_for(look(), timeout)
+            return await within(look(), timeout)
         except asyncio.TimeoutError:
             raise DiscoveryError(f"no matching peer found within {timeout:g} s") from None
 

@@ -16,7 +16,7 @@ from typing import Awaitable, Callable
 from protocol import identity as ids
 
 from .handshake import Handshake, HandshakeError, PeerIdentity, decode, encode
-from .transport import Link, LinkClosed, LinkOptions, connect
+from .transport import Link, LinkClosed, LinkOptions, connect, within
 
 HANDSHAKE_TIMEOUT = 10.0
 
@@ -63,7 +63,7 @@ async def authenticate(link: Link, me: ids.Identity, name: str, *, expect: bytes
                 await link.send(reply)
 
     try:
-        await asyncio.wait_for(run(), timeout)
+        await within(run(), timeout)
     except asyncio.TimeoutError:
         await link.close("handshake timed out")
         raise HandshakeError(f"handshake: no proof from {link.peer[0]}:{link.peer[1]} within {timeout:g} s") from None
@@ -88,7 +88,7 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
     """
     try:
         hs = await authenticate(link, me, name, timeout=timeout)
-        msg = decode(await asyncio.wait_for(link.recv(), timeout), "join", "resume")
+        msg = decode(await within(link.recv(), timeout), "join", "resume")
     except (HandshakeError, LinkClosed, asyncio.TimeoutError) as e:
         await link.close(str(e) or "no request in time")
         return None
@@ -126,7 +126,7 @@ async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, 
         hs = await authenticate(link, me, name, expect=expect, expect_fingerprint=expect_fingerprint)
         await link.send(encode(request["t"], **{k: v for k, v in request.items() if k != "t"}))
         try:
-            answer = decode(await asyncio.wait_for(link.recv(), timeout), "accept", "decline")
+            answer = decode(await within(link.recv(), timeout), "accept", "decline")
         except asyncio.TimeoutError:
             raise Declined(f"{hs.peer.name} did not answer within {timeout:g} s") from None
         except LinkClosed as e:

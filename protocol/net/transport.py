@@ -46,6 +46,16 @@ class LinkOptions:
     """DATA frames queued before the reader stops reading (TCP back-pressure)."""
 
 
+async def within(awaitable, seconds: float | None):
+    """``await awaitable`` with a time limit (TimeoutError after it).
+
+    Unlike ``asyncio.wait_for`` on Python 3.11, a cancellation that comes
+    while the awaitable finishes is never lost (a crash test depends on it).
+    """
+    async with asyncio.timeout(seconds):
+        return await awaitable
+
+
 _CLOSED = object()
 
 
@@ -94,7 +104,7 @@ class Link:
         started = time.perf_counter()
         try:
             await self._write(encode_frame(PING, token))
-            await asyncio.wait_for(self._until_closed(fut), timeout or self.options.read_timeout)
+            await within(self._until_closed(fut), timeout or self.options.read_timeout)
         finally:
             self._pings.pop(token, None)
         return time.perf_counter() - started
@@ -113,7 +123,7 @@ class Link:
             raise self._error()
         try:
             self._writer.write(data)
-            await asyncio.wait_for(self._writer.drain(), self.options.read_timeout)
+            await within(self._writer.drain(), self.options.read_timeout)
         except asyncio.TimeoutError:
             self._shutdown(f"a write stalled for {self.options.read_timeout:g} s", LinkTimeout)
             raise self._error() from None
@@ -138,7 +148,7 @@ class Link:
         try:
             while True:
                 try:
-                    data = await asyncio.wait_for(self._reader.read(65536), opts.read_timeout)
+                    data = await within(self._reader.read(65536), opts.read_timeout)
                 except asyncio.TimeoutError:
                     self._shutdown(f"nothing received for {opts.read_timeout:g} s", LinkTimeout)
                     return
@@ -219,12 +229,8 @@ class Link:
 
     async def wait_closed(self) -> None:
         await self._closed.wait()
-        for task in self._tasks:
-            if task is not asyncio.current_task():
-                try:
-                    await task
-                except (asyncio.CancelledError, Exception):
-                    pass
+        others = [t for t in self._tasks if t is not asyncio.current_task()]
+        await asyncio.gather(*others, return_exceptions=True)  # our own cancellation still propagates
         try:
             await self._writer.wait_closed()
         except (ConnectionError, OSError):
@@ -240,7 +246,7 @@ class Link:
 async def connect(host: str, port: int, options: LinkOptions = LinkOptions()) -> Link:
     """Open a link to ``host:port``; raises LinkClosed with a one-line reason on failure."""
     try:
-        reader, writer = await asyncio.wait_for(
+        reader, writer = await within(
             asyncio.open_connection(host, port, limit=options.max_frame + 16), options.connect_timeout)
     except asyncio.TimeoutError:
         raise LinkTimeout(f"no answer from {host}:{port} within {options.connect_timeout:g} s") from None

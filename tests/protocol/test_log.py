@@ -3,7 +3,7 @@
 import pytest
 
 from protocol.identity import Identity
-from protocol.log import (FIRST_PREV, MAGIC, LogFormatError, LogWriter, SignatureError, open_entry, parse_log,
+from protocol.log import (FIRST_PREV, MAGIC, LogFormatError, LogWriter, open_entry, parse_log,
                           read_log, seal)
 from protocol.wire import ProtocolError
 

@@ -146,3 +146,9 @@ def test_load_of_a_bad_map_is_a_position_error():
         GAME.load({"players": 2})
     with pytest.raises(PositionError, match="is a map"):
         GAME.load([1, 2])
+
+
+@pytest.mark.parametrize("action", [("place", "C", 12, 0, 0), ("remove", 99), ("fly",), (), ("move",)])
+def test_formatting_a_malformed_action_is_a_notation_error(action):
+    with pytest.raises(NotationError, match="no notation"):
+        GAME.format_action(started(), action)

@@ -163,7 +163,8 @@ def test_a_point_outside_the_group_in_the_log_is_named_not_a_crash():
     seat, kind, body = local.log[i]
     local.log[i] = (seat, kind, {**body, "points": [bytes(32)] + body["points"][1:]})
     problems = audit_transcript(GAME, 2, local.log, finals_of(local))
-    assert problems[0] == f"step {i}: seat 1: shuffle of deck 0: position 0 is not a point of the group"
+    assert problems == [f"step {i}: seat 1's shuffle of deck 0 does not match its lock and permutation "
+                        "(a card was replaced, duplicated or dropped)"]
 
 
 def test_a_card_number_out_of_range_in_the_log_is_named_not_a_crash():
