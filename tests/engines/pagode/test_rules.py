@@ -704,3 +704,15 @@ def test_every_event_has_a_sentence_and_every_table_outcome_a_line():
             sentence = GAME.describe_event(e)
             assert sentence and "\n" not in sentence and not sentence.startswith(e[0] + " ")
     assert any(x.startswith("deal") for x in texts) and any(x.startswith("first player") for x in texts)
+
+
+def test_views_in_any_order_mask_exactly_what_each_seat_may_not_know():
+    state, _, _ = table(GAME.apply(GAME.setup(), (ROLL, 0))[0])
+    for order in ((0, 1, None), (None, 1, 0), (1, 0, 1)):
+        for seat in order:
+            view = GAME.view(state, seat)
+            assert view.cards.ids == state.cards.masked(seat).ids
+            assert "masks" not in view.to_data()
+    state2, _ = GAME.apply(state, GAME.legal_actions(state, 0)[0])
+    for seat in (0, 1, None):
+        assert GAME.view(state2, seat).cards.ids == state2.cards.masked(seat).ids
