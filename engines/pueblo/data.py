@@ -36,6 +36,19 @@ side (north to south, looking west), 18 south-east corner, 19-26 south side
 (east to west, looking north), 27 south-west corner, 28-35 west side (south
 to north, looking east)."""
 
+TRACK_SIDES = (
+    (1, (0, 7), (1, 0), (0, -1)),  # north side: a..h, looking south
+    (10, (7, 7), (0, -1), (-1, 0)),  # east side: rows 8..1, looking west
+    (19, (7, 0), (-1, 0), (0, 1)),  # south side: h..a, looking north
+    (28, (0, 0), (0, 1), (1, 0)),  # west side: rows 1..8, looking east
+)
+"""HOUSE DATA (numbering): per side, (its first space, the cell nearest to that space, the step
+to the next space's line, the direction the chieftain looks). Cells are (x, y): x = file a-h,
+y = rank 1-8."""
+
+CORNER_QUARTERS = {0: (0, 4), 9: (4, 4), 18: (4, 0), 27: (0, 0)}
+"""HOUSE DATA (numbering): corner space -> the south-west cell of the 4x4 quarter he looks down on."""
+
 START_SPACE = 0
 """HOUSE DATA: the rulebook puts the chieftain on "a corner"; Lanterne uses the
 north-west corner (space 0)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import permutations, product
 from typing import NamedTuple, Sequence
 
-from .data import CORNERS, SIZE, STONE_CUBES, TRACK
+from .data import CORNER_QUARTERS, CORNERS, SIZE, STONE_CUBES, TRACK, TRACK_SIDES
 
 Cube = tuple[int, int, int]
 
@@ -234,24 +234,20 @@ def why_not(heights: Sequence[int], t: Template) -> str | None:
 
 
 def _lines() -> dict[int, tuple[int, ...]]:
-    """Side space -> the 8 cells of the row/column it faces, nearest first."""
+    """Side space -> the 8 cells of the row/column it faces, nearest first (from TRACK_SIDES)."""
     out: dict[int, tuple[int, ...]] = {}
-    for i in range(8):
-        out[1 + i] = tuple(cell(i, y) for y in range(7, -1, -1))  # north side looks south
-        out[10 + i] = tuple(cell(x, 7 - i) for x in range(7, -1, -1))  # east side looks west
-        out[19 + i] = tuple(cell(7 - i, y) for y in range(8))  # south side looks north
-        out[28 + i] = tuple(cell(x, i) for x in range(8))  # west side looks east
+    for first, (x0, y0), (sx, sy), (lx, ly) in TRACK_SIDES:
+        for i in range(SIZE):
+            x, y = x0 + i * sx, y0 + i * sy
+            out[first + i] = tuple(cell(x + k * lx, y + k * ly) for k in range(SIZE))
     return out
 
 
 LINES: dict[int, tuple[int, ...]] = _lines()
 
 QUARTERS: dict[int, tuple[int, ...]] = {
-    0: tuple(cell(x, y) for y in range(4, 8) for x in range(4)),  # north-west
-    9: tuple(cell(x, y) for y in range(4, 8) for x in range(4, 8)),  # north-east
-    18: tuple(cell(x, y) for y in range(4) for x in range(4, 8)),  # south-east
-    27: tuple(cell(x, y) for y in range(4) for x in range(4)),  # south-west
-}
+    space: tuple(cell(x0 + dx, y0 + dy) for dy in range(4) for dx in range(4))
+    for space, (x0, y0) in CORNER_QUARTERS.items()}
 
 SPACE_NAMES: tuple[str, ...] = tuple(
     {0: "NW corner", 9: "NE corner", 18: "SE corner", 27: "SW corner"}.get(s)
