@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from engines.core import DEAL, ROLL, SHUFFLE, NotationError
 
-from .data import ABILITY_OF_COLOUR, COLOURS, LETTERS, SITES
+from .data import COLOURS, LETTERS, SITES, TILES
 
 if TYPE_CHECKING:
     from .rules import Pagode
@@ -251,7 +251,6 @@ def describe_event(event: tuple) -> str:
     if kind == "column":
         return f"{p(event[1])} builds a {COLOURS[event[3]]} column on site {event[2] + 1}, floor {event[4]}"
     if kind in ("tile", "roof"):
-        from .data import TILES
         b, f, summit = TILES[event[3]]
         extra = f" with a {COLOURS[summit]} summit spot" if kind == "roof" else f", {COLOURS[f]} spots"
         return f"{p(event[1])} builds a {COLOURS[b]} {'roof ' if kind == 'roof' else ''}tile on site {event[2] + 1}{extra}"
@@ -286,4 +285,4 @@ def describe_event(event: tuple) -> str:
     return " ".join(str(x) for x in event)
 
 
-__all__ = ["format_action", "parse_action", "describe_event", "ABILITY_OF_COLOUR"]
+__all__ = ["format_action", "parse_action", "describe_event"]

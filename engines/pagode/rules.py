@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import (DEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, PositionError,
-                          RulesError, TableOp, apply_outcome_to_cards)
+from engines.core import (DEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, RulesError, TableOp,
+                          apply_outcome_to_cards)
 
-from .data import (ABILITY_OF_COLOUR, BLUE, CARDS_PER_COLOUR, COLOUR_OF_IDENT, COLOURS, COLUMN_LIMIT,
-                   DECK_SIZE, DRAGON, FAN, FAN_HAND_SIZE, FLOOR_COLUMNS, HAND_LIMIT, HAND_SIZE,
-                   LANTERN, LANTERN_COLUMN_LIMIT, MODIFIED_DISCARDS, PAGODAS_TO_END, RESERVE_SIZE,
-                   RICE_BOWL, SITES, TILE_POINTS, TILES, USES_PER_TILE, VARIANTS, BUDDHA)
+from .data import (ABILITY_OF_COLOUR, BUDDHA, CARDS_PER_COLOUR, COLOUR_OF_IDENT, COLOURS, COLUMN_LIMIT,
+                   DECK_SIZE, DRAGON, FAN, FAN_HAND_SIZE, FLOOR_COLUMNS, HAND_LIMIT, HAND_SIZE, LANTERN,
+                   LANTERN_COLUMN_LIMIT, MODIFIED_DISCARDS, PAGODAS_TO_END, RESERVE_SIZE, RICE_BOWL, SITES,
+                   TILE_POINTS, TILES, USES_PER_TILE, VARIANTS)
 from .state import PagodeState
 
 NO_USES = (0, 0, 0, 0, 0)
