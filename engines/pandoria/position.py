@@ -96,6 +96,7 @@ class PandoriaState(State):
                 raise PositionError(f"Pandoria position: {name} must have one entry per player")
         if s.phase not in PHASES:
             raise PositionError(f"Pandoria position: unknown phase {s.phase!r}")
+        _check_values(s)
         slots = sorted(x for pile in s.piles.values() for x in pile)
         slots += [b for row in s.buildings for b in row if 0 <= b < 1000]
         if s.single >= 0:
@@ -103,3 +104,59 @@ class PandoriaState(State):
         if sorted(slots) != list(range(len(s.cards.ids))):
             raise PositionError("Pandoria position: card and tile slots are lost or duplicated")
         return s
+
+
+def _in(name: str, values, low: int, high: int) -> None:
+    for v in values:
+        if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+            raise PositionError(f"Pandoria position: {name} holds {v!r}, outside {low}..{high}")
+
+
+def _check_values(s: "PandoriaState") -> None:
+    """Every number in its range, so that a loaded position can be played on."""
+    from .data import BUILDING_SLOTS, CASTLES, FIGURES, IDENTITIES, RESOURCE_CAP
+
+    n = s.players
+    if s.variant not in ("classic", "beginner", "team"):
+        raise PositionError(f"Pandoria position: unknown variant {s.variant!r}")
+    if len(s.cards.ids) != len(IDENTITIES):
+        raise PositionError(f"Pandoria position: {len(s.cards.ids)} card slots, not {len(IDENTITIES)}")
+    known = [i for i in s.cards.ids if i is not None]
+    if not set(known) <= set(IDENTITIES) or len(set(known)) != len(known):
+        raise PositionError("Pandoria position: unknown or repeated card identities")
+    _in("seen", s.cards.seen, 0, (1 << n) - 1)
+    _in("terrain", s.terrain, -1, 4)
+    _in("symbols", s.symbols, 0, 2)
+    _in("occupant", s.occupant, -1, 2 * n - 1)
+    _in("owner", s.owner, -1, n - 1)
+    _in("closed", s.closed, 0, 1)
+    _in("first and current", (s.first, s.current), -1, n - 1)
+    _in("turn, passes", (s.turn, s.passes), 0, 10**6)
+    _in("people", s.people, -1, 4)
+    _in("reserve", s.reserve, 0, FIGURES[n])
+    _in("castles", s.castles_left, 0, CASTLES)
+    _in("points", s.points, 0, 10**6)
+    _in("leftover", s.leftover, 0, 10**6)
+    for row in s.resources:
+        if len(row) != 3:
+            raise PositionError("Pandoria position: resources are wood, gold, crystal")
+        _in("resources", row, 0, RESOURCE_CAP)
+    for row in s.buildings:
+        if len(row) != BUILDING_SLOTS:
+            raise PositionError(f"Pandoria position: {BUILDING_SLOTS} building slots per player")
+        for b in row:
+            if not (b == -1 or 0 <= b < len(IDENTITIES) or 1003 <= b <= 1006):
+                raise PositionError(f"Pandoria position: building slot holds {b!r}")
+    _in("monuments", s.monuments, 3, 6)
+    needed = {"deck", "market", "tiles", "aside", "singles", "peoples", "seated", "board", "discard"}
+    needed |= {f"{k}{seat}" for seat in range(n) for k in ("hand", "tiles", "spells", "under")}
+    if set(s.piles) != needed:
+        raise PositionError("Pandoria position: wrong set of piles")
+    if s.bonus not in ("", "monument", "building", "spell"):
+        raise PositionError(f"Pandoria position: unknown bonus {s.bonus!r}")
+    for name in ("tile_placed", "main_left", "halfling_used", "conjure", "scored", "ending"):
+        if not isinstance(getattr(s, name), bool):
+            raise PositionError(f"Pandoria position: {name} must be true or false")
+    _in("placed", s.placed, 0, NHEX - 1)
+    for region in s.closing:
+        _in("closing", region, 0, NHEX - 1)

@@ -58,7 +58,7 @@ def test_building_paid_in_wood_in_one_of_five_slots_and_works_at_once():
     st, events = play(st, "tile F1H1 h0 E", "skip", "build AstralShip/SmallTower 1")
     assert st.resources[RED][D.WOOD] == 0
     assert ("gain", RED, "crystal", 9 + 2) in events  # the Small Tower counts in this very scoring
-    st2 = card_phase(wood=20)
+    st2 = card_phase(wood=10)
     for i, (spell, building) in enumerate([("Clone", "Statue"), ("Muster", "Lumberyard"), ("Acquire", "Bank"),
                                            ("Construct", "Shrine"), ("Teleport", "Vault")]):
         set_building(st2, RED, i, card_id(spell, building))
@@ -98,7 +98,7 @@ def test_carpenter_discount_not_when_it_is_covered():
 def test_no_two_identical_visible_buildings_small_and_large_differ():
     # « Vous ne pouvez pas posséder 2 bâtiments identiques visibles sur vos 5 emplacements. Les petits
     #   et grands bâtiments d'un même type (Saw Mill, Tower, Treasury) sont considérés comme distincts. »
-    st = card_phase(wood=20)
+    st = card_phase(wood=10)
     set_building(st, RED, 0, card_id("Astral Ship", "Small Tower"))
     give_card(st, RED, card_id("Conjure", "Small Tower"))
     give_card(st, RED, card_id("Clone", "Large Tower"))
@@ -114,7 +114,7 @@ def test_monument_covers_a_building_scores_at_once_and_is_never_covered():
     # « Pour construire un monument, il est nécessaire de recouvrir un bâtiment. Prenez le monument
     #   du dessus de la pile et recouvrez un de vos bâtiments. [...] Recevez de suite les points
     #   octroyés par ce monument. [...] Un monument ne peut jamais être recouvert. »
-    st = card_phase(wood=20)
+    st = card_phase(wood=10)
     assert not [a for a in GAME.legal_actions(st, RED) if a[0] == "monument"]
     with pytest.raises(IllegalAction, match="must cover one of your buildings"):
         play(st, "monument 1")
@@ -122,11 +122,11 @@ def test_monument_covers_a_building_scores_at_once_and_is_never_covered():
     top = st.monuments[-1]
     st, events = play(st, "monument 1")
     assert st.buildings[RED][0] == MONUMENT + top and ("score", RED, top, "monument") in events
-    assert st.points[RED] == top and st.resources[RED][D.WOOD] == 16
+    assert st.points[RED] == top and st.resources[RED][D.WOOD] == 10 - 4
     st = bare(2, seat=RED)
     st.buildings[RED][0] = MONUMENT + 6
     st.phase = "card"
-    st.resources[RED][D.WOOD] = 20
+    st.resources[RED][D.WOOD] = 10
     give_card(st, RED, card_id("Clone", "Statue"))
     assert [a[3] for a in GAME.legal_actions(st, RED) if a[0] == "build"] == [1]
 

@@ -139,3 +139,19 @@ def test_hexes_off_the_map_rectangle_are_refused():
     for action in (("tile", tile, st.cards.ids[tile], 291, 0), ("castle", -1), ("castle", 140)):
         with pytest.raises(IllegalAction, match="not a hex of the board"):
             GAME.apply(st, action)
+
+
+@pytest.mark.parametrize("field,value,message", [
+    ("terrain", [9] * 140, "terrain holds 9"),
+    ("occupant", [7] + [-1] * 139, "occupant holds 7"),
+    ("resources", [[11, 0, 0], [0, 0, 0], [0, 0, 0]], "resources holds 11"),
+    ("buildings", [[-1] * 5, [-1] * 5, [999] + [-1] * 4], "building slot holds 999"),
+    ("variant", "chess", "unknown variant"),
+    ("bonus", "wish", "unknown bonus"),
+    ("current", 5, "outside -1..2"),
+])
+def test_positions_with_values_out_of_range_are_refused(field, value, message):
+    data = json.loads(GAME.save_position(started(3, "classic", seed=4)))
+    data["state"][field] = value
+    with pytest.raises(PositionError, match=message):
+        GAME.load_position(json.dumps(data))
