@@ -2,11 +2,11 @@
 
 Mental poker over SRA-style locks proves fairness after the fact: once every
 seat has revealed its locks, permutations and keys (``fair_final``), anyone
-holding the log can redo each seat's shuffle and rekey passes, check every key
-against its commitment, open every position and check that each deck is a
-permutation of its cards and that every claimed card is the card its keys
-open. A seat whose published deck differs from the recomputation is named,
-with the step where it happened.
+holding the log can redo each seat's shuffle and rekey passes and check every
+key against its commitment; the decks are then known permutations of their
+cards, and every claimed card must be the card at its position. A seat whose
+published deck differs from the recomputation is named, with the step where
+it happened.
 """
 
 from __future__ import annotations
@@ -64,10 +64,10 @@ class Auditor:
         """Take one step of the log; steps that are not fair steps are skipped."""
         if not isinstance(kind, str) or not kind.startswith("fair_") or kind == "fair_final":
             return
-        where = f"step {step}: {_who(seat)}"
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
             self.problems.append((None, f"step {step}: {kind} by an unknown author {seat!r}"))
             return
+        where = f"step {step}: {_who(seat)}"
         try:
             check_body(kind, body)
         except BodyError as e:

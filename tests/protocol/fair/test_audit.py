@@ -143,9 +143,11 @@ def test_steps_out_of_order_in_the_log_are_caught():
 
 
 def test_a_malformed_step_is_a_problem_not_a_crash():
-    problems = audit_transcript(GAME, 2, [(0, "fair_shuffle", {"deck": "x"}), (5, "fair_open", {})], {})
+    steps = [(0, "fair_shuffle", {"deck": "x"}), (5, "fair_open", {}), ("x", "fair_open", {}), (1, "fair_open", [])]
+    problems = audit_transcript(GAME, 2, steps, {})
     assert problems[0].startswith("step 0: seat 1: bad fair_shuffle")
-    assert problems[1] == "step 1: fair_open by an unknown author 5"
+    assert problems[1:3] == ["step 1: fair_open by an unknown author 5", "step 2: fair_open by an unknown author 'x'"]
+    assert problems[3] == "step 3: seat 2: bad fair_open: fair_open must be a map"
 
 
 def test_the_audit_catches_what_the_reveal_does_not_show_live():
