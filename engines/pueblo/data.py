@@ -56,9 +56,9 @@ north-west corner (space 0)."""
 MOVES = (1, 2, 3, 4)
 """The chieftain moves 1 to 4 spaces clockwise (rulebook)."""
 
-SITE_SHAPE_CELLS = 3
-"""HOUSE DATA: a sacred site is L-shaped and covers 3 cells (an L-tromino, the
-shape of a stone's footprint); the rulebook does not give its size."""
+SITE_SHAPE = ((0, 0), (1, 0), (0, 1))
+"""HOUSE DATA: a sacred site is L-shaped and covers these 3 cells (an L-tromino, the
+shape of a stone's footprint), in any of its 4 rotations; the rulebook does not give its size."""
 
 MAX_SITES = 4
 """Four sacred sites are in the box (rulebook); 1 to 4 are used."""
