@@ -75,7 +75,7 @@ class Board:
     """The board for one player count (which cover pieces lie on it)."""
 
     __slots__ = ("players", "covered_districts", "districts", "district", "playable", "covered",
-                 "neighbours", "ways", "rays")
+                 "neighbours", "ways", "rays", "_near")
 
     def __init__(self, players: int):
         self.players = players
@@ -95,6 +95,7 @@ class Board:
         self.covered = tuple(DISTRICT_OF_CELL.get(c) in covered for c in range(CELLS))
         """Cells under a cover piece (they act as space off the board)."""
         """Cells a ship may stand on when free: in a district in play (not lake, not covered)."""
+        self._near: dict[int, tuple[int, ...]] = {}
         self.neighbours: list[tuple[int | None, ...]] = []
         self.ways: list[tuple[tuple[int, int], ...]] = []
         """Per cell: (direction, neighbour) for the neighbours in play."""
@@ -113,6 +114,16 @@ class Board:
             self.neighbours.append(tuple(nb))
             self.ways.append(tuple((d, x) for d, x in enumerate(nb) if x is not None and playable[x]))
             self.rays.append(tuple(rays))
+
+    def near(self, start: int, n: int) -> tuple[int, ...]:
+        """The cells in play within ``n`` orthogonal steps of ``start`` (memoised)."""
+        key = start * 64 + n
+        cells = self._near.get(key)
+        if cells is None:
+            r0, c0 = row_col(start)
+            cells = self._near[key] = tuple(
+                c for c in range(CELLS) if self.playable[c] and abs(c // COLS - r0) + abs(c % COLS - c0) <= n)
+        return cells
 
     def value(self, district: str) -> int:
         return data.DISTRICTS[district][0]

@@ -42,10 +42,29 @@ def straight_destinations(board: Board, free: list[bool], start: int, n: int) ->
     return out
 
 
-def turn_destinations(board: Board, free: list[bool], start: int, n: int) -> set[int]:
+_TURN_MEMO: dict[tuple, frozenset[int]] = {}
+_TURN_MEMO_SIZE = 20_000
+
+
+def turn_destinations(board: Board, free: list[bool], start: int, n: int) -> frozenset[int]:
     """Ends of exactly ``n`` orthogonal steps with right-angle turns (never back, never
     twice on a cell), plus the dead ends reached earlier (seed: "règle du cul de sac":
-    a cell whose every way on is an obstacle keeps the ship, the rest of the count is lost)."""
+    a cell whose every way on is an obstacle keeps the ship, the rest of the count is lost).
+
+    Only the cells within ``n`` steps matter, so results are remembered by that
+    neighbourhood (a pure cache: the same neighbourhood always gives the same answer)."""
+    near = board.near(start, n)
+    key = (board.players, start, n, bytes([free[c] for c in near]))
+    hit = _TURN_MEMO.get(key)
+    if hit is None:
+        if len(_TURN_MEMO) >= _TURN_MEMO_SIZE:
+            _TURN_MEMO.clear()
+        hit = _TURN_MEMO[key] = frozenset(turn_destinations_by_walks(board, free, start, n))
+    return hit
+
+
+def turn_destinations_by_walks(board: Board, free: list[bool], start: int, n: int) -> set[int]:
+    """:func:`turn_destinations` computed walk by walk, without the cache."""
     out: set[int] = set()
     ways_of = board.ways
     path = [start]

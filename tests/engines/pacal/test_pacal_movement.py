@@ -1,10 +1,13 @@
 """Moving the ship: one test per rule sentence of the seed (section 1)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.core import IllegalAction
 from engines.pacal import GAME, data, reachable
 from engines.pacal.board import SACRED_CELLS, board_for
+from engines.pacal.movement import turn_destinations, turn_destinations_by_walks
 from engines.pacal.state import BUILD, STONES
 from tests.engines.pacal.helpers import c, play, position, started
 
@@ -216,3 +219,14 @@ def test_reachable_lists_every_destination_with_its_ways():
     assert r[c("e8")] == ["straight", "turn"]
     assert r[c("f9")] == ["turn"]
     assert set(r) == {a[2] for a in GAME.legal_actions(s, 0)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 168), st.integers(2, 6), st.sets(st.integers(0, 168), max_size=40), st.sampled_from([2, 3, 5]))
+def test_remembered_turning_moves_equal_walk_by_walk(start, n, blocked, players):
+    board = board_for(players)
+    free = [board.playable[x] and x not in blocked for x in range(169)]
+    if not board.playable[start]:
+        return
+    assert turn_destinations(board, free, start, n) == turn_destinations_by_walks(board, free, start, n)
+    assert turn_destinations(board, free, start, n) == turn_destinations_by_walks(board, free, start, n)  # remembered
