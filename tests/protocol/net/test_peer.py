@@ -90,13 +90,24 @@ def assert_finished_alike(host: NetPeer, guest: NetPeer) -> None:
     assert open_entry(a[-1]).kind == "end"
 
 
-async def test_a_whole_game_over_tcp_ends_with_identical_logs(tmp_path):
-    host, guest, lines = make_pair(tmp_path)
+async def test_a_whole_game_over_tcp_ends_with_identical_logs_and_no_intruder_gets_in(tmp_path):
+    host, guest, lines = make_pair(tmp_path, delay=0.002)
     task, port = await start_host(host)
-    await asyncio.wait_for(guest.run_guest((LOCAL, port), game="pagode"), 60)
+    play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
+    while len(guest.session.chain) < 5:
+        await asyncio.sleep(0.005)
+    # a third peer, mid-game: no seat for it, and it cannot pass for the guest
+    with pytest.raises(Declined, match="the table is full"):
+        await ask(LOCAL, port, EVE_ID, "Eve", join_request("pagode", "standard", 2))
+    with pytest.raises(Declined, match="you hold no seat"):
+        await ask(LOCAL, port, EVE_ID, "Gus", resume_request(host.table_id, 5))
+    with pytest.raises(Declined, match="no such game"):
+        await ask(LOCAL, port, EVE_ID, "Gus", resume_request(b"x" * 32, 5))
+    await asyncio.wait_for(play, 60)
     await asyncio.wait_for(task, 30)
     assert_finished_alike(host, guest)
     assert any(line.startswith("join request from Gus") and "safety code" in line for line in lines["host"])
+    assert sum(line.startswith("join request from Eve") for line in lines["host"]) == 1
     assert lines["guest"][-2].startswith("game over") and lines["host"][-2] == lines["guest"][-2]
     assert GameFiles.unfinished(tmp_path / "host") == [] and GameFiles.unfinished(tmp_path / "guest") == []
 
@@ -155,20 +166,3 @@ async def test_an_absent_guest_lets_the_host_claim_the_game(tmp_path):
     assert last.kind == "abort" and last.author == HOST_ID.public and last.body["culprit"] == 1
     assert "sent nothing for 1 s" in last.body["reason"]
     assert any(line.startswith("claimed:") for line in lines["host"])
-
-
-async def test_a_third_peer_cannot_join_a_full_table_nor_resume_someone_elses_seat(tmp_path):
-    host, guest, lines = make_pair(tmp_path, delay=0.02)
-    task, port = await start_host(host)
-    play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
-    while len(guest.session.chain) < 20:
-        await asyncio.sleep(0.01)
-    with pytest.raises(Declined, match="the table is full"):
-        await ask(LOCAL, port, EVE_ID, "Eve", join_request("pagode", "standard", 2))
-    with pytest.raises(Declined, match="you hold no seat"):
-        await ask(LOCAL, port, EVE_ID, "Gus", resume_request(host.table_id, 5))
-    with pytest.raises(Declined, match="no such game"):
-        await ask(LOCAL, port, EVE_ID, "Gus", resume_request(b"x" * 32, 5))
-    await asyncio.wait_for(play, 60)
-    await asyncio.wait_for(task, 30)
-    assert_finished_alike(host, guest)

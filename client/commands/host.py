@@ -1,0 +1,158 @@
+"""`lanterne host GAME --bot KIND`: open a table on the LAN and play it headless.
+
+The host advertises its table with zeroconf (on the interfaces given, else
+the machine's LAN interfaces), listens on TCP, accepts the first joiner its
+policy allows, and plays to the end with a computer player, printing one
+line per event. If the log folder holds an unfinished game this host
+started (after a crash), it resumes that game instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import sys
+from pathlib import Path
+
+NAME = "host"
+HELP = "open a table on the LAN and play it with a computer player (headless)"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("game", help="pagode, pueblo, pacal or pandoria")
+    p.add_argument("--variant", default="standard", help="the game's variant (default standard)")
+    p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    p.add_argument("--accept", default="any", metavar="any|FP[,FP...]",
+                   help="whom to seat: anyone (default) or only these key fingerprints")
+    add_common(p)
+
+
+def run(args) -> int:
+    from engines.bots import make_bot
+    from engines.registry import get_game
+    from protocol.net.peer import GameFiles, NetPeer
+
+    game = get_game(args.game)
+    game.check_options(2, args.variant)
+    check_bot(args.bot)
+    if not 0 <= args.port < 65536:
+        fail(f"--port must be 0..65535, not {args.port}")
+    me, name = identity_and_name(args)
+    interfaces = interfaces_of(args)
+    folder = log_folder(args)
+    player = make_bot(args.bot, args.bot_seed)
+    options = peer_options(args)
+    unfinished = [m for m in GameFiles.unfinished(folder) if _role(m) == "host"]
+    if unfinished and not args.new:
+        peer = NetPeer.from_files(me, unfinished[0], player=player, options=options, say=say)
+        port = args.port or int(peer.files.meta.get("port", 0))
+    else:
+        peer = NetPeer.host(me, name, game, folder, variant=args.variant, player=player, options=options, say=say)
+        port = args.port
+    allowed = None if args.accept == "any" else {f.strip() for f in args.accept.split(",") if f.strip()}
+    policy = None if allowed is None else (lambda req: req.peer.fingerprint in allowed)
+    try:
+        session = asyncio.run(peer.run_host(interfaces, port, discover=not args.no_discovery, accept=policy))
+    except OSError as e:
+        fail(f"cannot listen on {', '.join(interfaces)}: {e.strerror or e}")
+    return 0 if session.phase == "over" else 1
+
+
+def _role(meta_path) -> str:
+    import json
+
+    try:
+        return json.loads(meta_path.read_text()).get("role", "")
+    except (OSError, ValueError):
+        return ""
+
+
+# --------------------------------------------------------------------------
+# Options shared with `lanterne join`
+
+
+def add_common(p) -> None:
+    p.add_argument("--bot", required=True, metavar="KIND", help="computer player: random, greedy, ismcts[:level]")
+    p.add_argument("--bot-seed", default="0", metavar="S", help="seed of the computer player (default 0)")
+    p.add_argument("--name", default="", help="display name (default: your user name)")
+    p.add_argument("--interface", action="append", default=[], metavar="IP",
+                   help="IPv4 address of an interface to use (repeatable; default: the LAN interfaces)")
+    p.add_argument("--no-discovery", action="store_true", help="no zeroconf: manual HOST:PORT only")
+    p.add_argument("--log-dir", metavar="DIR", help="where game logs go (default: the data folder's games/)")
+    p.add_argument("--new", action="store_true", help="start a new game even if an unfinished one is in the log folder")
+    p.add_argument("--claim-after", type=float, default=300.0, metavar="S",
+                   help="claim the game after the other peer is gone this long (default 300)")
+    p.add_argument("--read-timeout", type=float, default=20.0, metavar="S",
+                   help="a link silent this long is dead (default 20; keep-alive every quarter of it)")
+    p.add_argument("--move-delay", type=float, default=0.0, metavar="S", help="seconds the bot waits before moving")
+
+
+def fail(message: str):
+    from client.cli import UserError
+
+    raise UserError(message)
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def check_bot(kind: str) -> None:
+    from engines.bots import make_bot
+
+    make_bot(kind, 0)  # raises a one-line RulesError for an unknown kind
+
+
+def identity_and_name(args):
+    import getpass
+
+    from protocol.identity import Identity
+
+    try:
+        me = Identity.load_or_create()
+    except (OSError, ValueError) as e:
+        fail(f"cannot load your identity: {e}")
+    name = args.name or getpass.getuser() or "peer"
+    return me, name
+
+
+def interfaces_of(args) -> list[str]:
+    import ipaddress
+
+    from protocol.net.discovery import default_interfaces
+
+    for ip in args.interface:
+        try:
+            ipaddress.IPv4Address(ip)
+        except ValueError:
+            fail(f"--interface takes an IPv4 address, not {ip!r}")
+    found = args.interface or default_interfaces()
+    if not found:
+        fail("no LAN interface found: pass --interface IP")
+    return found
+
+
+def log_folder(args) -> Path:
+    from protocol.identity import home
+
+    folder = Path(args.log_dir) if args.log_dir else home() / "games"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"cannot make the log folder {folder}: {e.strerror}")
+    return folder
+
+
+def peer_options(args):
+    from protocol.net.peer import PeerOptions
+    from protocol.net.transport import LinkOptions
+
+    for flag in ("claim_after", "read_timeout"):
+        if getattr(args, flag) <= 0:
+            fail(f"--{flag.replace('_', '-')} must be positive")
+    if args.move_delay < 0:
+        fail("--move-delay must not be negative")
+    link = LinkOptions(read_timeout=args.read_timeout, keepalive=args.read_timeout / 4,
+                       connect_timeout=min(3.0, args.read_timeout))
+    return PeerOptions(link=link, claim_after=args.claim_after, move_delay=args.move_delay)

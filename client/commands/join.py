@@ -1,0 +1,96 @@
+"""`lanterne join NAME|HOST:PORT --bot KIND`: join a table on the LAN and play it headless.
+
+NAME is a host's display name or the start of its key fingerprint, found
+with zeroconf; HOST:PORT joins directly where multicast is blocked. The
+host's key is then proven on the connection (the TXT record is only a
+hint). If the log folder holds an unfinished game this peer joined (after a
+crash), it resumes that game instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from client.commands.host import (add_common, check_bot, fail, identity_and_name, interfaces_of,
+                                  log_folder, peer_options, say)
+
+NAME = "join"
+HELP = "join a table on the LAN (by host name or HOST:PORT) and play it with a computer player"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("target", nargs="?", default="", metavar="NAME|HOST:PORT",
+                   help="the host's name or fingerprint (found by zeroconf), or its address")
+    p.add_argument("--wait", type=float, default=10.0, metavar="S",
+                   help="seconds to look for the host on the LAN (default 10)")
+    add_common(p)
+
+
+def run(args) -> int:
+    from engines.bots import make_bot
+    from protocol.net.discovery import Discovery, DiscoveryError
+    from protocol.net.handshake import HandshakeError
+    from protocol.net.invite import Declined, parse_address
+    from protocol.net.transport import LinkClosed
+    from protocol.net.peer import GameFiles, NetPeer
+
+    check_bot(args.bot)
+    me, name = identity_and_name(args)
+    folder = log_folder(args)
+    player = make_bot(args.bot, args.bot_seed)
+    options = peer_options(args)
+    address = parse_address(args.target) if args.target else None
+    unfinished = [m for m in GameFiles.unfinished(folder) if _role(m) == "guest"]
+    if not args.target and not unfinished:
+        fail("join needs a host: NAME or HOST:PORT")
+    interfaces = [] if args.no_discovery else interfaces_of(args)
+
+    async def main() -> int:
+        discovery = Discovery(interfaces) if interfaces else None
+        expect_fp = None
+        target = address
+        game = variant = ""
+        if unfinished and not args.new:
+            peer = NetPeer.from_files(me, unfinished[0], player=player, options=options, say=say)
+            if target is not None:
+                peer.address = target
+        else:
+            peer = NetPeer.guest(me, name, folder, player=player, options=options, say=say)
+            if target is None:
+                if discovery is None:
+                    fail(f"{args.target!r} is not HOST:PORT, and --no-discovery forbids looking it up")
+                wanted = args.target.lower()
+                say(f"looking for {args.target} on {', '.join(interfaces)}")
+                try:
+                    advert = await discovery.wait_for(
+                        lambda a: a.table is not None and a.table.free > 0
+                        and (a.name.lower() == wanted or a.fingerprint.replace("-", "").startswith(
+                            wanted.replace("-", ""))), args.wait)
+                except DiscoveryError:
+                    await discovery.close()
+                    fail(f"no open table of {args.target!r} found on the LAN within {args.wait:g} s")
+                say(f"found {advert.name} ({advert.fingerprint}) at {advert.address}:{advert.port}: "
+                    f"{advert.table.game} {advert.table.variant}")
+                target = (advert.address, advert.port)
+                expect_fp = advert.fingerprint
+                game, variant = advert.table.game, advert.table.variant
+        try:
+            session = await peer.run_guest(target, expect_fingerprint=expect_fp, discovery=discovery,
+                                           game=game, variant=variant or "standard")
+        except (Declined, HandshakeError, LinkClosed) as e:
+            fail(str(e))
+        finally:
+            if discovery is not None:
+                await discovery.close()
+        return 0 if session.phase == "over" else 1
+
+    return asyncio.run(main())
+
+
+def _role(meta_path) -> str:
+    import json
+
+    try:
+        return json.loads(meta_path.read_text()).get("role", "")
+    except (OSError, ValueError):
+        return ""
