@@ -227,6 +227,7 @@ class FairTable:
 
     def _begin_shuffle(self, op: TableOp, view: State) -> None:
         slots = list(op.slots)
+        self._check_slots(op, view)
         cards = [view.cards.ids[s] for s in slots]
         if None in cards:
             raise FairError(f"cannot shuffle pile {op.pile!r}: slot {slots[cards.index(None)]} is hidden "
@@ -254,6 +255,13 @@ class FairTable:
             self._where[slot] = (number, pos)
         self._steps = ([(s, "fair_shuffle", deck) for s in range(self.players)]
                        + [(s, "fair_rekey", deck) for s in range(self.players - 1)])
+
+    @staticmethod
+    def _check_slots(op: TableOp, view: State) -> None:
+        size = len(view.cards.ids)
+        bad = [s for s in op.slots if not (isinstance(s, int) and 0 <= s < size)]
+        if bad:
+            raise FairError(f"{op.kind} names slot {bad[0]!r}, but the game has slots 0..{size - 1}")
 
     def _make_shuffle(self, deck: _Deck) -> dict:
         body: dict[str, Any] = {"deck": deck.number}
@@ -341,6 +349,7 @@ class FairTable:
     def _begin_open(self, op: TableOp, view: State) -> None:
         if op.kind == DEAL and op.to is not None and not 0 <= op.to < self.players:
             raise FairError(f"cannot deal to seat {op.to}: there are {self.players} seats")
+        self._check_slots(op, view)
         self._open = []
         for slot in op.slots:
             ref = self._where.get(slot)

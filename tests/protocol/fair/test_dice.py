@@ -160,3 +160,12 @@ def test_misuse_is_a_local_error():
     table.begin(TableOp(ROLL, faces=6), None)
     with pytest.raises(ValueError, match="still resolving"):
         table.begin(TableOp(ROLL, faces=6), None)
+
+
+def test_an_op_naming_a_slot_the_game_does_not_have_is_a_local_error():
+    from engines.core import SHUFFLE
+    from protocol.fair import FairError
+
+    local = LocalTables(GAME, 2, range(4), seed=0)
+    with pytest.raises(FairError, match="names slot 9, but the game has slots 0..3"):
+        local.run(TableOp(SHUFFLE, "draw", (0, 9)))
