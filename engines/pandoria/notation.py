@@ -133,7 +133,6 @@ def parse_action(st: PandoriaState, text: str, seat: int | None = None) -> tuple
         raise NotationError("empty move")
     kind = words[0].lower()
     rest = words[1:]
-    low = [w.lower() for w in rest]
     if seat is None:
         seat = st.current
     if kind in ("pass", "skip"):
@@ -194,6 +193,5 @@ def parse_action(st: PandoriaState, text: str, seat: int | None = None) -> tuple
             return ("spell", slot, ident, _hex(more[0]), _hex(more[1]))
         h, leader = _figure_target(more_low)
         return ("spell", slot, ident, h, leader)
-    _ = low
     raise NotationError(f"unknown move {kind!r} (tile, castle, pass, figure, leader, take, skip, "
                         "spell, build, monument, buy, single, move)")

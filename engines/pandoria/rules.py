@@ -14,7 +14,7 @@ from __future__ import annotations
 from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, apply_outcome_to_cards
 
 from . import data as D
-from .board import (CASTLE, EMPTY, KIND, LAKE, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED, PRINTED_SPACES,
+from .board import (CASTLE, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED, PRINTED_SPACES,
                     START_HEXES, STEP, hex_name, is_open_region, region_of)
 from .position import PandoriaState
 
@@ -1046,5 +1046,3 @@ def _dirname(d: int) -> str:
     from .board import DIRECTIONS
     return DIRECTIONS[d] if 0 <= d < 6 else str(d)
 
-
-_ = (LAKE,)
