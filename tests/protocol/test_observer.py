@@ -16,7 +16,8 @@ from __future__ import annotations
 import pytest
 
 from protocol.log import open_entry
-from protocol.memory import play
+from engines.bots import RandomBot
+from protocol.memory import make_sessions, play
 from protocol.session import Session
 from tests.protocol.helpers import AlwaysSwap, games, highcard_sessions
 
@@ -40,11 +41,16 @@ def _public_after(raws, key, seed):
     return after
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_observer_learns_no_hidden_card_early(players):
-    sessions = highcard_sessions(players, seed=f"observer{players}")
+@pytest.mark.parametrize("game, players", [("highcard", 2), ("highcard", 3), ("pagode", 2)])
+def test_observer_learns_no_hidden_card_early(game, players):
+    if game == "pagode":
+        sessions = make_sessions(games("pagode"), players, "observer-pagode")
+        bots = [RandomBot(i) for i in range(players)]
+    else:
+        sessions = highcard_sessions(players, seed=f"observer{players}")
+        bots = [AlwaysSwap() for _ in range(players)]
     wire: list[bytes] = []
-    play(sessions, [AlwaysSwap() for _ in range(players)], tap=lambda i, raw: wire.append(raw))
+    play(sessions, bots, tap=lambda i, raw: wire.append(raw))
     entries = [open_entry(raw) for raw in wire]            # the observer decodes everything
     assert [e.raw for e in entries] == [e.raw for e in sessions[0].chain]
     seat_of = {s.public: i for i, s in enumerate(sessions)}
