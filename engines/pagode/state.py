@@ -215,7 +215,31 @@ class PagodeState(State):
         s.masks = None
         if (s.pending is None) != (s.phase not in ("setup", "draw")):
             raise PositionError(f"pending: a {s.phase} phase {'needs' if s.phase in ('setup', 'draw') else 'has no'} table operation")
+        _check_pending(s)
         return s
+
+
+def _check_pending(s: "PagodeState") -> None:
+    """The pending operation must be the one the rules would ask for next."""
+    op = s.pending
+    if op is None:
+        return
+    if op.kind == "roll":
+        if s.first is not None or op.faces != 2:
+            raise PositionError("pending: the roll for the first player comes once, with 2 faces")
+        return
+    if s.first is None:
+        raise PositionError("pending: no first player yet, so the table must roll")
+    if op.kind == "shuffle":
+        pile = s.discard if op.pile == "discard" else s.draw if op.pile == "draw" else None
+        if pile is None or op.slots != pile:
+            raise PositionError("pending: a shuffle must take a whole pile, in order")
+        return
+    if not s.refill or op.slots != s.draw[:len(op.slots)] or not op.slots:
+        raise PositionError("pending: a deal must take the top cards of the draw pile for a refill")
+    seat, place, count = s.refill[0]
+    if len(op.slots) > count or op.to != (None if place == "reserve" else seat):
+        raise PositionError("pending: the deal does not match the refill")
 
 
 def _table_op(data) -> TableOp | None:

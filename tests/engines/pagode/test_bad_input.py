@@ -191,3 +191,22 @@ def test_only_ascii_digits_name_sites_and_slots():
         with pytest.raises(NotationError) as e:
             GAME.parse_action(state, text)
         one_line(e)
+
+
+def test_a_pending_deal_must_be_the_top_of_the_draw_pile():
+    state = build(reserve="rbgvy", hand="RB")
+    state, _ = play(state, "c1 r", "end")
+    data = json.loads(GAME.save_position(state))
+    assert GAME.load_position(json.dumps(data))
+    data["state"]["pending"]["slots"] = [data["state"]["draw"][5]]
+    with pytest.raises(PositionError, match="top cards of the draw pile") as e:
+        GAME.load_position(json.dumps(data))
+    one_line(e)
+    data = json.loads(GAME.save_position(state))
+    data["state"]["pending"]["to"] = 1
+    with pytest.raises(PositionError, match="does not match the refill"):
+        GAME.load_position(json.dumps(data))
+    data = json.loads(GAME.save_position(GAME.setup()))
+    data["state"]["pending"] = {"kind": "shuffle", "pile": "draw", "slots": [], "to": None, "faces": 0}
+    with pytest.raises(PositionError, match="the table must roll"):
+        GAME.load_position(json.dumps(data))
