@@ -298,3 +298,19 @@ def test_three_peers_both_honest_seats_name_the_cheat():
         assert "digest" in honest.result.reason
         report = verify_entries([e.raw for e in honest.chain], games=games)
         assert report.ok and report.culprit == 3
+
+
+def test_an_unfounded_accusation_makes_the_log_invalid():
+    def make(entry, sessions):
+        c, h = sessions[CHEAT], sessions[HONEST]
+        innocent = h.chain[-1].raw                   # a sound entry of seat 1, passed off as evidence
+        return seal(c.identity, game=entry.game, seq=entry.seq, prev=entry.prev, kind="abort",
+                    body={"reason": "seat 1 cheated", "culprit": HONEST, "evidence": [innocent], "seed": c.seed}).raw
+    t = Tamper("move", make)
+    sessions = run(t)
+    honest = sessions[HONEST]
+    assert honest.result == Aborted(CHEAT, HONEST, "seat 1 cheated")    # the game is over either way...
+    report = verify_entries([e.raw for e in honest.chain], games=games)
+    assert not report.ok                                                 # ...but the log shows who lied
+    assert report.bad_entry == len(honest.chain) - 1 and "seat 2" in report.bad_author
+    assert "unfounded" in report.problem
