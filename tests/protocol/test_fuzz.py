@@ -122,3 +122,40 @@ def test_random_and_mutated_frames_are_all_protocol_errors():
         i = next(i for i, s in enumerate(sessions) if s.my_turn)
         pipe.collect(i, sessions[i].act(bots[i].choose(sessions[i].game, sessions[i].view, i)))
     assert victim.result == other.result and victim.result is not None and "Over" in type(victim.result).__name__
+
+
+def test_frames_before_the_game_begins_are_protocol_errors():
+    """The same against a host waiting for its guest and a guest waiting for the table."""
+    host, guest = highcard_sessions(2, "fuzz-setup")
+    host.start()
+    hello = host.data_to_send()[0]
+    guest.receive(hello, sender=host.public)
+    guest_hello = guest.data_to_send()[0]
+    rng = random.Random(7)
+    for victim, other, real in ((host, guest, [hello, guest_hello]), (guest, host, [hello, guest_hello])):
+        head = victim.head
+        known = {e.raw for e in victim.chain}
+        for n in range(max(1, FRAMES // 10)):
+            r = rng.random()
+            if r < 0.3:
+                frame = rng.randbytes(rng.choice([1, 3, 60, 300]))
+            elif r < 0.8:
+                frame = _mutate(rng, rng.choice(real))
+            else:                                   # signed by the peer, but wrong in place or content
+                kind = rng.choice(["table", "genesis", "move", "hello"])
+                seq = rng.choice([0, 1, 2, 3, 9])
+                body = rng.choice([_random_value(rng), {"versions": [2], "name": "x"},
+                                   {"game": "nope", "variant": "standard", "players": 2, "options": {},
+                                    "seats": [host.public, guest.public], "names": ["a", "b"]}])
+                frame = seal(other.identity, game=rng.choice([b"", bytes(32)]), seq=seq,
+                             prev=rng.choice([FIRST_PREV, victim.head[1], rng.randbytes(32)]),
+                             kind=kind, body=body).raw
+            if frame in known:
+                continue
+            try:
+                victim.receive(frame, sender=other.public, on_error="raise")
+            except ProtocolError as e:
+                assert str(e) and "\n" not in str(e)
+            else:
+                raise AssertionError(f"frame {n} was accepted: {frame[:80]!r}")
+            assert victim.head == head and not victim.over
