@@ -19,9 +19,11 @@ def free_map(state: PacalState, seat: int) -> list[bool]:
     """Per cell: may a ship stand on it now (``seat``'s own ship lifted)."""
     board = board_for(state.players)
     free = list(board.playable)
+    every = 0
     for bits in state.pyramids:
-        for c in bit_cells(bits):
-            free[c] = False
+        every |= bits
+    for c in bit_cells(every):
+        free[c] = False
     for s, at in enumerate(state.ships):
         if at is not None and s != seat:
             free[at] = False

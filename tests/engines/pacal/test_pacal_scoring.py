@@ -206,3 +206,26 @@ def test_the_winner_has_the_most_points_ties_share():
     # "Après le décompte final, le gagnant est le joueur qui a marqué le plus de points."
     s = position(3, score={0: 30, 1: 41, 2: 41})
     assert GAME.winners(s) == [1, 2]
+
+
+def test_ships_and_stones_are_worth_nothing_at_the_end():
+    # "On retire d'abord tous les vaisseaux spatiaux et les pierres divines. Ils n'ont aucune valeur."
+    s = position(3, ships={0: "c6", 1: "e11"}, stones={0: ["c7", "d7", "e4"], 1: ["f11"], 2: ["c3"]},
+                 energy={0: [], 1: [], 2: []})
+    assert final_scoring(s, board_for(3)) == []
+
+
+def test_selfplay_command_plays_pacal(capsys):
+    # `lanterne selfplay pacal --players N --variant V --games K --seed S`
+    from client.cli import main
+
+    assert main(["selfplay", "pacal", "--players", "2", "--variant", "expert", "--games", "1", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("game 0: P1=") and "1 games in" in out
+
+
+def test_events_read_as_sentences():
+    s = at_build(stones={0: ["e11"]})
+    _, events = play(s, "build 1 on e11")
+    texts = [GAME.describe_event(e) for e in events]
+    assert "P1 builds 1 storeys on e11" in texts and "P1 scores 4 (district L first pyramid)" in texts

@@ -107,3 +107,12 @@ def test_with_one_stone_left_the_second_comes_from_the_board():
     assert s.stone_supply[0] == 1
     after, _ = play(s, "stones own P3 take b13")
     assert after.stone_supply[0] == 0 and after.stone_mask(c("j3")) == 1 and after.stone_mask(c("b13")) == 0
+
+
+def test_stones_under_ships_are_public_information():
+    # "Les joueurs doivent savoir où ils ont placé leurs pierres." Every player saw them dropped: the public
+    # position lists them, ship or no ship.
+    s = position(ships={0: "e11", 1: "h11"}, stones={0: ["e11", "h11"], 1: ["e11"]})
+    public = GAME.public_data(s)
+    assert public["stones"] == {"e11": [0, 1], "h11": [0]}
+    assert GAME.view(s, 2).to_data() == s.to_data()
