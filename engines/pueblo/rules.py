@@ -112,10 +112,15 @@ def removable(s: PuebloState, sid: int) -> bool:
 
 
 def removals(s: PuebloState, seat: int) -> list[int]:
-    """Stone ids the seat may take off: its own, or neutral ones while it has colour on the board."""
+    """Stone ids the seat may take off: its own, or neutral ones while it has colour on the board.
+
+    Only a stone on top of some column can be free, so only those are looked at.
+    """
     mine = s.on_board(seat) > 0
-    return [sid for sid, st in enumerate(s.stones)
-            if st is not None and (st[0] == seat or (st[0] == NEUTRAL and mine)) and removable(s, sid)]
+    tops = sorted({stack[-1] for stack in s.stacks if stack})
+    owners = s.owners
+    return [sid for sid in tops
+            if (owners[sid] == seat or (owners[sid] == NEUTRAL and mine)) and removable(s, sid)]
 
 
 def stone_tall_cell(s: PuebloState, sid: int) -> int:

@@ -10,6 +10,7 @@ from engines.bots import GreedyBot, RandomBot
 from engines.core import IllegalAction, NotationError, OpenTable, canonical_pack, play_out
 from engines.pueblo import GAME
 from engines.pueblo.data import NEUTRAL, STONES_PER_PLAYER
+from engines.pueblo.rules import removable, removals
 from engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX, TEMPLATE_NO, TEMPLATES, base_level, fits
 
 STEP_BOUND = 1000
@@ -44,6 +45,12 @@ def check_sound(state) -> None:
     brute = [(t, base_level(state.heights, t)) for t in TEMPLATES
              if not t.mask & state.site_mask and base_level(state.heights, t) is not None]
     assert sorted(fits(state.heights, state.site_mask)) == sorted(brute)
+    # only stones on top of a column are looked at for removal: the same as trying every stone
+    for seat in range(state.players):
+        mine = any(st is not None and st[0] == seat for st in state.stones)
+        every = [sid for sid, st in enumerate(state.stones) if st is not None and removable(state, sid)
+                 and (st[0] == seat or (st[0] == NEUTRAL and mine))]
+        assert removals(state, seat) == every
     # and the per-box cache kept up to date move by move equals a search from scratch
     assert [i for box in state.fit for i in box] == [TEMPLATE_NO[t] for t, _ in fits(state.heights, state.site_mask)]
     col, neu = STONES_PER_PLAYER[state.players]
