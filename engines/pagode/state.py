@@ -216,7 +216,20 @@ class PagodeState(State):
         if (s.pending is None) != (s.phase not in ("setup", "draw")):
             raise PositionError(f"pending: a {s.phase} phase {'needs' if s.phase in ('setup', 'draw') else 'has no'} table operation")
         _check_pending(s)
+        _check_turn(s)
         return s
+
+
+def _check_turn(s: "PagodeState") -> None:
+    """Sizes and turn counters that the rules keep within bounds."""
+    if any(len(r) > 5 for r in s.reserves) or any(len(h) > 4 for h in s.hands):
+        raise PositionError("a reserve holds at most 5 cards and a hand at most 4")
+    if s.first is None and s.phase != "setup":
+        raise PositionError("first: only the setup has no first player")
+    if s.phase == "modified" and not 1 <= s.mod_left <= 4:
+        raise PositionError("mod_left: a modified turn has 1 to 4 discards left")
+    if s.phase == "dragon" and (s.mark[0] < len(s.reserves[s.current]) or s.mark[1] < len(s.hands[s.current])):
+        raise PositionError("mark: the dragon restores sizes at least the current ones")
 
 
 def _check_pending(s: "PagodeState") -> None:

@@ -168,6 +168,11 @@ def corrupt(change):
     (lambda s: s.update(acted="no"), "acted: not a bool"),
     (lambda s: s.update(refill=[[0, "pocket", 1]]), "refill: corrupt entry"),
     (lambda s: s.update(uses=[[0, 0], [0, 0, 0, 0, 0]]), "uses: not a list of 5"),
+    (lambda s: s.update(phase="modified", mod_left=0, pending=None), "a modified turn has 1 to 4 discards left"),
+    (lambda s: s.update(phase="dragon", mark=[0, 0], pending=None), "the dragon restores sizes"),
+    (lambda s: s.update(first=None, pending=None), "only the setup has no first player"),
+    (lambda s: s["hands"][0].extend(s["draw"][:3]) or s["draw"].__delitem__(slice(0, 3)),
+     "a hand at most 4"),
 ])
 def test_corrupt_positions_give_one_line_position_errors(change, why):
     with pytest.raises(PositionError) as e:
