@@ -107,15 +107,19 @@ def touching_free(st: PandoriaState) -> set[int]:
 
 def double_positions(st: PandoriaState, touching: set[int] | None = None) -> list[tuple[int, int]]:
     """(hex, direction) of every legal double-tile placement: first half on hex,
-    second half on its neighbour in that direction (6 rotations)."""
+    second half on its neighbour in that direction (6 rotations). One half at
+    least touches an anchor; each position is listed once, in a fixed order."""
     t = st.terrain
-    found: set[tuple[int, int]] = set()
-    for h in touching_free(st) if touching is None else touching:
+    if touching is None:
+        touching = touching_free(st)
+    out: list[tuple[int, int]] = []
+    for h in sorted(touching):
         for d, b in LAND_STEPS[h]:
             if t[b] == EMPTY:
-                found.add((h, d))
-                found.add((b, (d + 3) % 6))
-    return sorted(found)
+                out.append((h, d))
+                if b not in touching:
+                    out.append((b, (d + 3) % 6))
+    return out
 
 
 def fits_double(st: PandoriaState, h: int, d: int) -> bool:

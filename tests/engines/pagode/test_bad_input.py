@@ -215,3 +215,15 @@ def test_a_pending_deal_must_be_the_top_of_the_draw_pile():
     data["state"]["pending"] = {"kind": "shuffle", "pile": "draw", "slots": [], "to": None, "faces": 0}
     with pytest.raises(PositionError, match="the table must roll"):
         GAME.load_position(json.dumps(data))
+
+
+def test_every_move_in_the_documented_notation_table_parses():
+    import pathlib
+    import re
+    doc = pathlib.Path(__file__).resolve().parents[3] / "docs" / "rules" / "pagode.md"
+    rows = [line for line in doc.read_text().splitlines() if line.startswith("| `")]
+    texts = [t for row in rows for t in re.findall(r"`([^`]+)`", row.split("|")[1])]
+    assert len(texts) >= 15
+    state = build(reserve="rbbggvy", hand="RBGV")
+    for text in texts:
+        assert GAME.parse_action(state, text), text

@@ -192,3 +192,15 @@ def _states():
     if not _STATES:
         random_game(3, "classic", 5, lambda b, a, o, act, after, ev: _STATES.append(b))
     return _STATES
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6))
+def test_placement_search_equals_the_rule_checked_hex_by_hex(step):
+    """The fast frontier search lists exactly the placements the rule allows, once each."""
+    from engines.pandoria.rules import double_positions, fits_double, fits_single, single_positions
+    state = _states()[step % len(_states())]
+    fast = double_positions(state)
+    assert len(fast) == len(set(fast))
+    assert set(fast) == {(h, d) for h in range(NHEX) for d in range(6) if fits_double(state, h, d)}
+    assert single_positions(state) == [h for h in range(NHEX) if fits_single(state, h)]
