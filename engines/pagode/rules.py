@@ -32,6 +32,7 @@ from .data import (ABILITY_OF_COLOUR, BUDDHA, CARDS_PER_COLOUR, COLOUR_OF_IDENT,
                    DECK_SIZE, DRAGON, FAN, FAN_HAND_SIZE, FLOOR_COLUMNS, HAND_LIMIT, HAND_SIZE, LANTERN,
                    LANTERN_COLUMN_LIMIT, MODIFIED_DISCARDS, PAGODAS_TO_END, RESERVE_SIZE, RICE_BOWL, SITES,
                    TILE_POINTS, TILES, USES_PER_TILE, VARIANTS)
+from . import notation
 from .state import PagodeState
 
 NO_USES = (0, 0, 0, 0, 0)
@@ -635,7 +636,7 @@ class Pagode(Game):
             if len(outcome) != 2 or not isinstance(outcome[1], tuple):
                 raise IllegalAction(f"a {op.kind} outcome is ({op.kind}, identities)")
             for ident in outcome[1]:
-                if ident is not None and (not isinstance(ident, int) or not 0 <= ident < DECK_SIZE):
+                if ident is not None and (type(ident) is not int or not 0 <= ident < DECK_SIZE):
                     raise IllegalAction(f"there is no card {ident!r}")
             s.cards = state.cards.copy()
         apply_outcome_to_cards(s.cards, op, outcome)
@@ -676,16 +677,13 @@ class Pagode(Game):
     # ------------------------------------------------------------------ text
 
     def format_action(self, state: PagodeState, action: tuple) -> str:
-        from .notation import format_action
-        return format_action(self, state, action)
+        return notation.format_action(self, state, action)
 
     def parse_action(self, state: PagodeState, text: str, seat: int | None = None) -> tuple:
-        from .notation import parse_action
-        return parse_action(self, state, text, seat)
+        return notation.parse_action(self, state, text, seat)
 
     def describe_event(self, event: tuple) -> str:
-        from .notation import describe_event
-        return describe_event(event)
+        return notation.describe_event(event)
 
 
 _HANDLERS = {
