@@ -18,11 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+import msgpack
+
 from engines.core import Game
 from protocol import identity as ids
 from protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
 from protocol.session import ABORT, END, TABLE_KIND, Aborted, GameOver, Session
-from protocol.wire import ProtocolError, unpack
+from protocol.wire import ProtocolError
 
 
 @dataclass
@@ -54,12 +56,30 @@ class Report:
         return {k: v for k, v in self.__dict__.items()}
 
 
-def _author_of(raw: bytes) -> str:
+def _lenient(raw: bytes) -> dict:
+    """Whatever a damaged entry still says (to name its claimed author), or {}."""
     try:
-        value = unpack(raw)
-        return ids.fingerprint(value["author"]) if isinstance(value.get("author"), bytes) else "unknown"
+        value = msgpack.unpackb(raw, raw=False, strict_map_key=False)
     except Exception:
-        return "unknown"
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _seat_labels(raws: list[bytes]) -> tuple[list[bytes], dict[bytes, str]]:
+    for raw in raws:
+        value = _lenient(raw)
+        body = value.get("body")
+        if value.get("kind") == TABLE_KIND and isinstance(body, dict) and isinstance(body.get("seats"), list):
+            seats = [k for k in body["seats"] if isinstance(k, bytes)]
+            return seats, {k: f"seat {i + 1} ({ids.fingerprint(k)})" for i, k in enumerate(seats)}
+    return [], {}
+
+
+def _author_of(raw: bytes, label: dict[bytes, str]) -> str:
+    author = _lenient(raw).get("author")
+    if not isinstance(author, bytes):
+        return "unknown author"
+    return label.get(author, ids.fingerprint(author))
 
 
 def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game] | None = None,
@@ -67,15 +87,16 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
     report = Report(path=path, entries=len(raws))
     entries: list[Entry] = []
     prev = FIRST_PREV
+    _, label = _seat_labels(raws)
     for i, raw in enumerate(raws):
         try:
             entry = open_entry(raw)
         except ProtocolError as e:
-            return report.fail(i, _author_of(raw), str(e))
+            return report.fail(i, _author_of(raw, label), str(e))
         if entry.seq != i:
-            return report.fail(i, ids.fingerprint(entry.author), f"sequence number {entry.seq} where {i} belongs")
+            return report.fail(i, _author_of(raw, label), f"sequence number {entry.seq} where {i} belongs")
         if entry.prev != prev:
-            return report.fail(i, ids.fingerprint(entry.author), "does not link to the previous entry")
+            return report.fail(i, _author_of(raw, label), "does not link to the previous entry")
         prev = entry.hash
         entries.append(entry)
     if not entries:
