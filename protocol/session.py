@@ -489,6 +489,14 @@ class Session:
         except ProtocolError as e:
             raise ProtocolError(f"entry {entry.seq} by {self._seat_label(entry.author)}: {e}", blame) from None
         if entry.kind == ABORT:
+            members = self.seats or self._keys()
+            if entry.author not in members:
+                raise ProtocolError(f"entry {entry.seq}: an abort by {self._seat_label(entry.author)}, who does "
+                                    f"not play here", blame)
+            culprit = entry.body.get("culprit")
+            if culprit is not None and culprit >= max(len(self.seats), 1):
+                raise ProtocolError(f"entry {entry.seq}: the abort blames seat {culprit + 1}, which does not "
+                                    f"exist", blame)
             self._on_abort(entry)
             return
         expected = self._expected_author()

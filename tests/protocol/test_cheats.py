@@ -314,3 +314,12 @@ def test_an_unfounded_accusation_makes_the_log_invalid():
     assert not report.ok                                                 # ...but the log shows who lied
     assert report.bad_entry == len(honest.chain) - 1 and "seat 2" in report.bad_author
     assert "unfounded" in report.problem
+
+
+def test_an_abort_by_a_stranger_is_refused():
+    def make(entry, sessions):
+        return seal(OUTSIDER, game=entry.game, seq=entry.seq, prev=entry.prev, kind="abort",
+                    body={"reason": "stop", "evidence": []}).raw
+    t = Tamper("move", make)
+    sessions = run(t)
+    assert_caught(sessions, "does not play here", t.sent[-1])
