@@ -489,14 +489,14 @@ class Pagode(Game):
         if not isinstance(summit_cards, tuple) or len(summit_cards) not in (2, 3):
             raise IllegalAction("a summit takes two cards, or one plus two of one colour with the rice bowl")
         colours = self._take(s, summit_cards, events)
-        if colours[0] != summit:
-            raise IllegalAction(f"the summit is {COLOURS[summit]}: it needs {COLOURS[summit]} cards")
         if len(colours) == 2:
-            if colours[1] != summit:
+            if colours != [summit, summit]:
                 raise IllegalAction(f"the summit is {COLOURS[summit]}: it needs {COLOURS[summit]} cards")
         else:
-            if colours[1] != colours[2]:
-                raise IllegalAction("the rice bowl takes two cards of one colour")
+            # One column of the summit colour; the other paid by two cards of one colour (Rice bowl).
+            if not any(colours[i] == summit and colours[i - 1] == colours[i - 2] for i in range(3)):
+                raise IllegalAction(f"the summit is {COLOURS[summit]}: one {COLOURS[summit]} card, "
+                                    "and two cards of one colour with the rice bowl")
             self._use(s, RICE_BOWL, events)
         s.columns += 1
         events.append(("summit", s.current, site, summit))

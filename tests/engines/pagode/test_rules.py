@@ -716,3 +716,18 @@ def test_views_in_any_order_mask_exactly_what_each_seat_may_not_know():
     state2, _ = GAME.apply(state, GAME.legal_actions(state, 0)[0])
     for seat in (0, 1, None):
         assert GAME.view(state2, seat).cards.ids == state2.cards.masked(seat).ids
+
+
+def test_rice_bowl_summit_cards_in_any_order():
+    state = build(reserve="gybbr", hand="R", sites={1: "rb,bg,gg:4"}, uses={"rice bowl": 2})
+    ids = state.cards.ids
+    by_colour = {}
+    for slot in state.reserves[0]:
+        by_colour.setdefault(ids[slot] // 11, []).append(slot)
+    (g,), (y,), (b1, b2) = by_colour[G], by_colour[Y], by_colour[B]
+    tile = ((g, ids[g]),)
+    for summit in (((y, ids[y]), (b1, ids[b1]), (b2, ids[b2])), ((b1, ids[b1]), (y, ids[y]), (b2, ids[b2]))):
+        after, ev = GAME.apply(state, ("roof", 0, Y, tile, summit))
+        assert points(ev) == 6
+    with pytest.raises(IllegalAction, match="one yellow card, and two cards of one colour"):
+        GAME.apply(state, ("roof", 0, Y, tile, ((b1, ids[b1]), (b2, ids[b2]), (state.hands[0][0], ids[state.hands[0][0]]))))
