@@ -100,3 +100,40 @@ def test_resent_entries_are_ignored():
     hello = a.chain[0].raw
     b.receive(hello)
     assert b.receive(hello) == [] and not b.over
+
+
+def test_resume_after_a_dropped_link_by_log_heads():
+    sessions = highcard_sessions(2, seed="drop")
+    a, b = sessions
+    pipe = Pipe(sessions)
+    pipe.collect(0, a.start())
+    bots = [RandomBot(1), RandomBot(2)]
+    link_up = {"up": True, "dropped": 0}
+
+    def link(src, dst, raw):
+        if not link_up["up"]:
+            link_up["dropped"] += 1
+            return None
+        return raw
+    moves = 0
+    while not all(s.over for s in sessions):
+        pipe.deliver(link)
+        movers = [i for i, s in enumerate(sessions) if s.my_turn]
+        if not movers:                             # both wait: reconnect, compare heads, send what is missing
+            if link_up["up"]:
+                break
+            link_up["up"] = True
+            for me, other in ((a, b), (b, a)):
+                for raw in me.entries_after(other.head[0]):
+                    pipe.collect(sessions.index(other), other.receive(raw, sender=me.public))
+                for raw in me.entries_after(0)[:2]:   # old entries sent again are harmless
+                    assert other.receive(raw, sender=me.public) == []
+            continue
+        i = movers[0]
+        moves += 1
+        if moves == 1:
+            link_up["up"] = False                  # the cable is pulled as the first move goes out
+        pipe.collect(i, sessions[i].act(bots[i].choose(sessions[i].game, sessions[i].view, i)))
+    assert link_up["dropped"] > 0
+    assert isinstance(a.result, GameOver) and a.result == b.result
+    assert [e.raw for e in a.chain] == [e.raw for e in b.chain]
