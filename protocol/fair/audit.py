@@ -35,11 +35,21 @@ class _Pass:
 @dataclass
 class _Deck:
     number: int
-    cards: list[int]
+    cards: list[int]                              # the public cards, in pile order
     slots: list[int]
+    origin: dict[int, tuple[int, int]]            # hidden pile index -> (older deck, position)
+    relocks: list[_Pass] = field(default_factory=list)
     shuffles: list[_Pass] = field(default_factory=list)
     rekeys: list[_Pass] = field(default_factory=list)
     base: list[bytes] | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.slots)
+
+    @property
+    def final(self) -> list[bytes]:
+        return (self.rekeys[-1] if self.rekeys else self.shuffles[-1]).points
 
 
 class Auditor:
@@ -89,31 +99,66 @@ class Auditor:
             return f"its secret for roll {roll} does not match its commitment"
         return None
 
+    def _start_deck(self, number: int, body: dict) -> str | None:
+        """A deck's first message (seat 1's) names its pile; check it and start the deck."""
+        if "cards" not in body or "slots" not in body:
+            return f"deck {number} starts without its cards and slots"
+        cards, slots, hidden = list(body["cards"]), list(body["slots"]), list(body.get("hidden", []))
+        n = len(slots)
+        if (len(set(slots)) != n or len(set(cards)) != len(cards) or sorted(set(hidden)) != hidden
+                or any(j >= n for j in hidden) or len(cards) + len(hidden) != n):
+            return f"deck {number} names {len(cards)} distinct cards and {len(hidden)} hidden ones for {n} slots"
+        if not all(g.is_ident(c) for c in cards):
+            return f"deck {number} names a card number out of range"
+        origin = {}
+        for j in hidden:
+            ref = self.where.get(slots[j])
+            if ref is None or len(self.decks[ref[0]].rekeys) != self.players - 1:
+                return f"deck {number} takes slot {slots[j]} as hidden, but no finished deck holds it"
+            origin[j] = ref
+        self.decks.append(_Deck(number, cards, slots, origin))
+        for pos, slot in enumerate(slots):
+            self.where[slot] = (number, pos)
+        return None
+
+    def _feed_relock(self, step: int, seat: int, body: dict) -> str | None:
+        number = body["deck"]
+        if seat == 0 and number == len(self.decks):
+            problem = self._start_deck(number, body)
+            if problem:
+                return problem
+            if not self.decks[-1].origin:
+                return f"relock of deck {number}, which holds no hidden card"
+        elif "cards" in body or "slots" in body or "hidden" in body:
+            return f"relock of deck {number} names cards, which only seat 1's first message does"
+        if number >= len(self.decks):
+            return f"relock of deck {number}, which was never started"
+        deck = self.decks[number]
+        if not deck.origin or deck.shuffles or seat != len(deck.relocks):
+            return f"relock of deck {number} out of order"
+        if len(body["points"]) != deck.size:
+            return f"relock of deck {number} has {len(body['points'])} cards, not {deck.size}"
+        deck.relocks.append(_Pass(step, seat, list(body["points"]), None))
+        return self._soundness(deck.relocks[-1], f"relock of deck {number}")
+
     def _feed_shuffle(self, step: int, seat: int, body: dict) -> str | None:
         number = body["deck"]
         if seat == 0 and number == len(self.decks):
-            if "cards" not in body or "slots" not in body:
-                return f"deck {number} starts without its cards and slots"
-            cards, slots = list(body["cards"]), list(body["slots"])
-            if len(cards) != len(slots) or len(set(cards)) != len(cards) or len(set(slots)) != len(slots):
-                return f"deck {number} names {len(cards)} distinct cards for {len(slots)} slots"
-            if not all(g.is_ident(c) for c in cards):
-                return f"deck {number} names a card number out of range"
-            self.decks.append(_Deck(number, cards, slots))
-            for pos, slot in enumerate(slots):
-                self.where[slot] = (number, pos)
+            problem = self._start_deck(number, body)
+            if problem:
+                return problem
+        elif "cards" in body or "slots" in body:
+            return f"shuffle of deck {number} names cards, which only seat 1's first message does"
         if number >= len(self.decks):
             return f"shuffle of deck {number}, which was never started"
         deck = self.decks[number]
-        if seat != len(deck.shuffles):
+        if seat != len(deck.shuffles) or (deck.origin and len(deck.relocks) != self.players):
             return f"shuffle of deck {number} out of seat order"
-        if len(body["points"]) != len(deck.cards):
-            return f"shuffle of deck {number} has {len(body['points'])} cards, not {len(deck.cards)}"
+        if len(body["points"]) != deck.size:
+            return f"shuffle of deck {number} has {len(body['points'])} cards, not {deck.size}"
         last = seat == self.players - 1
-        if last != ("commits" in body) or (last and len(body["commits"]) != len(deck.cards)):
+        if last != ("commits" in body) or (last and len(body["commits"]) != deck.size):
             return f"shuffle of deck {number} " + ("lacks its" if last else "must not carry") + " key commitments"
-        if seat != 0 and ("cards" in body or "slots" in body):
-            return f"shuffle of deck {number} names cards, which only seat 1 does"
         deck.shuffles.append(_Pass(step, seat, list(body["points"]), body.get("commits")))
         return self._soundness(deck.shuffles[-1], f"shuffle of deck {number}")
 
@@ -124,8 +169,8 @@ class Auditor:
         deck = self.decks[number]
         if len(deck.shuffles) != self.players or seat != len(deck.rekeys):
             return f"rekey of deck {number} out of order"
-        if not len(body["points"]) == len(body["commits"]) == len(deck.cards):
-            return f"rekey of deck {number} does not hold {len(deck.cards)} points and commitments"
+        if not len(body["points"]) == len(body["commits"]) == deck.size:
+            return f"rekey of deck {number} does not hold {deck.size} points and commitments"
         deck.rekeys.append(_Pass(step, seat, list(body["points"]), list(body["commits"])))
         return self._soundness(deck.rekeys[-1], f"rekey of deck {number}")
 
@@ -139,7 +184,7 @@ class Auditor:
         if not len(body["decks"]) == len(body["pos"]) == len(body["keys"]):
             return "keys and positions differ in number"
         for d, pos, key in zip(body["decks"], body["pos"], body["keys"]):
-            if d >= len(self.decks) or pos >= len(self.decks[d].cards):
+            if d >= len(self.decks) or pos >= self.decks[d].size:
                 return f"a key for deck {d} position {pos}, which does not exist"
             self.published.append((step, seat, d, pos, key))
         return None
@@ -162,8 +207,16 @@ class Auditor:
 
     # ------------------------------------------------------------------
     def _base(self, deck: _Deck) -> list[bytes]:
+        """The deck before any pass: card points, and hidden cards as their old deck holds them."""
         if deck.base is None:
-            deck.base = [g.card_point(self.game_id, deck.number, c) for c in deck.cards]
+            public = iter(deck.cards)
+            deck.base = []
+            for j in range(deck.size):
+                if j in deck.origin:
+                    d, pos = deck.origin[j]
+                    deck.base.append(self.decks[d].final[pos])
+                else:
+                    deck.base.append(g.card_point(self.game_id, deck.number, next(public)))
         return deck.base
 
     def check_final(self, seat: int, final: dict) -> list[Problem]:
@@ -173,7 +226,7 @@ class Auditor:
         if [e.get("deck") for e in entries] != [d.number for d in self.decks]:
             return [(seat, f"{_who(seat)}'s final reveal does not cover decks 0..{len(self.decks) - 1} in order")]
         for deck, entry in zip(self.decks, entries):
-            problem = self._check_deck_secrets(seat, deck, entry)
+            problem = self._check_deck_secrets(seat, deck, entry, entries)
             if problem:
                 out.append((seat, problem))
         keys = {e["deck"]: e["keys"] for e in entries}
@@ -183,29 +236,44 @@ class Auditor:
                                   "that is not its key"))
         return out
 
-    def _check_deck_secrets(self, seat: int, deck: _Deck, entry: dict) -> str | None:
-        n, d = len(deck.cards), deck.number
-        perm, keys, lock = entry["perm"], entry["keys"], entry.get("lock")
+    def _check_deck_secrets(self, seat: int, deck: _Deck, entry: dict, entries: list[dict]) -> str | None:
+        n, d = deck.size, deck.number
+        perm, keys, lock, swap = entry["perm"], entry["keys"], entry.get("lock"), entry.get("swap")
         last = seat == self.players - 1
         if sorted(perm) != list(range(n)) or len(keys) != n:
             return f"{_who(seat)}'s secrets for deck {d} are not a permutation and {n} keys"
-        if not all(g.is_scalar(k) for k in keys) or (lock is None) != last or not (last or g.is_scalar(lock)):
-            return f"{_who(seat)}'s keys or lock for deck {d} are not valid scalars"
+        if (not all(g.is_scalar(k) for k in keys) or (lock is None) != last or not (last or g.is_scalar(lock))
+                or (swap is None) != (not deck.origin) or not (swap is None or g.is_scalar(swap))):
+            return f"{_who(seat)}'s keys, lock or relock for deck {d} are not valid scalars"
         try:
-            return self._recompute(seat, deck, perm, keys, lock)
+            return self._recompute(seat, deck, perm, keys, lock, swap, entries)
         except ValueError:
             # The pass we started from holds a point outside the group, so it does not
             # match its own author's secrets: that author is named at its own step.
             return None
 
-    def _recompute(self, seat: int, deck: _Deck, perm: list[int], keys: list[bytes],
-                   lock: bytes | None) -> str | None:
+    def _recompute(self, seat: int, deck: _Deck, perm: list[int], keys: list[bytes], lock: bytes | None,
+                   swap: bytes | None, entries: list[dict]) -> str | None:
         d, last = deck.number, seat == self.players - 1
+        if swap is not None and seat < len(deck.relocks):
+            done = deck.relocks[seat]
+            inp = self._base(deck) if seat == 0 else deck.relocks[seat - 1].points
+            factors = [swap] * deck.size
+            for j, (old, pos) in deck.origin.items():
+                factors[j] = g.scalar_mul(swap, g.scalar_inv(entries[old]["keys"][pos]))
+            if [g.lock(f, p) for f, p in zip(factors, inp)] != done.points:
+                return (f"step {done.step}: {_who(seat)}'s relock of deck {d} does not match its relock and "
+                        "old keys")
         if seat < len(deck.shuffles):
             done = deck.shuffles[seat]
-            inp = self._base(deck) if seat == 0 else deck.shuffles[seat - 1].points
+            if seat > 0:
+                inp = deck.shuffles[seat - 1].points
+            else:
+                inp = deck.relocks[-1].points if deck.origin else self._base(deck)
             if last:
-                expect = [g.lock(k, inp[p]) for k, p in zip(keys, perm)]
+                unlock = g.scalar_inv(swap) if swap is not None else None
+                expect = [g.lock(k if unlock is None else g.scalar_mul(k, unlock), inp[p])
+                          for k, p in zip(keys, perm)]
             else:
                 expect = [g.lock(lock, inp[p]) for p in perm]
             if expect != done.points:
@@ -217,7 +285,7 @@ class Auditor:
         elif not last and seat < len(deck.rekeys):
             done = deck.rekeys[seat]
             inp = deck.shuffles[-1].points if seat == 0 else deck.rekeys[seat - 1].points
-            unlock = g.scalar_inv(lock)
+            unlock = g.scalar_inv(lock if swap is None else g.scalar_mul(lock, swap))
             expect = [g.lock(g.scalar_mul(k, unlock), p) for k, p in zip(keys, inp)]
             if expect != done.points:
                 return f"step {done.step}: {_who(seat)}'s rekey of deck {d} does not match its lock and keys"
@@ -234,19 +302,22 @@ class Auditor:
 
         Call it with finals that passed :meth:`check_final`: then every pass
         is the exact function of its seat's secrets, so the final deck is the
-        cards under the composed permutations, locked by each position's keys.
+        pile under the composed permutations, locked by each position's keys.
         Reading the cards off the permutations needs no group operation.
         """
         opened: dict[tuple[int, int], int] = {}
         for deck in self.decks:
             if len(deck.rekeys) != self.players - 1 or any(s not in finals for s in range(self.players)):
                 continue
-            order = list(range(len(deck.cards)))       # order[j]: the pile index now at position j
+            public = iter(deck.cards)
+            pile = [opened.get(deck.origin[j]) if j in deck.origin else next(public) for j in range(deck.size)]
+            order = list(range(deck.size))             # order[j]: the pile index now at position j
             for seat in range(self.players):
                 perm = finals[seat]["decks"][deck.number]["perm"]
                 order = [order[p] for p in perm]
             for pos, index in enumerate(order):
-                opened[(deck.number, pos)] = deck.cards[index]
+                if pile[index] is not None:
+                    opened[(deck.number, pos)] = pile[index]
         out: list[Problem] = []
         for step, seat, d, pos, ident in self.claims:
             actual = opened.get((d, pos))

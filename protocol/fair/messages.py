@@ -3,10 +3,13 @@
 Kinds on the wire, each authored by one known seat at its step:
 
 * ``fair_commit`` / ``fair_open``: a die secret's commitment, then the secret.
-* ``fair_shuffle``: a deck after one seat locked and permuted it. The first
-  seat's message also names the cards (identities, in pile order) and the
-  slots; the last seat locks each position with its own key at once and sends
-  the key commitments.
+* ``fair_relock``: only when the pile holds hidden cards (still locked in an
+  older deck): the pile after one seat took its old keys off those cards and
+  put one new lock on every card, positions unchanged.
+* ``fair_shuffle``: a deck after one seat locked and permuted it. The last
+  seat locks each position with its own key at once and sends the key
+  commitments. The first message of a deck (seat 1's) names the public cards
+  (identities, in pile order), the slots and the indexes of the hidden ones.
 * ``fair_rekey``: a deck after one seat swapped its shuffle lock for one key
   per position, with the commitments to those keys.
 * ``fair_keys``: keys opening deck positions (a deal or a reveal).
@@ -34,14 +37,16 @@ PROOF = {"decks": INDEXES, "pos": INDEXES, "keys": POINTS}
 SCHEMAS: dict[str, dict] = {
     "fair_commit": {"roll": "uint", "commit": "bytes32"},
     "fair_open": {"roll": "uint", "nonce": "bytes32"},
+    "fair_relock": {"deck": "uint", "points": POINTS, "cards?": ["list", "int", MAX_CARDS],
+                    "slots?": INDEXES, "hidden?": INDEXES},
     "fair_shuffle": {"deck": "uint", "points": POINTS, "cards?": ["list", "int", MAX_CARDS],
                      "slots?": INDEXES, "commits?": POINTS},
     "fair_rekey": {"deck": "uint", "points": POINTS, "commits": POINTS},
     "fair_keys": PROOF,
     "proof": PROOF,
     "fair_claim": {"slots": INDEXES, "ids": ["list", "int", MAX_CARDS], "proof": PROOF},
-    "fair_final": {"decks": ["list", {"deck": "uint", "lock?": "bytes32", "perm": INDEXES,
-                                      "keys": POINTS}, MAX_DECKS]},
+    "fair_final": {"decks": ["list", {"deck": "uint", "lock?": "bytes32", "swap?": "bytes32",
+                                      "perm": INDEXES, "keys": POINTS}, MAX_DECKS]},
 }
 
 

@@ -73,12 +73,15 @@ class _Deck:
 
     number: int
     slots: list[int]
-    cards: list[int]                 # identities in pile order (the base deck)
+    cards: list[int]                 # identities of the public slots, in pile order
+    hidden: list[int]                # pile indexes of the hidden slots (still locked in older decks)
     card_of: dict[bytes, int]        # card point -> identity
     points: list[bytes]              # the deck as last published
     lock: bytes | None               # our shuffle lock (None: we are the last seat)
     perm: list[int]                  # our permutation: out[j] = in[perm[j]]
     keys: list[bytes]                # our key per position
+    swap: bytes | None = None        # our relock, when hidden slots join the deck
+    old_keys: dict[int, bytes] = field(default_factory=dict)        # pile index -> our old key
     commits: dict[int, list[bytes]] = field(default_factory=dict)   # seat -> commitments
     opened: list[dict[int, bytes]] = field(default_factory=list)    # per position: seat -> key
     known: list[int | None] = field(default_factory=list)           # identity per position
@@ -228,32 +231,48 @@ class FairTable:
     def _begin_shuffle(self, op: TableOp, view: State) -> None:
         slots = list(op.slots)
         self._check_slots(op, view)
-        cards = [view.cards.ids[s] for s in slots]
-        if None in cards:
-            raise FairError(f"cannot shuffle pile {op.pile!r}: slot {slots[cards.index(None)]} is hidden "
-                            "(a fair shuffle takes cards every peer knows)")
-        if not all(g.is_ident(c) for c in cards):
-            raise FairError(f"cannot shuffle pile {op.pile!r}: a card number is out of the 64-bit range")
-        if len(set(cards)) != len(cards) or len(set(slots)) != len(slots):
-            raise FairError(f"cannot shuffle pile {op.pile!r}: a card or slot appears twice")
+        if len(set(slots)) != len(slots):
+            raise FairError(f"cannot shuffle pile {op.pile!r}: a slot appears twice")
         if not slots:
             self._outcome = (SHUFFLE, ())
             return
+        # Which slots every peer knows is public (the seen masks): all peers agree on it.
+        hidden = [j for j, s in enumerate(slots) if not view.cards.is_public(s)]
+        cards = [view.cards.ids[s] for j, s in enumerate(slots) if j not in hidden]
+        if None in cards or not all(g.is_ident(c) for c in cards) or len(set(cards)) != len(cards):
+            raise FairError(f"cannot shuffle pile {op.pile!r}: its public cards are not distinct 64-bit numbers")
+        lost = [slots[j] for j in hidden if slots[j] not in self._where]
+        if lost:
+            raise FairError(f"cannot shuffle pile {op.pile!r}: slot {lost[0]} is hidden but in no fair deck")
         number, n = len(self._decks), len(slots)
-        base = [g.card_point(self.game_id, number, c) for c in cards]
-        if self.seat is None:       # a watching table holds no secret
-            lock, perm, keys = None, [], []
-        else:
-            last = self.seat == self.players - 1
-            lock = None if last else g.random_scalar(self._entropy)
-            perm = g.random_permutation(self._entropy, n)
-            keys = [g.random_scalar(self._entropy) for _ in range(n)]
-        deck = _Deck(number, slots, cards, dict(zip(base, cards)), base, lock, perm, keys,
+        base, card_of, public = [], {}, iter(cards)
+        for j, slot in enumerate(slots):
+            if j in hidden:                 # the card as its old deck holds it, locked by every seat
+                d, pos = self._where[slot]
+                base.append(self._decks[d].points[pos])
+                card_of.update(self._decks[d].card_of)
+            else:
+                c = next(public)
+                base.append(g.card_point(self.game_id, number, c))
+                card_of[base[-1]] = c
+        deck = _Deck(number, slots, cards, hidden, card_of, base, None, [], [],
                      opened=[{} for _ in range(n)], known=[None] * n)
+        if self.seat is not None:           # a watching table holds no secret
+            if hidden:
+                deck.swap = g.random_scalar(self._entropy)
+                for j in hidden:
+                    d, pos = self._where[slots[j]]
+                    deck.old_keys[j] = self._decks[d].keys[pos]
+            if self.seat != self.players - 1:
+                deck.lock = g.random_scalar(self._entropy)
+            deck.perm = g.random_permutation(self._entropy, n)
+            deck.keys = [g.random_scalar(self._entropy) for _ in range(n)]
         self._decks.append(deck)
         for pos, slot in enumerate(slots):
             self._where[slot] = (number, pos)
-        self._steps = ([(s, "fair_shuffle", deck) for s in range(self.players)]
+        seats = range(self.players)
+        self._steps = ([(s, "fair_relock", deck) for s in seats if hidden]
+                       + [(s, "fair_shuffle", deck) for s in seats]
                        + [(s, "fair_rekey", deck) for s in range(self.players - 1)])
 
     @staticmethod
@@ -263,34 +282,66 @@ class FairTable:
         if bad:
             raise FairError(f"{op.kind} names slot {bad[0]!r}, but the game has slots 0..{size - 1}")
 
+    def _names(self, deck: _Deck, kind: str) -> dict:
+        """The deck's first message names its pile: public cards, slots, hidden indexes."""
+        first = "fair_relock" if deck.hidden else "fair_shuffle"
+        if self.seat != 0 or kind != first:
+            return {}
+        body = {"cards": list(deck.cards), "slots": list(deck.slots)}
+        if deck.hidden:
+            body["hidden"] = list(deck.hidden)
+        return body
+
+    def _make_relock(self, deck: _Deck) -> dict:
+        body = {"deck": deck.number, **self._names(deck, "fair_relock")}
+        body["points"] = deck.points = self._our_pass("fair_relock", deck, deck.points)
+        return body
+
+    def _take_relock(self, seat: int, body: dict, deck: _Deck) -> None:
+        self._check_names(seat, body, deck, "fair_relock")
+        self._take_points(seat, body, deck, "relock")
+
     def _make_shuffle(self, deck: _Deck) -> dict:
-        body: dict[str, Any] = {"deck": deck.number}
-        if self.seat == 0:
-            body["cards"], body["slots"] = list(deck.cards), list(deck.slots)
+        body: dict[str, Any] = {"deck": deck.number, **self._names(deck, "fair_shuffle")}
         if deck.lock is None:
             body["commits"] = self._commit_keys(deck)
         body["points"] = deck.points = self._our_pass("fair_shuffle", deck, deck.points)
         return body
 
     def _our_pass(self, kind: str, deck: _Deck, inp: list[bytes]) -> list[bytes]:
-        """Our shuffle or rekey of ``inp``. Every input point is locked once, and a
-        lock refuses (ValueError) any point outside the prime-order group."""
+        """Our relock, shuffle or rekey of ``inp``. Every input point is locked once,
+        and a lock refuses (ValueError) any point outside the prime-order group."""
         if deck.ready is not None:
             out, deck.ready = deck.ready, None
             return out
+        swap = deck.swap
+        if kind == "fair_relock":           # positions stay: our old keys off, one new lock on
+            unkey = {j: g.scalar_mul(swap, g.scalar_inv(k)) for j, k in deck.old_keys.items()}
+            return [g.lock(unkey.get(j, swap), p) for j, p in enumerate(inp)]
         if kind == "fair_rekey":
-            unlock = g.scalar_inv(deck.lock)
+            unlock = g.scalar_inv(deck.lock if swap is None else g.scalar_mul(deck.lock, swap))
             return [g.lock(g.scalar_mul(k, unlock), p) for k, p in zip(deck.keys, inp)]
-        if deck.lock is None:        # the last seat: one key per position right away
-            return [g.lock(k, inp[p]) for k, p in zip(deck.keys, deck.perm)]
+        if deck.lock is None:               # the last seat: one key per position right away
+            if swap is None:
+                return [g.lock(k, inp[p]) for k, p in zip(deck.keys, deck.perm)]
+            unlock = g.scalar_inv(swap)
+            return [g.lock(g.scalar_mul(k, unlock), inp[p]) for k, p in zip(deck.keys, deck.perm)]
         return [g.lock(deck.lock, inp[p]) for p in deck.perm]
 
+    def _check_names(self, seat: int, body: dict, deck: _Deck, kind: str) -> None:
+        first = "fair_relock" if deck.hidden else "fair_shuffle"
+        named = {k: body[k] for k in ("cards", "slots", "hidden") if k in body}
+        if seat == 0 and kind == first:
+            want = {"cards": deck.cards, "slots": deck.slots, **({"hidden": deck.hidden} if deck.hidden else {})}
+            if named != want:
+                raise CheatDetected(seat, f"{_who(seat)} started deck {deck.number} with other cards or slots "
+                                          "than the pile being shuffled")
+        elif named:
+            raise CheatDetected(seat, f"{_who(seat)} named the cards of deck {deck.number} in its {kind[5:]}, "
+                                      "which only seat 1's first message does")
+
     def _take_shuffle(self, seat: int, body: dict, deck: _Deck) -> None:
-        if seat == 0 and (body.get("cards") != deck.cards or body.get("slots") != deck.slots):
-            raise CheatDetected(seat, f"{_who(seat)} started deck {deck.number} with other cards or slots "
-                                      "than the pile being shuffled")
-        if seat != 0 and ("cards" in body or "slots" in body):
-            raise CheatDetected(seat, f"{_who(seat)} named the cards of deck {deck.number}, which only seat 1 does")
+        self._check_names(seat, body, deck, "fair_shuffle")
         last = seat == self.players - 1
         if last != ("commits" in body):
             raise CheatDetected(seat, f"{_who(seat)}'s shuffle of deck {deck.number} "
@@ -318,9 +369,9 @@ class FairTable:
         if body["deck"] != deck.number:
             raise CheatDetected(seat, f"{_who(seat)} sent a {what} of deck {body['deck']}, not deck {deck.number}")
         points = body["points"]
-        if len(points) != len(deck.cards):
+        if len(points) != len(deck.slots):
             raise CheatDetected(seat, f"{_who(seat)}'s {what} of deck {deck.number} has {len(points)} cards, "
-                                      f"not {len(deck.cards)}")
+                                      f"not {len(deck.slots)}")
         if len(set(points)) != len(points):
             raise CheatDetected(seat, f"{_who(seat)}'s {what} of deck {deck.number} repeats a card")
         points = list(points)
@@ -338,9 +389,9 @@ class FairTable:
         deck.points = points
 
     def _take_commits(self, seat: int, body: dict, deck: _Deck) -> None:
-        if len(body["commits"]) != len(deck.cards):
+        if len(body["commits"]) != len(deck.slots):
             raise CheatDetected(seat, f"{_who(seat)} sent {len(body['commits'])} key commitments "
-                                      f"for the {len(deck.cards)} cards of deck {deck.number}")
+                                      f"for the {len(deck.slots)} cards of deck {deck.number}")
         deck.commits[seat] = list(body["commits"])
 
     # ------------------------------------------------------------------
@@ -489,6 +540,8 @@ class FairTable:
             entry: dict[str, Any] = {"deck": deck.number, "perm": list(deck.perm), "keys": list(deck.keys)}
             if deck.lock is not None:
                 entry["lock"] = deck.lock
+            if deck.swap is not None:
+                entry["swap"] = deck.swap
             decks.append(entry)
         body = {"decks": decks}
         self._finals[self.seat] = body

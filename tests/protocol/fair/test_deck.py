@@ -104,10 +104,52 @@ def test_cards_never_shuffled_are_dealt_without_messages():
     assert outcomes == [(DEAL, (10, 11))] * 2 and local.log == []
 
 
-def test_a_shuffle_of_hidden_cards_is_refused_locally():
-    local = shuffled(2, cards=list(range(6)), seed=7)
-    with pytest.raises(FairError, match="slot 0 is hidden"):
-        local.run(TableOp(SHUFFLE, "draw", (0, 1)))
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_pile_with_hidden_cards_is_reshuffled_through_a_relock(players):
+    local = shuffled(players, cards=list(range(8)), seed=7)
+    local.run(TableOp(DEAL, "draw", (0, 1), to=0))          # slot 0: seat 1 knows it, nobody else
+    local.run(TableOp(REVEAL, "draw", (4,)))                 # slot 4: public
+    mine, shown = local.views[0].cards.ids[0], local.views[0].cards.ids[4]
+    before = len(local.log)
+    pile = (0, 2, 3, 4)                                      # 2 and 3: nobody knows them
+    assert local.run(TableOp(SHUFFLE, "pile", pile)) == [(SHUFFLE, (None,) * 4)] * players
+    kinds = [(s, k) for s, k, _ in local.log[before:]]
+    seats = range(players)
+    assert kinds == ([(s, "fair_relock") for s in seats] + [(s, "fair_shuffle") for s in seats]
+                     + [(s, "fair_rekey") for s in range(players - 1)])
+    assert local.log[before][2]["hidden"] == [0, 1, 2] and local.log[before][2]["cards"] == [shown]
+    # seat 1 no longer knows where its card went
+    assert all(local.tables[0]._identity((1, pos)) is None for pos in range(4))
+    dealt = local.run(TableOp(DEAL, "pile", pile, to=None))[0][1]
+    assert mine in dealt and shown in dealt and len(set(dealt)) == 4 and set(dealt) <= set(range(8))
+    assert not set(dealt) & {local.views[0].cards.ids[1]}    # seat 1's other card stayed out
+    assert audit_transcript(GAME, players, local.log, local.finish()) == []
+
+
+def test_a_tampered_relock_is_named_at_the_audit():
+    local = shuffled(2, cards=list(range(8)), seed=23)
+    local.run(TableOp(DEAL, "draw", (0,), to=1))
+
+    def swap_two(seat, kind, body):
+        if seat == 1 and kind == "fair_relock":
+            return {**body, "points": [body["points"][1], body["points"][0]] + body["points"][2:]}
+        return body
+
+    local.run(TableOp(SHUFFLE, "pile", (0, 5, 6)), tamper=swap_two)
+    finals = {t.seat: t.final_reveal()[1] for t in local.tables}
+    step = next(i for i, (s, k, _) in enumerate(local.log) if s == 1 and k == "fair_relock")
+    assert audit_transcript(GAME, 2, local.log, finals)[0] == (
+        f"step {step}: seat 2's relock of deck 1 does not match its relock and old keys")
+
+
+def test_a_relock_naming_other_hidden_slots_is_caught():
+    local = shuffled(2, cards=list(range(8)), seed=24)
+
+    def other(seat, kind, body):
+        return {**body, "hidden": [0]} if kind == "fair_relock" and seat == 0 else body
+
+    with pytest.raises(CheatDetected, match="seat 1 started deck 1 with other cards or slots"):
+        local.run(TableOp(SHUFFLE, "pile", (0, 1)), tamper=other)
 
 
 def test_an_empty_shuffle_needs_no_message():

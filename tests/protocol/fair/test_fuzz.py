@@ -9,8 +9,9 @@ from protocol.fair.driver import LocalTables
 GAME = b"\x66" * 32
 SCRIPT = [TableOp(ROLL, faces=6), TableOp(SHUFFLE, "draw", tuple(range(6))),
           TableOp(DEAL, "draw", (0, 1), to=0), TableOp(DEAL, "draw", (2,), to=1),
-          TableOp(DEAL, "draw", (3,), to=None), TableOp(REVEAL, "hand", (0,))]
-MESSAGES = 4 + 3 + 1 + 1 + 2 + 1
+          TableOp(DEAL, "draw", (3,), to=None), TableOp(REVEAL, "hand", (0,)),
+          TableOp(SHUFFLE, "pile", (1, 3, 4)), TableOp(DEAL, "pile", (1,), to=None)]
+MESSAGES = 4 + 3 + 1 + 1 + 2 + 1 + 5 + 2
 
 
 def mutate(value, choice: int):

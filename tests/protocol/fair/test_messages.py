@@ -17,6 +17,7 @@ def sample_messages() -> list[tuple[int, str, dict]]:
     local.run(TableOp(DEAL, "draw", (0, 1), to=2))
     local.run(TableOp(REVEAL, "draw", (5,)))
     local.play(2, [0])
+    local.run(TableOp(SHUFFLE, "pile", (1, 6, 7)))      # slot 1 is seat 3's, 6 and 7 nobody's: a relock
     finals = local.finish()
     return local.log + [(s, "fair_final", body) for s, body in finals.items()]
 
