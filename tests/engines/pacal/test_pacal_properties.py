@@ -100,3 +100,55 @@ def test_greedy_bots_finish_a_game():
     final, _ = play_out(GAME, GAME.setup(players=3), OpenTable(7), [GreedyBot(i, budget=60) for i in range(3)],
                         max_steps=STEP_BOUND)
     assert GAME.is_over(final)
+
+
+def candidates(state, seat, legal, rng):
+    """Actions of the right kind for the phase, legal or not: near misses of the legal ones and random ones."""
+    from engines.pacal.movement import MODES
+
+    out = set(legal)
+    if state.phase == "move":
+        for _ in range(40):
+            cell = rng.randrange(169)
+            out |= {("move", rng.choice(MODES), cell), ("energy", rng.choice((2, 4, 6)), cell), ("relocate", cell)}
+    elif state.phase == "stones":
+        for own in (False, True):
+            for other in [None] + list(range(state.players)):
+                out.add(("stones", own, other, ()))
+                for a in legal:
+                    out.add(("stones", own, other, a[3]))
+                    if a[3]:
+                        out.add(("stones", own, other, a[3][:-1]))
+    elif state.phase == "build":
+        for a in legal:
+            if a[0] in ("build", "upgrade"):
+                kind, k, at, cells = a
+                other = "upgrade" if kind == "build" else "build"
+                out |= {(kind, k + 1, at, cells), (kind, k - 1, at, cells), (other, k, at, cells)}
+                out |= {(kind, k, x, cells) for x in cells}
+                if len(cells) > 1:
+                    out.add((kind, k, cells[0], cells[1:]))
+    elif state.phase == "place":
+        out |= {("place", rng.randrange(169)) for _ in range(10)}
+    return out
+
+
+@settings(max_examples=4, deadline=None)
+@given(games)
+def test_an_action_applies_exactly_when_it_is_legal(game):
+    from engines.core import IllegalAction
+
+    players, seed, variant = game
+    rng = random.Random(seed)
+    for before, actor, action, after, events in random_game(players, seed, variant, max_steps=STEP_BOUND):
+        if actor < 0 or rng.random() > 0.25:
+            continue
+        legal = set(GAME.legal_actions(before, actor))
+        for a in candidates(before, actor, legal, rng):
+            try:
+                GAME.apply(before, a)
+                ok = True
+            except IllegalAction as e:
+                ok = False
+                assert str(e) and "\n" not in str(e)
+            assert ok == (a in legal), (a, before.phase)
