@@ -13,6 +13,8 @@ import os
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
+from nacl import bindings as _sodium
+from nacl.exceptions import CryptoError
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 KEY_FILE = "identity.key"
@@ -86,7 +88,23 @@ class Identity:
 
 
 def verify(public: bytes, signature: bytes, domain: bytes, message: bytes) -> bool:
-    """Whether ``signature`` is ``public``'s signature over ``domain || message``."""
+    """Whether ``signature`` is ``public``'s signature over ``domain || message``.
+
+    Checked with libsodium's strict Ed25519 verification (canonical S, no
+    small-order key or R), about twice as fast here as OpenSSL's; signing
+    stays with ``cryptography``. Both follow RFC 8032.
+    """
+    if len(public) != 32 or len(signature) != 64:
+        return False
+    try:
+        _sodium.crypto_sign_open(signature + domain + message, public)
+    except (CryptoError, ValueError, TypeError):
+        return False
+    return True
+
+
+def verify_openssl(public: bytes, signature: bytes, domain: bytes, message: bytes) -> bool:
+    """The same check through ``cryptography`` (OpenSSL), for comparison in tests."""
     try:
         Ed25519PublicKey.from_public_bytes(public).verify(signature, domain + message)
     except (InvalidSignature, ValueError):

@@ -33,3 +33,17 @@ def test_fingerprint_and_safety_code():
     assert code != safety_code(a, c)                 # depends on both keys
     groups = code.split(" ")
     assert len(groups) == 4 and all(len(g) == 4 and g.isdigit() for g in groups)
+
+
+def test_libsodium_and_openssl_agree_on_signatures():
+    from protocol.identity import verify_openssl
+
+    a, b = Identity.from_seed(b"a"), Identity.from_seed(b"b")
+    for i in range(30):
+        msg = bytes([i]) * i
+        sig = a.sign(b"d", msg)
+        bad = bytearray(sig)
+        bad[i % 64] ^= 1
+        for key, s in ((a.public, sig), (b.public, sig), (a.public, bytes(bad))):
+            assert verify(key, s, b"d", msg) == verify_openssl(key, s, b"d", msg)
+    assert not verify(a.public, sig[:63], b"d", msg) and not verify(bytes(32), sig, b"d", msg)
