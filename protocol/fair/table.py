@@ -16,8 +16,10 @@ Operations:
 * ROLL: every seat commits to a 32-byte secret drawn when the op begins, then
   every seat opens it; the face comes from the hash of all secrets by
   rejection sampling (uniform if one seat is honest).
-* SHUFFLE of a pile whose cards every view knows (a new deck, a discard pile):
-  a new deck whose position j backs slot ``op.slots[j]``. Each seat in turn
+* SHUFFLE: a new deck whose position j backs slot ``op.slots[j]``. If the
+  pile holds hidden cards (locked in older decks), each seat first swaps its
+  old keys on them for one new lock on every card, positions unchanged
+  (``fair_relock``); a pile of public cards skips that. Each seat in turn
   locks every card with one secret scalar and permutes (the last seat locks
   each position with its own key instead); then each seat but the last
   swaps its lock for one key per position, publishing a hash commitment to

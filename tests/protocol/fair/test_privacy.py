@@ -15,12 +15,12 @@ CARDS = list(range(16))
 def observer_opens(log: list, players: int) -> dict[tuple[int, int], int]:
     """What an observer with the whole log can open: every deck position whose
     published keys (any subset of them) take the final deck point to a card point."""
-    card_of: dict[int, dict[bytes, int]] = {}
+    card_of: dict[bytes, int] = {}      # every card point of every deck (hidden cards keep old ones)
     final: dict[int, list[bytes]] = {}
     keys: dict[tuple[int, int], set[bytes]] = {}
     for seat, kind, body in log:
-        if kind == "fair_shuffle" and "cards" in body:
-            card_of[body["deck"]] = {g.card_point(GAME, body["deck"], c): c for c in body["cards"]}
+        if "cards" in body:
+            card_of.update({g.card_point(GAME, body["deck"], c): c for c in CARDS})
         if kind in ("fair_shuffle", "fair_rekey"):
             final[body["deck"]] = body["points"]
         proof = body["proof"] if kind == "fair_claim" else body if kind == "fair_keys" else None
@@ -32,8 +32,8 @@ def observer_opens(log: list, players: int) -> dict[tuple[int, int], int]:
         for size in range(1, len(ks) + 1):
             for subset in combinations(sorted(ks), size):
                 point = g.lock(g.scalar_inv(g.product(subset)), final[d][pos])
-                if point in card_of[d]:
-                    opened[(d, pos)] = card_of[d][point]
+                if point in card_of:
+                    opened[(d, pos)] = card_of[point]
     return opened
 
 
@@ -80,6 +80,13 @@ def test_an_observer_opens_exactly_the_revealed_cards(players):
     assert not {g.card_point(GAME, 0, c) for c in CARDS} & seen
     # the pile's order is hidden too: the undealt positions were never opened by anyone
     assert all(not deck.opened[pos] for pos in range(3 * players, 15))
+
+    # a hand card and two pile cards reshuffled together (a relock), one of them dealt face up
+    local.run(TableOp(SHUFFLE, "pile", (1, 13, 14)))
+    up = local.run(TableOp(DEAL, "pile", (13,), to=None))[0][1][0]
+    opened = observer_opens(local.log, players)
+    assert opened == {**{(0, slot): card for slot, card in public.items()}, (1, 1): up}
+    assert not {g.card_point(GAME, d, c) for d in (0, 1) for c in CARDS} & every_point_and_key(local.log)
 
 
 def test_the_recipient_alone_opens_a_face_down_card():
