@@ -308,6 +308,10 @@ class Pagode(Game):
         reserve, hand = s.reserves[seat], s.hands[seat]
         slots = []
         colours = []
+        from_hand = False
+        registry = s.cards
+        ids, seen, everyone = registry.ids, registry.seen, registry.everyone
+        public = True
         for card in cards:
             if type(card) is not tuple or len(card) != 2 or type(card[0]) is not int or type(card[1]) is not int:
                 raise IllegalAction(f"a card must be (slot, card), not {card!r}")
@@ -316,20 +320,23 @@ class Pagode(Game):
                 raise IllegalAction(f"there is no card {ident}")
             if slot in slots:
                 raise IllegalAction(f"slot {slot} is used twice")
-            if slot not in reserve and slot not in hand:
-                raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
+            if slot not in reserve:
+                if slot not in hand:
+                    raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
+                from_hand = True
+            if ids[slot] != ident or seen[slot] != everyone:
+                public = False
             slots.append(slot)
             colours.append(COLOUR_OF_IDENT[ident])
         if cards:
-            registry = s.cards
-            everyone = registry.everyone
-            if any(registry.ids[slot] != ident or registry.seen[slot] != everyone for slot, ident in cards):
+            if not public:
                 # Something becomes public (or is checked against the claim): copy, then claim.
                 s.cards = registry = registry.copy()
                 for slot, ident in cards:
                     registry.claim(slot, ident, seat)
             s.reserves = _put(s.reserves, seat, tuple([x for x in reserve if x not in slots]))
-            s.hands = _put(s.hands, seat, tuple([x for x in hand if x not in slots]))
+            if from_hand:
+                s.hands = _put(s.hands, seat, tuple([x for x in hand if x not in slots]))
             if kind == "play":
                 s.played = s.played + tuple(slots)
             else:
