@@ -199,6 +199,11 @@ class Discovery:
         self._advert = replace(advert, addresses=addresses, instance=info.name)
         return self._advert
 
+    @property
+    def advert(self) -> Advert | None:
+        """What we advertise now (None before :meth:`advertise` has finished)."""
+        return self._advert if self._mine is not None else None
+
     async def update_table(self, table: TableHint | None) -> None:
         """Change the open table we advertise (None: no open table)."""
         if self._mine is None or self._advert is None:

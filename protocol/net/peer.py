@@ -161,6 +161,7 @@ class NetPeer:
     discovery: Discovery | None = None
     _link_changed: asyncio.Event = field(default_factory=asyncio.Event)
     _done: asyncio.Event = field(default_factory=asyncio.Event)
+    _background: set = field(default_factory=set)
 
     # -- making one
     @classmethod
@@ -283,6 +284,7 @@ class NetPeer:
     async def run_host(self, interfaces: Sequence[str], port: int = 0, *, discover: bool = True,
                        accept: Callable[[Request], bool] | None = None) -> Session:
         """Open the table on ``interfaces``; play with the first accepted joiner to the end."""
+        self._accept_policy = accept
         server = await self._listen(interfaces, port)
         port = bound_port(server)
         self.files.update(port=port)
@@ -293,8 +295,8 @@ class NetPeer:
             free = 0 if self.peer_key else 1
             await self.discovery.advertise(Advert(self.name, self.me.fingerprint, port,
                                                   table=TableHint(self._game_id(), self._variant(), free)))
+            await self._refresh_advert()  # a joiner may have come in while we were probing
             self.say("advertised on zeroconf")
-        self._accept_policy = accept
         try:
             while not self.session.over:
                 try:
@@ -369,10 +371,19 @@ class NetPeer:
         self.peer_key = req.peer.key
         self.files.update(peer=req.peer.key.hex(), address=list(req.address))
         self.say(f"accepted {req.peer.name}")
-        if self.discovery is not None:
-            asyncio.get_running_loop().create_task(
-                self.discovery.update_table(TableHint(self._game_id(), self._variant(), 0)))
+        task = asyncio.get_running_loop().create_task(self._refresh_advert())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
         return Answer(True, "seat offered", have)
+
+    async def _refresh_advert(self) -> None:
+        """Advertise the seat as taken once a guest holds it."""
+        current = self.discovery.advert if self.discovery is not None else None
+        if current is None or current.table is None:
+            return
+        free = 0 if self.peer_key is not None else 1
+        if current.table.free != free:
+            await self.discovery.update_table(TableHint(current.table.game, current.table.variant, free))
 
     async def _accepted(self, req: Request, link: Link) -> None:
         old = self.link

@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +79,7 @@ class Host:
         proc = subprocess.Popen(["ip", "netns", "exec", self.namespace, *cmd], env=self.env(),
                                 start_new_session=True, **kw)
         self.processes.append(proc)
+        _watch(proc)
         return proc
 
     def python(self, *args: str, **kw) -> subprocess.Popen:
@@ -219,24 +221,62 @@ def netns_network(tmp_path):
             net.cleanup()
 
 
-def wait_line(proc: subprocess.Popen, pattern: str, timeout: float) -> str:
-    """Read ``proc``'s stdout until a line matches ``pattern``; fail with its stderr if it ends first."""
-    import selectors
+class _Reader:
+    """Collects a pipe's lines in a thread, so no line sits unseen in a buffer."""
 
+    def __init__(self, pipe):
+        self.lines: list[str] = []
+        self.cursor = 0
+        self.changed = threading.Condition()
+        self.closed = False
+        self.thread = threading.Thread(target=self._run, args=(pipe,), daemon=True)
+        self.thread.start()
+
+    def _run(self, pipe) -> None:
+        for line in pipe:
+            with self.changed:
+                self.lines.append(line)
+                self.changed.notify_all()
+        with self.changed:
+            self.closed = True
+            self.changed.notify_all()
+
+    def text(self) -> str:
+        return "".join(self.lines)
+
+
+_readers: dict[int, tuple[_Reader, _Reader]] = {}
+
+
+def _watch(proc: subprocess.Popen) -> None:
+    if proc.stdout is not None and proc.stderr is not None:
+        _readers[proc.pid] = (_Reader(proc.stdout), _Reader(proc.stderr))
+
+
+def output(proc: subprocess.Popen, timeout: float = 120) -> tuple[str, str]:
+    """Wait for ``proc`` to end; its whole stdout and stderr."""
+    proc.wait(timeout)
+    out, err = _readers[proc.pid]
+    out.thread.join(10)
+    err.thread.join(10)
+    return out.text(), err.text()
+
+
+def wait_line(proc: subprocess.Popen, pattern: str, timeout: float) -> str:
+    """The next stdout line of ``proc`` matching ``pattern``; fails with its stderr if none comes in time."""
+    out, err = _readers[proc.pid]
     deadline = time.monotonic() + timeout
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)
-    try:
-        while time.monotonic() < deadline:
-            if not sel.select(max(0.0, deadline - time.monotonic())):
+    with out.changed:
+        while True:
+            while out.cursor < len(out.lines):
+                line = out.lines[out.cursor]
+                out.cursor += 1
+                if re.search(pattern, line):
+                    return line.strip()
+            left = deadline - time.monotonic()
+            if out.closed or left <= 0:
                 break
-            line = proc.stdout.readline()
-            if not line:
-                break
-            if re.search(pattern, line):
-                return line.strip()
-    finally:
-        sel.close()
+            out.changed.wait(left)
     proc.poll()
-    err = proc.stderr.read() if proc.returncode is not None and proc.stderr else ""
-    raise AssertionError(f"no line matching {pattern!r} within {timeout:g} s (exit {proc.returncode}): {err[-2000:]}")
+    raise AssertionError(f"no line matching {pattern!r} within {timeout:g} s (exit {proc.returncode}): "
+                         f"{err.text()[-2000:]}")
