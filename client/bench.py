@@ -86,6 +86,8 @@ BENCHMARKS: list[Benchmark] = [
               ">= 200", "higher", 200, games_per_second("pagode", 2, 100)),
     Benchmark("pueblo.games4", "Pueblo: complete random 4-player games per second", "games/s",
               "(none set)", "higher", None, games_per_second("pueblo", 4, 20)),
+    Benchmark("pueblo.placements", "Pueblo: legal placements generated per second", "placements/s",
+              "(none set)", "higher", None, _optional("engines.pueblo.bench", "placements_per_second")),
     Benchmark("pacal.games5", "Pacal's Rocket: complete random 5-player games per second", "games/s",
               "(none set)", "higher", None, games_per_second("pacal", 5, 20)),
     Benchmark("pandoria.games2", "Pandoria: complete random 2-player games per second", "games/s",
