@@ -1,0 +1,71 @@
+"""`lanterne host`, `lanterne join` and `selfplay --net tcp` from the command line (127.0.0.1 only)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from client.cli import main
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def lanterne(*args: str, home: Path) -> subprocess.CompletedProcess:
+    import os
+    env = dict(os.environ, LANTERNE_HOME=str(home))
+    return subprocess.run([sys.executable, "-m", "client", *args], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["host", "pagode", "--bot", "random", "--interface", "eth0"], "--interface takes an IPv4 address, not 'eth0'"),
+    (["host", "pagode", "--bot", "nobody", "--interface", "127.0.0.1"], "no computer player 'nobody'"),
+    (["host", "chess", "--bot", "random"], "chess"),
+    (["host", "pagode", "--bot", "random", "--port", "70000", "--interface", "127.0.0.1"], "--port must be 0..65535"),
+    (["host", "pagode", "--bot", "random", "--read-timeout", "0", "--interface", "127.0.0.1"],
+     "--read-timeout must be positive"),
+    (["join", "--bot", "random", "--interface", "127.0.0.1"], "join needs a host: NAME or HOST:PORT"),
+    (["join", "Ana", "--bot", "random", "--no-discovery"], "'Ana' is not HOST:PORT, and --no-discovery forbids"),
+])
+def test_bad_input_is_one_line(argv, message, capsys, tmp_path):
+    assert main([*argv, "--log-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_join_to_an_address_where_nobody_listens_is_one_line(capsys, tmp_path):
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    assert main(["join", f"127.0.0.1:{port}", "--bot", "random", "--no-discovery", "--log-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot connect to 127.0.0.1:{port}" in err and err.count("\n") == 1
+
+
+def test_join_by_name_finds_nothing_in_time(capsys, tmp_path):
+    code = main(["join", "Nobody-here", "--bot", "random", "--interface", "127.0.0.1", "--wait", "0.5",
+                 "--log-dir", str(tmp_path)])
+    assert code == 2
+    assert "no open table of 'Nobody-here' found on the LAN within 0.5 s" in capsys.readouterr().err
+
+
+def test_selfplay_over_tcp_gives_identical_verified_logs(tmp_path):
+    run = lanterne("selfplay", "pagode", "--net", "tcp", "--bots", "random,greedy", "--json",
+                   "--log-dir", str(tmp_path / "logs"), home=tmp_path / "home")
+    assert run.returncode == 0, run.stderr
+    game, summary = (json.loads(line) for line in run.stdout.splitlines())
+    assert summary["summary"]["net"] == "tcp" and len(game["scores"]) == 2
+    host_log = Path(game["log"])
+    [guest_log] = (tmp_path / "logs" / "game0" / "guest").glob("*.log")
+    assert host_log.read_bytes() == guest_log.read_bytes()
+    check = lanterne("verify", str(host_log), "--json", home=tmp_path / "home")
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_selfplay_over_tcp_is_for_two_players(capsys):
+    assert main(["selfplay", "pueblo", "--net", "tcp", "--players", "3"]) == 2
+    assert "--players must be 2" in capsys.readouterr().err
