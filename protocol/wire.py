@@ -83,13 +83,32 @@ def unpack(data: bytes, max_size: int = MAX_MESSAGE) -> Any:
         raise WireError(f"not valid msgpack: {type(e).__name__}: {_one_line(e)}") from None
     if end != len(data):
         raise WireError(f"{len(data) - end} trailing bytes after the message")
-    try:
-        again = canonical_pack(value)
-    except (TypeError, ValueError, RecursionError) as e:
-        raise WireError(f"not plain data: {_one_line(e)}") from None
-    if again != data:
+    if not _plain_sorted(value):
+        raise WireError("not plain data in canonical form (floats, or map keys out of order)")
+    if msgpack.packb(value, use_bin_type=True) != data:
         raise WireError("not in canonical form (sorted keys, shortest ints, bin for bytes)")
     return value
+
+
+def _plain_sorted(value: Any) -> bool:
+    """No floats, and every map's keys in sorted order (msgpack keeps the order it read)."""
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        kind = type(x)
+        if kind is dict:
+            keys = list(x)
+            try:
+                if keys != sorted(keys):
+                    return False
+            except TypeError:          # str and bytes keys mixed: no order
+                return False
+            stack.extend(x.values())
+        elif kind is list:
+            stack.extend(x)
+        elif kind is float:
+            return False
+    return True
 
 
 def _one_line(e: BaseException) -> str:

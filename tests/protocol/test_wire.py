@@ -75,3 +75,10 @@ def test_schema_missing_field():
     del value["name"]
     with pytest.raises(SchemaError, match="lacks the field 'name'"):
         check(SCHEMA, value)
+
+
+def test_mixed_key_types_and_nested_disorder_are_refused():
+    with pytest.raises(WireError):
+        unpack(msgpack.packb({"a": 1, b"b": 2}, use_bin_type=True))
+    with pytest.raises(WireError, match="out of order"):
+        unpack(msgpack.packb({"a": [{"z": 1, "y": 2}]}, use_bin_type=True))
