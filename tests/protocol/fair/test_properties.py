@@ -16,13 +16,14 @@ def games(draw):
     cards = draw(st.lists(st.integers(-1000, 1000), min_size=size, max_size=size, unique=True))
     deals = draw(st.lists(st.tuples(st.integers(0, size - 1), st.integers(-1, players - 1),
                                     st.booleans()), max_size=6))
-    return players, cards, deals, draw(st.integers(0, 1000))
+    again = draw(st.lists(st.integers(0, size - 1), unique=True, max_size=size))
+    return players, cards, deals, again, draw(st.integers(0, 1000))
 
 
 @settings(max_examples=12, deadline=None)
 @given(games())
 def test_any_deal_sequence_is_consistent_and_audits_clean(game):
-    players, cards, deals, seed = game
+    players, cards, deals, again, seed = game
     local = LocalTables(GAME, players, cards, seed=seed)
     local.run(TableOp(SHUFFLE, "draw", tuple(range(len(cards)))))
     truth: dict[int, int] = {}
@@ -39,4 +40,10 @@ def test_any_deal_sequence_is_consistent_and_audits_clean(game):
                     truth.setdefault(slot, ids[0])
                     assert ids[0] == truth[slot]        # the same card every time it is opened
     assert len(set(truth.values())) == len(truth) and set(truth.values()) <= set(cards)
+    # any slots reshuffled together (public, held, or still in the pile) keep their cards
+    local.run(TableOp(SHUFFLE, "again", tuple(again)))
+    dealt = local.run(TableOp(DEAL, "again", tuple(again), to=None))[0][1]
+    assert len(set(dealt)) == len(again) and set(dealt) <= set(cards)
+    assert {truth[s] for s in again if s in truth} <= set(dealt)
+    assert not {truth[s] for s in truth if s not in again} & set(dealt)
     assert audit_transcript(GAME, players, local.log, local.finish()) == []
