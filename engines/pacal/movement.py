@@ -105,8 +105,8 @@ def arrow_destinations(board: Board, free: list[bool], start: int) -> list[int]:
     return out
 
 
-def regular_moves(state: PacalState, seat: int) -> list[tuple[str, int]]:
-    """The die moves open to ``seat`` now, as (mode, destination).
+def regular_moves(state: PacalState, seat: int, only: str | None = None) -> list[tuple[str, int]]:
+    """The die moves open to ``seat`` now, as (mode, destination); ``only`` one mode if given.
 
     In the first round a ship must leave the sacred district in a straight line
     (seed), so only straight and arrow moves ending outside it count.
@@ -117,14 +117,22 @@ def regular_moves(state: PacalState, seat: int) -> list[tuple[str, int]]:
     face = state.face
     moves: list[tuple[str, int]] = []
     if face == data.ARROWS:
-        moves = [(ARROW, c) for c in arrow_destinations(board, free, start)]
+        if only in (None, ARROW):
+            moves = [(ARROW, c) for c in arrow_destinations(board, free, start)]
     else:
-        moves = [(STRAIGHT, c) for c in straight_destinations(board, free, start, face)]
-        if state.round > 1:
+        if only in (None, STRAIGHT):
+            moves = [(STRAIGHT, c) for c in straight_destinations(board, free, start, face)]
+        if state.round > 1 and only in (None, TURN):
             moves += [(TURN, c) for c in sorted(turn_destinations(board, free, start, face))]
     if state.round == 1:
         moves = [(m, c) for m, c in moves if c not in SACRED_CELLS]
     return moves
+
+
+def can_teleport_to(state: PacalState, seat: int, c: int) -> bool:
+    """Whether cell ``c`` is free for ``seat``'s ship to be put on (not its own cell)."""
+    return (board_for(state.players).playable[c] and state.pyramid_owner[c] < 0
+            and c not in state.ships)
 
 
 def teleport_cells(state: PacalState, seat: int) -> list[int]:

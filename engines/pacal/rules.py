@@ -28,7 +28,8 @@ from engines.core import TABLE, IllegalAction, TableOp
 from engines.pacal import data
 from engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name
 from engines.pacal.constellations import constellations, shape_storeys
-from engines.pacal.movement import ARROW, MODES, STRAIGHT, TURN, regular_moves, teleport_cells
+from engines.pacal.movement import (ARROW, MODES, STRAIGHT, TURN, can_teleport_to, regular_moves,
+                                   teleport_cells)
 from engines.pacal.scoring import district_storeys, final_scoring, sole_leader
 from engines.pacal.state import (BUILD, FIRST, MOVE, OVER, PLACE, ROLL, STONES, PacalState)
 
@@ -240,14 +241,12 @@ def _place(s: PacalState, action: tuple, events: list[Event]) -> None:
 def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
     seat = s.current
     kind = action[0]
-    regular = None
     if kind == "move":
         _seat_check(s, action, 3)
         mode, c = action[1], _cell_arg(action[2])
         if mode not in MODES:
             raise IllegalAction(f"no move mode {mode!r} (modes: {', '.join(MODES)})")
-        regular = regular_moves(s, seat)
-        if (mode, c) not in regular:
+        if (mode, c) not in regular_moves(s, seat, only=mode):
             raise IllegalAction(_why_not_move(s, mode, c))
         allowance = STONES_FOR_MODE[mode]
         how = mode
@@ -256,9 +255,9 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
         value, c = action[1], _cell_arg(action[2])
         if value not in s.energy[seat]:
             raise IllegalAction(f"player {seat + 1} has no energy piece worth {value!r}")
-        if voluntary_energy_allowed(s) is False and regular_moves(s, seat):
+        if not voluntary_energy_allowed(s) and regular_moves(s, seat):
             raise IllegalAction("in the first round the ship must leave the sacred district in a straight line")
-        if c not in teleport_cells(s, seat):
+        if not can_teleport_to(s, seat, c):
             raise IllegalAction(f"{cell_name(c)} is not a free cell")
         s.energy[seat].remove(value)
         allowance, how = 1, "energy"
@@ -270,15 +269,15 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
             raise IllegalAction("the ship can still move: relocating is only for a surrounded ship")
         if s.energy[seat]:
             raise IllegalAction("a surrounded ship must use an energy piece while the player has one")
-        if c not in teleport_cells(s, seat):
+        if not can_teleport_to(s, seat, c):
             raise IllegalAction(f"{cell_name(c)} is not a free cell")
         allowance, how = 0, "relocate"
     events.append(("move", seat, how, s.ships[seat], c))
     s.ships[seat] = c
     s.allowance = allowance
     s.phase = STONES
-    if allowance == 0 or len(stone_actions(s, seat)) == 1:
-        _to_build(s, events)
+    if allowance == 0 or (s.stone_supply[seat] == 0 and not visible_stones(s, seat)):
+        _to_build(s, events)  # no stone to put: the step is skipped
 
 
 def _why_not_move(s: PacalState, mode: str, c: int) -> str:
