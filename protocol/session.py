@@ -48,6 +48,8 @@ GAME_ID_DOMAIN = b"lanterne/game-id/v1"
 NONCE_DOMAIN = b"lanterne/seed/nonce/v1"
 FAIR_DOMAIN = b"lanterne/seed/fair/v1"
 MAX_SEATS = 16
+MAX_LOCAL_STEPS = 100_000
+"""Steps a peer may take on its own between two entries (table outcomes, its own messages)."""
 
 HELLO = "hello"
 TABLE_KIND = "table"
@@ -870,7 +872,9 @@ class Session:
             raise ProtocolError(f"the fair table failed: {e}", None) from None
 
     def _advance_inner(self) -> None:
-        while not self.over:
+        for _ in range(MAX_LOCAL_STEPS):
+            if self.over:
+                return
             if self.phase == GENESIS:
                 self._maybe_genesis()
                 return
@@ -920,6 +924,7 @@ class Session:
                 self._after_end()
                 continue
             return
+        raise ProtocolError(f"no one is asked to write after {MAX_LOCAL_STEPS} table steps: the engine loops", None)
 
     # ---------------------------------------------------------- helpers
 
