@@ -464,7 +464,7 @@ class FairTable:
         point = g.lock(g.scalar_inv(g.product(keys)), deck.points[pos])
         ident = deck.card_of.get(point)
         if ident is None:
-            raise CheatDetected(None, f"deck {d} position {pos} opens to no card: a shuffle or rekey of "
+            raise CheatDetected(None, f"deck {d} position {pos} opens to no card: a relock, shuffle or rekey of "
                                        f"deck {d} was tampered (the final audit names the seat)")
         if ident in deck.found:
             raise CheatDetected(None, f"deck {d} holds card {ident} twice (positions {deck.found[ident]} "
