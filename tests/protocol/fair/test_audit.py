@@ -153,7 +153,8 @@ def test_a_malformed_step_is_a_problem_not_a_crash():
 def test_the_audit_catches_what_the_reveal_does_not_show_live():
     # the same duplicated card: the peers' own end-of-game check raises too, naming the cheater
     r = g.random_scalar(seeded_entropy("dup2"))
-    local = a_game(2, seed=11, tamper=_retouch(1, "fair_shuffle", lambda pts: pts[:10] + [g.lock(r, pts[11])] + pts[11:]))
+    duplicate = _retouch(1, "fair_shuffle", lambda pts: pts[:10] + [g.lock(r, pts[11])] + pts[11:])
+    local = a_game(2, seed=11, tamper=duplicate)
     with pytest.raises(CheatDetected) as caught:
         local.finish()
     assert caught.value.seat == 1
