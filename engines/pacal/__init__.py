@@ -70,21 +70,36 @@ class PacalGame(Game):
         return load_state(data)
 
     def describe_event(self, event: tuple) -> str:
-        kind = event[0]
+        """A short sentence for the move log."""
+        kind, rest = event[0], event[1:]
+        p = (lambda seat: f"P{seat + 1}")
         if kind == "score":
-            return f"P{event[1] + 1} scores {event[2]} ({event[3]})"
+            return f"{p(rest[0])} scores {rest[1]} ({rest[2]})"
         if kind == "move":
-            return f"P{event[1] + 1} {event[2]} {cell_name(event[3])} -> {cell_name(event[4])}"
+            return f"{p(rest[0])} moves {rest[1]} {cell_name(rest[2])} -> {cell_name(rest[3])}"
         if kind == "build":
-            return f"P{event[1] + 1} builds {event[2]} storeys on {cell_name(event[3])}"
+            return f"{p(rest[0])} builds {rest[1]} storeys on {cell_name(rest[2])}"
         if kind == "upgrade":
-            return f"P{event[1] + 1} upgrades {cell_name(event[4])} from {event[2]} to {event[3]} storeys"
+            return f"{p(rest[0])} upgrades {cell_name(rest[3])} from {rest[1]} to {rest[2]} storeys"
         if kind == "roll":
-            return f"P{event[1] + 1} rolls {notation.face_name(event[2])}"
+            return f"{p(rest[0])} rolls {notation.face_name(rest[1])}"
         if kind == "first":
-            return f"P{event[1] + 1} starts"
+            return f"{p(rest[0])} starts"
+        if kind == "place":
+            return f"{p(rest[0])} puts the ship on {cell_name(rest[1])}"
+        if kind == "energy":
+            return f"{p(rest[0])} spends the energy piece worth {rest[1]}"
+        if kind == "stone":
+            into = "own ship" if rest[0] == rest[2] else f"{p(rest[2])}'s ship"
+            return f"{p(rest[0])} puts a stone into the {into} on {cell_name(rest[1])}"
+        if kind == "stones back":
+            return f"{p(rest[0])} gets {rest[2]} stone(s) back from {cell_name(rest[1])}"
+        if kind == "take back":
+            return f"{p(rest[0])} takes back the stone on {cell_name(rest[1])}"
+        if kind == "end triggered":
+            return f"{p(rest[0])} reached {rest[1]} points: the end is near"
         if kind == "end":
-            return f"game over: {event[1]}"
+            return f"game over: {rest[0]}"
         return super().describe_event(event)
 
 

@@ -152,3 +152,13 @@ def test_an_action_applies_exactly_when_it_is_legal(game):
                 ok = False
                 assert str(e) and "\n" not in str(e)
             assert ok == (a in legal), (a, before.phase)
+
+
+def test_every_event_of_a_game_reads_as_a_sentence():
+    kinds = set()
+    for *_, events in random_game(3, 11):
+        for e in events:
+            text = GAME.describe_event(e)
+            assert text and "(" not in text.split()[0] and "\n" not in text
+            kinds.add(e[0])
+    assert {"first", "place", "roll", "move", "stone", "build", "score", "end"} <= kinds
