@@ -606,14 +606,15 @@ class Pagode(Game):
                 continue
             if not s.draw:
                 if s.discard:
-                    s.pending = TableOp(SHUFFLE, "discard", s.discard, why="reshuffle")
+                    s.pending = TableOp(SHUFFLE, "discard", s.discard, None, 0, "reshuffle")
                     return
                 events.append(("no cards", seat, place, count))
                 s.refill = ()
                 break
             k = min(count, len(s.draw))
             to = None if place == "reserve" else seat
-            s.pending = TableOp(DEAL, "draw", s.draw[:k], to=to, why=f"{place} {seat}")
+            # positional arguments: a frozen dataclass is much slower to build with keywords
+            s.pending = TableOp(DEAL, "draw", s.draw[:k], to, 0, _DEAL_WHY[place, seat])
             return
         s.pending = None
         after = s.after
@@ -654,7 +655,7 @@ class Pagode(Game):
                 raise IllegalAction("a roll is a number")
             s.first = s.current = outcome[1]
             events.append(("first", s.first))
-            s.pending = TableOp(SHUFFLE, "draw", s.draw, why="draw pile")
+            s.pending = TableOp(SHUFFLE, "draw", s.draw, None, 0, "draw pile")
             return s, events
         if op.kind == SHUFFLE:
             if op.pile == "discard":
@@ -693,6 +694,7 @@ class Pagode(Game):
         return notation.describe_event(event)
 
 
+_DEAL_WHY = {(place, seat): f"{place} {seat}" for place in ("reserve", "hand") for seat in (0, 1)}
 _HANDLERS = {
     "column": Pagode._do_column, "tile": Pagode._do_tile, "roof": Pagode._do_roof,
     "lantern": Pagode._do_lantern, "dragon": Pagode._do_dragon, "discard": Pagode._do_discard,
