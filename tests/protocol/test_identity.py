@@ -47,3 +47,16 @@ def test_libsodium_and_openssl_agree_on_signatures():
         for key, s in ((a.public, sig), (b.public, sig), (a.public, bytes(bad))):
             assert verify(key, s, b"d", msg) == verify_openssl(key, s, b"d", msg)
     assert not verify(a.public, sig[:63], b"d", msg) and not verify(bytes(32), sig, b"d", msg)
+
+
+def test_a_damaged_key_file_is_a_clear_error_and_loose_permissions_are_fixed(lanterne_home):
+    import pytest
+
+    Identity.load_or_create()
+    path = lanterne_home / KEY_FILE
+    os.chmod(path, 0o644)
+    Identity.load_or_create()
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    path.write_bytes(b"short")
+    with pytest.raises(ValueError, match="not a Lanterne identity key"):
+        Identity.load_or_create()
