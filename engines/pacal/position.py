@@ -4,7 +4,7 @@ Cells are written by name (``e7``) so that a saved game reads like the board::
 
     {"players": 3, "variant": "standard", "phase": "move", "turn": 7, "round": 3,
      "roller": 2, "current": 0, "face": 4, "allowance": 0, "pending": null,
-     "ships": ["f8", "d3", "k9"], "stones": {"c4": [0, 2]},
+     "ships": ["f8", "d3", "k9"], "stones": {"c3": [0, 2]},
      "pyramids": {"e5": [1, 3]}, "stone_supply": [9, 10, 9],
      "pyramid_supply": [[1, 3, 3, 2, 2], ...], "energy": [[2, 4, 6], ...],
      "score": [0, 4, 0], "triggered": false, "bonus_taken": [false, ...], "end_reason": ""}

@@ -74,7 +74,9 @@ def test_random_play_round_trips_notation_positions_and_views(game):
             assert GAME.legal_actions(GAME.view(before, actor), actor) == legal
             assert all(GAME.legal_actions(before, other) == [] for other in range(players) if other != actor)
         text = GAME.save_position(before)
-        assert GAME.load_position(text).to_data() == snapshot
+        loaded = GAME.load_position(text)
+        assert loaded.to_data() == snapshot
+        assert GAME.apply(loaded, action)[0].to_data() == after.to_data()  # play goes on from a saved game
         canonical_pack(snapshot)
         assert before.to_data() == snapshot  # apply never changes its input
         if rng.random() < 0.02 and len(legal) > 1:  # every legal action applies
