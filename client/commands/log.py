@@ -65,7 +65,9 @@ def show_lines(raws: list[bytes], games=None) -> list[str]:
         if isinstance(ev, Moved):
             lines.append(f"{ev.entry:5}  seat {ev.seat + 1}  {ev.text}")
         elif isinstance(ev, TableResolved) and ev.op.kind == "roll":
-            lines.append(f"       table  roll{' (' + ev.op.why + ')' if ev.op.why else ''}: {ev.outcome[1]}")
+            value = ev.outcome[1]
+            shown = f"seat {value + 1} starts" if ev.op.why == "first player" else str(value)
+            lines.append(f"       table  roll{' (' + ev.op.why + ')' if ev.op.why else ''}: {shown}")
         elif isinstance(ev, GameOver):
             scores = " ".join(f"P{i + 1}={s}" for i, s in enumerate(ev.scores))
             lines.append(f"result: {scores}; winner(s) {','.join(f'P{w + 1}' for w in ev.winners)}")
