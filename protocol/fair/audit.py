@@ -229,6 +229,8 @@ class Auditor:
             problem = self._check_deck_secrets(seat, deck, entry, entries)
             if problem:
                 out.append((seat, problem))
+        if out:
+            return out
         keys = {e["deck"]: e["keys"] for e in entries}
         for step, s, d, pos, key in self.published:
             if s == seat and keys[d][pos] != key:
@@ -260,7 +262,10 @@ class Auditor:
             inp = self._base(deck) if seat == 0 else deck.relocks[seat - 1].points
             factors = [swap] * deck.size
             for j, (old, pos) in deck.origin.items():
-                factors[j] = g.scalar_mul(swap, g.scalar_inv(entries[old]["keys"][pos]))
+                old_keys = entries[old]["keys"]
+                if pos >= len(old_keys) or not g.is_scalar(old_keys[pos]):
+                    return f"{_who(seat)}'s keys for deck {old} are not valid scalars"
+                factors[j] = g.scalar_mul(swap, g.scalar_inv(old_keys[pos]))
             if [g.lock(f, p) for f, p in zip(factors, inp)] != done.points:
                 return (f"step {done.step}: {_who(seat)}'s relock of deck {d} does not match its relock and "
                         "old keys")

@@ -177,3 +177,16 @@ def test_a_card_number_out_of_range_in_the_log_is_named_not_a_crash():
     local.log[i] = (seat, kind, {**body, "cards": [2 ** 64 - 1] + body["cards"][1:]})
     problems = audit_transcript(GAME, 2, local.log, finals_of(local))
     assert problems[0] == f"step {i}: seat 1: deck 0 names a card number out of range"
+
+
+def test_a_final_with_bad_old_keys_under_a_relock_is_named_not_a_crash():
+    local = LocalTables(GAME, 2, range(6), seed=15)
+    local.run(TableOp(SHUFFLE, "draw", tuple(range(6))))
+    local.run(TableOp(DEAL, "draw", (0,), to=0))
+    local.run(TableOp(SHUFFLE, "pile", (0, 4, 5)))       # hidden cards: a relock of deck 0's positions
+    finals = finals_of(local)
+    for bad in ([], [bytes(32)] * 6):
+        broken = {0: finals[0], 1: {"decks": [{**finals[1]["decks"][0], "keys": bad}, finals[1]["decks"][1]]}}
+        problems = audit_transcript(GAME, 2, local.log, broken)
+        assert problems and all(p.startswith("seat 2") or "seat 2" in p for p in problems)
+        assert any("deck 0" in p for p in problems)

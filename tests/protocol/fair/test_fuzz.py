@@ -92,9 +92,10 @@ def test_a_changed_log_or_final_gives_problems_never_a_crash(target, field, choi
         seat, kind, body = steps[target]
         steps[target] = (seat, kind, mutate_body(body, field, choice, deep))
     else:
-        seat = choice % 2
-        deck = dict(finals[seat]["decks"][0])
-        finals[seat] = {"decks": [mutate_body(deck, field, choice, deep)]}
+        seat, d = choice % 2, deep % len(finals[0]["decks"])
+        decks = list(finals[seat]["decks"])
+        decks[d] = mutate_body(decks[d], field, choice, deep // 2)
+        finals[seat] = {"decks": decks}
     from protocol.fair import audit_transcript
     problems = audit_transcript(GAME, 2, steps, finals)
     assert isinstance(problems, list) and all(isinstance(p, str) and "\n" not in p for p in problems)
