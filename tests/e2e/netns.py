@@ -262,6 +262,11 @@ def output(proc: subprocess.Popen, timeout: float = 120) -> tuple[str, str]:
     return out.text(), err.text()
 
 
+def printed(proc: subprocess.Popen) -> str:
+    """What ``proc`` has printed on stdout so far."""
+    return _readers[proc.pid][0].text()
+
+
 def wait_line(proc: subprocess.Popen, pattern: str, timeout: float) -> str:
     """The next stdout line of ``proc`` matching ``pattern``; fails with its stderr if none comes in time."""
     out, err = _readers[proc.pid]

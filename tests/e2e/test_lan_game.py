@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.netns import REPO, Host, output, wait_line
+from tests.e2e.netns import REPO, Host, output, printed, wait_line
 
 FAST = ["--read-timeout", "2", "--claim-after", "120"]
 MID_GAME = r"^move (6\d|[7-9]\d|\d{3,}):"  # the log holds 60 entries or more (a game has ~330)
@@ -147,8 +147,12 @@ def test_the_host_is_killed_mid_game_and_restarts_from_its_log(netns_network):
     os.killpg(host.pid, signal.SIGKILL)
     host.wait(10)
     wait_line(guest, r"^link lost", 20)
-    again = a.lanterne(*host_cmd(a))  # the same command: it finds its unfinished game
+    # the same command finds its unfinished game; on another port, so that the guest must find
+    # it again by its key's fingerprint through zeroconf (the last address is dead)
+    old_port = int(re.search(r"listening on [\d.]+:(\d+)", printed(host)).group(1))
+    again = a.lanterne(*host_cmd(a), "--port", str(old_port + 1 if old_port < 65000 else old_port - 1))
     wait_line(again, r"^resuming table", 30)
     guest_out, host_out = finish(guest), finish(again)
     assert "resume request from Bob" in host_out
+    assert f":{old_port + 1 if old_port < 65000 else old_port - 1}; sent" in guest_out.split("link lost")[-1]
     assert_identical_and_verified(host_out, guest_out)
