@@ -56,7 +56,8 @@ def test_observer_learns_no_hidden_card_early(game, players):
     seat_of = {s.public: i for i, s in enumerate(sessions)}
     finals = {seat_of[e.author]: e.body for e in entries if e.kind == "fair_final"}
     first_final = min(i for i, e in enumerate(entries) if e.kind == "fair_final")
-    decks = {e.body["deck"]: e.body["slots"] for e in entries if e.kind == "fair_shuffle" and "slots" in e.body}
+    decks = {e.body["deck"]: e.body["slots"] for e in entries
+             if e.kind in ("fair_shuffle", "fair_relock") and "slots" in e.body}
     public_after = _public_after(wire, sessions[0].public, sessions[0].seed)
     played_hidden = 0
     for d, slots in decks.items():
@@ -77,8 +78,9 @@ def test_observer_learns_no_hidden_card_early(game, players):
     assert played_hidden >= players, "the game played hidden cards from hands"
     for s, final in finals.items():
         for deck in final["decks"]:
-            if "lock" in deck:
-                assert not any(deck["lock"] in raw for raw in wire[:first_final]), f"seat {s + 1}'s lock leaked"
+            for secret in ("lock", "swap"):
+                if secret in deck:
+                    assert not any(deck[secret] in raw for raw in wire[:first_final]), f"seat {s + 1}'s {secret} leaked"
     first_end = min(i for i, e in enumerate(entries) if e.kind == "end")
     for s in sessions:
         assert not any(s.seed in raw for raw in wire[:first_end])
