@@ -99,3 +99,21 @@ def test_a_changed_log_or_final_gives_problems_never_a_crash(target, field, choi
     from protocol.fair import audit_transcript
     problems = audit_transcript(GAME, 2, steps, finals)
     assert isinstance(problems, list) and all(isinstance(p, str) and "\n" not in p for p in problems)
+
+
+def test_every_field_of_every_final_changed_every_way_gives_problems():
+    from protocol.fair import audit_transcript
+
+    for seat in (0, 1):
+        for d, entry in enumerate(HONEST_FINALS[seat]["decks"]):
+            for key in entry:
+                for choice in range(12):
+                    for deep in (0, 1, 3, 5, 11):
+                        changed = mutate_body(entry, sorted(entry).index(key), choice, deep)
+                        if changed == entry:
+                            continue
+                        decks = list(HONEST_FINALS[seat]["decks"])
+                        decks[d] = changed
+                        finals = {**HONEST_FINALS, seat: {"decks": decks}}
+                        problems = audit_transcript(GAME, 2, HONEST_LOG, finals)
+                        assert problems, (seat, d, key, choice, deep)
