@@ -108,7 +108,7 @@ def test_every_field_of_every_final_changed_every_way_gives_problems():
         for d, entry in enumerate(HONEST_FINALS[seat]["decks"]):
             for key in entry:
                 for choice in range(12):
-                    for deep in (0, 1, 3, 5, 11):
+                    for deep in (0, 3):
                         changed = mutate_body(entry, sorted(entry).index(key), choice, deep)
                         if changed == entry:
                             continue
