@@ -7,10 +7,38 @@ from protocol.memory import make_sessions, play
 from tests.engines.highcard import GAME as HIGHCARD
 
 
+class ReshuffleHighCard(type(HIGHCARD)):
+    """High card whose deck is shuffled again once the hands are dealt.
+
+    The remaining deck then holds hidden cards (locked in the first deck),
+    so the fair table must relock them before it shuffles: the one table
+    step High card alone never takes.
+    """
+
+    id, name = "highcard-reshuffle", "High card, reshuffled"
+
+    def apply(self, state, action):
+        from engines.core import SHUFFLE, TableOp, apply_outcome_to_cards
+
+        op = state.pending
+        if op is not None and op.kind == SHUFFLE and state.phase == "reshuffle":
+            s = state.copy()
+            apply_outcome_to_cards(s.cards, op, action)
+            s.pending, s.phase = None, "play"
+            return s, [("table", "shuffle")]
+        s, events = super().apply(state, action)
+        if state.phase == "deal" and s.phase == "play":
+            s.phase, s.pending = "reshuffle", TableOp(SHUFFLE, pile="deck", slots=tuple(s.deck))
+        return s, events
+
+
+RESHUFFLE = ReshuffleHighCard()
+
+
 def games(game_id: str):
     from engines.registry import get_game
 
-    return HIGHCARD if game_id == "highcard" else get_game(game_id)
+    return {"highcard": HIGHCARD, "highcard-reshuffle": RESHUFFLE}.get(game_id) or get_game(game_id)
 
 
 def highcard_sessions(players=2, seed="t", **kw):

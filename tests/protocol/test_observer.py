@@ -41,11 +41,15 @@ def _public_after(raws, key, seed):
     return after
 
 
-@pytest.mark.parametrize("game, players", [("highcard", 2), ("highcard", 3), ("pagode", 2)])
+@pytest.mark.parametrize("game, players", [("highcard", 2), ("highcard", 3), ("pagode", 2),
+                                           ("highcard-reshuffle", 2)])
 def test_observer_learns_no_hidden_card_early(game, players):
     if game == "pagode":
         sessions = make_sessions(games("pagode"), players, "observer-pagode")
         bots = [RandomBot(i) for i in range(players)]
+    elif game == "highcard-reshuffle":
+        sessions = make_sessions(games(game), players, "observer-relock", games=games)
+        bots = [AlwaysSwap() for _ in range(players)]
     else:
         sessions = highcard_sessions(players, seed=f"observer{players}")
         bots = [AlwaysSwap() for _ in range(players)]

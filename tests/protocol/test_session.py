@@ -137,3 +137,20 @@ def test_resume_after_a_dropped_link_by_log_heads():
     assert link_up["dropped"] > 0
     assert isinstance(a.result, GameOver) and a.result == b.result
     assert [e.raw for e in a.chain] == [e.raw for e in b.chain]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_pile_with_hidden_cards_is_relocked_then_shuffled(players):
+    from tests.protocol.helpers import RESHUFFLE, AlwaysSwap
+
+    sessions = make_sessions(RESHUFFLE, players, "relock", games=games)
+    play(sessions, [AlwaysSwap() for _ in range(players)])
+    kinds = [e.kind for e in sessions[0].chain]
+    assert kinds.count("fair_relock") == players
+    assert len({tuple(e.raw for e in s.chain) for s in sessions}) == 1
+    assert isinstance(sessions[0].result, GameOver)
+    from protocol.verify import verify_entries
+
+    report = verify_entries([e.raw for e in sessions[0].chain], games=games)
+    assert report.ok and report.replayed == list(range(1, players + 1))
+
