@@ -58,6 +58,33 @@ def _is_square(pts: list[tuple[int, int]]) -> bool:
             and bottom == (top[0] + 2 * k, top[1]))
 
 
+def _pair_tables() -> tuple[list[int], list[bool], list[tuple[int, int] | None]]:
+    """For each ordered pair of cells a < b (index a * CELLS + b): the cell that continues the
+    line a, b with the same step (-1: none), whether a and b are side by side, and the other
+    two corners of the axis-aligned square whose top side is a, b."""
+    n = ROWS * COLS
+    nxt, adjacent, square = [-1] * (n * n), [False] * (n * n), [None] * (n * n)
+    for a in range(n):
+        ra, ca = divmod(a, COLS)
+        for b in range(a + 1, n):
+            rb, cb = divmod(b, COLS)
+            dr, dc = rb - ra, cb - ca
+            if not (dr == 0 or dc == 0 or dr == dc or dr == -dc):
+                continue
+            k = a * n + b
+            adjacent[k] = dr + abs(dc) == 1
+            re, ce = rb + dr, cb + dc
+            if 0 <= re < ROWS and 0 <= ce < COLS:
+                nxt[k] = re * COLS + ce
+            if dr == 0 and ra + dc < ROWS:
+                square[k] = (a + dc * COLS, b + dc * COLS)
+    return nxt, adjacent, square
+
+
+_NEXT, _ADJACENT, _SQUARE = _pair_tables()
+_N = ROWS * COLS
+
+
 def constellations(pieces: set[int] | frozenset[int], stones: set[int] | frozenset[int]
                    ) -> Iterator[tuple[int, tuple[int, ...]]]:
     """Every constellation (storeys, sorted cells) of ``pieces`` holding at least one stone.
@@ -67,35 +94,39 @@ def constellations(pieces: set[int] | frozenset[int], stones: set[int] | frozens
     for c in sorted(stones):
         yield 1, (c,)
     order = sorted(pieces)
+    nxt, adjacent, square = _NEXT, _ADJACENT, _SQUARE
     for i, a in enumerate(order):
-        ra, ca = divmod(a, COLS)
+        a_stone = a in stones
+        base = a * _N
         for b in order[i + 1:]:
-            rb, cb = divmod(b, COLS)
-            dr, dc = rb - ra, cb - ca
-            if dr == 0 or dc == 0 or dr == dc or dr == -dc:
-                if dr + (dc if dc > 0 else -dc) == 1:
-                    if a in stones or b in stones:
-                        yield 2, (a, b)
-                re, ce = rb + dr, cb + dc
-                if 0 <= re < ROWS and 0 <= ce < COLS:
-                    e = re * COLS + ce
-                    if e in pieces:
-                        has_stone = a in stones or b in stones or e in stones
-                        if has_stone:
-                            yield 3, (a, b, e)
-                        rf, cf = re + dr, ce + dc
-                        if 0 <= rf < ROWS and 0 <= cf < COLS:
-                            f = rf * COLS + cf
-                            if f in pieces and (has_stone or f in stones):
-                                yield 4, (a, b, e, f)
-                if dr == 0 and ra + dc < ROWS:
-                    e, f = a + dc * COLS, b + dc * COLS
-                    if e in pieces and f in pieces and (a in stones or b in stones or e in stones or f in stones):
-                        yield 5, (a, b, e, f)
-                elif data.ROTATED_SQUARES and dr == -dc and dr > 0:
-                    # a turned square from its top corner a and left corner b
-                    right, bottom = (rb, ca + dr), (ra + 2 * dr, ca)
-                    if right[1] < COLS and bottom[0] < ROWS:
-                        e, f = right[0] * COLS + right[1], bottom[0] * COLS + bottom[1]
-                        if e in pieces and f in pieces and (a in stones or b in stones or e in stones or f in stones):
-                            yield 5, tuple(sorted((a, b, e, f)))
+            k = base + b
+            ab_stone = a_stone or b in stones
+            if adjacent[k] and ab_stone:
+                yield 2, (a, b)
+            e = nxt[k]
+            if e >= 0 and e in pieces:
+                abe_stone = ab_stone or e in stones
+                if abe_stone:
+                    yield 3, (a, b, e)
+                f = nxt[b * _N + e]
+                if f >= 0 and f in pieces and (abe_stone or f in stones):
+                    yield 4, (a, b, e, f)
+            sq = square[k]
+            if sq is not None:
+                e, f = sq
+                if e in pieces and f in pieces and (ab_stone or e in stones or f in stones):
+                    yield 5, (a, b, e, f)
+        if data.ROTATED_SQUARES:
+            yield from _turned_squares(a, pieces, stones)
+
+
+def _turned_squares(a: int, pieces, stones) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Squares turned 45 degrees whose top corner is ``a`` (only with the rule flag)."""
+    r, c = divmod(a, COLS)
+    for k in range(1, ROWS):
+        if r + 2 * k >= ROWS or c - k < 0 or c + k >= COLS:
+            break
+        left, right, bottom = (r + k) * COLS + c - k, (r + k) * COLS + c + k, (r + 2 * k) * COLS + c
+        sq = (a, left, right, bottom)
+        if all(x in pieces for x in sq) and any(x in stones for x in sq):
+            yield 5, sq
