@@ -120,7 +120,9 @@ def test_a_pile_with_hidden_cards_is_reshuffled_through_a_relock(players):
     assert local.log[before][2]["hidden"] == [0, 1, 2] and local.log[before][2]["cards"] == [shown]
     # seat 1 no longer knows where its card went
     assert all(local.tables[0]._identity((1, pos)) is None for pos in range(4))
-    dealt = local.run(TableOp(DEAL, "pile", pile, to=None))[0][1]
+    local.run(TableOp(DEAL, "pile", (0,), to=players - 1))   # face down from the new deck, then played
+    local.play(players - 1, [0])
+    dealt = local.run(TableOp(DEAL, "pile", (2, 3, 4), to=None))[0][1] + (local.views[0].cards.ids[0],)
     assert mine in dealt and shown in dealt and len(set(dealt)) == 4 and set(dealt) <= set(range(8))
     assert not set(dealt) & {local.views[0].cards.ids[1]}    # seat 1's other card stayed out
     assert audit_transcript(GAME, players, local.log, local.finish()) == []
