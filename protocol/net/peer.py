@@ -162,6 +162,7 @@ class NetPeer:
     _link_changed: asyncio.Event = field(default_factory=asyncio.Event)
     _done: asyncio.Event = field(default_factory=asyncio.Event)
     _background: set = field(default_factory=set)
+    _sent: int = 0
 
     # -- making one
     @classmethod
@@ -240,19 +241,30 @@ class NetPeer:
 
     # -- one link
     async def _pump(self, link: Link, peer_have: int) -> None:
-        """Carry the session over ``link`` until the game is over or the link drops."""
+        """Carry the session over ``link`` until the game is over or the link drops.
+
+        What goes out is read from the chain, not from the session's outbox:
+        ``_sent`` counts the entries the peer holds or was sent on this link,
+        so a link that replaces another one never loses an entry.
+        """
         session = self.session
         self.link = link
         self._link_changed.set()
-        session.data_to_send()  # the resume below covers everything queued so far
-        for raw in session.entries_after(peer_have):
-            await link.send(raw)
+        first = min(peer_have, len(session.chain))
+        session.data_to_send()
+        for entry in session.chain[first:]:  # all it lacks, whoever wrote them
+            await link.send(entry.raw)
+        self._sent = len(session.chain)
         self.say(f"linked with {fingerprint(self.peer_key)} at {link.peer[0]}:{link.peer[1]}; "
-                 f"sent {max(0, len(session.chain) - peer_have)} entries")
+                 f"sent {self._sent - first} entries")
         while not session.over:
+            if link is not self.link:
+                raise LinkClosed("replaced by a newer link")
             if session.my_turn and self.player is not None:
                 if self.options.move_delay:
                     await asyncio.sleep(self.options.move_delay)
+                    if link is not self.link or session.over or not session.my_turn:
+                        continue
                 action = self.player.choose(session.game, session.view, session.my_seat)
                 self._report(session.act(action))
                 await self._send_out(link)
@@ -268,8 +280,16 @@ class NetPeer:
             await self._send_out(link)
 
     async def _send_out(self, link: Link) -> None:
-        for raw in self.session.data_to_send():
-            await link.send(raw)
+        """Send the chain's entries the peer lacks (not its own, which it has)."""
+        session = self.session
+        session.data_to_send()  # the chain is the outbox
+        if link is not self.link:
+            raise LinkClosed("replaced by a newer link")
+        while self._sent < len(session.chain):
+            entry = session.chain[self._sent]
+            self._sent += 1
+            if entry.author != self.peer_key:
+                await link.send(entry.raw)
 
     async def _idle_tick(self) -> None:
         """While no link is up: our moves are still made and logged (resume sends them), and
