@@ -234,7 +234,7 @@ class LocalGame(GameController):
         return self._play(seat, action)
 
     def _play(self, seat: int, action: Action) -> LogEntry:
-        before = self.view(None)
+        before = self.view(seat)  # the actor's own words: a claimed card is public once played
         new_state, events = self.game.apply(self.state, action)
         try:
             text = self.game.format_action(before, action)
@@ -290,6 +290,13 @@ class LocalGame(GameController):
                 self.last_error = f"{self.seats[seat].label} tried an illegal move: {e}"
                 self._notify(Change(error=self.last_error))
                 return
+
+    def play_computer_now(self) -> LogEntry:
+        """Let the computer whose turn it is play one action here and now (no worker thread)."""
+        w = self.waiting
+        if w.kind != COMPUTER:
+            raise IllegalAction("it is not a computer player's turn")
+        return self._play(w.seat, self.players[w.seat].choose(self.game, self.view(w.seat), w.seat))
 
     def close(self) -> None:
         self._closed = True

@@ -96,3 +96,31 @@ class GameOverScreen(ModalScreen[str]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "board")
+
+
+class ChoiceScreen(ModalScreen[int | None]):
+    """Pick one of several moves that a click could mean (e.g. which tile)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, question: str, options: list[str]):
+        super().__init__()
+        self.question = question
+        self.options = options
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import OptionList
+
+        with Vertical(id="choice-box", classes="dialog"):
+            yield Static(self.question, classes="screen-title")
+            yield OptionList(*self.options, id="choices")
+            yield Static("Click one, or arrows and Enter; Escape cancels.", classes="muted")
+
+    def on_mount(self) -> None:
+        self.query_one("#choices").focus()
+
+    def on_option_list_option_selected(self, event) -> None:
+        self.dismiss(event.option_index)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -85,15 +85,20 @@ class GameScreen(Screen):
             with Vertical(id="game-side"):
                 yield Label("Scores", classes="panel-title")
                 yield ScoreBoard(id="scores")
+                yield from self.compose_info()
                 yield Label("Moves", classes="panel-title")
                 yield MoveLog(id="move-log")
         yield StatusLine("", id="status")
-        yield Input(placeholder="type a move (? lists the legal moves)", id="command")
+        yield Input(placeholder=": type a move (? lists the legal moves)", compact=True, id="command")
         yield Footer()
 
     def compose_board(self) -> ComposeResult:
         yield Label("Your legal moves (click or Enter to play)", classes="panel-title", id="moves-title")
         yield OptionList(id="moves")
+
+    def compose_info(self) -> ComposeResult:
+        """Game facts under the scores (none for the generic screen)."""
+        return iter(())
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.game.name} — {'hot-seat' if self.hot_seat else 'local game'}"

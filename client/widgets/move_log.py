@@ -10,7 +10,7 @@ from client.controller import TABLE, GameController, LogEntry
 
 class MoveLog(RichLog):
     def __init__(self, **kwargs):
-        super().__init__(wrap=True, markup=False, auto_scroll=True, **kwargs)
+        super().__init__(wrap=True, markup=False, auto_scroll=True, min_width=16, **kwargs)
         self.shown = 0
 
     def line_for(self, controller: GameController, entry: LogEntry) -> Text:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from client.widgets.text_panel import TextPanel
 
 from client.controller import COMPUTER, GameController
 
 
-class ScoreBoard(Static):
+class ScoreBoard(TextPanel):
     def show(self, controller: GameController) -> None:
         scores = controller.scores()
         waiting = controller.waiting
@@ -20,6 +20,9 @@ class ScoreBoard(Static):
             mark = "▶ " if turn else ("★ " if seat.index in winners else "  ")
             kind = " (computer)" if seat.kind == COMPUTER else ""
             style = "bold reverse" if turn else ("bold" if seat.index in winners else "")
-            text.append(f"{mark}{seat.label}{kind}", style=style)
-            text.append(f"  {score:>3}\n", style="bold")
-        self.update(text)
+            name = f"{mark}{seat.label}{kind}"
+            text.append(f"{name[:28]:<28}", style=style)
+            text.append(f"{score:>4}\n", style="bold")
+        text.rstrip()
+        self.styles.height = len(controller.seats)
+        self.set(text)

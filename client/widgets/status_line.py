@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from textual.widgets import Static
+from client.widgets.text_panel import TextPanel
 
 
-class StatusLine(Static):
+class StatusLine(TextPanel):
     def show(self, text: str, error: bool = False) -> None:
-        self.update(text)
+        self.set(text)
         self.set_class(error, "-error")

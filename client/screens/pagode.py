@@ -1,0 +1,332 @@
+"""The Pagode game screen: six building sites, reserves, your hand, abilities.
+
+Everything works by mouse and by keyboard. You select cards (click them, or
+Enter on a focused card), then click a site (or press its number): the
+screen finds the legal move that uses exactly those cards there. When the
+click could mean several moves (which tile to lay, which colour for a Rice
+bowl column), a short list asks which one. Buttons (and keys) play the
+abilities and end the turn. A move the rules refuse is not played; the
+engine's reason appears in the status line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.widgets import Button, Label
+
+from client.screens.dialogs import ChoiceScreen
+from client.screens.game import GameScreen
+from client.widgets.text_panel import TextPanel
+from client.widgets.pagode import (CardWidget, SiteWidget, abilities_text, cards_line, colour_of,
+                                   tiles_left_text)
+from engines.core import Action, State
+from engines.pagode.data import (COLOURS, FLOOR_COLUMNS, HAND_LIMIT, RESERVE_SIZE, SITES, TILES,
+                                 VARIANTS)
+
+BUILDS = ("column", "tile", "roof")
+BUTTONS = (
+    ("lantern", "Lantern", ("lantern",)),
+    ("dragon", "Dragon", ("dragon",)),
+    ("draw", "Dragon: draw", ("draw",)),
+    ("modified", "Modified turn", ("modified",)),
+    ("discard", "Discard selected", None),
+    ("end", "End turn", ("end", False)),
+    ("end-fan", "End turn + Fan", ("end", True)),
+)
+MAX_HAND_SHOWN = HAND_LIMIT + 2
+
+
+class PagodeScreen(GameScreen):
+    BINDINGS = [
+        Binding("escape", "escape", "Clear / leave"),
+        Binding("e", "button('end')", "End turn"),
+        Binding("f", "button('end-fan')", "End + Fan", show=False),
+        Binding("l", "button('lantern')", "Lantern", show=False),
+        Binding("d", "button('dragon')", "Dragon", show=False),
+        Binding("w", "button('draw')", "Draw", show=False),
+        Binding("m", "button('modified')", "Modified", show=False),
+        Binding("x", "button('discard')", "Discard", show=False),
+        Binding("left", "app.focus_previous", show=False),
+        Binding("right", "app.focus_next", show=False),
+    ] + [Binding(str(i + 1), f"site({i})", f"Site {i + 1}", show=False) for i in range(SITES)]
+
+    def __init__(self, controller):
+        super().__init__(controller)
+        self.selected: list[int] = []
+
+    # -- layout
+    def compose_board(self) -> ComposeResult:
+        with Vertical(id="pagode-board"):
+            with Grid(id="sites"):
+                for site in range(SITES):
+                    yield SiteWidget(site, id=f"site-{site + 1}")
+            yield TextPanel("", id="opponent-row", classes="pagode-row")
+            yield TextPanel("", id="played-row", classes="pagode-row")
+            with Horizontal(classes="card-row"):
+                yield Label("Reserve", classes="card-row-label", id="reserve-label")
+                for i in range(RESERVE_SIZE):
+                    yield CardWidget("reserve", i, id=f"reserve-{i}")
+                yield Label("  Hand", classes="card-row-label", id="hand-label")
+                for i in range(MAX_HAND_SHOWN):
+                    yield CardWidget("hand", i, id=f"hand-{i}")
+            with Horizontal(id="pagode-controls"):
+                for key, label, _ in BUTTONS:
+                    yield Button(label, id=f"btn-{key}", compact=True)
+
+    def compose_info(self) -> ComposeResult:
+        yield TextPanel("", id="pagode-info")
+        yield Label("Abilities (uses left, * used this turn)", classes="panel-title")
+        yield TextPanel("", id="abilities")
+        yield Label("Tiles left: background + spots", classes="panel-title")
+        yield TextPanel("", id="tiles-left")
+
+    def focus_default(self) -> None:
+        for widget in self.query(CardWidget):
+            if widget.display:
+                widget.focus()
+                return
+        self.query_one("#site-1").focus()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        variant = getattr(self.controller, "variant", "standard")
+        self.sub_title = f"Pagode ({variant}) — {'hot-seat' if self.hot_seat else 'local game'}"
+
+    # -- drawing
+    def refresh_board(self, view: State) -> None:
+        game = self.game
+        seat = self.viewer
+        floors = VARIANTS[view.variant].floors
+        complete = game._complete_mask(view)  # noqa: SLF001 - the engine's own test of completion
+        for site in range(SITES):
+            self.query_one(f"#site-{site + 1}", SiteWidget).show(
+                view.site_tiles[site], view.site_cols[site], view.site_colour[site], floors,
+                bool(complete >> site & 1))
+        ids = view.cards.ids
+        self.selected = [s for s in self.selected
+                         if seat is not None and (s in view.reserves[seat] or s in view.hands[seat])]
+        reserve = list(view.reserves[seat]) if seat is not None else []
+        hand = list(view.hands[seat]) if seat is not None else []
+        for i in range(RESERVE_SIZE):
+            slot = reserve[i] if i < len(reserve) else None
+            self.query_one(f"#reserve-{i}", CardWidget).set_card(
+                slot, ids[slot] if slot is not None else None, slot in self.selected)
+        for i in range(MAX_HAND_SHOWN):
+            slot = hand[i] if i < len(hand) else None
+            self.query_one(f"#hand-{i}", CardWidget).set_card(
+                slot, ids[slot] if slot is not None else None, slot in self.selected)
+        self._put("#opponent-row", self.others_text(view))
+        played = Text("Played this turn: ", style="dim")
+        played.append_text(cards_line([ids[s] for s in view.played]) if view.played else Text("—", style="dim"))
+        self._put("#played-row", played)
+        self.refresh_buttons()
+        self.refresh_info(view)
+
+    def others_text(self, view: State) -> Text:
+        """The other seats' reserves (public) and hand sizes (hidden), or everyone's between turns."""
+        text = Text()
+        seats = [s for s in range(len(self.controller.seats)) if s != self.viewer]
+        for n, s in enumerate(seats):
+            if n:
+                text.append("\n")
+            label = self.controller.seats[s].label
+            text.append(f"{label}: ", style="bold")
+            text.append("reserve ", style="dim")
+            text.append_text(cards_line([view.cards.ids[x] for x in view.reserves[s]]))
+            hand = view.hands[s]
+            text.append(f"  hand {len(hand)} card{'s' if len(hand) != 1 else ''} ", style="dim")
+            text.append_text(cards_line([view.cards.ids[x] for x in hand], hand=True))
+        return text
+
+    def refresh_buttons(self) -> None:
+        seat = self.acting_seat
+        legal = set(self.controller.legal_actions(seat)) if seat is not None else set()
+        discards = any(a[0] == "discard" for a in legal)
+        for key, _, action in BUTTONS:
+            ok = discards if action is None else action in legal
+            button = self.query_one(f"#btn-{key}", Button)
+            button.set_class(not ok, "-unavailable")
+
+    def refresh_info(self, view: State) -> None:
+        game = self.game
+        limit = game.column_limit(view)
+        info = Text()
+        info.append(f"Turn {view.turn + 1}", style="bold")
+        info.append(f" · columns this turn {view.columns}/{limit}")
+        info.append(f"\nDraw pile {len(view.draw)} · discard {len(view.discard)}")
+        info.append(f" · pagodas done {game.complete_pagodas(view)}/3")
+        if view.phase not in ("play", "over", "setup", "draw"):
+            info.append(f"\nPhase: {view.phase}", style="bold")
+            if view.phase == "modified":
+                info.append(f" ({view.mod_left} to discard)")
+        self._put("#pagode-info", info)
+        labels = [f"P{i + 1}" for i in range(len(self.controller.seats))]
+        self._put("#abilities", abilities_text(view.uses, view.used, view.current, labels))
+        self._put("#tiles-left", tiles_left_text(view.tiles_left))
+
+    def _put(self, selector: str, text: Text) -> None:
+        self.query_one(selector, TextPanel).set(text)
+
+    def status_text(self) -> str:
+        text = super().status_text()
+        if self.acting_seat is None:
+            return text
+        view = self.view()
+        if view.phase == "dragon":
+            return f"{text}: Dragon — select cards and Discard, then Draw"
+        if view.phase == "modified":
+            return f"{text}: modified turn — discard {view.mod_left} more (select, then Discard)"
+        if view.phase == "modified column":
+            return f"{text}: modified turn — click a site for its free column"
+        if view.phase == "modified end":
+            return f"{text}: modified turn — End turn (or End turn + Fan)"
+        picked = f" [{len(self.selected)} selected]" if self.selected else ""
+        return f"{text}: select cards, then click a site{picked}"
+
+    # -- what clicks mean
+    def on_card_widget_toggled(self, message: CardWidget.Toggled) -> None:
+        slot = message.card.slot
+        if slot is None:
+            return
+        if slot in self.selected:
+            self.selected.remove(slot)
+        else:
+            self.selected.append(slot)
+        message.card.set_class(slot in self.selected, "-selected")
+        self.show_status(self.status_text())
+
+    def on_site_widget_clicked(self, message: SiteWidget.Clicked) -> None:
+        self.build_on(message.site)
+
+    def action_site(self, site: int) -> None:
+        self.build_on(site)
+
+    def _signature(self, view: State, seat: int, cards) -> Counter:
+        """What matters about cards for a move: where each comes from and its colour."""
+        return Counter((0 if slot in view.reserves[seat] else 1, colour_of(ident)) for slot, ident in cards)
+
+    def _substitute(self, view: State, seat: int, cards) -> tuple:
+        """The same move paid with the very cards selected (the engine takes any fitting card)."""
+        left = list(self.selected)
+        out = []
+        for slot, ident in cards:
+            key = (0 if slot in view.reserves[seat] else 1, colour_of(ident))
+            pick = next(s for s in left
+                        if (0 if s in view.reserves[seat] else 1, colour_of(view.cards.ids[s])) == key)
+            left.remove(pick)
+            out.append((pick, view.cards.ids[pick]))
+        return tuple(out)
+
+    @staticmethod
+    def _paid(action: Action) -> tuple:
+        return action[3] + action[4] if action[0] == "roof" else action[3]
+
+    def build_on(self, site: int) -> None:
+        """Build on ``site`` with the selected cards: one legal move, a choice, or the reason why not."""
+        seat = self.acting_seat
+        if seat is None:
+            self.play(())  # says whose turn it is
+            return
+        view = self.view()
+        chosen = self._signature(view, seat, [(s, view.cards.ids[s]) for s in self.selected])
+        matches = []
+        for action in self.controller.legal_actions(seat):
+            if action[0] in BUILDS and action[1] == site and self._signature(view, seat, self._paid(action)) == chosen:
+                matches.append(self._with_selected(view, seat, action))
+        if len(matches) == 1:
+            self.play_and_clear(matches[0])
+        elif matches:
+            labels = [self.describe(view, seat, a) for a in matches]
+
+            def picked(index: int | None) -> None:
+                if index is not None:
+                    self.play_and_clear(matches[index])
+
+            self.app.push_screen(ChoiceScreen(f"Site {site + 1}: which move?", labels), picked)
+        else:
+            self.show_status(f"Refused: {self.why_not(view, seat, site)}", error=True)
+
+    def _with_selected(self, view: State, seat: int, action: Action) -> Action:
+        if action[0] == "roof":
+            paid = self._substitute(view, seat, action[3] + action[4])
+            n = len(action[3])
+            return action[:3] + (paid[:n], paid[n:])
+        return action[:3] + (self._substitute(view, seat, action[3]),)
+
+    def describe(self, view: State, seat: int, action: Action) -> str:
+        text = self.controller.format(seat, action)
+        if action[0] == "column":
+            return f"{text}   {COLOURS[action[2]]} column"
+        background = view.site_colour[action[1]]
+        tile = TILES[background * 5 + action[2]]
+        if action[0] == "tile":
+            return f"{text}   {COLOURS[tile[0]]} tile, next floor {COLOURS[tile[1]]}"
+        return f"{text}   {COLOURS[tile[0]]} roof, {COLOURS[tile[2]]} summit"
+
+    def why_not(self, view: State, seat: int, site: int) -> str:
+        """The engine's reason for the move a person most likely meant."""
+        cards = tuple((s, view.cards.ids[s]) for s in self.selected)
+        tiles, cols, colour = view.site_tiles[site], view.site_cols[site], view.site_colour[site]
+        floors = VARIANTS[view.variant].floors
+        if not cards and view.phase != "modified column":
+            return f"select the cards to pay with first (your reserve or hand), then click site {site + 1}"
+        if len(tiles) == floors:
+            guess: Action = ("column", site, colour_of(cards[0][1]) if cards else 0, cards)
+        elif cols < FLOOR_COLUMNS or not cards:
+            if len(cards) == 1 or (cards and colour is None):
+                target = colour_of(cards[0][1])
+            else:
+                target = colour if colour is not None else 0
+            guess = ("column", site, target, cards)
+        else:
+            spots = self.game.tile_spots_left(view, colour) or [0]
+            if len(tiles) == floors - 1:
+                guess = ("roof", site, spots[0], cards[:1], cards[1:])
+            else:
+                guess = ("tile", site, spots[0], cards)
+        reason = self.game.check(view, guess)
+        return reason or f"those cards do not pay for a move on site {site + 1}"
+
+    def play_and_clear(self, action: Action) -> bool:
+        if self.play(action):
+            self.selected = []
+            return True
+        return False
+
+    # -- buttons and keys
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        key = (event.button.id or "").removeprefix("btn-")
+        self.action_button(key)
+
+    def action_button(self, key: str) -> None:
+        action = next((a for k, _, a in BUTTONS if k == key), "missing")
+        if action == "missing":
+            return
+        if action is not None:
+            self.play_and_clear(action)
+            return
+        view = self.view()
+        if not self.selected:
+            self.show_status("Refused: select the cards to discard first", error=True)
+            return
+        for slot in list(self.selected):
+            if not self.play(("discard", slot, view.cards.ids[slot])):
+                return
+            self.selected.remove(slot)
+        self.refresh_game()
+
+    def action_escape(self) -> None:
+        if self.selected:
+            self.selected = []
+            self.refresh_game()
+            return
+        self.action_leave()
+
+    def _handed_over(self, seat: int) -> None:
+        self.selected = []
+        super()._handed_over(seat)

@@ -1,0 +1,181 @@
+"""The Pagode screen, played as a person plays it: by clicks and by keys."""
+
+from __future__ import annotations
+
+from textual.widgets import OptionList
+
+from client.controller import LocalGame
+from client.screens.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen
+from client.screens.pagode import PagodeScreen
+from client.widgets.pagode import CardWidget, SiteWidget
+from client.widgets.status_line import StatusLine
+from engines.bots import RandomBot
+from engines.registry import get_game
+from tests.client.conftest import make_app
+from tests.client.pagode_clicks import builder_choice, click_action, card_widget, pass_keyboard, quick_buttons
+
+GAME = get_game("pagode")
+SIZE = (160, 50)
+
+
+def pagode_app(players, seed=1, names=("Ann", "Bob"), variant="standard"):
+    controller = LocalGame(GAME, players, names=list(names), seed=seed, variant=variant)
+    return controller, make_app(lambda: PagodeScreen(controller))
+
+
+def status(screen) -> str:
+    return str(screen.query_one(StatusLine).render())
+
+
+async def test_hot_seat_game_by_clicks_reaches_a_roof():
+    controller, app = pagode_app([None, None], seed=33, variant="quick")  # seed 33: a roof in ~45 clicks
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = next(s for s in app.screen_stack if isinstance(s, PagodeScreen))
+        quick_buttons(screen)
+        handoffs = 0
+        for _ in range(400):
+            if await pass_keyboard(pilot):
+                handoffs += 1
+                continue
+            assert app.screen is screen, type(app.screen).__name__
+            seat = controller.waiting.seat
+            assert screen.viewer == seat  # the hand on screen is the player's own
+            action = builder_choice(controller, seat)
+            before = len(controller.log)
+            await click_action(pilot, screen, action)
+            await pilot.pause()
+            assert len(controller.log) > before, f"{action} not played: {status(screen)}"
+            if action[0] == "roof":
+                break
+        assert action[0] == "roof"
+        assert handoffs >= 2
+        roofed = [w for w in screen.query(SiteWidget) if w.has_class("-roofed")]
+        assert len(roofed) == 1 and "roof built" in str(roofed[0].render())
+        assert controller.scores()[seat] > 0
+
+
+async def test_hands_are_hidden_between_hot_seat_turns():
+    controller, app = pagode_app([None, None], seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        screen = app.screen_stack[-2]
+        assert screen.viewer is None
+        assert not any(w.display for w in screen.query(CardWidget))  # no hand on screen behind the dialog
+        await pass_keyboard(pilot)
+        first = controller.waiting.seat
+        hand = controller.state.hands[first]
+        shown = [w.slot for w in screen.query(CardWidget) if w.display and w.place == "hand"]
+        assert shown == list(hand)
+        other = controller.state.hands[1 - first]
+        assert str(controller.view(first).cards.ids[other[0]]) == "None"
+
+
+async def test_refused_intents_show_the_reason():
+    controller, app = pagode_app([None, None], seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = app.screen
+        quick_buttons(screen)
+        await pilot.click("#site-2")
+        assert "Refused: select the cards to pay with first" in status(screen)
+        await pilot.click("#btn-end")
+        await pilot.pause()
+        assert "Refused: a turn must build at least 1 column" in status(screen)
+        # a column, then a second of another colour on the same site
+        seat = controller.waiting.seat
+        view = controller.view(seat)
+        red, blue = view.reserves[seat][0], view.reserves[seat][1]
+        await pilot.click(card_widget(screen, red))
+        await pilot.click("#site-1")
+        await pilot.pause()
+        assert controller.view(seat).site_cols[0] == 1
+        await pilot.click(card_widget(screen, blue))
+        await pilot.click("#site-1")
+        await pilot.pause()
+        assert "Refused: site 1 takes red columns, not blue" in status(screen)
+        assert screen.query_one(StatusLine).has_class("-error")
+        assert controller.view(seat).site_cols[0] == 1
+
+
+async def test_keyboard_only_turn():
+    controller, app = pagode_app([None, None], seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # pass the keyboard
+        await pilot.pause()
+        screen = app.screen
+        seat = controller.waiting.seat
+        assert isinstance(app.focused, CardWidget) and app.focused.slot == controller.view(seat).reserves[seat][0]
+        await pilot.press("enter", "3")  # select the first reserve card, build on site 3
+        await pilot.pause()
+        assert controller.view(seat).site_cols[2] == 1
+        await pilot.press("e")
+        await pilot.pause()
+        assert controller.waiting.seat == 1 - seat
+        assert isinstance(app.screen, HandoffScreen)
+
+
+async def test_a_tile_choice_is_asked_and_chosen_by_click():
+    controller, app = pagode_app([None, None], seed=33, variant="quick")
+    while True:  # the opening, played without the screen, up to the first tile
+        seat = controller.waiting.seat
+        action = builder_choice(controller, seat)
+        if action[0] == "tile":
+            break
+        controller.submit(seat, action)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = app.screen
+        view = controller.view(seat)
+        site = action[1]
+        spots = GAME.tile_spots_left(view, view.site_colour[site])
+        for slot, _ in action[3]:
+            await pilot.click(card_widget(screen, slot))
+        await pilot.click(f"#site-{site + 1}")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)  # one line per spot colour left
+        assert len(app.screen.options) == len(spots)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and len(controller.view(seat).site_tiles[site]) == 0
+        assert len(screen.selected) == len(action[3])  # the selection survives a cancelled choice
+        await pilot.click(f"#site-{site + 1}")  # again, and this time pick the tile by click
+        await pilot.pause()
+        wanted = controller.format(seat, action)
+        index = next(i for i, label in enumerate(app.screen.options) if label.startswith(wanted + " "))
+        await pilot.click(app.screen.query_one(OptionList), offset=(3, 1 + index))
+        await pilot.pause()
+        assert screen.selected == []
+        assert controller.view(seat).site_tiles[site] == (view.site_colour[site] * 5 + action[2],)
+
+
+async def test_against_the_computer_to_the_end():
+    controller, app = pagode_app([None, RandomBot(2)], seed=5, variant="quick")
+    while GAME.complete_pagodas(controller.state) < 2:  # the opening, played without the screen
+        if controller.waiting.kind == "human":
+            controller.submit(0, builder_choice(controller, 0))
+        else:
+            controller.play_computer_now()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PagodeScreen) and screen.viewer == 0
+        quick_buttons(screen)
+        for _ in range(600):
+            if isinstance(app.screen, GameOverScreen) or controller.is_over():
+                break
+            if controller.waiting.seat == 0 and controller.waiting.kind == "human":
+                before = len(controller.log)
+                await click_action(pilot, screen, builder_choice(controller, 0))
+                await pilot.pause()
+                assert len(controller.log) > before, status(screen)
+            else:
+                await pilot.pause()
+        await pilot.pause()
+        assert controller.is_over()
+        assert isinstance(app.screen, GameOverScreen)
+        assert "Game over" in str(app.screen.query_one("#game-over-result").render())

@@ -1,0 +1,60 @@
+"""Snapshots of the main screens (fixed size, no cursor blink).
+
+Review a change with `pytest tests/client/test_snapshots.py --snapshot-report`
+and accept it with `--snapshot-update` only after looking at the report.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from client.controller import LocalGame
+from client.screens.game import GameScreen
+from tests.client.conftest import make_app
+from tests.client.toy_game import GAME
+
+SIZE = (100, 32)
+
+
+async def no_blink(pilot) -> None:
+    for widget in pilot.app.screen.query(Input):
+        widget.cursor_blink = False
+    await pilot.pause()
+
+
+def test_home(snap_compare):
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=no_blink)
+
+
+def test_help(snap_compare):
+    assert snap_compare(make_app(), terminal_size=SIZE, press=["f1"], run_before=no_blink)
+
+
+def test_settings(snap_compare):
+    async def run_before(pilot):
+        await pilot.press("s")
+        await no_blink(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_lan_placeholder(snap_compare):
+    assert snap_compare(make_app(), terminal_size=SIZE, press=["l"], run_before=no_blink)
+
+
+def test_generic_game_screen(snap_compare):
+    controller = LocalGame(GAME, [None, None], names=["Ann", "Bob"], seed=4)
+
+    async def run_before(pilot):
+        await pilot.press("enter")  # past the pass-the-keyboard dialog
+        await pilot.pause()
+        pilot.app.screen.play(("add", 2))
+        await pilot.press("enter")
+        await no_blink(pilot)
+
+    assert snap_compare(make_app(lambda: GameScreen(controller)), terminal_size=SIZE, run_before=run_before)
+
+
+def test_handoff_dialog(snap_compare):
+    controller = LocalGame(GAME, [None, None], names=["Ann", "Bob"], seed=4)
+    assert snap_compare(make_app(lambda: GameScreen(controller)), terminal_size=SIZE, run_before=no_blink)
