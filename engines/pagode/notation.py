@@ -155,6 +155,9 @@ def parse_action(game: "Pagode", state: "PagodeState", text: str, seat: int | No
         raise NotationError(f"there is no site {site_text} (sites 1-{SITES})")
     if kind == "c":
         colour = _colour(colour_text) if colour_text else None
+        if state.phase == "modified column" and colour is None and len("".join(rest)) == 1:
+            # the free column of a modified turn: 'c3 y' is read as 'c3=y'
+            return ("column", site, _colour("".join(rest)), ())
         cards = _cards(state, seat, "".join(rest), [])
         if not cards:
             if colour is None:

@@ -305,6 +305,7 @@ def test_modified_turn_discards_four_and_builds_one_column_of_any_colour():
     state, ev = play(state, "mod", "x r", "x R", "x B", "x y")
     assert state.phase == "modified column" and [e[0] for e in ev].count("discard") == 4
     assert "c2=g" in moves(state) and "c1=y" in moves(state) and "c2=y" not in moves(state)
+    assert GAME.parse_action(state, "c2 g") == GAME.parse_action(state, "c2=g"), "a person may forget the '='"
     state, ev = play(state, "c2=g")
     assert points(ev) == 3
     # "Ensuite, votre tour se termine immédiatement, et vous procédez à la phase Piocher."
