@@ -161,6 +161,8 @@ class NetPeer:
     discovery: Discovery | None = None
     _link_changed: asyncio.Event = field(default_factory=asyncio.Event)
     _done: asyncio.Event = field(default_factory=asyncio.Event)
+    on_events: Callable[[list], None] | None = None
+    """Gets the session's events (Moved, TableSet, GameOver, Aborted...) for a UI."""
     _background: set = field(default_factory=set)
     _sent: int = 0
 
@@ -218,8 +220,24 @@ class NetPeer:
     def role(self) -> str:
         return "host" if self.session.host else "guest"
 
+    # -- the local player (a UI)
+    async def act(self, action) -> None:
+        """Play our seat's ``action`` (for a UI; bots move by themselves): logged, then sent if linked.
+
+        Raises ``engines.core.IllegalAction`` (one line) if it cannot be played now.
+        """
+        self._report(self.session.act(action))
+        link = self.link
+        if link is not None and not link.closed:
+            try:
+                await self._send_out(link)
+            except LinkClosed:
+                pass  # the resume sends it
+
     # -- reporting
     def _report(self, events: list) -> None:
+        if events and self.on_events is not None:
+            self.on_events(list(events))
         for ev in events:
             if isinstance(ev, Moved):
                 self.say(f"move {len(self.session.chain)}: seat {ev.seat + 1} {ev.text}")

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from engines.bots import make_bot
+from engines.core import IllegalAction
 from engines.registry import get_game
 from protocol.identity import Identity
 from protocol.log import open_entry, read_log
@@ -166,3 +167,29 @@ async def test_an_absent_guest_lets_the_host_claim_the_game(tmp_path):
     assert last.kind == "abort" and last.author == HOST_ID.public and last.body["culprit"] == 1
     assert "sent nothing for 1 s" in last.body["reason"]
     assert any(line.startswith("claimed:") for line in lines["host"])
+
+
+async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
+    """No bot on the host: a 'UI' watches the events and plays with NetPeer.act."""
+    host, guest, lines = make_pair(tmp_path)
+    host.player = None
+    events = []
+    host.on_events = events.extend
+    bot = make_bot("greedy", 7)
+    task, port = await start_host(host)
+    play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
+    moves = 0
+    while not host.session.over:
+        if host.session.my_turn:
+            s = host.session
+            await host.act(bot.choose(s.game, s.view, s.my_seat))
+            moves += 1
+        else:
+            await asyncio.sleep(0.002)
+    await asyncio.wait_for(play, 60)
+    await asyncio.wait_for(task, 30)
+    assert_finished_alike(host, guest)
+    kinds = {type(e).__name__ for e in events}
+    assert {"TableSet", "Moved", "GameOver"} <= kinds and moves > 10
+    with pytest.raises(IllegalAction, match="not our turn"):
+        await host.act(("pass",))
