@@ -33,6 +33,7 @@ from .data import (ABILITY_OF_COLOUR, BUDDHA, CARDS_PER_COLOUR, COLOUR_OF_IDENT,
                    LANTERN_COLUMN_LIMIT, MODIFIED_DISCARDS, PAGODAS_TO_END, RESERVE_SIZE, RICE_BOWL, SITES,
                    TILE_POINTS, TILES, USES_PER_TILE, VARIANTS)
 from . import notation
+from .payments import by_colour, free_options, summits
 from .state import PagodeState
 
 NO_USES = (0, 0, 0, 0, 0)
@@ -178,7 +179,7 @@ class Pagode(Game):
         return out
 
     def _discard_actions(self, state: PagodeState, seat: int) -> list[tuple]:
-        pool = _pool(state, seat)
+        pool = by_colour(state, seat)
         out = []
         for src in (0, 1):
             for c in range(5):
@@ -197,7 +198,7 @@ class Pagode(Game):
         rice = abilities and uses[RICE_BOWL] > 0 and not used >> RICE_BOWL & 1
         buddha = abilities and uses[BUDDHA] > 0 and not used >> BUDDHA & 1
         room = state.columns < (LANTERN_COLUMN_LIMIT if used >> LANTERN & 1 else COLUMN_LIMIT)
-        singles, pairs = _free_options(ids, state.reserves[seat], state.hands[seat])
+        singles, pairs = free_options(ids, state.reserves[seat], state.hands[seat])
         pool = None
         out: list[tuple] = []
         append = out.append
@@ -229,12 +230,12 @@ class Pagode(Game):
             elif room:
                 rice_after = abilities and not used >> RICE_BOWL & 1 and (colour == RICE_BOWL or uses[RICE_BOWL] > 0)
                 if pool is None:
-                    pool = _pool(state, seat)
+                    pool = by_colour(state, seat)
                 for cards in payments:
                     taken = tuple(slot for slot, _ in cards)
                     for f in spots:
                         summit = TILES[colour * 5 + f][2]
-                        for scards in _summits(pool, ids, summit, taken, rice_after):
+                        for scards in summits(pool, ids, summit, taken, rice_after):
                             append(("roof", site, f, cards, scards))
         can_build = bool(out)
         if abilities:
@@ -708,110 +709,3 @@ _HANDLERS = {
 def _put(values: tuple, index: int, value) -> tuple:
     """``values`` with one item replaced (states hold tuples: copies share them safely)."""
     return values[:index] + (value,) + values[index + 1:]
-
-
-# ---------------------------------------------------------------------- card choices
-
-
-def _pool(state: PagodeState, seat: int) -> tuple[list[list[int]], list[list[int]]]:
-    """Per place (0 reserve, 1 hand) and colour, the seat's known slots, lowest first."""
-    ids = state.cards.ids
-    pool: tuple[list[list[int]], list[list[int]]] = ([[], [], [], [], []], [[], [], [], [], []])
-    for src, place in ((0, state.reserves[seat]), (1, state.hands[seat])):
-        by = pool[src]
-        for slot in place:  # places are kept sorted
-            ident = ids[slot]
-            if ident is not None:
-                by[ident // CARDS_PER_COLOUR].append(slot)
-    return pool
-
-
-def _free_options(ids: list, reserve: tuple[int, ...], hand: tuple[int, ...]) -> tuple[list[list[tuple]], list[tuple]]:
-    """With no card used yet: per colour the single-card payments, and every same-colour pair.
-
-    Same choices and order as ``_singles`` and ``_pairs`` with nothing used
-    (places are sorted, so the first cards seen are the lowest slots).
-    """
-    rf: list = [None] * 5
-    rs: list = [None] * 5
-    hf: list = [None] * 5
-    hs: list = [None] * 5
-    for first, second, place in ((rf, rs, reserve), (hf, hs, hand)):
-        for slot in place:
-            ident = ids[slot]
-            if ident is None:
-                continue
-            c = ident // CARDS_PER_COLOUR
-            if first[c] is None:
-                first[c] = (slot, ident)
-            elif second[c] is None:
-                second[c] = (slot, ident)
-    singles: list[list[tuple]] = []
-    pairs: list[tuple] = []
-    for c in range(5):
-        a, b = rf[c], hf[c]
-        if a is not None:
-            if rs[c] is not None:
-                pairs.append((a, rs[c]))
-            if b is not None:
-                singles.append([(a,), (b,)])
-                pairs.append((a, b))
-                if hs[c] is not None:
-                    pairs.append((b, hs[c]))
-            else:
-                singles.append([(a,)])
-        elif b is not None:
-            singles.append([(b,)])
-            if hs[c] is not None:
-                pairs.append((b, hs[c]))
-        else:
-            singles.append([])
-    return singles, pairs
-
-
-def _first(slots: list[int], used: tuple[int, ...], skip: int = 0) -> int | None:
-    for slot in slots:
-        if slot not in used:
-            if skip == 0:
-                return slot
-            skip -= 1
-    return None
-
-
-def _singles(pool, ids, c: int, used: tuple[int, ...]) -> list[tuple]:
-    out = []
-    for src in (0, 1):
-        slot = _first(pool[src][c], used)
-        if slot is not None:
-            out.append(((slot, ids[slot]),))
-    return out
-
-
-def _pairs(pool, ids, p: int, used: tuple[int, ...]) -> list[tuple]:
-    """Two cards of colour ``p``: reserve+reserve, reserve+hand, hand+hand (lowest slots)."""
-    out = []
-    r, h = pool[0][p], pool[1][p]
-    r0 = _first(r, used)
-    if r0 is not None:
-        r1 = _first(r, used, 1)
-        if r1 is not None:
-            out.append(((r0, ids[r0]), (r1, ids[r1])))
-    h0 = _first(h, used)
-    if r0 is not None and h0 is not None:
-        out.append(((r0, ids[r0]), (h0, ids[h0])))
-    if h0 is not None:
-        h1 = _first(h, used, 1)
-        if h1 is not None:
-            out.append(((h0, ids[h0]), (h1, ids[h1])))
-    return out
-
-
-def _summits(pool, ids, summit: int, used: tuple[int, ...], rice: bool) -> list[tuple]:
-    out = _pairs(pool, ids, summit, used)
-    if rice:
-        for single in _singles(pool, ids, summit, used):
-            used2 = used + (single[0][0],)
-            for p in range(5):
-                for pair in _pairs(pool, ids, p, used2):
-                    out.append(single + pair)
-    return out
