@@ -78,11 +78,12 @@ def make_sessions(game: Game, players: int, seed: str, *, variant: str = "standa
                   stores: Sequence[Callable[[bytes], None] | None] | None = None,
                   games: Callable[[str], Game] | None = None) -> list[Session]:
     """Deterministic sessions for ``players`` peers (identities and seeds from ``seed``)."""
+    idents = [Identity.from_seed(f"{seed}/identity/{i}".encode()) for i in range(players)]
     out = []
-    for i in range(players):
-        ident = Identity.from_seed(f"{seed}/identity/{i}".encode())
+    for i, ident in enumerate(idents):
         sess_seed = Identity.from_seed(f"{seed}/seed/{i}".encode()).public  # 32 bytes, deterministic
         out.append(Session(ident, host=i == 0, name=f"bot{i + 1}", game=game if i == 0 else None,
                            players=players, variant=variant, seed=sess_seed,
-                           store=stores[i] if stores else None, games=games, auto_join=players == 2))
+                           store=stores[i] if stores else None, games=games,
+                           guests=[g.public for g in idents[1:]] if i == 0 and players > 2 else None))
     return out

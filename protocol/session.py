@@ -73,7 +73,7 @@ def schemas() -> dict[str, dict]:
     fair = _fair()
     proof = fair.SCHEMAS["proof"]
     own = {
-        HELLO: {"versions": ["list", "uint", 8], "name": "str"},
+        HELLO: {"versions": ["list", "uint", 8], "name": "str", "guests?": ["list", "bytes32", MAX_SEATS - 1]},
         TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],
                      "seats": ["list", "bytes32", MAX_SEATS], "names": ["list", "str", MAX_SEATS]},
         GENESIS: {"nonce": "bytes32"},
@@ -194,7 +194,8 @@ class Session:
                  game: Game | None = None, players: int = 2, variant: str = "standard",
                  options: dict | None = None, seed: bytes | None = None,
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
-                 timeout: float | None = None, auto_join: bool = True, public: bytes | None = None):
+                 timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
+                 guests: Sequence[bytes] | None = None):
         self.identity = identity
         self.public: bytes = identity.public if identity is not None else public
         if self.public is None:
@@ -207,6 +208,8 @@ class Session:
         self.store = store
         self.timeout = timeout
         self.auto_join = auto_join
+        self.guests = list(guests) if guests else None
+        """The host's list of guest keys in join order (known from the lobby); None: first come."""
         self._schemas = schemas()
         self._fairmod = _fair()
 
@@ -256,7 +259,10 @@ class Session:
     def start(self) -> list:
         """The host writes its hello."""
         if self.host and not self.chain:
-            self._author(HELLO, {"versions": [VERSION], "name": self.name})
+            body: dict[str, Any] = {"versions": [VERSION], "name": self.name}
+            if self.guests:
+                body["guests"] = self.guests
+            self._author(HELLO, body)
             self._after_hello_entry(self.chain[-1])
         return self._flush()
 
@@ -381,7 +387,8 @@ class Session:
     def from_log(cls, raws: Sequence[bytes], identity: ids.Identity, seed: bytes, *,
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, name: str = "", game: Game | None = None, players: int = 2,
-                 variant: str = "standard", options: dict | None = None) -> "Session":
+                 variant: str = "standard", options: dict | None = None,
+                 guests: Sequence[bytes] | None = None) -> "Session":
         """Restart after a crash: replay our own log, then go on live (with ``seed`` kept aside).
 
         A host restarted before its table was written needs its proposal again
@@ -390,8 +397,10 @@ class Session:
         s = cls.replay(raws, identity.public, seed, games=games, identity=identity)
         s.store, s.timeout, s.auto_join, s.name = store, timeout, True, name
         s._proposal = (game, players, variant, dict(options or {}))
-        if not s.host and s.phase == HELLO and s.public not in s._keys():
-            s._events.extend(s.join())
+        s.guests = list(guests) if guests else s._listed_guests() if s.host else None
+        if not s.host and s.phase == HELLO and s.chain:
+            s._maybe_join()
+            s._after_hello()
         s._advance_safely()      # what we would have written next; its events come with the next call
         return s
 
@@ -651,12 +660,34 @@ class Session:
         if VERSION not in entry.body["versions"]:
             raise ProtocolError(f"peer {ids.fingerprint(entry.author)} speaks protocol versions "
                                 f"{entry.body['versions']}, not {VERSION}", blame)
+        if self.peers and "guests" in entry.body:
+            raise ProtocolError(f"entry {entry.seq}: only the host lists the guests", blame)
+        listed = self._listed_guests()
+        if listed is not None and self.peers:
+            k = len(self.peers) - 1
+            if k >= len(listed) or entry.author != listed[k]:
+                raise ProtocolError(f"entry {entry.seq}: {ids.fingerprint(entry.author)} is not the guest the "
+                                    f"host expects next", blame)
         self._append(entry)
         self._after_hello_entry(entry)
-        if not self.host and self.auto_join and self._replay is None and self.public not in self._keys():
-            self._author(HELLO, {"versions": [VERSION], "name": self.name})
-            self._after_hello_entry(self.chain[-1])
+        self._maybe_join()
         self._after_hello()
+
+    def _listed_guests(self) -> list[bytes] | None:
+        """The guests named in the host's hello, in join order (None: first come, first seated)."""
+        if not self.chain:
+            return None
+        return self.chain[0].body.get("guests")
+
+    def _maybe_join(self) -> None:
+        """A guest writes its hello once the host's is in (and, with a guest list, its turn has come)."""
+        if self.host or not self.auto_join or self._replay is not None or self.public in self._keys():
+            return
+        listed = self._listed_guests()
+        if listed is not None and (self.public not in listed or listed.index(self.public) != len(self.peers) - 1):
+            return
+        self._author(HELLO, {"versions": [VERSION], "name": self.name})
+        self._after_hello_entry(self.chain[-1])
 
     def _after_hello_entry(self, entry: Entry) -> None:
         self.peers.append(_Peer(entry.author, entry.body["name"]))
@@ -664,6 +695,8 @@ class Session:
 
     def _after_hello(self) -> None:
         game, players, variant, options = self._proposal
+        if self.guests:
+            players = len(self.guests) + 1
         if (self.host and self._replay is None and game is not None and len(self.peers) == players
                 and self.phase == HELLO):
             keys = self._keys()

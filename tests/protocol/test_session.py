@@ -154,3 +154,25 @@ def test_a_pile_with_hidden_cards_is_relocked_then_shuffled(players):
     report = verify_entries([e.raw for e in sessions[0].chain], games=games)
     assert report.ok and report.replayed == list(range(1, players + 1))
 
+
+
+def test_guests_listed_by_the_host_join_in_that_order():
+    sessions = highcard_sessions(3, seed="order")
+    host, g1, g2 = sessions
+    assert host.guests == [g1.public, g2.public]
+    host.start()
+    hello = host.data_to_send()[0]
+    g2.receive(hello, sender=host.public)
+    assert g2.data_to_send() == []                 # not its turn: the first guest joins first
+    g1.receive(hello, sender=host.public)
+    g1_hello = g1.data_to_send()[0]
+    g2.receive(g1_hello, sender=g1.public)
+    assert len(g2.data_to_send()) == 1 and g2.chain[-1].author == g2.public
+
+    from protocol.log import seal
+
+    stranger = highcard_sessions(3, seed="stranger")[2]
+    stranger_hello = seal(stranger.identity, game=b"", seq=1, prev=host.chain[0].hash, kind="hello",
+                          body={"versions": [1], "name": "eve"}).raw
+    host.receive(stranger_hello, sender=stranger.public)
+    assert host.over and "not the guest the host expects" in host.result.reason
