@@ -177,6 +177,8 @@ def apply(state: PacalState, action: tuple) -> tuple[PacalState, list[Event]]:
     if state.phase == OVER:
         raise IllegalAction("the game is over")
     kind = action[0]
+    if not isinstance(kind, str):
+        raise IllegalAction(f"not an action: {action!r}")
     handler = _HANDLERS.get((state.phase, kind))
     if handler is None:
         raise IllegalAction(f"{kind!r} is not a move now: {_expecting(state)}")
@@ -210,7 +212,7 @@ def _apply_roll(s: PacalState, action: tuple, events: list[Event]) -> None:
     events.append(("roll", s.current, s.face))
 
 
-def _seat_check(s: PacalState, action: tuple, n: int) -> None:
+def _arity(action: tuple, n: int) -> None:
     if len(action) != n:
         raise IllegalAction(f"a {action[0]} action has {n - 1} parts, not {len(action) - 1}")
 
@@ -222,7 +224,7 @@ def _cell_arg(x) -> int:
 
 
 def _place(s: PacalState, action: tuple, events: list[Event]) -> None:
-    _seat_check(s, action, 2)
+    _arity(action, 2)
     c = _cell_arg(action[1])
     if c not in SACRED_CELLS:
         raise IllegalAction(f"{cell_name(c)} is not in the sacred district")
@@ -242,7 +244,7 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
     seat = s.current
     kind = action[0]
     if kind == "move":
-        _seat_check(s, action, 3)
+        _arity(action, 3)
         mode, c = action[1], _cell_arg(action[2])
         if mode not in MODES:
             raise IllegalAction(f"no move mode {mode!r} (modes: {', '.join(MODES)})")
@@ -251,7 +253,7 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
         allowance = STONES_FOR_MODE[mode]
         how = mode
     elif kind == "energy":
-        _seat_check(s, action, 3)
+        _arity(action, 3)
         value, c = action[1], _cell_arg(action[2])
         if value not in s.energy[seat]:
             raise IllegalAction(f"player {seat + 1} has no energy piece worth {value!r}")
@@ -263,7 +265,7 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
         allowance, how = 1, "energy"
         events.append(("energy", seat, value))
     else:  # relocate
-        _seat_check(s, action, 2)
+        _arity(action, 2)
         c = _cell_arg(action[1])
         if regular_moves(s, seat):
             raise IllegalAction("the ship can still move: relocating is only for a surrounded ship")
@@ -296,7 +298,7 @@ def _why_not_move(s: PacalState, mode: str, c: int) -> str:
 
 
 def _stones(s: PacalState, action: tuple, events: list[Event]) -> None:
-    _seat_check(s, action, 4)
+    _arity(action, 4)
     seat = s.current
     _kind, own, other, take = action
     if not isinstance(own, bool):
@@ -309,7 +311,7 @@ def _stones(s: PacalState, action: tuple, events: list[Event]) -> None:
         raise IllegalAction(f"this move allows {s.allowance} stone(s), not {count}")
     if other is not None and not own and s.allowance < 2:
         raise IllegalAction("a single stone goes into the player's own ship")
-    if not isinstance(take, tuple):
+    if not isinstance(take, tuple) or not all(isinstance(c, int) and not isinstance(c, bool) for c in take):
         raise IllegalAction("the stones taken back are a list of cells")
     short = max(0, count - s.stone_supply[seat])
     if len(take) != short:
@@ -445,7 +447,7 @@ def _build(s: PacalState, action: tuple, events: list[Event]) -> None:
 
 
 def _pass(s: PacalState, action: tuple, events: list[Event]) -> None:
-    _seat_check(s, action, 1)
+    _arity(action, 1)
     _end_turn(s, events)
 
 

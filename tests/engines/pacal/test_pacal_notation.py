@@ -80,10 +80,24 @@ def test_ambiguous_build_asks_for_the_constellation():
 def test_illegal_actions_are_one_line():
     s = position(ships={0: "e11"}, face=3)
     for bad in [("move", "fly", 5), ("move", "straight", 999), ("move",), ("energy", 3, c("b2")), (), "x",
-                ("stones", True, None, ()), ("roll", 1)]:
+                ("stones", True, None, ()), ("roll", 1), ({"a": 1},), (("move",), 1), ("move", "straight", "e8"),
+                ("energy", [2], c("b2")), ("relocate", True)]:
         with pytest.raises(IllegalAction) as e:
             GAME.apply(s, bad)
         assert "\n" not in str(e.value)
+
+
+def test_malformed_stones_and_builds_are_refused():
+    s = position(ships={0: "e11"}, phase=STONES, allowance=2)
+    for bad in [("stones", 1, None, ()), ("stones", True, "P2", ()), ("stones", True, 0, ()), ("stones", True, None),
+                ("stones", True, None, ({},)), ("stones", True, None, [c("a1")])]:
+        with pytest.raises(IllegalAction):
+            GAME.apply(s, bad)
+    b = position(phase=BUILD, stones={0: ["e10"]})
+    for bad in [("build", 1, c("e10")), ("build", "1", c("e10"), (c("e10"),)), ("build", 1, c("e10"), ("e10",)),
+                ("build", 1, c("e10"), c("e10")), ("upgrade", 2, c("e10"), (c("e10"),)), ("build", 1, None, (c("e10"),))]:
+        with pytest.raises(IllegalAction):
+            GAME.apply(b, bad)
 
 
 def test_position_round_trip_and_readable_cells():
