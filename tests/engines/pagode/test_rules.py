@@ -732,3 +732,13 @@ def test_rice_bowl_summit_cards_in_any_order():
         assert points(ev) == 6
     with pytest.raises(IllegalAction, match="one yellow card, and two cards of one colour"):
         GAME.apply(state, ("roof", 0, Y, tile, ((b1, ids[b1]), (b2, ids[b2]), (state.hands[0][0], ids[state.hands[0][0]]))))
+
+
+def test_the_box_55_cards_11_per_colour_and_25_tiles_5_per_colour():
+    # "55 cartes, 11 par couleur." "25 tuiles pagode, 5 par couleur." (every background/spots pair once)
+    from engines.pagode.data import COLOURS, DECK_SIZE, colour_of
+    assert DECK_SIZE == 55 and [sum(colour_of(i) == c for i in range(55)) for c in range(5)] == [11] * 5
+    assert len(TILES) == 25 and sorted((b, f) for b, f, _ in TILES) == [(b, f) for b in range(5) for f in range(5)]
+    assert all(summit == spots for _, spots, summit in TILES), "house data: the summit is the spot colour"
+    assert COLOURS == ("red", "blue", "green", "violet", "yellow")
+    assert TILES[tile_id(G, V)][2] == V, "the rulebook's one example: a green tile with a violet summit"
