@@ -76,7 +76,8 @@ class PacalGame(Game):
         if kind == "score":
             return f"{p(rest[0])} scores {rest[1]} ({rest[2]})"
         if kind == "move":
-            return f"{p(rest[0])} moves {rest[1]} {cell_name(rest[2])} -> {cell_name(rest[3])}"
+            how = {"energy": "teleports", "relocate": "relocates"}.get(rest[1], f"moves {rest[1]}")
+            return f"{p(rest[0])} {how} {cell_name(rest[2])} -> {cell_name(rest[3])}"
         if kind == "build":
             return f"{p(rest[0])} builds {rest[1]} storeys on {cell_name(rest[2])}"
         if kind == "upgrade":
@@ -90,7 +91,7 @@ class PacalGame(Game):
         if kind == "energy":
             return f"{p(rest[0])} spends the energy piece worth {rest[1]}"
         if kind == "stone":
-            into = "own ship" if rest[0] == rest[2] else f"{p(rest[2])}'s ship"
+            into = "their own ship" if rest[0] == rest[2] else f"{p(rest[2])}'s ship"
             return f"{p(rest[0])} puts a stone into the {into} on {cell_name(rest[1])}"
         if kind == "stones back":
             return f"{p(rest[0])} gets {rest[2]} stone(s) back from {cell_name(rest[1])}"

@@ -69,7 +69,7 @@ def test_each_player_gets_stones_pyramids_and_energy():
     # "toutes les pierres divines et les pyramides; 1 vaisseau spatial; 3 pièces d'énergie : une de 2, une de 4
     #  et une de 6 points"; "Chaque joueur place une de ses pierres divines sur la case 0"
     s = GAME.setup(players=4)
-    assert s.stone_supply == [10] * 4  # 11 stones, one marks the score
+    assert data.STONES_PER_COLOUR == 11 and s.stone_supply == [10] * 4  # 11 stones, one marks the score
     assert s.pyramid_supply == [[1, 3, 3, 2, 2]] * 4 and sum(data.PYRAMIDS.values()) == 11
     assert s.energy == [[2, 4, 6]] * 4
     assert s.score == [0] * 4
