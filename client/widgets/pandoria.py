@@ -1,0 +1,291 @@
+"""Pandoria's hex map, drawn in the terminal and clickable.
+
+The map is a text canvas: each hex is a cell 4 characters wide and 2 lines
+high (terrain letter and symbols on top, the figure below), odd rows shifted
+right as on the board. :func:`cell_origin` and :func:`hex_at` convert between
+hexes and character offsets, so a click (or a test) finds its hex.
+
+The widget draws what it is given (a view and :class:`Marks`) and reports
+clicks, hovers and keys as messages; the screen decides what they mean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.events import Click, MouseMove
+from textual.message import Message
+from textual.widget import Widget
+
+from engines.pandoria import data as D
+from engines.pandoria.board import (CASTLE, COLUMN_LETTERS, KIND, LAKE, OFF, PATH_HEXES, STEP, hex_name,
+                                    hex_of)
+
+LABEL_WIDTH = 3
+CELL = 5
+"""Characters per hex: 4 of content and a gap."""
+ODD_SHIFT = 2
+MAP_WIDTH = LABEL_WIDTH + D.COLS * CELL + ODD_SHIFT
+MAP_HEIGHT = 2 * D.ROWS + 2
+
+TERRAIN_BG = ("#2f6b2f", "#94761c", "#59618a", "#8e3f6e")
+"""Forest green, hill gold, mountain slate, city plum (an open region)."""
+CLOSED_BG = ("#1c401c", "#584611", "#363b54", "#552642")
+"""The same terrains, darker: a closed region."""
+PLAYER_COLOURS = ("#e8453c", "#3d86f0", "#f0cc30", "#eeeeee")
+PLAYER_INK = ("white", "white", "black", "black")
+PLAYER_NAMES = ("red", "blue", "yellow", "white")
+SCORING_BG = "#f2d04e"
+LAKE_BG = "#1d3f73"
+CASTLE_BG = "#3a3a3a"
+PATHS = dict(PATH_HEXES)
+
+
+def cell_origin(h: int) -> tuple[int, int]:
+    """The character offset (x, y) of the top-left corner of hex ``h``'s cell."""
+    r, c = divmod(h, D.COLS)
+    return LABEL_WIDTH + (ODD_SHIFT if r % 2 else 0) + c * CELL, 1 + 2 * r
+
+
+def hex_at(x: int, y: int) -> int | None:
+    """The board hex drawn at character offset (x, y), or None (labels, gaps, mountains)."""
+    if not 1 <= y <= 2 * D.ROWS:
+        return None
+    r = (y - 1) // 2
+    xx = x - LABEL_WIDTH - (ODD_SHIFT if r % 2 else 0)
+    if xx < 0 or xx % CELL == CELL - 1:
+        return None
+    c = xx // CELL
+    if c >= D.COLS:
+        return None
+    h = hex_of(r, c)
+    return h if KIND[h] != OFF else None
+
+
+def figure_chip(occupant: int) -> tuple[str, str]:
+    """A figure as 4 characters in its player's colour: ● a figure, ★ the leader."""
+    seat, leader = occupant >> 1, occupant & 1
+    return f" {'★' if leader else '●'}{seat + 1} ", f"bold {PLAYER_INK[seat]} on {PLAYER_COLOURS[seat]}"
+
+
+@dataclass
+class Marks:
+    """What the screen wants highlighted on the map."""
+
+    cursor: int | None = None
+    preview: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Hex -> (terrain, symbols) of a tile not placed yet (terrain 4: a castle of ``seat``)."""
+    seat: int = 0
+    targets: frozenset[int] = frozenset()
+    """Hexes where a click does something now."""
+    scoring: frozenset[int] = frozenset()
+    """Hexes of regions that will score (closed this turn, or closed by the preview)."""
+    source: int | None = None
+    """A figure picked up (Teleport, the Elves' move)."""
+
+
+class _Canvas:
+    def __init__(self, width: int, height: int):
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles = [[""] * width for _ in range(height)]
+
+    def put(self, x: int, y: int, text: str, style: str = "") -> None:
+        row, srow = self.chars[y], self.styles[y]
+        for i, ch in enumerate(text):
+            if 0 <= x + i < len(row):
+                row[x + i] = ch
+                srow[x + i] = style
+
+    def text(self) -> Text:
+        out = Text(no_wrap=True, overflow="crop")
+        for y, (row, srow) in enumerate(zip(self.chars, self.styles)):
+            if y:
+                out.append("\n")
+            start = 0
+            for x in range(1, len(row) + 1):
+                if x == len(row) or srow[x] != srow[start]:
+                    out.append("".join(row[start:x]), style=srow[start] or None)
+                    start = x
+        return out
+
+
+def _terrain_cell(terrain: int, symbols: int, closed: bool) -> tuple[str, str]:
+    letter = D.TERRAIN_LETTERS[terrain]
+    bg = CLOSED_BG[terrain] if closed else TERRAIN_BG[terrain]
+    return f" {letter.lower() if closed else letter}{'•' * symbols:<2}", f"bold white on {bg}"
+
+
+def map_text(view, marks: Marks) -> Text:
+    """The whole map: column letters, row numbers, every hex, and the marks."""
+    canvas = _Canvas(MAP_WIDTH, MAP_HEIGHT)
+    for c, letter in enumerate(COLUMN_LETTERS):
+        canvas.put(LABEL_WIDTH + c * CELL + 1, 0, letter, "dim")
+        canvas.put(LABEL_WIDTH + ODD_SHIFT + c * CELL + 1, MAP_HEIGHT - 1, letter, "dim")
+    for r in range(D.ROWS):
+        canvas.put(0, 1 + 2 * r, str(r), "dim")
+    for h in range(D.ROWS * D.COLS):
+        x, y = cell_origin(h)
+        top, top_style, bottom, bottom_style = _cell(view, h)
+        if h in marks.preview:
+            terrain, symbols = marks.preview[h]
+            if terrain == CASTLE:
+                top, top_style = f" ♜{marks.seat + 1} ", f"bold {PLAYER_COLOURS[marks.seat]} on {CASTLE_BG}"
+            else:
+                top, top_style = _terrain_cell(terrain, symbols, False)
+            bottom, bottom_style = "░░░░", top_style.replace("bold ", "")
+        if h in marks.scoring:
+            top_style = f"bold black on {SCORING_BG}"
+        if h in marks.targets and view.occupant[h] < 0:
+            bottom, bottom_style = " ◇◇ ", "bold yellow" + (top_style[top_style.index(" on "):]
+                                                          if " on " in top_style else "")
+        canvas.put(x, y, top, top_style)
+        canvas.put(x, y + 1, bottom, bottom_style)
+    for h, left, right, style in ((marks.source, "[", "]", "bold yellow"), (marks.cursor, "▶", "◀", "bold white")):
+        if h is not None:
+            x, y = cell_origin(h)
+            for dy in (0, 1):
+                canvas.put(x - 1, y + dy, left, style)
+                canvas.put(x + CELL - 1, y + dy, right, style)
+    return canvas.text()
+
+
+def _cell(view, h: int) -> tuple[str, str, str, str]:
+    """Top and bottom text and style of one hex as the view shows it."""
+    kind = KIND[h]
+    if kind == OFF:
+        return " ^^ ", "#5c5c5c", "", ""
+    terrain = view.terrain[h]
+    occupant = view.occupant[h]
+    bottom, bottom_style = "    ", ""
+    if kind == LAKE:
+        top, top_style = " ≈≈ ", f"#8fbfff on {LAKE_BG}"
+        bottom, bottom_style = "\\__/", f"#d8d8d8 on {LAKE_BG}"
+    elif terrain == CASTLE:
+        seat = view.owner[h]
+        top, top_style = f" ♜{seat + 1} ", f"bold {PLAYER_COLOURS[seat]} on {CASTLE_BG}"
+        bottom_style = f"on {CASTLE_BG}"
+    elif terrain >= 0:
+        top, top_style = _terrain_cell(terrain, view.symbols[h], bool(view.closed[h]))
+        bottom_style = top_style.replace("bold white ", "")
+        if h in PATHS and PATHS[h] == terrain:
+            bottom = " == "
+            bottom_style = f"white {bottom_style}"
+    elif h in PATHS:
+        letter = D.TERRAIN_LETTERS[PATHS[h]].lower()
+        top, top_style = f"={letter}= ", f"bold {TERRAIN_BG[PATHS[h]]}"
+    else:
+        top, top_style = " ·· ", "#6a6a6a"
+    if occupant >= 0:
+        bottom, bottom_style = figure_chip(occupant)
+    return top, top_style, bottom, bottom_style
+
+
+def describe_hex(view, h: int, labels: list[str]) -> str:
+    """One line about a hex, for the cursor and for refusals."""
+    name = hex_name(h)
+    terrain = view.terrain[h]
+    if KIND[h] == LAKE:
+        what = "a lake with a ship"
+    elif terrain == CASTLE:
+        what = f"a castle of {labels[view.owner[h]]}"
+    elif terrain >= 0:
+        what = (f"{D.TERRAIN_NAMES[terrain]}, {view.symbols[h]} symbol{'s' if view.symbols[h] != 1 else ''}"
+                f"{', closed' if view.closed[h] else ''}")
+    else:
+        what = "empty land"
+    if h in PATHS:
+        what += f" ({D.TERRAIN_NAMES[PATHS[h]]} path)"
+    occupant = view.occupant[h]
+    if occupant >= 0:
+        what += f"; {'the leader' if occupant & 1 else 'a figure'} of {labels[occupant >> 1]}"
+    return f"{name}: {what}"
+
+
+def step(h: int, key: str) -> int:
+    """The hex the cursor moves to with an arrow key (it stays put at the edge)."""
+    r, c = divmod(h, D.COLS)
+    r += {"up": -1, "down": 1}.get(key, 0)
+    c += {"left": -1, "right": 1}.get(key, 0)
+    if not (0 <= r < D.ROWS and 0 <= c < D.COLS):
+        return h
+    return hex_of(r, c)
+
+
+class HexMap(Widget, can_focus=True):
+    """The board. Click a hex (or move the cursor with the arrows and press Enter)."""
+
+    DEFAULT_CSS = f"""
+    HexMap {{ width: {MAP_WIDTH}; height: {MAP_HEIGHT}; }}
+    HexMap:focus {{ background: $boost; }}
+    """
+    BINDINGS = [
+        Binding("up", "move('up')", "Cursor", show=False),
+        Binding("down", "move('down')", show=False),
+        Binding("left", "move('left')", show=False),
+        Binding("right", "move('right')", show=False),
+        Binding("enter,space", "activate", "Play on this hex"),
+    ]
+
+    class Clicked(Message):
+        def __init__(self, hex: int):
+            super().__init__()
+            self.hex = hex
+
+    class CursorMoved(Message):
+        def __init__(self, hex: int):
+            super().__init__()
+            self.hex = hex
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.cursor = hex_of(4, 5)
+        self._text = Text()
+        self._key: object = None
+        self.marks = Marks()
+        """What the map shows highlighted now (the preview, targets, scoring regions)."""
+
+    def render(self) -> Text:
+        return self._text
+
+    def show(self, view, marks: Marks) -> None:
+        marks.cursor = self.cursor
+        self.marks = marks
+        key = (tuple(view.terrain), tuple(view.occupant), tuple(view.closed), tuple(view.owner), repr(marks))
+        if key == self._key:
+            return
+        self._key = key
+        self._text = map_text(view, marks)
+        self.refresh()
+
+    def move_cursor(self, h: int) -> None:
+        if h != self.cursor:
+            self.cursor = h
+            self.post_message(self.CursorMoved(h))
+
+    def action_move(self, key: str) -> None:
+        h = self.cursor
+        for _ in range(D.COLS):  # hop over the mountains off the board
+            h = step(h, key)
+            if KIND[h] != OFF:
+                self.move_cursor(h)
+                return
+            if step(h, key) == h:
+                return
+
+    def action_activate(self) -> None:
+        self.post_message(self.Clicked(self.cursor))
+
+    def on_mouse_move(self, event: MouseMove) -> None:
+        offset = event.get_content_offset(self)
+        h = hex_at(offset.x, offset.y) if offset is not None else None
+        if h is not None:
+            self.move_cursor(h)
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        h = hex_at(offset.x, offset.y) if offset is not None else None
+        if h is not None:
+            self.move_cursor(h)
+            self.post_message(self.Clicked(h))

@@ -1,0 +1,397 @@
+"""The Pandoria screen, played as a person plays it: by clicks and by keys."""
+
+from __future__ import annotations
+
+import random
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.widgets import Button
+
+from client.local_play import make_local_game
+from client.screens.dialogs import HandoffScreen
+from client.screens.pandoria import PandoriaScreen
+from client.widgets.pandoria import CASTLE, CELL, HexMap, Marks, cell_origin, hex_at
+from client.widgets.pandoria_board import (BoardModel, BuildingSlot, HandCard, MarketCard, PandoriaBoard, Panel)
+from client.widgets.status_line import StatusLine
+from engines.pandoria import GAME
+from engines.pandoria import data as D
+from engines.pandoria.board import KIND, NHEX, OFF, STEP, hex_name, parse_hex
+from tests.client.conftest import make_app
+
+SIZE = (160, 50)
+
+
+def local(mode: str = "vs", seed: int = 1, players: int = 2):
+    controller = make_local_game(GAME, mode=mode, bot="random", seed=seed, players=players, variant="classic")
+    return controller, make_app(lambda: PandoriaScreen(controller))
+
+
+def status(screen) -> str:
+    return str(screen.query_one(StatusLine).render())
+
+
+def the_screen(app) -> PandoriaScreen:
+    return next(s for s in app.screen_stack if isinstance(s, PandoriaScreen))
+
+
+async def click_hex(pilot, h: int) -> None:
+    x, y = cell_origin(h)
+    assert await pilot.click(HexMap, offset=(x + 1, y))
+    await pilot.pause()
+
+
+async def hover_hex(pilot, h: int) -> None:
+    x, y = cell_origin(h)
+    await pilot.hover(HexMap, offset=(x + 2, y + 1))
+    await pilot.pause()
+
+
+def random_turns(controller, seed: int, until) -> None:
+    """Play seeded random moves for the people at this keyboard until ``until(view)`` holds."""
+    rng = random.Random(seed)
+    for _ in range(300):
+        seat = controller.waiting.seat
+        if until(controller.view(seat)):
+            return
+        controller.submit(seat, rng.choice(controller.legal_actions(seat)))
+    raise AssertionError("never reached")
+
+
+def to_card_phase(controller, seat: int = 0) -> None:
+    """Place the first legal tile and skip the figure: the seat is at its card step."""
+    legal = controller.legal_actions(seat)
+    controller.submit(seat, next(a for a in legal if a[0] == "tile"))
+    controller.submit(seat, ("skip",))
+    assert controller.view(seat).phase == "card"
+
+
+# -- the map geometry
+
+
+def test_every_hex_is_found_where_it_is_drawn():
+    for h in range(NHEX):
+        x, y = cell_origin(h)
+        for dx in range(CELL - 1):
+            for dy in (0, 1):
+                assert hex_at(x + dx, y + dy) == (h if KIND[h] != OFF else None)
+        assert hex_at(x + CELL - 1, y) is None  # the gap between two hexes
+
+
+# -- placing a double tile
+
+
+async def test_a_tile_placed_by_mouse_lands_where_the_preview_showed():
+    controller, app = local()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        assert controller.waiting.seat == 0 and screen.viewer == 0
+        _, slot, ident, h, d = next(a for a in controller.legal_actions(0) if a[0] == "tile" and a[4] == 0)
+        other = STEP[h][3]  # not the first rotation offered: the tile turns by a second click
+        assert ("tile", slot, ident, h, 3) in controller.legal_actions(0)
+        await click_hex(pilot, h)
+        assert screen.anchor == h
+        assert len(screen.query_one(HexMap).marks.preview) == 2
+        await hover_hex(pilot, other)
+        preview = dict(screen.query_one(HexMap).marks.preview)
+        face = D.DOUBLE_TILES[ident - D.TILE_BASE]
+        assert preview == {h: (face[0], face[1]), other: (face[2], face[3])}
+        await click_hex(pilot, other)
+        state = controller.state
+        assert {x: (state.terrain[x], state.symbols[x]) for x in preview} == preview
+        assert controller.log[-1].text == f"tile {face_text(face)} {hex_name(h)} W"
+        assert state.phase == "figure"
+
+
+def face_text(face) -> str:
+    from engines.pandoria.notation import face_text as text
+
+    return text(face)
+
+
+async def test_keyboard_only_turn():
+    controller, app = local()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        hexmap = screen.query_one(HexMap)
+        assert app.focused is hexmap
+        _, slot, ident, h, _ = next(a for a in controller.legal_actions(0) if a[0] == "tile")
+        wanted = sorted(d for x, d in screen.tile_positions(controller.legal_actions(0)) if x == h)[-1]
+        row, col = divmod(h, D.COLS)
+        while hexmap.cursor % D.COLS != col:
+            await pilot.press("left" if hexmap.cursor % D.COLS > col else "right")
+        while hexmap.cursor // D.COLS != row:
+            await pilot.press("up" if hexmap.cursor // D.COLS > row else "down")
+        assert hexmap.cursor == h
+        await pilot.press("enter")  # the tile's first half here, previewed
+        for _ in range(6):
+            if screen.direction == wanted:
+                break
+            await pilot.press("r")
+        await pilot.pause()
+        assert screen.direction == wanted and h in hexmap.marks.preview
+        await pilot.press("enter")  # the same hex again: placed as previewed
+        await pilot.pause()
+        assert controller.state.terrain[STEP[h][wanted]] >= 0 and controller.view(0).phase == "figure"
+        await pilot.press("enter")  # a figure on the hex under the cursor, the tile just placed
+        await pilot.pause()
+        assert controller.state.occupant[h] == 0
+        await pilot.press("s")  # no card this turn
+        await pilot.pause()
+        mine = [e.text for e in controller.log if e.actor == 0]
+        assert mine[:3] == [mine[0], f"figure {hex_name(h)}", "skip"] and mine[0].startswith("tile ")
+        assert controller.view(0).phase != "card"
+
+
+async def test_a_castle_by_key_and_click():
+    controller, app = local()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        h = next(a[1] for a in controller.legal_actions(0) if a[0] == "castle")
+        await pilot.press("c")
+        await hover_hex(pilot, h)
+        assert screen.query_one(HexMap).marks.preview == {h: (CASTLE, 0)}
+        await click_hex(pilot, h)
+        assert controller.state.terrain[h] == CASTLE and controller.state.owner[h] == 0
+
+
+# -- refusals
+
+
+async def test_illegal_intents_are_refused_with_the_engine_reason():
+    controller, app = local()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        far = parse_hex("c0")
+        await click_hex(pilot, far)
+        assert "Refused: a double tile does not fit at c0" in status(screen)
+        assert screen.query_one(StatusLine).has_class("-error")
+        assert screen.anchor is None
+        card = next(w for w in screen.query(HandCard) if w.display)
+        assert await pilot.click(card, offset=(3, 0))  # a spell before the tile
+        await pilot.pause()
+        assert "Refused: place a double tile or a castle first, not spell" in status(screen)
+        await pilot.click("#building-0")
+        assert "Refused: choose a building in your hand first" in status(screen)
+        assert len([e for e in controller.log if e.actor == 0]) == 0
+
+
+async def test_a_building_too_dear_is_refused_with_its_cost():
+    controller, app = local()
+    to_card_phase(controller)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        view = controller.view(0)
+        wood = view.resources[0][D.WOOD]
+        dear = next(w for w in screen.query(HandCard)
+                    if w.display and D.BUILDING_COST[D.CARDS[w.ident][1]] > wood)
+        assert await pilot.click(dear, offset=(3, 1))  # the building half
+        await pilot.pause()
+        name = D.CARDS[dear.ident][1]
+        assert f"Refused: {name} costs {D.BUILDING_COST[name]} wood, seat 1 has {wood}" in status(screen)
+
+
+# -- cards by click
+
+
+async def test_a_spell_chosen_by_click():
+    controller, app = local()
+    to_card_phase(controller)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        conjure = next(w for w in screen.query(HandCard) if w.display and D.CARDS[w.ident][0] == "Conjure")
+        slot = conjure.slot
+        assert await pilot.click(conjure, offset=(3, 0))  # the spell half
+        await pilot.pause()
+        assert slot in controller.state.piles["spells0"]
+        assert any(e.actor == 0 and e.text.startswith("spell Conjure/") for e in controller.log)
+
+
+async def test_a_building_chosen_by_click():
+    controller, app = local()
+    to_card_phase(controller)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        wood = controller.view(0).resources[0][D.WOOD]
+        cheap = next(w for w in screen.query(HandCard)
+                     if w.display and D.BUILDING_COST[D.CARDS[w.ident][1]] <= wood)
+        slot, name = cheap.slot, D.CARDS[cheap.ident][1]
+        assert await pilot.click(cheap, offset=(3, 1))
+        await pilot.pause()
+        assert controller.state.buildings[0][0] == slot
+        assert name in str(screen.query_one("#building-0", BuildingSlot).render())
+
+
+async def test_a_targeted_spell_highlights_its_targets_then_takes_a_click():
+    controller, app = local(mode="hot-seat", seed=2)
+    random_turns(controller, 2, lambda v: v.phase == "card" and any(
+        a[0] == "spell" and D.CARDS[a[2]][0] in ("Muster", "Clone", "Teleport")
+        for a in GAME.legal_actions(v, v.current)))
+    seat = controller.waiting.seat
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        if isinstance(app.screen, HandoffScreen):
+            await pilot.click("#handoff-ready")
+            await pilot.pause()
+        screen = the_screen(app)
+        action = next(a for a in controller.legal_actions(seat)
+                      if a[0] == "spell" and D.CARDS[a[2]][0] in ("Muster", "Clone", "Teleport"))
+        spell = D.CARDS[action[2]][0]
+        card = next(w for w in screen.query(HandCard) if w.display and w.slot == action[1])
+        assert await pilot.click(card, offset=(3, 0))
+        await pilot.pause()
+        targets = screen.query_one(HexMap).marks.targets
+        assert action[3] in targets
+        await click_hex(pilot, action[3])
+        if spell == "Teleport":
+            assert screen.source == action[3]
+            await click_hex(pilot, action[4])
+        assert action[1] in controller.state.piles[f"spells{seat}"]
+        played = [e.text for e in controller.log if e.actor == seat][-1]
+        assert played == controller.format(seat, action) or spell != "Teleport" and played.startswith(
+            f"spell {spell.replace(' ', '')}/")
+
+
+async def test_buying_from_the_market_by_click():
+    controller, app = local(mode="hot-seat", seed=3)
+    random_turns(controller, 3, lambda v: v.phase == "buy")
+    seat = controller.waiting.seat
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        if isinstance(app.screen, HandoffScreen):
+            await pilot.click("#handoff-ready")
+            await pilot.pause()
+        screen = the_screen(app)
+        slot = next(a[1] for a in controller.legal_actions(seat) if a[0] == "buy")
+        widget = next(w for w in screen.query(MarketCard) if w.slot == slot)
+        assert await pilot.click(widget)
+        await pilot.pause()
+        assert slot in controller.state.piles[f"hand{seat}"]
+
+
+# -- the region that will score
+
+
+async def test_the_region_a_tile_would_close_is_highlighted_before_it_closes():
+    controller, app = local(mode="hot-seat", seed=3)
+
+    def closing(view):
+        if view.phase != "place":
+            return False
+        return any(any(e[0] == "closed" for e in GAME.apply(view, a)[1])
+                   for a in GAME.legal_actions(view, view.current) if a[0] == "tile")
+
+    random_turns(controller, 3, closing)
+    seat = controller.waiting.seat
+    view = controller.view(seat)
+    action = next(a for a in controller.legal_actions(seat) if a[0] == "tile"
+                  and any(e[0] == "closed" for e in GAME.apply(view, a)[1]))
+    region = next(set(e[2]) for e in GAME.apply(view, action)[1] if e[0] == "closed")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.click("#handoff-ready")
+        await pilot.pause()
+        screen = the_screen(app)
+        screen.tile_slot = action[1]
+        await click_hex(pilot, action[3])
+        await hover_hex(pilot, STEP[action[3]][action[4]])
+        assert screen.direction == action[4]
+        assert region <= screen.query_one(HexMap).marks.scoring
+        assert "closes" in str(screen.query_one("#pandoria-info", Panel).render())
+        await click_hex(pilot, STEP[action[3]][action[4]])
+        assert all(controller.state.closed[h] for h in region)
+
+
+# -- views only
+
+
+async def test_the_screen_shows_the_seat_view_never_the_opponents_cards():
+    controller, app = local(mode="hot-seat", seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        screen = the_screen(app)
+        assert not any(w.display for w in screen.query(HandCard))  # nobody's hand behind the dialog
+        await pilot.click("#handoff-ready")
+        await pilot.pause()
+        seat = controller.waiting.seat
+        other = 1 - seat
+        shown = sorted(w.slot for w in screen.query(HandCard) if w.display)
+        assert shown == sorted(controller.state.piles[f"hand{seat}"])
+        text = str(screen.query_one("#pandoria-players", Panel).render())
+        assert f"hand {len(controller.state.piles[f'hand{other}'])} cards, 1 tile" in text
+        secret = {D.CARDS[controller.state.cards.ids[s]][1] for s in controller.state.piles[f"hand{other}"]}
+        public = {D.CARDS[controller.state.cards.ids[s]][1]
+                  for s in controller.state.piles[f"hand{seat}"] + controller.state.piles["market"]}
+        board_text = " ".join(str(w.render()) for w in screen.query("PandoriaBoard *") if hasattr(w, "render"))
+        for name in secret - public:
+            assert name not in board_text
+
+
+async def test_a_hot_seat_turn_by_clicks_hands_the_keyboard_over():
+    controller, app = local(mode="hot-seat", seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.click("#handoff-ready")
+        await pilot.pause()
+        screen = the_screen(app)
+        for button in screen.query(Button):
+            button.active_effect_duration = 0
+        seat = controller.waiting.seat
+        _, _, _, h, d = next(a for a in controller.legal_actions(seat) if a[0] == "tile")
+        await click_hex(pilot, h)
+        await hover_hex(pilot, STEP[h][d])
+        await click_hex(pilot, STEP[h][d])
+        await pilot.click("#btn-skip")  # no figure
+        await pilot.pause()
+        await pilot.click("#btn-skip")  # no card
+        await pilot.pause()
+        for _ in range(3):  # a buy or the Elves' move may follow
+            if isinstance(app.screen, HandoffScreen):
+                break
+            await pilot.click("#btn-skip")
+            await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        assert controller.waiting.seat == 1 - seat
+
+
+# -- a snapshot at a fixed size
+
+
+class BoardApp(App):
+    """The board area alone, drawn from a fixed position (no other stylesheet involved)."""
+
+    def __init__(self, model: BoardModel):
+        super().__init__()
+        self.model = model
+
+    def compose(self) -> ComposeResult:
+        yield PandoriaBoard()
+
+    def on_mount(self) -> None:
+        self.query_one(PandoriaBoard).show(self.model)
+
+
+def snapshot_model() -> BoardModel:
+    controller, _ = local(mode="hot-seat", seed=3)
+    random_turns(controller, 3, lambda v: v.turn >= 6 and v.phase == "place")
+    seat = controller.waiting.seat
+    view = controller.view(seat)
+    _, slot, ident, h, d = next(a for a in controller.legal_actions(seat) if a[0] == "tile")
+    face = D.DOUBLE_TILES[ident - D.TILE_BASE]
+    marks = Marks(preview={h: face[:2], STEP[h][d]: face[2:]}, seat=seat, scoring=frozenset(view.closing))
+    labels = [s.label for s in controller.seats]
+    info = Text(f"Tile at {hex_name(h)} {d}", style="bold")
+    return BoardModel(view, seat, labels, marks, info, slot, None,
+                      frozenset(), frozenset({"rotate", "castle", "cancel"}))
+
+
+def test_board_snapshot(snap_compare):
+    assert snap_compare(BoardApp(snapshot_model()), terminal_size=(120, 40))
