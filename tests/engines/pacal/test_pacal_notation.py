@@ -154,4 +154,5 @@ def test_registry_and_aliases():
     from engines.registry import get_game
 
     assert get_game("pacal") is GAME and get_game("Pacal's Rocket") is GAME
-    assert isinstance(IllegalAction("x"), RulesError)
+    with pytest.raises(RulesError, match="5 players, not 6"):
+        GAME.check_options(6, "standard")
