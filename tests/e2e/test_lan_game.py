@@ -17,6 +17,8 @@ import pytest
 
 from tests.e2e.netns import REPO, Host, output, printed, wait_line
 
+pytestmark = pytest.mark.netns
+
 FAST = ["--read-timeout", "2", "--claim-after", "120"]
 MID_GAME = r"^move (6\d|[7-9]\d|\d{3,}):"  # the log holds 60 entries or more (a game has ~330)
 
