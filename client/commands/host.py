@@ -51,8 +51,12 @@ def run(args) -> int:
         port = args.port
     allowed = None if args.accept == "any" else {f.strip() for f in args.accept.split(",") if f.strip()}
     policy = None if allowed is None else (lambda req: req.peer.fingerprint in allowed)
+    from protocol.net.discovery import DiscoveryError
+
     try:
         session = asyncio.run(peer.run_host(interfaces, port, discover=not args.no_discovery, accept=policy))
+    except DiscoveryError as e:
+        fail(str(e))
     except OSError as e:
         fail(f"cannot listen on {', '.join(interfaces)}: {e.strerror or e}")
     return 0 if session.phase == "over" else 1

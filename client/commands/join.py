@@ -47,6 +47,11 @@ def run(args) -> int:
 
     async def main() -> int:
         discovery = Discovery(interfaces) if interfaces else None
+        if discovery is not None:
+            try:
+                await discovery.start()
+            except DiscoveryError as e:
+                fail(str(e))
         expect_fp = None
         target = address
         game = variant = ""
@@ -77,7 +82,7 @@ def run(args) -> int:
         try:
             session = await peer.run_guest(target, expect_fingerprint=expect_fp, discovery=discovery,
                                            game=game, variant=variant or "standard")
-        except (Declined, HandshakeError, LinkClosed) as e:
+        except (Declined, HandshakeError, LinkClosed, DiscoveryError) as e:
             fail(str(e))
         finally:
             if discovery is not None:

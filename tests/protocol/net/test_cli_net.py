@@ -28,6 +28,9 @@ def lanterne(*args: str, home: Path) -> subprocess.CompletedProcess:
      "--read-timeout must be positive"),
     (["join", "--bot", "random", "--interface", "127.0.0.1"], "join needs a host: NAME or HOST:PORT"),
     (["join", "Ana", "--bot", "random", "--no-discovery"], "'Ana' is not HOST:PORT, and --no-discovery forbids"),
+    # 192.0.2.0/24 is TEST-NET-1: no machine has it, so nothing is ever bound or sent
+    (["host", "pagode", "--bot", "random", "--interface", "192.0.2.7"], "cannot listen on 192.0.2.7"),
+    (["join", "Ana", "--bot", "random", "--interface", "192.0.2.7"], "cannot start zeroconf on 192.0.2.7"),
 ])
 def test_bad_input_is_one_line(argv, message, capsys, tmp_path):
     assert main([*argv, "--log-dir", str(tmp_path)]) == 2
