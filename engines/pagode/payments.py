@@ -67,6 +67,22 @@ def free_options(ids: list, reserve: tuple[int, ...], hand: tuple[int, ...]) -> 
     return singles, pairs
 
 
+def free_singles(ids: list, reserve: tuple[int, ...], hand: tuple[int, ...]) -> list[list[tuple]]:
+    """``free_options`` without the pairs (no Rice bowl or Buddha to use): the common case, cheaper."""
+    singles: list[list[tuple]] = [[], [], [], [], []]
+    for place in (reserve, hand):
+        seen = 0
+        for slot in place:
+            ident = ids[slot]
+            if ident is None:
+                continue
+            c = ident // CARDS_PER_COLOUR
+            if not seen >> c & 1:
+                seen |= 1 << c
+                singles[c].append(((slot, ident),))
+    return singles
+
+
 def first_free(slots: list[int], used: tuple[int, ...], skip: int = 0) -> int | None:
     for slot in slots:
         if slot not in used:

@@ -33,7 +33,7 @@ from .data import (ABILITY_OF_COLOUR, BUDDHA, CARDS_PER_COLOUR, COLOUR_OF_IDENT,
                    LANTERN_COLUMN_LIMIT, MODIFIED_DISCARDS, PAGODAS_TO_END, RESERVE_SIZE, RICE_BOWL, SITES,
                    TILE_POINTS, TILES, USES_PER_TILE, VARIANTS)
 from . import notation
-from .payments import by_colour, free_options, summits
+from .payments import by_colour, free_options, free_singles, summits
 from .state import PagodeState
 
 NO_USES = (0, 0, 0, 0, 0)
@@ -198,7 +198,10 @@ class Pagode(Game):
         rice = abilities and uses[RICE_BOWL] > 0 and not used >> RICE_BOWL & 1
         buddha = abilities and uses[BUDDHA] > 0 and not used >> BUDDHA & 1
         room = state.columns < (LANTERN_COLUMN_LIMIT if used >> LANTERN & 1 else COLUMN_LIMIT)
-        singles, pairs = free_options(ids, state.reserves[seat], state.hands[seat])
+        if rice or buddha:
+            singles, pairs = free_options(ids, state.reserves[seat], state.hands[seat])
+        else:
+            singles, pairs = free_singles(ids, state.reserves[seat], state.hands[seat]), []
         pool = None
         out: list[tuple] = []
         append = out.append
