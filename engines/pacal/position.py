@@ -87,7 +87,7 @@ def load_state(d: dict) -> PacalState:
     s.roller = _int(d, "roller", 0, players - 1)
     s.current = _int(d, "current", -1, players - 1)
     face = d.get("face")
-    if face is not None and face not in set(data.DIE_FACES):
+    if face is not None and (isinstance(face, bool) or face not in set(data.DIE_FACES)):
         _fail(f"no die face {face!r}")
     s.face = face
     s.allowance = _int(d, "allowance", 0, 2)
@@ -127,7 +127,8 @@ def load_state(d: dict) -> PacalState:
         _fail("pyramids must be a map of cell to [seat, storeys]")
     for name, item in pyramids.items():
         c = _cell(name, "pyramids")
-        if (not isinstance(item, list) or len(item) != 2 or not all(isinstance(x, int) for x in item)
+        if (not isinstance(item, list) or len(item) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in item)
                 or not 0 <= item[0] < players or not 1 <= item[1] <= 5):
             _fail(f"the pyramid on {name} must be [seat, storeys 1-5]")
         if not board.playable[c]:
@@ -144,7 +145,8 @@ def load_state(d: dict) -> PacalState:
         s.pyramid_supply.append([_supply(x, 0, data.PYRAMIDS[k + 1], "pyramid supply") for k, x in enumerate(row)])
     s.energy = []
     for p, pieces in enumerate(_list(d.get("energy"), players, "energy")):
-        if not isinstance(pieces, list) or pieces != sorted(set(pieces)) or not set(pieces) <= set(data.ENERGY):
+        if (not isinstance(pieces, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in pieces)
+                or pieces != sorted(set(pieces)) or not set(pieces) <= set(data.ENERGY)):
             _fail(f"energy of seat {p + 1} must be an ascending list of pieces from {list(data.ENERGY)}")
         s.energy.append(list(pieces))
     s.score = [_supply(x, 0, 10**6, "score") for x in _list(d.get("score"), players, "score")]
