@@ -335,6 +335,13 @@ class Game(ABC):
         best = max(s) if self.higher_is_better else min(s)
         return [i for i, v in enumerate(s) if v == best]
 
+    score_name: str = "points"
+    """What ``display_scores`` counts ("penalties" in Pueblo)."""
+
+    def display_scores(self, state: State) -> list[int]:
+        """The scores as the rulebook prints them (Pueblo: penalties, not their negation)."""
+        return self.scores(state)
+
     def points(self, state: State, seat: int) -> int:
         """The seat's score with higher always better (penalties negated): what bots maximise."""
         value = self.scores(state)[seat]

@@ -64,7 +64,7 @@ def run(args) -> int:
 
 
 def report(game, final, index: int, seed: str, steps: int) -> dict:
-    return {"game": index, "seed": seed, "scores": game.scores(final),
+    return {"game": index, "seed": seed, "scores": game.display_scores(final), "counted": game.score_name,
             "winners": [w + 1 for w in game.winners(final)], "turns": game.turn(final), "steps": steps}
 
 
@@ -72,6 +72,6 @@ def emit(r: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(r))
     else:
-        scores = " ".join(f"P{i + 1}={s}" for i, s in enumerate(r["scores"]))
+        scores = f"{r['counted']} " + " ".join(f"P{i + 1}={s}" for i, s in enumerate(r["scores"]))
         print(f"game {r['game']}: {scores}  winner(s) {','.join(f'P{w}' for w in r['winners'])}  turns {r['turns']}")
     sys.stdout.flush()

@@ -44,8 +44,13 @@ class PuebloGame(Game):
     def is_over(self, state: State) -> bool:
         return state.phase == OVER
 
+    score_name = "penalties"
+
     def penalties(self, state: PuebloState) -> list[int]:
         return state.penalties[:]
+
+    def display_scores(self, state: State) -> list[int]:
+        return self.penalties(state)
 
     def scores(self, state: State) -> list[int]:
         return [-p for p in state.penalties]
