@@ -36,7 +36,8 @@ from typing import Callable, Sequence
 
 from engines.core import Game, Player
 from protocol.identity import Identity, fingerprint
-from protocol.log import LogWriter, read_log
+from protocol.log import LogWriter, open_entry, read_log
+from protocol.wire import ProtocolError
 from protocol.session import Aborted, GameOver, Moved, Session, TableSet
 
 from .discovery import Advert, Discovery, TableHint
@@ -293,9 +294,29 @@ class NetPeer:
                 self._report(session.tick(time.monotonic()))
                 await self._send_out(link)
                 continue
+            await self._check_signed(link, raw)
             self._report(session.receive(raw, sender=self.peer_key))
             self._report(session.tick(time.monotonic()))
             await self._send_out(link)
+
+    async def _check_signed(self, link: Link, raw: bytes) -> None:
+        """Bytes not signed by the peer (or by us) are not the peer's: drop the link, not the game.
+
+        The link proved the peer's key once, at the handshake; its frames
+        carry no MAC, so bytes on it are not evidence against the peer
+        (someone could inject them). An entry the peer *signed* is: the
+        session judges it, and a breach ends the game with the evidence.
+        """
+        try:
+            author = open_entry(raw).author
+        except ProtocolError as e:
+            reason = f"bytes not signed by the peer ({e})"
+        else:
+            if author in (self.peer_key, self.me.public):
+                return
+            reason = f"an entry signed by a stranger ({fingerprint(author)})"
+        await link.close(reason[:120])
+        raise LinkClosed(reason)
 
     async def _send_out(self, link: Link) -> None:
         """Send the chain's entries the peer lacks (not its own, which it has)."""

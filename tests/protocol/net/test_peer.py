@@ -193,3 +193,71 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
     assert {"TableSet", "Moved", "GameOver"} <= kinds and moves > 10
     with pytest.raises(IllegalAction, match="not our turn"):
         await host.act(("pass",))
+
+
+class TamperingProxy(Proxy):
+    """Forwards frames; on its n-th connection rewrites the DATA frame number ``at`` going to the guest."""
+
+    def __init__(self, target_port: int, at: int, rewrites):
+        super().__init__(target_port)
+        self.at, self.rewrites = at, list(rewrites)
+
+    async def _on(self, reader, writer):
+        from protocol.net.framing import DATA, PREFACE, FrameDecoder, encode_frame
+        self.connections += 1
+        rewrite = self.rewrites[self.connections - 1] if self.connections <= len(self.rewrites) else None
+        up_r, up_w = await asyncio.open_connection(LOCAL, self.target_port)
+        self.writers += [writer, up_w]
+
+        async def up():
+            try:
+                while data := await reader.read(65536):
+                    up_w.write(data)
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                up_w.close()
+
+        async def down():
+            decoder, count = FrameDecoder(), 0
+            writer.write(PREFACE)
+            try:
+                while data := await up_r.read(65536):
+                    for frame in decoder.feed(data):
+                        payload = frame.payload
+                        if frame.kind == DATA:
+                            count += 1
+                            if count == self.at and rewrite is not None:
+                                payload = rewrite(payload)
+                        writer.write(encode_frame(frame.kind, payload))
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+
+        await asyncio.gather(up(), down())
+
+
+def flip_a_signature_byte(raw: bytes) -> bytes:
+    return raw[:-10] + bytes([raw[-10] ^ 1]) + raw[-9:]
+
+
+def sign_as_a_stranger(raw: bytes) -> bytes:
+    from protocol.log import seal
+    e = open_entry(raw)
+    return seal(EVE_ID, game=e.game, seq=e.seq, prev=e.prev, kind=e.kind, body=e.body).raw
+
+
+async def test_bytes_injected_on_the_wire_drop_the_link_not_the_game(tmp_path):
+    """A flipped signature byte, then an entry re-signed by a stranger: each costs a link, never the game."""
+    host, guest, lines = make_pair(tmp_path)
+    task, port = await start_host(host)
+    proxy = TamperingProxy(port, at=30, rewrites=[flip_a_signature_byte, sign_as_a_stranger])
+    proxy_port = await proxy.start()
+    await asyncio.wait_for(guest.run_guest((LOCAL, proxy_port), game="pagode"), 60)
+    await asyncio.wait_for(task, 30)
+    assert proxy.connections == 3
+    lost = [line for line in lines["guest"] if line.startswith("link lost: ")]
+    assert lost[0].startswith("link lost: bytes not signed by the peer (entry ")
+    assert lost[1].startswith("link lost: an entry signed by a stranger")
+    assert_finished_alike(host, guest)  # the honest entries came again on the next link; nobody was blamed
