@@ -80,8 +80,8 @@ def describe_table_op(op: TableOp, outcome: Action | None = None) -> str:
         return f"shuffle {op.pile or 'the pile'} ({cards})"
     if op.kind == DEAL:
         if op.to is None:
-            return f"deal {cards} face up from {op.pile or 'the pile'}"
-        return f"deal {cards} to P{op.to + 1} from {op.pile or 'the pile'}"
+            return f"deal {cards} face up"
+        return f"deal {cards} to P{op.to + 1}"
     if op.kind == REVEAL:
         return f"reveal {cards}"
     return op.kind

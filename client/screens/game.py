@@ -32,8 +32,13 @@ from client.widgets.scoreboard import ScoreBoard
 from client.widgets.status_line import StatusLine
 from engines.core import Action, RulesError, State
 
-BOARD_SCREENS = {"pagode": "client.screens.pagode:PagodeScreen"}
-"""Game id -> the screen with that game's board; other games get GameScreen."""
+BOARD_SCREENS = {
+    "pagode": "client.screens.pagode:PagodeScreen",
+    "pueblo": "client.screens.pueblo:PuebloScreen",
+    "pacal": "client.screens.pacal:PacalScreen",
+    "pandoria": "client.screens.pandoria:PandoriaScreen",
+}
+"""Game id -> the screen with that game's board; a game whose screen is not built gets GameScreen."""
 
 MAX_LISTED = 400
 
@@ -44,9 +49,11 @@ def game_screen_for(controller: GameController) -> "GameScreen":
     if target:
         module, _, name = target.partition(":")
         try:
-            return getattr(importlib.import_module(module), name)(controller)
-        except ImportError:
-            pass
+            screen_class = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            screen_class = None
+        if screen_class is not None:
+            return screen_class(controller)
     return GameScreen(controller)
 
 

@@ -32,12 +32,13 @@ BUILDS = ("column", "tile", "roof")
 BUTTONS = (
     ("lantern", "Lantern", ("lantern",)),
     ("dragon", "Dragon", ("dragon",)),
-    ("draw", "Dragon: draw", ("draw",)),
-    ("modified", "Modified turn", ("modified",)),
-    ("discard", "Discard selected", None),
+    ("draw", "Draw", ("draw",)),
+    ("modified", "Modify", ("modified",)),
+    ("discard", "Discard", None),
     ("end", "End turn", ("end", False)),
-    ("end-fan", "End turn + Fan", ("end", True)),
+    ("end-fan", "End+Fan", ("end", True)),
 )
+"""Button id, label, and the action it plays (None: discard the selected cards)."""
 MAX_HAND_SHOWN = HAND_LIMIT + 2
 
 
@@ -45,12 +46,12 @@ class PagodeScreen(GameScreen):
     BINDINGS = [
         Binding("escape", "escape", "Clear / leave"),
         Binding("e", "button('end')", "End turn"),
-        Binding("f", "button('end-fan')", "End + Fan", show=False),
-        Binding("l", "button('lantern')", "Lantern", show=False),
-        Binding("d", "button('dragon')", "Dragon", show=False),
-        Binding("w", "button('draw')", "Draw", show=False),
-        Binding("m", "button('modified')", "Modified", show=False),
-        Binding("x", "button('discard')", "Discard", show=False),
+        Binding("f", "button('end-fan')", "End + Fan"),
+        Binding("l", "button('lantern')", "Lantern"),
+        Binding("d", "button('dragon')", "Dragon"),
+        Binding("w", "button('draw')", "Draw"),
+        Binding("m", "button('modified')", "Modified"),
+        Binding("x", "button('discard')", "Discard"),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
     ] + [Binding(str(i + 1), f"site({i})", f"Site {i + 1}", show=False) for i in range(SITES)]
@@ -133,7 +134,7 @@ class PagodeScreen(GameScreen):
         seats = [s for s in range(len(self.controller.seats)) if s != self.viewer]
         for n, s in enumerate(seats):
             if n:
-                text.append("\n")
+                text.append("   ·   ", style="dim")
             label = self.controller.seats[s].label
             text.append(f"{label}: ", style="bold")
             text.append("reserve ", style="dim")

@@ -116,6 +116,10 @@ class SiteWidget(TextPanel, can_focus=True):
         self.set(site_text(self.site, tiles, columns, colour, floors, complete))
 
 
+SITE_LINES = 7
+"""Lines inside a site's border: the floors sit at the bottom, like a building."""
+
+
 def site_text(site: int, tiles: tuple[int, ...], columns: int, colour: int | None, floors: int,
               complete: bool) -> Text:
     """The site drawn bottom-up: one line per floor, the roof and summit on top."""
@@ -125,11 +129,11 @@ def site_text(site: int, tiles: tuple[int, ...], columns: int, colour: int | Non
     if roofed:
         head = "roof built"
     elif complete:
-        head = "complete (no tile left)"
+        head = "done: no tile left"
     elif columns == FLOOR_COLUMNS:
         head = "needs a roof" if len(tiles) == floors - 1 else "needs a tile"
     else:
-        head = f"floor {floor}: {floor} pt/column"
+        head = f"· F{floor} · {floor} pt"
     text.append(f"Site {site + 1} ", style="bold")
     text.append(f"{head}\n", style="dim" if not complete else "bold")
     if roofed:
@@ -138,10 +142,11 @@ def site_text(site: int, tiles: tuple[int, ...], columns: int, colour: int | Non
         text.append("▲▲", style=f"bold {INK[summit]}")
         text.append(f" {COLOURS[summit]} summit\n", style=INK[summit])
     elif len(tiles) == floors - 1:
-        text.append(f"  roof  needs {COLOURS[colour] if columns == FLOOR_COLUMNS else '…'} tile\n",
-                    style="dim")
+        text.append(f"  roof: a {COLOURS[colour]} tile + summit\n" if columns == FLOOR_COLUMNS
+                    else "  roof next\n", style="dim")
     else:
         text.append("\n")
+    text.append("\n" * max(0, SITE_LINES - 2 - floors))
     for f in range(floors, 0, -1):
         text.append(f"  F{f} ", style="dim")
         if f < floor or roofed:
@@ -158,7 +163,7 @@ def site_text(site: int, tiles: tuple[int, ...], columns: int, colour: int | Non
         elif f == floor:
             if colour is None:
                 text.append("····", style="dim")
-                text.append("  any colour\n", style="dim")
+                text.append(" any\n", style="dim")
             else:
                 text.append("┃" * columns, style=f"bold {INK[colour]}")
                 text.append("·" * (FLOOR_COLUMNS - columns), style=INK[colour])

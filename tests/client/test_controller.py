@@ -21,7 +21,7 @@ def test_table_operations_are_resolved_at_once():
     assert c.waiting.kind == HUMAN
     assert [e.actor for e in c.log] == [TABLE] * 4  # roll, shuffle, two deals
     assert c.log[0].text.startswith("roll (first player): ")
-    assert c.log[2].text == "deal 1 card to P1 from deck"
+    assert c.log[2].text == "deal 1 card to P1"
 
 
 def test_the_log_never_names_a_hidden_card():
@@ -118,6 +118,6 @@ def test_computer_seats_cannot_be_played_from_the_keyboard():
 
 def test_describe_table_op_is_public():
     assert describe_table_op(TableOp(SHUFFLE, "draw", (1, 2, 3))) == "shuffle draw (3 cards)"
-    assert describe_table_op(TableOp(DEAL, "draw", (4, 5), to=1)) == "deal 2 cards to P2 from draw"
-    assert describe_table_op(TableOp(DEAL, "draw", (4,))) == "deal 1 card face up from draw"
+    assert describe_table_op(TableOp(DEAL, "draw", (4, 5), to=1)) == "deal 2 cards to P2"
+    assert describe_table_op(TableOp(DEAL, "draw", (4,))) == "deal 1 card face up"
     assert describe_table_op(TableOp(ROLL, faces=2, why="first player"), (ROLL, 1)) == "roll (first player): 1"

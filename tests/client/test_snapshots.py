@@ -58,3 +58,36 @@ def test_generic_game_screen(snap_compare):
 def test_handoff_dialog(snap_compare):
     controller = LocalGame(GAME, [None, None], names=["Ann", "Bob"], seed=4)
     assert snap_compare(make_app(lambda: GameScreen(controller)), terminal_size=SIZE, run_before=no_blink)
+
+
+def pagode_controller(seed=33, variant="standard"):
+    from engines.registry import get_game
+
+    return LocalGame(get_game("pagode"), [None, None], names=["Ann", "Bob"], seed=seed, variant=variant)
+
+
+def test_pagode_screen_mid_game(snap_compare):
+    from client.screens.pagode import PagodeScreen
+    from tests.client.pagode_clicks import builder_choice
+
+    controller = pagode_controller()
+    for _ in range(24):  # a few turns in, played without the screen: floors, a tile, both reserves
+        seat = controller.waiting.seat
+        controller.submit(seat, builder_choice(controller, seat))
+
+    async def run_before(pilot):
+        await pilot.press("enter")  # past the pass-the-keyboard dialog
+        await pilot.pause()
+        screen = pilot.app.screen
+        first = screen.query("CardWidget").first()
+        await pilot.click(first)  # one card selected
+        await no_blink(pilot)
+
+    assert snap_compare(make_app(lambda: PagodeScreen(controller)), terminal_size=(160, 50), run_before=run_before)
+
+
+def test_pagode_handoff_hides_the_hands(snap_compare):
+    from client.screens.pagode import PagodeScreen
+
+    assert snap_compare(make_app(lambda: PagodeScreen(pagode_controller())), terminal_size=(120, 40),
+                        run_before=no_blink)
