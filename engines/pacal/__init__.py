@@ -7,7 +7,7 @@ the die (a table roll); nothing is hidden. Rules as implemented:
 
 For the screen: :func:`reachable` (the destinations of the ship with the
 current roll) and :func:`build_choices` (each build or upgrade with the points
-it scores at once).
+it scores at once); :func:`picture` draws the board as text.
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ from engines.core import Game, IllegalAction, NotationError, PositionError, Rule
 from engines.pacal import notation, rules
 from engines.pacal.board import board_for, cell_name, parse_cell
 from engines.pacal.movement import reachable
+from engines.pacal.picture import picture
 from engines.pacal.position import load_state
 from engines.pacal.rules import build_choices, build_points
 from engines.pacal.state import EXPERT, OVER, STANDARD, PacalState, new_state
 
-__all__ = ["GAME", "PacalGame", "PacalState", "reachable", "build_choices", "build_points",
+__all__ = ["GAME", "PacalGame", "PacalState", "reachable", "build_choices", "build_points", "picture",
            "cell_name", "parse_cell", "board_for"]
 
 

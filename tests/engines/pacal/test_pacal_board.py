@@ -110,3 +110,17 @@ def test_die_faces_house_data():
     for value, face in enumerate(data.DIE_FACES):
         after, events = GAME.apply(s, ("roll", value))
         assert after.face == face and ("roll", 0, face) in events
+
+
+def test_the_board_as_text():
+    from engines.pacal.picture import cell_text, picture
+    from tests.engines.pacal.helpers import position
+
+    s = position(3, ships={0: "e11", 1: "h11"}, stones={0: ["e11", "c3"], 2: ["c3"]}, pyramids={"f10": (1, 3)})
+    assert cell_text(s, c("e11")) == "S1*" and cell_text(s, c("h11")) == "S2"
+    assert cell_text(s, c("f10")) == "P2:3" and cell_text(s, c("c3")) == "13"
+    assert cell_text(s, c("c4")) == "~~" and cell_text(s, c("m1")) == "##" and cell_text(s, c("g7")) == "s"
+    text = picture(s)
+    lines = text.splitlines()
+    assert len(lines) == 14 and lines[0].split() == list("abcdefghijklm")
+    assert lines[11].startswith("11") and "S1*" in lines[11] and "P2:3" in lines[10]
