@@ -1,0 +1,235 @@
+"""Pueblo's side panels: what the chieftain sees, his 1-4 choices, the stone in hand, penalties.
+
+Each panel draws text it is given data for; clickable parts are named
+regions, reported as :class:`HotText.Clicked` messages with their key.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Sequence
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+
+from engines.pueblo.data import COLOURS, SIZE
+from engines.pueblo.geometry import LINES, QUARTERS, SPACE_NAMES, cell_name
+from engines.pueblo.preview import ChiefOption, Square
+
+from client.widgets.pueblo import NEUTRAL_BG, SEAT_INK, top_style
+
+Region = tuple[int, int, int, Hashable]  # (line, first column, end column, key)
+
+LOOKS = {-SIZE: "looking south", SIZE: "looking north", -1: "looking west", 1: "looking east"}
+MAX_LEVELS = 12
+
+
+class HotText(Widget):
+    """Text with clickable regions; a click on one posts its key."""
+
+    DEFAULT_CSS = "HotText { text-wrap: nowrap; text-overflow: clip; height: auto; }"
+
+    class Clicked(Message):
+        def __init__(self, panel: "HotText", key: Hashable):
+            super().__init__()
+            self.panel = panel
+            self.key = key
+
+        @property
+        def control(self) -> "HotText":
+            return self.panel
+
+    class Hovered(Message):
+        def __init__(self, panel: "HotText", key: Hashable | None):
+            super().__init__()
+            self.panel = panel
+            self.key = key
+
+        @property
+        def control(self) -> "HotText":
+            return self.panel
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._text = Text()
+        self.regions: list[Region] = []
+
+    def set(self, text: Text, regions: Sequence[Region] = ()) -> None:
+        self.regions = list(regions)
+        if text != self._text:
+            self._text = text
+            self.refresh()
+
+    def render(self) -> Text:
+        return self._text
+
+    def key_at(self, x: int, y: int) -> Hashable | None:
+        for line, left, right, key in self.regions:
+            if y == line and left <= x < right:
+                return key
+        return None
+
+    def _key_of(self, event: events.MouseEvent) -> Hashable | None:
+        offset = event.get_content_offset(self)
+        return None if offset is None else self.key_at(offset.x, offset.y)
+
+    def on_click(self, event: events.Click) -> None:
+        key = self._key_of(event)
+        if key is not None:
+            self.post_message(self.Clicked(self, key))
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self.post_message(self.Hovered(self, self._key_of(event)))
+
+    def on_leave(self, event: events.Leave) -> None:
+        self.post_message(self.Hovered(self, None))
+
+
+def seat_name(seat: int) -> Text:
+    return Text(COLOURS[seat], style=f"bold {SEAT_INK[seat]}")
+
+
+def costs_line(penalties: Sequence[int]) -> Text:
+    """'red 3  blue 0' in the seats' colours."""
+    out = Text()
+    for seat, pts in enumerate(penalties):
+        if seat:
+            out.append("  ")
+        out.append(f"{COLOURS[seat]} ", style=SEAT_INK[seat])
+        out.append(f"{pts:>2}", style="bold" if pts else "dim")
+    return out
+
+
+# ------------------------------------------------------------------ side view
+
+
+def side_view_text(heights: Sequence[int], stacks: Sequence[tuple[int, ...]], owners: Sequence[int],
+                   space: int, seen: Sequence[Square], players: int) -> Text:
+    """What the chieftain sees from ``space``.
+
+    A side space: the row or column in front of him cut lengthwise, nearest
+    cell on the left; each level's first cube (the one he sees) in its
+    colour with its cost, the cubes hidden behind it shaded. A corner: the
+    4x4 quarter from above, north up, each coloured top costing 1.
+    """
+    visible = {(sq.level, sq.cell): sq for sq in seen}
+    cost = [0] * players
+    for sq in seen:
+        if sq.owner >= 0:
+            cost[sq.owner] += sq.penalty
+    out = Text(no_wrap=True, overflow="crop")
+    if space in QUARTERS:
+        out.append(f"From the {SPACE_NAMES[space]}, looking down\n", style="bold")
+        cells = QUARTERS[space]
+        for dy in (3, 2, 1, 0):
+            row = cells[dy * 4: dy * 4 + 4]
+            out.append(f"{row[0] // SIZE + 1:>2} ", style="dim")
+            for c in row:
+                sq = visible.get((0, c))
+                if sq is None:
+                    out.append("  · ", style="dim")
+                else:
+                    out.append(f" {sq.penalty if sq.owner >= 0 else '·'} ", style=top_style(sq.owner, stacks[c][-1]))
+                    out.append(" ")
+            out.append("\n")
+        out.append("   " + "".join(f" {cell_name(c)[0]}  " for c in cells[:4]), style="dim")
+    else:
+        line = LINES[space]
+        look = LOOKS[line[1] - line[0]]
+        out.append(f"From {SPACE_NAMES[space]}, {look}\n", style="bold")
+        top = min(max([heights[c] for c in line] + [1]), MAX_LEVELS)
+        for z in range(top, 0, -1):
+            out.append(f"{z:>2} ", style="dim")
+            for c in line:
+                if heights[c] >= z:
+                    sid = stacks[c][z - 1]
+                    owner = owners[sid]
+                    sq = visible.get((z, c))
+                    if sq is not None:
+                        out.append(f" {sq.penalty if owner >= 0 else '·'} ", style=top_style(owner, sid))
+                    else:
+                        ink = SEAT_INK[owner] if owner >= 0 else NEUTRAL_BG[0]
+                        out.append("░░░", style=ink)
+                else:
+                    out.append("   ")
+                out.append(" ")
+            out.append("\n")
+        out.append("   " + "".join(f"{cell_name(c):<4}" for c in line), style="dim")
+        out.append("\n   nearest → farthest", style="dim")
+    out.append("\nCosts ", style="dim")
+    out.append_text(costs_line(cost))
+    return out
+
+
+class SideView(HotText):
+    DEFAULT_CSS = "SideView { height: auto; padding: 0 1; }"
+
+
+# ------------------------------------------------------------------ chieftain's choices
+
+
+def chief_text(chief: int, options: Sequence[ChiefOption], hot: int | None, active: bool,
+               note: str) -> tuple[Text, list[Region]]:
+    """The chieftain's space and, per move 1-4, the space reached and the penalty per seat."""
+    out = Text(no_wrap=True, overflow="crop")
+    out.append("On ", style="dim")
+    out.append(SPACE_NAMES[chief], style="bold")
+    if note:
+        out.append(f"  {note}", style="dim")
+    regions: list[Region] = []
+    for n, opt in enumerate(options, start=1):
+        out.append("\n")
+        row = Text()
+        row.append(f" {opt.steps} ", style="bold reverse" if active else "dim")
+        row.append(f" {opt.name:<14}", style="bold" if active else "dim")
+        row.append_text(costs_line(opt.penalties))
+        if hot == opt.steps:
+            row.stylize("reverse")
+        out.append_text(row)
+        regions.append((n, 0, 60, opt.steps))
+    return out, regions
+
+
+class ChiefPanel(HotText):
+    DEFAULT_CSS = "ChiefPanel { height: 5; padding: 0 1; }"
+
+
+# ------------------------------------------------------------------ the stone in hand
+
+
+class StonePanel(HotText):
+    DEFAULT_CSS = "StonePanel { height: 4; padding: 0 1; }"
+
+
+def chip(out: Text, regions: list[Region], line: int, label: str, key: Hashable, on: bool,
+         usable: bool) -> None:
+    """A clickable word on the current line of ``out``."""
+    start = cell_len(out.plain.rsplit("\n", 1)[-1])
+    style = "bold reverse" if on else ("bold" if usable else "dim strike")
+    out.append(f"[{label}]", style=style)
+    regions.append((line, start, start + len(label) + 2, key))
+    out.append(" ")
+
+
+# ------------------------------------------------------------------ penalties
+
+
+def penalties_text(labels: Sequence[str], penalties: Sequence[int], reserves: Sequence[tuple[int, int, int]],
+                   turn: int | None, winners: Sequence[int]) -> Text:
+    """Per seat: whose turn (▶), the winners at the end (★), penalty points, stones left (C, N, held)."""
+    out = Text(no_wrap=True, overflow="crop")
+    for seat, (label, pts, (col, neu, held)) in enumerate(zip(labels, penalties, reserves)):
+        if seat:
+            out.append("\n")
+        mark = "▶ " if seat == turn else ("★ " if seat in winners else "  ")
+        out.append(f"{mark}{label[:16]:<16} ", style="bold reverse" if seat == turn else "bold")
+        out.append(f"{COLOURS[seat]:<6}", style=f"bold {SEAT_INK[seat]}")
+        out.append(f"{pts:>4}", style="bold")
+        out.append(f"  C{col} N{neu}" + (f" +{held}" if held else ""), style="dim")
+    return out
+
+
+class PenaltyBoard(HotText):
+    DEFAULT_CSS = "PenaltyBoard { height: auto; padding: 0 1; margin-bottom: 1; }"
