@@ -202,6 +202,8 @@ class Session:
             raise ValueError("a session needs an identity (or a public key to replay)")
         self.host = host
         self.name = name
+        if host and game is not None:
+            game.check_options(len(guests) + 1 if guests else players, variant)   # a local mistake: RulesError
         self._proposal = (game, players, variant, dict(options or {}))
         self.seed = seed if seed is not None else os.urandom(32)
         self._games = games
@@ -648,8 +650,9 @@ class Session:
         if entry.kind == TABLE_KIND:
             if not self.peers or entry.author != self.peers[0].key:
                 raise ProtocolError(f"entry {entry.seq}: only the host sets the table", blame)
+            game = self._check_table(entry.body, blame)
             self._append(entry)
-            self._set_table(entry.body, blame)
+            self._set_table(entry.body, game)
             return
         if entry.kind != HELLO:
             raise ProtocolError(f"entry {entry.seq}: expected a hello or the table, got {entry.kind}", blame)
@@ -700,21 +703,28 @@ class Session:
         if (self.host and self._replay is None and game is not None and len(self.peers) == players
                 and self.phase == HELLO):
             keys = self._keys()
-            self._author(TABLE_KIND, {"game": game.id, "variant": variant, "players": players, "options": options,
-                                      "seats": keys, "names": [p.name for p in self.peers]})
-            self._set_table(self.chain[-1].body, None)
+            body = {"game": game.id, "variant": variant, "players": players, "options": options,
+                    "seats": keys, "names": [p.name for p in self.peers]}
+            checked = self._check_table(pack_roundtrip(body), None)
+            self._author(TABLE_KIND, body)
+            self._set_table(self.chain[-1].body, checked)
 
-    def _set_table(self, body: dict, blame: int | None) -> None:
+    def _check_table(self, body: dict, blame: int | None) -> Game:
+        """The table's game, if the table can be played by exactly the peers that said hello."""
         try:
             game = self._resolve(body["game"])
             game.check_options(body["players"], body["variant"])
-        except RulesError as e:
-            raise ProtocolError(f"the table cannot be played: {e}", blame) from None
+            game.setup(players=body["players"], variant=body["variant"], **body["options"])
+        except (RulesError, TypeError, ValueError, KeyError) as e:
+            raise ProtocolError(f"the table cannot be played: {str(e)[:200]}", blame) from None
         if body["seats"] != self._keys() or len(body["names"]) != len(body["seats"]) \
                 or body["players"] != len(body["seats"]):
             raise ProtocolError("the table's seats are not the peers that said hello, in order", blame)
         if [p.name for p in self.peers] != body["names"]:
             raise ProtocolError("the table's names are not the names the peers gave", blame)
+        return game
+
+    def _set_table(self, body: dict, game: Game) -> None:
         self.game, self.variant, self.options = game, body["variant"], dict(body["options"])
         self.seats, self.names = list(body["seats"]), list(body["names"])
         self.my_seat = self._seat_of(self.public)
@@ -972,6 +982,13 @@ class Session:
             return self.game.format_action(state, action)
         except Exception:  # notation is for people; never let it break the protocol
             return " ".join(str(x) for x in action)
+
+
+def pack_roundtrip(value: Any) -> Any:
+    """``value`` as a peer receives it (lists for tuples)."""
+    from protocol.wire import unpack
+
+    return unpack(pack(value))
 
 
 class _ReplayEnd(Exception):

@@ -7,6 +7,7 @@ from protocol.identity import safety_code
 from protocol.log import LogWriter, read_log
 from protocol.memory import Pipe, make_sessions, play
 from protocol.session import GameOver, Session, TableSet
+from protocol.wire import ProtocolError
 from tests.protocol.helpers import HIGHCARD, games, highcard_sessions, play_highcard
 
 
@@ -176,3 +177,29 @@ def test_guests_listed_by_the_host_join_in_that_order():
                           body={"versions": [1], "name": "eve"}).raw
     host.receive(stranger_hello, sender=stranger.public)
     assert host.over and "not the guest the host expects" in host.result.reason
+
+
+def test_a_table_that_cannot_be_played_is_refused_before_it_enters_the_chain():
+    from protocol.log import seal
+
+    host, guest = highcard_sessions(2, seed="badtable")
+    host.start()
+    guest.receive(host.data_to_send()[0], sender=host.public)
+    guest.data_to_send()
+    head = guest.head
+    body = {"game": "highcard", "variant": "nope", "players": 2, "options": {},
+            "seats": [host.public, guest.public], "names": ["bot1", "bot2"]}
+    table = seal(host.identity, game=b"", seq=2, prev=guest.head[1], kind="table", body=body).raw
+    with pytest.raises(ProtocolError, match="cannot be played"):
+        guest.receive(table, sender=host.public, on_error="raise")
+    assert guest.head == head
+    guest.receive(table, sender=host.public)
+    assert guest.over and guest.chain[-1].kind == "abort"
+
+
+def test_a_host_proposing_an_impossible_game_is_told_at_once():
+    from engines.core import RulesError
+    from protocol.identity import Identity
+
+    with pytest.raises(RulesError):
+        Session(Identity.from_seed(b"h"), host=True, game=HIGHCARD, players=7)
