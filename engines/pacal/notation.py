@@ -11,7 +11,7 @@ bottom-right. Players are ``P1``..``P5``.
 ``relocate b2``                        surrounded, no energy left: relocate, no stone
 ``stones own P3``                      a stone into one's ship and one into P3's
 ``stones own`` / ``stones P3``         one stone only
-``stones own P3 take c4 d5``           ... after taking back visible stones c4, d5
+``stones own P3 take c3 d7``           ... after taking back visible stones c3, d7
 ``stones none``                        no stone
 ``build 3 on e5 with c3 d4 e5``        a 3-storey pyramid on e5 from c3 d4 e5
 ``upgrade 4 on e5 with e2 e3 e4 e5``   the pyramid on e5 becomes 4 storeys

@@ -162,3 +162,21 @@ def test_registry_and_aliases():
     assert get_game("pacal") is GAME and get_game("Pacal's Rocket") is GAME
     with pytest.raises(RulesError, match="5 players, not 6"):
         GAME.check_options(6, "standard")
+
+
+def test_every_notation_example_of_the_rules_doc_parses_and_reads_back():
+    from pathlib import Path
+    import re
+
+    doc = Path(__file__).resolve().parents[3] / "docs" / "rules" / "pacal.md"
+    section = doc.read_text().split("## Move notation")[1].split("\n## ")[0]
+    examples = [e for line in section.splitlines() if line.startswith("| `")
+                for e in re.findall(r"`([^`]+)`", line.split("|")[1])]
+    assert len(examples) >= 15
+    build = position(phase=BUILD, stones={0: ["e10", "f10", "g10", "i3", "i5", "i9"]}, pyramids={"i7": (0, 2)})
+    for text in examples:
+        state = build if text.split()[0] in ("build", "upgrade", "pass") else position(ships={0: "e11"})
+        if text.startswith("first"):
+            state = GAME.setup(players=3)
+        action = GAME.parse_action(state, text)
+        assert GAME.parse_action(state, GAME.format_action(state, action)) == action
