@@ -269,11 +269,15 @@ async def serve(handler: Handler, host: str, port: int = 0,
     async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         link = Link(reader, writer, options)
         try:
-            await handler(link)
-        except LinkClosed:
-            pass
-        finally:
+            try:
+                await handler(link)
+            except LinkClosed:
+                pass
             await link.close("the host is done with this connection")
+        except asyncio.CancelledError:
+            # The loop is shutting down. Nobody awaits this task, and on Python
+            # 3.11 asyncio's own done-callback raises on a cancelled handler task.
+            link._shutdown("the host is shutting down")
 
     return await asyncio.start_server(on_connect, host, port, limit=options.max_frame + 16)
 

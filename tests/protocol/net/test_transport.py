@@ -156,3 +156,9 @@ async def test_peer_vanishing_mid_frame_closes_the_link():
         await writer.drain()
         writer.close()
         assert await asyncio.wait_for(reasons, 5) == "the peer closed the connection"
+
+
+def test_the_move_round_trip_benchmark_runs():
+    from protocol.net.bench import move_round_trip_ms
+
+    assert 0 < move_round_trip_ms(moves=20) < 1000
