@@ -822,7 +822,10 @@ class Session:
                 try:
                     self.fair.check_claims(seat, slots, claimed, proof)
                 except self._fairmod.CheatDetected as e:
-                    raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
+                    if e.seat is not None:
+                        raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
+                    self._append(entry)      # sound keys that open a tampered deck: the audit must decide
+                    raise _Dispute(f"entry {entry.seq}: {e}", None) from None
             step = {"slots": slots, "ids": claimed, "proof": proof}
         elif proof is not None:
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} sends a proof but plays no hidden card", seat)
