@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import inspect
 import json
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Awaitable, Callable, Sequence
 
 from engines.core import Game, Player
 from protocol.identity import Identity, fingerprint
@@ -341,8 +342,13 @@ class NetPeer:
 
     # -- the host side
     async def run_host(self, interfaces: Sequence[str], port: int = 0, *, discover: bool = True,
-                       accept: Callable[[Request], bool] | None = None) -> Session:
-        """Open the table on ``interfaces``; play with the first accepted joiner to the end."""
+                       accept: Callable[[Request], bool | Awaitable[bool]] | None = None) -> Session:
+        """Open the table on ``interfaces``; play with the first accepted joiner to the end.
+
+        ``accept`` decides on a join request (its proven name, fingerprint and
+        safety code); it may be async, e.g. a dialog where a person compares
+        the code aloud. None: the first joiner for this game takes the seat.
+        """
         self._accept_policy = accept
         server = await self._listen(interfaces, port)
         port = bound_port(server)
@@ -424,7 +430,12 @@ class NetPeer:
             return Answer(False, "the table is full")
         if req.game and (req.game != self._game_id() or req.variant != self._variant()):
             return Answer(False, f"this table plays {self._game_id()} {self._variant()}")
-        if self._accept_policy is not None and not self._accept_policy(req):
+        verdict = self._accept_policy(req) if self._accept_policy is not None else True
+        if inspect.isawaitable(verdict):
+            verdict = await verdict
+        if self.peer_key is not None:  # somebody else was seated while we were deciding
+            return Answer(False, "the table is full")
+        if not verdict:
             self.say(f"declined {req.peer.name}")
             return Answer(False, "the host declined")
         self.peer_key = req.peer.key

@@ -8,7 +8,7 @@ import pytest
 from engines.bots import make_bot
 from engines.core import IllegalAction
 from engines.registry import get_game
-from protocol.identity import Identity
+from protocol.identity import Identity, safety_code
 from protocol.log import open_entry, read_log
 from protocol.net.invite import Declined, ask, join_request, resume_request
 from protocol.net.peer import GameFiles, NetPeer, PeerOptions
@@ -75,8 +75,8 @@ def make_pair(tmp_path: Path, options=FAST, delay: float = 0.0):
     return host, guest, lines
 
 
-async def start_host(host: NetPeer) -> tuple[asyncio.Task, int]:
-    task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+async def start_host(host: NetPeer, accept=None) -> tuple[asyncio.Task, int]:
+    task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False, accept=accept))
     while "port" not in host.files.meta:
         await asyncio.sleep(0.01)
     return task, host.files.meta["port"]
@@ -176,7 +176,16 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
     events = []
     host.on_events = events.extend
     bot = make_bot("greedy", 7)
-    task, port = await start_host(host)
+    asked = []
+
+    async def dialog(request):  # a person reads the safety code, then clicks
+        asked.append((request.peer.name, request.safety_code))
+        await asyncio.sleep(0.01)
+        return request.peer.key != EVE_ID.public
+
+    task, port = await start_host(host, accept=dialog)
+    with pytest.raises(Declined, match="Hana declined: the host declined"):
+        await ask(LOCAL, port, EVE_ID, "Eve", join_request("pagode", "standard", 2))
     play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
     moves = 0
     while not host.session.over:
@@ -189,6 +198,8 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
     await asyncio.wait_for(play, 60)
     await asyncio.wait_for(task, 30)
     assert_finished_alike(host, guest)
+    assert [name for name, _ in asked] == ["Eve", "Gus"]
+    assert asked[1][1] == safety_code(HOST_ID.public, GUEST_ID.public)
     kinds = {type(e).__name__ for e in events}
     assert {"TableSet", "Moved", "GameOver"} <= kinds and moves > 10
     with pytest.raises(IllegalAction, match="not our turn"):
