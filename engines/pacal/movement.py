@@ -144,10 +144,13 @@ def teleport_cells(state: PacalState, seat: int) -> list[int]:
 
 def reachable(state: PacalState, seat: int) -> dict[int, list[str]]:
     """For the screen: every destination of ``seat``'s ship with the ways to get there
-    ('straight', 'turn', 'arrow', 'energy', 'relocate')."""
+    ('straight', 'turn', 'arrow', 'energy', 'relocate'); empty unless it is that seat's move."""
     from engines.pacal.rules import move_actions
+    from engines.pacal.state import MOVE
 
     out: dict[int, list[str]] = {}
+    if state.phase != MOVE or state.pending is not None or seat != state.current:
+        return out  # not this seat's move now
     for a in move_actions(state, seat):
         way = a[1] if a[0] == "move" else a[0]
         cell = a[-1]

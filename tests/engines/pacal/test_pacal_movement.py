@@ -219,6 +219,8 @@ def test_reachable_lists_every_destination_with_its_ways():
     assert r[c("e8")] == ["straight", "turn"]
     assert r[c("f9")] == ["turn"]
     assert set(r) == {a[2] for a in GAME.legal_actions(s, 0)}
+    assert reachable(s, 1) == {} and reachable(GAME.setup(players=3), 0) == {}
+    assert reachable(position(phase=BUILD, stones={0: ["e10"]}), 0) == {}
 
 
 @settings(max_examples=60, deadline=None)
