@@ -1,0 +1,409 @@
+"""The Pacal's Rocket game screen: the city map, the die, the players, choices.
+
+Everything works by mouse and by keyboard. The cells a click may choose are
+highlighted: the ship's destinations with this roll, the free cells of the
+sacred district at the start, the cells a pyramid may go on. Click one (or
+move the cursor with the arrow keys and press Enter). Choices that are no
+cell (how many stones, which energy piece, which constellation, pass) are a
+numbered list under the map: click one, or press its number. A build choice
+shows the points it scores at once and, highlighted on the map, its
+constellation. A click the rules refuse plays nothing; the engine's reason
+appears in the status line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from client.screens.game import GameScreen
+from client.widgets.pacal import (Marks, PacalMap, PacalPanel, die_text, legend_text, players_text,
+                                  seat_style, water_text)
+from engines.core import Action, State
+from engines.pacal import build_choices, cell_name, reachable
+from engines.pacal.state import BUILD, MOVE, PLACE, STONES
+
+REGULAR = ("straight", "turn", "arrow")
+STONES_AFTER = {"straight": 2, "arrow": 2, "turn": 1, "energy": 1, "relocate": 0}
+MAX_CHOICES = 300
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One line of the numbered list: what it says and what choosing it does."""
+
+    label: str
+    action: Action | None = None
+    """Played when chosen; None: ``then`` says what happens."""
+    then: tuple = ()
+    """('energy', value): pick the cell next; ('stones', own, other, short): pick stones to take back."""
+    points: int | None = None
+    cells: tuple[int, ...] = ()
+    at: int | None = None
+
+
+class PacalScreen(GameScreen):
+    BINDINGS = [
+        Binding("escape", "escape", "Cancel / leave"),
+        Binding("m", "focus_map", "Map", show=False),
+    ] + [Binding(str(n), f"choose({n - 1})", f"Choice {n}", show=False) for n in range(1, 10)]
+
+    DEFAULT_CSS = """
+    #pacal-board { height: 1fr; }
+    #pacal-choices { height: 1fr; min-height: 4; }
+    #pacal-choices-title { padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, controller):
+        super().__init__(controller)
+        self.teleport: int | None = None
+        """The energy piece chosen: the next cell clicked is where the ship goes."""
+        self.taking: tuple | None = None
+        """(own, other, short): the stones to take back are being picked on the map."""
+        self.taken: list[int] = []
+        self.only_cell: int | None = None
+        """Build choices shown for this cell only (after a click that fits several)."""
+        self.question: list[Choice] | None = None
+        """A question a click raised (straight or turning to the same cell)."""
+        self.choices: list[Choice] = []
+        self.targets: frozenset[int] = frozenset()
+        self.preview: Choice | None = None
+
+    # -- layout
+    def compose_board(self) -> ComposeResult:
+        with Vertical(id="pacal-board"):
+            yield PacalPanel(Text(), id="pacal-die")
+            yield PacalMap(id="pacal-map")
+            yield PacalPanel(legend_text(), id="pacal-legend")
+            yield Label("Choices (click or press the number)", id="pacal-choices-title")
+            yield OptionList(id="pacal-choices")
+
+    def compose_info(self) -> ComposeResult:
+        yield Label("Players", classes="panel-title")
+        yield PacalPanel(Text(), id="pacal-players")
+        yield Label("Storeys by the water (river, lake)", classes="panel-title")
+        yield PacalPanel(Text(), id="pacal-water")
+
+    def focus_default(self) -> None:
+        self.query_one(PacalMap).focus()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        variant = getattr(self.controller, "variant", "standard")
+        self.sub_title = f"Pacal's Rocket ({variant}) — {'hot-seat' if self.hot_seat else 'local game'}"
+
+    # -- what the seat on screen may do now
+    @property
+    def labels(self) -> list[str]:
+        return [s.label for s in self.controller.seats]
+
+    def reset_intent(self) -> None:
+        self.teleport = self.taking = self.only_cell = self.question = self.preview = None
+        self.taken = []
+
+    def plan(self, view: State) -> tuple[list[Choice], frozenset[int]]:
+        """The numbered choices and the cells to click now."""
+        seat = self.acting_seat
+        if seat is None or view.pending is not None:
+            return [], frozenset()
+        if self.question is not None:
+            return self.question, frozenset()
+        legal = self.controller.legal_actions(seat)
+        if view.phase == PLACE:
+            return [], frozenset(a[1] for a in legal)
+        if view.phase == MOVE:
+            return self.move_plan(view, seat, legal)
+        if view.phase == STONES:
+            return self.stones_plan(view, seat, legal)
+        if view.phase == BUILD:
+            return self.build_plan(view, seat)
+        return [], frozenset()
+
+    def move_plan(self, view: State, seat: int, legal: list[Action]) -> tuple[list[Choice], frozenset[int]]:
+        if self.teleport is not None:
+            cells = frozenset(a[2] for a in legal if a[0] == "energy" and a[1] == self.teleport)
+            return [Choice("cancel the energy piece (Escape)", then=("cancel",))], cells
+        ways = reachable(view, seat)
+        regular = frozenset(c for c, w in ways.items() if any(x in REGULAR or x == "relocate" for x in w))
+        values = sorted({a[1] for a in legal if a[0] == "energy"})
+        forced = not regular
+        choices = [Choice(f"energy piece {v}: {'the ship is surrounded: ' if forced else ''}"
+                          f"teleport to any free cell, then 1 stone", then=("energy", v)) for v in values]
+        return choices, regular
+
+    def stones_plan(self, view: State, seat: int, legal: list[Action]) -> tuple[list[Choice], frozenset[int]]:
+        if self.taking is not None:
+            own, other, short = self.taking
+            from engines.pacal.rules import visible_stones
+
+            cells = frozenset(visible_stones(view, seat)) - frozenset(self.taken)
+            return [Choice("cancel (Escape)", then=("cancel",))], cells
+        plans: dict[tuple, list[Action]] = {}
+        for a in legal:
+            plans.setdefault((a[1], a[2]), []).append(a)
+        choices = []
+        for (own, other), acts in plans.items():
+            words = (["your own ship"] if own else []) + ([f"{self.labels[other]}'s ship"] if other is not None else [])
+            label = "no stone" if not words else "a stone into " + " and one into ".join(words)
+            short = len(acts[0][3])
+            if short and len(acts) > 1:
+                choices.append(Choice(f"{label} (take back {short} of your visible stones first: click them)",
+                                      then=("stones", own, other, short)))
+            else:
+                take = f" (taking back {' '.join(cell_name(c) for c in acts[0][3])})" if short else ""
+                choices.append(Choice(label + take, acts[0]))
+        return choices, frozenset()
+
+    def build_plan(self, view: State, seat: int) -> tuple[list[Choice], frozenset[int]]:
+        options = build_choices(view, seat)
+        targets = frozenset(a[2] for a, _ in options)
+        shown = [(a, p) for a, p in options if self.only_cell is None or a[2] == self.only_cell]
+        choices = [Choice("pass: build nothing", ("pass",))]
+        for a, pts in shown[:MAX_CHOICES]:
+            verb = "upgrade to" if a[0] == "upgrade" else "build"
+            label = (f"{verb} {a[1]} storey{'s' if a[1] > 1 else ''} on {cell_name(a[2])} "
+                     f"with {' '.join(cell_name(c) for c in a[3])}: +{pts} point{'s' if pts != 1 else ''}")
+            choices.append(Choice(label, a, points=pts, cells=a[3], at=a[2]))
+        return choices, targets
+
+    # -- drawing
+    def refresh_board(self, view: State) -> None:
+        if self.acting_seat is None:
+            self.reset_intent()
+        self.choices, self.targets = self.plan(view)
+        if self.preview is not None and self.preview not in self.choices:
+            self.preview = None
+        self.query_one("#pacal-die", PacalPanel).put(die_text(view, self.labels))
+        self.query_one("#pacal-players", PacalPanel).put(players_text(view, self.labels))
+        self.query_one("#pacal-water", PacalPanel).put(water_text(view))
+        self.query_one("#pacal-legend", PacalPanel).put(legend_text())
+        self.draw_map(view)
+        self.fill_choices()
+
+    def draw_map(self, view: State | None = None) -> None:
+        view = view if view is not None else self.view()
+        p = self.preview
+        marks = Marks(targets=self.targets,
+                      preview=frozenset(p.cells) if p and p.cells else frozenset(),
+                      preview_at=p.at if p else None,
+                      preview_note=f"+{p.points}" if p and p.points is not None else "",
+                      selected=frozenset(self.taken))
+        self.query_one(PacalMap).show(view, marks)
+
+    def fill_choices(self) -> None:
+        box = self.query_one("#pacal-choices", OptionList)
+        box.clear_options()
+        if not self.choices:
+            box.add_option(Option(Text(self.idle_hint(), style="dim"), disabled=True))
+            return
+        for n, choice in enumerate(self.choices, 1):
+            key = f"{n}" if n < 10 else " "
+            line = Text()
+            line.append(f"{key} ", style="bold")
+            line.append(choice.label)
+            box.add_option(Option(line))
+        if self.preview in self.choices:
+            box.highlighted = self.choices.index(self.preview)
+
+    def idle_hint(self) -> str:
+        if self.acting_seat is None:
+            return "(nothing to choose now)"
+        view = self.view()
+        if view.phase == PLACE:
+            return "(click a highlighted cell of the sacred district for your ship)"
+        return "(click a highlighted cell)"
+
+    def status_text(self) -> str:
+        text = super().status_text()
+        seat = self.acting_seat
+        if seat is None:
+            return text
+        view = self.view()
+        if self.question is not None:
+            return f"{text}: two ways to that cell: choose one (1-{len(self.question)})"
+        if view.phase == PLACE:
+            return f"{text}: put your ship on a free cell of the sacred district (highlighted)"
+        if view.phase == MOVE:
+            if self.teleport is not None:
+                return f"{text}: energy piece {self.teleport}: click a free cell for the ship (Escape cancels)"
+            if not self.targets:
+                return f"{text}: the ship is surrounded: choose an energy piece (1-{len(self.choices)})"
+            return f"{text}: move your ship: click a highlighted cell"
+        if view.phase == STONES:
+            if self.taking is not None:
+                return f"{text}: click {self.taking[2] - len(self.taken)} more of your visible stones to take back"
+            return f"{text}: divine stones: choose (1-{len(self.choices)})"
+        if view.phase == BUILD:
+            return f"{text}: build: click a highlighted cell or choose (1 = pass)"
+        return text
+
+    # -- what clicks and keys mean
+    def on_pacal_map_clicked(self, message: PacalMap.Clicked) -> None:
+        self.on_cell(message.cell)
+
+    def on_pacal_map_cursor_moved(self, message: PacalMap.CursorMoved) -> None:
+        view = self.view()
+        if self.acting_seat is None or view.phase != BUILD or self.question is not None:
+            return
+        here = [c for c in self.choices if c.at == message.cell]
+        if here and self.preview not in here:
+            self.preview = max(here, key=lambda c: (c.points or 0, len(c.cells)))
+            self.draw_map(view)
+            self.show_status(f"{self.preview.label} (click or Enter: choose here)")
+
+    def on_cell(self, c: int) -> None:
+        seat = self.acting_seat
+        if seat is None:
+            self.play(())  # says whose turn it is
+            return
+        view = self.view()
+        if self.question is not None:
+            self.show_status(f"Refused: first choose one of the two ways (1-{len(self.question)}), or Escape",
+                             error=True)
+            return
+        if view.phase == PLACE:
+            self.act(("place", c))
+        elif view.phase == MOVE:
+            self.move_to(view, seat, c)
+        elif view.phase == STONES:
+            self.stone_cell(view, seat, c)
+        elif view.phase == BUILD:
+            self.build_on(view, seat, c)
+
+    def move_to(self, view: State, seat: int, c: int) -> None:
+        if self.teleport is not None:
+            self.act(("energy", self.teleport, c))
+            return
+        ways = reachable(view, seat).get(c, [])
+        regular = [w for w in ways if w in REGULAR]
+        if "relocate" in ways:
+            self.act(("relocate", c))
+        elif len(regular) == 1:
+            self.act(("move", regular[0], c))
+        elif regular:
+            self.question = [Choice(f"{w} to {cell_name(c)}, then {STONES_AFTER[w]} stone"
+                                    f"{'s' if STONES_AFTER[w] != 1 else ''}", ("move", w, c)) for w in regular]
+            self.refresh_game()
+        elif not self.targets:
+            self.show_status(f"Refused: the ship is surrounded: choose an energy piece first "
+                             f"(1-{len(self.choices)})", error=True)
+        else:
+            from engines.pacal import data
+
+            self.act(("move", "arrow" if view.face == data.ARROWS else "straight", c))
+
+    def stone_cell(self, view: State, seat: int, c: int) -> None:
+        if self.taking is not None:
+            if c in self.targets:
+                self.taken.append(c)
+                own, other, short = self.taking
+                if len(self.taken) == short:
+                    self.act(("stones", own, other, tuple(sorted(self.taken))))
+                else:
+                    self.refresh_game()
+                return
+            self.show_status(f"Refused: {cell_name(c)} holds no visible stone of yours", error=True)
+            return
+        who = view.ship_at(c)
+        if who < 0:
+            self.show_status("Refused: choose where the stones go in the list (1-"
+                             f"{len(self.choices)}), or click a ship", error=True)
+            return
+        own, other = (True, None) if who == seat else (False, who)
+        match = next((ch for ch in self.choices if ch.action and ch.action[1:3] == (own, other)
+                      or ch.then[:3] == ("stones", own, other)), None)
+        if match is None:
+            self.act(("stones", own, other, ()))  # the engine says why not
+        else:
+            self.take_choice(match)
+
+    def build_on(self, view: State, seat: int, c: int) -> None:
+        here = [ch for ch in self.choices if ch.at == c]
+        if self.only_cell is not None and self.only_cell != c:
+            self.only_cell = None
+            here = [ch for ch in self.plan(view)[0] if ch.at == c]
+        if len(here) == 1:
+            self.take_choice(here[0])
+        elif here:
+            if self.only_cell == c and self.preview in here:
+                self.take_choice(self.preview)
+                return
+            self.only_cell = c
+            self.preview = max(here, key=lambda ch: (ch.points or 0, len(ch.cells)))
+            self.refresh_game()
+            self.show_status(f"{len(here)} pyramids fit on {cell_name(c)}: choose one (2-{len(here) + 1}), "
+                             "or click again for the highlighted one")
+        else:
+            self.act(("build", 1, c, (c,)))  # the engine says why not
+
+    def take_choice(self, choice: Choice) -> None:
+        if choice.action is not None:
+            self.act(choice.action)
+            return
+        kind = choice.then[0] if choice.then else ""
+        if kind == "cancel":
+            self.action_escape()
+        elif kind == "energy":
+            self.teleport = choice.then[1]
+            self.refresh_game()
+        elif kind == "stones":
+            self.taking = choice.then[1:]
+            self.taken = []
+            self.refresh_game()
+
+    def act(self, action: Action) -> bool:
+        """Play ``action``; the intent is cleared when it is played, kept when it is refused."""
+        if self.play(action):
+            self.reset_intent()
+            return True
+        return False
+
+    def action_choose(self, index: int) -> None:
+        if self.acting_seat is None:
+            self.play(())
+            return
+        if not 0 <= index < len(self.choices):
+            self.show_status(f"Refused: no choice {index + 1} now"
+                             + (f" (1-{len(self.choices)})" if self.choices else ": click a cell on the map"),
+                             error=True)
+            return
+        self.take_choice(self.choices[index])
+
+    @on(OptionList.OptionSelected, "#pacal-choices")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if 0 <= event.option_index < len(self.choices):
+            self.take_choice(self.choices[event.option_index])
+
+    @on(OptionList.OptionHighlighted, "#pacal-choices")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if 0 <= event.option_index < len(self.choices):
+            choice = self.choices[event.option_index]
+            if choice.at is not None and choice is not self.preview:
+                self.preview = choice
+                self.draw_map()
+
+    def action_focus_map(self) -> None:
+        self.query_one(PacalMap).focus()
+
+    def action_escape(self) -> None:
+        if any(x is not None for x in (self.teleport, self.taking, self.only_cell, self.question)):
+            self.reset_intent()
+            self.refresh_game()
+            return
+        self.action_leave()
+
+    def _handed_over(self, seat: int) -> None:
+        self.reset_intent()
+        super()._handed_over(seat)
+
+
+__all__ = ["PacalScreen", "Choice", "seat_style"]

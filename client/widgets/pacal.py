@@ -1,0 +1,385 @@
+"""Pacal's Rocket board pieces: the city map you click, the die, the players.
+
+The map draws the 13 x 13 city of Palenque: districts in their own colours
+with their values, the lake, the river, covered areas, ships, divine stones
+(hollow when a ship stands on them: not visible in the rules' sense),
+pyramids with their storeys. What the screen wants highlighted (the
+destinations of this roll, a constellation's preview) comes in as
+:class:`Marks`. Widgets only draw and report clicks (and Enter on the
+cursor cell); client/screens/pacal.py decides what a click means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.events import Click, MouseMove
+from textual.message import Message
+from textual.widget import Widget
+
+from client.widgets.text_panel import TextPanel
+from engines.pacal import board_for, cell_name
+from engines.pacal import data as D
+from engines.pacal.board import COLS, LAKE, ROWS, RIVER_SCORING, LAKE_SCORING, SACRED_CELLS
+from engines.pacal.notation import face_name
+
+CELL_W = 6
+"""Characters of one cell; a separator column lies between cells (the river, the cursor brackets)."""
+CELL_H = 2
+LEFT = 3
+"""The row numbers' width."""
+TOP = 1
+"""The column letters' line."""
+MAP_WIDTH = LEFT + COLS * (CELL_W + 1) + 1
+MAP_HEIGHT = TOP + ROWS * CELL_H
+
+PLAYER_COLOURS = ("#ff6b6b", "#5aafff", "#5ee06a", "#ffe033", "#d98cff")
+"""Seat 1 red, 2 blue, 3 green, 4 yellow, 5 violet (engines.pacal.data.COLOURS): bright on dark districts."""
+
+DISTRICT_BG = {
+    "A": "#4a3320", "B": "#2e4626", "C": "#48263a", "D": "#263d4d", "E": "#3d3b1f", "F": "#4f2c1c",
+    "G": "#1f3d3b", "H": "#38284d", "I": "#4a3d18", "S": "#5a1f2a", "J": "#243a22", "K": "#40283a",
+    "L": "#2a3346", "M": "#46341c", "N": "#1f3f30", "O": "#3f2626",
+}
+"""Dark earth tones, one per district, so the players' bright colours stand out on every one."""
+LAKE_BG, LAKE_INK = "#173f6e", "#7fb8ff"
+RIVER_INK = "#5aa0ff"
+COVERED_BG, COVERED_INK = "#17161c", "#3a3844"
+TARGET_BG = "#2a4a7a"
+"""A destination of this roll (or a cell to click now)."""
+PREVIEW_BG = "#6a4a00"
+"""The constellation of the build chosen in the list."""
+SELECTED_BG = "#5a2d6a"
+CURSOR_INK = "#ffffff"
+
+
+@dataclass
+class Marks:
+    """What the map shows highlighted, besides the pieces."""
+
+    targets: frozenset[int] = frozenset()
+    preview: frozenset[int] = frozenset()
+    preview_at: int | None = None
+    preview_note: str = ""
+    selected: frozenset[int] = frozenset()
+    cursor: int = field(default=6 * COLS + 6)
+
+
+def seat_style(seat: int) -> str:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def ship_text(seat: int) -> Text:
+    return Text(f"◆{seat + 1}", style=f"bold #101010 on {seat_style(seat)}")
+
+
+def _district_labels(players: int) -> dict[int, str]:
+    """The top-left cell of each district in play: where its letter and value are printed."""
+    board = board_for(players)
+    out = {}
+    for name in board.districts:
+        first = min(board.cells_of(name))
+        out[first] = f"{name}{board.value(name)}"
+    return out
+
+
+def cell_bg(view, c: int, marks: Marks) -> str:
+    board = board_for(view.players)
+    if c in marks.preview:
+        return PREVIEW_BG
+    if c in marks.selected:
+        return SELECTED_BG
+    if c in marks.targets:
+        return TARGET_BG
+    if c in LAKE:
+        return LAKE_BG
+    if board.covered[c]:
+        return COVERED_BG
+    return DISTRICT_BG.get(board.district[c] or "", COVERED_BG)
+
+
+def _top_line(view, c: int, bg: str) -> Text:
+    """A pyramid (one ▲ per storey, the owner's colour) or the stones on the cell."""
+    owner = view.pyramid_owner[c]
+    if owner >= 0:
+        storeys = view.pyramid_size[c]
+        return Text(f"{'▲' * storeys:<{CELL_W}}", style=f"bold {seat_style(owner)} on {bg}")
+    text = Text(style=f"on {bg}")
+    covered = c in view.ships
+    for seat in range(view.players):
+        if view.stones[seat] >> c & 1:
+            text.append("○" if covered else "●", style=f"bold {seat_style(seat)} on {bg}")
+    text.append(" " * (CELL_W - len(text)), style=f"on {bg}")
+    return text
+
+
+def _bottom_line(view, c: int, bg: str, marks: Marks, labels: dict[int, str]) -> Text:
+    """The ship, else the district's label, else a destination's dots or the preview's points."""
+    text = Text(style=f"on {bg}")
+    seat = view.ship_at(c)
+    if seat >= 0:
+        text.append_text(ship_text(seat))
+    elif c == marks.preview_at and marks.preview_note:
+        text.append(marks.preview_note[:CELL_W], style=f"bold #ffffff on {bg}")
+    elif c in labels:
+        text.append(labels[c], style=f"#c8c0b0 on {bg}")
+    elif c in marks.targets and view.pyramid_owner[c] < 0:
+        text.append("  ··", style=f"bold #ffffff on {bg}")
+    text.append(" " * (CELL_W - len(text)), style=f"on {bg}")
+    return text
+
+
+def _lake_or_covered(view, c: int, bg: str) -> Text | None:
+    board = board_for(view.players)
+    if c in LAKE:
+        return Text("≈" * CELL_W, style=f"{LAKE_INK} on {bg}")
+    if board.covered[c]:
+        return Text("░" * CELL_W, style=f"{COVERED_INK} on {bg}")
+    return None
+
+
+def _separator(view, r: int, col: int, marks: Marks) -> Text:
+    """The column left of cell (r, col): the cursor's brackets, the river, or the ground."""
+    cursor_r, cursor_c = divmod(marks.cursor, COLS)
+    if r == cursor_r and col in (cursor_c, cursor_c + 1):
+        return Text("[" if col == cursor_c else "]", style=f"bold {CURSOR_INK}")
+    here = r * COLS + col if col < COLS else None
+    west = r * COLS + col - 1 if col > 0 else None
+    if col == 3 and r >= 5:
+        return Text("┃", style=f"bold {RIVER_INK}")
+    if here is not None and west is not None:
+        if here in LAKE and west in LAKE:
+            return Text("≈", style=f"{LAKE_INK} on {LAKE_BG}")
+        board = board_for(view.players)
+        if board.covered[here] and board.covered[west]:
+            return Text("░", style=f"{COVERED_INK} on {COVERED_BG}")
+        if board.district[here] is not None and board.district[here] == board.district[west]:
+            bg = DISTRICT_BG.get(board.district[here], COVERED_BG)
+            return Text(" ", style=f"on {bg}")
+    return Text(" ")
+
+
+def map_text(view, marks: Marks) -> Text:
+    """The whole map as text: column letters, then two lines per row."""
+    labels = _district_labels(view.players)
+    text = Text(no_wrap=True)
+    text.append(" " * LEFT)
+    for col in range(COLS):
+        text.append(f" {chr(ord('a') + col):^{CELL_W}}", style="bold #a09a8a")
+    text.append("\n")
+    for r in range(ROWS):
+        for line in range(CELL_H):
+            text.append(f"{r + 1:>2} " if line == 0 else " " * LEFT, style="bold #a09a8a")
+            for col in range(COLS):
+                c = r * COLS + col
+                text.append_text(_separator(view, r, col, marks))
+                bg = cell_bg(view, c, marks)
+                plain = _lake_or_covered(view, c, bg) if bg in (LAKE_BG, COVERED_BG) else None
+                if plain is not None:
+                    text.append_text(plain)
+                elif line == 0:
+                    text.append_text(_top_line(view, c, bg))
+                else:
+                    text.append_text(_bottom_line(view, c, bg, marks, labels))
+            text.append_text(_separator(view, r, COLS, marks))
+            text.append("\n")
+    text.rstrip()
+    return text
+
+
+def cell_at(x: int, y: int) -> int | None:
+    """The cell under map offset (x, y), or None (the margins)."""
+    if x < LEFT or y < TOP:
+        return None
+    col, row = (x - LEFT) // (CELL_W + 1), (y - TOP) // CELL_H
+    if not (0 <= col < COLS and 0 <= row < ROWS):
+        return None
+    return row * COLS + col
+
+
+def cell_offset(c: int) -> tuple[int, int]:
+    """A map offset inside cell ``c`` (for clicks in tests and tools)."""
+    r, col = divmod(c, COLS)
+    return LEFT + col * (CELL_W + 1) + 3, TOP + r * CELL_H + 1
+
+
+class PacalMap(Widget, can_focus=True):
+    """The city. Click a cell, or move the cursor with the arrow keys and press Enter."""
+
+    DEFAULT_CSS = f"""
+    PacalMap {{ width: {MAP_WIDTH}; height: {MAP_HEIGHT}; }}
+    PacalMap:focus {{ background: $boost; }}
+    """
+    BINDINGS = [
+        Binding("up", "move(-1, 0)", "Cursor", show=False),
+        Binding("down", "move(1, 0)", show=False),
+        Binding("left", "move(0, -1)", show=False),
+        Binding("right", "move(0, 1)", show=False),
+        Binding("enter,space", "activate", "Choose this cell"),
+    ]
+
+    class Clicked(Message):
+        def __init__(self, cell: int):
+            super().__init__()
+            self.cell = cell
+
+    class CursorMoved(Message):
+        def __init__(self, cell: int):
+            super().__init__()
+            self.cell = cell
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.marks = Marks()
+        self._text = Text()
+        self._key: object = None
+
+    @property
+    def cursor(self) -> int:
+        return self.marks.cursor
+
+    def render(self) -> Text:
+        return self._text
+
+    def show(self, view, marks: Marks) -> None:
+        marks.cursor = self.marks.cursor
+        self.marks = marks
+        key = (tuple(view.ships), tuple(view.stones), tuple(view.pyramid_owner), tuple(view.pyramid_size),
+               view.players, repr(marks))
+        if key == self._key:
+            return
+        self._key = key
+        self._view = view
+        self._text = map_text(view, marks)
+        self.refresh()
+
+    def move_cursor(self, c: int) -> None:
+        if c == self.marks.cursor:
+            return
+        self.marks.cursor = c
+        if getattr(self, "_view", None) is not None:
+            self._key = None
+            self.show(self._view, self.marks)
+        self.post_message(self.CursorMoved(c))
+
+    def action_move(self, dr: int, dc: int) -> None:
+        r, c = divmod(self.marks.cursor, COLS)
+        r, c = max(0, min(ROWS - 1, r + dr)), max(0, min(COLS - 1, c + dc))
+        self.move_cursor(r * COLS + c)
+
+    def action_activate(self) -> None:
+        self.post_message(self.Clicked(self.marks.cursor))
+
+    def on_mouse_move(self, event: MouseMove) -> None:
+        offset = event.get_content_offset(self)
+        c = cell_at(offset.x, offset.y) if offset is not None else None
+        if c is not None:
+            self.move_cursor(c)
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        c = cell_at(offset.x, offset.y) if offset is not None else None
+        if c is not None:
+            self.move_cursor(c)
+            self.post_message(self.Clicked(c))
+
+
+# --------------------------------------------------------------------------
+# Side panels
+
+
+def die_text(view, labels: list[str]) -> Text:
+    """The die in force, the round and who rolled."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if view.face is None:
+        text.append(" die: — ", style="bold #101010 on #d8d0c0")
+    else:
+        face = "⇆ arrows" if view.face == D.ARROWS else f" {face_name(view.face)} "
+        text.append(f" die: {face} ", style="bold #101010 on #f2e6c8")
+    if view.round:
+        text.append(f"  round {view.round}", style="bold")
+        roller = view.roller if 0 <= view.roller < len(labels) else None
+        if roller is not None:
+            text.append("  rolled by ", style="dim")
+            text.append(labels[roller], style=f"bold {seat_style(roller)}")
+    text.append(f"  end at {D.END_THRESHOLD[view.players]} points", style="dim")
+    return text
+
+
+def players_text(view, labels: list[str]) -> Text:
+    """Two lines per seat: colour, name, points, stones in supply, energy; pyramids left by storeys."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    for seat in range(view.players):
+        if seat:
+            text.append("\n")
+        turn = seat == view.current and view.phase not in ("over", "first")
+        text.append("▶ " if turn else "  ", style="bold")
+        text.append_text(ship_text(seat))
+        text.append(f" {labels[seat].split(' ', 1)[-1][:10]:<10}", style=f"bold {seat_style(seat)}")
+        text.append(f"{view.score[seat]:>3} pts", style="bold")
+        text.append(f" ●{view.stone_supply[seat]:<2}", style=f"bold {seat_style(seat)}")
+        energy = " ".join(str(v) for v in view.energy[seat]) or "—"
+        text.append(f" energy {energy}")
+        supply = view.pyramid_supply[seat]
+        text.append("\n    ", style="dim")
+        for k in range(5):
+            text.append(f"{'▲' * (k + 1)}", style=seat_style(seat) if supply[k] else "dim")
+            text.append(f"×{supply[k]} ", style="" if supply[k] else "dim")
+    return text
+
+
+def legend_text() -> Text:
+    text = Text(no_wrap=True)
+    text.append("◆1", style=f"bold #101010 on {PLAYER_COLOURS[0]}")
+    text.append(" ship  ")
+    text.append("●", style=f"bold {PLAYER_COLOURS[1]}")
+    text.append(" stone  ")
+    text.append("○", style=f"bold {PLAYER_COLOURS[1]}")
+    text.append(" under a ship  ")
+    text.append("▲▲▲", style=f"bold {PLAYER_COLOURS[2]}")
+    text.append(" pyramid of 3 storeys\n")
+    text.append("≈", style=f"{LAKE_INK} on {LAKE_BG}")
+    text.append(" lake  ")
+    text.append("┃", style=f"bold {RIVER_INK}")
+    text.append(" river  ")
+    text.append("░", style=f"{COVERED_INK} on {COVERED_BG}")
+    text.append(" covered  ")
+    text.append("  ", style=f"on {TARGET_BG}")
+    text.append(" you may go/click  ")
+    text.append("  ", style=f"on {PREVIEW_BG}")
+    text.append(" constellation")
+    return text
+
+
+def water_text(view) -> Text:
+    """Storeys along the river and around the lake (12/8/4 at the end), per seat."""
+    text = Text(no_wrap=True)
+    for name, cells in (("river", RIVER_SCORING), ("lake", LAKE_SCORING)):
+        text.append(f"{name:<6}", style="dim")
+        for seat in range(view.players):
+            storeys = sum(view.pyramid_size[c] for c in cells if view.pyramid_owner[c] == seat)
+            text.append(f" {storeys:>2}", style=f"bold {seat_style(seat)}")
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+class PacalPanel(TextPanel):
+    """A text panel of the Pacal screen (height from its content's line count)."""
+
+    DEFAULT_CSS = """
+    PacalPanel { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    def put(self, text: Text) -> None:
+        lines = text.plain.count("\n") + 1
+        if self.styles.height is None or self.styles.height.value != lines:
+            self.styles.height = lines
+        self.set(text)
+
+
+__all__ = ["PacalMap", "PacalPanel", "Marks", "map_text", "cell_at", "cell_offset", "die_text",
+           "players_text", "legend_text", "water_text", "PLAYER_COLOURS", "DISTRICT_BG", "SACRED_CELLS",
+           "cell_name"]
