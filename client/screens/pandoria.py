@@ -14,7 +14,9 @@ the arrows, Enter acts on its hex):
   your hand (``x`` / ``b`` on the focused card), then its target if it has
   one (a hex, a market card, a building slot); ``m`` then a building slot
   builds a monument.
-- buy: click a market card. The Elves: click a figure, then where it goes.
+- buy: click a market card (or its number 1-4). The Elves: click a figure,
+  then where it goes. Building slots and market cards also answer to their
+  number keys, and every piece takes Tab and Enter.
 
 The screen never decides a rule: it builds the action and the engine accepts
 it or refuses it, and the refusal's reason goes to the status line.
@@ -67,7 +69,7 @@ class PandoriaScreen(GameScreen):
         Binding("m", "monument", "Monument", show=False),
         Binding("p", "pass", "Pass", show=False),
         Binding("s", "skip", "Skip"),
-    ]
+    ] + [Binding(str(i + 1), f"number({i})", show=False) for i in range(D.BUILDING_SLOTS)]
 
     def __init__(self, controller):
         super().__init__(controller)
@@ -493,6 +495,18 @@ class PandoriaScreen(GameScreen):
             row = view.buildings[self.viewer] if self.viewer is not None else []
             index = next((i for i, b in enumerate(row) if 0 <= b < rules.MONUMENT), 0)
             self.play(("monument", index))  # the engine says why not
+        self.redraw()
+
+    def action_number(self, index: int) -> None:
+        """1-5: a building slot while building or covering with a monument, else a market card."""
+        if (self.card and self.card[2] == "building") or self.monument_mode:
+            self.slot_chosen(index)
+        else:
+            market = sorted(self.view().piles["market"])
+            if index >= len(market):
+                self.show_status(f"Refused: the market has no card {index + 1}", error=True)
+                return
+            self.market_chosen(market[index])
         self.redraw()
 
     def action_pass(self) -> None:

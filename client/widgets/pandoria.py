@@ -137,7 +137,7 @@ def map_text(view, marks: Marks) -> Text:
             bottom, bottom_style = "░░░░", top_style.replace("bold ", "")
         if h in marks.scoring:
             top_style = f"bold black on {SCORING_BG}"
-        if h in marks.targets and view.occupant[h] < 0:
+        if h in marks.targets and view.occupant[h] < 0 and h not in marks.preview:
             bottom, bottom_style = " ◇◇ ", "bold yellow" + (top_style[top_style.index(" on "):]
                                                           if " on " in top_style else "")
         canvas.put(x, y, top, top_style)
@@ -180,6 +180,14 @@ def _cell(view, h: int) -> tuple[str, str, str, str]:
     if occupant >= 0:
         bottom, bottom_style = figure_chip(occupant)
     return top, top_style, bottom, bottom_style
+
+
+LEGEND = Text.assemble(
+    *((D.TERRAIN_LETTERS[t], f"bold white on {TERRAIN_BG[t]}") for t in range(4)),
+    " forest hill mountain city  • symbol  ●2 figure  ★2 leader  ♜2 castle  \\__/ ship on a lake  =m= path\n"
+    "f (lowercase) closed region  ", ("F", f"bold black on {SCORING_BG}"), " region that will score  ",
+    "░░ preview  ◇ a click acts here  ▶◀ cursor (arrows, Enter)", style="dim")
+"""The key to the map, one line."""
 
 
 def describe_hex(view, h: int, labels: list[str]) -> str:

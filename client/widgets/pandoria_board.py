@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Label
 
-from client.widgets.pandoria import PLAYER_COLOURS, PLAYER_INK, TERRAIN_BG, HexMap, Marks
+from client.widgets.pandoria import LEGEND, PLAYER_COLOURS, PLAYER_INK, TERRAIN_BG, HexMap, Marks
 from engines.pandoria import data as D
 from engines.pandoria.notation import face_text
 
@@ -240,10 +240,12 @@ class PandoriaBoard(Vertical):
     PandoriaBoard { height: 1fr; }
     PandoriaBoard #pandoria-top { height: auto; }
     PandoriaBoard #pandoria-right { width: 1fr; height: auto; padding: 0 0 0 1; }
-    PandoriaBoard #pandoria-info { height: 6; }
+    PandoriaBoard #pandoria-info { height: 6; text-wrap: nowrap; text-overflow: ellipsis; }
+    PandoriaBoard #pandoria-legend { height: 2; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     PandoriaBoard .pandoria-title { text-style: bold; color: $accent; height: 1; }
     PandoriaBoard #pandoria-market { grid-size: 2; grid-gutter: 0 1; height: 4; }
-    PandoriaBoard #pandoria-players { height: auto; max-height: 8; padding: 0 1; }
+    PandoriaBoard #pandoria-players { height: auto; max-height: 8; padding: 0 1; text-wrap: nowrap;
+                                      text-overflow: ellipsis; }
     PandoriaBoard #pandoria-hand { grid-size: 4; grid-gutter: 0 1; height: auto; padding: 0 1; }
     PandoriaBoard #pandoria-buttons { height: 1; padding: 0 1; }
     PandoriaBoard #pandoria-buttons Button { margin-right: 1; min-width: 8; }
@@ -255,13 +257,14 @@ class PandoriaBoard(Vertical):
             yield HexMap(id="hexmap")
             with Vertical(id="pandoria-right"):
                 yield Panel("", id="pandoria-info")
-                yield Label("Market (click to buy)", classes="pandoria-title")
+                yield Label("Market (click or 1-4 to buy)", classes="pandoria-title")
                 with Grid(id="pandoria-market"):
                     for i in range(D.MARKET_SIZE):
                         yield MarketCard(i, id=f"market-{i}")
                 yield Label("Your buildings", classes="pandoria-title")
                 for i in range(D.BUILDING_SLOTS):
                     yield BuildingSlot(i, id=f"building-{i}")
+        yield Panel(LEGEND, id="pandoria-legend")
         yield Panel("", id="pandoria-players")
         yield Label("Your hand: tiles, and cards (spell on top, building below)", classes="pandoria-title",
                     id="hand-title")
@@ -282,8 +285,10 @@ class PandoriaBoard(Vertical):
         market = sorted(view.piles["market"])
         for i in range(D.MARKET_SIZE):
             slot = market[i] if i < len(market) else None
-            text = Text.assemble(*card_lines(ids[slot])[:1], "\n", card_lines(ids[slot])[1]) if slot is not None \
-                else Text("")
+            text = Text("")
+            if slot is not None:
+                top, bottom = card_lines(ids[slot])
+                text = Text.assemble((f"{i + 1} ", "bold"), top, "\n  ", bottom)
             self.query_one(f"#market-{i}", MarketCard).set(slot, text)
         for i in range(D.BUILDING_SLOTS):
             widget = self.query_one(f"#building-{i}", BuildingSlot)
@@ -294,7 +299,9 @@ class PandoriaBoard(Vertical):
             widget.set(i, Text(f"{i + 1} {building_name(view, cell)}", style="" if cell >= 0 else "dim"))
             widget.set_class(i in model.slot_targets, "-target")
         self.query_one("#pandoria-players", Panel).set(players_text(view, model.labels, seat))
-        self.query_one("#pandoria-players").styles.height = 2 * view.players
+        players = self.query_one("#pandoria-players")
+        if players.styles.height is None or players.styles.height.value != 2 * view.players:
+            players.styles.height = 2 * view.players
         tiles = sorted(view.piles[f"tiles{seat}"]) if seat is not None else []
         for i in range(MAX_TILES):
             slot = tiles[i] if i < len(tiles) else None

@@ -395,3 +395,97 @@ def snapshot_model() -> BoardModel:
 
 def test_board_snapshot(snap_compare):
     assert snap_compare(BoardApp(snapshot_model()), terminal_size=(120, 40))
+
+
+# -- more intents, by click and by key
+
+
+async def enter_as_current(pilot, app, controller) -> tuple[PandoriaScreen, int]:
+    await pilot.pause()
+    if isinstance(app.screen, HandoffScreen):
+        await pilot.click("#handoff-ready")
+        await pilot.pause()
+    return the_screen(app), controller.waiting.seat
+
+
+async def test_a_monument_by_keys():
+    controller, app = local(mode="hot-seat", seed=3)
+    random_turns(controller, 3, lambda v: any(a[0] == "monument" for a in GAME.legal_actions(v, v.current)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen, seat = await enter_as_current(pilot, app, controller)
+        index = next(a[1] for a in controller.legal_actions(seat) if a[0] == "monument")
+        points = controller.state.points[seat]
+        top = controller.state.monuments[-1]
+        await pilot.press("m")
+        assert screen.monument_mode and index in {
+            w.index for w in screen.query(BuildingSlot) if w.has_class("-target")}
+        await pilot.press(str(index + 1))
+        await pilot.pause()
+        assert controller.state.buildings[seat][index] == 1000 + top
+        assert controller.state.points[seat] == points + top
+        assert f"{index + 1} Monument {top}" in str(screen.query_one("#pandoria-players", Panel).render())
+
+
+async def test_the_terrain_spell_single_tile_by_click():
+    controller, app = local(mode="hot-seat", seed=3)
+    random_turns(controller, 3, lambda v: v.phase == "terrain")
+    async with app.run_test(size=SIZE) as pilot:
+        screen, seat = await enter_as_current(pilot, app, controller)
+        h = next(a[1] for a in controller.legal_actions(seat) if a[0] == "single")
+        assert h in screen.query_one(HexMap).marks.targets
+        await hover_hex(pilot, h)
+        assert h in screen.query_one(HexMap).marks.preview  # the single tile, where it would go
+        await click_hex(pilot, h)
+        assert controller.state.terrain[h] >= 0 and controller.view(seat).phase == "terrain_figure"
+
+
+async def test_acquire_then_a_market_card_by_click():
+    controller, app = local(mode="hot-seat", seed=1)
+    random_turns(controller, 1, lambda v: any(a[0] == "spell" and D.CARDS[a[2]][0] == "Acquire" and len(a) > 3
+                                             for a in GAME.legal_actions(v, v.current)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen, seat = await enter_as_current(pilot, app, controller)
+        action = next(a for a in controller.legal_actions(seat)
+                      if a[0] == "spell" and D.CARDS[a[2]][0] == "Acquire")
+        card = next(w for w in screen.query(HandCard) if w.display and w.slot == action[1])
+        assert await pilot.click(card, offset=(3, 0))
+        await pilot.pause()
+        assert screen.card is not None and action[1] in controller.state.piles[f"hand{seat}"]  # waits for its target
+        wanted = action[3]
+        widget = next(w for w in screen.query(MarketCard) if w.slot == wanted)
+        assert await pilot.click(widget)
+        await pilot.pause()
+        assert wanted in controller.state.piles[f"hand{seat}"] and action[1] in controller.state.piles[f"spells{seat}"]
+
+
+async def test_taking_a_figure_back_by_click():
+    controller, app = local(mode="hot-seat", seed=1)
+    random_turns(controller, 1, lambda v: any(a[0] == "take" for a in GAME.legal_actions(v, v.current)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen, seat = await enter_as_current(pilot, app, controller)
+        h = next(a[1] for a in controller.legal_actions(seat) if a[0] == "take")
+        reserve = controller.state.reserve[seat] + controller.state.leader_home[seat]
+        await click_hex(pilot, h)
+        assert controller.state.occupant[h] == -1
+        assert controller.state.reserve[seat] + controller.state.leader_home[seat] == reserve + 1
+
+
+async def test_the_dwarves_choose_which_of_their_two_tiles_to_place():
+    controller, app = local(mode="hot-seat", seed=1, players=4)
+    dwarves = controller.state.people.index(D.DWARVES)
+    random_turns(controller, 1, lambda v: v.current == dwarves and v.phase == "place")
+    async with app.run_test(size=SIZE) as pilot:
+        screen, seat = await enter_as_current(pilot, app, controller)
+        assert seat == dwarves
+        first, second = sorted(controller.state.piles[f"tiles{seat}"])
+        assert screen.tile_slot == first
+        await pilot.click("#tile-1")
+        await pilot.pause()
+        assert screen.tile_slot == second
+        await pilot.press("t")
+        assert screen.tile_slot == first
+        await pilot.press("t")
+        _, _, _, h, d = next(a for a in controller.legal_actions(seat) if a[0] == "tile")
+        await click_hex(pilot, h)
+        await click_hex(pilot, h)  # placed with the rotation the preview showed
+        assert second in controller.state.piles["board"] and first in controller.state.piles[f"tiles{seat}"]
