@@ -30,7 +30,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from engines.bots import make_bot
     from engines.registry import get_game
-    from protocol.net.peer import GameFiles, NetPeer
+    from protocol.net.peer import GameFiles, NetPeer, ResumeError
 
     game = get_game(args.game)
     game.check_options(2, args.variant)
@@ -44,7 +44,10 @@ def run(args) -> int:
     options = peer_options(args)
     unfinished = [m for m in GameFiles.unfinished(folder) if _role(m) == "host"]
     if unfinished and not args.new:
-        peer = NetPeer.from_files(me, unfinished[0], player=player, options=options, say=say)
+        try:
+            peer = NetPeer.from_files(me, unfinished[0], player=player, options=options, say=say)
+        except ResumeError as e:
+            fail(f"{e} (start a new game with --new)")
         port = args.port or int(peer.files.meta.get("port", 0))
     else:
         peer = NetPeer.host(me, name, game, folder, variant=args.variant, player=player, options=options, say=say)

@@ -32,7 +32,7 @@ def run(args) -> int:
     from protocol.net.handshake import HandshakeError
     from protocol.net.invite import Declined, parse_address
     from protocol.net.transport import LinkClosed
-    from protocol.net.peer import GameFiles, NetPeer
+    from protocol.net.peer import GameFiles, NetPeer, ResumeError
 
     check_bot(args.bot)
     me, name = identity_and_name(args)
@@ -56,7 +56,10 @@ def run(args) -> int:
         target = address
         game = variant = ""
         if unfinished and not args.new:
-            peer = NetPeer.from_files(me, unfinished[0], player=player, options=options, say=say)
+            try:
+                peer = NetPeer.from_files(me, unfinished[0], player=player, options=options, say=say)
+            except ResumeError as e:
+                fail(f"{e} (start a new game with --new)")
             if target is not None:
                 peer.address = target
         else:

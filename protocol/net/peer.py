@@ -35,9 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from engines.core import Game, Player
+from engines.core import Game, Player, RulesError
+from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
-from protocol.log import LogWriter, open_entry, read_log
+from protocol.log import LogFormatError, LogWriter, open_entry, read_log
 from protocol.wire import ProtocolError
 from protocol.session import Aborted, GameOver, Moved, Session, TableSet
 
@@ -59,6 +60,10 @@ class PeerOptions:
     """Seconds a host stays up after the end, for a guest that missed the last entries."""
     move_delay: float = 0.0
     """Seconds a bot waits before each move (tests use it to act mid-game)."""
+
+
+class ResumeError(RuntimeError):
+    """An unfinished game's files cannot be resumed; one line."""
 
 
 # --------------------------------------------------------------------------
@@ -161,7 +166,6 @@ class NetPeer:
     address: tuple[str, int] | None = None
     link: Link | None = None
     discovery: Discovery | None = None
-    _link_changed: asyncio.Event = field(default_factory=asyncio.Event)
     _done: asyncio.Event = field(default_factory=asyncio.Event)
     on_events: Callable[[list], None] | None = None
     """Gets the session's events (Moved, TableSet, GameOver, Aborted...) for a UI."""
@@ -195,17 +199,33 @@ class NetPeer:
     @classmethod
     def from_files(cls, me: Identity, meta_path: Path | str, *, player: Player | None = None,
                    options: PeerOptions = PeerOptions(), say: Say = print) -> "NetPeer":
-        """Restart a game after a crash from its log, seed and meta files."""
+        """Restart a game after a crash from its log, seed and meta files.
+
+        Raises :class:`ResumeError` (one line) if they are missing or do not agree.
+        """
         meta_path = Path(meta_path)
-        meta = json.loads(meta_path.read_text())
-        seed = meta_path.with_suffix(".seed").read_bytes()
-        raws, cut = read_log(meta_path.with_suffix(".log"))
+        try:
+            meta = json.loads(meta_path.read_text())
+            seed = meta_path.with_suffix(".seed").read_bytes()
+            table = bytes.fromhex(meta["table"])
+            raws, cut = read_log(meta_path.with_suffix(".log"))
+        except (OSError, ValueError, KeyError, TypeError, LogFormatError) as e:
+            raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {e}") from None
+        if not raws or hashlib.sha256(raws[0]).digest() != table:
+            raise ResumeError(f"cannot resume {meta_path.stem}: its log does not start with table {table.hex()[:16]}")
         if cut:
             say(f"log: {cut} bytes after the last complete entry were dropped")
             _truncate_log(meta_path.with_suffix(".log"), cut)
         files = GameFiles(meta_path.parent)
-        store = files.attach(bytes.fromhex(meta["table"]), meta)
-        session = Session.from_log(raws, me, seed, store=store, timeout=options.claim_after)
+        store = files.attach(table, meta)  # what the session writes while it catches up is logged too
+        try:
+            game = get_game(meta["game"]) if meta.get("role") == "host" else None
+            session = Session.from_log(raws, me, seed, store=store, timeout=options.claim_after,
+                                       name=meta.get("name", ""), game=game, players=2,
+                                       variant=meta.get("variant", "standard"))
+        except (ProtocolError, RulesError, KeyError) as e:
+            files.close()
+            raise ResumeError(f"cannot resume {meta_path.stem}: {e}") from None
         peer = cls(me, meta.get("name", "?"), session, files, player, options, say)
         if meta.get("peer"):
             peer.peer_key = bytes.fromhex(meta["peer"])
@@ -269,7 +289,6 @@ class NetPeer:
         """
         session = self.session
         self.link = link
-        self._link_changed.set()
         first = min(peer_have, len(session.chain))
         session.data_to_send()
         for entry in session.chain[first:]:  # all it lacks, whoever wrote them
@@ -404,8 +423,7 @@ class NetPeer:
             await asyncio.sleep(0.2)
 
     def _game_id(self) -> str:
-        return self.session._proposal[0].id if self.session._proposal[0] else (
-            self.session.game.id if self.session.game else "")
+        return self.session.game.id if self.session.game else self.files.meta.get("game", "")
 
     def _variant(self) -> str:
         return self.session.variant
@@ -553,4 +571,4 @@ def _truncate_log(path: Path, cut: int) -> None:
         f.truncate(size - cut)
 
 
-__all__ = ["Declined", "GameFiles", "NetPeer", "PeerOptions"]
+__all__ = ["Declined", "GameFiles", "NetPeer", "PeerOptions", "ResumeError"]

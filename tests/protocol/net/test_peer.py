@@ -1,6 +1,7 @@
 """Whole Pagode games between two NetPeers over 127.0.0.1: clean, cut links, crashes, claims, intruders."""
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from engines.registry import get_game
 from protocol.identity import Identity, safety_code
 from protocol.log import open_entry, read_log
 from protocol.net.invite import Declined, ask, join_request, resume_request
-from protocol.net.peer import GameFiles, NetPeer, PeerOptions
+from protocol.net.peer import GameFiles, NetPeer, PeerOptions, ResumeError
 from protocol.net.transport import LinkOptions, bound_port
 from protocol.session import Session
 
@@ -272,3 +273,32 @@ async def test_bytes_injected_on_the_wire_drop_the_link_not_the_game(tmp_path):
     assert lost[0].startswith("link lost: bytes not signed by the peer (entry ")
     assert lost[1].startswith("link lost: an entry signed by a stranger")
     assert_finished_alike(host, guest)  # the honest entries came again on the next link; nobody was blamed
+
+
+async def test_a_host_restarted_before_anyone_joined_opens_its_table_again(tmp_path):
+    host, guest, lines = make_pair(tmp_path)
+    host.files.close()  # it crashed while waiting: only its hello is logged
+    [meta] = GameFiles.unfinished(tmp_path / "host")
+    again = NetPeer.from_files(HOST_ID, meta, player=make_bot("random", 4), options=FAST, say=lines["host"].append)
+    assert again.peer_key is None and len(again.session.chain) == 1
+    task, port = await start_host(again)
+    await asyncio.wait_for(guest.run_guest((LOCAL, port), game="pagode"), 60)
+    await asyncio.wait_for(task, 30)
+    assert_finished_alike(again, guest)
+
+
+def test_files_that_do_not_agree_are_a_one_line_resume_error(tmp_path):
+    host, _, _ = make_pair(tmp_path)
+    host.files.close()
+    [meta] = GameFiles.unfinished(tmp_path / "host")
+    data = json.loads(meta.read_text())
+    meta.write_text(json.dumps(dict(data, table="00" * 32)))
+    with pytest.raises(ResumeError, match="its log does not start with table 0000000000000000"):
+        NetPeer.from_files(HOST_ID, meta, say=lambda line: None)
+    meta.write_text("{not json")
+    with pytest.raises(ResumeError, match="cannot resume .*JSONDecodeError"):
+        NetPeer.from_files(HOST_ID, meta, say=lambda line: None)
+    meta.write_text(json.dumps(data))
+    meta.with_suffix(".log").unlink()
+    with pytest.raises(ResumeError, match="cannot resume .*cannot read"):
+        NetPeer.from_files(HOST_ID, meta, say=lambda line: None)
