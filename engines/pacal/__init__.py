@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import Game, IllegalAction, NotationError, PositionError, RulesError
+from engines.core import Game, NotationError, RulesError
 from engines.pacal import notation, rules
 from engines.pacal.board import board_for, cell_name, parse_cell
 from engines.pacal.movement import reachable

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from engines.core import IllegalAction, NotationError, PositionError, RulesError
-from engines.pacal import GAME, data
+from engines.pacal import GAME
 from engines.pacal.state import BUILD, STONES
 from tests.engines.pacal.helpers import c, cells, position, started
 

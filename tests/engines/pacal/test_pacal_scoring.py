@@ -6,7 +6,7 @@ from engines.pacal import GAME, data
 from engines.pacal.board import board_for
 from engines.pacal.scoring import district_final, final_scoring, ranked_awards, round_half_up
 from engines.pacal.state import BUILD, OVER
-from tests.engines.pacal.helpers import c, cells, play, position, scored
+from tests.engines.pacal.helpers import play, position, scored
 
 L = "L"  # district L: columns d-f, rows 10-13, worth 4 (house data)
 
