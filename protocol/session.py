@@ -80,7 +80,8 @@ def schemas() -> dict[str, dict]:
         MOVE: {"action": ["list", "any", 64], "digest": "bytes32", "proof?": proof},
         END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],
               "digest": "bytes32", "seed": "bytes32"},
-        ABORT: {"reason": "str", "culprit?": "uint", "evidence": ["list", "bytes", 4], "seed?": "bytes32"},
+        ABORT: {"reason": "str", "culprit?": "uint", "evidence": ["list", "bytes", 4], "seed?": "bytes32",
+                "audit?": "bool"},
     }
     for kind, schema in fair.SCHEMAS.items():
         if kind not in ("proof", "fair_claim"):
@@ -346,7 +347,7 @@ class Session:
         try:
             self._receive(raw, sender)
         except _Dispute as e:
-            self._abort(str(e), None, [])
+            self._abort(str(e), None, [], audit=True)
         except ProtocolError as e:
             if on_error == "raise":
                 raise
@@ -481,6 +482,8 @@ class Session:
             raise ProtocolError(f"entry {entry.seq} ({entry.kind}) by {self._seat_label(entry.author)} belongs to "
                                 f"another game", blame)
         if entry.seq != index:
+            if entry.seq < index and entry.kind == ABORT and entry.author in (self.seats or self._keys()):
+                self._conflicting_abort(entry)
             if entry.seq < index:
                 old = self.chain[entry.seq]
                 if old.author == entry.author:
@@ -519,6 +522,28 @@ class Session:
         handler = getattr(self, f"_on_{self.phase}")
         handler(entry, blame)
 
+    def _conflicting_abort(self, entry: Entry) -> None:
+        """Another player ended the game at a place our log already fills (N >= 3).
+
+        If its evidence holds an entry signed by the same author as ours at
+        the same number but different, that author forked the chain: blame it.
+        Otherwise nobody can be blamed from here.
+        """
+        for raw in entry.body.get("evidence", []) if isinstance(entry.body, dict) else []:
+            try:
+                shown = open_entry(raw)
+            except ProtocolError:
+                continue
+            if shown.seq < len(self.chain):
+                ours = self.chain[shown.seq]
+                if ours.author == shown.author and ours.raw != shown.raw and shown.game == ours.game:
+                    raise ProtocolError(f"seat {self._seat_name(shown.author)} signed two different entries for "
+                                        f"sequence number {shown.seq} (one shown by {self._seat_label(entry.author)}"
+                                        f"'s abort)", self._seat_of(shown.author))
+        reason = entry.body.get("reason", "") if isinstance(entry.body, dict) else ""
+        raise ProtocolError(f"{self._seat_label(entry.author)} ended the game at entry {entry.seq}, which our log "
+                            f"fills otherwise ({str(reason)[:200]})", None)
+
     def _seat_label(self, key: bytes) -> str:
         seat = self._seat_of(key)
         if seat is not None:
@@ -530,8 +555,14 @@ class Session:
     def _append(self, entry: Entry) -> None:
         self.chain.append(entry)
         self._waiting_since = None
-        if self.store is not None and self._replay is None:
-            self.store(entry.raw)
+        if self._replay is None:
+            if self.store is not None:
+                self.store(entry.raw)
+            if entry.author != self.public and len(self.peers) >= 3:
+                # Echo what we accept: a seat that sends different entries to
+                # different peers is then caught by both of its signatures,
+                # before anyone builds on either.
+                self._outbox.append(entry.raw)
 
     def _author(self, kind: str, body: dict) -> Entry:
         """Write our next entry (in a replay: take it from the log and compare)."""
@@ -576,20 +607,23 @@ class Session:
         if entry.seq != len(self.chain) or entry.prev != prev or entry.game != self.game_id:
             raise ReplayMismatch(f"entry {len(self.chain)} is out of place in the chain", self._seat_of(entry.author))
 
-    def _abort(self, reason: str, culprit: int | None, evidence: list[bytes]) -> None:
+    def _abort(self, reason: str, culprit: int | None, evidence: list[bytes], audit: bool = False) -> None:
         body: dict[str, Any] = {"reason": reason[:1000], "evidence": [e if len(e) <= MAX_BIN else
                                                                        hashlib.sha256(e).digest() for e in evidence]}
         if culprit is not None:
             body["culprit"] = culprit
         if self.game_id:
             body["seed"] = self.seed
+        audit = audit and culprit is None and self.phase == "play" and self.fair is not None
+        if audit:
+            body["audit"] = True
         if self.identity is not None and self._replay is None:
             self._author(ABORT, body)
-        self._ended(self.my_seat, culprit, reason)
+        self._ended(self.my_seat, culprit, reason, audit)
 
-    def _ended(self, by: int | None, culprit: int | None, reason: str) -> None:
-        """An abort: the game is over, unless it names nobody in play (then: the audit, now)."""
-        if culprit is None and self.phase == "play" and self.fair is not None:
+    def _ended(self, by: int | None, culprit: int | None, reason: str, audit: bool = False) -> None:
+        """An abort: the game is over, unless it asks for the audit now (the dispute)."""
+        if audit and culprit is None and self.phase == "play" and self.fair is not None:
             self.phase = "dispute"
             self._events.append(Disputed(reason))
             return
@@ -603,7 +637,7 @@ class Session:
         if self._check_evidence and self._replay is not None and body["evidence"] and entry.author == self.public:
             self._confirm_evidence(body["evidence"][0], culprit)
         self._append(entry)
-        self._ended(self._seat_of(entry.author), culprit, body["reason"])
+        self._ended(self._seat_of(entry.author), culprit, body["reason"], bool(body.get("audit")))
 
     def _confirm_evidence(self, raw: bytes, culprit: int | None) -> None:
         trial = copy.copy(self)

@@ -289,7 +289,7 @@ def test_three_peers_both_honest_seats_name_the_cheat():
 
     def tamper(src, dst, raw):
         entry = open_entry(raw)
-        if src == 2 and entry.kind == "move":
+        if src == 2 and entry.kind == "move" and entry.author == cheat.public:
             return forge(entry, cheat.identity, body={**entry.body, "digest": bytes(32)})
         return raw
     drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)], filter=tamper)
@@ -323,3 +323,26 @@ def test_an_abort_by_a_stranger_is_refused():
     t = Tamper("move", make)
     sessions = run(t)
     assert_caught(sessions, "does not play here", t.sent[-1])
+
+
+def test_a_fork_sent_to_different_peers_is_caught_by_the_echo():
+    """With three peers, seat 3 sends one move to seat 1 and another to seat 2."""
+    sessions = highcard_sessions(3, "fork")
+    cheat = sessions[2]
+    forked = []
+
+    def fork(src, dst, raw):
+        entry = open_entry(raw)
+        if src == 2 and entry.author == cheat.public and entry.kind == "move" and dst == 1:
+            other = forge(entry, cheat.identity, body={**entry.body, "digest": b"\x02" * 32})
+            forked.append(other)
+            return other
+        return raw
+    drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)], filter=fork)
+    assert forked
+    for honest in sessions[:2]:
+        assert isinstance(honest.result, Aborted) and honest.result.culprit == 2, honest.result
+        report = verify_entries([e.raw for e in honest.chain], games=games)
+        assert report.ok and report.culprit == 3
+    reasons = " / ".join(s.result.reason for s in sessions[:2])
+    assert "two different entries" in reasons or "digest" in reasons
