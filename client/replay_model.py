@@ -1,0 +1,417 @@
+"""A signed game log as a sequence of positions you can step through (no Textual here).
+
+:func:`load_replay` reads a log file (never writes it) and rebuilds the game
+the way every peer saw it: the *public* view after each move and each table
+operation. The log is replayed by a watching session (a ``Session`` that
+holds no seat and a fair table that authors nothing), so every signature,
+link, move and state digest is checked on the way; a log that goes bad stops
+the replay at the bad entry and says why, with every position before it
+still shown. A log cut in the middle of a game replays up to the cut.
+
+After a finished game every seat has revealed its session seed: replaying
+each seat's own session then tells who held which card, so
+:meth:`Replay.full_states` can show every hand ("after the audit").
+
+:class:`ReplayCursor` is the stepping model the screen drives: forward,
+back, first, last, jump; position 0 is the start, position ``i`` is the
+position after step ``i``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from engines.core import TABLE, Game, RulesError, State
+
+WATCHER_KEY = bytes(32)
+"""The public key of the watching session: no seat's key (it is not a valid signer)."""
+
+
+class ReplayError(Exception):
+    """A file that cannot be replayed at all; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of the replay: a seat's move or a table operation."""
+
+    number: int
+    actor: int
+    """The seat (0-based), or TABLE."""
+    text: str
+    entry: int | None = None
+    """The log entry of a move (None for table operations)."""
+
+
+@dataclass
+class Replay:
+    """A log, replayed. ``states[i]`` is the public view after step ``i`` (``states[0]``: the start)."""
+
+    path: str
+    game_name: str = ""
+    game: Game | None = None
+    variant: str = ""
+    names: list[str] = field(default_factory=list)
+    fingerprints: list[str] = field(default_factory=list)
+    entries: int = 0
+    steps: list[Step] = field(default_factory=list)
+    states: list[State | None] = field(default_factory=lambda: [None])
+    result: str = "incomplete"
+    """"over", "aborted" or "incomplete"."""
+    ending: str = ""
+    """One line: the result, the abort and its reason, or where the log stops."""
+    problem: str | None = None
+    """Why the replay stopped before the end of the log, one line (None: the whole log replays)."""
+    cut: int = 0
+    """Bytes after the last complete entry (a file cut off mid-entry)."""
+    _raw_entries: list = field(default_factory=list, repr=False)
+    _replayed: int = 0
+    _seeds: dict = field(default_factory=dict, repr=False)
+    _games: Callable[[str], Game] | None = field(default=None, repr=False)
+    _full: list[State] | None = field(default=None, repr=False)
+    _full_error: str | None = field(default=None, repr=False)
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def labels(self) -> list[str]:
+        return [f"P{i + 1} {name}" for i, name in enumerate(self.names)]
+
+    @property
+    def has_board(self) -> bool:
+        return self.game is not None and self.states[0] is not None
+
+    # -- every hand, after the audit
+    @property
+    def hands_available(self) -> bool:
+        """True when every seat revealed its seed: its own session can be replayed."""
+        return (self.has_board and self.result == "over" and self.problem is None and self.players > 0
+                and len(self._seeds) == self.players)
+
+    def full_states(self) -> list[State]:
+        """The positions with every card any seat held shown (ReplayError if the log does not allow it)."""
+        if self._full is not None:
+            return self._full
+        if self._full_error is not None:
+            raise ReplayError(self._full_error)
+        if not self.hands_available:
+            self._full_error = "every hand is known only after a finished game whose seats all revealed their seeds"
+            raise ReplayError(self._full_error)
+        try:
+            self._full = _full_states(self)
+        except ReplayError as e:
+            self._full_error = str(e)
+            raise
+        return self._full
+
+    def summary(self) -> str:
+        """One line: the game, the players, how far the log goes."""
+        players = ", ".join(self.labels) or "no players yet"
+        return f"{self.game_name or '?'} ({self.variant or '?'}): {players}; {self.entries} entries, {len(self.steps)} steps"
+
+
+class ReplayCursor:
+    """Where the viewer is in a replay. Position 0 is the start; ``last`` the final position."""
+
+    def __init__(self, replay: Replay, position: int = 0):
+        self.replay = replay
+        self.position = 0
+        self.jump(position)
+
+    @property
+    def last(self) -> int:
+        return len(self.replay.steps)
+
+    @property
+    def step(self) -> Step | None:
+        """The step that led to the position shown (None at the start)."""
+        return self.replay.steps[self.position - 1] if self.position else None
+
+    def state(self, all_hands: bool = False) -> State | None:
+        if all_hands:
+            return self.replay.full_states()[self.position]
+        return self.replay.states[self.position]
+
+    def forward(self) -> bool:
+        return self._go(self.position + 1)
+
+    def back(self) -> bool:
+        return self._go(self.position - 1)
+
+    def first(self) -> bool:
+        return self._go(0)
+
+    def end(self) -> bool:
+        return self._go(self.last)
+
+    def jump(self, position: int) -> bool:
+        """Go to ``position`` (0..last); ValueError (one line) if there is no such step."""
+        if not 0 <= position <= self.last:
+            raise ValueError(f"no step {position}: this replay has steps 0 to {self.last}")
+        return self._go(position)
+
+    def _go(self, position: int) -> bool:
+        position = max(0, min(self.last, position))
+        moved = position != self.position
+        self.position = position
+        return moved
+
+
+# --------------------------------------------------------------------------
+# Loading
+
+
+def load_replay(path: str | Path, games: Callable[[str], Game] | None = None) -> Replay:
+    """Read and replay a log file. ReplayError (one line) if it is not a log or holds no entry."""
+    from protocol.log import LogFormatError, read_log
+
+    try:
+        raws, tail = read_log(path)
+    except LogFormatError as e:
+        raise ReplayError(f"{path}: {e}") from None
+    if not raws:
+        what = f"{tail} bytes that are not a complete entry (a cut file)" if tail else "no entry"
+        raise ReplayError(f"{path}: the log holds {what}")
+    return replay_entries(raws, tail, path=str(path), games=games)
+
+
+def replay_entries(raws: list[bytes], tail: int = 0, path: str = "",
+                   games: Callable[[str], Game] | None = None) -> Replay:
+    """The replay of a log's entries (``tail``: bytes after the last complete one)."""
+    from protocol import identity as ids
+    from protocol.log import open_entry
+    from protocol.wire import ProtocolError
+
+    replay = Replay(path=path, entries=len(raws), cut=tail, _games=games)
+    entries = []
+    for i, raw in enumerate(raws):
+        try:
+            entries.append(open_entry(raw))
+        except ProtocolError as e:
+            replay.problem = f"entry {i} is damaged: {e}"
+            break
+    replay._raw_entries = entries
+    table = next((e for e in entries if e.kind == "table" and isinstance(e.body, dict)), None)
+    if table is None:
+        replay.ending = f"the log stops before a table was set ({len(entries)} entries)"
+        replay.problem = replay.problem or replay.ending
+        return replay
+    body = table.body
+    replay.game_name, replay.variant = str(body.get("game", "")), str(body.get("variant", ""))
+    seats = [k for k in body.get("seats", []) if isinstance(k, bytes)]
+    names = [str(n) for n in body.get("names", [])]
+    replay.names = [names[i] if i < len(names) else f"seat {i + 1}" for i in range(len(seats))]
+    replay.fingerprints = [ids.fingerprint(k) for k in seats]
+    replay._seeds = {e.author: e.body["seed"] for e in entries if e.kind in ("end", "abort")
+                     and e.author in seats and isinstance(e.body, dict) and isinstance(e.body.get("seed"), bytes)}
+    try:
+        replay.game = (games or _registry)(replay.game_name)
+    except RulesError as e:
+        replay.problem = (f"this Lanterne cannot replay {replay.game_name!r}: {e}; "
+                          "the moves are listed as logged")
+        _raw_steps(replay, entries, seats)
+        return replay
+    events = _watch(replay, entries, games)
+    _build(replay, events, body)
+    return replay
+
+
+def _registry(game_id: str) -> Game:
+    from engines.registry import get_game
+
+    return get_game(game_id)
+
+
+def _watcher_class():
+    from protocol.session import Session
+
+    class WatchingSession(Session):
+        """A session that holds no seat: it checks every entry and writes none.
+
+        ``Session`` gives a seatless session the fair table of seat 1; a
+        watching fair table (``FairTable(seat=None)``) is what a replay needs.
+        """
+
+        def _start_play(self) -> None:
+            super()._start_play()
+            if self.my_seat is None:
+                self.fair = self._fairmod.FairTable(self.game_id, None, len(self.seats), None)
+
+    return WatchingSession
+
+
+def _watch(replay: Replay, entries: list, games) -> list:
+    """The session events of the log, up to its first bad entry (recorded in ``replay.problem``)."""
+    from protocol.wire import ProtocolError
+
+    watcher = _watcher_class()
+    upto = len(entries)
+    try:
+        session = watcher.replay(entries, WATCHER_KEY, bytes(32), games=games or _registry, keep_events=True)
+        replay._replayed = upto
+        return session.replayed_events
+    except ProtocolError as e:
+        bad = getattr(e, "entry", None)
+        text = str(e).splitlines()[0] if str(e) else type(e).__name__
+        replay.problem = text if bad is None or f"entry {bad}" in text else f"entry {bad}: {text}"
+        upto = bad if isinstance(bad, int) else 0
+    except (RulesError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+        replay.problem = f"the log does not replay: {type(e).__name__}: {str(e)[:200]}"
+        upto = 0
+    if upto <= 0:
+        return []
+    try:
+        session = watcher.replay(entries, WATCHER_KEY, bytes(32), games=games or _registry, keep_events=True,
+                                 upto=upto)
+    except Exception:  # noqa: BLE001 - the problem is already recorded; show what replays
+        return []
+    replay._replayed = upto
+    return session.replayed_events
+
+
+def _build(replay: Replay, events: list, table: dict) -> None:
+    """Steps and public positions from the watching session's events."""
+    from client.controller import describe_table_op
+    from protocol.session import Aborted, GameOver, Moved, TableResolved
+
+    game = replay.game
+    try:
+        start = game.setup(players=len(replay.names), variant=replay.variant, **dict(table.get("options", {})))
+    except (RulesError, TypeError, ValueError) as e:
+        replay.problem = replay.problem or f"the game cannot be set up: {e}"
+        return
+    state = game.view(start, None)
+    states: list[State | None] = [state]
+    steps: list[Step] = []
+    for ev in events:
+        if isinstance(ev, Moved):
+            state = game.apply(state, ev.action)[0]
+            steps.append(Step(len(steps) + 1, ev.seat, ev.text, ev.entry))
+        elif isinstance(ev, TableResolved):
+            state = game.apply(state, ev.outcome)[0]
+            if ev.op.kind == "roll" and ev.op.why == "first player":
+                text = f"roll (first player): P{ev.outcome[1] + 1} starts"
+            else:
+                text = describe_table_op(ev.op, ev.outcome if ev.op.kind == "roll" else None)
+            steps.append(Step(len(steps) + 1, TABLE, text))
+        elif isinstance(ev, GameOver):
+            replay.result = "over"
+            scores = ", ".join(f"P{i + 1} {s}" for i, s in enumerate(game.display_scores(state)))
+            winners = " and ".join(f"P{w + 1}" for w in ev.winners)
+            replay.ending = (f"Game over: {winners} {'share the win' if len(ev.winners) > 1 else 'wins'} "
+                             f"({scores} {game.score_name})")
+            continue
+        elif isinstance(ev, Aborted):
+            replay.result = "aborted"
+            who = f"P{ev.culprit + 1} at fault" if ev.culprit is not None else "nobody at fault"
+            by = f"P{ev.by + 1}" if ev.by is not None else "a seat"
+            replay.ending = f"Aborted by {by} ({who}): {ev.reason}"
+            continue
+        else:
+            continue
+        states.append(state)
+    replay.steps, replay.states = steps, states
+    if replay.result == "incomplete":
+        replay.ending = "The log stops before the end of the game"
+        if replay.problem is None and replay._replayed < len(replay._raw_entries):
+            replay.problem = f"entry {replay._replayed} could not be replayed"
+
+
+def _raw_steps(replay: Replay, entries: list, seats: list[bytes]) -> None:
+    """Without an engine: the moves as logged, with no positions."""
+    steps = []
+    for e in entries:
+        if e.kind == "move" and isinstance(e.body, dict):
+            actor = seats.index(e.author) if e.author in seats else TABLE
+            action = e.body.get("action", [])
+            text = " ".join(map(str, action)) if isinstance(action, list) else str(action)
+            steps.append(Step(len(steps) + 1, actor, text, e.seq))
+    replay.steps = steps
+    replay.states = [None] * (len(steps) + 1)
+    replay.ending = "No positions: the game's engine is missing"
+
+
+def _full_states(replay: Replay) -> list[State]:
+    """Every seat's own session replayed; table outcomes merged: each card as its holder saw it."""
+    from protocol.session import Moved, Session, TableResolved
+    from protocol.wire import ProtocolError
+
+    game = replay.game
+    entries = replay._raw_entries[:replay._replayed]
+    outcomes_per_seat: list[list[tuple]] = []
+    for key, seed in replay._seeds.items():
+        try:
+            session = Session.replay(entries, key, seed, games=replay._games or _registry, keep_events=True)
+        except ProtocolError as e:
+            raise ReplayError(f"a seat's own session does not replay: {e}") from None
+        outcomes_per_seat.append([ev.outcome for ev in session.replayed_events if isinstance(ev, TableResolved)])
+    table = next(e for e in replay._raw_entries if e.kind == "table")
+    state = game.setup(players=replay.players, variant=replay.variant, **dict(table.body.get("options", {})))
+    state = game.view(state, None)
+    out = [state]
+    table_step = 0
+    try:
+        for step in replay.steps:
+            if step.actor == TABLE:
+                outcome = _merge([seat[table_step] for seat in outcomes_per_seat])
+                table_step += 1
+                state = game.apply(state, outcome)[0]
+            else:
+                state = game.apply(state, _action_of(replay, step))[0]
+            out.append(state)
+    except (RulesError, IndexError) as e:
+        raise ReplayError(f"the hands cannot be rebuilt: {e}") from None
+    if len(out) != len(replay.states) or not all(_same_public(game, a, b) for a, b in zip(out, replay.states)):
+        raise ReplayError("the hands cannot be rebuilt: the positions differ from the public replay")
+    return out
+
+
+def _merge(outcomes: list[tuple]) -> tuple:
+    """One table outcome from every seat's: each identity from whoever was told it."""
+    first = outcomes[0]
+    if first[0] == "roll":
+        return first
+    ids = [next((o[1][i] for o in outcomes if o[1][i] is not None), None) for i in range(len(first[1]))]
+    return (first[0], tuple(ids))
+
+
+def _action_of(replay: Replay, step: Step):
+    from engines.core import as_action
+
+    entry = replay._raw_entries[step.entry]
+    return as_action(entry.body["action"])
+
+
+def _same_public(game: Game, a: State, b: State) -> bool:
+    return game.digest(a) == game.digest(b)
+
+
+def verdict_line(report) -> str:
+    """``protocol.verify``'s report as one line for the screen."""
+    if not report.ok:
+        where = f"entry {report.bad_entry}" if report.bad_entry is not None else "the log"
+        by = f" by {report.bad_author}" if report.bad_author else ""
+        return f"NOT VERIFIED: {where}{by}: {report.problem}"
+    seats = ", ".join(str(s) for s in report.replayed)
+    if report.result == "over":
+        return f"Verified: {report.entries} entries, every signature, move and card checked (seats {seats} replayed)"
+    culprit = f"P{report.culprit} at fault" if report.culprit else "nobody blamed"
+    return f"Verified: an aborted game ({culprit}): {report.reason}"
+
+
+def verify_log(path: str | Path, games: Callable[[str], Game] | None = None) -> tuple[bool, str]:
+    """Verify a log file: (ok, one line). Never raises for a bad file."""
+    from protocol.log import LogFormatError
+    from protocol.verify import verify_file
+
+    try:
+        report = verify_file(str(path), games=games)
+    except LogFormatError as e:
+        return False, f"NOT VERIFIED: {e}"
+    except Exception as e:  # noqa: BLE001 - a verifier bug must show as a line, not a traceback
+        return False, f"NOT VERIFIED: the verifier failed: {type(e).__name__}: {str(e)[:200]}"
+    return report.ok, verdict_line(report)

@@ -1,0 +1,213 @@
+"""The replay model: real signed logs (made by sessions over the in-memory pipe) stepped through."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from client.replay_model import ReplayCursor, ReplayError, load_replay, verify_log
+from engines.bots import make_bot
+from engines.core import TABLE
+from engines.registry import get_game
+from protocol.log import MAGIC, open_entry, read_log, write_log
+from protocol.memory import make_sessions, play
+
+
+def make_log(folder: Path, game_id: str = "pueblo", seed: str = "r1", games=None, game=None) -> Path:
+    """A finished game's signed log, as `lanterne selfplay --net memory` writes it; also its live sessions."""
+    game = game or get_game(game_id)
+    sessions = make_sessions(game, 2, seed, games=games)
+    play(sessions, [make_bot("random", f"{seed}/bot{i}") for i in range(2)])
+    path = folder / f"{game.id}-{seed}.lanterne"
+    write_log(path, [e.raw for e in sessions[0].chain])
+    make_log.sessions = sessions
+    return path
+
+
+@pytest.fixture(scope="session")
+def logs(tmp_path_factory):
+    """One finished Pueblo game (fast) and one Pagode game (hidden hands), with the hosts' final views."""
+    folder = tmp_path_factory.mktemp("logs")
+    out = {}
+    for game_id in ("pueblo", "pagode"):
+        path = make_log(folder, game_id)
+        host = make_log.sessions[0]
+        out[game_id] = (path, host.game.digest(host.view))
+    return out
+
+
+def digest_of(replay, state) -> bytes:
+    return replay.game.digest(state)
+
+
+def test_every_move_position_has_the_digest_its_author_signed(logs):
+    path, final_digest = logs["pueblo"]
+    replay = load_replay(path)
+    raws, _ = read_log(path)
+    moves = [s for s in replay.steps if s.actor != TABLE]
+    assert moves and replay.problem is None and replay.result == "over"
+    for step in moves:
+        signed = open_entry(raws[step.entry]).body["digest"]
+        assert digest_of(replay, replay.states[step.number]) == signed
+    assert digest_of(replay, replay.states[-1]) == final_digest
+    assert replay.ending.startswith("Game over: ")
+    assert replay.steps[0].text.startswith("roll (first player): P")
+
+
+def test_steps_forward_back_and_jumps_give_the_positions_of_a_replay_from_the_start(logs):
+    path, _ = logs["pagode"]
+    replay = load_replay(path)
+    cursor = ReplayCursor(replay)
+    walked = [digest_of(replay, cursor.state())]
+    while cursor.forward():
+        walked.append(digest_of(replay, cursor.state()))
+    assert cursor.position == cursor.last == len(replay.steps) == len(walked) - 1
+    assert not cursor.forward()
+    backwards = []
+    while True:
+        backwards.append(digest_of(replay, cursor.state()))
+        if not cursor.back():
+            break
+    assert backwards[::-1] == walked and cursor.position == 0
+    for k in (0, 7, cursor.last // 2, cursor.last):
+        cursor.jump(k)
+        assert digest_of(replay, cursor.state()) == walked[k]
+    # and a fresh replay of the same bytes gives the same positions
+    again = load_replay(path)
+    assert [digest_of(again, s) for s in again.states] == walked
+
+
+@settings(max_examples=25, deadline=None)
+@given(ops=st.lists(st.one_of(st.sampled_from(["forward", "back", "first", "end"]),
+                              st.integers(min_value=-3, max_value=80)), max_size=30))
+def test_any_sequence_of_steps_and_jumps_lands_where_a_counter_would(pueblo_replay, ops):
+    replay = pueblo_replay
+    cursor = ReplayCursor(replay)
+    expected = 0
+    for op in ops:
+        if op == "forward":
+            expected = min(expected + 1, cursor.last)
+            cursor.forward()
+        elif op == "back":
+            expected = max(expected - 1, 0)
+            cursor.back()
+        elif op == "first":
+            expected = 0
+            cursor.first()
+        elif op == "end":
+            expected = cursor.last
+            cursor.end()
+        elif 0 <= op <= cursor.last:
+            expected = op
+            cursor.jump(op)
+        else:
+            with pytest.raises(ValueError, match=r"^no step -?\d+: this replay has steps 0 to \d+$"):
+                cursor.jump(op)
+        assert cursor.position == expected
+        assert cursor.state() is replay.states[expected]
+        assert cursor.step == (replay.steps[expected - 1] if expected else None)
+
+
+@pytest.fixture(scope="module")
+def pueblo_replay(logs):
+    return load_replay(logs["pueblo"][0])
+
+
+def test_a_file_cut_mid_game_replays_up_to_the_cut(logs, tmp_path):
+    path, _ = logs["pagode"]
+    full = load_replay(path)
+    data = path.read_bytes()
+    cut = tmp_path / "cut.lanterne"
+    cut.write_bytes(data[: len(data) // 2])
+    replay = load_replay(cut)
+    assert replay.cut > 0 and replay.result == "incomplete"
+    assert 0 < len(replay.steps) < len(full.steps)
+    assert [digest_of(replay, s) for s in replay.states] == [digest_of(full, s) for s in full.states[:len(replay.states)]]
+    assert replay.ending == "The log stops before the end of the game"
+    assert not replay.hands_available
+    with pytest.raises(ReplayError, match="finished game"):
+        replay.full_states()
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "not a Lanterne log (bad magic line)"),
+    (b"hello world\n", "not a Lanterne log (bad magic line)"),
+    (MAGIC, "the log holds no entry"),
+    (MAGIC + b"\x00\x00\x01\x00abc", "the log holds 7 bytes that are not a complete entry (a cut file)"),
+])
+def test_files_that_are_no_replay_give_one_line(tmp_path, content, message):
+    path = tmp_path / "bad.lanterne"
+    path.write_bytes(content)
+    with pytest.raises(ReplayError) as e:
+        load_replay(path)
+    assert str(e.value) == f"{path}: {message}"
+
+
+def test_a_missing_file_gives_one_line(tmp_path):
+    with pytest.raises(ReplayError) as e:
+        load_replay(tmp_path / "nope.lanterne")
+    assert "cannot read" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_tampered_entry_stops_the_replay_there_with_a_one_line_reason(logs, tmp_path):
+    path, _ = logs["pueblo"]
+    raws, _ = read_log(path)
+    full = load_replay(path)
+    bad_step = full.steps[len(full.steps) // 2]
+    index = bad_step.entry
+    raw = bytearray(raws[index])
+    raw[-10] ^= 0x01          # inside the signature (the map ends: sig, then v): the entry no longer verifies
+    tampered = tmp_path / "tampered.lanterne"
+    write_log(tampered, raws[:index] + [bytes(raw)] + raws[index + 1:])
+    replay = load_replay(tampered)
+    assert replay.problem is not None and "\n" not in replay.problem
+    assert f"entry {index}" in replay.problem
+    assert "signature" in replay.problem
+    assert len(replay.steps) == bad_step.number - 1
+    assert replay.result == "incomplete"
+    ok, line = verify_log(tampered)
+    assert not ok and line.startswith(f"NOT VERIFIED: entry {index}") and "\n" not in line
+
+
+def test_a_game_whose_engine_is_missing_lists_the_logged_moves(tmp_path):
+    pueblo = get_game("pueblo")
+    ghost = type("Ghost", (type(pueblo),), {"id": "ghost", "name": "Ghost"})()
+    path = make_log(tmp_path, game=ghost, seed="ghost", games=lambda _: ghost)
+    replay = load_replay(path)
+    assert replay.game is None and not replay.has_board
+    assert replay.problem.startswith("this Lanterne cannot replay 'ghost': no game 'ghost'")
+    assert replay.steps and all(s.entry is not None for s in replay.steps)
+    assert ReplayCursor(replay, 3).state() is None
+    ok, line = verify_log(path)
+    assert not ok and "ghost" in line
+    # the same log replays when the engine is there
+    assert load_replay(path, games=lambda _: ghost).result == "over"
+
+
+def test_every_hand_after_the_audit(logs):
+    path, _ = logs["pagode"]
+    replay = load_replay(path)
+    assert replay.hands_available
+    full = replay.full_states()
+    assert len(full) == len(replay.states)
+    dealt = next(i for i, s in enumerate(replay.states) if s.hands[0] and s.hands[1])
+    public, known = replay.states[dealt], full[dealt]
+    for seat in (0, 1):
+        assert all(public.cards.ids[slot] is None for slot in public.hands[seat])
+        assert all(known.cards.ids[slot] is not None for slot in known.hands[seat])
+    # what each seat saw of its own hand is what the full state shows
+    assert all(replay.game.digest(a) == replay.game.digest(b) for a, b in zip(full, replay.states))
+
+
+def test_reading_and_verifying_never_change_the_file(logs):
+    path, _ = logs["pueblo"]
+    before = (hashlib.sha256(path.read_bytes()).hexdigest(), os.stat(path).st_mtime_ns)
+    load_replay(path).full_states()
+    ok, line = verify_log(path)
+    assert ok and line.startswith("Verified: ")
+    assert (hashlib.sha256(path.read_bytes()).hexdigest(), os.stat(path).st_mtime_ns) == before
