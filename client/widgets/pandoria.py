@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from engines.pandoria import data as D
-from engines.pandoria.board import (CASTLE, COLUMN_LETTERS, KIND, LAKE, OFF, PATH_HEXES, STEP, hex_name,
+from engines.pandoria.board import (CASTLE, COLUMN_LETTERS, KIND, LAKE, OFF, PATH_HEXES, hex_name,
                                     hex_of)
 
 LABEL_WIDTH = 3

@@ -92,7 +92,8 @@ def players_text(view, labels: list[str], viewer: int | None) -> Text:
         text.append(f" {labels[seat]} ", style=f"bold {PLAYER_INK[seat]} on {PLAYER_COLOURS[seat]}")
         people = D.PEOPLE_NAMES[view.people[seat]] if view.people[seat] >= 0 else "?"
         wood, gold, crystal = view.resources[seat]
-        text.append(f" {people} ", style="bold")
+        team = f" team {seat % 2 + 1}" if view.variant == "team" else ""
+        text.append(f" {people}{team} ", style="bold")
         text.append(f"{view.points[seat]} pts", style="bold")
         text.append(f" │ wood {wood} gold {gold} crystal {crystal} │ ")
         leader = " + leader" if view.leader_home[seat] else ""

@@ -9,7 +9,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Button
 
 from client.local_play import make_local_game
-from client.screens.dialogs import HandoffScreen
+from client.screens.dialogs import GameOverScreen, HandoffScreen
 from client.screens.pandoria import PandoriaScreen
 from client.widgets.pandoria import CASTLE, CELL, HexMap, Marks, cell_origin, hex_at
 from client.widgets.pandoria_board import (BoardModel, BuildingSlot, HandCard, MarketCard, PandoriaBoard, Panel)
@@ -17,6 +17,7 @@ from client.widgets.status_line import StatusLine
 from engines.pandoria import GAME
 from engines.pandoria import data as D
 from engines.pandoria.board import KIND, NHEX, OFF, STEP, hex_name, parse_hex
+from engines.pandoria.notation import face_text
 from tests.client.conftest import make_app
 
 SIZE = (160, 50)
@@ -102,12 +103,6 @@ async def test_a_tile_placed_by_mouse_lands_where_the_preview_showed():
         assert {x: (state.terrain[x], state.symbols[x]) for x in preview} == preview
         assert controller.log[-1].text == f"tile {face_text(face)} {hex_name(h)} W"
         assert state.phase == "figure"
-
-
-def face_text(face) -> str:
-    from engines.pandoria.notation import face_text as text
-
-    return text(face)
 
 
 async def test_keyboard_only_turn():
@@ -489,3 +484,24 @@ async def test_the_dwarves_choose_which_of_their_two_tiles_to_place():
         await click_hex(pilot, h)
         await click_hex(pilot, h)  # placed with the rotation the preview showed
         assert second in controller.state.piles["board"] and first in controller.state.piles[f"tiles{seat}"]
+
+
+async def test_the_last_turn_by_clicks_ends_the_game_and_shows_the_result():
+    controller, app = local(mode="hot-seat", seed=1)
+    random_turns(controller, 1, lambda v: v.ending and v.phase == "place" and v.current == (v.first - 1) % 2)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, seat = await enter_as_current(pilot, app, controller)
+        for button in screen.query(Button):
+            button.active_effect_duration = 0
+        _, _, _, h, d = next(a for a in controller.legal_actions(seat) if a[0] == "tile")
+        await click_hex(pilot, h)
+        await click_hex(pilot, STEP[h][d])
+        for _ in range(5):  # no figure, no card, no buy, no move
+            if controller.is_over():
+                break
+            assert await pilot.click("#btn-skip")
+            await pilot.pause()
+        assert controller.is_over()
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        assert "Game over" in str(app.screen.query_one("#game-over-result").render())
