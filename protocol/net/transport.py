@@ -134,9 +134,10 @@ class Link:
     # -- receiving
     async def recv(self) -> bytes:
         """The next DATA payload; raises LinkClosed (or LinkTimeout) once the link is down."""
+        if self.closed and self._queue.empty():
+            raise self._error()
         item = await self._queue.get()
         if item is _CLOSED:
-            self._queue.put_nowait(_CLOSED)  # every later recv fails the same way
             raise self._error()
         return item
 
@@ -206,10 +207,7 @@ class Link:
         self.close_reason = reason
         self._close_error = error(reason)
         self._closed.set()
-        try:
-            self._queue.put_nowait(_CLOSED)
-        except asyncio.QueueFull:  # make room: the reader has stopped anyway
-            self._queue.get_nowait()
+        if not self._queue.full():  # wakes a waiting recv; frames queued before it still come first
             self._queue.put_nowait(_CLOSED)
         for fut in self._pings.values():
             if not fut.done():

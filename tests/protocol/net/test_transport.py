@@ -162,3 +162,24 @@ def test_the_move_round_trip_benchmark_runs():
     from protocol.net.bench import move_round_trip_ms
 
     assert 0 < move_round_trip_ms(moves=20) < 1000
+
+
+async def test_frames_sent_before_a_close_are_all_delivered():
+    """A peer that sends its last entries and closes at once: every frame comes before the close."""
+    opts = LinkOptions(queue_frames=4)
+
+    async def burst(link):
+        for i in range(10):
+            await link.send(b"entry %d" % i)
+        await link.close("game over")
+
+    server = await serve(burst, LOCAL, 0, opts)
+    async with server:
+        link = await connect(LOCAL, bound_port(server), opts)
+        while link._queue.qsize() < 4:  # the reader has filled the queue and waits (back-pressure)
+            await asyncio.sleep(0.01)
+        got = []
+        with pytest.raises(LinkClosed, match="game over"):
+            while True:
+                got.append(await link.recv())
+        assert got == [b"entry %d" % i for i in range(10)]
