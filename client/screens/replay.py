@@ -1,0 +1,407 @@
+"""The replay viewer: open a signed log, see its verdict, step through the game.
+
+``ReplayScreen(path)`` opens a log at once; ``ReplayScreen()`` first asks for
+one (a path to type, or the log folder as a tree). The log is read, never
+written. It is replayed in a worker thread (a long game takes a second or
+two), then verified by ``protocol.verify`` in another; the verdict stays on
+screen, and ``v`` runs the verification again.
+
+Keys: left/right one step, home/end the start and the end, ``g`` go to a step
+by its number, a click (or Enter) on a step jumps there, ``v`` verify again,
+``a`` every hand (after the audit of a finished game), ``b`` board or plain
+view, ``o`` open another log, Escape back. Any failure is one line in the
+status line, never a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DirectoryTree, Footer, Header, Input, Label, OptionList, Static
+
+from client.replay_model import Replay, ReplayCursor, ReplayError, load_replay, verify_log
+from client.widgets.replay_board import ReplayBoard
+from client.widgets.replay_steps import ReplaySteps
+from client.widgets.status_line import StatusLine
+from engines.core import TABLE, Game
+
+
+def log_folder() -> Path:
+    """Where Lanterne keeps game logs: ``games`` in the data folder (``lanterne host/join``)."""
+    from protocol.identity import home
+
+    return home() / "games"
+
+
+class GoToScreen(ModalScreen[int | None]):
+    """Asks for a step number; dismisses with it, or None."""
+
+    DEFAULT_CSS = """
+    GoToScreen { align: center middle; }
+    GoToScreen > Vertical { width: 50; height: auto; border: round $primary; background: $surface; padding: 1 2; }
+    GoToScreen #goto-error { color: $error; height: auto; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, last: int):
+        super().__init__()
+        self.last = last
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(f"Go to step (0 to {self.last}), then Enter")
+            yield Input(placeholder=f"0-{self.last}", id="goto-number", compact=True)
+            yield Static("", id="goto-error")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        try:
+            number = int(text)
+        except ValueError:
+            self.query_one("#goto-error", Static).update(f"{text!r} is not a step number")
+            return
+        if not 0 <= number <= self.last:
+            self.query_one("#goto-error", Static).update(f"no step {number}: the steps are 0 to {self.last}")
+            return
+        self.dismiss(number)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class LogPickerScreen(ModalScreen[str | None]):
+    """Choose a log: type its path, or pick it in the log folder."""
+
+    DEFAULT_CSS = """
+    LogPickerScreen { align: center middle; }
+    LogPickerScreen > Vertical { width: 90%; height: 80%; border: round $primary; background: $surface;
+                                 padding: 0 1; }
+    LogPickerScreen #picker-error { color: $error; height: auto; }
+    LogPickerScreen DirectoryTree { height: 1fr; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, folder: Path | None = None):
+        super().__init__()
+        self.folder = folder or log_folder()
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Open a game log: type its path and Enter, or choose it below", classes="panel-title")
+            yield Input(value=str(self.folder) + "/", id="picker-path", compact=True)
+            yield Static("", id="picker-error")
+            if self.folder.is_dir():
+                yield DirectoryTree(self.folder, id="picker-tree")
+            else:
+                yield Static(f"No log folder yet ({self.folder}): games played on the LAN are saved there.",
+                             classes="muted")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted, "#picker-path")
+    def _typed(self, event: Input.Submitted) -> None:
+        path = Path(event.value.strip()).expanduser()
+        if not path.is_file():
+            why = "a folder, not a log file" if path.is_dir() else "no such file"
+            self.query_one("#picker-error", Static).update(f"{path}: {why}")
+            return
+        self.dismiss(str(path))
+
+    @on(DirectoryTree.FileSelected)
+    def _chosen(self, event: DirectoryTree.FileSelected) -> None:
+        self.dismiss(str(event.path))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ReplayScreen(Screen):
+    """A replay of one log file: board, steps, verdict."""
+
+    DEFAULT_CSS = """
+    ReplayScreen #replay-body { height: 1fr; }
+    ReplayScreen #replay-main { width: 1fr; }
+    ReplayScreen #replay-side { width: 46; border-left: vkey $panel; }
+    ReplayScreen #replay-title { height: auto; padding: 0 1; text-style: bold; }
+    ReplayScreen #replay-verdict { height: auto; padding: 0 1; }
+    ReplayScreen #replay-verdict.-ok { color: $success; }
+    ReplayScreen #replay-verdict.-bad { color: $error; text-style: bold; }
+    ReplayScreen #replay-players { height: auto; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("left", "step(-1)", "Back", priority=True),
+        Binding("right", "step(1)", "Forward", priority=True),
+        Binding("home", "first", "Start", priority=True),
+        Binding("end", "last", "End", priority=True),
+        Binding("g", "goto", "Go to"),
+        Binding("v", "verify", "Verify"),
+        Binding("a", "all_hands", "All hands"),
+        Binding("b", "board", "Board/plain"),
+        Binding("o", "open", "Open"),
+        Binding("escape", "leave", "Back"),
+    ]
+
+    def __init__(self, path: str | Path | None = None, games: Callable[[str], Game] | None = None):
+        super().__init__()
+        self.path: str | None = str(path) if path is not None else None
+        self.games = games
+        self.replay: Replay | None = None
+        self.cursor: ReplayCursor | None = None
+        self.verdict: tuple[bool, str] | None = None
+        self.all_hands = False
+        self.board = True
+        self.error: str | None = None
+
+    # -- layout
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="replay-body"):
+            with Vertical(id="replay-main"):
+                yield Static("", id="replay-title")
+                yield ReplayBoard(id="replay-board")
+            with Vertical(id="replay-side"):
+                yield Label("Verdict", classes="panel-title")
+                yield Static("", id="replay-verdict")
+                yield Label("Players", classes="panel-title")
+                yield Static("", id="replay-players")
+                yield Label("Steps (click to jump)", classes="panel-title")
+                yield ReplaySteps(id="replay-steps")
+        yield StatusLine("", id="replay-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Replay"
+        if self.path is None:
+            self.show_status("Choose a log to replay (o opens the picker again)")
+            self.app.push_screen(LogPickerScreen(), self._picked)
+        else:
+            self.open(self.path)
+
+    def _picked(self, path: str | None) -> None:
+        if path is not None:
+            self.open(path)
+        elif self.replay is None and self.path is None:
+            self.app.pop_screen()
+
+    # -- loading
+    def open(self, path: str) -> None:
+        """Read and replay ``path`` in a worker thread; then verify it."""
+        self.path = path
+        self.replay, self.cursor, self.verdict, self.all_hands, self.error = None, None, None, False, None
+        self.sub_title = f"Replay — {Path(path).name}"
+        self.query_one("#replay-title", Static).update(f"Reading {path} ...")
+        self.query_one("#replay-verdict", Static).update("waiting for the replay")
+        self.query_one(ReplaySteps).clear_options()
+        self.show_status(f"Replaying {path} ...")
+        self._load(path)
+
+    @work(thread=True, exclusive=True, group="replay-load", exit_on_error=False)
+    def _load(self, path: str) -> None:
+        try:
+            replay: Replay | None = load_replay(path, games=self.games)
+            error = None
+        except ReplayError as e:
+            replay, error = None, str(e)
+        except Exception as e:  # noqa: BLE001 - a replay bug is one line, never a traceback
+            replay, error = None, f"{path}: the replay failed: {type(e).__name__}: {str(e)[:200]}"
+        self.app.call_from_thread(self._loaded, path, replay, error)
+        if replay is not None:
+            self.app.call_from_thread(self.action_verify)
+
+    def _loaded(self, path: str, replay: Replay | None, error: str | None) -> None:
+        if path != self.path:
+            return
+        if replay is None:
+            self.error = error
+            self.query_one("#replay-title", Static).update(Text(f"Cannot replay: {error}", style="bold"))
+            self.query_one("#replay-verdict", Static).update("not verified: the file is not a replayable log")
+            self.query_one(ReplayBoard).show(None, None, [], empty="Press o to open another log.")
+            self.show_status(error or "", error=True)
+            return
+        self.replay = replay
+        self.cursor = ReplayCursor(replay)
+        self.query_one(ReplaySteps).show_replay(replay)
+        self.query_one("#replay-title", Static).update(Text(replay.summary(), style="bold"))
+        self.query_one("#replay-players", Static).update(players_text(replay))
+        self.refresh_position()
+        if replay.problem:
+            self.show_status(f"The replay stops early: {replay.problem}", error=True)
+
+    # -- verdict
+    def action_verify(self) -> None:
+        if self.path is None or self.error is not None:
+            self.show_status("Nothing to verify: open a log first (o)", error=True)
+            return
+        panel = self.query_one("#replay-verdict", Static)
+        panel.set_classes("")
+        panel.update("verifying ... (signatures, chain, every move, the audit)")
+        self._verify(self.path)
+
+    @work(thread=True, exclusive=True, group="replay-verify", exit_on_error=False)
+    def _verify(self, path: str) -> None:
+        result = verify_log(path, games=self.games)
+        self.app.call_from_thread(self._verified, path, result)
+
+    def _verified(self, path: str, result: tuple[bool, str]) -> None:
+        if path != self.path:
+            return
+        self.verdict = result
+        ok, line = result
+        panel = self.query_one("#replay-verdict", Static)
+        panel.set_classes("-ok" if ok else "-bad")
+        panel.update(line)
+
+    # -- drawing
+    def refresh_position(self) -> None:
+        replay, cursor = self.replay, self.cursor
+        if replay is None or cursor is None:
+            return
+        state = None
+        if replay.has_board:
+            try:
+                state = cursor.state(self.all_hands)
+            except ReplayError as e:  # every hand was asked for and cannot be rebuilt
+                self.all_hands = False
+                self.show_status(str(e), error=True)
+                state = cursor.state()
+        empty = replay.problem or "No position to show."
+        self.query_one(ReplayBoard).show(replay.game, state, replay.labels, board=self.board, empty=empty)
+        self.query_one(ReplaySteps).mark(cursor.position)
+        self.show_status(self.position_text())
+
+    def position_text(self) -> str:
+        replay, cursor = self.replay, self.cursor
+        where = f"Step {cursor.position}/{cursor.last}"
+        step = cursor.step
+        if step is None:
+            text = f"{where}: the start"
+        elif step.actor == TABLE:
+            text = f"{where}: table: {step.text}"
+        else:
+            text = f"{where}: {replay.labels[step.actor]}: {step.text}"
+        if cursor.position == cursor.last:
+            text += f" · {replay.ending}" if replay.ending else ""
+        else:
+            text += f" · next: {next_actor(replay, cursor)}"
+        if self.all_hands:
+            text += " · every hand shown (after the audit)"
+        return text
+
+    def show_status(self, text: str, error: bool = False) -> None:
+        self.query_one(StatusLine).show(text, error)
+
+    # -- keys
+    def _ready(self) -> bool:
+        if self.cursor is None:
+            self.show_status(self.error or "No log is open yet: press o to open one", error=True)
+            return False
+        return True
+
+    def action_step(self, delta: int) -> None:
+        if not self._ready():
+            return
+        moved = self.cursor.forward() if delta > 0 else self.cursor.back()
+        self.refresh_position()
+        if not moved:
+            self.show_status(("Already at the end: " + (self.replay.ending or "")) if delta > 0
+                             else "Already at the start", error=True)
+
+    def action_first(self) -> None:
+        if self._ready():
+            self.cursor.first()
+            self.refresh_position()
+
+    def action_last(self) -> None:
+        if self._ready():
+            self.cursor.end()
+            self.refresh_position()
+
+    def jump(self, position: int) -> None:
+        if not self._ready():
+            return
+        try:
+            self.cursor.jump(position)
+        except ValueError as e:
+            self.show_status(str(e), error=True)
+            return
+        self.refresh_position()
+
+    def action_goto(self) -> None:
+        if self._ready():
+            self.app.push_screen(GoToScreen(self.cursor.last), lambda n: self.jump(n) if n is not None else None)
+
+    @on(OptionList.OptionSelected, "#replay-steps")
+    def _step_chosen(self, event: OptionList.OptionSelected) -> None:
+        self.jump(event.option_index)
+
+    def action_all_hands(self) -> None:
+        if not self._ready():
+            return
+        if self.all_hands:
+            self.all_hands = False
+            self.refresh_position()
+            return
+        if not self.replay.hands_available:
+            self.show_status("Every hand is known only after a finished game whose seats all revealed their "
+                             "seeds (the audit)", error=True)
+            return
+        self.show_status("Rebuilding every hand from each seat's own session ...")
+        self._rebuild_hands(self.replay)
+
+    @work(thread=True, exclusive=True, group="replay-hands", exit_on_error=False)
+    def _rebuild_hands(self, replay: Replay) -> None:
+        try:
+            replay.full_states()
+            error = None
+        except ReplayError as e:
+            error = str(e)
+        except Exception as e:  # noqa: BLE001
+            error = f"the hands cannot be rebuilt: {type(e).__name__}: {str(e)[:200]}"
+        self.app.call_from_thread(self._hands_ready, replay, error)
+
+    def _hands_ready(self, replay: Replay, error: str | None) -> None:
+        if replay is not self.replay:
+            return
+        if error:
+            self.show_status(error, error=True)
+            return
+        self.all_hands = True
+        self.refresh_position()
+
+    def action_board(self) -> None:
+        self.board = not self.board
+        self.refresh_position()
+
+    def action_open(self) -> None:
+        folder = Path(self.path).parent if self.path else None
+        self.app.push_screen(LogPickerScreen(folder), self._picked)
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+
+def next_actor(replay: Replay, cursor: ReplayCursor) -> str:
+    following = replay.steps[cursor.position]
+    return "the table" if following.actor == TABLE else replay.labels[following.actor]
+
+
+def players_text(replay: Replay) -> Text:
+    text = Text()
+    for i, (label, fp) in enumerate(zip(replay.labels, replay.fingerprints)):
+        if i:
+            text.append("\n")
+        text.append(label, style="bold")
+        text.append(f"  {fp}", style="dim")
+    return text
