@@ -101,22 +101,24 @@ def test_two_hosts_find_each_other_play_pagode_and_a_third_cannot_get_in(netns_n
     host = a.lanterne(*host_cmd(a, "--move-delay", "0.01"))
     listening = wait_line(host, r"^listening on", 30)
     port = int(listening.split(":")[1].split()[0])
-    guest = b.lanterne(*join_cmd(b, "Ana", "--move-delay", "0.01"))
+    # the guest thinks a while before each move, so the game outlasts the intruder's attempts
+    guest = b.lanterne(*join_cmd(b, "Ana", "--move-delay", "0.06"))
     found = wait_line(guest, r"^found Ana", 30)
     assert f"at {a.address}:{port}: pagode standard" in found
     wait_line(guest, r"^table: pagode", 30)
     from protocol.identity import Identity
     victim = Identity.load_or_create(b.home).public.hex()
     attack = c.python("-c", ATTACK, a.address, str(port), victim)
+    # meanwhile the stranger's lookup by name finds no open table (the TXT says the seat is taken)
+    late = c.lanterne(*join_cmd(c, "Ana"), "--wait", "3")
     out, err = output(attack, 60)
     assert "join: Ana declined: the table is full" in out, err
     assert "resume: Ana declined: no such game here" in out
     assert "impersonation: LinkClosed" in out and "failed to prove its key" in out
     assert "garbage:" in out and "JOINED" not in out and "RESUMED" not in out and "IMPERSONATED" not in out
-    # the stranger's lookup by name finds no open table (the TXT says the seat is taken)
-    late = c.lanterne(*join_cmd(c, "Ana"), "--wait", "3")
     _, late_err = output(late, 60)
     assert late.returncode == 2 and "no open table of 'Ana'" in late_err
+    assert host.poll() is None and guest.poll() is None, "the game was still on during the attempts"
     guest_out, host_out = finish(guest), finish(host)
     log = assert_identical_and_verified(host_out, guest_out)
     from protocol.log import open_entry, parse_log
@@ -127,9 +129,9 @@ def test_two_hosts_find_each_other_play_pagode_and_a_third_cannot_get_in(netns_n
 def test_the_link_goes_down_mid_game_and_comes_back(netns_network):
     net = netns_network(2)
     a, b = net.hosts
-    host = a.lanterne(*host_cmd(a, "--move-delay", "0.01"))
+    host = a.lanterne(*host_cmd(a, "--move-delay", "0.02"))
     wait_line(host, r"^advertised", 30)
-    guest = b.lanterne(*join_cmd(b, "Ana", "--move-delay", "0.01"))
+    guest = b.lanterne(*join_cmd(b, "Ana", "--move-delay", "0.02"))
     wait_line(guest, MID_GAME, 60)
     b.link_down()
     wait_line(guest, r"^link lost", 20)  # the read timeout (2 s) notices the silence
@@ -142,9 +144,9 @@ def test_the_link_goes_down_mid_game_and_comes_back(netns_network):
 def test_the_host_is_killed_mid_game_and_restarts_from_its_log(netns_network):
     net = netns_network(2)
     a, b = net.hosts
-    host = a.lanterne(*host_cmd(a, "--move-delay", "0.01"))
+    host = a.lanterne(*host_cmd(a, "--move-delay", "0.02"))
     wait_line(host, r"^advertised", 30)
-    guest = b.lanterne(*join_cmd(b, "Ana", "--move-delay", "0.01"))
+    guest = b.lanterne(*join_cmd(b, "Ana", "--move-delay", "0.02"))
     wait_line(host, MID_GAME, 60)
     os.killpg(host.pid, signal.SIGKILL)
     host.wait(10)
