@@ -20,11 +20,13 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Label
 
-from client.widgets.pandoria import LEGEND, PLAYER_COLOURS, PLAYER_INK, TERRAIN_BG, HexMap, Marks
+from client.widgets.pandoria import LEGEND, MAP_WIDTH, PLAYER_COLOURS, PLAYER_INK, TERRAIN_BG, HexMap, Marks
 from engines.pandoria import data as D
 from engines.pandoria.notation import face_text
 
 MAX_HAND = 14
+RIGHT_MIN = 36
+"""The narrowest market and buildings column beside the map."""
 MAX_TILES = 2
 MONUMENT = 1000
 
@@ -238,16 +240,18 @@ class BoardModel:
 
 class PandoriaBoard(Vertical):
     DEFAULT_CSS = """
-    PandoriaBoard { height: 1fr; }
+    PandoriaBoard { height: 1fr; overflow-y: auto; }
+    PandoriaBoard.-narrow #pandoria-top { layout: vertical; }
+    PandoriaBoard.-narrow #pandoria-right { width: 100%; padding: 0 1; }
     PandoriaBoard #pandoria-top { height: auto; }
     PandoriaBoard #pandoria-right { width: 1fr; height: auto; padding: 0 0 0 1; }
     PandoriaBoard #pandoria-info { height: 6; text-wrap: nowrap; text-overflow: ellipsis; }
     PandoriaBoard #pandoria-legend { height: 2; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     PandoriaBoard .pandoria-title { text-style: bold; color: $accent; height: 1; }
-    PandoriaBoard #pandoria-market { grid-size: 2; grid-gutter: 0 1; height: 4; }
+    PandoriaBoard #pandoria-market { grid-size: 2; grid-rows: 2; grid-gutter: 0 1; height: 4; }
     PandoriaBoard #pandoria-players { height: auto; max-height: 8; padding: 0 1; text-wrap: nowrap;
                                       text-overflow: ellipsis; }
-    PandoriaBoard #pandoria-hand { grid-size: 4; grid-gutter: 0 1; height: auto; padding: 0 1; }
+    PandoriaBoard #pandoria-hand { grid-size: 4; grid-rows: 2; grid-gutter: 0 1; height: auto; padding: 0 1; }
     PandoriaBoard #pandoria-buttons { height: 1; padding: 0 1; }
     PandoriaBoard #pandoria-buttons Button { margin-right: 1; min-width: 8; }
     PandoriaBoard #pandoria-buttons Button.-unavailable { opacity: 50%; }
@@ -277,6 +281,10 @@ class PandoriaBoard(Vertical):
         with Horizontal(id="pandoria-buttons"):
             for key, label in BUTTONS:
                 yield Button(label, id=f"btn-{key}", compact=True)
+
+    def on_resize(self) -> None:
+        """Too narrow for the map and the market side by side: one under the other, and scroll."""
+        self.set_class(self.size.width < MAP_WIDTH + RIGHT_MIN, "-narrow")
 
     def show(self, model: BoardModel) -> None:
         view, seat = model.view, model.viewer
