@@ -21,6 +21,7 @@ pytestmark = pytest.mark.netns
 
 FAST = ["--read-timeout", "2", "--claim-after", "120"]
 MID_GAME = r"^move (6\d|[7-9]\d|\d{3,}):"  # the log holds 60 entries or more (a game has ~330)
+LATE_GAME = r"^move (1[4-9]\d|[2-9]\d\d):"  # 140 entries or more
 
 
 def host_cmd(host: Host, *extra: str) -> list[str]:
@@ -141,7 +142,7 @@ def test_the_link_goes_down_mid_game_and_comes_back(netns_network):
     assert_identical_and_verified(host_out, guest_out)
 
 
-def test_the_host_is_killed_mid_game_and_restarts_from_its_log(netns_network):
+def test_each_peer_is_killed_mid_game_in_turn_and_restarts_from_its_log(netns_network):
     net = netns_network(2)
     a, b = net.hosts
     host = a.lanterne(*host_cmd(a, "--move-delay", "0.02"))
@@ -154,9 +155,16 @@ def test_the_host_is_killed_mid_game_and_restarts_from_its_log(netns_network):
     # the same command finds its unfinished game; on another port, so that the guest must find
     # it again by its key's fingerprint through zeroconf (the last address is dead)
     old_port = int(re.search(r"listening on [\d.]+:(\d+)", printed(host)).group(1))
-    again = a.lanterne(*host_cmd(a), "--port", str(old_port + 1 if old_port < 65000 else old_port - 1))
+    new_port = old_port + 1 if old_port < 65000 else old_port - 1
+    again = a.lanterne(*host_cmd(a, "--move-delay", "0.02"), "--port", str(new_port))
     wait_line(again, r"^resuming table", 30)
-    guest_out, host_out = finish(guest), finish(again)
-    assert "resume request from Bob" in host_out
-    assert f":{old_port + 1 if old_port < 65000 else old_port - 1}; sent" in guest_out.split("link lost")[-1]
+    wait_line(guest, rf"^linked with .* at {a.address}:{new_port}; sent", 30)
+    # now the guest dies; the same command brings it back into the same game
+    wait_line(guest, LATE_GAME, 60)
+    os.killpg(guest.pid, signal.SIGKILL)
+    guest.wait(10)
+    back = b.lanterne(*join_cmd(b, "Ana", "--move-delay", "0.02"))
+    wait_line(back, r"^resuming table", 30)
+    guest_out, host_out = finish(back), finish(again)
+    assert host_out.count("resume request from Bob") >= 2
     assert_identical_and_verified(host_out, guest_out)
