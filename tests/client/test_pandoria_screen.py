@@ -505,3 +505,35 @@ async def test_the_last_turn_by_clicks_ends_the_game_and_shows_the_result():
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
         assert "Game over" in str(app.screen.query_one("#game-over-result").render())
+
+
+async def test_a_card_by_keys_tab_to_it_then_x_for_its_spell():
+    controller, app = local()
+    to_card_phase(controller)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        for _ in range(30):
+            focused = app.focused
+            if isinstance(focused, HandCard) and D.CARDS[focused.ident][0] == "Conjure":
+                break
+            await pilot.press("tab")
+        slot = app.focused.slot
+        await pilot.press("x")
+        await pilot.pause()
+        assert slot in controller.state.piles["spells0"]
+        assert screen.query_one(StatusLine).has_class("-error") is False
+
+
+async def test_a_typed_move_still_works():
+    controller, app = local()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        action = next(a for a in controller.legal_actions(0) if a[0] == "tile")
+        text = controller.format(0, action)
+        await pilot.press("colon")
+        await pilot.press(*text)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [e.text for e in controller.log if e.actor == 0] == [text]
+        assert controller.state.terrain[action[3]] >= 0
