@@ -1,6 +1,5 @@
 """The namespace harness itself: two hosts see each other by mDNS over the veths, and nothing leaks."""
 
-import subprocess
 import textwrap
 
 import pytest
