@@ -241,11 +241,14 @@ class Discovery:
         task.add_done_callback(self._tasks.discard)
 
     async def _resolve(self, service_type: str, name: str) -> None:
-        info = AsyncServiceInfo(service_type, name)
-        if not await info.async_request(self._zc.zeroconf, RESOLVE_MS):
+        try:
+            info = AsyncServiceInfo(service_type, name)
+            if not await info.async_request(self._zc.zeroconf, RESOLVE_MS):
+                return
+            addresses = list(info.parsed_addresses(IPVersion.V4Only))
+            advert = advert_from_properties(info.properties or {}, info.port or 0, addresses, name)
+        except Exception:  # anything on the LAN can answer anything: a bad record is no peer
             return
-        addresses = [a for a in info.parsed_addresses(IPVersion.V4Only)]
-        advert = advert_from_properties(info.properties or {}, info.port or 0, addresses, name)
         if advert is None or advert.fingerprint == self._own_fingerprint:
             return
         old = self.peers.get(name)
