@@ -1,0 +1,247 @@
+"""Pilot tests of the replay viewer on real signed logs (and broken ones)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from textual.widgets import Input
+
+from client.cli import main as cli_main
+from client.screens.replay import GoToScreen, LogPickerScreen, ReplayScreen
+from client.widgets.replay_board import ReplayBoard
+from client.widgets.replay_steps import ReplaySteps
+from client.widgets.status_line import StatusLine
+from engines.registry import get_game
+from protocol.log import read_log, write_log
+from tests.client.conftest import make_app
+from tests.client.test_replay_model import make_log
+
+SIZE = (120, 36)
+
+
+@pytest.fixture(scope="module")
+def pueblo_log(tmp_path_factory):
+    return make_log(tmp_path_factory.mktemp("replay-ui"), "pueblo", seed="ui")
+
+
+async def settled(pilot) -> None:
+    """Wait for the replay and verification workers, then for the screen to redraw."""
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def status(pilot) -> str:
+    return str(pilot.app.screen.query_one(StatusLine)._content)
+
+
+def widget_text(pilot, selector: str) -> str:
+    return str(pilot.app.screen.query_one(selector).render())
+
+
+def replay_app(path, **kwargs):
+    return make_app(lambda: ReplayScreen(path, **kwargs))
+
+
+async def test_open_shows_the_verdict_the_players_and_the_start(pueblo_log):
+    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert widget_text(pilot, "#replay-verdict").startswith("Verified: ")
+        assert screen.query_one("#replay-verdict").has_class("-ok")
+        assert "P1 bot1" in widget_text(pilot, "#replay-players")
+        last = screen.cursor.last
+        assert status(pilot) == "Step 0/{}: the start · next: the table".format(last)
+        assert screen.query_one(ReplaySteps).option_count == last + 1
+
+
+async def test_keys_step_forward_and_back_and_to_both_ends(pueblo_log):
+    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        screen = pilot.app.screen
+        replay = screen.replay
+        await pilot.press("right", "right", "right")
+        assert screen.cursor.position == 3
+        step = replay.steps[2]
+        assert status(pilot).startswith(f"Step 3/{screen.cursor.last}: ")
+        assert step.text in status(pilot)
+        assert screen.query_one(ReplaySteps).highlighted == 3
+        await pilot.press("left")
+        assert screen.cursor.position == 2
+        await pilot.press("end")
+        assert screen.cursor.position == screen.cursor.last
+        assert status(pilot).endswith(replay.ending) and "Game over" in replay.ending
+        await pilot.press("right")
+        assert status(pilot).startswith("Already at the end")
+        assert screen.query_one(StatusLine).has_class("-error")
+        await pilot.press("home")
+        assert screen.cursor.position == 0
+        await pilot.press("left")
+        assert status(pilot) == "Already at the start"
+
+
+async def test_the_board_shows_the_position_of_the_step(pueblo_log):
+    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        screen = pilot.app.screen
+        game = get_game("pueblo")
+        await pilot.press("end")
+        final = screen.replay.states[-1]
+        board = screen.query_one(ReplayBoard)
+        shown = str(board.query_one("#replay-picture").render())
+        await pilot.press("b")  # plain view: the penalties are in it
+        plain = str(board.query_one("#replay-picture").render())
+        for score in game.display_scores(final):
+            assert str(score) in plain
+        assert shown != plain
+        await pilot.press("home")
+        start = str(board.query_one("#replay-picture").render())
+        assert start != plain
+
+
+async def test_a_click_on_a_step_jumps_there(pueblo_log):
+    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        screen = pilot.app.screen
+        steps = screen.query_one(ReplaySteps)
+        assert await pilot.click(ReplaySteps, offset=(6, 6))
+        await pilot.pause()
+        assert screen.cursor.position > 0
+        assert steps.highlighted == screen.cursor.position
+        assert status(pilot).startswith(f"Step {screen.cursor.position}/")
+
+
+async def test_g_goes_to_a_step_number_and_refuses_others(pueblo_log):
+    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        screen = pilot.app.screen
+        last = screen.cursor.last
+        await pilot.press("g")
+        assert isinstance(pilot.app.screen, GoToScreen)
+        await pilot.press(*"999", "enter")
+        assert isinstance(pilot.app.screen, GoToScreen)
+        assert str(pilot.app.screen.query_one("#goto-error").render()) == f"no step 999: the steps are 0 to {last}"
+        pilot.app.screen.query_one(Input).value = ""
+        await pilot.press(*"12", "enter")
+        assert pilot.app.screen is screen and screen.cursor.position == 12
+        await pilot.press("g", "escape")
+        assert pilot.app.screen is screen and screen.cursor.position == 12
+
+
+async def test_v_verifies_again(pueblo_log):
+    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        screen = pilot.app.screen
+        screen.verdict = None
+        await pilot.press("v")
+        await settled(pilot)
+        assert screen.verdict is not None and screen.verdict[0] is True
+
+
+async def test_every_hand_is_a_toggle_after_a_finished_game(pueblo_log):
+    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        screen = pilot.app.screen
+        await pilot.press("a")
+        await settled(pilot)
+        assert screen.all_hands and status(pilot).endswith("every hand shown (after the audit)")
+        await pilot.press("a")
+        assert not screen.all_hands
+
+
+async def test_a_tampered_log_is_not_verified_and_replays_up_to_the_bad_entry(pueblo_log, tmp_path):
+    raws, _ = read_log(pueblo_log)
+    index = len(raws) // 2
+    raw = bytearray(raws[index])
+    raw[-10] ^= 1
+    bad = tmp_path / "tampered.lanterne"
+    write_log(bad, raws[:index] + [bytes(raw)] + raws[index + 1:])
+    async with replay_app(bad).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        screen = pilot.app.screen
+        verdict = widget_text(pilot, "#replay-verdict")
+        assert verdict.startswith(f"NOT VERIFIED: entry {index}") and screen.query_one("#replay-verdict").has_class("-bad")
+        assert status(pilot).startswith(f"The replay stops early: entry {index}")
+        assert "\n" not in status(pilot)
+        await pilot.press("end", "a")
+        assert status(pilot).startswith("Every hand is known only after a finished game")
+
+
+@pytest.mark.parametrize("content", [b"not a log at all", b"LANTERNE-LOG 1\n\x00\x00"])
+async def test_a_file_that_is_no_log_is_one_line_in_the_app(tmp_path, content):
+    path = tmp_path / "junk.lanterne"
+    path.write_bytes(content)
+    async with replay_app(path).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        assert pilot.app.screen.replay is None
+        line = status(pilot)
+        assert line.startswith(str(path)) and "\n" not in line
+        await pilot.press("right", "g", "a")
+        assert isinstance(pilot.app.screen, ReplayScreen)
+        assert status(pilot) == line
+
+
+async def test_a_log_whose_engine_is_missing_lists_its_moves(tmp_path):
+    pueblo = get_game("pueblo")
+    ghost = type("Ghost", (type(pueblo),), {"id": "ghost", "name": "Ghost"})()
+    path = make_log(tmp_path, game=ghost, seed="ghost-ui", games=lambda _: ghost)
+    async with replay_app(path).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        screen = pilot.app.screen
+        assert status(pilot).startswith("The replay stops early: this Lanterne cannot replay 'ghost'")
+        assert screen.query_one(ReplaySteps).option_count > 1
+        await pilot.press("right")
+        assert "this Lanterne cannot replay 'ghost'" in str(screen.query_one("#replay-picture").render())
+        assert widget_text(pilot, "#replay-verdict").startswith("NOT VERIFIED")
+
+
+async def test_without_a_path_the_picker_opens_the_log_typed(pueblo_log, tmp_path, monkeypatch):
+    monkeypatch.setenv("LANTERNE_HOME", str(tmp_path))
+    (tmp_path / "games").mkdir()
+    async with make_app(lambda: ReplayScreen()).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, LogPickerScreen)
+        field = pilot.app.screen.query_one("#picker-path", Input)
+        assert field.value == f"{tmp_path / 'games'}/"
+        field.value = str(tmp_path / "missing.lanterne")
+        await pilot.press("enter")
+        assert "no such file" in str(pilot.app.screen.query_one("#picker-error").render())
+        field.value = str(pueblo_log)
+        await pilot.press("enter")
+        await settled(pilot)
+        assert isinstance(pilot.app.screen, ReplayScreen) and pilot.app.screen.replay is not None
+
+
+async def test_the_picker_cancelled_goes_back_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("LANTERNE_HOME", str(tmp_path))
+    async with make_app(lambda: ReplayScreen()).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert type(pilot.app.screen).__name__ == "HomeScreen"
+
+
+async def test_the_log_file_is_never_changed(pueblo_log):
+    before = hashlib.sha256(pueblo_log.read_bytes()).hexdigest()
+    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        await pilot.press("end", "a", "v")
+        await settled(pilot)
+    assert hashlib.sha256(pueblo_log.read_bytes()).hexdigest() == before
+
+
+def test_the_replay_command_refuses_a_missing_file_in_one_line(tmp_path, capsys):
+    assert cli_main(["replay", str(tmp_path / "nope.lanterne")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"lanterne: {tmp_path / 'nope.lanterne'}: no such file\n"
+
+
+def test_snapshot_plain_view_mid_game(snap_compare, pueblo_log):
+    async def run_before(pilot):
+        await settled(pilot)
+        await pilot.press("b", *["right"] * 6)
+        await pilot.pause()
+
+    assert snap_compare(replay_app(pueblo_log), terminal_size=SIZE, run_before=run_before)
