@@ -302,6 +302,8 @@ async def test_the_region_a_tile_would_close_is_highlighted_before_it_closes():
         assert "closes" in str(screen.query_one("#pandoria-info", Panel).render())
         await click_hex(pilot, STEP[action[3]][action[4]])
         assert all(controller.state.closed[h] for h in region)
+        assert controller.view(seat).phase == "figure"
+        assert region <= screen.query_one(HexMap).marks.scoring  # still marked: it scores at the end of the turn
 
 
 # -- views only
@@ -326,6 +328,7 @@ async def test_the_screen_shows_the_seat_view_never_the_opponents_cards():
         public = {D.CARDS[controller.state.cards.ids[s]][1]
                   for s in controller.state.piles[f"hand{seat}"] + controller.state.piles["market"]}
         board_text = " ".join(str(w.render()) for w in screen.query("PandoriaBoard *") if hasattr(w, "render"))
+        assert secret - public  # the seed gives the opponent a card shown nowhere else
         for name in secret - public:
             assert name not in board_text
 
