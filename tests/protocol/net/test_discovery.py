@@ -105,3 +105,29 @@ def test_txt_fields_are_sanitised():
 def test_any_txt_parses_or_is_ignored_never_raises(props, port):
     advert = advert_from_properties(props, port, ["127.0.0.1"])
     assert advert is None or (advert.fingerprint and 0 < advert.port < 65536)
+
+
+async def test_a_service_without_a_lanterne_txt_is_not_listed():
+    """Anyone may advertise our service type; a record without a fingerprint is no peer."""
+    import socket
+
+    from zeroconf import IPVersion
+    from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+
+    tag = os.urandom(4).hex()
+    fp = unique_fingerprint()
+    stranger = AsyncZeroconf(interfaces=LOOPBACK, ip_version=IPVersion.V4Only)
+    info = AsyncServiceInfo(SERVICE_TYPE, f"printer {tag}.{SERVICE_TYPE}", addresses=[socket.inet_aton("127.0.0.1")],
+                            port=631, properties={"note": "not a game"}, server=f"printer-{tag}.local.")
+    try:
+        async with Discovery(LOOPBACK) as host, Discovery(LOOPBACK) as browser:
+            await browser.browse()
+            await asyncio.gather(stranger.async_register_service(info), host.advertise(Advert("Real", fp, 40003)))
+            await browser.wait_for(lambda a: a.fingerprint == fp, timeout=10)
+            # the stranger's record is there to be seen (it resolves), yet it is not listed
+            assert await AsyncServiceInfo(SERVICE_TYPE, info.name).async_request(browser._zc.zeroconf, 3000)
+            await asyncio.sleep(0.2)  # let the browser's own resolution of it finish
+            assert not any(tag in name for name in browser.peers)
+            assert any(a.fingerprint == fp for a in browser.peers.values())
+    finally:
+        await stranger.async_close()
