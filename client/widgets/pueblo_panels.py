@@ -91,13 +91,13 @@ def seat_name(seat: int) -> Text:
     return Text(COLOURS[seat], style=f"bold {SEAT_INK[seat]}")
 
 
-def costs_line(penalties: Sequence[int]) -> Text:
-    """'red 3  blue 0' in the seats' colours."""
+def costs_line(penalties: Sequence[int], short: bool = False) -> Text:
+    """'red 3  blue 0' in the seats' colours ('R 3 B 0 G 1' when ``short``)."""
     out = Text()
     for seat, pts in enumerate(penalties):
         if seat:
-            out.append("  ")
-        out.append(f"{COLOURS[seat]} ", style=SEAT_INK[seat])
+            out.append(" " if short else "  ")
+        out.append(f"{COLOURS[seat][0].upper() if short else COLOURS[seat]} ", style=f"bold {SEAT_INK[seat]}")
         out.append(f"{pts:>2}", style="bold" if pts else "dim")
     return out
 
@@ -184,7 +184,7 @@ def chief_text(chief: int, options: Sequence[ChiefOption], hot: int | None, acti
         row = Text()
         row.append(f" {opt.steps} ", style="bold reverse" if active else "dim")
         row.append(f" {opt.name:<14}", style="bold" if active else "dim")
-        row.append_text(costs_line(opt.penalties))
+        row.append_text(costs_line(opt.penalties, short=len(opt.penalties) > 2))
         if hot == opt.steps:
             row.stylize("reverse")
         out.append_text(row)

@@ -370,3 +370,47 @@ def test_pueblo_screen_snapshot(snap_compare):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_a_stone_that_fits_nowhere_is_set_aside_by_key_and_not_before():
+    from client.controller import LocalGame
+    from client.screens.pueblo import PuebloScreen
+    from tests.client.conftest import make_app
+    from tests.engines.pueblo.test_pueblo_text import NO_FIT
+
+    controller = LocalGame(GAME, [None] * 4, names=["Ann", "Bob", "Cy", "Di"], state=GAME.load_position(NO_FIT))
+    app = make_app(lambda: PuebloScreen(controller))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        seat = controller.waiting.seat
+        assert "set it aside" in str(screen.query_one(StonePanel).render())
+        assert await pilot.click(screen.query_one(PuebloBoard), offset=at_cell("a1"))
+        assert "Refused:" in status(screen) and controller.state.phase == PLACE
+        await pilot.press("d")
+        await pilot.pause()
+        assert controller.state.dropped[seat] == [0, 1] and controller.state.phase == MOVE
+
+
+async def test_set_aside_is_refused_while_the_stone_fits():
+    controller, app = pueblo_app(seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        assert "set it aside" not in str(screen.query_one(StonePanel).render())
+        await pilot.press("d")
+        assert "Refused: a stone may only be dropped when it fits nowhere" in status(screen)
+
+
+async def test_the_choices_show_the_penalties_the_previewed_stone_would_bring():
+    controller, app = pueblo_app(seed=1, moves=["C b1^ a1 a2", "m1"])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        assert await pilot.hover(screen.query_one(PuebloBoard), offset=at_cell("b8"))
+        preview = screen.preview()
+        assert preview.legal
+        after, _ = GAME.apply(controller.state, preview.action)
+        panel = str(screen.query_one(ChiefPanel).render())
+        assert "penalties after this stone" in panel
+        lines = panel.splitlines()[1:]
+        for option, line in zip(chief_options(after), lines):
+            assert f"red {option.penalties[0]:>2}  blue {option.penalties[1]:>2}" in line
+        assert chief_options(after)[0].penalties[1] > chief_options(controller.state)[0].penalties[1]
