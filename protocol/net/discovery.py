@@ -249,7 +249,7 @@ class Discovery:
             advert = advert_from_properties(info.properties or {}, info.port or 0, addresses, name)
         except Exception:  # anything on the LAN can answer anything: a bad record is no peer
             return
-        if advert is None or advert.fingerprint == self._own_fingerprint:
+        if advert is None or (self._own_fingerprint is not None and advert.fingerprint == self._own_fingerprint):
             return
         old = self.peers.get(name)
         self.peers[name] = advert
