@@ -43,6 +43,8 @@ class Step:
     text: str
     entry: int | None = None
     """The log entry of a move (None for table operations)."""
+    events: tuple = ()
+    """What the step caused, as the engine reports it (``Game.describe_event`` words them)."""
 
 
 @dataclass
@@ -107,6 +109,18 @@ class Replay:
             self._full_error = str(e)
             raise
         return self._full
+
+    def describe(self, step: Step) -> list[str]:
+        """The step's events in the engine's words (public: events never name hidden cards)."""
+        if self.game is None:
+            return []
+        out = []
+        for event in step.events:
+            try:
+                out.append(self.game.describe_event(event))
+            except Exception:  # noqa: BLE001 - words for people; never let them break the replay
+                out.append(" ".join(map(str, event)))
+        return out
 
     def summary(self) -> str:
         """One line: the game, the players, how far the log goes."""
@@ -290,14 +304,14 @@ def _build(replay: Replay, events: list, table: dict) -> None:
     for ev in events:
         if isinstance(ev, Moved):
             state = game.apply(state, ev.action)[0]
-            steps.append(Step(len(steps) + 1, ev.seat, ev.text, ev.entry))
+            steps.append(Step(len(steps) + 1, ev.seat, ev.text, ev.entry, tuple(ev.events)))
         elif isinstance(ev, TableResolved):
             state = game.apply(state, ev.outcome)[0]
             if ev.op.kind == "roll" and ev.op.why == "first player":
-                text = f"roll (first player): P{ev.outcome[1] + 1} starts"
+                text = f"first player: P{ev.outcome[1] + 1}"
             else:
                 text = describe_table_op(ev.op, ev.outcome if ev.op.kind == "roll" else None)
-            steps.append(Step(len(steps) + 1, TABLE, text))
+            steps.append(Step(len(steps) + 1, TABLE, text, None, tuple(ev.events)))
         elif isinstance(ev, GameOver):
             replay.result = "over"
             scores = ", ".join(f"P{i + 1} {s}" for i, s in enumerate(game.display_scores(state)))

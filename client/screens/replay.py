@@ -135,6 +135,7 @@ class ReplayScreen(Screen):
     ReplayScreen #replay-main { width: 1fr; }
     ReplayScreen #replay-side { width: 46; border-left: vkey $panel; }
     ReplayScreen #replay-title { height: auto; padding: 0 1; text-style: bold; }
+    ReplayScreen #replay-step { height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
     ReplayScreen #replay-verdict { height: auto; padding: 0 1; }
     ReplayScreen #replay-verdict.-ok { color: $success; }
     ReplayScreen #replay-verdict.-bad { color: $error; text-style: bold; }
@@ -170,6 +171,7 @@ class ReplayScreen(Screen):
         with Horizontal(id="replay-body"):
             with Vertical(id="replay-main"):
                 yield Static("", id="replay-title")
+                yield Static("", id="replay-step")
                 yield ReplayBoard(id="replay-board")
             with Vertical(id="replay-side"):
                 yield Label("Verdict", classes="panel-title")
@@ -279,7 +281,21 @@ class ReplayScreen(Screen):
         empty = replay.problem or "No position to show."
         self.query_one(ReplayBoard).show(replay.game, state, replay.labels, board=self.board, empty=empty)
         self.query_one(ReplaySteps).mark(cursor.position)
+        self.query_one("#replay-step", Static).update(self.happened_text())
         self.show_status(self.position_text())
+
+    def happened_text(self) -> Text:
+        """What the step on screen did, in the engine's words."""
+        step = self.cursor.step
+        if step is None:
+            return Text("The start: before the first table operation.")
+        who = "table" if step.actor == TABLE else self.replay.labels[step.actor]
+        text = Text(f"{step.number}. {who}: ", style="bold")
+        text.append(step.text)
+        words = self.replay.describe(step)
+        if words:
+            text.append(" — " + "; ".join(words))
+        return text
 
     def position_text(self) -> str:
         replay, cursor = self.replay, self.cursor

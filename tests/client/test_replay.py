@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 
 import pytest
 from textual.widgets import Input
@@ -236,6 +237,39 @@ def test_the_replay_command_refuses_a_missing_file_in_one_line(tmp_path, capsys)
     assert cli_main(["replay", str(tmp_path / "nope.lanterne")]) == 2
     err = capsys.readouterr().err
     assert err == f"lanterne: {tmp_path / 'nope.lanterne'}: no such file\n"
+
+
+@pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
+def test_every_game_draws_its_own_board_from_any_position(game_id):
+    """Public views and full states (every hand known) through a whole game on the open table."""
+    from engines.bots import RandomBot
+    from engines.core import OpenTable, play_out
+    from client.widgets.replay_board import draw
+    from rich.console import Console
+
+    game = get_game(game_id)
+    states = [game.setup(players=2)]
+    play_out(game, states[0], OpenTable(7), [RandomBot(1), RandomBot(2)],
+             on_step=lambda state, action, events: states.append(state))
+    console = Console(width=160, file=io.StringIO())
+    for state in states[:: max(1, len(states) // 6)] + [states[-1]]:
+        for shown in (game.view(state, None), state):
+            picture, note = draw(game, shown, ["P1 Ann", "P2 Bob"])
+            assert note is None
+            console.print(picture)
+
+
+def test_a_board_that_fails_to_draw_falls_back_to_the_generic_view(monkeypatch):
+    from client.widgets import replay_board
+
+    def broken(game, state, labels):
+        raise KeyError("site_tiles")
+
+    monkeypatch.setitem(replay_board.DRAWINGS, "pueblo", broken)
+    game = get_game("pueblo")
+    picture, note = replay_board.draw(game, game.setup(players=2), ["P1 Ann", "P2 Bob"])
+    assert note == "the Pueblo board could not be drawn (KeyError: 'site_tiles')"
+    assert "P1 Ann" in picture.plain
 
 
 def test_snapshot_plain_view_mid_game(snap_compare, pueblo_log):

@@ -56,7 +56,7 @@ def test_every_move_position_has_the_digest_its_author_signed(logs):
         assert digest_of(replay, replay.states[step.number]) == signed
     assert digest_of(replay, replay.states[-1]) == final_digest
     assert replay.ending.startswith("Game over: ")
-    assert replay.steps[0].text.startswith("roll (first player): P")
+    assert replay.steps[0].text in ("first player: P1", "first player: P2")
 
 
 def test_steps_forward_back_and_jumps_give_the_positions_of_a_replay_from_the_start(logs):
@@ -211,3 +211,40 @@ def test_reading_and_verifying_never_change_the_file(logs):
     ok, line = verify_log(path)
     assert ok and line.startswith("Verified: ")
     assert (hashlib.sha256(path.read_bytes()).hexdigest(), os.stat(path).st_mtime_ns) == before
+
+
+def make_aborted_log(folder: Path, seed: str = "abort", moves: int = 6) -> Path:
+    """A Pueblo game that seat 2 resigns after ``moves`` moves."""
+    from protocol.memory import Pipe
+
+    sessions = make_sessions(get_game("pueblo"), 2, seed)
+    bots = [make_bot("random", f"{seed}/bot{i}") for i in range(2)]
+    pipe = Pipe(sessions)
+    pipe.collect(0, sessions[0].start())
+    for _ in range(moves):
+        pipe.deliver()
+        i = next(i for i, s in enumerate(sessions) if s.my_turn)
+        s = sessions[i]
+        pipe.collect(i, s.act(bots[i].choose(s.game, s.view, s.my_seat)))
+    pipe.deliver()
+    pipe.collect(1, sessions[1].resign("I give up"))
+    pipe.deliver()
+    path = folder / "aborted.lanterne"
+    write_log(path, [e.raw for e in sessions[0].chain])
+    return path
+
+
+def test_an_aborted_game_replays_to_the_abort_and_says_who_and_why(tmp_path):
+    replay = load_replay(make_aborted_log(tmp_path))
+    assert replay.result == "aborted" and replay.problem is None
+    assert replay.ending == "Aborted by P2 (P2 at fault): I give up"
+    assert sum(1 for s in replay.steps if s.actor != TABLE) == 6
+    assert not replay.hands_available      # only the seat that resigned revealed its seed
+    ok, line = verify_log(replay.path)
+    assert ok and line == "Verified: an aborted game (P2 at fault): I give up"
+
+
+def test_a_step_says_what_it_did_in_the_engines_words(pueblo_replay):
+    move = next(s for s in pueblo_replay.steps if s.actor != TABLE)
+    words = pueblo_replay.describe(move)
+    assert words == [pueblo_replay.game.describe_event(e) for e in move.events] and words
