@@ -11,7 +11,17 @@ import time
 
 
 def start_to_home_s() -> float:
-    """Seconds from a fresh interpreter to the home screen drawn (``lanterne`` with no arguments)."""
+    """Seconds (wall clock) from a fresh interpreter to the home screen drawn (``lanterne`` alone)."""
+    return _start_to_home()[0]
+
+
+def start_to_home_cpu_s() -> float:
+    """CPU seconds of the same start: the figure that a busy machine does not inflate."""
+    return _start_to_home()[1]
+
+
+def _start_to_home() -> tuple[float, float]:
+    import resource
     import subprocess
     import sys
 
@@ -26,11 +36,14 @@ def start_to_home_s() -> float:
             "        assert type(app.screen).__name__ == 'HomeScreen'\n"
             "        print(time.perf_counter() - t)\n"
             "asyncio.run(main())\n")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     total = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     float(out.stdout.strip().splitlines()[-1])  # the app reached its home screen
-    return total
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return total, cpu
 
 
 def board_redraw_ms(moves: int = 30, seed: int = 3) -> float:

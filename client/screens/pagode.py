@@ -22,7 +22,7 @@ from textual.widgets import Button, Label
 from client.screens.dialogs import ChoiceScreen
 from client.screens.game import GameScreen
 from client.widgets.text_panel import TextPanel
-from client.widgets.pagode import (CardWidget, SiteWidget, abilities_text, cards_line, colour_of,
+from client.widgets.pagode import (BoardButton, CardWidget, SiteWidget, abilities_text, cards_line, colour_of,
                                    tiles_left_text)
 from engines.core import Action, State
 from engines.pagode.data import (COLOURS, FLOOR_COLUMNS, HAND_LIMIT, RESERVE_SIZE, SITES, TILES,
@@ -39,6 +39,8 @@ BUTTONS = (
     ("end-fan", "End+Fan", ("end", True)),
 )
 """Button id, label, and the action it plays (None: discard the selected cards)."""
+BUTTON_KEYS = {"lantern": "l", "dragon": "d", "draw": "w", "modified": "m", "discard": "x", "end": "e",
+               "end-fan": "f"}
 MAX_HAND_SHOWN = HAND_LIMIT + 2
 
 
@@ -46,12 +48,12 @@ class PagodeScreen(GameScreen):
     BINDINGS = [
         Binding("escape", "escape", "Clear / leave"),
         Binding("e", "button('end')", "End turn"),
-        Binding("f", "button('end-fan')", "End + Fan"),
-        Binding("l", "button('lantern')", "Lantern"),
-        Binding("d", "button('dragon')", "Dragon"),
-        Binding("w", "button('draw')", "Draw"),
-        Binding("m", "button('modified')", "Modified"),
-        Binding("x", "button('discard')", "Discard"),
+        Binding("f", "button('end-fan')", "End + Fan", show=False),
+        Binding("l", "button('lantern')", "Lantern", show=False),
+        Binding("d", "button('dragon')", "Dragon", show=False),
+        Binding("w", "button('draw')", "Draw", show=False),
+        Binding("m", "button('modified')", "Modified", show=False),
+        Binding("x", "button('discard')", "Discard", show=False),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
     ] + [Binding(str(i + 1), f"site({i})", f"Site {i + 1}", show=False) for i in range(SITES)]
@@ -77,7 +79,9 @@ class PagodeScreen(GameScreen):
                     yield CardWidget("hand", i, id=f"hand-{i}")
             with Horizontal(id="pagode-controls"):
                 for key, label, _ in BUTTONS:
-                    yield Button(label, id=f"btn-{key}", compact=True)
+                    button = BoardButton(label, id=f"btn-{key}", compact=True)
+                    button.tooltip = f"{label} (key {BUTTON_KEYS[key]})"
+                    yield button
 
     def compose_info(self) -> ComposeResult:
         yield TextPanel("", id="pagode-info")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
+from textual.widgets import Button
 
 from client.widgets.text_panel import TextPanel
 
@@ -46,10 +47,17 @@ def cards_line(idents: list[int | None], hand: bool = False) -> Text:
     return line
 
 
+class BoardButton(Button):
+    """A board button: a click plays it without taking the keyboard focus from the board."""
+
+    FOCUS_ON_CLICK = False
+
+
 class CardWidget(TextPanel, can_focus=True):
     """One card of the seat on screen; a click (or Enter) selects it."""
 
     BINDINGS = [Binding("enter,space", "toggle", "Select card", show=False)]
+    FOCUS_ON_CLICK = False  # a click selects; moving the focus would rebuild the footer for nothing
 
     class Toggled(Message):
         def __init__(self, card: "CardWidget"):
@@ -89,6 +97,7 @@ class SiteWidget(TextPanel, can_focus=True):
     """A building site: its floors, columns, tiles and roof. Click to build there."""
 
     BINDINGS = [Binding("enter,space", "build", "Build here", show=False)]
+    FOCUS_ON_CLICK = False
 
     class Clicked(Message):
         def __init__(self, site: int):

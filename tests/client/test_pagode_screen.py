@@ -15,7 +15,7 @@ from tests.client.conftest import make_app
 from tests.client.pagode_clicks import builder_choice, click_action, card_widget, pass_keyboard, quick_buttons
 
 GAME = get_game("pagode")
-SIZE = (160, 50)
+SIZE = (120, 40)
 
 
 def pagode_app(players, seed=1, names=("Ann", "Bob"), variant="standard"):

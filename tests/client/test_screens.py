@@ -214,3 +214,42 @@ async def test_leaving_a_game_asks_first():
         await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
+
+
+async def test_local_setup_starts_a_hot_seat_pagode_game():
+    from client.screens.pagode import PagodeScreen
+
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LocalSetupScreen)
+        screen.query_one("#game").value = "pagode"
+        screen.query_one("#variant").value = "quick"
+        screen.query_one("#seed", Input).value = "7"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        game_screen = app.screen_stack[-2]
+        assert isinstance(game_screen, PagodeScreen)
+        assert game_screen.controller.variant == "quick" and game_screen.controller.seed == "7"
+        assert [s.name for s in game_screen.controller.seats] == ["Ann", "Player 2"]
+
+
+async def test_local_setup_against_the_computer():
+    from client.screens.pagode import PagodeScreen
+
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#game").value = "pagode"
+        await pilot.click("#mode-vs")
+        screen.query_one("#bot").value = "greedy"
+        await pilot.click("#start")
+        await pilot.pause()
+        game_screen = next(s for s in app.screen_stack if isinstance(s, PagodeScreen))
+        assert [s.kind for s in game_screen.controller.seats] == ["human", "computer"]
+        assert game_screen.viewer == 0
