@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from engines.core import Game, Player, RulesError
+from engines.core import TABLE, Game, Player, RulesError
 from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
 from protocol.log import LogFormatError, LogWriter, open_entry, read_log
@@ -311,12 +311,12 @@ class NetPeer:
             try:
                 raw = await within(link.recv(), 1.0)
             except asyncio.TimeoutError:
-                self._report(session.tick(time.monotonic()))
+                self._tick()
                 await self._send_out(link)
                 continue
             await self._check_signed(link, raw)
             self._report(session.receive(raw, sender=self.peer_key))
-            self._report(session.tick(time.monotonic()))
+            self._tick()
             await self._send_out(link)
 
     async def _check_signed(self, link: Link, raw: bytes) -> None:
@@ -350,13 +350,28 @@ class NetPeer:
             if entry.author != self.peer_key:
                 await link.send(entry.raw)
 
+    def _tick(self) -> None:
+        """Let time pass for the claim, when the claim clock runs.
+
+        It runs while the other peer is *gone* (no link), and while it is
+        linked but withholds an entry it writes without a choice (a fair-table
+        step, its final reveal, its signature of the result): that is
+        stalling. A linked player thinking over its move is not gone.
+        """
+        session = self.session
+        linked = self.link is not None and not self.link.closed
+        if linked and session.phase == "play" and session.game is not None \
+                and not session.game.is_over(session.view) and session.game.next_actor(session.view) != TABLE:
+            return
+        self._report(session.tick(time.monotonic()))
+
     async def _idle_tick(self) -> None:
         """While no link is up: our moves are still made and logged (resume sends them), and
         time passes for the claim."""
         session = self.session
         while session.my_turn and self.player is not None and not session.over:
             self._report(session.act(self.player.choose(session.game, session.view, session.my_seat)))
-        self._report(session.tick(time.monotonic()))
+        self._tick()
         session.data_to_send()  # no link: the next resume sends these
 
     # -- the host side

@@ -171,8 +171,13 @@ async def test_an_absent_guest_lets_the_host_claim_the_game(tmp_path):
 
 
 async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
-    """No bot on the host: a 'UI' watches the events and plays with NetPeer.act."""
-    host, guest, lines = make_pair(tmp_path)
+    """No bot on the host: a 'UI' watches the events and plays with NetPeer.act.
+
+    The person thinks longer over a move than the claim time: linked and
+    thinking is not gone, so nobody claims the game.
+    """
+    patient = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=3.0, claim_after=0.5)
+    host, guest, lines = make_pair(tmp_path, patient)
     host.player = None
     events = []
     host.on_events = events.extend
@@ -192,6 +197,8 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
     while not host.session.over:
         if host.session.my_turn:
             s = host.session
+            if moves == 3:
+                await asyncio.sleep(1.5)  # three claim times
             await host.act(bot.choose(s.game, s.view, s.my_seat))
             moves += 1
         else:
