@@ -134,8 +134,9 @@ class LanterneApp(App):
 def run_app(start: Callable[[], Screen] | None = None) -> int:
     """Run the app in this terminal; the exit status."""
     app = LanterneApp(start=start, resilient=True)
+    before = dict(vars(app.settings))
     app.run()
-    error = app.save_settings()
+    error = app.save_settings() if vars(app.settings) != before else None
     if error:
         import sys
 

@@ -253,3 +253,12 @@ async def test_local_setup_against_the_computer():
         game_screen = next(s for s in app.screen_stack if isinstance(s, PagodeScreen))
         assert [s.kind for s in game_screen.controller.seats] == ["human", "computer"]
         assert game_screen.viewer == 0
+
+
+async def test_a_theme_chosen_in_the_app_goes_to_the_settings():
+    app = make_app()
+    async with app.run_test(size=(100, 34)) as pilot:
+        assert app.theme == "lanterne"
+        app.theme = "nord"
+        await pilot.pause()
+        assert app.settings.theme == "nord"

@@ -91,3 +91,12 @@ def test_pagode_handoff_hides_the_hands(snap_compare):
 
     assert snap_compare(make_app(lambda: PagodeScreen(pagode_controller())), terminal_size=(120, 40),
                         run_before=no_blink)
+
+
+def test_local_setup(snap_compare):
+    async def run_before(pilot):
+        await pilot.press("p")
+        pilot.app.screen.query_one("#game").value = "pagode"
+        await no_blink(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(100, 40), run_before=run_before)
