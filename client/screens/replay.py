@@ -133,7 +133,7 @@ class ReplayScreen(Screen):
     DEFAULT_CSS = """
     ReplayScreen #replay-body { height: 1fr; }
     ReplayScreen #replay-main { width: 1fr; }
-    ReplayScreen #replay-side { width: 46; border-left: vkey $panel; }
+    ReplayScreen #replay-side { width: 42; border-left: vkey $panel; }
     ReplayScreen #replay-title { height: auto; padding: 0 1; text-style: bold; }
     ReplayScreen #replay-step { height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
     ReplayScreen #replay-verdict { height: auto; padding: 0 1; }

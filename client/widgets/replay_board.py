@@ -133,12 +133,17 @@ class ReplayBoard(VerticalScroll, can_focus=False):
              empty: str = "") -> str | None:
         """Draw ``state``; returns the note shown when the board could not be drawn."""
         note: str | None = None
-        if game is None or state is None:
-            picture: RenderableType = Text(empty or "No position to show.", style="dim")
-        elif board:
-            picture, note = draw(game, state, labels)
-        else:
-            picture = generic_text(game, state, labels)
+        picture: RenderableType
+        try:
+            if game is None or state is None:
+                picture = Text(empty or "No position to show.", style="dim")
+            elif board:
+                picture, note = draw(game, state, labels)
+            else:
+                picture = generic_text(game, state, labels)
+        except Exception as e:  # noqa: BLE001 - an engine that cannot describe a position is a line
+            picture = Text("No position to show.", style="dim")
+            note = f"the position cannot be shown ({type(e).__name__}: {str(e)[:120]})"
         self.query_one("#replay-picture", Static).update(picture)
         self.query_one("#replay-note", Static).update(note or "")
         return note

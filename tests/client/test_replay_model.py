@@ -129,6 +129,7 @@ def test_a_file_cut_mid_game_replays_up_to_the_cut(logs, tmp_path):
     assert 0 < len(replay.steps) < len(full.steps)
     assert [digest_of(replay, s) for s in replay.states] == [digest_of(full, s) for s in full.states[:len(replay.states)]]
     assert replay.ending == "The log stops before the end of the game"
+    assert replay.summary().endswith(f"; the file is cut ({replay.cut} bytes after the last complete entry)")
     assert not replay.hands_available
     with pytest.raises(ReplayError, match="finished game"):
         replay.full_states()
