@@ -249,3 +249,50 @@ def test_a_step_says_what_it_did_in_the_engines_words(pueblo_replay):
     move = next(s for s in pueblo_replay.steps if s.actor != TABLE)
     words = pueblo_replay.describe(move)
     assert words == [pueblo_replay.game.describe_event(e) for e in move.events] and words
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_any_damaged_or_cut_file_gives_a_replay_or_one_line_never_a_crash(logs, tmp_path_factory, data):
+    path, _ = logs["pueblo"]
+    raw = bytearray(path.read_bytes())
+    cut = data.draw(st.integers(min_value=0, max_value=len(raw)), label="cut")
+    flips = data.draw(st.lists(st.integers(min_value=0, max_value=len(raw) - 1), max_size=3), label="flips")
+    for at in flips:
+        raw[at] ^= data.draw(st.integers(min_value=1, max_value=255), label="xor")
+    damaged = tmp_path_factory.mktemp("fuzz") / "damaged.lanterne"
+    damaged.write_bytes(bytes(raw[:cut]))
+    try:
+        replay = load_replay(damaged)
+    except ReplayError as e:
+        assert "\n" not in str(e) and str(e)
+        return
+    assert len(replay.states) == len(replay.steps) + 1
+    for line in (replay.problem or "", replay.ending, replay.summary()):
+        assert "\n" not in line
+    cursor = ReplayCursor(replay)
+    cursor.end()
+    assert cursor.state() is replay.states[-1]
+
+
+def test_a_move_signed_with_a_false_state_digest_stops_the_replay_at_that_move(logs, tmp_path):
+    """A seat that lies about the position (validly signed): the replay names the entry and the seat."""
+    from protocol.identity import Identity
+    from protocol.log import seal
+
+    path, _ = logs["pueblo"]
+    raws, _ = read_log(path)
+    full = load_replay(path)
+    step = [s for s in full.steps if s.actor != TABLE][5]
+    entry = open_entry(raws[step.entry])
+    liar = Identity.from_seed(f"r1/identity/{step.actor}".encode())
+    assert liar.public == entry.author
+    forged = seal(liar, game=entry.game, seq=entry.seq, prev=entry.prev, kind=entry.kind,
+                  body={**entry.body, "digest": bytes(32)})
+    lying = tmp_path / "lying.lanterne"
+    write_log(lying, raws[:step.entry] + [forged.raw])
+    replay = load_replay(lying)
+    assert replay.problem.startswith(f"entry {step.entry}: seat {step.actor + 1}'s state digest differs from ours")
+    assert len(replay.steps) == step.number - 1
+    ok, line = verify_log(lying)
+    assert not ok and line.startswith(f"NOT VERIFIED: entry {step.entry}")
