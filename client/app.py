@@ -124,7 +124,7 @@ class LanterneApp(App):
                             lambda: self.action_open("local"))
         yield SystemCommand("Play on the LAN", "Find players on this network (coming soon)",
                             lambda: self.action_open("lan"))
-        yield SystemCommand("Replays", "Watch finished games (coming soon)", lambda: self.action_open("replays"))
+        yield SystemCommand("Replays", "Step through and verify a game's signed log", lambda: self.action_open("replays"))
         yield SystemCommand("Rules", "Read the rules of a game", lambda: self.action_open("rules"))
         yield SystemCommand("Settings", "Display name and identity", lambda: self.action_open("settings"))
         yield SystemCommand("Help", "Keys and how to play", self.action_help)

@@ -39,6 +39,13 @@ def make_screen(name: str) -> Screen:
         from client.screens.settings import SettingsScreen
 
         return SettingsScreen()
+    if name == "replays":
+        try:
+            from client.screens.replay import ReplayScreen
+        except ImportError:
+            pass
+        else:
+            return ReplayScreen()
     from client.screens.placeholder import PlaceholderScreen
 
     if name == "lan":
