@@ -231,16 +231,18 @@ class PandoriaScreen(GameScreen):
             where = f" at {hex_name(self.anchor)} {DIRECTIONS[self.direction]}" if self.anchor is not None else ""
             text.append(f"\nTile {face}{where}")
         else:
-            text.append("\nNo double tile in hand")
+            text.append("\nNo double tile in hand" + (" (drawn at turn end)"
+                                                     if view.phase not in ("place", "over") else ""))
         if self.card:
             part = D.CARDS[self.card[1]][0 if self.card[2] == "spell" else 1]
             text.append(f" · chosen: {part}", style="bold")
         if self.monument_mode:
             text.append(" · monument: click a building slot", style="bold")
         text.append(f"\n{self.preview_note}", style=f"bold {'red' if 'not fit' in self.preview_note else 'yellow'}")
-        monuments = " ".join(str(m) for m in reversed(view.monuments)) or "none"
-        text.append(f"\nFigure: {'leader' if self.leader else 'figure'} (l) · deck {len(view.piles['deck'])}"
-                    f" · tiles {len(view.piles['tiles'])} · monuments {monuments}", style="dim")
+        monuments = f"{len(view.monuments)}, next {view.monuments[-1]} pts" if view.monuments else "none"
+        text.append(f"\nPlacing {'the leader' if self.leader else 'a figure'} (l switches)", style="dim")
+        text.append(f"\nDeck {len(view.piles['deck'])} · tiles {len(view.piles['tiles'])} · monuments {monuments}",
+                    style="dim")
         text.append(f"\n{describe_hex(view, self.cursor, labels)}")
         return text
 

@@ -245,10 +245,10 @@ class PandoriaBoard(Vertical):
     PandoriaBoard.-narrow #pandoria-right { width: 100%; padding: 0 1; }
     PandoriaBoard #pandoria-top { height: auto; }
     PandoriaBoard #pandoria-right { width: 1fr; height: auto; padding: 0 0 0 1; }
-    PandoriaBoard #pandoria-info { height: 6; text-wrap: nowrap; text-overflow: ellipsis; }
+    PandoriaBoard #pandoria-info { height: 7; text-wrap: nowrap; text-overflow: ellipsis; }
     PandoriaBoard #pandoria-legend { height: 2; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     PandoriaBoard .pandoria-title { text-style: bold; color: $accent; height: 1; }
-    PandoriaBoard #pandoria-market { grid-size: 2; grid-rows: 2; grid-gutter: 0 1; height: 4; }
+    PandoriaBoard #pandoria-market { grid-size: 1; grid-rows: 2; height: 8; }
     PandoriaBoard #pandoria-players { height: auto; max-height: 8; padding: 0 1; text-wrap: nowrap;
                                       text-overflow: ellipsis; }
     PandoriaBoard #pandoria-hand { grid-size: 4; grid-rows: 2; grid-gutter: 0 1; height: auto; padding: 0 1; }
