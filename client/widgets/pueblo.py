@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
 from textual.message import Message
+from textual.strip import Strip
 from textual.widget import Widget
 
 from engines.pueblo.data import CORNERS, SIZE
@@ -252,8 +256,8 @@ def _space_lines(pic: BoardPicture, space: int) -> tuple[str, str]:
     return text, style
 
 
-def render_board(pic: BoardPicture) -> Text:
-    """The pueblo from above, heights and top colours, inside the 36-space track."""
+def board_grid(pic: BoardPicture) -> list[list[tuple[str, str]]]:
+    """The drawing as rows of (text, style) boxes, CELL_W wide: track, cells, track."""
     grid: list[list[tuple[str, str]]] = [[("", "")] * (SIZE + 2) for _ in range(BOARD_H)]
     for space, (left, top, tall) in TRACK_PLACES.items():
         text, style = _space_lines(pic, space)
@@ -263,13 +267,23 @@ def render_board(pic: BoardPicture) -> Text:
         for cx in range(SIZE):
             for k, part in enumerate(_cell_lines(pic, cx, cy)):
                 grid[1 + (SIZE - 1 - cy) * CELL_H + k][cx + 1] = part
+    return grid
+
+
+def render_board(pic: BoardPicture) -> Text:
+    """The pueblo from above, heights and top colours, inside the 36-space track."""
     out = Text(no_wrap=True, overflow="crop")
-    for n, row in enumerate(grid):
+    for n, row in enumerate(board_grid(pic)):
         if n:
             out.append("\n")
         for text, style in row:
             out.append(f"{text:^{CELL_W}}", style=style or None)
     return out
+
+
+def _strip(row: list[tuple[str, str]]) -> Strip:
+    return Strip([Segment(f"{text:^{CELL_W}}", Style.parse(style) if style else None) for text, style in row],
+                 BOARD_W)
 
 
 class PuebloBoard(Widget, can_focus=True):
@@ -298,18 +312,32 @@ class PuebloBoard(Widget, can_focus=True):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._text = Text()
+        self._grid: list[list[tuple[str, str]]] = []
+        self._strips: list[Strip] = []
         self.picture: BoardPicture | None = None
 
     def show(self, picture: BoardPicture) -> None:
+        """Draw ``picture``; only the lines that changed are rebuilt and repainted."""
         self.picture = picture
-        text = render_board(picture)
-        if text != self._text:
-            self._text = text
+        grid = board_grid(picture)
+        if len(self._grid) != len(grid):
+            self._grid, self._strips = grid, [_strip(row) for row in grid]
             self.refresh()
+            return
+        for y, row in enumerate(grid):
+            if row != self._grid[y]:
+                self._grid[y] = row
+                self._strips[y] = _strip(row)
+                self.refresh(Region(0, y, BOARD_W, 1))
 
-    def render(self) -> Text:
-        return self._text
+    def lines(self) -> list[str]:
+        """The drawing as plain text, one string per line."""
+        return [strip.text for strip in self._strips]
+
+    def render_line(self, y: int) -> Strip:
+        if 0 <= y < len(self._strips):
+            return self._strips[y]
+        return Strip.blank(self.size.width)
 
     def _point(self, event: events.MouseEvent, click: bool) -> None:
         self.post_message(self.Pointed(cell_at(event.x, event.y), space_at(event.x, event.y), click))

@@ -21,7 +21,7 @@ from tests.client.pueblo_helpers import (GAME, SIZE, at_cell, at_space, levels_o
 
 def shown_in_cell(board: PuebloBoard, cell: int) -> str:
     """The text drawn in a cell's bottom line (where the preview prints the levels)."""
-    lines = board.render().plain.split("\n")
+    lines = board.lines()
     cx, cy = cell % 8, cell // 8
     line = lines[1 + (7 - cy) * CELL_H + 2]
     return line[(cx + 1) * CELL_W:(cx + 2) * CELL_W].strip()
