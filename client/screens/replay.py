@@ -176,7 +176,7 @@ class ReplayScreen(Screen):
             with Vertical(id="replay-side"):
                 yield Label("Verdict", classes="panel-title")
                 yield Static("", id="replay-verdict")
-                yield Label("Players", classes="panel-title")
+                yield Label("Players (▶ to move)", classes="panel-title")
                 yield Static("", id="replay-players")
                 yield Label("Steps (click to jump)", classes="panel-title")
                 yield ReplaySteps(id="replay-steps")
@@ -236,7 +236,6 @@ class ReplayScreen(Screen):
         self.cursor = ReplayCursor(replay)
         self.query_one(ReplaySteps).show_replay(replay)
         self.query_one("#replay-title", Static).update(Text(replay.summary(), style="bold"))
-        self.query_one("#replay-players", Static).update(players_text(replay))
         self.refresh_position()
         if replay.problem:
             self.show_status(f"The replay stops early: {replay.problem}", error=True)
@@ -281,6 +280,7 @@ class ReplayScreen(Screen):
         empty = replay.problem or "No position to show."
         self.query_one(ReplayBoard).show(replay.game, state, replay.labels, board=self.board, empty=empty)
         self.query_one(ReplaySteps).mark(cursor.position)
+        self.query_one("#replay-players", Static).update(players_text(replay, cursor.state()))
         self.query_one("#replay-step", Static).update(self.happened_text())
         self.show_status(self.position_text())
 
@@ -362,6 +362,12 @@ class ReplayScreen(Screen):
     def _step_chosen(self, event: OptionList.OptionSelected) -> None:
         self.jump(event.option_index)
 
+    @on(OptionList.OptionHighlighted, "#replay-steps")
+    def _step_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Up/down in the focused list step too (the screen's own marking lands where it is already)."""
+        if self.cursor is not None and event.option_index != self.cursor.position:
+            self.jump(event.option_index)
+
     def action_all_hands(self) -> None:
         if not self._ready():
             return
@@ -413,11 +419,28 @@ def next_actor(replay: Replay, cursor: ReplayCursor) -> str:
     return "the table" if following.actor == TABLE else replay.labels[following.actor]
 
 
-def players_text(replay: Replay) -> Text:
+def players_text(replay: Replay, state=None) -> Text:
+    """Each seat: a marker on the seat to move (a star on the winners at the end), score, fingerprint."""
+    game = replay.game
+    scores: list = []
+    actor = None
+    winners: set[int] = set()
+    if game is not None and state is not None:
+        try:
+            scores = list(game.display_scores(state))
+            if game.is_over(state):
+                winners = set(game.winners(state))
+            else:
+                actor = game.next_actor(state)
+        except Exception:  # noqa: BLE001 - the names are still worth showing
+            scores = []
     text = Text()
     for i, (label, fp) in enumerate(zip(replay.labels, replay.fingerprints)):
         if i:
             text.append("\n")
-        text.append(label, style="bold")
+        mark = "▶ " if actor == i else ("★ " if i in winners else "  ")
+        text.append(f"{mark}{label[:12]:<12}", style="bold reverse" if actor == i else "bold")
+        if i < len(scores):
+            text.append(f"{scores[i]:>4}")
         text.append(f"  {fp}", style="dim")
     return text

@@ -32,4 +32,5 @@ class ReplaySteps(OptionList):
     def mark(self, position: int) -> None:
         """Highlight the row of ``position`` (and scroll to it) without jumping anywhere."""
         if self.option_count and self.highlighted != position:
-            self.highlighted = position
+            with self.prevent(OptionList.OptionHighlighted):
+                self.highlighted = position

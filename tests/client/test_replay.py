@@ -114,6 +114,22 @@ async def test_a_click_on_a_step_jumps_there(pueblo_log):
         assert status(pilot).startswith(f"Step {screen.cursor.position}/")
 
 
+async def test_up_and_down_in_the_focused_step_list_step_too(pueblo_log):
+    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        screen = pilot.app.screen
+        screen.query_one(ReplaySteps).focus()
+        await pilot.press("down", "down", "down", "up")
+        await pilot.pause()
+        assert screen.cursor.position == 2
+        await pilot.press("right", "right", "right", "right", "right")
+        await pilot.pause()
+        assert screen.cursor.position == 7 and screen.query_one(ReplaySteps).highlighted == 7
+        players = widget_text(pilot, "#replay-players")
+        actor = screen.replay.game.next_actor(screen.cursor.state())
+        assert f"▶ {screen.replay.labels[actor]}" in players
+
+
 async def test_g_goes_to_a_step_number_and_refuses_others(pueblo_log):
     async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
         await settled(pilot)
