@@ -79,7 +79,7 @@ def _role(meta_path) -> str:
 
 
 def add_common(p) -> None:
-    p.add_argument("--bot", required=True, metavar="KIND", help="computer player: random, greedy, ismcts[:level]")
+    p.add_argument("--bot", metavar="KIND", help="computer player (required): random, greedy, ismcts[:level]")
     p.add_argument("--bot-seed", default="0", metavar="S", help="seed of the computer player (default 0)")
     p.add_argument("--name", default="", help="display name (default: your user name)")
     p.add_argument("--interface", action="append", default=[], metavar="IP",
@@ -105,9 +105,11 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
-def check_bot(kind: str) -> None:
+def check_bot(kind: str | None) -> None:
     from engines.bots import make_bot
 
+    if not kind:
+        fail("--bot KIND is required: these commands are headless (people play in the app)")
     make_bot(kind, 0)  # raises a one-line RulesError for an unknown kind
 
 

@@ -23,6 +23,8 @@ def add_arguments(p) -> None:
                    help="the host's name or fingerprint (found by zeroconf), or its address")
     p.add_argument("--wait", type=float, default=10.0, metavar="S",
                    help="seconds to look for the host on the LAN (default 10)")
+    p.add_argument("--list", action="store_true",
+                   help="only list the peers heard on the LAN within --wait seconds, one per line, and exit")
     add_common(p)
 
 
@@ -34,6 +36,8 @@ def run(args) -> int:
     from protocol.net.transport import LinkClosed
     from protocol.net.peer import GameFiles, NetPeer, ResumeError
 
+    if args.list:
+        return list_peers(args)
     check_bot(args.bot)
     me, name = identity_and_name(args)
     folder = log_folder(args)
@@ -102,3 +106,26 @@ def _role(meta_path) -> str:
         return json.loads(meta_path.read_text()).get("role", "")
     except (OSError, ValueError):
         return ""
+
+
+def list_peers(args) -> int:
+    """Print every Lanterne peer heard within --wait seconds: name, fingerprint, address, open table."""
+    from protocol.net.discovery import Discovery, DiscoveryError
+
+    if args.no_discovery:
+        fail("--list needs zeroconf (drop --no-discovery)")
+    interfaces = interfaces_of(args)
+
+    async def main() -> list:
+        try:
+            async with Discovery(interfaces) as d:
+                await d.browse()
+                await asyncio.sleep(args.wait)
+                return sorted(d.peers.values(), key=lambda a: (a.name, a.fingerprint))
+        except DiscoveryError as e:
+            fail(str(e))
+
+    for a in asyncio.run(main()):
+        table = f"{a.table.game} {a.table.variant} free={a.table.free}" if a.table else "no open table"
+        say(f"{a.name}\t{a.fingerprint}\t{a.address}:{a.port}\t{table}")
+    return 0

@@ -27,6 +27,8 @@ def lanterne(*args: str, home: Path) -> subprocess.CompletedProcess:
     (["host", "pagode", "--bot", "random", "--read-timeout", "0", "--interface", "127.0.0.1"],
      "--read-timeout must be positive"),
     (["join", "--bot", "random", "--interface", "127.0.0.1"], "join needs a host: NAME or HOST:PORT"),
+    (["host", "pagode", "--interface", "127.0.0.1"], "--bot KIND is required"),
+    (["join", "--list", "--no-discovery"], "--list needs zeroconf"),
     (["join", "Ana", "--bot", "random", "--no-discovery"], "'Ana' is not HOST:PORT, and --no-discovery forbids"),
     # 192.0.2.0/24 is TEST-NET-1: no machine has it, so nothing is ever bound or sent
     (["host", "pagode", "--bot", "random", "--interface", "192.0.2.7"], "cannot listen on 192.0.2.7"),
@@ -72,3 +74,34 @@ def test_selfplay_over_tcp_gives_identical_verified_logs(tmp_path, capsys):
 def test_selfplay_over_tcp_is_for_two_players(capsys):
     assert main(["selfplay", "pueblo", "--net", "tcp", "--players", "3"]) == 2
     assert "--players must be 2" in capsys.readouterr().err
+
+
+def test_join_list_prints_the_peers_heard_on_the_lan(tmp_path, capsys):
+    import asyncio
+    import os
+    import threading
+
+    from protocol.net.discovery import Advert, Discovery, TableHint
+
+    fp = "list-" + os.urandom(4).hex()
+    ready, stop = threading.Event(), threading.Event()
+
+    def advertise():
+        async def main():
+            async with Discovery(["127.0.0.1"]) as d:
+                await d.advertise(Advert("Lister", fp, 40123, table=TableHint("pueblo", "standard", 1)))
+                ready.set()
+                while not stop.is_set():
+                    await asyncio.sleep(0.05)
+        asyncio.run(main())
+
+    thread = threading.Thread(target=advertise)
+    thread.start()
+    try:
+        assert ready.wait(20)
+        assert main(["join", "--list", "--interface", "127.0.0.1", "--wait", "1.5"]) == 0
+    finally:
+        stop.set()
+        thread.join(20)
+    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert ["Lister", fp, "127.0.0.1:40123", "pueblo standard free=1"] in lines
