@@ -45,7 +45,7 @@ def replay_app(path, **kwargs):
     return make_app(lambda: ReplayScreen(path, **kwargs))
 
 
-async def test_open_shows_the_verdict_the_players_and_the_start(pueblo_log):
+async def test_open_shows_the_verdict_the_players_and_the_start_and_v_verifies_again(pueblo_log):
     async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
         await settled(pilot)
         screen = pilot.app.screen
@@ -56,6 +56,10 @@ async def test_open_shows_the_verdict_the_players_and_the_start(pueblo_log):
         last = screen.cursor.last
         assert status(pilot) == "Step 0/{}: the start · next: the table".format(last)
         assert screen.query_one(ReplaySteps).option_count == last + 1
+        screen.verdict = None
+        await pilot.press("v")      # verify again
+        await settled(pilot)
+        assert screen.verdict is not None and screen.verdict[0] is True
 
 
 async def test_keys_step_forward_and_back_and_to_both_ends(pueblo_log):
@@ -147,25 +151,18 @@ async def test_g_goes_to_a_step_number_and_refuses_others(pueblo_log):
         assert pilot.app.screen is screen and screen.cursor.position == 12
 
 
-async def test_v_verifies_again(pueblo_log):
+async def test_every_hand_is_a_toggle_after_a_finished_game_and_the_file_is_never_changed(pueblo_log):
+    before = hashlib.sha256(pueblo_log.read_bytes()).hexdigest()
     async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
         await settled(pilot)
         screen = pilot.app.screen
-        screen.verdict = None
-        await pilot.press("v")
-        await settled(pilot)
-        assert screen.verdict is not None and screen.verdict[0] is True
-
-
-async def test_every_hand_is_a_toggle_after_a_finished_game(pueblo_log):
-    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
-        await settled(pilot)
-        screen = pilot.app.screen
-        await pilot.press("a")
+        await pilot.press("end", "a")
         await settled(pilot)
         assert screen.all_hands and status(pilot).endswith("every hand shown (after the audit)")
-        await pilot.press("a")
+        await pilot.press("a", "v")
         assert not screen.all_hands
+        await settled(pilot)
+    assert hashlib.sha256(pueblo_log.read_bytes()).hexdigest() == before
 
 
 async def test_a_tampered_log_is_not_verified_and_replays_up_to_the_bad_entry(pueblo_log, tmp_path):
@@ -238,15 +235,6 @@ async def test_the_picker_cancelled_goes_back_home(tmp_path, monkeypatch):
         await pilot.press("escape")
         await pilot.pause()
         assert type(pilot.app.screen).__name__ == "HomeScreen"
-
-
-async def test_the_log_file_is_never_changed(pueblo_log):
-    before = hashlib.sha256(pueblo_log.read_bytes()).hexdigest()
-    async with replay_app(pueblo_log).run_test(size=SIZE) as pilot:
-        await settled(pilot)
-        await pilot.press("end", "a", "v")
-        await settled(pilot)
-    assert hashlib.sha256(pueblo_log.read_bytes()).hexdigest() == before
 
 
 def test_the_replay_command_refuses_a_missing_file_in_one_line(tmp_path, capsys):
