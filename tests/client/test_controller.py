@@ -88,22 +88,18 @@ def test_status_says_whose_turn_and_the_result():
 
 async def test_computers_play_in_the_background_until_a_person_must_act():
     c = LocalGame(GAME, [None, RandomBot(3)], names=["Ann"], seed=2)
+    changed = asyncio.Event()
     changes = []
-    c.subscribe(changes.append)
+    c.subscribe(lambda change: (changes.append(change), changed.set()))
     task = asyncio.create_task(c.run())
-    for _ in range(20):
-        if c.is_over():
-            break
-        if c.waiting.kind == HUMAN:
-            c.submit(0, ("add", 1))
-        else:
-            assert c.waiting == Waiting(COMPUTER, 1)
-            await asyncio.sleep(0.01)
     while not c.is_over():
         w = c.waiting
         if w.kind == HUMAN:
             c.submit(0, ("add", 1))
-        await asyncio.sleep(0.01)
+        else:
+            assert w == Waiting(COMPUTER, 1)
+            changed.clear()
+            await asyncio.wait_for(changed.wait(), 5)  # the computer's move arrives by itself
     await asyncio.wait_for(task, 5)
     assert any(e.actor == 1 for e in c.log)
     assert len(changes) == sum(1 for e in c.log if e.actor != TABLE)

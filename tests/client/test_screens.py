@@ -264,3 +264,44 @@ async def test_a_theme_chosen_in_the_app_goes_to_the_settings():
         app.theme = "nord"
         await pilot.pause()
         assert app.settings.theme == "nord"
+
+
+class GatedBot:
+    """A computer player that thinks until the test lets it answer (a slow bot, on purpose)."""
+
+    name = "gated"
+
+    def __init__(self):
+        import threading
+
+        self.thinking = threading.Event()
+        self.gate = threading.Event()
+
+    def choose(self, game, view, seat):
+        self.thinking.set()
+        self.gate.wait(10)
+        return game.legal_actions(view, seat)[0]
+
+
+async def test_the_app_answers_while_a_computer_thinks():
+    import asyncio
+
+    bot = GatedBot()
+    controller, app = toy_app([None, bot])
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        if controller.waiting.seat == 0:
+            screen.play(("add", 1))
+        await asyncio.to_thread(bot.thinking.wait, 10)
+        await pilot.pause()
+        assert "(computer) is thinking" in text_of(screen.query_one(StatusLine))
+        await pilot.press("f1")  # the app is not blocked by the bot
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        moved = asyncio.Event()
+        controller.subscribe(lambda change: moved.set())
+        bot.gate.set()
+        await asyncio.wait_for(moved.wait(), 10)
+        assert controller.log[-1].actor == 1
