@@ -309,6 +309,7 @@ class ReplayScreen(Screen):
             text = f"{where}: {replay.labels[step.actor]}: {step.text}"
         if cursor.position == cursor.last:
             text += f" · {replay.ending}" if replay.ending else ""
+            text += f" · stopped by: {replay.problem}" if replay.problem else ""
         else:
             text += f" · next: {next_actor(replay, cursor)}"
         if self.all_hands:

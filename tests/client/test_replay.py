@@ -179,7 +179,9 @@ async def test_a_tampered_log_is_not_verified_and_replays_up_to_the_bad_entry(pu
         assert verdict.startswith(f"NOT VERIFIED: entry {index}") and screen.query_one("#replay-verdict").has_class("-bad")
         assert status(pilot).startswith(f"The replay stops early: entry {index}")
         assert "\n" not in status(pilot)
-        await pilot.press("end", "a")
+        await pilot.press("end")
+        assert status(pilot).endswith(f"· stopped by: {screen.replay.problem}")
+        await pilot.press("a")
         assert status(pilot).startswith("Every hand is known only after a finished game")
 
 
