@@ -34,7 +34,7 @@ from client.screens.game import GameScreen
 from client.widgets.pueblo import (CHIEF, FAMILY_NAMES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER, BoardPicture, Overlay,
                                    PuebloBoard, box_for, family_of, next_family, stone_sketch, turn, wheel)
 from client.widgets.pueblo_panels import (ChiefPanel, HotText, PenaltyBoard, SideView, StonePanel, chief_text,
-                                          chip, penalties_text, side_view_text)
+                                          chip, column_text, penalties_text, side_view_text)
 from engines.core import Action, IllegalAction, RulesError, State
 from engines.pueblo.data import COLOURS, SIZE
 from engines.pueblo.geometry import SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES
@@ -188,8 +188,10 @@ class PuebloScreen(GameScreen):
         hot = self.hot_space
         if hot is None and self.hot_move is not None:
             hot = next((s for s, n in options.items() if n == self.hot_move), None)
+        pointing = self.acting_seat is not None and view.phase in (PLACE, SITE, REMOVE)
         picture = BoardPicture(tuple(view.heights), tops, sites, view.chief, options, hot,
-                               preview.overlay if preview else {})
+                               preview.overlay if preview else {},
+                               self.cursor[1] * SIZE + self.cursor[0] if pointing else None)
         self.query_one(PuebloBoard).show(picture)
 
     def _draw_stone(self, view: State, preview: Preview | None) -> None:
@@ -217,6 +219,8 @@ class PuebloScreen(GameScreen):
                 text.append(f" {FAMILY_NAMES[fam]}, turn {ORDER.index(self.orient) % 4 + 1}/4", style="bold")
             else:
                 text.append(" r / wheel turn · f flip · arrows · Enter or click", style="dim")
+        text.append("\n")
+        text.append_text(column_text(view, *self.cursor))
         text.append("\n")
         if preview is not None:
             text.append(preview.words + ": ", style="bold")
@@ -279,7 +283,9 @@ class PuebloScreen(GameScreen):
             reason = fp.reason if not fp.legal else (None if legal else self._reason(action))
             style = LEGAL_STYLE if legal else ILLEGAL_STYLE
             overlay = {c: Overlay(f"▲{a}-{b}" if b > a else f"{a}", style) for c, a, b in fp.cells}
-            words = f"{self.controller.format(self.acting_seat, action)} on level {fp.cells[0][1] if fp.base is None else fp.base + 1}"
+            words = self.controller.format(self.acting_seat, action)
+            if fp.base is not None:
+                words += f" on level {fp.base + 1}"
             return Preview(action, overlay, legal, reason, words)
         if view.phase == SITE:
             x, y = box_for(self.orient, *self.cursor)

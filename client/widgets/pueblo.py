@@ -219,6 +219,7 @@ class BoardPicture(NamedTuple):
     options: dict[int, int]  # track space -> chieftain move (1-4) reaching it
     hot_space: int | None  # the space under the pointer or chosen by keys
     overlay: dict[int, Overlay]  # cell index -> preview
+    cursor: int | None = None  # the cell the keys (or the pointer) are on, marked when nothing covers it
 
 
 def top_style(owner: int, stone: int) -> str:
@@ -241,7 +242,7 @@ def _cell_lines(pic: BoardPicture, cx: int, cy: int) -> list[tuple[str, str]]:
     over = pic.overlay.get(c)
     if over is not None:
         return [("", over.style), (middle, over.style), (over.text, over.style)]
-    return [("", style), (middle, style), ("", style)]
+    return [("▾" if c == pic.cursor else "", style), (middle, style), ("", style)]
 
 
 def _space_lines(pic: BoardPicture, space: int) -> tuple[str, str]:

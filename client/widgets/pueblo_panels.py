@@ -200,7 +200,25 @@ class ChiefPanel(HotText):
 
 
 class StonePanel(HotText):
-    DEFAULT_CSS = "StonePanel { height: 4; padding: 0 1; }"
+    DEFAULT_CSS = "StonePanel { height: 5; padding: 0 1; }"
+
+
+def column_text(state, x: int, y: int) -> Text:
+    """One cell's column, top first: whose cubes are stacked there (the chieftain sees only some)."""
+    c = y * SIZE + x
+    out = Text(no_wrap=True, overflow="crop")
+    out.append(f"{cell_name(c)}: ", style="bold")
+    stack = state.stacks[c]
+    if not stack:
+        out.append("the board" + (" (a sacred site)" if any(c in site for site in state.sites) else ""), style="dim")
+        return out
+    out.append(f"{len(stack)} high — ", style="dim")
+    for z in range(len(stack) - 1, -1, -1):
+        owner = state.owners[stack[z]]
+        out.append(COLOURS[owner] if owner >= 0 else "neutral", style=f"bold {SEAT_INK[owner]}" if owner >= 0 else "")
+        if z:
+            out.append(" on ", style="dim")
+    return out
 
 
 def chip(out: Text, regions: list[Region], line: int, label: str, key: Hashable, on: bool,

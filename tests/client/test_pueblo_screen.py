@@ -137,10 +137,13 @@ async def test_an_illegal_placement_is_previewed_red_and_refused_with_the_reason
         assert len(controller.log) == before and controller.state.phase == PLACE
 
 
-async def test_the_lone_coloured_stone_goes_first():
+async def test_first_turn_refusals_lone_stone_first_no_move_yet_no_set_aside():
     controller, app = pueblo_app(seed=1)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot)
+        assert "set it aside" not in str(screen.query_one(StonePanel).render())
+        await pilot.press("d")
+        assert "Refused: a stone may only be dropped when it fits nowhere" in status(screen)
         assert screen.kinds() == ["C"]
         await pilot.press("n")
         assert "Refused: the lone coloured stone must be placed first" in status(screen)
@@ -198,6 +201,10 @@ async def test_the_chieftain_moves_by_a_click_on_a_numbered_space():
         for o in options:  # each choice's penalty is shown before the click
             assert o.name in panel
         before = list(GAME.penalties(view))
+        board = screen.query_one(PuebloBoard)
+        assert await pilot.click(board, offset=at_space((view.chief + 6) % TRACK))  # too far
+        assert "Refused: the chieftain moves 1 to 4 spaces clockwise" in status(screen)
+        assert controller.state.chief == view.chief
         target = options[2]
         assert await pilot.click(screen.query_one(PuebloBoard), offset=at_space(target.space))
         await pilot.pause()
@@ -215,6 +222,8 @@ async def test_the_chieftain_moves_by_a_click_on_the_list_and_by_keys():
         assert await pilot.click(panel, offset=(4, 2))  # the row of move 2
         await pilot.pause()
         assert controller.state.chief == (start + 2) % TRACK
+        assert isinstance(app.screen, HandoffScreen)  # hot-seat: the next player takes the keyboard
+        assert screen.viewer is None and screen.preview() is None
         # next player: a stone by the controller, then the chieftain by key
         seat = controller.waiting.seat
         controller.submit(seat, controller.parse(seat, "C h2^ h1 g1"))
@@ -231,16 +240,6 @@ async def test_the_chieftain_moves_by_a_click_on_the_list_and_by_keys():
         await pilot.press("enter")
         await pilot.pause()
         assert controller.state.chief == (start + 8) % TRACK
-
-
-async def test_a_space_that_is_not_a_choice_is_refused():
-    controller, app = pueblo_app(seed=1, moves=["C a8^ b8 b7"])
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)
-        start = controller.state.chief
-        assert await pilot.click(screen.query_one(PuebloBoard), offset=at_space((start + 6) % TRACK))
-        assert "Refused: the chieftain moves 1 to 4 spaces clockwise" in status(screen)
-        assert controller.state.chief == start
 
 
 async def test_pointing_at_a_track_space_shows_what_the_chieftain_would_see_there():
@@ -345,16 +344,6 @@ async def test_advanced_sites_by_click_and_bids_from_the_list():
         assert controller.log[-1].text in ("pass", "card 1", "card 2") or controller.state.phase != BID
 
 
-async def test_hot_seat_hands_over_after_the_chieftain_moves():
-    controller, app = pueblo_app(seed=1, moves=["C a8^ b8 b7"])
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)
-        await pilot.press("1")
-        await pilot.pause()
-        assert isinstance(app.screen, HandoffScreen)
-        assert screen.viewer is None and screen.preview() is None
-
-
 # ------------------------------------------------------------------ snapshot
 
 
@@ -389,15 +378,6 @@ async def test_a_stone_that_fits_nowhere_is_set_aside_by_key_and_not_before():
         await pilot.press("d")
         await pilot.pause()
         assert controller.state.dropped[seat] == [0, 1] and controller.state.phase == MOVE
-
-
-async def test_set_aside_is_refused_while_the_stone_fits():
-    controller, app = pueblo_app(seed=1)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)
-        assert "set it aside" not in str(screen.query_one(StonePanel).render())
-        await pilot.press("d")
-        assert "Refused: a stone may only be dropped when it fits nowhere" in status(screen)
 
 
 async def test_the_choices_show_the_penalties_the_previewed_stone_would_bring():
