@@ -179,3 +179,85 @@ async def test_against_the_computer_to_the_end():
         assert controller.is_over()
         assert isinstance(app.screen, GameOverScreen)
         assert "Game over" in str(app.screen.query_one("#game-over-result").render())
+
+
+def with_abilities(seed=3, uses=(2, 2, 2, 2, 2)):
+    """A fresh game where both seats hold every ability (a position, edited and loaded)."""
+    state = LocalGame(GAME, [None, None], seed=seed).state
+    data = state.to_data()
+    data["uses"] = [list(uses), list(uses)]
+    controller = LocalGame(GAME, [None, None], names=["Ann", "Bob"], seed=seed, state=GAME.load(data))
+    return controller, make_app(lambda: PagodeScreen(controller))
+
+
+async def test_a_modified_turn_by_clicks():
+    controller, app = pagode_app([None, None], seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = app.screen
+        quick_buttons(screen)
+        seat = controller.waiting.seat
+        await pilot.click("#btn-modified")
+        await pilot.pause()
+        assert controller.view(seat).phase == "modified"
+        assert "discard 4 more" in status(screen)
+        view = controller.view(seat)
+        for slot in (view.reserves[seat] + view.hands[seat])[:4]:
+            await pilot.click(card_widget(screen, slot))
+        await pilot.click("#btn-discard")
+        await pilot.pause()
+        assert controller.view(seat).phase == "modified column"
+        await pilot.click("#site-2")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen) and len(app.screen.options) == 5  # any colour on an empty site
+        await pilot.click(app.screen.query_one(OptionList), offset=(3, 1 + 4))  # the fifth: yellow
+        await pilot.pause()
+        after = controller.view(seat)
+        assert after.site_colour[1] == 4 and after.site_cols[1] == 1 and after.phase == "modified end"
+        await pilot.click("#btn-end")
+        await pilot.pause()
+        assert controller.waiting.seat == 1 - seat
+
+
+async def test_dragon_discard_and_draw_by_clicks():
+    controller, app = with_abilities()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = app.screen
+        quick_buttons(screen)
+        seat = controller.waiting.seat
+        before = controller.view(seat)
+        sizes = (len(before.reserves[seat]), len(before.hands[seat]))
+        await pilot.click("#btn-dragon")
+        await pilot.pause()
+        assert controller.view(seat).phase == "dragon"
+        await pilot.click(card_widget(screen, before.reserves[seat][0]))
+        await pilot.click(card_widget(screen, before.hands[seat][0]))
+        await pilot.click("#btn-discard")
+        await pilot.pause()
+        assert len(controller.view(seat).discard) == 2
+        await pilot.click("#btn-draw")
+        await pilot.pause()
+        after = controller.view(seat)
+        assert after.phase == "play" and (len(after.reserves[seat]), len(after.hands[seat])) == sizes
+        assert after.uses[seat][4] == 1
+        await pilot.click("#btn-dragon")
+        await pilot.pause()
+        assert "Refused: the dragon" in status(screen)  # once a turn, and only before any build
+
+
+async def test_lantern_raises_the_column_limit():
+    controller, app = with_abilities()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = app.screen
+        quick_buttons(screen)
+        await pilot.press("l")
+        await pilot.pause()
+        seat = controller.waiting.seat
+        assert GAME.column_limit(controller.view(seat)) == 4
+        assert "columns this turn 0/4" in str(screen.query_one("#pagode-info").render())
+        assert "*" in str(screen.query_one("#abilities").render())
