@@ -31,8 +31,8 @@ from textual.widgets import Button
 
 from client.screens.game import GameScreen
 from client.widgets.pandoria import CASTLE, HexMap, Marks, describe_hex
-from client.widgets.pandoria_board import (BoardModel, BuildingSlot, HandCard, MarketCard, PandoriaBoard,
-                                           Piece, TileCard)
+from client.widgets.pandoria_board import (SPELL_HELP, BoardModel, BuildingSlot, HandCard, MarketCard,
+                                           PandoriaBoard, Piece, TileCard)
 from engines.core import Action, RulesError, State
 from engines.pandoria import data as D
 from engines.pandoria import rules
@@ -408,9 +408,9 @@ class PandoriaScreen(GameScreen):
                 self.card = None
                 self.play(("spell", slot, ident))  # played, or the engine's reason
             elif spell == "Acquire":
-                self.show_status("Acquire: click the market card you take")
+                self.show_status("Acquire: click the market card you take (or its number)")
             else:
-                self.show_status(f"{spell}: click its target on the map (highlighted)")
+                self.show_status(f"{spell} ({SPELL_HELP[spell]}): click its target on the map (◇)")
         else:
             indexes = [a[3] for a in self.matching(legal, "build")]
             row = view.buildings[self.viewer]

@@ -52,6 +52,47 @@ class Panel(Widget):
             self.refresh()
 
 
+SPELL_HELP = {
+    "Master Builder": "also build a monument this turn",
+    "Acquire": "take a market card free",
+    "Conjure": "+1 per own figure next to each region scored this turn",
+    "Terrain": "draw a single tile and place it, then maybe a figure on it",
+    "Muster": "a reserve figure on any open space",
+    "Adopt": "an opponent's figure next to yours goes home; yours takes its space",
+    "Teleport": "move one of your figures to any open space",
+    "Enchanted Castle": "a reserve figure on one of your empty castles",
+    "Construct": "also build a building this turn, 2 wood less",
+    "Clone": "a reserve figure on an open space next to one of yours",
+    "Astral Ship": "a reserve figure on an empty ship",
+}
+"""What each spell does (docs/rules/pandoria.md, the house card effects)."""
+
+BUILDING_HELP = {
+    "Small Tower": "+1 crystal per own figure at a mountain scoring",
+    "Large Tower": "+2 crystal per own figure at a mountain scoring",
+    "Small Saw Mill": "+1 wood per own figure at a forest scoring",
+    "Large Saw Mill": "+2 wood per own figure at a forest scoring",
+    "Small Treasury": "+1 gold per own figure at a hill scoring",
+    "Large Treasury": "+2 gold per own figure at a hill scoring",
+    "Statue": "+1 point per own figure at a city scoring",
+    "Carpenter": "buildings and monuments cost 1 wood less",
+    "Bank": "market cards cost 1 gold less",
+    "Shrine": "spells cost 1 crystal less",
+    "Store": "above 10, resources convert at 2 : 1",
+    "Vault": "gold converts at 2 : 1 at the end",
+    "Lumberyard": "wood converts at 2 : 1 at the end",
+    "Repository": "crystal converts at 2 : 1 at the end",
+}
+"""What each building does while it is visible."""
+
+
+def card_help(ident: int) -> str:
+    spell, building, price = D.CARDS[ident]
+    return (f"Spell {spell} ({D.SPELL_COST[spell]} crystal): {SPELL_HELP[spell]}.\n"
+            f"Building {building} ({D.BUILDING_COST[building]} wood): {BUILDING_HELP[building]}.\n"
+            f"Market price {price} gold.")
+
+
 def card_lines(ident: int | None) -> tuple[Text, Text]:
     """A card as its spell line and its building line (costs in crystal c, wood w, gold g)."""
     if ident is None:
@@ -149,6 +190,7 @@ class HandCard(Widget, can_focus=True):
         self.slot, self.ident = slot, ident
         top, bottom = card_lines(ident)
         self._text = Text.assemble(top, "\n", bottom)
+        self.tooltip = card_help(ident) if ident is not None else None
         self.refresh()
 
     def on_click(self, event: Click) -> None:
@@ -298,7 +340,9 @@ class PandoriaBoard(Vertical):
             if slot is not None:
                 top, bottom = card_lines(ids[slot])
                 text = Text.assemble((f"{i + 1} ", "bold"), top, "\n  ", bottom)
-            self.query_one(f"#market-{i}", MarketCard).set(slot, text)
+            widget = self.query_one(f"#market-{i}", MarketCard)
+            widget.set(slot, text)
+            widget.tooltip = card_help(ids[slot]) if slot is not None and ids[slot] is not None else None
         for i in range(D.BUILDING_SLOTS):
             widget = self.query_one(f"#building-{i}", BuildingSlot)
             if seat is None:

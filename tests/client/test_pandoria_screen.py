@@ -11,8 +11,9 @@ from textual.widgets import Button
 from client.local_play import make_local_game
 from client.screens.dialogs import GameOverScreen, HandoffScreen
 from client.screens.pandoria import PandoriaScreen
-from client.widgets.pandoria import CASTLE, CELL, HexMap, Marks, cell_origin, hex_at
-from client.widgets.pandoria_board import (BoardModel, BuildingSlot, HandCard, MarketCard, PandoriaBoard, Panel)
+from client.widgets.pandoria import CASTLE, CELL, HexMap, Marks, cell_origin, describe_hex, hex_at
+from client.widgets.pandoria_board import (BoardModel, BuildingSlot, HandCard, MarketCard, PandoriaBoard, Panel,
+                                           card_help, players_text)
 from client.widgets.status_line import StatusLine
 from engines.pandoria import GAME
 from engines.pandoria import data as D
@@ -77,6 +78,39 @@ def test_every_hex_is_found_where_it_is_drawn():
             for dy in (0, 1):
                 assert hex_at(x + dx, y + dy) == (h if KIND[h] != OFF else None)
         assert hex_at(x + CELL - 1, y) is None  # the gap between two hexes
+
+
+def test_what_a_hex_is_said_to_be():
+    controller, _ = local(mode="hot-seat", seed=1)
+    view = controller.view(0)
+    labels = [s.label for s in controller.seats]
+    assert describe_hex(view, parse_hex("f2"), labels) == "f2: a lake with a ship"
+    assert describe_hex(view, parse_hex("b1"), labels) == "b1: empty land (mountain path)"
+    assert describe_hex(view, parse_hex("c3"), labels) == "c3: mountain, 1 symbol"
+    state = controller.state
+    h = next(a[1] for a in controller.legal_actions(0) if a[0] == "castle")
+    controller.submit(0, ("castle", h))
+    controller.submit(0, ("figure", h, False))
+    assert describe_hex(controller.view(0), h, labels) == f"{hex_name(h)}: a castle of P1 You; a figure of P1 You"
+    assert state.terrain[h] == -1  # the controller's state before is never touched
+
+
+def test_every_card_has_its_effects_in_words():
+    for ident in range(len(D.CARDS)):
+        spell, building, price = D.CARDS[ident]
+        text = card_help(ident)
+        assert spell in text and building in text and f"{price} gold" in text
+
+
+def test_the_players_panel_counts_hidden_hands_and_names_teams():
+    team = make_local_game(GAME, mode="hot-seat", seed=2, players=4, variant="team")
+    view = team.view(1)
+    text = players_text(view, [s.label for s in team.seats], 1).plain
+    lines = text.splitlines()
+    assert len(lines) == 8
+    assert "team 1" in lines[0] and "team 2" in lines[2] and "team 1" in lines[4]
+    assert all(view.cards.ids[s] is None for s in view.piles["hand0"])
+    assert "hand 4 cards, 1 tile" in lines[0]
 
 
 # -- placing a double tile
