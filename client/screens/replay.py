@@ -322,7 +322,10 @@ class ReplayScreen(Screen):
     # -- keys
     def _ready(self) -> bool:
         if self.cursor is None:
-            self.show_status(self.error or "No log is open yet: press o to open one", error=True)
+            if self.error is None and self.path is not None:
+                self.show_status(f"Still replaying {self.path} ...")
+            else:
+                self.show_status(self.error or "No log is open yet: press o to open one", error=True)
             return False
         return True
 

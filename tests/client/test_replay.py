@@ -278,6 +278,19 @@ def test_a_board_that_fails_to_draw_falls_back_to_the_generic_view(monkeypatch):
     assert "P1 Ann" in picture.plain
 
 
+@pytest.mark.parametrize("argv, path", [(["replay", "LOG"], "LOG"), (["replay"], None)])
+def test_the_replay_command_opens_the_app_on_the_replay(pueblo_log, monkeypatch, argv, path):
+    import client.app
+
+    started = []
+    monkeypatch.setattr(client.app, "run_app", lambda start=None: started.append(start()) or 0)
+    argv = [str(pueblo_log) if a == "LOG" else a for a in argv]
+    assert cli_main(argv) == 0
+    screen = started[0]
+    assert isinstance(screen, ReplayScreen)
+    assert screen.path == (str(pueblo_log) if path else None)
+
+
 def test_snapshot_plain_view_mid_game(snap_compare, pueblo_log):
     async def run_before(pilot):
         await settled(pilot)

@@ -18,11 +18,12 @@ from protocol.log import MAGIC, open_entry, read_log, write_log
 from protocol.memory import make_sessions, play
 
 
-def make_log(folder: Path, game_id: str = "pueblo", seed: str = "r1", games=None, game=None) -> Path:
+def make_log(folder: Path, game_id: str = "pueblo", seed: str = "r1", games=None, game=None,
+             players: int = 2) -> Path:
     """A finished game's signed log, as `lanterne selfplay --net memory` writes it; also its live sessions."""
     game = game or get_game(game_id)
-    sessions = make_sessions(game, 2, seed, games=games)
-    play(sessions, [make_bot("random", f"{seed}/bot{i}") for i in range(2)])
+    sessions = make_sessions(game, players, seed, games=games)
+    play(sessions, [make_bot("random", f"{seed}/bot{i}") for i in range(players)])
     path = folder / f"{game.id}-{seed}.lanterne"
     write_log(path, [e.raw for e in sessions[0].chain])
     make_log.sessions = sessions
@@ -296,3 +297,15 @@ def test_a_move_signed_with_a_false_state_digest_stops_the_replay_at_that_move(l
     assert len(replay.steps) == step.number - 1
     ok, line = verify_log(lying)
     assert not ok and line.startswith(f"NOT VERIFIED: entry {step.entry}")
+
+
+def test_a_three_player_game_replays_with_every_signed_digest(tmp_path):
+    path = make_log(tmp_path, "pueblo", seed="three", players=3)
+    replay = load_replay(path)
+    raws, _ = read_log(path)
+    assert replay.players == 3 and replay.result == "over" and replay.problem is None
+    for step in replay.steps:
+        if step.entry is not None:
+            assert replay.game.digest(replay.states[step.number]) == open_entry(raws[step.entry]).body["digest"]
+    assert {s.actor for s in replay.steps} >= {0, 1, 2}
+    assert len(replay.full_states()) == len(replay.states)
