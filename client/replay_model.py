@@ -19,6 +19,7 @@ position after step ``i``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -227,8 +228,8 @@ def replay_entries(raws: list[bytes], tail: int = 0, path: str = "",
                      and e.author in seats and isinstance(e.body, dict) and isinstance(e.body.get("seed"), bytes)}
     try:
         replay.game = (games or _registry)(replay.game_name)
-    except RulesError as e:
-        replay.problem = (f"this Lanterne cannot replay {replay.game_name!r}: {e}; "
+    except Exception as e:  # noqa: BLE001 - RulesError (no such game), or an engine that does not import
+        replay.problem = (f"this Lanterne cannot replay {replay.game_name!r}: {str(e)[:200]}; "
                           "the moves are listed as logged")
         _raw_steps(replay, entries, seats)
         return replay
@@ -243,6 +244,7 @@ def _registry(game_id: str) -> Game:
     return get_game(game_id)
 
 
+@functools.cache
 def _watcher_class():
     from protocol.session import Session
 
@@ -305,11 +307,15 @@ def _build(replay: Replay, events: list, table: dict) -> None:
     states: list[State | None] = [state]
     steps: list[Step] = []
     for ev in events:
+        try:
+            if isinstance(ev, (Moved, TableResolved)):
+                state = game.apply(state, ev.action if isinstance(ev, Moved) else ev.outcome)[0]
+        except Exception as e:  # noqa: BLE001 - the session applied it; an engine that differs here is a line
+            replay.problem = f"step {len(steps) + 1} does not apply to the public position: {str(e)[:200]}"
+            break
         if isinstance(ev, Moved):
-            state = game.apply(state, ev.action)[0]
             steps.append(Step(len(steps) + 1, ev.seat, ev.text, ev.entry, tuple(ev.events)))
         elif isinstance(ev, TableResolved):
-            state = game.apply(state, ev.outcome)[0]
             if ev.op.kind == "roll" and ev.op.why == "first player":
                 text = f"first player: P{ev.outcome[1] + 1}"
             else:
@@ -365,6 +371,8 @@ def _full_states(replay: Replay) -> list[State]:
             session = Session.replay(entries, key, seed, games=replay._games or _registry, keep_events=True)
         except ProtocolError as e:
             raise ReplayError(f"a seat's own session does not replay: {e}") from None
+        except Exception as e:  # noqa: BLE001 - a fair-table error is a line too
+            raise ReplayError(f"a seat's own session does not replay: {type(e).__name__}: {str(e)[:200]}") from None
         outcomes_per_seat.append([ev.outcome for ev in session.replayed_events if isinstance(ev, TableResolved)])
     table = next(e for e in replay._raw_entries if e.kind == "table")
     state = game.setup(players=replay.players, variant=replay.variant, **dict(table.body.get("options", {})))
@@ -380,8 +388,8 @@ def _full_states(replay: Replay) -> list[State]:
             else:
                 state = game.apply(state, _action_of(replay, step))[0]
             out.append(state)
-    except (RulesError, IndexError) as e:
-        raise ReplayError(f"the hands cannot be rebuilt: {e}") from None
+    except (RulesError, IndexError, KeyError, TypeError, ValueError) as e:
+        raise ReplayError(f"the hands cannot be rebuilt: {type(e).__name__}: {str(e)[:200]}") from None
     if len(out) != len(replay.states) or not all(_same_public(game, a, b) for a, b in zip(out, replay.states)):
         raise ReplayError("the hands cannot be rebuilt: the positions differ from the public replay")
     return out
