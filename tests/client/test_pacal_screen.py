@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from rich.color import Color
+from rich.console import Console
 
 from client.controller import LocalGame
+from client.local_play import make_local_game
 from client.screens.dialogs import GameOverScreen, HandoffScreen
 from client.screens.pacal import PacalScreen
 from client.widgets.pacal import (DISTRICT_BG, LAKE_BG, PLAYER_COLOURS, PREVIEW_BG, TARGET_BG, PacalMap,
@@ -61,6 +63,23 @@ def play_until(controller, stop, limit: int = 400) -> None:
     raise AssertionError("the position was not reached")
 
 
+def play_to_the_end(controller) -> None:
+    """A quick whole game without the screen: the best build every time, both stones when allowed."""
+    for _ in range(2000):
+        if controller.is_over():
+            return
+        seat = controller.waiting.seat
+        view = controller.view(seat)
+        legal = controller.legal_actions(seat)
+        if view.phase == "build":
+            pick = max(build_choices(view, seat), key=lambda ap: (ap[1], ap[0][1]))[0]
+        else:
+            stones = [a for a in legal if a[0] == "stones" and a[1]]
+            pick = stones[-1] if stones else legal[0]
+        controller.submit(seat, pick)
+    raise AssertionError("the game did not end")
+
+
 def in_build_phase(controller) -> bool:
     w = controller.waiting
     view = controller.view(w.seat) if w.seat is not None else None
@@ -77,24 +96,46 @@ def test_cell_offsets_and_cell_at_agree_on_every_cell():
     assert cell_at(0, 5) is None and cell_at(10, 0) is None
 
 
-def test_the_map_shows_districts_lake_river_covers_and_pieces():
-    controller = LocalGame(GAME, [None] * 3, seed=5)
+COVERED = {2: "DHNO", 3: "DH", 4: "D", 5: ""}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_map_shows_districts_lake_river_covers_and_pieces(players):
+    controller = LocalGame(GAME, [None] * players, seed=5)
     play_until(controller, lambda: controller.view(0).round >= 3)
     view = controller.view(0)
-    text = map_text(view, Marks())
-    plain = text.plain
+    plain = map_text(view, Marks()).plain
     lines = plain.split("\n")
     assert lines[0].split() == list("abcdefghijklm")
     assert "S7" in plain and "F6" in plain and "A3" in plain and "≈" in plain and "┃" in plain
-    assert "░" in plain  # 3 players: the "2/3" piece covers D and H
-    assert "D3" not in plain and "H4" not in plain
+    for district, value in (("D", 3), ("H", 4), ("N", 4), ("O", 3)):
+        assert (f"{district}{value}" in plain) == (district not in COVERED[players])
+    assert ("░" in plain) == bool(COVERED[players])
     for seat, at in enumerate(view.ships):
-        assert f"◆{seat + 1}" in plain
         row, col = divmod(at, 13)
         assert f"◆{seat + 1}" in lines[1 + row * 2 + 1]
     assert plain.count("●") + plain.count("○") == sum(bin(b).count("1") for b in view.stones)
-    under = sum(1 for seat in range(3) for at in view.ships if view.stones[seat] >> at & 1)
+    under = sum(1 for seat in range(players) for at in view.ships if view.stones[seat] >> at & 1)
     assert plain.count("○") == under
+
+
+def test_pyramids_show_their_storeys_in_the_owner_colour():
+    controller = LocalGame(GAME, [None] * 2, seed=5)
+    play_to_the_end(controller)
+    view = controller.view(0)
+    text = map_text(view, Marks())
+    lines = text.plain.split("\n")
+    built = [c for c in range(169) if view.pyramid_owner[c] >= 0]
+    assert built
+    for c in built:
+        row, col = divmod(c, 13)
+        x = 3 + col * 7 + 1
+        line = lines[1 + row * 2]
+        storeys = view.pyramid_size[c]
+        assert line[x:x + 6] == f"{'▲' * storeys:<6}"
+        offset = sum(len(l) + 1 for l in lines[:1 + row * 2]) + x
+        style = text.get_style_at_offset(Console(), offset)
+        assert style.color.triplet == Color.parse(PLAYER_COLOURS[view.pyramid_owner[c]]).triplet
 
 
 def test_player_colours_are_distinct_and_legible_on_every_district():
@@ -225,18 +266,18 @@ async def test_keyboard_only_turn():
             await pilot.pause()
         view = controller.view(seat)
         assert view.ships[seat] == goal
-        if view.phase == "stones":
-            labels = [c.label for c in screen.choices]
-            own = next(i for i, label in enumerate(labels) if label == "a stone into your own ship")
-            supply = view.stone_supply[seat]
-            await pilot.press(str(own + 1))
-            await pilot.pause()
-            assert controller.view(seat).stone_supply[seat] == supply - 1
+        assert view.phase == "stones"
+        labels = [c.label for c in screen.choices]
+        own = next(i for i, label in enumerate(labels) if label == "a stone into your own ship")
+        supply = view.stone_supply[seat]
+        await pilot.press(str(own + 1))
+        await pilot.pause()
         view = controller.view(seat)
-        if view.phase == "build" and controller.waiting.seat == seat:
-            assert screen.choices[0].label.startswith("pass")
-            await pilot.press("1")
-            await pilot.pause()
+        assert view.stone_supply[seat] == supply - 1 and view.stones[seat] >> goal & 1
+        assert view.phase == "build" and controller.waiting.seat == seat  # round 1's stones are visible now
+        assert screen.choices[0].label.startswith("pass")
+        await pilot.press("1")
+        await pilot.pause()
         assert controller.waiting.seat != seat
         assert isinstance(app.screen, HandoffScreen)
 
@@ -289,6 +330,117 @@ async def test_escape_cancels_a_chosen_energy_piece():
         await pilot.press("escape")
         await pilot.pause()
         assert screen.teleport is None and app.screen is screen
+
+
+async def test_straight_or_turning_to_the_same_cell_is_asked_and_answered_by_number():
+    controller, app = pacal_app(2, seed=5)
+
+    def both_ways() -> bool:
+        seat = controller.waiting.seat
+        view = controller.view(seat)
+        return view.phase == "move" and view.round >= 2 and any(
+            "straight" in w and "turn" in w for w in reachable(view, seat).values())
+
+    play_until(controller, both_ways)
+    seat = controller.waiting.seat
+    cell = next(c for c, w in reachable(controller.view(seat), seat).items() if "straight" in w and "turn" in w)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = the_screen(app)
+        await click_cell(pilot, cell)
+        assert [c.action for c in screen.choices] == [("move", "straight", cell), ("move", "turn", cell)]
+        assert "two ways to that cell" in status(screen)
+        assert "then 2 stones" in screen.choices[0].label and "then 1 stone" in screen.choices[1].label
+        await pilot.press("2")
+        await pilot.pause()
+        view = controller.view(seat)
+        assert view.ships[seat] == cell and view.allowance == 1  # the turning move: one stone
+
+
+async def test_stones_short_supply_takes_back_the_stones_clicked():
+    controller, app = pacal_app(2, seed=5)
+
+    def short() -> bool:
+        seat = controller.waiting.seat
+        view = controller.view(seat)
+        return (view.phase == "stones" and view.allowance == 2 and view.stone_supply[seat] == 0
+                and len(visible_stones(view, seat)) >= 3)
+
+    play_until(controller, short)
+    seat = controller.waiting.seat
+    other = 1 - seat
+    visible = visible_stones(controller.view(seat), seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = the_screen(app)
+        both = next(i for i, c in enumerate(screen.choices) if c.then[:3] == ("stones", True, other))
+        assert "take back 2" in screen.choices[both].label
+        await pilot.press(str(both + 1))
+        await pilot.pause()
+        assert screen.targets == frozenset(visible)
+        await click_cell(pilot, controller.view(seat).ships[other])  # not a visible stone of the player
+        assert status(screen).startswith("Refused:") and controller.view(seat).phase == "stones"
+        await click_cell(pilot, visible[0])
+        assert "click 1 more" in status(screen) and controller.view(seat).phase == "stones"
+        await click_cell(pilot, visible[-1])
+        view = controller.view(seat)
+        assert view.phase != "stones" or controller.waiting.seat != seat
+        entry = next(e for e in reversed(controller.log) if e.actor == seat and e.text.startswith("stones"))
+        assert entry.text == (f"stones own P{other + 1} take {cell_name(visible[0])} {cell_name(visible[-1])}")
+
+
+async def test_the_end_shows_the_result():
+    controller, app = pacal_app(2, seed=5)
+    play_to_the_end(controller)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        assert "Game over: P2 Bob wins" in app.screen.result
+        await pilot.press("escape")  # back to the board
+        await pilot.pause()
+        screen = the_screen(app)
+        assert app.screen is screen and not screen.targets and not screen.choices
+        await click_cell(pilot, parse_cell("a1"))
+        assert status(screen) == "Refused: the game is over"
+
+
+async def wait_for_human(pilot, controller, tries: int = 200) -> None:
+    for _ in range(tries):
+        if controller.waiting.kind in ("human", "over"):
+            await pilot.pause()
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"still waiting: {controller.status()}")
+
+
+async def test_against_computers_with_five_players():
+    controller = make_local_game(GAME, mode="vs", bot="random", seed=3, players=5)
+    app = make_app(lambda: PacalScreen(controller))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = the_screen(app)
+        moved = 0
+        for _ in range(7):  # place, then turns; the computers play in between
+            await wait_for_human(pilot, controller)
+            view = controller.view(0)
+            assert status(screen).startswith("Your turn, P1 You")
+            played = len(controller.log)
+            if view.phase in ("place", "move"):
+                goal = min(screen.targets)
+                await click_cell(pilot, goal)
+                if screen.question is not None:  # straight or turning: the first
+                    await pilot.press("1")
+                    await pilot.pause()
+                assert controller.view(0).ships[0] == goal
+                moved += 1
+            else:  # stones: none; build: pass
+                await pilot.press("1")
+                await pilot.pause()
+            assert len(controller.log) > played
+        assert moved >= 2
+        players = str(screen.query_one("#pacal-players").render())
+        assert all(f"◆{n}" in players for n in range(1, 6))
 
 
 def test_snapshot_mid_game(snap_compare):
