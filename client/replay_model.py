@@ -126,7 +126,8 @@ class Replay:
     def summary(self) -> str:
         """One line: the game, the players, how far the log goes."""
         players = ", ".join(self.labels) or "no players yet"
-        text = f"{self.game_name or '?'} ({self.variant or '?'}): {players}; {self.entries} entries, {len(self.steps)} steps"
+        text = (f"{self.game_name or '?'} ({self.variant or '?'}): {players}; "
+                f"{self.entries} entries, {len(self.steps)} steps")
         if self.cut:
             text += f"; the file is cut ({self.cut} bytes after the last complete entry)"
         return text

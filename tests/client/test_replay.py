@@ -176,7 +176,8 @@ async def test_a_tampered_log_is_not_verified_and_replays_up_to_the_bad_entry(pu
         await settled(pilot)
         screen = pilot.app.screen
         verdict = widget_text(pilot, "#replay-verdict")
-        assert verdict.startswith(f"NOT VERIFIED: entry {index}") and screen.query_one("#replay-verdict").has_class("-bad")
+        assert verdict.startswith(f"NOT VERIFIED: entry {index}")
+        assert screen.query_one("#replay-verdict").has_class("-bad")
         assert status(pilot).startswith(f"The replay stops early: entry {index}")
         assert "\n" not in status(pilot)
         await pilot.press("end")

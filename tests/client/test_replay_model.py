@@ -128,7 +128,8 @@ def test_a_file_cut_mid_game_replays_up_to_the_cut(logs, tmp_path):
     replay = load_replay(cut)
     assert replay.cut > 0 and replay.result == "incomplete"
     assert 0 < len(replay.steps) < len(full.steps)
-    assert [digest_of(replay, s) for s in replay.states] == [digest_of(full, s) for s in full.states[:len(replay.states)]]
+    prefix = full.states[:len(replay.states)]
+    assert [digest_of(replay, s) for s in replay.states] == [digest_of(full, s) for s in prefix]
     assert replay.ending == "The log stops before the end of the game"
     assert replay.summary().endswith(f"; the file is cut ({replay.cut} bytes after the last complete entry)")
     assert not replay.hands_available
