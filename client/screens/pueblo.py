@@ -35,8 +35,8 @@ from client.widgets.pueblo import (CHIEF, FAMILY_NAMES, ILLEGAL_STYLE, LEGAL_STY
                                    PuebloBoard, box_for, family_of, next_family, stone_sketch, turn, wheel)
 from client.widgets.pueblo_panels import (ChiefPanel, HotText, PenaltyBoard, SideView, StonePanel, chief_text,
                                           chip, column_text, penalties_text, side_view_text)
-from engines.core import Action, IllegalAction, RulesError, State
-from engines.pueblo.data import COLOURS, SIZE
+from engines.core import Action, RulesError, State
+from engines.pueblo.data import COLOURS, SIZE, TRACK
 from engines.pueblo.geometry import SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES
 from engines.pueblo.preview import chief_options, footprint, side_view
 from engines.pueblo.state import BID, MOVE, OVER, PICK, PLACE, REMOVE, SITE
@@ -92,6 +92,7 @@ class PuebloScreen(GameScreen):
         self.hot_move: int | None = None
         self._view: State | None = None
         self._legal: set[Action] = set()
+        self._side_title = ""
 
     # -- layout
     def compose_board(self) -> ComposeResult:
@@ -250,13 +251,16 @@ class PuebloScreen(GameScreen):
         if self.hot_space is not None:
             return self.hot_space
         if view.phase == MOVE and self.hot_move is not None:
-            return (view.chief + self.hot_move) % 36
+            return (view.chief + self.hot_move) % TRACK
         return view.chief
 
     def _draw_side(self, view: State) -> None:
         space = self.side_space(view)
         title = "What he sees" + (" (his space)" if space == view.chief else f" from {SPACE_NAMES[space]}")
-        self.query_one("#side-title", Label).update(title)
+        label = self.query_one("#side-title", Label)
+        if title != self._side_title:  # a new label text means a new layout: only when it changes
+            self._side_title = title
+            label.update(title)
         self.query_one(SideView).set(side_view_text(view.heights, view.stacks, view.owners, space,
                                                     side_view(view, space), view.players))
 
@@ -318,6 +322,7 @@ class PuebloScreen(GameScreen):
 
     # -- pointer
     def on_pueblo_board_pointed(self, message: PuebloBoard.Pointed) -> None:
+        before = (self.hot_space, self.cursor, self.hot_move)
         self.hot_space = message.space
         if message.cell is not None:
             self.cursor = message.cell
@@ -329,7 +334,8 @@ class PuebloScreen(GameScreen):
                 self.act_at_cursor()
             elif message.space is not None:
                 self.click_space(message.space, options)
-        self.redraw()
+        if message.click or (self.hot_space, self.cursor, self.hot_move) != before:
+            self.redraw()
 
     def on_pueblo_board_turned(self, message: PuebloBoard.Turned) -> None:
         self.orient = wheel(self.orient, message.step)
