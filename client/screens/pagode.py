@@ -92,7 +92,7 @@ class PagodeScreen(GameScreen):
 
     def focus_default(self) -> None:
         for widget in self.query(CardWidget):
-            if widget.display:
+            if widget.slot is not None:
                 widget.focus()
                 return
         self.query_one("#site-1").focus()

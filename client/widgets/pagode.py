@@ -70,27 +70,36 @@ class CardWidget(TextPanel, can_focus=True):
         self.index = index
         self.slot: int | None = None
         self.ident: int | None = None
-        self.display = False
+        self.add_class("-empty")
 
     def set_card(self, slot: int | None, ident: int | None, selected: bool) -> None:
+        """Show a card, or an empty place (the widget stays: no new layout when a card leaves)."""
         if slot is None:
-            self.slot = self.ident = None
-            self.display = False
+            if self.slot is not None:
+                self.slot = self.ident = None
+                self.set("")
+                self.tooltip = None
+            self.set_classes_for(empty=True, selected=False)
             return
         changed = (slot, ident) != (self.slot, self.ident)
         self.slot, self.ident = slot, ident
-        self.display = True
-        self.set_class(selected, "-selected")
+        self.set_classes_for(empty=False, selected=selected)
         if changed:
             self.set(card_text(ident, self.place == "hand"))
             name = "unknown" if ident is None else COLOURS[colour_of(ident)]
             self.tooltip = f"{name} card from your {self.place} (slot {slot})"
 
+    def set_classes_for(self, empty: bool, selected: bool) -> None:
+        self.set_class(empty, "-empty")
+        self.set_class(selected, "-selected")
+
     def on_click(self) -> None:
-        self.post_message(self.Toggled(self))
+        if self.slot is not None:
+            self.post_message(self.Toggled(self))
 
     def action_toggle(self) -> None:
-        self.post_message(self.Toggled(self))
+        if self.slot is not None:
+            self.post_message(self.Toggled(self))
 
 
 class SiteWidget(TextPanel, can_focus=True):

@@ -36,7 +36,7 @@ def builder_choice(controller, seat: int):
 
 
 def card_widget(screen: PagodeScreen, slot: int) -> CardWidget:
-    return next(w for w in screen.query(CardWidget) if w.display and w.slot == slot)
+    return next(w for w in screen.query(CardWidget) if w.slot is not None and w.slot == slot)
 
 
 async def click_action(pilot, screen: PagodeScreen, action: tuple) -> None:

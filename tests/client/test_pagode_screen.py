@@ -62,11 +62,11 @@ async def test_hands_are_hidden_between_hot_seat_turns():
         assert isinstance(app.screen, HandoffScreen)
         screen = app.screen_stack[-2]
         assert screen.viewer is None
-        assert not any(w.display for w in screen.query(CardWidget))  # no hand on screen behind the dialog
+        assert all(w.slot is None for w in screen.query(CardWidget))  # no hand on screen behind the dialog
         await pass_keyboard(pilot)
         first = controller.waiting.seat
         hand = controller.state.hands[first]
-        shown = [w.slot for w in screen.query(CardWidget) if w.display and w.place == "hand"]
+        shown = [w.slot for w in screen.query(CardWidget) if w.slot is not None and w.place == "hand"]
         assert shown == list(hand)
         other = controller.state.hands[1 - first]
         assert str(controller.view(first).cards.ids[other[0]]) == "None"
