@@ -74,6 +74,7 @@ class PacalScreen(GameScreen):
         """A question a click raised (straight or turning to the same cell)."""
         self.choices: list[Choice] = []
         self.targets: frozenset[int] = frozenset()
+        self.notes: dict[int, str] = {}
         self.preview: Choice | None = None
 
     # -- layout
@@ -173,11 +174,38 @@ class PacalScreen(GameScreen):
             choices.append(Choice(label, a, points=pts, cells=a[3], at=a[2]))
         return choices, targets
 
+    def target_notes(self, view: State) -> dict[int, str]:
+        """On each cell to click: the stones a move there allows, or the best points a build there scores."""
+        seat = self.acting_seat
+        if view.phase == MOVE and self.teleport is None:
+            notes = {}
+            for c, ways in reachable(view, seat).items():
+                counts = sorted({STONES_AFTER[w] for w in ways if w in REGULAR or w == "relocate"}, reverse=True)
+                if c in self.targets and counts:
+                    notes[c] = "/".join("·" * n if n else "0" for n in counts)
+            return notes
+        if view.phase == MOVE:
+            return {c: "·" for c in self.targets}
+        if view.phase == BUILD:
+            best: dict[int, int] = {}
+            for a, pts in build_choices(view, seat):
+                best[a[2]] = max(best.get(a[2], 0), pts)
+            return {c: f"+{p}" for c, p in best.items()}
+        return {}
+
     # -- drawing
-    def refresh_board(self, view: State) -> None:
+    def refresh_game(self) -> None:
+        self.update_plan(self.view())  # the status line speaks of the choices and cells of now
+        super().refresh_game()
+
+    def update_plan(self, view: State) -> None:
         if self.acting_seat is None:
             self.reset_intent()
         self.choices, self.targets = self.plan(view)
+        self.notes = self.target_notes(view) if self.targets else {}
+
+    def refresh_board(self, view: State) -> None:
+        self.update_plan(view)
         if self.preview is not None and self.preview not in self.choices:
             self.preview = None
         self.query_one("#pacal-die", PacalPanel).put(die_text(view, self.labels))
@@ -194,7 +222,7 @@ class PacalScreen(GameScreen):
                       preview=frozenset(p.cells) if p and p.cells else frozenset(),
                       preview_at=p.at if p else None,
                       preview_note=f"+{p.points}" if p and p.points is not None else "",
-                      selected=frozenset(self.taken))
+                      selected=frozenset(self.taken), notes=self.notes)
         self.query_one(PacalMap).show(view, marks)
 
     def fill_choices(self) -> None:
@@ -235,7 +263,8 @@ class PacalScreen(GameScreen):
                 return f"{text}: energy piece {self.teleport}: click a free cell for the ship (Escape cancels)"
             if not self.targets:
                 return f"{text}: the ship is surrounded: choose an energy piece (1-{len(self.choices)})"
-            return f"{text}: move your ship: click a highlighted cell"
+            energy = f", or use an energy piece (1-{len(self.choices)})" if self.choices else ""
+            return f"{text}: move your ship: click a highlighted cell (·· then 2 stones, · 1 stone){energy}"
         if view.phase == STONES:
             if self.taking is not None:
                 return f"{text}: click {self.taking[2] - len(self.taken)} more of your visible stones to take back"
@@ -257,6 +286,7 @@ class PacalScreen(GameScreen):
             self.preview = max(here, key=lambda c: (c.points or 0, len(c.cells)))
             self.draw_map(view)
             self.show_status(f"{self.preview.label} (click or Enter: choose here)")
+            self.query_one("#pacal-choices", OptionList).highlighted = self.choices.index(self.preview)
 
     def on_cell(self, c: int) -> None:
         seat = self.acting_seat

@@ -64,6 +64,8 @@ class Marks:
     preview_at: int | None = None
     preview_note: str = ""
     selected: frozenset[int] = frozenset()
+    notes: dict[int, str] = field(default_factory=dict)
+    """A short word on a target cell: the stones a move there allows (·· two, · one), a build's best points."""
     cursor: int = field(default=6 * COLS + 6)
 
 
@@ -121,12 +123,19 @@ def _bottom_line(view, c: int, bg: str, marks: Marks, labels: dict[int, str]) ->
     seat = view.ship_at(c)
     if seat >= 0:
         text.append_text(ship_text(seat))
-    elif c == marks.preview_at and marks.preview_note:
-        text.append(marks.preview_note[:CELL_W], style=f"bold #ffffff on {bg}")
-    elif c in labels:
-        text.append(labels[c], style=f"#c8c0b0 on {bg}")
-    elif c in marks.targets and view.pyramid_owner[c] < 0:
-        text.append("  ··", style=f"bold #ffffff on {bg}")
+    else:
+        if c == marks.preview_at and marks.preview_note:
+            note = marks.preview_note
+        elif c in marks.targets:
+            note = marks.notes.get(c, "··")
+        else:
+            note = ""
+        label = labels.get(c, "")
+        if label and len(label) + 1 + len(note) <= CELL_W:
+            text.append(label, style=f"#c8c0b0 on {bg}")
+            text.append(f"{note:>{CELL_W - len(label)}}", style=f"bold #ffffff on {bg}")
+        elif note:
+            text.append(f"{note[:CELL_W]:^{CELL_W}}", style=f"bold #ffffff on {bg}")
     text.append(" " * (CELL_W - len(text)), style=f"on {bg}")
     return text
 
@@ -347,7 +356,13 @@ def legend_text() -> Text:
     text.append("░", style=f"{COVERED_INK} on {COVERED_BG}")
     text.append(" covered  ")
     text.append("  ", style=f"on {TARGET_BG}")
-    text.append(" you may go/click  ")
+    text.append(" click here: ")
+    text.append("··", style=f"bold #ffffff on {TARGET_BG}")
+    text.append(" then 2 stones ")
+    text.append("·", style=f"bold #ffffff on {TARGET_BG}")
+    text.append(" 1 stone ")
+    text.append("+4", style=f"bold #ffffff on {TARGET_BG}")
+    text.append(" points  ")
     text.append("  ", style=f"on {PREVIEW_BG}")
     text.append(" constellation")
     return text

@@ -229,6 +229,7 @@ async def test_a_pyramid_built_by_click_scores_what_the_preview_showed():
         await pilot.pause()
         assert screen.preview is not None and screen.preview.at == at
         shown = screen.preview
+        assert screen.notes[at] == f"+{points}"  # the best a build there scores, before any choice
         assert f"+{shown.points} point" in status(screen)
         map_widget = screen.query_one(PacalMap)
         assert map_widget.marks.preview == frozenset(shown.cells) and map_widget.marks.preview_note == f"+{shown.points}"
@@ -348,6 +349,11 @@ async def test_straight_or_turning_to_the_same_cell_is_asked_and_answered_by_num
         await pilot.pause()
         await pass_keyboard(pilot)
         screen = the_screen(app)
+        ways = reachable(controller.view(seat), seat)
+        assert screen.notes[cell] == "··/·"  # two stones after the straight move, one after turning
+        assert all(screen.notes[c] == "·" for c, w in ways.items() if w == ["turn"])
+        assert all(screen.notes[c] == "··" for c, w in ways.items() if w == ["straight"])
+        assert "or use an energy piece (1-3)" in status(screen)
         await click_cell(pilot, cell)
         assert [c.action for c in screen.choices] == [("move", "straight", cell), ("move", "turn", cell)]
         assert "two ways to that cell" in status(screen)
