@@ -261,3 +261,20 @@ async def test_lantern_raises_the_column_limit():
         assert GAME.column_limit(controller.view(seat)) == 4
         assert "columns this turn 0/4" in str(screen.query_one("#pagode-info").render())
         assert "*" in str(screen.query_one("#abilities").render())
+
+
+async def test_end_turn_with_the_fan_fills_the_hand_to_four():
+    controller, app = with_abilities()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = app.screen
+        quick_buttons(screen)
+        seat = controller.waiting.seat
+        column = next(a for a in controller.legal_actions(seat) if a[0] == "column" and len(a[3]) == 1)
+        await click_action(pilot, screen, column)
+        await pilot.pause()
+        await pilot.click("#btn-end-fan")
+        await pilot.pause()
+        after = controller.view(None)
+        assert len(after.hands[seat]) == 4 and after.uses[seat][3] == 1

@@ -305,3 +305,45 @@ async def test_the_app_answers_while_a_computer_thinks():
         bot.gate.set()
         await asyncio.wait_for(moved.wait(), 10)
         assert controller.log[-1].actor == 1
+
+
+async def test_settings_shows_the_identity_fingerprint_once_it_exists(lanterne_home):
+    from protocol.identity import Identity
+
+    identity = Identity.load_or_create()
+    app = make_app()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert text_of(app.screen.query_one("#fingerprint")) == str(identity.fingerprint)
+
+
+async def test_rules_open_from_a_game_and_come_back():
+    controller, app = toy_app([None, RandomBot(1)])
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_after_the_result_the_board_stays_visible():
+    controller, app = toy_app([None, None])
+    for _ in range(20):
+        if controller.is_over():
+            break
+        controller.submit(controller.waiting.seat, ("add", 2))
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.click("#board")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.viewer is None
+        assert text_of(screen.query_one(StatusLine)).startswith("Game over:")
+        await pilot.press("escape")  # a finished game leaves without asking
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
