@@ -145,7 +145,11 @@ class GameController(ABC):
         return self.game.parse_action(self.view(seat), text.strip(), seat)
 
     def format(self, seat: int, action: Action) -> str:
-        return self.game.format_action(self.view(seat), action)
+        """The move notation of ``action`` for ``seat``; a plain spelling if the engine cannot write it."""
+        try:
+            return self.game.format_action(self.view(seat), action)
+        except (RulesError, ValueError, TypeError, IndexError, KeyError):
+            return " ".join(str(x) for x in action)
 
     def status(self) -> str:
         """One line: whose turn it is and what the app waits for."""

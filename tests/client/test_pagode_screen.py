@@ -278,3 +278,21 @@ async def test_end_turn_with_the_fan_fills_the_hand_to_four():
         await pilot.pause()
         after = controller.view(None)
         assert len(after.hands[seat]) == 4 and after.uses[seat][3] == 1
+
+
+async def test_typed_notation_is_not_taken_for_board_keys():
+    controller, app = pagode_app([None, None], seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = app.screen
+        seat = controller.waiting.seat
+        view = controller.view(seat)
+        letter = "rbgvy"[view.cards.ids[view.reserves[seat][0]] // 11]
+        await pilot.press("colon", "c", "3", "space", letter, "enter")
+        await pilot.pause()
+        assert controller.view(seat).site_cols[2] == 1  # typed, not site 3 by key
+        await pilot.press(*"end", "enter")
+        await pilot.pause()
+        assert controller.waiting.seat == 1 - seat
+        assert [e.text for e in controller.log if e.actor == seat][-2:] == [f"c3 {letter}", "end"]
