@@ -1,0 +1,98 @@
+"""The invitation dialogs: a host accepts or declines a joiner; a joiner types HOST:PORT.
+
+The host sees the joiner's proven name, key fingerprint and the safety code
+(the same code shows on both screens): the two players compare it aloud
+before the host accepts, so nobody in between can pass for the other.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from protocol.net.invite import parse_address
+
+
+class InviteScreen(ModalScreen[bool]):
+    """Someone asks for the free seat: accept (True) or decline (False)."""
+
+    BINDINGS = [Binding("a", "accept", "Accept"), Binding("d,escape", "decline", "Decline")]
+    DEFAULT_CSS = "InviteScreen #invite-code { text-style: bold; color: $accent; margin: 1 0; }"
+
+    def __init__(self, name: str, fingerprint: str, address: str, safety_code: str, table: str = ""):
+        super().__init__()
+        self.joiner = name
+        self.fingerprint = fingerprint
+        self.address = address
+        self.safety_code = safety_code
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="invite-box"):
+            yield Static("Join request", classes="screen-title")
+            yield Static(f"{self.joiner} asks to sit at your table{' (' + self.table + ')' if self.table else ''}.",
+                         id="invite-who")
+            yield Static(f"Key {self.fingerprint}, from {self.address}", classes="muted", id="invite-key")
+            yield Static(f"Safety code: {self.safety_code}", id="invite-code")
+            yield Static("Compare this code aloud with the other player: accept only if it is the same "
+                         "on both screens.", classes="muted")
+            with Horizontal(classes="buttons"):
+                yield Button("Accept [a]", id="invite-accept", variant="primary")
+                yield Button("Decline [d]", id="invite-decline", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#invite-decline").focus()
+
+    def action_accept(self) -> None:
+        self.dismiss(True)
+
+    def action_decline(self) -> None:
+        self.dismiss(False)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "invite-accept")
+
+
+class JoinAddressScreen(ModalScreen[tuple[str, int] | None]):
+    """Join by HOST:PORT, where multicast discovery is blocked. Dismissed with the address, or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="address-box"):
+            yield Static("Join by address", classes="screen-title")
+            yield Static("The host's address and port, as its lobby shows them (e.g. 192.168.1.20:41234).",
+                         classes="muted")
+            yield Input("", placeholder="HOST:PORT", id="address-input")
+            yield Static("", id="address-error", classes="status")
+            with Horizontal(classes="buttons"):
+                yield Button("Join", id="address-join", variant="primary")
+                yield Button("Cancel", id="address-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#address-input").focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def _submit(self) -> None:
+        text = self.query_one("#address-input", Input).value.strip()
+        address = parse_address(text)
+        if address is None:
+            error = self.query_one("#address-error", Static)
+            error.update(f"Not HOST:PORT: {text!r} (a port is 1..65535)" if text else "Type the host's HOST:PORT")
+            error.set_class(True, "-error")
+            return
+        self.dismiss(address)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self._submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "address-join":
+            self._submit()
+        else:
+            self.dismiss(None)

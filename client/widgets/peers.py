@@ -1,0 +1,87 @@
+"""The live list of Lanterne peers heard on the LAN, and their open tables.
+
+Fed by :class:`protocol.net.discovery.Discovery` callbacks (add, update,
+remove); every line says who (name, fingerprint), where, and which table is
+open with how many free seats. Everything but the proven key is a hint.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from protocol.net.discovery import Advert
+
+EMPTY = "(nobody heard on this network yet)"
+
+
+def describe(advert: Advert) -> Text:
+    """One line for a peer: name, fingerprint, address, table."""
+    line = Text()
+    line.append(advert.name or "?", style="bold")
+    line.append(f"  {advert.fingerprint}  {advert.address or '?'}:{advert.port}  ", style="dim")
+    if advert.table is None:
+        line.append("no open table", style="dim")
+    elif advert.table.free > 0:
+        line.append(f"{advert.table.game} {advert.table.variant}: {advert.table.free} free seat"
+                    f"{'s' if advert.table.free != 1 else ''}", style="bold green")
+    else:
+        line.append(f"{advert.table.game} {advert.table.variant}: table full", style="yellow")
+    return line
+
+
+class PeerList(OptionList):
+    """Peers on the LAN; choosing one with a free seat asks to join its table."""
+
+    DEFAULT_CSS = "PeerList { height: 1fr; min-height: 4; }"
+
+    class JoinWanted(Message):
+        def __init__(self, advert: Advert):
+            super().__init__()
+            self.advert = advert
+
+    def __init__(self, own_fingerprint: str = "", **kwargs):
+        super().__init__(**kwargs)
+        self.own_fingerprint = own_fingerprint
+        self.adverts: dict[str, Advert] = {}
+
+    def on_mount(self) -> None:
+        self._redraw()
+
+    def _key(self, advert: Advert) -> str:
+        return advert.instance or f"{advert.fingerprint}@{advert.address}:{advert.port}"
+
+    def put(self, advert: Advert) -> None:
+        """A peer was heard, or changed (its table, its address)."""
+        if advert.fingerprint == self.own_fingerprint:
+            return  # our own advert, heard back
+        self.adverts[self._key(advert)] = advert
+        self._redraw()
+
+    def forget(self, advert: Advert) -> None:
+        """A peer left (or stopped advertising)."""
+        if self.adverts.pop(self._key(advert), None) is not None:
+            self._redraw()
+
+    def ordered(self) -> list[Advert]:
+        return sorted(self.adverts.values(), key=lambda a: (a.table is None or a.table.free <= 0,
+                                                            a.name.lower(), a.fingerprint))
+
+    def _redraw(self) -> None:
+        keep = self.highlighted
+        self.clear_options()
+        adverts = self.ordered()
+        if not adverts:
+            self.add_option(Option(Text(EMPTY, style="dim"), disabled=True))
+            return
+        self.add_options([Option(describe(a), id=self._key(a)) for a in adverts])
+        if keep is not None:
+            self.highlighted = min(keep, len(adverts) - 1)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        advert = self.adverts.get(event.option.id or "")
+        if advert is not None:
+            self.post_message(self.JoinWanted(advert))
