@@ -142,6 +142,8 @@ def map_text(view, marks: Marks) -> Text:
                                                           if " on " in top_style else "")
         canvas.put(x, y, top, top_style)
         canvas.put(x, y + 1, bottom, bottom_style)
+        if h in marks.targets and view.occupant[h] >= 0:  # a figure a click acts on
+            canvas.put(x + 3, y + 1, "◇", "bold yellow on " + PLAYER_COLOURS[view.occupant[h] >> 1])
     for h, left, right, style in ((marks.source, "[", "]", "bold yellow"), (marks.cursor, "▶", "◀", "bold white")):
         if h is not None:
             x, y = cell_origin(h)
