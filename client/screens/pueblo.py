@@ -32,7 +32,8 @@ from rich.text import Text
 from client.screens.dialogs import GameOverScreen
 from client.screens.game import GameScreen
 from client.widgets.pueblo import (CHIEF, FAMILY_NAMES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER, BoardPicture, Overlay,
-                                   PuebloBoard, box_for, family_of, next_family, stone_sketch, turn, wheel)
+                                   PuebloBoard, box_for, family_of, footprint_overlay, next_family, stone_sketch,
+                                   turn, wheel)
 from client.widgets.pueblo_panels import (ChiefPanel, HotText, PenaltyBoard, SideView, StonePanel, chief_text,
                                           chip, column_text, penalties_text, side_view_text)
 from engines.core import Action, RulesError, State
@@ -285,8 +286,7 @@ class PuebloScreen(GameScreen):
             action: Action = ("place", self.kind, self.orient, x, y)
             legal = fp.legal and action in self._legal
             reason = fp.reason if not fp.legal else (None if legal else self._reason(action))
-            style = LEGAL_STYLE if legal else ILLEGAL_STYLE
-            overlay = {c: Overlay(f"▲{a}-{b}" if b > a else f"{a}", style) for c, a, b in fp.cells}
+            overlay = footprint_overlay(fp.cells, legal)
             words = self.controller.format(self.acting_seat, action)
             if fp.base is not None:
                 words += f" on level {fp.base + 1}"

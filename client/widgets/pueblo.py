@@ -209,6 +209,12 @@ class Overlay(NamedTuple):
     style: str
 
 
+def footprint_overlay(cells: tuple[tuple[int, int, int], ...], legal: bool) -> dict[int, Overlay]:
+    """A previewed stone: per cell the levels it would fill ('▲1-2' on the tall cell), green or red."""
+    style = LEGAL_STYLE if legal else ILLEGAL_STYLE
+    return {c: Overlay(f"▲{first}-{last}" if last > first else f"{first}", style) for c, first, last in cells}
+
+
 class BoardPicture(NamedTuple):
     """Everything the board drawing shows."""
 

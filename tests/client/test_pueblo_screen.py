@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
+from hypothesis import given, settings, strategies as st
 from client.screens.dialogs import GameOverScreen, HandoffScreen
 from client.screens.pueblo import PuebloScreen
 from client.widgets.pueblo import (CELL_H, CELL_W, CYCLES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER, SIZE as CELLS_SIDE,
                                    TRACK_PLACES, PuebloBoard, box_for, cell_at, cell_centre, family_of,
                                    next_family, space_at, space_centre, tall_offset, turn, wheel)
 from client.widgets.pueblo_panels import ChiefPanel, PenaltyBoard, StonePanel, side_view_text
+from engines.core import RulesError
 from engines.pueblo.data import TRACK
 from engines.pueblo.geometry import LINES, penalties_at, sight
 from engines.pueblo.preview import chief_options, side_view
@@ -17,6 +20,10 @@ from engines.pueblo.state import MOVE, PLACE, REMOVE, SITE, BID, OVER
 from tests.client.pueblo_helpers import (GAME, SIZE, at_cell, at_space, levels_of_new_stone, open_screen,
                                          overlay_levels, pass_keyboard, play_randomly, pueblo_app, scroll_wheel,
                                          status, to_the_player)
+
+
+class BoardShown(NamedTuple):
+    overlay: dict
 
 
 def shown_in_cell(board: PuebloBoard, cell: int) -> str:
@@ -394,3 +401,47 @@ async def test_the_choices_show_the_penalties_the_previewed_stone_would_bring():
         for option, line in zip(chief_options(after), lines):
             assert f"red {option.penalties[0]:>2}  blue {option.penalties[1]:>2}" in line
         assert chief_options(after)[0].penalties[1] > chief_options(controller.state)[0].penalties[1]
+
+
+# ------------------------------------------------------------------ the preview, in any position
+
+
+def random_position(seed: int, players: int, actions: int):
+    """A position after ``actions`` random legal moves (with the first-player roll)."""
+    from engines.core import OpenTable
+
+    rng = random.Random(seed)
+    table = OpenTable(seed)
+    state = GAME.setup(players=players)
+    state, _ = GAME.apply(state, table.resolve(state, GAME.table_op(state)))
+    for _ in range(actions):
+        if GAME.is_over(state):
+            break
+        seat = GAME.next_actor(state)
+        state, _ = GAME.apply(state, rng.choice(GAME.legal_actions(state, seat)))
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 4), st.integers(0, 60), st.integers(0, 11), st.integers(0, 7),
+       st.integers(0, 7))
+def test_the_preview_shows_exactly_the_levels_the_stone_fills(seed, players, actions, orient, cx, cy):
+    from client.widgets.pueblo import footprint_overlay
+    from engines.pueblo.preview import footprint
+
+    state = random_position(seed, players, actions)
+    if state.phase == MOVE:
+        state, _ = GAME.apply(state, ("move", 1))
+    kinds = [a[1] for a in GAME.legal_actions(state, state.seat) if a[0] == "place"]
+    if state.phase != PLACE or not kinds:
+        return
+    x, y = box_for(orient, cx, cy)
+    fp = footprint(state, orient, x, y)
+    shown = overlay_levels(BoardShown(footprint_overlay(fp.cells, fp.legal)))
+    try:
+        after, _ = GAME.apply(state, ("place", kinds[0], orient, x, y))
+    except RulesError as e:  # refused: the preview said so, with the same words
+        assert not fp.legal and str(e) == fp.reason
+        return
+    assert fp.legal
+    assert levels_of_new_stone(state, after) == shown
