@@ -47,6 +47,8 @@ class TableHint:
     game: str
     variant: str = "standard"
     free: int = 1
+    seats: int = 2
+    """Seats at the table (3 or more: an N-peer table, see mesh.py)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,8 @@ class Advert:
         props = {"txt": str(TXT_VERSION), "v": str(self.protocol), "name": self.name, "fp": self.fingerprint}
         if self.table is not None:
             props.update(game=self.table.game, variant=self.table.variant, free=str(self.table.free))
+            if self.table.seats != 2:
+                props["seats"] = str(self.table.seats)
         return {k: _cut_utf8(v, 250 - len(k)) for k, v in props.items()}
 
 
@@ -106,7 +110,9 @@ def advert_from_properties(props: dict, port: int, addresses: Iterable[str], ins
     table = None
     game = _text(props, "game", 32)
     if game:
-        table = TableHint(game, _text(props, "variant", 32) or "standard", _int(props, "free", 1))
+        seats = _int(props, "seats", 2)
+        table = TableHint(game, _text(props, "variant", 32) or "standard", _int(props, "free", 1),
+                          seats if 2 <= seats <= 16 else 2)
     return Advert(name=name, fingerprint=fp, port=port, addresses=tuple(addresses),
                   protocol=_int(props, "v", 0), table=table, instance=instance)
 

@@ -32,10 +32,15 @@ MAX_NAME = 64
 SCHEMAS: dict[str, dict] = {
     "hello": {"t": "str", "v": "uint", "key": "bytes32", "name": "str", "nonce": "bytes32"},
     "auth": {"t": "str", "sig": "bytes64"},
-    "join": {"t": "str", "game": "str", "variant": "str", "players": "uint"},
-    "resume": {"t": "str", "game_id": "bytes", "have": "uint"},
+    "join": {"t": "str", "game": "str", "variant": "str", "players": "uint", "port?": "uint"},
+    "resume": {"t": "str", "game_id": "bytes", "have": "uint", "port?": "uint"},
     "accept": {"t": "str", "note": "str", "have": "uint"},
     "decline": {"t": "str", "reason": "str"},
+    # N peers (protocol/net/mesh.py): once every seat is taken the host tells
+    # each guest who sits where and where they listen (addresses are hints;
+    # every mesh link proves its key again).
+    "roster": {"t": "str", "table": "bytes32", "keys": ["list", "bytes32", 16], "names": ["list", "str", 16],
+               "addrs": ["list", "str", 16], "ports": ["list", "uint", 16]},
 }
 
 

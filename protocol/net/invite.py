@@ -39,6 +39,8 @@ class Request:
     have: int = 0
     """For a resume: how many log entries the joiner holds."""
     address: tuple[str, int] = ("", 0)
+    port: int = 0
+    """The port the joiner listens on for the other peers of an N-peer table (0: none)."""
 
 
 @dataclass(frozen=True)
@@ -94,10 +96,10 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
         return None
     if msg["t"] == "join":
         request = Request(hs.peer, hs.safety_code, "join", game=msg["game"][:32], variant=msg["variant"][:32],
-                          players=msg["players"], address=link.peer)
+                          players=msg["players"], address=link.peer, port=msg.get("port", 0))
     else:
         request = Request(hs.peer, hs.safety_code, "resume", game_id=msg["game_id"], have=msg["have"],
-                          address=link.peer)
+                          address=link.peer, port=msg.get("port", 0))
     answer = await decide(request)
     if not answer.accept:
         try:
@@ -139,12 +141,18 @@ async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, 
     return link, hs, answer["have"]
 
 
-def join_request(game: str, variant: str, players: int) -> dict:
-    return {"t": "join", "game": game, "variant": variant, "players": players}
+def join_request(game: str, variant: str, players: int, port: int = 0) -> dict:
+    request = {"t": "join", "game": game, "variant": variant, "players": players}
+    if port:
+        request["port"] = port
+    return request
 
 
-def resume_request(game_id: bytes, have: int) -> dict:
-    return {"t": "resume", "game_id": game_id, "have": have}
+def resume_request(game_id: bytes, have: int, port: int = 0) -> dict:
+    request = {"t": "resume", "game_id": game_id, "have": have}
+    if port:
+        request["port"] = port
+    return request
 
 
 def parse_address(text: str, default_port: int | None = None) -> tuple[str, int] | None:

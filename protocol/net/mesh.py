@@ -1,0 +1,539 @@
+"""N peers at one table (3 to 16): a full mesh of links carrying one session.
+
+Why a full mesh, and not the host relaying: the issue asks for every peer
+connected to every other, and a mesh keeps a game going when any one peer
+(the host included) is gone: the others still reach each other. It also
+makes equivocation visible: every peer forwards *every* entry it accepted
+to every other peer (the session's echoes), so an entry a seat sent to one
+peer reaches the others by a second path, and a seat that signed two
+different entries for one place in the chain is caught by both signatures
+(``Session`` names it in an ``abort`` carrying the other entry as evidence).
+
+How the mesh forms:
+
+1. the host opens a table for N seats (``MeshPeer.host``) and accepts N-1
+   joiners (each join request says the port the joiner listens on);
+2. once every seat is taken the host starts the session with the guests'
+   keys in join order (``Session(guests=...)``: nobody else may join) and
+   sends each guest a ``roster``: the table id, every seat's key, name,
+   address and port (hints: every link proves its key again);
+3. each guest dials every peer seated before it (the later seat dials the
+   earlier one, so a pair never races to link twice) with a ``resume`` for
+   the table id; the listener accepts only keys of the roster.
+
+What goes out on a link is read from the chain: a per-link count, one
+sender task per link, entries the link's peer wrote itself skipped. Each
+link therefore carries a contiguous copy of the sender's chain, so entries
+never arrive out of order, and duplicates from other paths are harmless.
+
+Files, resume and claim are those of :mod:`protocol.net.peer` (the meta file
+also holds the roster and ``"mesh": true``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import inspect
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Awaitable, Callable, Sequence
+
+from engines.core import TABLE, Game, Player, RulesError
+from engines.registry import get_game
+from protocol.identity import Identity, fingerprint
+from protocol.log import Entry, LogFormatError, open_entry, read_log
+from protocol.session import Aborted, GameOver, Moved, Session, TableSet
+from protocol.wire import ProtocolError
+
+from .discovery import Advert, Discovery, TableHint
+from .handshake import HandshakeError, decode, encode
+from .invite import Answer, Declined, Request, ask, host_connection, join_request, resume_request
+from .peer import GameFiles, PeerOptions, ResumeError, Say, _truncate_log
+from .transport import Link, LinkClosed, bound_port, serve, within
+
+ROSTER_WAIT = 3600.0
+"""Seconds a seated guest waits for the others to join (a lobby may take a while)."""
+
+
+@dataclass
+class Seat:
+    """One member of the table as this peer knows it."""
+
+    key: bytes
+    name: str = ""
+    address: tuple[str, int] | None = None
+
+
+@dataclass
+class MeshPeer:
+    """One peer of an N-peer game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
+
+    me: Identity
+    name: str
+    files: GameFiles
+    player: Player | None
+    options: PeerOptions = PeerOptions()
+    say: Say = print
+    session: Session | None = None
+    seats: list[Seat] = field(default_factory=list)
+    """Every member in seat order (the host first); empty until the table is full."""
+    links: dict[bytes, Link] = field(default_factory=dict)
+    discovery: Discovery | None = None
+    on_events: Callable[[list], None] | None = None
+    port: int = 0
+    _sent: dict[bytes, int] = field(default_factory=dict)
+    _wake: dict[bytes, asyncio.Event] = field(default_factory=dict)
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _done: asyncio.Event = field(default_factory=asyncio.Event)
+    _full: asyncio.Event = field(default_factory=asyncio.Event)
+    _tasks: set = field(default_factory=set)
+    _game: Game | None = None
+    _players: int = 0
+    _variant: str = "standard"
+    _seed: bytes = b""
+    _joiners: list = field(default_factory=list)
+    _accept_policy: Callable | None = None
+    _dialing: set = field(default_factory=set)
+
+    # ------------------------------------------------------------ making one
+    @classmethod
+    def host(cls, me: Identity, name: str, game: Game, players: int, folder: Path | str, *,
+             variant: str = "standard", player: Player | None = None, options: PeerOptions = PeerOptions(),
+             say: Say = print, seed: bytes | None = None) -> "MeshPeer":
+        """A table for ``players`` seats; the session starts once every seat is taken."""
+        game.check_options(players, variant)
+        peer = cls(me, name, GameFiles(folder), player, options, say)
+        peer._game, peer._players, peer._variant, peer._seed = game, players, variant, seed or os.urandom(32)
+        peer.files.update(role="host", mesh=True, game=game.id, variant=variant, name=name, players=players)
+        return peer
+
+    @classmethod
+    def guest(cls, me: Identity, name: str, folder: Path | str, *, player: Player | None = None,
+              options: PeerOptions = PeerOptions(), say: Say = print, seed: bytes | None = None) -> "MeshPeer":
+        seed = seed or os.urandom(32)
+        files = GameFiles(folder)
+        meta = {"role": "guest", "mesh": True, "name": name}
+        session = Session(me, host=False, name=name, seed=seed, store=files.store(seed, meta),
+                          timeout=options.claim_after)
+        return cls(me, name, files, player, options, say, session=session)
+
+    @classmethod
+    def from_files(cls, me: Identity, meta_path: Path | str, *, player: Player | None = None,
+                   options: PeerOptions = PeerOptions(), say: Say = print) -> "MeshPeer":
+        """Restart after a crash from the log, seed and meta files (ResumeError: one line)."""
+        meta_path = Path(meta_path)
+        try:
+            meta = json.loads(meta_path.read_text())
+            seed = meta_path.with_suffix(".seed").read_bytes()
+            table = bytes.fromhex(meta["table"])
+            raws, cut = read_log(meta_path.with_suffix(".log"))
+            seats = [Seat(bytes.fromhex(s["key"]), s.get("name", ""),
+                          (s["address"][0], int(s["address"][1])) if s.get("address") else None)
+                     for s in meta["seats"]]
+        except (OSError, ValueError, KeyError, TypeError, IndexError, LogFormatError) as e:
+            raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {e}") from None
+        if not raws or hashlib.sha256(raws[0]).digest() != table:
+            raise ResumeError(f"cannot resume {meta_path.stem}: its log does not start with table {table.hex()[:16]}")
+        if cut:
+            say(f"log: {cut} bytes after the last complete entry were dropped")
+            _truncate_log(meta_path.with_suffix(".log"), cut)
+        files = GameFiles(meta_path.parent)
+        store = files.attach(table, meta)
+        guests = [s.key for s in seats[1:]]
+        try:
+            game = get_game(meta["game"]) if meta.get("role") == "host" else None
+            session = Session.from_log(raws, me, seed, store=store, timeout=options.claim_after,
+                                       name=meta.get("name", ""), game=game, players=len(seats),
+                                       variant=meta.get("variant", "standard"), guests=guests)
+        except (ProtocolError, RulesError, KeyError) as e:
+            files.close()
+            raise ResumeError(f"cannot resume {meta_path.stem}: {e}") from None
+        peer = cls(me, meta.get("name", "?"), files, player, options, say, session=session, seats=seats)
+        peer.port = int(meta.get("port", 0))
+        peer._full.set()
+        say(f"resuming table {meta['table'][:16]} from {len(raws)} logged entries")
+        return peer
+
+    # ------------------------------------------------------------ facts
+    @property
+    def table_id(self) -> bytes:
+        return self.files.table_id
+
+    @property
+    def is_host(self) -> bool:
+        return self.files.meta.get("role") == "host"
+
+    def keys(self) -> list[bytes]:
+        return [s.key for s in self.seats]
+
+    def _index(self, key: bytes) -> int:
+        return self.keys().index(key)
+
+    def _others(self) -> list[Seat]:
+        return [s for s in self.seats if s.key != self.me.public]
+
+    def linked(self, key: bytes) -> bool:
+        link = self.links.get(key)
+        return link is not None and not link.closed
+
+    # ------------------------------------------------------------ the local player (a UI)
+    async def act(self, action) -> None:
+        """Play our seat's ``action``: logged, then sent on every link (IllegalAction: one line)."""
+        self._report(self.session.act(action))
+
+    # ------------------------------------------------------------ reporting
+    def _report(self, events: list) -> None:
+        session = self.session
+        session.data_to_send()  # the chain is the outbox: every sender reads it
+        for event in self._wake.values():
+            event.set()
+        self._changed.set()
+        if events and self.on_events is not None:
+            self.on_events(list(events))
+        for ev in events:
+            if isinstance(ev, Moved):
+                self.say(f"move {len(session.chain)}: seat {ev.seat + 1} {ev.text}")
+            elif isinstance(ev, TableSet):
+                self.say(f"table: {ev.game} {ev.variant}, seats {', '.join(ev.names)}; "
+                         f"safety code {ev.safety_code}")
+            elif isinstance(ev, GameOver):
+                self.say(f"game over: scores {list(ev.scores)} winners "
+                         f"{', '.join(f'seat {w + 1}' for w in ev.winners)}")
+            elif isinstance(ev, Aborted):
+                if ev.by == session.my_seat and ev.culprit is not None and ev.culprit != ev.by:
+                    self.say(f"claimed: {ev.reason}")
+                else:
+                    self.say(f"game ended: {ev.reason}")
+        if session.over and not self._done.is_set():
+            self.files.update(over=True)
+            self.say(f"log: {self.files.log_path}")
+            self._done.set()
+
+    def _save_roster(self) -> None:
+        self.files.update(seats=[{"key": s.key.hex(), "name": s.name,
+                                  "address": list(s.address) if s.address else None} for s in self.seats],
+                          port=self.port)
+
+    # ------------------------------------------------------------ running
+    async def run_host(self, interfaces: Sequence[str], port: int = 0, *, discover: bool = True,
+                       accept: Callable[[Request], bool | Awaitable[bool]] | None = None) -> Session:
+        """Open the table, seat N-1 joiners, then play to the end over the mesh."""
+        self._accept_policy = accept
+        return await self._run(interfaces, port, discover)
+
+    async def run_guest(self, address: tuple[str, int] | None, interfaces: Sequence[str], port: int = 0, *,
+                        expect_fingerprint: str | None = None, discovery: Discovery | None = None,
+                        game: str = "", variant: str = "standard", players: int = 0) -> Session:
+        """Join the table at ``address`` (or resume from files) and play to the end over the mesh.
+
+        ``interfaces``: where we listen for the peers seated after us.
+        """
+        self.discovery = discovery
+        self._join = (address, expect_fingerprint, game, variant, players)
+        return await self._run(interfaces, port, False)
+
+    async def _run(self, interfaces: Sequence[str], port: int, discover: bool) -> Session:
+        server = await self._listen(interfaces, port or self.port)
+        self.port = bound_port(server)
+        self.files.update(port=self.port)
+        for ip in interfaces:
+            self.say(f"listening on {ip}:{self.port} as {self.name} ({self.me.fingerprint})")
+        try:
+            if discover:
+                self.discovery = Discovery(list(interfaces))
+                free = self._players - 1 - len(self._joiners) if self.session is None else 0
+                table = TableHint(self._game.id, self._variant, max(free, 0), self._players) if self._game else None
+                await self.discovery.advertise(Advert(self.name, self.me.fingerprint, self.port, table=table))
+                self.say("advertised on zeroconf")
+            elif self.discovery is not None:
+                await self.discovery.browse()
+            if self.session is None and self.is_host:
+                await self._full.wait()
+            elif not self._full.is_set():
+                await self._join_host()
+            self._spawn(self._dial_loop())
+            self._spawn(self._play_loop())
+            await self._done.wait()
+            await self._linger()
+        finally:
+            server.close()
+            for task in list(self._tasks):
+                task.cancel()
+            for link in list(self.links.values()):
+                await link.close("game over" if self.session is not None and self.session.over else "leaving")
+            if self.discovery is not None:
+                await self.discovery.close()
+            self.files.close()
+        return self.session
+
+    def _spawn(self, coro) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.AbstractServer:
+        try:
+            return await serve(self._on_connection, list(interfaces), port, self.options.link)
+        except OSError as e:
+            if port:
+                self.say(f"port {port} is busy ({e.strerror}); listening on another")
+                return await serve(self._on_connection, list(interfaces), 0, self.options.link)
+            raise
+
+    async def _linger(self) -> None:
+        """After our end: until every link is closed (each peer says goodbye once over), or ``linger`` s."""
+        deadline = time.monotonic() + self.options.linger
+        while time.monotonic() < deadline:
+            if all(not self.linked(s.key) for s in self._others()) and self._drained():
+                return
+            await asyncio.sleep(0.05)
+
+    def _drained(self) -> bool:
+        return all(self._sent.get(k, 0) >= len(self.session.chain) for k in self.links)
+
+    # ------------------------------------------------------------ incoming links
+    async def _on_connection(self, link: Link) -> None:
+        await host_connection(link, self.me, self.name, self._decide, self._accepted)
+
+    async def _decide(self, req: Request) -> Answer:
+        if req.kind == "resume":
+            if not self.table_id or req.game_id != self.table_id:
+                return Answer(False, "no such game here")
+            if req.peer.key not in self.keys() or req.peer.key == self.me.public:
+                return Answer(False, "you hold no seat in this game")
+            self.say(f"link request from {req.peer.name} ({req.peer.fingerprint}) holding {req.have} entries")
+            if req.port:
+                seat = self.seats[self._index(req.peer.key)]
+                seat.address = (req.address[0], req.port)
+                self._save_roster()
+            return Answer(True, "linked", len(self.session.chain))
+        if not self.is_host:
+            return Answer(False, "no open table here")
+        self.say(f"join request from {req.peer.name} ({req.peer.fingerprint}) at {req.address[0]}; "
+                 f"safety code {req.safety_code}")
+        if self._full.is_set():
+            return Answer(False, "the table is full")
+        if req.game and (req.game != self._game.id or req.variant != self._variant):
+            return Answer(False, f"this table plays {self._game.id} {self._variant}")
+        if any(j.peer.key == req.peer.key for j in self._joiners):
+            return Answer(False, "you already hold a seat here")
+        verdict = self._accept_policy(req) if self._accept_policy is not None else True
+        if inspect.isawaitable(verdict):
+            verdict = await verdict
+        if self._full.is_set():
+            return Answer(False, "the table is full")
+        if not verdict:
+            self.say(f"declined {req.peer.name}")
+            return Answer(False, "the host declined")
+        self._joiners.append(req)
+        self.say(f"accepted {req.peer.name} ({len(self._joiners) + 1}/{self._players} seats)")
+        if len(self._joiners) == self._players - 1:
+            self._seat_everyone()
+        elif self.discovery is not None:
+            self._spawn(self._refresh_advert())
+        return Answer(True, "seat offered", 0)
+
+    def _seat_everyone(self) -> None:
+        """Every seat is taken: start the session with the guests in join order."""
+        self.seats = [Seat(self.me.public, self.name)] + [
+            Seat(j.peer.key, j.peer.name, (j.address[0], j.port) if j.port else None) for j in self._joiners]
+        guests = [j.peer.key for j in self._joiners]
+        meta = dict(self.files.meta)
+        self.session = Session(self.me, host=True, name=self.name, game=self._game, variant=self._variant,
+                               seed=self._seed, store=self.files.store(self._seed, meta),
+                               timeout=self.options.claim_after, guests=guests)
+        self._report(self.session.start())
+        self._save_roster()
+        self._full.set()
+        if self.discovery is not None:
+            self._spawn(self._refresh_advert())
+
+    async def _refresh_advert(self) -> None:
+        current = self.discovery.advert if self.discovery is not None else None
+        if current is None or current.table is None:
+            return
+        free = 0 if self._full.is_set() else self._players - 1 - len(self._joiners)
+        if current.table.free != free:
+            await self.discovery.update_table(TableHint(current.table.game, current.table.variant, free,
+                                                        current.table.seats))
+
+    def _roster(self) -> bytes:
+        return encode("roster", table=self.table_id, keys=self.keys(), names=[s.name for s in self.seats],
+                      addrs=[s.address[0] if s.address else "" for s in self.seats],
+                      ports=[s.address[1] if s.address else 0 for s in self.seats])
+
+    async def _accepted(self, req: Request, link: Link) -> None:
+        if req.kind == "join":
+            await self._full.wait()
+            try:
+                await link.send(self._roster())
+            except LinkClosed:
+                return
+        await self._carry_quietly(req.peer.key, link, req.have)
+
+    # ------------------------------------------------------------ outgoing links
+    async def _join_host(self) -> None:
+        """Ask the host for a seat, wait for the roster, then carry that link."""
+        address, expect_fp, game, variant, players = self._join
+        link, hs, _ = await ask(address[0], address[1], self.me, self.name,
+                                join_request(game, variant, players, self.port),
+                                expect_fingerprint=expect_fp, options=self.options.link)
+        self.say(f"joined {hs.peer.name} ({hs.peer.fingerprint}); safety code {hs.safety_code}; "
+                 f"waiting for the other players")
+        try:
+            roster = decode(await within(link.recv(), ROSTER_WAIT), "roster")
+        except (asyncio.TimeoutError, LinkClosed, HandshakeError) as e:
+            await link.close("no roster")
+            raise Declined(f"{hs.peer.name} never filled the table: {e}") from None
+        keys = roster["keys"]
+        if not keys or keys[0] != hs.peer.key or self.me.public not in keys or len(set(keys)) != len(keys) \
+                or not (len(keys) == len(roster["names"]) == len(roster["addrs"]) == len(roster["ports"])):
+            await link.close("bad roster")
+            raise Declined(f"{hs.peer.name} sent a roster without us or without itself first")
+        self.seats = [Seat(k, n, (a, p) if a and p else None)
+                      for k, n, a, p in zip(keys, roster["names"], roster["addrs"], roster["ports"])]
+        self.seats[0].address = address
+        self._save_roster()
+        self._full.set()
+        self.say(f"seated {self._index(self.me.public) + 1} of {len(keys)}: "
+                 f"{', '.join(s.name for s in self.seats)}")
+        self._spawn(self._carry_quietly(hs.peer.key, link, 0))
+
+    async def _dial_loop(self) -> None:
+        """Keep a link to every peer seated before us (they dial the ones seated after them)."""
+        mine = self._index(self.me.public)
+        while not self.session.over:
+            for seat in self.seats[:mine]:
+                if not self.linked(seat.key) and seat.key not in self._dialing:
+                    self._dialing.add(seat.key)
+                    self._spawn(self._dial(seat))
+            await asyncio.sleep(self.options.reconnect_every)
+
+    def _target(self, seat: Seat) -> tuple[str, int] | None:
+        if self.discovery is not None:
+            fp = fingerprint(seat.key)
+            for advert in self.discovery.peers.values():
+                if advert.fingerprint == fp and advert.address:
+                    return advert.address, advert.port
+        return seat.address
+
+    async def _dial(self, seat: Seat) -> None:
+        try:
+            target = self._target(seat)
+            if target is None or not self.table_id:
+                return
+            link, hs, have = await ask(target[0], target[1], self.me, self.name,
+                                       resume_request(self.table_id, len(self.session.chain), self.port),
+                                       expect=seat.key, options=self.options.link, timeout=10.0)
+        except (Declined, HandshakeError, LinkClosed, OSError, asyncio.TimeoutError):
+            return
+        finally:
+            self._dialing.discard(seat.key)
+        seat.address = target
+        await self._carry_quietly(seat.key, link, have)
+
+    # ------------------------------------------------------------ one link
+    async def _carry_quietly(self, key: bytes, link: Link, have: int) -> None:
+        try:
+            await self._carry(key, link, have)
+        except LinkClosed:
+            pass
+
+    async def _carry(self, key: bytes, link: Link, have: int) -> None:
+        """Carry the session over ``link`` to ``key`` until it drops or both sides are over."""
+        old = self.links.get(key)
+        if old is not None and old is not link and not old.closed:
+            await old.close("replaced by a newer link")
+        session = self.session
+        self.links[key] = link
+        self._sent[key] = min(have, len(session.chain))
+        wake = self._wake[key] = asyncio.Event()
+        wake.set()
+        self.say(f"linked with {fingerprint(key)} at {link.peer[0]}:{link.peer[1]}")
+        sender = self._spawn(self._send_loop(key, link, wake))
+        try:
+            while True:
+                raw = await link.recv()
+                if session.over:
+                    continue  # what comes after our end changes nothing
+                await self._check_signed(link, raw)
+                self._report(session.receive(raw, sender=key))
+                self._tick()
+        except LinkClosed as e:
+            if not session.over:
+                self.say(f"link lost with {fingerprint(key)}: {e.reason}")
+            raise
+        finally:
+            sender.cancel()
+            if self.links.get(key) is link:
+                del self.links[key]
+            self._changed.set()
+
+    async def _send_loop(self, key: bytes, link: Link, wake: asyncio.Event) -> None:
+        """Send the chain's entries ``key`` lacks, in order; say goodbye once both are done."""
+        session = self.session
+        try:
+            while not link.closed:
+                await wake.wait()
+                wake.clear()
+                while self._sent[key] < len(session.chain):
+                    entry = session.chain[self._sent[key]]
+                    self._sent[key] += 1
+                    if entry.author != key:
+                        await link.send(entry.raw)
+                if session.over:
+                    await link.close("game over")
+                    return
+        except LinkClosed:
+            pass
+
+    async def _check_signed(self, link: Link, raw: bytes) -> bytes:
+        """Bytes not signed by a member of the table drop the link, not the game (see peer.py)."""
+        try:
+            author = open_entry(raw).author
+        except ProtocolError as e:
+            reason = f"bytes not signed by the peer ({e})"
+        else:
+            if author in self.keys():
+                return author
+            reason = f"an entry signed by a stranger ({fingerprint(author)})"
+        await link.close(reason[:120])
+        raise LinkClosed(reason)
+
+    # ------------------------------------------------------------ our moves, the clock
+    async def _play_loop(self) -> None:
+        session = self.session
+        while not session.over:
+            if session.my_turn and self.player is not None:
+                if self.options.move_delay:
+                    await asyncio.sleep(self.options.move_delay)
+                    if session.over or not session.my_turn:
+                        continue
+                self._report(session.act(self.player.choose(session.game, session.view, session.my_seat)))
+                await asyncio.sleep(0)  # let the senders run
+                continue
+            self._changed.clear()
+            try:
+                await within(self._changed.wait(), 1.0)
+            except asyncio.TimeoutError:
+                self._tick()
+
+    def _tick(self) -> None:
+        """The claim clock runs while the awaited peer is not linked to us, or withholds a step without a choice."""
+        session = self.session
+        seat = session.waiting_for()
+        if seat is None or seat == session.my_seat:
+            return
+        linked = self.linked(session.seats[seat])
+        if linked and session.phase == "play" and not session.game.is_over(session.view) \
+                and session.game.next_actor(session.view) != TABLE:
+            return
+        self._report(session.tick(time.monotonic()))
+
+
+__all__ = ["MeshPeer", "Seat"]

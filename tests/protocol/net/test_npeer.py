@@ -1,0 +1,69 @@
+"""N peers over TCP on 127.0.0.1: a full mesh of MeshPeers plays whole games with identical, verified logs."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from engines.bots import make_bot
+from engines.registry import get_game
+from protocol.identity import Identity
+from protocol.log import read_log
+from protocol.net.invite import Declined, ask, join_request
+from protocol.net.mesh import MeshPeer
+from protocol.net.peer import PeerOptions
+from protocol.net.transport import LinkOptions
+from protocol.verify import verify_file
+
+LOCAL = "127.0.0.1"
+FAST = PeerOptions(link=LinkOptions(read_timeout=3.0, keepalive=0.5, connect_timeout=1.0),
+                   reconnect_every=0.1, linger=3.0)
+IDS = [Identity.from_seed(f"mesh-{i}".encode()) for i in range(6)]
+NAMES = ["Ana", "Bob", "Cy", "Dee", "Eve", "Fay"]
+
+
+def make_table(tmp_path: Path, game: str, players: int, options=FAST, bots=("random",)):
+    lines = [[] for _ in range(players)]
+    host = MeshPeer.host(IDS[0], NAMES[0], get_game(game), players, tmp_path / "p0",
+                         player=make_bot(bots[0], 1), options=options, say=lines[0].append)
+    guests = [MeshPeer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot(bots[i % len(bots)], i + 1),
+                             options=options, say=lines[i].append) for i in range(1, players)]
+    return host, guests, lines
+
+
+async def wait_port(peer: MeshPeer) -> int:
+    while not peer.port:
+        await asyncio.sleep(0.01)
+    return peer.port
+
+
+async def play(host: MeshPeer, guests: list[MeshPeer], game: str, timeout: float = 60):
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    tasks = []
+    for g in guests:  # one after the other: the join order is the seat order
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game=game)))
+        while len(host._joiners) < len(tasks) and not host._full.is_set():
+            await asyncio.sleep(0.01)
+    return await asyncio.wait_for(asyncio.gather(host_task, *tasks), timeout)
+
+
+def logs_of(*peers: MeshPeer) -> list[list[bytes]]:
+    return [read_log(p.files.log_path)[0] for p in peers]
+
+
+async def test_three_players_play_a_whole_pueblo_game_with_identical_verified_logs(tmp_path):
+    host, guests, lines = make_table(tmp_path, "pueblo", 3)
+    sessions = await play(host, guests, "pueblo")
+    assert all(s.phase == "over" for s in sessions), [line for ls in lines for line in ls if "ended" in line]
+    assert len({tuple(s.result.scores) for s in sessions}) == 1
+    logs = logs_of(host, *guests)
+    assert logs[0] == logs[1] == logs[2]
+    assert [s.my_seat for s in sessions] == [0, 1, 2]
+    for peer in (host, *guests):
+        report = verify_file(peer.files.log_path)
+        assert report.ok and report.game == "pueblo" and len(report.seats) == 3, report
+    # every peer linked with every other (a full mesh)
+    for i, ls in enumerate(lines):
+        linked = {line.split()[2] for line in ls if line.startswith("linked with")}
+        assert len(linked) == 2, (i, ls)
