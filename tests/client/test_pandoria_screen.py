@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from rich.console import Console
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import Button
@@ -11,7 +12,8 @@ from textual.widgets import Button
 from client.local_play import make_local_game
 from client.screens.dialogs import GameOverScreen, HandoffScreen
 from client.screens.pandoria import PandoriaScreen
-from client.widgets.pandoria import CASTLE, CELL, HexMap, Marks, cell_origin, describe_hex, hex_at
+from client.widgets.pandoria import (CASTLE, CELL, PLAYER_COLOURS, SCORING_BG, HexMap, Marks, cell_origin,
+                                    describe_hex, hex_at, map_text)
 from client.widgets.pandoria_board import (BoardModel, BuildingSlot, HandCard, MarketCard, PandoriaBoard, Panel,
                                            card_help, players_text)
 from client.widgets.status_line import StatusLine
@@ -78,6 +80,49 @@ def test_every_hex_is_found_where_it_is_drawn():
             for dy in (0, 1):
                 assert hex_at(x + dx, y + dy) == (h if KIND[h] != OFF else None)
         assert hex_at(x + CELL - 1, y) is None  # the gap between two hexes
+
+
+def cell_text(text, h: int) -> tuple[str, str]:
+    """The two lines of hex ``h``'s cell in a drawn map."""
+    x, y = cell_origin(h)
+    lines = text.plain.splitlines()
+    return lines[y][x:x + CELL - 1], lines[y + 1][x:x + CELL - 1]
+
+
+def test_the_map_draws_terrain_lakes_ships_paths_castles_figures_and_the_leader():
+    controller, _ = local(mode="hot-seat", seed=1)
+    view = controller.view(0)
+    drawn = map_text(view, Marks())
+    assert cell_text(drawn, parse_hex("f2")) == (" ≈≈ ", "\\__/")  # a lake with its ship
+    assert cell_text(drawn, parse_hex("b1"))[0] == "=m= "  # the mountain path
+    assert cell_text(drawn, parse_hex("c3"))[0] == " M• "  # the printed mountain, 1 symbol
+    assert cell_text(drawn, 0)[0] == " ^^ "  # a0 is off the board
+    castle = next(a[1] for a in controller.legal_actions(0) if a[0] == "castle")
+    controller.submit(0, ("castle", castle))
+    controller.submit(0, ("figure", castle, False))
+    view = controller.view(0).copy()
+    view.occupant[parse_hex("f2")] = 1  # the leader of seat 1 on the ship (a drawing, not a move)
+    drawn = map_text(view, Marks(targets=frozenset({castle})))
+    assert cell_text(drawn, castle) == (" ♜1 ", " ●1◇")  # P1's castle, P1's figure, a click acts on it
+    assert cell_text(drawn, parse_hex("f2"))[1] == " ★1 "
+    style = drawn.get_style_at_offset(Console(), offset_of(drawn, parse_hex("f2"), 1))
+    assert style.bgcolor.name == PLAYER_COLOURS[0]
+
+
+def offset_of(text, h: int, line: int) -> int:
+    x, y = cell_origin(h)
+    lines = text.plain.split("\n")
+    return sum(len(s) + 1 for s in lines[:y + line]) + x + 1
+
+
+def test_a_preview_and_a_scoring_region_are_drawn():
+    controller, _ = local(mode="hot-seat", seed=1)
+    view = controller.view(0)
+    h = parse_hex("e5")
+    drawn = map_text(view, Marks(preview={h: (D.FOREST, 2)}, scoring=frozenset({parse_hex("c3")})))
+    assert cell_text(drawn, h) == (" F••", "░░░░")
+    style = drawn.get_style_at_offset(Console(), offset_of(drawn, parse_hex("c3"), 0))
+    assert style.bgcolor.name == SCORING_BG
 
 
 def test_what_a_hex_is_said_to_be():
