@@ -68,6 +68,8 @@ class PacalScreen(GameScreen):
         self.taking: tuple | None = None
         """(own, other, short): the stones to take back are being picked on the map."""
         self.taken: list[int] = []
+        self.ship_pick: int | None = None
+        """Stones: the seat whose ship was clicked first (a second click says where the other stone goes)."""
         self.only_cell: int | None = None
         """Build choices shown for this cell only (after a click that fits several)."""
         self.question: list[Choice] | None = None
@@ -106,7 +108,7 @@ class PacalScreen(GameScreen):
         return [s.label for s in self.controller.seats]
 
     def reset_intent(self) -> None:
-        self.teleport = self.taking = self.only_cell = self.question = self.preview = None
+        self.teleport = self.taking = self.only_cell = self.question = self.preview = self.ship_pick = None
         self.taken = []
 
     def plan(self, view: State) -> tuple[list[Choice], frozenset[int]]:
@@ -160,7 +162,8 @@ class PacalScreen(GameScreen):
             else:
                 take = f" (taking back {' '.join(cell_name(c) for c in acts[0][3])})" if short else ""
                 choices.append(Choice(label + take, acts[0]))
-        return choices, frozenset()
+        seats = {seat for own, _ in plans if own} | {other for _, other in plans if other is not None}
+        return choices, frozenset(view.ships[s] for s in seats)
 
     def build_plan(self, view: State, seat: int) -> tuple[list[Choice], frozenset[int]]:
         options = build_choices(view, seat)
@@ -222,8 +225,13 @@ class PacalScreen(GameScreen):
                       preview=frozenset(p.cells) if p and p.cells else frozenset(),
                       preview_at=p.at if p else None,
                       preview_note=f"+{p.points}" if p and p.points is not None else "",
-                      selected=frozenset(self.taken), notes=self.notes)
+                      selected=frozenset(self.taken) | self.picked_ship(), notes=self.notes)
         self.query_one(PacalMap).show(view, marks)
+
+    def picked_ship(self) -> frozenset[int]:
+        if self.ship_pick is None:
+            return frozenset()
+        return frozenset([self.view().ships[self.ship_pick]])
 
     def fill_choices(self) -> None:
         box = self.query_one("#pacal-choices", OptionList)
@@ -268,7 +276,11 @@ class PacalScreen(GameScreen):
         if view.phase == STONES:
             if self.taking is not None:
                 return f"{text}: click {self.taking[2] - len(self.taken)} more of your visible stones to take back"
-            return f"{text}: divine stones: choose (1-{len(self.choices)})"
+            if self.ship_pick is not None:
+                whose = "your own ship" if self.ship_pick == seat else f"{self.labels[self.ship_pick]}'s ship"
+                return (f"{text}: a stone into {whose}: click another ship for the second stone, "
+                        "or the same ship again for just this one (Escape cancels)")
+            return f"{text}: divine stones: click the ships or choose (1-{len(self.choices)})"
         if view.phase == BUILD:
             return f"{text}: build: click a highlighted cell or choose (1 = pass)"
         return text
@@ -346,7 +358,20 @@ class PacalScreen(GameScreen):
             self.show_status("Refused: choose where the stones go in the list (1-"
                              f"{len(self.choices)}), or click a ship", error=True)
             return
-        own, other = (True, None) if who == seat else (False, who)
+        if view.allowance >= 2 and self.ship_pick is None:
+            self.ship_pick = who  # a second ship may follow; the same one again puts just this stone
+            self.refresh_game()
+            return
+        picked = {who} if self.ship_pick in (None, who) else {who, self.ship_pick}
+        if len(picked) == 2 and seat not in picked:
+            self.ship_pick = None
+            self.draw_map(view)
+            self.show_status("Refused: with two stones, one goes into your own ship and one into another "
+                             "player's", error=True)
+            return
+        own = seat in picked
+        other = next((p for p in picked if p != seat), None)
+        self.ship_pick = None
         match = next((ch for ch in self.choices if ch.action and ch.action[1:3] == (own, other)
                       or ch.then[:3] == ("stones", own, other)), None)
         if match is None:
@@ -425,7 +450,7 @@ class PacalScreen(GameScreen):
         self.query_one(PacalMap).focus()
 
     def action_escape(self) -> None:
-        if any(x is not None for x in (self.teleport, self.taking, self.only_cell, self.question)):
+        if any(x is not None for x in (self.teleport, self.taking, self.only_cell, self.question, self.ship_pick)):
             self.reset_intent()
             self.refresh_game()
             return

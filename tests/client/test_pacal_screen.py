@@ -283,7 +283,7 @@ async def test_keyboard_only_turn():
         assert isinstance(app.screen, HandoffScreen)
 
 
-async def test_stones_into_another_ship_by_number_and_by_clicking_the_ship():
+async def test_stones_go_into_the_ships_clicked():
     controller, app = pacal_app(3, seed=5)
     play_until(controller, lambda: controller.view(0).phase == "stones" and controller.view(0).allowance == 2)
     async with app.run_test(size=SIZE) as pilot:
@@ -291,12 +291,36 @@ async def test_stones_into_another_ship_by_number_and_by_clicking_the_ship():
         await pass_keyboard(pilot)
         screen = the_screen(app)
         seat = controller.waiting.seat
-        other = (seat + 1) % 3
+        first, second = (seat + 1) % 3, (seat + 2) % 3
         view = controller.view(seat)
-        await click_cell(pilot, view.ships[other])  # one stone into that ship alone
+        assert screen.targets == frozenset(view.ships)  # every ship may get a stone
+        await click_cell(pilot, view.ships[first])
+        assert "click another ship for the second stone" in status(screen)
+        await click_cell(pilot, view.ships[second])  # two other players: not allowed
+        assert status(screen) == ("Refused: with two stones, one goes into your own ship and one into "
+                                  "another player's")
+        await click_cell(pilot, view.ships[first])
+        await click_cell(pilot, view.ships[seat])  # own ship second: one stone each
         after = controller.view(seat)
-        assert after.stones[seat] >> view.ships[other] & 1
-        assert after.stone_supply[seat] == view.stone_supply[seat] - 1
+        assert after.stones[seat] >> view.ships[first] & 1 and after.stones[seat] >> view.ships[seat] & 1
+        assert after.stone_supply[seat] == view.stone_supply[seat] - 2
+        text = next(e.text for e in reversed(controller.log) if e.actor == seat and e.text.startswith("stones"))
+        assert text == f"stones own P{first + 1}"
+
+
+async def test_a_single_stone_by_clicking_the_same_ship_twice():
+    controller, app = pacal_app(2, seed=5)
+    play_until(controller, lambda: controller.view(0).phase == "stones" and controller.view(0).allowance == 2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        seat = controller.waiting.seat
+        other = 1 - seat
+        ship = controller.view(seat).ships[other]
+        await click_cell(pilot, ship)
+        await click_cell(pilot, ship)
+        text = next(e.text for e in reversed(controller.log) if e.actor == seat and e.text.startswith("stones"))
+        assert text == f"stones P{other + 1}"
 
 
 async def test_energy_piece_then_a_cell():
