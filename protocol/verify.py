@@ -112,6 +112,9 @@ class _EverySeat(Session):
                                  f"gives", self._seat_of(entry.author))
         super()._on_genesis(entry, blame)
 
+    def _text(self, state, action) -> str:
+        return ""   # the notation is for people; this replay's events are not shown (a problem is named again)
+
     def _start_play(self) -> None:
         self.view = self.game.setup(players=len(self.seats), variant=self.variant, **self.options)
         self.fair = RevealedTable(self.game_id, len(self.seats),
