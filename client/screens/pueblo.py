@@ -371,8 +371,8 @@ class PuebloScreen(GameScreen):
         if preview is not None:
             self.play(preview.action)
             return
-        if self.acting_seat is not None and self.phase == REMOVE:
-            self.show_status("Refused: no stone there", error=True)
+        if self.phase == REMOVE:  # an empty cell: the engine says so
+            self.play(("remove", self.cursor[1] * SIZE + self.cursor[0]))
             return
         x, y = box_for(self.orient, *self.cursor)  # not the time for a stone: the engine says why
         self.play(("place", self.kind or "C", self.orient, x, y))

@@ -111,6 +111,9 @@ async def test_a_stone_placed_by_keys_only_lands_where_the_preview_showed():
         await pilot.press("left", "left", "down", "down")  # d4 -> b2
         assert screen.cursor == (1, 1)
         await pilot.press("f")  # flat top: b2 low, the other two cells on the first stone
+        flat_top = screen.orient
+        await pilot.press("r", "R")  # a quarter turn and back
+        assert screen.orient == flat_top
         for _ in range(4):
             if screen.preview().legal:
                 break
@@ -324,6 +327,10 @@ async def test_dismantling_a_stone_by_click():
         name = "abcdefgh"[tall % 8] + str(tall // 8 + 1)
         assert await pilot.hover(screen.query_one(PuebloBoard), offset=at_cell(name))
         assert screen.preview().legal
+        empty = [c for c in range(64) if not controller.state.heights[c]]
+        hole = "abcdefgh"[empty[0] % 8] + str(empty[0] // 8 + 1)  # this game leaves cells empty
+        assert await pilot.click(screen.query_one(PuebloBoard), offset=at_cell(hole))
+        assert "Refused: no stone there" in status(screen)
         assert await pilot.click(screen.query_one(PuebloBoard), offset=at_cell(name))
         await pilot.pause()
         assert sum(st is not None for st in controller.state.stones) == stones_on - 1
