@@ -36,13 +36,13 @@ FAST = PeerOptions(link=LinkOptions(read_timeout=5.0, keepalive=1.0, connect_tim
                    reconnect_every=0.1, linger=0.5)
 
 
-def lobby_app(name: str, folder, discover: bool = True) -> tuple[LanterneApp, list]:
+def lobby_app(name: str, folder, discover: bool = True, options: PeerOptions = FAST) -> tuple[LanterneApp, list]:
     """An app opened on the lobby, with its own identity, unique name and log folder."""
     made: list[LobbyScreen] = []
 
     def start() -> LobbyScreen:
         screen = LobbyScreen(Settings(display_name=name), identity=Identity.generate(), interfaces=LOOPBACK,
-                             log_dir=folder, discover=discover, games=[TOY], options=FAST)
+                             log_dir=folder, discover=discover, games=[TOY], options=options)
         made.append(screen)
         return screen
 
@@ -99,85 +99,133 @@ async def open_and_join(pa, pb, host_name: str, *, by_address: bool = False):
     return host
 
 
+async def seated(pa, pb, ann: str, bob: str, *, by_address: bool = False) -> dict:
+    """Open, ask, accept: both apps on their game screen. Returns pilot -> game screen."""
+    await open_and_join(pa, pb, ann, by_address=by_address)
+    invite = pa.app.screen
+    assert invite.joiner == bob and len(invite.safety_code) > 4
+    assert invite.safety_code in str(invite.query_one("#invite-code").render())
+    assert await pa.click("#invite-accept")
+    await until(lambda: isinstance(pa.app.screen, GameScreen) and isinstance(pb.app.screen, GameScreen),
+                pa, pb, what="both boards")
+    screens = {pa: pa.app.screen, pb: pb.app.screen}
+    ga, gb = screens[pa].controller, screens[pb].controller
+    assert isinstance(ga, NetworkGame) and isinstance(gb, NetworkGame)
+    assert ga.safety_code == gb.safety_code == invite.safety_code
+    assert {ga.my_seat, gb.my_seat} == {0, 1}
+    return screens
+
+
+def turn_of(screens: dict):
+    """(mover pilot, waiter pilot) when a person must move, else None."""
+    (pa, sa), (pb, sb) = screens.items()
+    if sa.controller.waiting.kind == "human":
+        return pa, pb
+    if sb.controller.waiting.kind == "human":
+        return pb, pa
+    return None
+
+
+async def play_by_clicks(screens: dict, moves: int | None = None, label: str = "+2") -> int:
+    """Each app clicks ``label`` on its turn (``moves`` times, or to the end); checks the status and banner."""
+    pa, pb = screens
+    ga, gb = screens[pa].controller, screens[pb].controller
+    played = 0
+    while moves is None or played < moves:
+        await until(lambda: ga.is_over() or gb.is_over() or turn_of(screens) is not None, pa, pb,
+                    what="someone's turn")
+        if ga.is_over() or gb.is_over():
+            break
+        mover, waiter = turn_of(screens)
+        mc, wc = screens[mover].controller, screens[waiter].controller
+        assert screens[mover].status_text().startswith("Your turn")
+        who = mc.seats[mc.my_seat].label
+        assert wc.status().startswith(f"Waiting for {who}"), wc.status()
+        before = len(wc.log)
+        await click_move(mover, label)
+        played += 1
+        await until(lambda: len(wc.log) > before or wc.is_over(), pa, pb, what="the move to arrive")
+        banner = screens[waiter].query_one(LinkBanner)
+        assert f"{who} played:  {label} " in banner.text, banner.text
+    return played
+
+
 async def test_two_apps_play_a_lan_game_by_clicks_and_end_with_identical_logs(tmp_path):
+    from protocol.verify import verify_file
+
     ann, bob = unique("Ann"), unique("Bob")
     app_a, _ = lobby_app(ann, tmp_path / "a")
     app_b, _ = lobby_app(bob, tmp_path / "b")
     async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
-        host = await open_and_join(pa, pb, ann)
-        invite = pa.app.screen
-        assert invite.joiner == bob and len(invite.safety_code) > 4
-        assert invite.safety_code in str(invite.query_one("#invite-code").render())
-        assert await pa.click("#invite-accept")
-        await until(lambda: isinstance(pa.app.screen, GameScreen) and isinstance(pb.app.screen, GameScreen),
-                    pa, pb, what="both boards")
-        screens = {pa: pa.app.screen, pb: pb.app.screen}
+        screens = await seated(pa, pb, ann, bob)
         ga, gb = screens[pa].controller, screens[pb].controller
-        assert isinstance(gb, NetworkGame) and ga is host
-        assert ga.safety_code == gb.safety_code == invite.safety_code
-        assert {ga.my_seat, gb.my_seat} == {0, 1}
-        for pilot in (pa, pb):
-            banner = pilot.app.screen.query_one(LinkBanner)
-            assert f"safety code {ga.safety_code}" in banner.text
-        moves = 0
-        while not (ga.is_over() and gb.is_over()):
-            await until(lambda: ga.is_over() or ga.waiting.kind == "human" or gb.waiting.kind == "human",
-                        pa, pb, what="someone's turn")
-            if ga.is_over() and gb.is_over():
-                break
-            if ga.waiting.kind != "human" and gb.waiting.kind != "human":
-                await until(lambda: gb.is_over(), pa, pb, what="the guest's end")
-                break
-            mover, waiter = (pa, pb) if ga.waiting.kind == "human" else (pb, pa)
-            mc, wc = mover.app.screen.controller, waiter.app.screen.controller
-            assert mover.app.screen.status_text().startswith("Your turn")
-            who = mc.seats[mc.my_seat].label.split(" ", 1)[0]
-            assert f"Waiting for {who}" in wc.status(), wc.status()
-            before = len(wc.log)
-            await click_move(mover, "+2")
-            moves += 1
-            await until(lambda: len(wc.log) > before or wc.is_over(), pa, pb, what="the move to arrive")
-            banner = screens[waiter].query_one(LinkBanner)
-            assert "played:  +2 " in banner.text, banner.text
+        for screen in screens.values():
+            assert f"safety code {ga.safety_code}" in screen.query_one(LinkBanner).text
+            assert screen.sub_title.endswith("network game")
+        moves = await play_by_clicks(screens)
         await until(lambda: ga.peer.session.over and gb.peer.session.over, pa, pb, what="both sessions over")
-        assert moves >= 7  # 7 points at +2 a move: 4 moves for the winner, 3 for the other
+        assert moves == 7  # +2 a move to 7 points: 4 moves for the first player, 3 for the other
         assert ga.status() == gb.status() and ga.status().startswith("Game over")
         await until(lambda: isinstance(pa.app.screen, GameOverScreen) and isinstance(pb.app.screen, GameOverScreen),
                     pa, pb, what="the game-over dialogs")
-        log_a = ga.peer.files.log_path
-        log_b = gb.peer.files.log_path
+        log_a, log_b = ga.peer.files.log_path, gb.peer.files.log_path
         await until(lambda: ga._task.done() and gb._task.done(), pa, pb, what="the peers to close")
     assert log_a.read_bytes() == log_b.read_bytes()
-    from protocol.verify import verify_file  # noqa: F401  (the log is a real Lanterne log)
+    report = verify_file(str(log_a), games=lambda gid: TOY)
+    assert report.ok and report.result != "incomplete", report.problem
 
 
-async def test_a_declined_invitation_is_one_line_in_the_guest_lobby(tmp_path):
+async def test_a_cut_link_shows_the_banner_play_resumes_by_itself_and_a_cheat_ends_the_game_readably(tmp_path):
+    from protocol.verify import verify_file
+
+    ann, bob = unique("Ann"), unique("Bob")
+    slow = PeerOptions(link=FAST.link, reconnect_every=1.0, linger=0.5)
+    app_a, _ = lobby_app(ann, tmp_path / "a", discover=False)
+    app_b, _ = lobby_app(bob, tmp_path / "b", discover=False, options=slow)
+    async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
+        screens = await seated(pa, pb, ann, bob, by_address=True)
+        ga, gb = screens[pa].controller, screens[pb].controller
+        assert await play_by_clicks(screens, moves=2) == 2
+        # The link drops (the guest waits 1 s before it reconnects): both banners say so, then it comes back.
+        await gb.peer.link.close("cable pulled")
+        banners = [screens[p].query_one(LinkBanner) for p in (pa, pb)]
+        await until(lambda: all(b.has_class("-down") for b in banners), pa, pb, what="both banners down")
+        assert all("Link down" in b.text and "resumes by itself" in b.text for b in banners)
+        assert gb.status().startswith("Link down, reconnecting by itself")
+        await until(lambda: not any(b.has_class("-down") for b in banners), pa, pb, timeout=10,
+                    what="the link back")
+        assert await play_by_clicks(screens, moves=1) == 1  # play resumed
+        await until(lambda: turn_of(screens) is not None, pa, pb, what="someone's turn")
+        if turn_of(screens)[0] is not pb:
+            await play_by_clicks(screens, moves=1)
+        # Bob's app now signs a move its engine would refuse (+5) and sends it: Ann's app ends the game.
+        s = gb.peer.session
+        s._author("move", {"action": ["add", 5], "digest": s.game.digest(s.view)})
+        await gb._send()
+        await until(lambda: ga.peer.session.over, pa, pb, what="the host to end the game")
+        text = ga.status()
+        assert text.startswith(f"Game ended, fault of {gb.seats[gb.my_seat].label}") and "illegal move" in text
+        await until(lambda: isinstance(pa.app.screen, GameOverScreen), pa, pb, what="the host's end dialog")
+        assert text in str(pa.app.screen.query_one("#game-over-result").render())
+        await until(lambda: gb.peer.session.over, pa, pb, what="the cheat to learn it")
+        assert gb.status().startswith("Game ended") and "illegal move by seat 2" in gb.status()
+        log_a = ga.peer.files.log_path
+        await until(lambda: ga._task.done(), pa, pb, what="the host to close")
+    report = verify_file(str(log_a), games=lambda gid: TOY)  # the log is whole and names the cheat
+    assert report.culprit == gb.my_seat + 1 and "illegal move" in report.reason, report  # verify counts from 1
+
+
+async def test_nobody_at_an_address_and_a_declined_invitation_are_one_line_each(tmp_path):
+    import socket
+
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
     ann, bob = unique("Ann"), unique("Bob")
     app_a, _ = lobby_app(ann, tmp_path / "a", discover=False)
     app_b, _ = lobby_app(bob, tmp_path / "b", discover=False)
     async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
-        await open_and_join(pa, pb, ann, by_address=True)
-        assert await pa.click("#invite-decline")
         guest = pb.app.screen
-        await until(lambda: guest.pending is None and "declined" in guest.status_text, pa, pb,
-                    what="the guest told")
-        assert "Not seated" in guest.status_text and "Traceback" not in guest.status_text
-        host_lobby = pa.app.screen
-        assert isinstance(host_lobby, LobbyScreen) and host_lobby.pending is not None  # the table stays open
-        assert "declined" in host_lobby.status_text
-        assert await pa.click("#close-table")
-        await until(lambda: host_lobby.pending is None, pa)
-
-
-async def test_nobody_at_the_address_is_a_readable_line(tmp_path):
-    import socket
-
-    with socket.socket() as s:  # a port nobody listens on
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app_b, _ = lobby_app(unique("Bob"), tmp_path / "b", discover=False)
-    async with app_b.run_test(size=(120, 40)) as pb:
-        lobby = pb.app.screen
         assert await pb.click("#join-address")
         dialog = pb.app.screen
         dialog.query_one("#address-input").value = "not an address"
@@ -186,6 +234,17 @@ async def test_nobody_at_the_address_is_a_readable_line(tmp_path):
         dialog.query_one("#address-input").value = f"127.0.0.1:{port}"
         assert await pb.click("#address-input")
         await pb.press("enter")  # (a second click on the same button at once is taken as a double click)
-        await until(lambda: lobby.pending is None and lobby.status_text, pb, what="the error")
-        assert lobby.status_text.startswith("Cannot reach the host") and "Traceback" not in lobby.status_text
-        assert lobby.query_one("#lobby-status").has_class("-error")
+        await until(lambda: guest.pending is None and guest.status_text, pb, what="the error")
+        assert guest.status_text.startswith("Cannot reach the host") and "Traceback" not in guest.status_text
+        assert guest.query_one("#lobby-status").has_class("-error")
+
+        await open_and_join(pa, pb, ann, by_address=True)
+        assert await pa.click("#invite-decline")
+        await until(lambda: guest.pending is None and "declined" in guest.status_text, pa, pb,
+                    what="the guest told")
+        assert "Not seated" in guest.status_text and "Traceback" not in guest.status_text
+        host_lobby = pa.app.screen
+        assert isinstance(host_lobby, LobbyScreen) and host_lobby.pending is not None  # the table stays open
+        assert "declined" in host_lobby.status_text
+        assert await pa.click("#close-table")
+        await until(lambda: host_lobby.pending is None, pa)
