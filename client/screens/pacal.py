@@ -5,7 +5,9 @@ highlighted: the ship's destinations with this roll, the free cells of the
 sacred district at the start, the cells a pyramid may go on. Click one (or
 move the cursor with the arrow keys and press Enter). Choices that are no
 cell (how many stones, which energy piece, which constellation, pass) are a
-numbered list under the map: click one, or press its number. A build choice
+numbered list under the map: click one, or press its number. Divine stones
+also go by clicking ships: one ship, then a second (or the same again for a
+single stone). A build choice
 shows the points it scores at once and, highlighted on the map, its
 constellation. A click the rules refuse plays nothing; the engine's reason
 appears in the status line.
@@ -291,7 +293,16 @@ class PacalScreen(GameScreen):
 
     def on_pacal_map_cursor_moved(self, message: PacalMap.CursorMoved) -> None:
         view = self.view()
-        if self.acting_seat is None or view.phase != BUILD or self.question is not None:
+        seat = self.acting_seat
+        if seat is None or self.question is not None:
+            return
+        if view.phase == MOVE and self.teleport is None and message.cell in self.targets:
+            ways = [w for w in reachable(view, seat).get(message.cell, []) if w in REGULAR or w == "relocate"]
+            said = " or ".join(f"{w} (then {STONES_AFTER[w]} stone{'s' if STONES_AFTER[w] != 1 else ''})"
+                               for w in ways)
+            self.show_status(f"{cell_name(message.cell)}: {said} — click or Enter to go")
+            return
+        if view.phase != BUILD:
             return
         here = [c for c in self.choices if c.at == message.cell]
         if here and self.preview not in here:
@@ -459,6 +470,9 @@ class PacalScreen(GameScreen):
     def _handed_over(self, seat: int) -> None:
         self.reset_intent()
         super()._handed_over(seat)
+        ship = self.view().ships[seat]
+        if ship is not None:  # the keyboard starts from the player's own ship
+            self.query_one(PacalMap).move_cursor(ship)
 
 
 __all__ = ["PacalScreen", "Choice", "seat_style"]

@@ -185,6 +185,10 @@ async def test_ships_are_placed_and_moved_by_clicking_highlighted_cells():
         ways = reachable(view, seat)
         assert screen.targets == frozenset(c for c, w in ways.items() if "straight" in w or "arrow" in w)
         goal = max(screen.targets)
+        await pilot.hover(PacalMap, offset=cell_offset(goal))
+        await pilot.pause()
+        way = "arrow" if view.face == 0 else "straight"
+        assert status(screen) == f"{cell_name(goal)}: {way} (then 2 stones) — click or Enter to go"
         await click_cell(pilot, goal)
         assert controller.view(seat).ships[seat] == goal
         assert controller.view(seat).phase == "stones"
@@ -243,6 +247,35 @@ async def test_a_pyramid_built_by_click_scores_what_the_preview_showed():
         assert controller.scores()[seat] - score == shown.points
 
 
+async def test_a_build_chosen_in_the_list_by_keys_shows_its_constellation_and_scores_it():
+    controller, app = pacal_app(3, seed=5)
+    play_until(controller, lambda: in_build_phase(controller))
+    seat = controller.waiting.seat
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = the_screen(app)
+        await pilot.press("tab")
+        assert app.focused is screen.query_one("#pacal-choices")
+        box = screen.query_one("#pacal-choices")
+        for _ in range(4):
+            if box.highlighted == 3:
+                break
+            await pilot.press("down")
+        await pilot.pause()
+        choice = screen.choices[box.highlighted]
+        assert screen.preview == choice and choice.action[0] == "build"
+        marks = screen.query_one(PacalMap).marks
+        assert marks.preview == frozenset(choice.cells) and marks.preview_note == f"+{choice.points}"
+        assert f": +{choice.points} point" in choice.label
+        score = controller.scores()[seat]
+        await pilot.press("enter")
+        await pilot.pause()
+        view = controller.view(seat)
+        assert view.pyramid_owner[choice.at] == seat and view.pyramid_size[choice.at] == choice.action[1]
+        assert controller.scores()[seat] - score == choice.points
+
+
 async def test_keyboard_only_turn():
     controller, app = pacal_app(2, seed=5)
     play_until(controller, lambda: controller.view(0).round >= 2 and controller.view(0).phase == "move")
@@ -252,6 +285,7 @@ async def test_keyboard_only_turn():
         screen = the_screen(app)
         seat = controller.waiting.seat
         assert isinstance(app.focused, PacalMap)
+        assert app.focused.cursor == controller.view(seat).ships[seat]  # the cursor starts on the own ship
         goal = min(screen.targets, key=lambda c: abs(c - app.focused.cursor))
         cursor = app.focused.cursor
         r0, c0 = divmod(cursor, 13)
