@@ -21,6 +21,8 @@ HELP = "open a table on the LAN and play it with a computer player (headless)"
 def add_arguments(p) -> None:
     p.add_argument("game", help="pagode, pueblo, pacal or pandoria")
     p.add_argument("--variant", default="standard", help="the game's variant (default standard)")
+    p.add_argument("--players", type=int, default=2, metavar="N",
+                   help="seats at the table (default 2; 3 or more: every peer links with every other)")
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--accept", default="any", metavar="any|FP[,FP...]",
                    help="whom to seat: anyone (default) or only these key fingerprints")
@@ -30,10 +32,11 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from engines.bots import make_bot
     from engines.registry import get_game
+    from protocol.net.mesh import MeshPeer
     from protocol.net.peer import GameFiles, NetPeer, ResumeError
 
     game = get_game(args.game)
-    game.check_options(2, args.variant)
+    game.check_options(args.players, args.variant)
     check_bot(args.bot)
     if not 0 <= args.port < 65536:
         fail(f"--port must be 0..65535, not {args.port}")
@@ -44,11 +47,16 @@ def run(args) -> int:
     options = peer_options(args)
     unfinished = [m for m in GameFiles.unfinished(folder) if _role(m) == "host"]
     if unfinished and not args.new:
+        kind = MeshPeer if _meta(unfinished[0]).get("mesh") else NetPeer
         try:
-            peer = NetPeer.from_files(me, unfinished[0], player=player, options=options, say=say)
+            peer = kind.from_files(me, unfinished[0], player=player, options=options, say=say)
         except ResumeError as e:
             fail(f"{e} (start a new game with --new)")
         port = args.port or int(peer.files.meta.get("port", 0))
+    elif args.players > 2:
+        peer = MeshPeer.host(me, name, game, args.players, folder, variant=args.variant, player=player,
+                             options=options, say=say)
+        port = args.port
     else:
         peer = NetPeer.host(me, name, game, folder, variant=args.variant, player=player, options=options, say=say)
         port = args.port
@@ -66,12 +74,18 @@ def run(args) -> int:
 
 
 def _role(meta_path) -> str:
+    return _meta(meta_path).get("role", "")
+
+
+def _meta(meta_path) -> dict:
+    """An unfinished game's meta file (role, mesh...); empty if unreadable."""
     import json
 
     try:
-        return json.loads(meta_path.read_text()).get("role", "")
+        data = json.loads(meta_path.read_text())
     except (OSError, ValueError):
-        return ""
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 # --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from client.commands.host import (add_common, check_bot, fail, identity_and_name, interfaces_of,
+from client.commands.host import (_meta, add_common, check_bot, fail, identity_and_name, interfaces_of,
                                   log_folder, peer_options, say)
 
 NAME = "join"
@@ -23,6 +23,8 @@ def add_arguments(p) -> None:
                    help="the host's name or fingerprint (found by zeroconf), or its address")
     p.add_argument("--wait", type=float, default=10.0, metavar="S",
                    help="seconds to look for the host on the LAN (default 10)")
+    p.add_argument("--players", type=int, default=0, metavar="N",
+                   help="seats at a HOST:PORT table (default: what the host advertises, else 2)")
     p.add_argument("--list", action="store_true",
                    help="only list the peers heard on the LAN within --wait seconds, one per line, and exit")
     add_common(p)
@@ -34,6 +36,7 @@ def run(args) -> int:
     from protocol.net.handshake import HandshakeError
     from protocol.net.invite import Declined, parse_address
     from protocol.net.transport import LinkClosed
+    from protocol.net.mesh import MeshPeer
     from protocol.net.peer import GameFiles, NetPeer, ResumeError
 
     if args.list:
@@ -48,6 +51,8 @@ def run(args) -> int:
     if not args.target and not unfinished:
         fail("join needs a host: NAME or HOST:PORT")
     interfaces = [] if args.no_discovery else interfaces_of(args)
+    if args.players and not 2 <= args.players <= 16:
+        fail(f"--players must be 2..16, not {args.players}")
 
     async def main() -> int:
         discovery = Discovery(interfaces) if interfaces else None
@@ -59,15 +64,18 @@ def run(args) -> int:
         expect_fp = None
         target = address
         game = variant = ""
+        seats = args.players or 2
         if unfinished and not args.new:
+            mesh = bool(_meta(unfinished[0]).get("mesh"))
             try:
-                peer = NetPeer.from_files(me, unfinished[0], player=player, options=options, say=say)
+                peer = (MeshPeer if mesh else NetPeer).from_files(me, unfinished[0], player=player,
+                                                                  options=options, say=say)
             except ResumeError as e:
                 fail(f"{e} (start a new game with --new)")
-            if target is not None:
+            if target is not None and not mesh:
                 peer.address = target
         else:
-            peer = NetPeer.guest(me, name, folder, player=player, options=options, say=say)
+            peer = None
             if target is None:
                 if discovery is None:
                     fail(f"{args.target!r} is not HOST:PORT, and --no-discovery forbids looking it up")
@@ -86,9 +94,19 @@ def run(args) -> int:
                 target = (advert.address, advert.port)
                 expect_fp = advert.fingerprint
                 game, variant = advert.table.game, advert.table.variant
+                seats = args.players or advert.table.seats
+            if seats > 2:
+                peer = MeshPeer.guest(me, name, folder, player=player, options=options, say=say)
+            else:
+                peer = NetPeer.guest(me, name, folder, player=player, options=options, say=say)
         try:
-            session = await peer.run_guest(target, expect_fingerprint=expect_fp, discovery=discovery,
-                                           game=game, variant=variant or "standard")
+            if isinstance(peer, MeshPeer):
+                session = await peer.run_guest(target, interfaces or interfaces_of(args), discovery=discovery,
+                                               expect_fingerprint=expect_fp, game=game,
+                                               variant=variant or "standard", players=seats)
+            else:
+                session = await peer.run_guest(target, expect_fingerprint=expect_fp, discovery=discovery,
+                                               game=game, variant=variant or "standard")
         except (Declined, HandshakeError, LinkClosed, DiscoveryError) as e:
             fail(str(e))
         finally:
@@ -100,12 +118,7 @@ def run(args) -> int:
 
 
 def _role(meta_path) -> str:
-    import json
-
-    try:
-        return json.loads(meta_path.read_text()).get("role", "")
-    except (OSError, ValueError):
-        return ""
+    return _meta(meta_path).get("role", "")
 
 
 def list_peers(args) -> int:

@@ -1,0 +1,86 @@
+"""Three to five hosts in network namespaces on one bridge: found by mDNS, a full mesh, whole games.
+
+Real `lanterne host --players N` / `lanterne join NAME` processes, one per
+namespace; every guest finds the host by zeroconf, the host seats them and
+sends the roster, the guests link with each other; the game is played with
+computer players and every log must be identical and pass `lanterne verify`.
+One whole game per player count keeps the suite's time sane.
+"""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.netns import REPO, Host, output, wait_line
+
+pytestmark = pytest.mark.netns
+
+FAST = ["--read-timeout", "3", "--claim-after", "300"]
+NAMES = ["Ana", "Bob", "Cy", "Dee", "Eve"]
+
+
+def host_cmd(host: Host, game: str, players: int, *extra: str) -> list[str]:
+    return ["host", game, "--players", str(players), "--bot", "random", "--name", NAMES[0], "--interface",
+            host.address, "--log-dir", str(host.home / "games"), *FAST, *extra]
+
+
+def join_cmd(guest: Host, name: str, *extra: str) -> list[str]:
+    return ["join", "Ana", "--bot", "random", "--name", name, "--interface", guest.address,
+            "--log-dir", str(guest.home / "games"), "--wait", "30", *FAST, *extra]
+
+
+def finish(proc: subprocess.Popen, timeout: float) -> str:
+    out, err = output(proc, timeout)
+    assert proc.returncode == 0, f"exit {proc.returncode}: {err[-2000:]}\n{out[-3000:]}"
+    return out
+
+
+def log_path(out: str) -> Path:
+    return Path(re.findall(r"^log: (.+)$", out, re.M)[-1])
+
+
+def assert_identical_and_verified(outs: list[str], game: str) -> None:
+    paths = [log_path(o) for o in outs]
+    first = paths[0].read_bytes()
+    assert all(p.read_bytes() == first for p in paths[1:]), "the peers' logs differ"
+    check = subprocess.run([sys.executable, "-m", "client", "verify", *map(str, paths)], cwd=REPO,
+                           capture_output=True, text=True, timeout=300)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.count(f": valid: {game}") == len(paths), check.stdout
+
+
+def start_table(net, game: str, players: int, *extra: str):
+    hosts = net.hosts
+    host = hosts[0].lanterne(*host_cmd(hosts[0], game, players, *extra))
+    wait_line(host, r"^advertised", 30)
+    guests = [h.lanterne(*join_cmd(h, NAMES[i + 1], *extra)) for i, h in enumerate(hosts[1:players])]
+    return host, guests
+
+
+def play_whole_game(net, game: str, players: int, timeout: float) -> list[str]:
+    host, guests = start_table(net, game, players)
+    for g in guests:
+        wait_line(g, r"^seated \d of %d" % players, 60)
+    outs = [finish(p, timeout) for p in [host, *guests]]
+    for i, out in enumerate(outs):  # every peer linked with every other one
+        linked = set(re.findall(r"^linked with (\S+) at", out, re.M))
+        assert len(linked) == players - 1, (i, out[-2000:])
+    assert_identical_and_verified(outs, game)
+    return outs
+
+
+def test_three_hosts_play_pandoria(netns_network):
+    play_whole_game(netns_network(3), "pandoria", 3, 240)
+
+
+def test_four_hosts_play_pueblo(netns_network):
+    play_whole_game(netns_network(4), "pueblo", 4, 240)
+
+
+def test_five_hosts_play_pacals_rocket(netns_network):
+    play_whole_game(netns_network(5), "pacal", 5, 400)
