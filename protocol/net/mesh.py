@@ -143,9 +143,10 @@ class MeshPeer:
             _truncate_log(meta_path.with_suffix(".log"), cut)
         files = GameFiles(meta_path.parent)
         store = files.attach(table, meta)
-        guests = [s.key for s in seats[1:]]
+        host = meta.get("role") == "host"
+        guests = [s.key for s in seats[1:]] if host else None
         try:
-            game = get_game(meta["game"]) if meta.get("role") == "host" else None
+            game = get_game(meta["game"]) if host else None
             session = Session.from_log(raws, me, seed, store=store, timeout=options.claim_after,
                                        name=meta.get("name", ""), game=game, players=len(seats),
                                        variant=meta.get("variant", "standard"), guests=guests)

@@ -84,3 +84,21 @@ def test_four_hosts_play_pueblo(netns_network):
 
 def test_five_hosts_play_pacals_rocket(netns_network):
     play_whole_game(netns_network(5), "pacal", 5, 400)
+
+
+def test_a_peer_killed_mid_game_restarts_and_the_four_logs_end_identical(netns_network):
+    net = netns_network(4)
+    slow = ("--move-delay", "0.03")
+    host, guests = start_table(net, "pueblo", 4, *slow)
+    victim = guests[0]  # seat 2: it dials the host, seats 3 and 4 dial it
+    wait_line(victim, r"^move (3\d|[4-9]\d|\d{3,}):", 60)
+    os.killpg(victim.pid, signal.SIGKILL)
+    victim.wait(10)
+    for other in (host, guests[1]):
+        wait_line(other, r"^link lost with", 20)
+    b = net.hosts[1]
+    back = b.lanterne(*join_cmd(b, NAMES[1], *slow))
+    wait_line(back, r"^resuming table", 30)
+    outs = [finish(p, 240) for p in [host, back, *guests[1:]]]
+    assert_identical_and_verified(outs, "pueblo")
+    assert len(set(re.findall(r"^linked with (\S+) at", outs[1], re.M))) == 3

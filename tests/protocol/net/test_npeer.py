@@ -11,7 +11,7 @@ from protocol.identity import Identity
 from protocol.log import read_log
 from protocol.net.invite import Declined, ask, join_request
 from protocol.net.mesh import MeshPeer
-from protocol.net.peer import PeerOptions
+from protocol.net.peer import GameFiles, PeerOptions
 from protocol.net.transport import LinkOptions
 from protocol.verify import verify_file
 
@@ -67,3 +67,41 @@ async def test_three_players_play_a_whole_pueblo_game_with_identical_verified_lo
     for i, ls in enumerate(lines):
         linked = {line.split()[2] for line in ls if line.startswith("linked with")}
         assert len(linked) == 2, (i, ls)
+
+
+async def until(predicate, timeout: float = 30) -> None:
+    async def loop():
+        while not predicate():
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(loop(), timeout)
+
+
+async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_others_waited(tmp_path):
+    slow = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=3.0, move_delay=0.01)
+    host, guests, lines = make_table(tmp_path, "pueblo", 3, options=slow)
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    tasks = []
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
+        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+    middle = guests[0]  # seat 2: it dials the host and is dialed by seat 3
+    await until(lambda: middle.session is not None and len(middle.session.chain) > 40)
+    tasks[0].cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await tasks[0]
+    crashed_at = len(middle.session.chain)
+    meta = GameFiles.unfinished(tmp_path / "p1")
+    assert len(meta) == 1
+    await asyncio.sleep(0.3)
+    stalled = len(host.session.chain)
+    await asyncio.sleep(0.3)
+    assert not host.session.over and len(host.session.chain) == stalled, "the others wait for seat 2"
+    back = MeshPeer.from_files(IDS[1], meta[0], player=make_bot("random", 2), options=slow, say=lines[1].append)
+    assert back.port == middle.port and len(back.session.chain) == crashed_at
+    sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[1], back.run_guest(None, [LOCAL])), 60)
+    assert all(s.phase == "over" for s in sessions)
+    logs = logs_of(host, guests[1], back)
+    assert logs[0] == logs[1] == logs[2]
+    assert verify_file(back.files.log_path).ok
+    assert any(line.startswith("resuming table") for line in lines[1])
