@@ -191,6 +191,10 @@ class PacalScreen(GameScreen):
             return notes
         if view.phase == MOVE:
             return {c: "·" for c in self.targets}
+        if view.phase == PLACE:
+            return {c: "◇" for c in self.targets}
+        if view.phase == STONES and self.taking is not None:
+            return {c: "take" for c in self.targets}
         if view.phase == BUILD:
             best: dict[int, int] = {}
             for a, pts in build_choices(view, seat):

@@ -176,6 +176,7 @@ async def test_ships_are_placed_and_moved_by_clicking_highlighted_cells():
             targets = sorted(screen.targets)
             assert targets and all(cell_name(c) in ("f6", "g6", "h6", "f7", "g7", "h7", "f8", "g8", "h8")
                                    for c in targets)
+            assert all(screen.notes[c] == "◇" for c in targets)
             await click_cell(pilot, targets[0])
             assert controller.view(seat).ships[seat] == targets[0]
         await pass_keyboard(pilot)
@@ -444,6 +445,7 @@ async def test_stones_short_supply_takes_back_the_stones_clicked():
         await pilot.press(str(both + 1))
         await pilot.pause()
         assert screen.targets == frozenset(visible)
+        assert all(screen.notes[c] == "take" for c in visible)
         await click_cell(pilot, controller.view(seat).ships[other])  # not a visible stone of the player
         assert status(screen).startswith("Refused:") and controller.view(seat).phase == "stones"
         await click_cell(pilot, visible[0])
