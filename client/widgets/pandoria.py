@@ -12,11 +12,15 @@ clicks, hovers and keys as messages; the screen decides what they mean.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.events import Click, MouseMove
 from textual.message import Message
+from textual.strip import Strip
 from textual.widget import Widget
 
 from engines.pandoria import data as D
@@ -98,17 +102,31 @@ class _Canvas:
                 row[x + i] = ch
                 srow[x + i] = style
 
-    def text(self) -> Text:
-        out = Text(no_wrap=True, overflow="crop")
-        for y, (row, srow) in enumerate(zip(self.chars, self.styles)):
-            if y:
-                out.append("\n")
-            start = 0
+    def runs(self) -> list[list[tuple[str, str]]]:
+        """Each line as runs of (text, style) with one style each."""
+        lines = []
+        for row, srow in zip(self.chars, self.styles):
+            line, start = [], 0
             for x in range(1, len(row) + 1):
                 if x == len(row) or srow[x] != srow[start]:
-                    out.append("".join(row[start:x]), style=srow[start] or None)
+                    line.append(("".join(row[start:x]), srow[start]))
                     start = x
+            lines.append(line)
+        return lines
+
+    def text(self) -> Text:
+        out = Text(no_wrap=True, overflow="crop")
+        for y, line in enumerate(self.runs()):
+            if y:
+                out.append("\n")
+            for chunk, style in line:
+                out.append(chunk, style=style or None)
         return out
+
+
+@lru_cache(maxsize=512)
+def _rich_style(style: str) -> Style:
+    return Style.parse(style) if style else Style()
 
 
 def _terrain_cell(terrain: int, symbols: int, closed: bool) -> tuple[str, str]:
@@ -119,6 +137,10 @@ def _terrain_cell(terrain: int, symbols: int, closed: bool) -> tuple[str, str]:
 
 def map_text(view, marks: Marks) -> Text:
     """The whole map: column letters, row numbers, every hex, and the marks."""
+    return map_canvas(view, marks).text()
+
+
+def map_canvas(view, marks: Marks) -> _Canvas:
     canvas = _Canvas(MAP_WIDTH, MAP_HEIGHT)
     for c, letter in enumerate(COLUMN_LETTERS):
         canvas.put(LABEL_WIDTH + c * CELL + 1, 0, letter, "dim")
@@ -150,7 +172,7 @@ def map_text(view, marks: Marks) -> Text:
             for dy in (0, 1):
                 canvas.put(x - 1, y + dy, left, style)
                 canvas.put(x + CELL - 1, y + dy, right, style)
-    return canvas.text()
+    return canvas
 
 
 def _cell(view, h: int) -> tuple[str, str, str, str]:
@@ -251,13 +273,23 @@ class HexMap(Widget, can_focus=True):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.cursor = hex_of(4, 5)
-        self._text = Text()
+        self._lines: list[list[tuple[str, str]]] = []
+        self._strips: dict[tuple[int, Style, int], Strip] = {}
         self._key: object = None
         self.marks = Marks()
         """What the map shows highlighted now (the preview, targets, scoring regions)."""
 
-    def render(self) -> Text:
-        return self._text
+    def render_line(self, y: int) -> Strip:
+        """One line of the map (the Line API: a move repaints without re-laying out text)."""
+        base = self.rich_style
+        key = (y, base, self.size.width)
+        strip = self._strips.get(key)
+        if strip is None:
+            runs = self._lines[y] if 0 <= y < len(self._lines) else []
+            segments = [Segment(chunk, base + _rich_style(style)) for chunk, style in runs]
+            strip = Strip(segments).adjust_cell_length(self.size.width, base)
+            self._strips[key] = strip
+        return strip
 
     def show(self, view, marks: Marks) -> None:
         marks.cursor = self.cursor
@@ -266,7 +298,8 @@ class HexMap(Widget, can_focus=True):
         if key == self._key:
             return
         self._key = key
-        self._text = map_text(view, marks)
+        self._lines = map_canvas(view, marks).runs()
+        self._strips.clear()
         self.refresh()
 
     def move_cursor(self, h: int) -> None:
