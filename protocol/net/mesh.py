@@ -209,6 +209,9 @@ class MeshPeer:
                     self.say(f"claimed: {ev.reason}")
                 else:
                     self.say(f"game ended: {ev.reason}")
+                scores = self.scores_so_far()
+                if scores is not None:
+                    self.say(f"scores so far: {scores}")
         if session.over and not self._done.is_set():
             self.files.update(over=True)
             self.say(f"log: {self.files.log_path}")
@@ -529,7 +532,16 @@ class MeshPeer:
                 self._tick()
 
     def _tick(self) -> None:
-        """The claim clock runs while the awaited peer is not linked to us, or withholds a step without a choice."""
+        """Let time pass for the claim, when the claim clock runs and we speak for the rest.
+
+        The clock runs while the awaited peer is not linked to us, or while
+        it is linked but withholds a step without a choice (stalling). When
+        it runs out, ONE peer writes the claim: the lowest seat among us and
+        the peers linked to us, the absent seat left out. Every present peer
+        applies the same rule, so the rest agree on one signed ``abort``
+        (no two claims race for one place in the chain); the game ends with
+        the scores so far (computed from the log by anyone who replays it).
+        """
         session = self.session
         seat = session.waiting_for()
         if seat is None or seat == session.my_seat:
@@ -538,7 +550,25 @@ class MeshPeer:
         if linked and session.phase == "play" and not session.game.is_over(session.view) \
                 and session.game.next_actor(session.view) != TABLE:
             return
+        if self.claimer(seat) != session.my_seat:
+            return
         self._report(session.tick(time.monotonic()))
+
+    def claimer(self, absent: int) -> int:
+        """The seat that writes the claim against ``absent``: the lowest present seat we are linked to."""
+        present = [i for i, s in enumerate(self.seats)
+                   if i != absent and (s.key == self.me.public or self.linked(s.key))]
+        return min(present)
+
+    def scores_so_far(self) -> list[int] | None:
+        """The public scores of the position reached (what an ended game is worth), if the game has started."""
+        session = self.session
+        if session is None or session.game is None or session.view is None:
+            return None
+        try:
+            return list(session.game.scores(session.view))
+        except Exception:  # an engine that scores only finished games
+            return None
 
 
 __all__ = ["MeshPeer", "Seat"]

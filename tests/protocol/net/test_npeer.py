@@ -8,7 +8,8 @@ import pytest
 from engines.bots import make_bot
 from engines.registry import get_game
 from protocol.identity import Identity
-from protocol.log import read_log
+from protocol.log import open_entry, read_log
+from protocol.session import Aborted
 from protocol.net.invite import Declined, ask, join_request
 from protocol.net.mesh import MeshPeer
 from protocol.net.peer import GameFiles, PeerOptions
@@ -105,3 +106,29 @@ async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_othe
     assert logs[0] == logs[1] == logs[2]
     assert verify_file(back.files.log_path).ok
     assert any(line.startswith("resuming table") for line in lines[1])
+
+
+async def test_a_peer_gone_past_the_claim_time_ends_the_game_by_one_agreed_signed_claim(tmp_path):
+    patient = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=1.0, move_delay=0.01, claim_after=1.0)
+    host, guests, lines = make_table(tmp_path, "pueblo", 3, options=patient)
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    tasks = []
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
+        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+    await until(lambda: guests[1].session is not None and len(guests[1].session.chain) > 30)
+    tasks[1].cancel()  # seat 3 leaves for good
+    with pytest.raises(asyncio.CancelledError):
+        await tasks[1]
+    sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 30)
+    for s in sessions:
+        assert isinstance(s.result, Aborted) and s.result.culprit == 2 and s.result.by == 0, s.result
+    logs = logs_of(host, guests[0])
+    assert logs[0] == logs[1], "the rest agree on one claim"
+    claims = [open_entry(raw) for raw in logs[0] if open_entry(raw).kind == "abort"]
+    assert len(claims) == 1 and claims[0].author == IDS[0].public and "timeout" in claims[0].body["reason"]
+    report = verify_file(host.files.log_path)
+    assert report.ok and report.result == "aborted" and report.culprit == 3, report
+    assert any(line.startswith("claimed:") for line in lines[0])
+    assert any(line.startswith("scores so far: [") for line in lines[1])
