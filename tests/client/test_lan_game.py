@@ -65,12 +65,14 @@ def unique(prefix: str) -> str:
 
 
 async def click_move(pilot, label: str) -> None:
-    """Click the move named ``label`` in the screen's list of legal moves."""
-    screen = pilot.app.screen
-    moves = screen.query_one("#moves", OptionList)
-    labels = [str(moves.get_option_at_index(i).prompt) for i in range(moves.option_count)]
-    index = labels.index(label)
-    assert await pilot.click(moves, offset=(2, index + 1))
+    """Click the move named ``label`` in the screen's list of legal moves (once the screen shows it)."""
+    moves = pilot.app.screen.query_one("#moves", OptionList)
+
+    def labels() -> list[str]:
+        return [str(moves.get_option_at_index(i).prompt) for i in range(moves.option_count)]
+
+    await until(lambda: label in labels(), pilot, what=f"{label} listed")
+    assert await pilot.click(moves, offset=(2, labels().index(label) + 1))  # + 1: the list's top border
     await pilot.pause()
 
 
