@@ -250,3 +250,119 @@ async def test_nobody_at_an_address_and_a_declined_invitation_are_one_line_each(
         assert "declined" in host_lobby.status_text
         assert await pa.click("#close-table")
         await until(lambda: host_lobby.pending is None, pa)
+
+
+async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_headless_peer(tmp_path):
+    """The lobby opens Pagode; a headless `lanterne join`-like peer (random bot) takes the seat."""
+    from engines.bots.simple import RandomBot
+    from engines.registry import get_game
+    from protocol.net.peer import NetPeer
+    from tests.client.pagode_clicks import builder_choice, click_action, quick_buttons
+
+    pagode = get_game("pagode")
+    ann = unique("Ann")
+    app = LanterneApp(settings=Settings(display_name=ann, computer_delay=0.0),
+                      start=lambda: LobbyScreen(identity=Identity.generate(), interfaces=LOOPBACK,
+                                                log_dir=tmp_path / "a", discover=False, games=[pagode],
+                                                options=FAST))
+    bot = NetPeer.guest(Identity.generate(), "Robo", tmp_path / "b", player=RandomBot(3), options=FAST,
+                        say=lambda _: None)
+    async with app.run_test(size=(160, 50)) as pilot:
+        lobby = app.screen
+        await pilot.press("o")
+        await until(lambda: lobby.pending is not None and lobby.pending.listening is not None, pilot)
+        guest = asyncio.get_running_loop().create_task(bot.run_guest(lobby.pending.listening))
+        try:
+            await until(lambda: isinstance(app.screen, InviteScreen), pilot, what="the invitation")
+            assert app.screen.joiner == "Robo"
+            await pilot.press("a")
+            await until(lambda: isinstance(app.screen, GameScreen), pilot, what="the board")
+            screen = app.screen
+            assert type(screen).__name__ == "NetworkPagodeScreen"  # the game's own board, with the banner
+            controller = screen.controller
+            quick_buttons(screen)
+            banner = screen.query_one(LinkBanner)
+            mine = 0
+            while mine < 3 and not controller.is_over():
+                await until(lambda: controller.waiting.kind == "human" and screen.acting_seat is not None
+                            or controller.is_over(), pilot, what="Ann's turn")
+                if controller.is_over():
+                    break
+                if controller.last_remote is not None:
+                    assert f"Robo played:  {controller.last_remote.text} " in banner.text
+                before = len(controller.log)
+                await click_action(pilot, screen, builder_choice(controller, controller.my_seat))
+                await until(lambda: len(controller.log) > before, pilot, what="the move logged")
+                assert controller.log[before].actor == controller.my_seat
+                mine += 1
+            assert mine == 3
+            await pilot.press("escape")
+            await until(lambda: app.screen is not screen and not isinstance(app.screen, GameScreen), pilot)
+            await pilot.press("y")  # leave: the log is kept
+            await until(lambda: app.screen is lobby and controller._task.done(), pilot, what="back in the lobby")
+            assert controller.peer.files.log_path.stat().st_size > 0
+        finally:
+            guest.cancel()
+            try:
+                await guest
+            except BaseException:
+                pass
+
+
+async def test_the_status_says_what_we_wait_for_at_every_step_and_the_log_is_in_public_words(tmp_path):
+    """Two NetworkGames on sessions joined frame by frame (no sockets): every status both sides show."""
+    from collections import deque
+
+    from engines.core import IllegalAction
+    from protocol.memory import make_sessions
+    from protocol.net.peer import GameFiles, NetPeer
+
+    sessions = make_sessions(TOY, 2, "status", games=lambda g: TOY)
+    games = [NetworkGame(NetPeer(s.identity, s.name, s, GameFiles(tmp_path / str(i)), None), runner=None,
+                         game=TOY if i == 0 else None) for i, s in enumerate(sessions)]
+    seen: list[list[str]] = [[], []]
+    frames: deque = deque()
+
+    def note() -> None:
+        for i, g in enumerate(games):
+            if g.seats and (not seen[i] or seen[i][-1] != g.status()):
+                seen[i].append(g.status())
+
+    games[0].peer._report(sessions[0].start())
+    frames.extend((0, raw) for raw in sessions[0].data_to_send())
+    while not all(s.over for s in sessions):
+        note()
+        if frames:
+            src, raw = frames.popleft()
+            dst = 1 - src
+            games[dst].peer._report(sessions[dst].receive(raw, sender=sessions[src].public))
+            frames.extend((dst, r) for r in sessions[dst].data_to_send())
+            continue
+        i = next(i for i, s in enumerate(sessions) if s.my_turn)
+        other = games[1 - i]
+        with pytest.raises(IllegalAction, match="not played from this keyboard"):
+            other.submit(games[i].my_seat, ("add", 2))
+        with pytest.raises(IllegalAction, match="not your turn"):
+            other.submit(other.my_seat, ("add", 2))
+        count = len(games[i].log)
+        with pytest.raises(IllegalAction, match="not a toy move"):
+            games[i].submit(games[i].my_seat, ("add", 5))
+        assert len(games[i].log) == count
+        assert games[i].submit(games[i].my_seat, ("add", 2)).text == "+2"
+        frames.extend((i, r) for r in sessions[i].data_to_send())
+    note()
+    for i, lines in enumerate(seen):
+        them = games[1 - i].seats[1 - i].label
+        me = games[i].seats[i].label
+        for wanted in ("Setting the table: waiting for {t}'s nonce", "Waiting for {t}'s sealed die (roll)",
+                       "Waiting for {t}'s die reveal (roll)", "Waiting for {t}'s shuffle key (shuffle)",
+                       "Waiting for {t}'s key to open cards (deal)", "Waiting for {t}'s move", "{m} to play",
+                       "Game done: waiting for {t}'s final reveal", "Game done: waiting for {t}'s signed result"):
+            assert wanted.format(t=them, m=me) in lines, (wanted, lines)
+        assert lines[-1].startswith("Game over: P1 bot1 wins")
+    texts = [e.text for e in games[1].log]
+    assert texts[0].startswith("roll (first player): ") and texts[1] == "shuffle deck (6 cards)"
+    assert texts[2:4] == ["deal 1 card to P1", "deal 1 card to P2"] and texts[4:] == ["+2"] * 7
+    assert [e.text for e in games[0].log] == texts
+    hidden = games[0].view(None)
+    assert all(ident is None for ident in (hidden.cards.ids[s] for h in hidden.hands for s in h))
