@@ -2,14 +2,24 @@
 
 1. Every entry: canonical bytes, envelope schema, Ed25519 signature, sequence
    number and previous-hash link.
-2. Every seat that revealed its session seed (in its ``end`` entry, or in an
-   ``abort``) is replayed: its session is rebuilt from the log, its own fair
-   messages re-derived from the seed must equal the logged ones, every other
-   entry is checked as live (authors in turn, schemas, every move re-run by
-   the engine on that seat's view with its state digest, every claim against
-   the keys, every commitment and reveal), and the audit recomputes every
-   shuffle, deal and claim from all seats' final secrets.
-3. An aborted game: the abort's evidence is fed to the replayed session of
+2. A finished game whose every seat revealed its seed (in its ``end``) is
+   checked in ONE pass (:func:`check_every_seat`): the session's code replays
+   the log once, the engine running on the union of the seats' views (every
+   move re-run, every public digest checked) and the fair table being
+   :class:`protocol.fair.reveal.RevealedTable`, which draws every seat's
+   secrets from its seed and requires every seat's fair message, proof and
+   final reveal to be exactly what they give (each shuffle pass computed
+   once: that is also the audit).
+3. Otherwise, or when that pass finds anything wrong, every seat that revealed
+   its seed (in its ``end`` entry, or in an ``abort``) is replayed on its own:
+   its session is rebuilt from the log, its own fair messages re-derived from
+   the seed must equal the logged ones, every other entry is checked as live
+   (authors in turn, schemas, every move re-run by the engine on that seat's
+   view with its state digest, every claim against the keys, every
+   commitment and reveal), and the audit recomputes every shuffle, deal and
+   claim from all seats' final secrets. The first bad entry any replay names
+   is reported, so the one pass never decides how an invalid log is blamed.
+4. An aborted game: the abort's evidence is fed to the replayed session of
    its author and must fail there, naming the same culprit.
 """
 

@@ -207,3 +207,100 @@ def test_every_pass_is_computed_once():
     finally:
         grp.lock = lock
     assert calls == sum(len(e.body["points"]) for e in passes)
+
+
+def test_bodies_compare_as_their_bytes_would():
+    from protocol.fair.reveal import _same
+
+    assert _same({"roll": 1, "commit": b"x" * 32}, {"commit": b"x" * 32, "roll": 1})
+    assert not _same({"roll": True}, {"roll": 1})              # True == 1 in Python, not on the wire
+    assert not _same({"perm": [0, True]}, {"perm": [0, 1]})
+    assert not _same({"keys": [b"a", b"b"]}, {"keys": [b"b", b"a"]})
+    assert not _same({"keys": ["a"]}, {"keys": [b"a"]})
+    assert not _same({"deck": 0, "x": 1}, {"deck": 0})
+    assert not _same([b"a"], (b"a",))
+
+
+def test_the_revealed_table_agrees_with_every_seats_fair_table():
+    """Driven with the steps the seats' own FairTables exchange, it gives the union of their outcomes,
+    accepts their proofs and final reveals, and refuses any other body, proof or claim."""
+    from types import SimpleNamespace
+
+    from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, Cards, TableOp, apply_outcome_to_cards
+    from protocol.fair import CheatDetected, FairTable
+    from protocol.fair.driver import run_op, wire
+
+    gid, seeds = b"g" * 32, [bytes([65 + s]) * 32 for s in range(3)]
+    tables = [FairTable(gid, s, 3, Drbg(seeds[s], FAIR_DOMAIN)) for s in range(3)]
+    revealed = RevealedTable(gid, 3, [Drbg(x, FAIR_DOMAIN) for x in seeds])
+    state = SimpleNamespace(cards=Cards.new(list(range(100, 108)), 3))
+    ops = [TableOp(ROLL, faces=6), TableOp(SHUFFLE, "deck", tuple(range(6))), TableOp(DEAL, "deck", (0, 1), to=0),
+           TableOp(DEAL, "deck", (2,), to=None), TableOp(SHUFFLE, "deck", (3, 4, 5, 6, 7)),
+           TableOp(REVEAL, "deck", (3,)), TableOp(ROLL, faces=2)]
+    kinds: set[str] = set()
+    for op in ops:
+        log: list = []
+        outcomes = run_op(tables, op, [state] * 3, log)
+        revealed.begin(op, state)
+        for seat, kind, body in log:
+            assert revealed.expected() == seat
+            if kind != "fair_commit":
+                with pytest.raises(CheatDetected):      # any other body of the same kind is refused
+                    revealed.consume(seat, kind, _flip_some_bytes(body, random.Random(kind)))
+            revealed.consume(seat, kind, body)
+        ours = revealed.outcome()
+        if op.kind == ROLL:
+            assert {o for o in outcomes} == {ours}
+        else:
+            union = tuple(next((o[1][j] for o in outcomes if o[1][j] is not None), None)
+                          for j in range(len(op.slots)))
+            assert ours == (op.kind, union)
+        apply_outcome_to_cards(state.cards, op, ours)
+        kinds.update(kind for _, kind, _ in log)
+    assert "fair_relock" in kinds               # the second shuffle takes hidden cards of the first deck
+    ident = revealed.identity(*tables[0]._where[0])
+    proof = tables[0].prove([0])
+    with pytest.raises(CheatDetected, match="claims card"):
+        revealed.check_claims(0, [0], [ident + 1000], wire(proof))
+    with pytest.raises(CheatDetected, match="proof"):
+        revealed.check_claims(0, [0], [ident], wire(dict(proof, keys=[tables[1]._decks[0].keys[0]])))
+    revealed.check_claims(0, [0], [ident], wire(proof))
+    d, pos = tables[1]._where[4]                     # slot 4: shuffled again, dealt to nobody
+    stolen = {"decks": [d], "pos": [pos], "keys": [tables[1]._decks[d].keys[pos]]}
+    with pytest.raises(CheatDetected, match="not dealt"):
+        revealed.check_claims(1, [4], [revealed.identity(d, pos)], stolen)
+    for seat, table in enumerate(tables):
+        _, body = table.final_reveal()
+        body = wire(body)
+        with pytest.raises(CheatDetected):
+            revealed.consume_final(seat, _flip_some_bytes(body, random.Random(seat)))
+        revealed.consume_final(seat, body)
+    assert revealed.cards()[(d, pos)] == revealed.identity(d, pos)
+
+
+def test_a_seat_whose_genesis_nonce_is_not_the_hash_of_its_seed():
+    """Seat 2 commits to another seed than the one it reveals (its fair play is its seed's): verify refuses."""
+    import protocol.session as session_module
+
+    sessions = highcard_sessions(2, "other-nonce")
+    cheat = sessions[1]
+    write = cheat._maybe_genesis
+
+    def other_nonce():
+        domain, session_module.NONCE_DOMAIN = session_module.NONCE_DOMAIN, b"another/nonce"
+        try:
+            write()
+        finally:
+            session_module.NONCE_DOMAIN = domain
+    cheat._maybe_genesis = other_nonce
+    play(sessions, [RandomBot("a"), RandomBot("b")])
+    assert all(s.phase == "over" for s in sessions)
+    both_refuse([e.raw for e in sessions[0].chain])
+
+
+def test_a_proof_that_is_not_the_movers_keys():
+    sessions = finished("pagode", 2)
+    i = next(i for i, e in enumerate(sessions[0].chain) if e.kind == "move" and "proof" in e.body)
+    entry = sessions[0].chain[i]
+    proof = dict(entry.body["proof"], keys=[bytes(32)] + entry.body["proof"]["keys"][1:])
+    both_refuse(reseal_from(sessions, i, body=dict(entry.body, proof=proof)))
