@@ -77,35 +77,47 @@ async def until(predicate, timeout: float = 30) -> None:
     await asyncio.wait_for(loop(), timeout)
 
 
-async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_others_waited(tmp_path):
+async def start_table(host: MeshPeer, guests: list[MeshPeer], game: str) -> list[asyncio.Task]:
+    """The host's task, then each guest's, seated in that order."""
+    tasks = [asyncio.create_task(host.run_host([LOCAL], 0, discover=False))]
+    port = await wait_port(host)
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game=game)))
+        await until(lambda: len(host._joiners) >= len(tasks) - 1 or host._full.is_set())
+    return tasks
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2], ids=["host", "middle", "last"])
+async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_others_waited(tmp_path, seat):
+    """Seat 1 (the host) only listens, seat 2 dials and is dialed, seat 3 only dials."""
     slow = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=3.0, move_delay=0.01)
     host, guests, lines = make_table(tmp_path, "pueblo", 3, options=slow)
-    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
-    port = await wait_port(host)
-    tasks = []
-    for g in guests:
-        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
-    middle = guests[0]  # seat 2: it dials the host and is dialed by seat 3
-    await until(lambda: middle.session is not None and len(middle.session.chain) > 40)
-    tasks[0].cancel()
+    peers = [host, *guests]
+    tasks = await start_table(host, guests, "pueblo")
+    victim = peers[seat]
+    await until(lambda: victim.session is not None and len(victim.session.chain) > 40)
+    tasks[seat].cancel()
     with pytest.raises(asyncio.CancelledError):
-        await tasks[0]
-    crashed_at = len(middle.session.chain)
-    meta = GameFiles.unfinished(tmp_path / "p1")
+        await tasks[seat]
+    crashed_at = len(victim.session.chain)
+    meta = GameFiles.unfinished(tmp_path / f"p{seat}")
     assert len(meta) == 1
+    witness = peers[(seat + 1) % 3]
     await asyncio.sleep(0.3)
-    stalled = len(host.session.chain)
+    stalled = len(witness.session.chain)
     await asyncio.sleep(0.3)
-    assert not host.session.over and len(host.session.chain) == stalled, "the others wait for seat 2"
-    back = MeshPeer.from_files(IDS[1], meta[0], player=make_bot("random", 2), options=slow, say=lines[1].append)
-    assert back.port == middle.port and len(back.session.chain) == crashed_at
-    sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[1], back.run_guest(None, [LOCAL])), 60)
+    assert not witness.session.over and len(witness.session.chain) == stalled, "the others wait"
+    back = MeshPeer.from_files(IDS[seat], meta[0], player=make_bot("random", seat + 1), options=slow,
+                               say=lines[seat].append)
+    assert back.port == victim.port and len(back.session.chain) == crashed_at
+    again = back.run_host([LOCAL], 0, discover=False) if seat == 0 else back.run_guest(None, [LOCAL])
+    others = [t for i, t in enumerate(tasks) if i != seat]
+    sessions = await asyncio.wait_for(asyncio.gather(again, *others), 60)
     assert all(s.phase == "over" for s in sessions)
-    logs = logs_of(host, guests[1], back)
+    logs = logs_of(back, *[p for i, p in enumerate(peers) if i != seat])
     assert logs[0] == logs[1] == logs[2]
     assert verify_file(back.files.log_path).ok
-    assert any(line.startswith("resuming table") for line in lines[1])
+    assert any(line.startswith("resuming table") for line in lines[seat])
 
 
 async def test_a_peer_gone_past_the_claim_time_ends_the_game_by_one_agreed_signed_claim(tmp_path):
