@@ -104,3 +104,34 @@ async def test_seat_3_lies_to_seat_1_and_both_honest_seats_name_it(tmp_path, lie
             logged = session.chain[told.seq]
             assert shown.author == logged.author == liar.me.public and shown.seq == logged.seq == told.seq
             assert shown.raw != logged.raw and {shown.raw, logged.raw} == {told.raw, liar.session.chain[told.seq].raw}
+
+
+async def test_bytes_not_signed_by_seat_3_drop_one_link_and_the_entry_comes_through_seat_2(tmp_path):
+    """A stranger could inject such bytes: not evidence against seat 3; the mesh delivers the true entry."""
+
+    class Garbler(MeshPeer):
+        def _outgoing(self, key, entry):
+            if (entry.author == self.me.public and entry.kind == "move" and key == self.seats[VICTIM].key
+                    and not getattr(self, "told", None)):
+                self.told = entry.raw[:-1] + bytes([entry.raw[-1] ^ 1])  # one bit of the signature flipped
+                return self.told
+            return entry.raw
+
+    lines = [[] for _ in range(3)]
+    host = MeshPeer.host(IDS[0], NAMES[0], get_game("pueblo"), 3, tmp_path / "p0", player=make_bot("random", 1),
+                         options=FAST, say=lines[0].append)
+    witness = MeshPeer.guest(IDS[1], NAMES[1], tmp_path / "p1", player=make_bot("random", 2), options=FAST,
+                             say=lines[1].append)
+    garbler = Garbler.guest(IDS[2], NAMES[2], tmp_path / "p2", player=make_bot("random", 3), options=FAST,
+                            say=lines[2].append)
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    t1 = asyncio.create_task(witness.run_guest((LOCAL, port), [LOCAL], game="pueblo"))
+    await until(lambda: len(host._joiners) == 1)
+    t2 = asyncio.create_task(garbler.run_guest((LOCAL, port), [LOCAL], game="pueblo"))
+    sessions = await asyncio.wait_for(asyncio.gather(host_task, t1, t2), 60)
+    assert garbler.told
+    assert all(s.phase == "over" for s in sessions), [s.result for s in sessions]
+    assert any("bytes not signed by the peer" in line for line in lines[0]), lines[0]
+    logs = [read_log(p.files.log_path)[0] for p in (host, witness, garbler)]
+    assert logs[0] == logs[1] == logs[2]
