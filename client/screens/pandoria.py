@@ -239,9 +239,9 @@ class PandoriaScreen(GameScreen):
         if self.monument_mode:
             text.append(" · monument: click a building slot", style="bold")
         text.append(f"\n{self.preview_note}", style=f"bold {'red' if 'not fit' in self.preview_note else 'yellow'}")
-        monuments = f"{len(view.monuments)}, next {view.monuments[-1]} pts" if view.monuments else "none"
-        text.append(f"\nPlacing {'the leader' if self.leader else 'a figure'} (l switches)", style="dim")
-        text.append(f"\nDeck {len(view.piles['deck'])} · tiles {len(view.piles['tiles'])} · monuments {monuments}",
+        monuments = f"{len(view.monuments)} monuments, top {view.monuments[-1]}" if view.monuments else "no monument"
+        text.append(f"\n{'Leader' if self.leader else 'Figure'} next (l) · {monuments}", style="dim")
+        text.append(f"\nDeck {len(view.piles['deck'])} cards · {len(view.piles['tiles'])} double tiles left",
                     style="dim")
         text.append(f"\n{describe_hex(view, self.cursor, labels)}")
         return text
