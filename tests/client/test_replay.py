@@ -29,7 +29,8 @@ def pueblo_log(tmp_path_factory):
 async def settled(pilot) -> None:
     """Wait for the replay and verification workers, then for the screen to redraw."""
     for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
+        ours = [w for w in pilot.app.workers if w.group.startswith("replay-")]
+        await pilot.app.workers.wait_for_complete(ours)
         await pilot.pause()
 
 
@@ -229,6 +230,25 @@ async def test_without_a_path_the_picker_opens_the_log_typed(pueblo_log, tmp_pat
         await pilot.press("enter")
         await settled(pilot)
         assert isinstance(pilot.app.screen, ReplayScreen) and pilot.app.screen.replay is not None
+
+
+async def test_the_picker_tree_opens_the_log_chosen(pueblo_log, tmp_path, monkeypatch):
+    monkeypatch.setenv("LANTERNE_HOME", str(tmp_path))
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "game.lanterne").write_bytes(pueblo_log.read_bytes())
+    async with make_app(lambda: ReplayScreen()).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = pilot.app.screen.query_one("#picker-tree")
+        tree.focus()
+        for _ in range(50):            # the tree lists the folder in a worker of its own
+            if tree.last_line >= 1:
+                break
+            await pilot.pause(0.05)
+        await pilot.press("down", "enter")
+        await settled(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, ReplayScreen) and screen.path == str(tmp_path / "games" / "game.lanterne")
+        assert screen.replay is not None and screen.replay.result == "over"
 
 
 async def test_the_picker_cancelled_goes_back_home(tmp_path, monkeypatch):
