@@ -102,3 +102,7 @@ def test_a_peer_killed_mid_game_restarts_and_the_four_logs_end_identical(netns_n
     outs = [finish(p, 240) for p in [host, back, *guests[1:]]]
     assert_identical_and_verified(outs, "pueblo")
     assert len(set(re.findall(r"^linked with (\S+) at", outs[1], re.M))) == 3
+
+
+def test_four_hosts_play_pandoria(netns_network):
+    play_whole_game(netns_network(4), "pandoria", 4, 300)
