@@ -85,7 +85,8 @@ class MeshPeer:
     discovery: Discovery | None = None
     on_events: Callable[[list], None] | None = None
     port: int = 0
-    _sent: dict[bytes, int] = field(default_factory=dict)
+    _sent: dict[Link, int] = field(default_factory=dict)
+    """Per link: how far into the chain its sender got (a replaced link never moves the new one's count)."""
     _wake: dict[bytes, asyncio.Event] = field(default_factory=dict)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _done: asyncio.Event = field(default_factory=asyncio.Event)
@@ -298,7 +299,7 @@ class MeshPeer:
             await asyncio.sleep(0.05)
 
     def _drained(self) -> bool:
-        return all(self._sent.get(k, 0) >= len(self.session.chain) for k in self.links)
+        return all(self._sent.get(link, 0) >= len(self.session.chain) for link in self.links.values())
 
     # ------------------------------------------------------------ incoming links
     async def _on_connection(self, link: Link) -> None:
@@ -455,7 +456,7 @@ class MeshPeer:
             await old.close("replaced by a newer link")
         session = self.session
         self.links[key] = link
-        self._sent[key] = min(have, len(session.chain))
+        self._sent[link] = min(have, len(session.chain))
         wake = self._wake[key] = asyncio.Event()
         wake.set()
         self.say(f"linked with {fingerprint(key)} at {link.peer[0]}:{link.peer[1]}")
@@ -474,6 +475,7 @@ class MeshPeer:
             raise
         finally:
             sender.cancel()
+            self._sent.pop(link, None)
             if self.links.get(key) is link:
                 del self.links[key]
             self._changed.set()
@@ -485,9 +487,9 @@ class MeshPeer:
             while not link.closed:
                 await wake.wait()
                 wake.clear()
-                while self._sent[key] < len(session.chain):
-                    entry = session.chain[self._sent[key]]
-                    self._sent[key] += 1
+                while self._sent[link] < len(session.chain):
+                    entry = session.chain[self._sent[link]]
+                    self._sent[link] += 1
                     if entry.author != key:
                         await link.send(self._outgoing(key, entry))
                 if session.over:
