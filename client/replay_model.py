@@ -19,7 +19,6 @@ position after step ``i``.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -245,30 +244,11 @@ def _registry(game_id: str) -> Game:
     return get_game(game_id)
 
 
-@functools.cache
-def _watcher_class():
-    from protocol.session import Session
-
-    class WatchingSession(Session):
-        """A session that holds no seat: it checks every entry and writes none.
-
-        ``Session`` gives a seatless session the fair table of seat 1; a
-        watching fair table (``FairTable(seat=None)``) is what a replay needs.
-        """
-
-        def _start_play(self) -> None:
-            super()._start_play()
-            if self.my_seat is None:
-                self.fair = self._fairmod.FairTable(self.game_id, None, len(self.seats), None)
-
-    return WatchingSession
-
-
 def _watch(replay: Replay, entries: list, games) -> list:
     """The session events of the log, up to its first bad entry (recorded in ``replay.problem``)."""
     from protocol.wire import ProtocolError
 
-    watcher = _watcher_class()
+    from protocol.session import Session as watcher   # seatless: a watching fair table
     upto = len(entries)
     try:
         session = watcher.replay(entries, WATCHER_KEY, bytes(32), games=games or _registry, keep_events=True)

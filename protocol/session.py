@@ -801,8 +801,11 @@ class Session:
         game = self.game
         state = game.setup(players=len(self.seats), variant=self.variant, **self.options)
         self.view = game.view(state, self.my_seat)
-        seat = self.my_seat if self.my_seat is not None else 0
-        self.fair = self._fairmod.FairTable(self.game_id, seat, len(self.seats), Drbg(self.seed, FAIR_DOMAIN))
+        if self.my_seat is None:     # a watcher (replay): checks every fair message, authors none
+            self.fair = self._fairmod.FairTable(self.game_id, None, len(self.seats), None)
+        else:
+            self.fair = self._fairmod.FairTable(self.game_id, self.my_seat, len(self.seats),
+                                                Drbg(self.seed, FAIR_DOMAIN))
         self.phase = "play"
         self._events.append(GameStarted(self.game_id))
 
