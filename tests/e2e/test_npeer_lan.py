@@ -106,3 +106,16 @@ def test_a_peer_killed_mid_game_restarts_and_the_four_logs_end_identical(netns_n
 
 def test_four_hosts_play_pandoria(netns_network):
     play_whole_game(netns_network(4), "pandoria", 4, 300)
+
+
+def test_one_of_three_loses_its_cable_mid_game_and_comes_back(netns_network):
+    net = netns_network(3)
+    slow = ("--move-delay", "0.03")
+    host, guests = start_table(net, "pueblo", 3, *slow)
+    wait_line(guests[1], r"^move (2\d|[3-9]\d|\d{3,}):", 60)
+    net.hosts[1].link_down()  # seat 2's cable: it can reach nobody, the two others still reach each other
+    wait_line(guests[0], r"^link lost with", 20)
+    net.hosts[1].link_up()
+    outs = [finish(p, 240) for p in [host, *guests]]
+    assert "link request from Bob" in outs[0]  # seat 2 dialed the host again (its first link was the join)
+    assert_identical_and_verified(outs, "pueblo")
