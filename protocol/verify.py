@@ -25,11 +25,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
-
 import hashlib
 from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable
 
 import msgpack
 
@@ -294,4 +293,4 @@ def verify_file(path: str, games: Callable[[str], Game] | None = None) -> Report
     return verify_entries(raws, tail, games, path=str(path))
 
 
-__all__ = ["Report", "verify_entries", "verify_file", "LogFormatError"]
+__all__ = ["Report", "verify_entries", "verify_file", "check_every_seat", "canonical_bytes", "LogFormatError"]
