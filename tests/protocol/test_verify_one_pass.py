@@ -69,7 +69,7 @@ def both_refuse(raws: list[bytes]) -> None:
 
 
 @pytest.mark.parametrize("kind,players", [("highcard", 2), ("highcard", 3), ("reshuffle", 2), ("reshuffle", 3),
-                                          ("pagode", 2)])
+                                          ("pagode", 2), ("pueblo", 3), ("pandoria", 2)])
 def test_every_valid_log_goes_through_the_one_pass_with_the_same_report(kind, players):
     raws = [e.raw for e in finished(kind, players)[0].chain]
     entries = [open_entry(r) for r in raws]
