@@ -23,6 +23,8 @@ def add_arguments(p) -> None:
     p.add_argument("--variant", default="standard", help="the game's variant (default standard)")
     p.add_argument("--players", type=int, default=2, metavar="N",
                    help="seats at the table (default 2; 3 or more: every peer links with every other)")
+    p.add_argument("--computers", type=int, default=0, metavar="K",
+                   help="seats for computer players this host runs (named '[computer] NAME n'; with --players 3+)")
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--accept", default="any", metavar="any|FP[,FP...]",
                    help="whom to seat: anyone (default) or only these key fingerprints")
@@ -37,6 +39,9 @@ def run(args) -> int:
 
     game = get_game(args.game)
     game.check_options(args.players, args.variant)
+    if args.computers and not (args.players > 2 and 0 < args.computers < args.players):
+        fail(f"--computers must be 1..{max(args.players - 1, 1)} at a table of 3 or more (--players), "
+             f"not {args.computers}")
     check_bot(args.bot)
     if not 0 <= args.port < 65536:
         fail(f"--port must be 0..65535, not {args.port}")
@@ -56,6 +61,8 @@ def run(args) -> int:
     elif args.players > 2:
         peer = MeshPeer.host(me, name, game, args.players, folder, variant=args.variant, player=player,
                              options=options, say=say)
+        for n in range(args.computers):
+            peer.add_computer(make_bot(args.bot, f"{args.bot_seed}-computer-{n + 1}"))
         port = args.port
     else:
         peer = NetPeer.host(me, name, game, folder, variant=args.variant, player=player, options=options, say=say)

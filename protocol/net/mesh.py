@@ -55,6 +55,9 @@ from .invite import Answer, Declined, Request, ask, host_connection, join_reques
 from .peer import GameFiles, PeerOptions, ResumeError, Say, _truncate_log
 from .transport import Link, LinkClosed, bound_port, serve, within
 
+COMPUTER_MARK = "[computer] "
+"""Starts the name of a seat played by a computer that a peer hosts: every peer sees it in the table."""
+
 ROSTER_WAIT = 3600.0
 """Seconds a seated guest waits for the others to join (a lobby may take a while)."""
 
@@ -99,6 +102,8 @@ class MeshPeer:
     _joiners: list = field(default_factory=list)
     _accept_policy: Callable | None = None
     _dialing: set = field(default_factory=set)
+    _computers: list = field(default_factory=list)
+    _computers_seated: asyncio.Event = field(default_factory=asyncio.Event)
 
     # ------------------------------------------------------------ making one
     @classmethod
@@ -230,6 +235,31 @@ class MeshPeer:
         self._accept_policy = accept
         return await self._run(interfaces, port, discover)
 
+    def add_computer(self, player: Player, say: Say | None = None) -> "MeshPeer":
+        """A seat for a computer player this host runs: a peer of its own (own key, own log, own
+        links), seated first, and named ``[computer] <host name> <n>`` so every peer sees what it is.
+        """
+        if self.session is not None or not self.is_host:
+            raise RulesError("computer seats are added to a host before its table opens")
+        if len(self._computers) >= self._players - 1:
+            raise RulesError(f"a table of {self._players} has no seat left for a computer")
+        n = len(self._computers) + 1
+        peer = MeshPeer.guest(Identity.generate(), f"{COMPUTER_MARK}{self.name} {n}",
+                              self.files.folder / "computers" / f"{self.me.fingerprint}-{n}", player=player,
+                              options=self.options, say=say or (lambda line: None))
+        self._computers.append(peer)
+        return peer
+
+    async def _seat_computers(self, interfaces: Sequence[str]) -> list[asyncio.Task]:
+        tasks = []
+        for peer in self._computers:
+            tasks.append(self._spawn(peer.run_guest(
+                (interfaces[0], self.port), interfaces[:1], game=self._game.id, variant=self._variant)))
+            while not any(j.peer.key == peer.me.public for j in self._joiners) and not tasks[-1].done():
+                await asyncio.sleep(0.01)
+        self._computers_seated.set()
+        return tasks
+
     async def run_guest(self, address: tuple[str, int] | None, interfaces: Sequence[str], port: int = 0, *,
                         expect_fingerprint: str | None = None, discovery: Discovery | None = None,
                         game: str = "", variant: str = "standard", players: int = 0) -> Session:
@@ -256,6 +286,7 @@ class MeshPeer:
                 self.say("advertised on zeroconf")
             elif self.discovery is not None:
                 await self.discovery.browse()
+            computers = await self._seat_computers(interfaces) if self.session is None and self.is_host else []
             if self.session is None and self.is_host:
                 await self._full.wait()
             elif not self._full.is_set():
@@ -264,6 +295,8 @@ class MeshPeer:
             self._spawn(self._play_loop())
             await self._done.wait()
             await self._linger()
+            if computers:
+                await asyncio.wait(computers, timeout=self.options.linger)
         finally:
             server.close()
             for task in list(self._tasks):
@@ -327,7 +360,12 @@ class MeshPeer:
             return Answer(False, f"this table plays {self._game.id} {self._variant}")
         if any(j.peer.key == req.peer.key for j in self._joiners):
             return Answer(False, "you already hold a seat here")
-        verdict = self._accept_policy(req) if self._accept_policy is not None else True
+        ours = any(c.me.public == req.peer.key for c in self._computers)
+        if not ours:
+            await self._computers_seated.wait()  # the host's computers take the first seats
+            if self._full.is_set():
+                return Answer(False, "the table is full")
+        verdict = self._accept_policy(req) if self._accept_policy is not None and not ours else True
         if inspect.isawaitable(verdict):
             verdict = await verdict
         if self._full.is_set():

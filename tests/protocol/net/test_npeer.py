@@ -9,7 +9,8 @@ from engines.bots import make_bot
 from engines.registry import get_game
 from protocol.identity import Identity
 from protocol.log import open_entry, read_log
-from protocol.session import Aborted
+from engines.core import RulesError
+from protocol.session import Aborted, TableSet
 from protocol.net.invite import Declined, ask, join_request
 from protocol.net.mesh import MeshPeer
 from protocol.net.peer import GameFiles, PeerOptions
@@ -144,3 +145,21 @@ async def test_a_peer_gone_past_the_claim_time_ends_the_game_by_one_agreed_signe
     assert report.ok and report.result == "aborted" and report.culprit == 3, report
     assert any(line.startswith("claimed:") for line in lines[0])
     assert any(line.startswith("scores so far: [") for line in lines[1])
+
+
+async def test_a_host_runs_a_computer_seat_that_every_peer_sees_as_one(tmp_path):
+    host, guests, lines = make_table(tmp_path, "pueblo", 4)
+    computers = [host.add_computer(make_bot("greedy", 7)), host.add_computer(make_bot("random", 8))]
+    small = MeshPeer.host(IDS[5], "Fay", get_game("pueblo"), 3, tmp_path / "small", say=lambda line: None)
+    small.add_computer(make_bot("random", 9)), small.add_computer(make_bot("random", 10))
+    with pytest.raises(RulesError, match="a table of 3 has no seat left"):
+        small.add_computer(make_bot("random", 11))
+    tables = []
+    guests[0].on_events = lambda events: tables.extend(e for e in events if isinstance(e, TableSet))
+    tasks = await start_table(host, guests[:1], "pueblo")  # Bob asks at once, and waits for the computers
+    sessions = await asyncio.wait_for(asyncio.gather(*tasks), 60)
+    assert all(s.phase == "over" for s in sessions) and all(c.session.phase == "over" for c in computers)
+    assert tables and tables[0].names == ("Ana", "[computer] Ana 1", "[computer] Ana 2", "Bob")
+    logs = logs_of(host, *computers, guests[0])
+    assert logs[0] == logs[1] == logs[2] == logs[3]
+    assert verify_file(guests[0].files.log_path).ok

@@ -25,6 +25,8 @@ def start(*args: str, home: Path) -> subprocess.Popen:
      "Pueblo seats 2 to 4 players, not 5"),
     (["join", "127.0.0.1:9", "--players", "40", "--bot", "random", "--interface", "127.0.0.1"],
      "--players must be 2..16, not 40"),
+    (["host", "pueblo", "--players", "3", "--computers", "3", "--bot", "random", "--interface", "127.0.0.1"],
+     "--computers must be 1..2 at a table of 3 or more (--players), not 3"),
 ])
 def test_bad_player_counts_are_one_line(argv, message, capsys, tmp_path):
     assert main([*argv, "--log-dir", str(tmp_path)]) == 2
@@ -55,3 +57,22 @@ def test_three_processes_play_pueblo_by_address_without_discovery(tmp_path):
     report = verify_file(paths[0])
     assert report.ok and len(report.seats) == 3, report
     assert "table: pueblo standard, seats Ana, Bob, Cy" in outs[0]
+
+
+def test_a_host_with_a_computer_seat_and_one_joiner(tmp_path):
+    common = ["--bot", "random", "--interface", "127.0.0.1", "--no-discovery", "--read-timeout", "5"]
+    host = start("host", "pueblo", "--players", "3", "--computers", "1", "--name", "Ana",
+                 "--log-dir", str(tmp_path / "a"), *common, home=tmp_path / "a")
+    first = host.stdout.readline()
+    port = re.search(r"listening on 127\.0\.0\.1:(\d+)", first).group(1)
+    guest = start("join", f"127.0.0.1:{port}", "--players", "3", "--name", "Bob", "--log-dir",
+                  str(tmp_path / "b"), *common, home=tmp_path / "b")
+    outs = []
+    for proc in (host, guest):
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err[-2000:] + out[-2000:]
+        outs.append(out)
+    assert "table: pueblo standard, seats Ana, [computer] Ana 1, Bob" in outs[1]
+    paths = [Path(re.findall(r"^log: (.+)$", out, re.M)[-1]) for out in outs]
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+    assert verify_file(paths[1]).ok
