@@ -128,6 +128,44 @@ class NetworkGame(GameController):
 
         return cls(peer, run)
 
+    @classmethod
+    def resume(cls, me: Identity, meta_path: Path | str, *, interfaces: Sequence[str], discover: bool = True,
+               options: PeerOptions = PeerOptions()) -> "NetworkGame":
+        """Go on with an unfinished game from its files (after the app was closed or crashed).
+
+        Raises ``protocol.net.peer.ResumeError`` (one line) if the files cannot be resumed.
+        """
+        peer = NetPeer.from_files(me, meta_path, options=options, say=lambda _: None)
+        if peer.role == "host":
+            port = int(peer.files.meta.get("port", 0) or 0)
+            runner = lambda: peer.run_host(list(interfaces), port, discover=discover)  # noqa: E731
+        else:
+            async def runner():
+                discovery = None
+                if discover and interfaces:
+                    from protocol.net.discovery import Discovery
+
+                    discovery = Discovery(list(interfaces))
+                return await peer.run_guest(None, discovery=discovery)
+        controller = cls(peer, runner, peer.session.game)
+        controller._adopt()
+        controller.notes.append(f"resumed from {len(peer.session.chain)} logged entries")
+        return controller
+
+    def _adopt(self) -> None:
+        """Take the table from a session rebuilt from its log (no TableSet event comes then)."""
+        from protocol.identity import safety_code
+
+        s = self.peer.session
+        if not s.seats:
+            return
+        self.game = s.game
+        self.my_seat = s.my_seat
+        self.safety_code = safety_code(*s.seats)
+        self.seats = tuple(Seat(i, name, HUMAN if i == s.my_seat else REMOTE) for i, name in enumerate(s.names))
+        if s.view is not None:
+            self.ready.set()
+
     def start(self) -> "NetworkGame":
         """Run the peer in the background (on the running event loop)."""
         if self._task is None:

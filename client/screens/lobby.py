@@ -92,6 +92,7 @@ class LobbyScreen(Screen):
         Binding("o", "open_table", "Open table"),
         Binding("a", "join_address", "Join HOST:PORT"),
         Binding("c", "close_table", "Close table"),
+        Binding("r", "resume", "Resume"),
     ]
     DEFAULT_CSS = """
     LobbyScreen #lobby-columns { height: 1fr; }
@@ -189,6 +190,7 @@ class LobbyScreen(Screen):
                 yield Static("Seats: 2 (you and one guest)", classes="muted")
                 yield Button("Open table \\[o]", id="open-table", variant="primary", compact=True)
                 yield Button("Close table \\[c]", id="close-table", compact=True, disabled=True)
+        yield Static("", id="lobby-unfinished", classes="muted")
         yield Static("", id="lobby-status", classes="status")
         yield Footer()
 
@@ -208,6 +210,48 @@ class LobbyScreen(Screen):
             self.say("No LAN interface found: others cannot see you; join by address, or check the network.",
                      error=True)
         self.query_one(PeerList).own_fingerprint = me.fingerprint
+        self.show_unfinished()
+
+    def on_screen_resume(self) -> None:
+        self.show_unfinished()
+
+    # -- unfinished games (the app was left or crashed mid-game)
+    def unfinished(self) -> list[Path]:
+        from protocol.net.peer import GameFiles
+
+        try:
+            return GameFiles.unfinished(self.log_dir)
+        except OSError:
+            return []
+
+    def show_unfinished(self) -> None:
+        found = self.unfinished()
+        text = ""
+        if found:
+            newest = _describe_meta(found[0])
+            more = f" (and {len(found) - 1} older)" if len(found) > 1 else ""
+            text = f"Unfinished: {newest}{more}. Press r to resume it."
+        self.query_one("#lobby-unfinished", Static).update(text)
+
+    def action_resume(self) -> None:
+        from protocol.net.peer import ResumeError
+
+        if self.pending is not None:
+            self.say("You already have a table open or a join under way (close it first: c).", error=True)
+            return
+        found = self.unfinished()
+        if not found:
+            self.say("No unfinished network game in the log folder.", error=True)
+            return
+        try:
+            controller = NetworkGame.resume(self.identity, found[0], interfaces=self.interfaces,
+                                            discover=self.discover, options=self.options)
+        except (ResumeError, RulesError, OSError, ValueError) as e:
+            self.say(f"Cannot resume: {str(e).splitlines()[0]}", error=True)
+            return
+        self.hosting = controller.peer.role == "host"
+        self._follow(controller)
+        self.say(f"Resuming {_describe_meta(found[0])}: waiting for the other player to come back...")
 
     async def _browse(self) -> None:
         from protocol.net.discovery import DiscoveryError
@@ -301,6 +345,8 @@ class LobbyScreen(Screen):
         if pending is None:
             return
         self._unfollow()
+        if self.hosting and pending.peer.peer_key is None and not pending.peer.session.over:
+            pending.peer.files.update(over=True, closed="nobody joined")  # not an unfinished game to resume
         self.run_worker(pending.aclose(), group="close", exit_on_error=False)
         self.say("Table closed." if self.hosting else "Join cancelled.")
 
@@ -384,6 +430,22 @@ class LobbyScreen(Screen):
             self.action_close_table()
             return
         self.app.pop_screen()
+
+
+def _describe_meta(meta_path: Path) -> str:
+    """'pagode with ABCD-1234 (you host)' for an unfinished game's meta file; never raises."""
+    import json
+
+    from protocol.identity import fingerprint
+
+    try:
+        meta = json.loads(meta_path.read_text())
+        other = fingerprint(bytes.fromhex(meta["peer"])) if meta.get("peer") else "nobody yet"
+    except (OSError, ValueError, KeyError, TypeError):
+        return meta_path.stem
+    game = meta.get("game") or "a game"
+    role = "you host" if meta.get("role") == "host" else "you joined"
+    return f"{game} with {other} ({role}, table {meta_path.stem[:8]})"
 
 
 def _default_variant(game: Game) -> str:

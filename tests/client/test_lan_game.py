@@ -300,7 +300,26 @@ async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_
             await until(lambda: app.screen is not screen and not isinstance(app.screen, GameScreen), pilot)
             await pilot.press("y")  # leave: the log is kept
             await until(lambda: app.screen is lobby and controller._task.done(), pilot, what="back in the lobby")
-            assert controller.peer.files.log_path.stat().st_size > 0
+            log = controller.peer.files.log_path
+            size = log.stat().st_size
+            assert size > 0
+            # The game is unfinished: r resumes it from its files; the bot comes back by itself.
+            assert "Unfinished: pagode with" in str(lobby.query_one("#lobby-unfinished").render())
+            await pilot.press("r")
+            await until(lambda: isinstance(app.screen, GameScreen), pilot, what="the board again")
+            screen, resumed = app.screen, app.screen.controller
+            assert resumed is not controller and resumed.safety_code == controller.safety_code
+            quick_buttons(screen)
+            await until(lambda: resumed.linked and resumed.waiting.kind == "human" and screen.acting_seat is not None,
+                        pilot, what="Ann's turn after the resume")
+            before = len(resumed.peer.session.chain)
+            await click_action(pilot, screen, builder_choice(resumed, resumed.my_seat))
+            await until(lambda: len(bot.session.chain) > before, pilot, what="the bot to get the move")
+            assert bot.session.chain[before].raw == resumed.peer.session.chain[before].raw
+            assert log.stat().st_size > size  # the same log goes on
+            await pilot.press("escape")
+            await pilot.press("y")
+            await until(lambda: app.screen is lobby and resumed._task.done(), pilot, what="back in the lobby")
         finally:
             guest.cancel()
             try:
