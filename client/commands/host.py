@@ -55,6 +55,8 @@ def run(args) -> int:
         kind = MeshPeer if _meta(unfinished[0]).get("mesh") else NetPeer
         try:
             peer = kind.from_files(me, unfinished[0], player=player, options=options, say=say)
+            if kind is MeshPeer:
+                peer.resume_computers(lambda n: make_bot(args.bot, f"{args.bot_seed}-computer-{n}"))
         except ResumeError as e:
             fail(f"{e} (start a new game with --new)")
         port = args.port or int(peer.files.meta.get("port", 0))

@@ -52,7 +52,7 @@ from protocol.wire import ProtocolError
 from .discovery import Advert, Discovery, TableHint
 from .handshake import HandshakeError, decode, encode
 from .invite import Answer, Declined, Request, ask, host_connection, join_request, resume_request
-from .peer import GameFiles, PeerOptions, ResumeError, Say, _truncate_log
+from .peer import GameFiles, PeerOptions, ResumeError, Say, _truncate_log, _write_private
 from .transport import Link, LinkClosed, bound_port, serve, within
 
 COMPUTER_MARK = "[computer] "
@@ -238,17 +238,41 @@ class MeshPeer:
     def add_computer(self, player: Player, say: Say | None = None) -> "MeshPeer":
         """A seat for a computer player this host runs: a peer of its own (own key, own log, own
         links), seated first, and named ``[computer] <host name> <n>`` so every peer sees what it is.
+
+        Its key is kept (owner-only) in its own folder under ``computers/``, so that
+        :meth:`resume_computers` brings it back after the host's crash.
         """
         if self.session is not None or not self.is_host:
             raise RulesError("computer seats are added to a host before its table opens")
         if len(self._computers) >= self._players - 1:
             raise RulesError(f"a table of {self._players} has no seat left for a computer")
         n = len(self._computers) + 1
-        peer = MeshPeer.guest(Identity.generate(), f"{COMPUTER_MARK}{self.name} {n}",
-                              self.files.folder / "computers" / f"{self.me.fingerprint}-{n}", player=player,
+        seed = os.urandom(32)
+        folder = self.files.folder / "computers" / f"{self.me.fingerprint}-{os.urandom(4).hex()}-{n}"
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_private(folder / "computer.key", seed)
+        peer = MeshPeer.guest(Identity.from_seed(seed), f"{COMPUTER_MARK}{self.name} {n}", folder, player=player,
                               options=self.options, say=say or (lambda line: None))
         self._computers.append(peer)
         return peer
+
+    def resume_computers(self, make_player: Callable[[int], Player], say: Say | None = None) -> list["MeshPeer"]:
+        """After a restart: the computer seats of this game, each from its own files."""
+        found = []
+        for key_file in sorted((self.files.folder / "computers").glob(f"{self.me.fingerprint}-*/computer.key")):
+            for meta in GameFiles.unfinished(key_file.parent):
+                try:
+                    if json.loads(meta.read_text()).get("table") != self.table_id.hex():
+                        continue
+                    me = Identity.from_seed(key_file.read_bytes())
+                except (OSError, ValueError):
+                    continue
+                n = len(found) + 1
+                found.append(MeshPeer.from_files(me, meta, player=make_player(n), options=self.options,
+                                                 say=say or (lambda line: None)))
+        self._computers = found
+        self._computers_seated.set()
+        return found
 
     async def _seat_computers(self, interfaces: Sequence[str]) -> list[asyncio.Task]:
         tasks = []
@@ -286,7 +310,10 @@ class MeshPeer:
                 self.say("advertised on zeroconf")
             elif self.discovery is not None:
                 await self.discovery.browse()
-            computers = await self._seat_computers(interfaces) if self.session is None and self.is_host else []
+            if self.session is None and self.is_host:
+                computers = await self._seat_computers(interfaces)
+            else:  # resumed computer seats (if any) come back with their host
+                computers = [self._spawn(c.run_guest(None, interfaces[:1])) for c in self._computers]
             if self.session is None and self.is_host:
                 await self._full.wait()
             elif not self._full.is_set():

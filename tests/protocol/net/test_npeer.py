@@ -163,3 +163,24 @@ async def test_a_host_runs_a_computer_seat_that_every_peer_sees_as_one(tmp_path)
     logs = logs_of(host, *computers, guests[0])
     assert logs[0] == logs[1] == logs[2] == logs[3]
     assert verify_file(guests[0].files.log_path).ok
+
+
+async def test_a_host_that_crashes_brings_its_computer_seat_back_from_their_files(tmp_path):
+    slow = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=3.0, move_delay=0.01)
+    host, guests, lines = make_table(tmp_path, "pueblo", 3, options=slow)
+    computer = host.add_computer(make_bot("random", 7))
+    tasks = await start_table(host, guests[:1], "pueblo")
+    await until(lambda: host.session is not None and len(host.session.chain) > 40)
+    tasks[0].cancel()  # the host's process dies, and its computer with it
+    with pytest.raises(asyncio.CancelledError):
+        await tasks[0]
+    assert not computer.session.over
+    back = MeshPeer.from_files(IDS[0], GameFiles.unfinished(tmp_path / "p0")[0], player=make_bot("random", 1),
+                               options=slow, say=lines[0].append)
+    resumed = back.resume_computers(lambda n: make_bot("random", 7))
+    assert [c.me.public for c in resumed] == [computer.me.public]
+    sessions = await asyncio.wait_for(asyncio.gather(back.run_host([LOCAL], 0, discover=False), tasks[1]), 60)
+    assert all(s.phase == "over" for s in sessions) and resumed[0].session.phase == "over"
+    logs = logs_of(back, resumed[0], guests[0])
+    assert logs[0] == logs[1] == logs[2]
+    assert verify_file(guests[0].files.log_path).ok
