@@ -35,6 +35,7 @@ from .data import (ABILITY_OF_COLOUR, BUDDHA, CARDS_PER_COLOUR, COLOUR_OF_IDENT,
 from . import notation
 from .payments import by_colour, free_options, free_singles, summits
 from .state import PagodeState
+from .views import remask, view_cards
 
 NO_USES = (0, 0, 0, 0, 0)
 ALL_TILES = (1 << len(TILES)) - 1
@@ -101,17 +102,8 @@ class Pagode(Game):
 
     def view(self, state: PagodeState, seat: int | None) -> PagodeState:
         v = state.clone()
-        cards = state.cards
-        index = 3 if seat is None else seat + 1
-        memo = state.masks
-        if memo is None or memo[0] is not cards:
-            memo = (cards, None, None, None)
-        masked = memo[index]
-        if masked is None:
-            masked = cards.masked(seat)
-            memo = memo[:index] + (masked,) + memo[index + 1:]
-            state.masks = memo  # a memo only: the position is unchanged
-        v.cards = masked
+        v.cards, memo = view_cards(state.masks, state.cards, seat)
+        state.masks = v.masks = memo  # a memo only: the position is unchanged
         return v
 
     # ------------------------------------------------------------------ queries
@@ -335,9 +327,11 @@ class Pagode(Game):
         if cards:
             if not public:
                 # Something becomes public (or is checked against the claim): copy, then claim.
+                old = registry
                 s.cards = registry = registry.copy()
                 for slot, ident in cards:
                     registry.claim(slot, ident, seat)
+                s.masks = remask(s.masks, old, registry, tuple(slots))
             s.reserves = _put(s.reserves, seat, tuple([x for x in reserve if x not in slots]))
             if from_hand:
                 s.hands = _put(s.hands, seat, tuple([x for x in hand if x not in slots]))
@@ -652,6 +646,8 @@ class Pagode(Game):
                     raise IllegalAction(f"there is no card {ident!r}")
             s.cards = state.cards.copy()
         apply_outcome_to_cards(s.cards, op, outcome)
+        if op.kind != ROLL:
+            s.masks = remask(state.masks, state.cards, s.cards, op.slots)
         s.pending = None
         events: list[tuple] = []
         if op.kind == ROLL:
