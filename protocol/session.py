@@ -46,6 +46,8 @@ from protocol.wire import MAX_BIN, ProtocolError, check, pack
 
 GAME_ID_DOMAIN = b"lanterne/game-id/v1"
 NONCE_DOMAIN = b"lanterne/seed/nonce/v1"
+TABLE_NONCE_DOMAIN = b"lanterne/seed/table/v1"
+"""The host's hello carries sha256(this || seed): every table gets its own id (its first entry's hash)."""
 FAIR_DOMAIN = b"lanterne/seed/fair/v1"
 MAX_SEATS = 16
 MAX_LOCAL_STEPS = 100_000
@@ -73,7 +75,8 @@ def schemas() -> dict[str, dict]:
     fair = _fair()
     proof = fair.SCHEMAS["proof"]
     own = {
-        HELLO: {"versions": ["list", "uint", 8], "name": "str", "guests?": ["list", "bytes32", MAX_SEATS - 1]},
+        HELLO: {"versions": ["list", "uint", 8], "name": "str", "guests?": ["list", "bytes32", MAX_SEATS - 1],
+                "table?": "bytes32"},
         TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],
                      "seats": ["list", "bytes32", MAX_SEATS], "names": ["list", "str", MAX_SEATS]},
         GENESIS: {"nonce": "bytes32"},
@@ -262,7 +265,8 @@ class Session:
     def start(self) -> list:
         """The host writes its hello."""
         if self.host and not self.chain:
-            body: dict[str, Any] = {"versions": [VERSION], "name": self.name}
+            body: dict[str, Any] = {"versions": [VERSION], "name": self.name,
+                                    "table": hashlib.sha256(TABLE_NONCE_DOMAIN + self.seed).digest()}
             if self.guests:
                 body["guests"] = self.guests
             self._author(HELLO, body)

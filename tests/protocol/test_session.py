@@ -203,3 +203,21 @@ def test_a_host_proposing_an_impossible_game_is_told_at_once():
 
     with pytest.raises(RulesError):
         Session(Identity.from_seed(b"h"), host=True, game=HIGHCARD, players=7)
+
+
+def test_each_table_a_host_opens_has_its_own_table_id():
+    """The table id (hash of entry 0) names a game's files: two tables must never share one,
+    or a new game would overwrite the log of the last one."""
+    import hashlib
+    import os
+
+    from engines.registry import get_game
+    from protocol.identity import Identity
+
+    me = Identity.from_seed(b"one host")
+    first_entries = set()
+    for _ in range(3):
+        host = Session(me, host=True, name="H", game=get_game("pueblo"), players=2, seed=os.urandom(32))
+        host.start()
+        first_entries.add(hashlib.sha256(host.chain[0].raw).digest())
+    assert len(first_entries) == 3
