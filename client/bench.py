@@ -106,6 +106,8 @@ BENCHMARKS: list[Benchmark] = [
               "<= 5", "lower", 5.0, _optional("protocol.net.bench", "move_round_trip_ms")),
     Benchmark("tui.start", "App start to home screen", "s",
               "<= 1", "lower", 1.0, _optional("client.perf", "start_to_home_s")),
+    Benchmark("tui.start.cpu", "App start to home screen, CPU time (load-independent)", "s",
+              "<= 1", "lower", 1.0, _optional("client.perf", "start_to_home_cpu_s")),
     Benchmark("tui.redraw", "Board redraw after a move (Pagode)", "ms",
               "<= 50", "lower", 50, _optional("client.perf", "board_redraw_ms")),
 ]

@@ -107,7 +107,7 @@ class PagodeScreen(GameScreen):
         game = self.game
         seat = self.viewer
         floors = VARIANTS[view.variant].floors
-        complete = game._complete_mask(view)  # noqa: SLF001 - the engine's own test of completion
+        complete = game.complete_mask(view)
         for site in range(SITES):
             self.query_one(f"#site-{site + 1}", SiteWidget).show(
                 view.site_tiles[site], view.site_cols[site], view.site_colour[site], floors,
