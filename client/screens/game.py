@@ -244,7 +244,7 @@ class GameScreen(Screen):
 
     @on(Input.Submitted, "#command")
     def _command(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+        text = event.value.strip().lstrip(":").strip()   # ":" opens the command line; typed again, it is no move
         if not text:
             return
         seat = self.acting_seat
