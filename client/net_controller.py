@@ -149,6 +149,8 @@ class NetworkGame(GameController):
                 return await peer.run_guest(None, discovery=discovery)
         controller = cls(peer, runner, peer.session.game)
         controller._adopt()
+        controller._replay_log()
+        controller._was_linked = True  # until the other player is back, the banner says the link is down
         controller.notes.append(f"resumed from {len(peer.session.chain)} logged entries")
         return controller
 
@@ -165,6 +167,20 @@ class NetworkGame(GameController):
         self.seats = tuple(Seat(i, name, HUMAN if i == s.my_seat else REMOTE) for i, name in enumerate(s.names))
         if s.view is not None:
             self.ready.set()
+
+    def _replay_log(self) -> None:
+        """Rebuild the move log (and the other player's last move) from the chain of a resumed game."""
+        from protocol.session import Session
+        from protocol.wire import ProtocolError
+
+        s = self.peer.session
+        game = s.game
+        try:
+            replayed = Session.replay([e.raw for e in s.chain], s.public, s.seed, keep_events=True,
+                                      games=(lambda gid: game) if game is not None else None)
+        except (ProtocolError, RulesError):
+            return  # the session itself replayed this log; a log without words is no reason to stop
+        self._on_events([ev for ev in replayed.replayed_events if isinstance(ev, (Moved, TableResolved))])
 
     def start(self) -> "NetworkGame":
         """Run the peer in the background (on the running event loop)."""

@@ -316,6 +316,10 @@ async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_
             await pilot.pause()
             screen, resumed = app.screen, app.screen.controller
             assert resumed is not controller and resumed.safety_code == controller.safety_code
+            assert resumed.linked or resumed.status().startswith("Link down, reconnecting by itself")
+            assert [e.text for e in resumed.log[:len(controller.log)]] == [e.text for e in controller.log]
+            theirs = [e for e in resumed.log if 0 <= e.actor != resumed.my_seat]
+            assert resumed.last_remote == (theirs[-1] if theirs else None)
             quick_buttons(screen)
             await until(lambda: resumed.linked and resumed.waiting.kind == "human" and screen.acting_seat is not None,
                         pilot, what="Ann's turn after the resume")
