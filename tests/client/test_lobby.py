@@ -109,14 +109,21 @@ async def test_a_peer_advertising_on_127_0_0_1_appears_in_the_lobby_and_leaves_i
             await until(lambda: all(a.name != name for a in peers.adverts.values()), pilot, what="the goodbye")
 
 
-async def test_without_a_lan_interface_the_lobby_says_so_and_opens_no_table(tmp_path):
-    app = app_on(lambda: LobbyScreen(identity=ME, interfaces=[], log_dir=tmp_path, games=[TOY]))
+async def test_by_default_the_lobby_uses_the_saved_name_identity_and_log_folder_and_says_when_no_lan_is_found(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("LANTERNE_HOME", str(tmp_path))
+    app = app_on(lambda: LobbyScreen(interfaces=[], games=[TOY]), name="Flo")
     async with app.run_test(size=(120, 40)) as pilot:
         lobby = app.screen
+        me = Identity.load_or_create(tmp_path)
+        assert str(lobby.query_one("#lobby-me").render()) == f"You: Flo (key {me.fingerprint}) on no LAN interface found"
+        assert lobby.log_dir == tmp_path / "games"
         assert lobby.status_text.startswith("No LAN interface found")
         await pilot.press("o")
         assert lobby.status_text == "Cannot open a table: no LAN interface found." and lobby.pending is None
         assert lobby.query_one("#lobby-status").has_class("-error")
+        await pilot.press("r")
+        assert lobby.status_text == "No unfinished network game in the log folder."
 
 
 async def test_the_invitation_dialog_shows_who_and_the_code_and_answers_by_key_or_click(tmp_path):
