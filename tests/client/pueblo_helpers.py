@@ -120,3 +120,30 @@ def overlay_levels(picture) -> dict[int, tuple[int, int]]:
         first, _, last = text.partition("-")
         out[c] = (int(first), int(last or first))
     return out
+
+
+async def measure_pointer_moves(cells: int = 64) -> str:
+    """CPU time of one redraw and of one pointer move to a new cell (Textual's repaint included).
+
+    A figure for the report, not a test: ``.venv/bin/python -c "import asyncio;
+    from tests.client.pueblo_helpers import measure_pointer_moves as m; print(asyncio.run(m()))"``
+    """
+    import time
+
+    from engines.pueblo.state import PLACE
+
+    controller, app = pueblo_app(seed=1)
+    play_randomly(controller, lambda s: len(s.stones) == 16 and s.phase == PLACE, seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        start = time.process_time()
+        for _ in range(200):
+            screen.redraw()
+        redraw = (time.process_time() - start) / 200
+        board = screen.query_one(PuebloBoard)
+        names = [f + r for f in "abcdefgh" for r in "12345678"][:cells]
+        start = time.process_time()
+        for name in names:
+            await pilot.hover(board, offset=at_cell(name))
+        move = (time.process_time() - start) / len(names)
+    return f"redraw {redraw * 1000:.2f} ms CPU; pointer move to a new cell {move * 1000:.1f} ms CPU"
