@@ -302,37 +302,46 @@ class Pagode(Game):
         if type(cards) is not tuple:
             raise IllegalAction("cards must be a tuple of (slot, card) pairs")
         reserve, hand = s.reserves[seat], s.hands[seat]
-        slots = []
+        slots: list[int] = []
         colours = []
-        from_hand = False
+        from_reserve = from_hand = False
         registry = s.cards
         ids, seen, everyone = registry.ids, registry.seen, registry.everyone
         public = True
         for card in cards:
-            if type(card) is not tuple or len(card) != 2 or type(card[0]) is not int or type(card[1]) is not int:
+            if type(card) is not tuple or len(card) != 2:
                 raise IllegalAction(f"a card must be (slot, card), not {card!r}")
             slot, ident = card
+            if type(slot) is not int or type(ident) is not int:
+                raise IllegalAction(f"a card must be (slot, card), not {card!r}")
             if not 0 <= ident < DECK_SIZE:
                 raise IllegalAction(f"there is no card {ident}")
             if slot in slots:
                 raise IllegalAction(f"slot {slot} is used twice")
-            if slot not in reserve:
-                if slot not in hand:
-                    raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
+            if slot in reserve:
+                from_reserve = True
+            elif slot in hand:
                 from_hand = True
+            else:
+                raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
             if ids[slot] != ident or seen[slot] != everyone:
                 public = False
             slots.append(slot)
             colours.append(COLOUR_OF_IDENT[ident])
-        if cards:
+        if slots:
             if not public:
                 # Something becomes public (or is checked against the claim): copy, then claim.
                 old = registry
                 s.cards = registry = registry.copy()
+                ids, seen = registry.ids, registry.seen
                 for slot, ident in cards:
-                    registry.claim(slot, ident, seat)
+                    if ids[slot] == ident:
+                        seen[slot] = everyone  # what claim does when the identity is known
+                    else:
+                        registry.claim(slot, ident, seat)
                 s.masks = remask(s.masks, old, registry, tuple(slots))
-            s.reserves = _put(s.reserves, seat, tuple([x for x in reserve if x not in slots]))
+            if from_reserve:
+                s.reserves = _put(s.reserves, seat, tuple([x for x in reserve if x not in slots]))
             if from_hand:
                 s.hands = _put(s.hands, seat, tuple([x for x in hand if x not in slots]))
             if kind == "play":
@@ -403,17 +412,29 @@ class Pagode(Game):
             raise IllegalAction("a column is (column, site, colour, cards)")
         _, site, colour, cards = action
         site, colour = self._site(s, site), self._colour(colour)
-        self._phase(s, "play", "modified column")
-        if colour not in self.column_colours(s, site):
+        phase = s.phase
+        if phase != "play" and phase != "modified column":
+            raise IllegalAction(f"not now: seat {s.current + 1} is in the {phase} phase")
+        # colour must be one of column_colours(s, site)
+        floor_colour = s.site_colour[site]
+        if (s.site_cols[site] >= FLOOR_COLUMNS or len(s.site_tiles[site]) == VARIANTS[s.variant].floors
+                or (floor_colour is not None and floor_colour != colour)):
             raise IllegalAction(self._why_no_column(s, site, colour))
-        if s.phase == "modified column":
+        if phase == "modified column":
             if cards != ():
                 raise IllegalAction("the column of a modified turn takes no card (the 4 discards paid it)")
             s.phase = "modified end"
         else:
-            if s.columns >= self.column_limit(s):
-                raise IllegalAction(f"the limit of {self.column_limit(s)} columns this turn is reached")
-            self._pay(s, cards, colour, RICE_BOWL, f"a {COLOURS[colour]} column", events)
+            limit = LANTERN_COLUMN_LIMIT if s.used >> LANTERN & 1 else COLUMN_LIMIT
+            if s.columns >= limit:
+                raise IllegalAction(f"the limit of {limit} columns this turn is reached")
+            if type(cards) is tuple and len(cards) == 1:
+                # _pay with one card, inlined (the common case)
+                if self._take(s, cards, events)[0] != colour:
+                    raise IllegalAction(f"a {COLOURS[colour]} column needs a {COLOURS[colour]} card, "
+                                        f"not {COLOURS[COLOUR_OF_IDENT[cards[0][1]]]}")
+            else:
+                self._pay(s, cards, colour, RICE_BOWL, f"a {COLOURS[colour]} column", events)
         self._build_column(s, site, colour, events)
 
     def _why_no_column(self, s: PagodeState, site: int, colour: int) -> str:
@@ -424,14 +445,17 @@ class Pagode(Game):
         return f"site {site + 1} takes {COLOURS[s.site_colour[site]]} columns, not {COLOURS[colour]}"
 
     def _build_column(self, s: PagodeState, site: int, colour: int, events: list) -> None:
-        floor = self.floor_of(s, site)
-        s.site_cols = _put(s.site_cols, site, s.site_cols[site] + 1)
+        floor = len(s.site_tiles[site]) + 1  # floor_of: also the column's points
+        cols = s.site_cols[site] + 1
+        s.site_cols = _put(s.site_cols, site, cols)
         s.site_colour = _put(s.site_colour, site, colour)
         s.columns += 1
         s.acted = True
-        events.append(("column", s.current, site, colour, floor))
-        self._score(s, floor, "column", events)
-        if s.site_cols[site] == FLOOR_COLUMNS and not (s.tiles_left >> (colour * 5)) & 0b11111:
+        seat = s.current
+        events.append(("column", seat, site, colour, floor))
+        s.scores = _put(s.scores, seat, s.scores[seat] + floor)  # _score, inlined
+        events.append(("score", seat, floor, "column"))
+        if cols == FLOOR_COLUMNS and not (s.tiles_left >> (colour * 5)) & 0b11111:
             events.append(("complete", site, "exhausted"))
 
     def _tile_checks(self, s: PagodeState, site: int, spots: Any) -> int:
@@ -612,7 +636,7 @@ class Pagode(Game):
             k = min(count, len(s.draw))
             to = None if place == "reserve" else seat
             # positional arguments: a frozen dataclass is much slower to build with keywords
-            s.pending = TableOp(DEAL, "draw", s.draw[:k], to, 0, _DEAL_WHY[place, seat])
+            s.pending = _deal_op(s.draw[:k], to, _DEAL_WHY[place, seat])
             return
         s.pending = None
         after = s.after
@@ -645,7 +669,20 @@ class Pagode(Game):
                 if ident is not None and (type(ident) is not int or not 0 <= ident < DECK_SIZE):
                     raise IllegalAction(f"there is no card {ident!r}")
             s.cards = state.cards.copy()
-        apply_outcome_to_cards(s.cards, op, outcome)
+        if op.kind == DEAL and len(outcome[1]) == len(op.slots):
+            # apply_outcome_to_cards for a deal (Cards.show), inlined: the commonest outcome
+            registry = s.cards
+            ids, seen = registry.ids, registry.seen
+            mask = registry.everyone if op.to is None else 1 << op.to
+            for slot, ident in zip(op.slots, outcome[1]):
+                if ident is not None:
+                    old = ids[slot]
+                    if old is not None and old != ident:
+                        raise IllegalAction(f"slot {slot} is card {old}, not card {ident}")
+                    ids[slot] = ident
+                seen[slot] |= mask
+        else:
+            apply_outcome_to_cards(s.cards, op, outcome)
         if op.kind != ROLL:
             s.masks = remask(state.masks, state.cards, s.cards, op.slots)
         s.pending = None
@@ -692,6 +729,20 @@ class Pagode(Game):
 
     def describe_event(self, event: tuple) -> str:
         return notation.describe_event(event)
+
+
+_DEAL_OPS: dict[tuple, TableOp] = {}
+
+
+def _deal_op(slots: tuple[int, ...], to: int | None, why: str) -> TableOp:
+    """``TableOp(DEAL, "draw", slots, to, 0, why)``, one shared instance per value (they are frozen)."""
+    key = (slots, to, why)
+    op = _DEAL_OPS.get(key)
+    if op is None:
+        if len(_DEAL_OPS) >= 20_000:
+            _DEAL_OPS.clear()
+        op = _DEAL_OPS[key] = TableOp(DEAL, "draw", slots, to, 0, why)
+    return op
 
 
 _DEAL_WHY = {(place, seat): f"{place} {seat}" for place in ("reserve", "hand") for seat in (0, 1)}
