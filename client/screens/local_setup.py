@@ -30,6 +30,9 @@ class LocalSetupScreen(Screen):
             yield Select([(g.name, g.id) for g in games], value=games[0].id, allow_blank=False, compact=True, id="game")
             yield Label("Variant")
             yield Select(self._variants(games[0].id), value="standard", allow_blank=False, compact=True, id="variant")
+            yield Label("Number of players")
+            yield Select(self._counts(games[0].id), value=games[0].min_players, allow_blank=False, compact=True,
+                         id="players")
             yield Label("Players")
             with RadioSet(compact=True, id="mode"):
                 yield RadioButton("Hot-seat: everyone at this keyboard", value=True, id="mode-hot-seat")
@@ -51,11 +54,20 @@ class LocalSetupScreen(Screen):
     def _variants(game_id: str) -> list[tuple[str, str]]:
         return [(v, v) for v in get_game(game_id).variants]
 
+    @staticmethod
+    def _counts(game_id: str) -> list[tuple[str, int]]:
+        game = get_game(game_id)
+        return [(str(n), n) for n in range(game.min_players, game.max_players + 1)]
+
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "game" and isinstance(event.value, str):
+            game = get_game(event.value)
             variant = self.query_one("#variant", Select)
             variant.set_options(self._variants(event.value))
-            variant.value = "standard" if "standard" in get_game(event.value).variants else variant.value
+            variant.value = "standard" if "standard" in game.variants else game.variants[0]
+            players = self.query_one("#players", Select)
+            players.set_options(self._counts(event.value))
+            players.value = game.min_players
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
@@ -74,6 +86,7 @@ class LocalSetupScreen(Screen):
                 game, mode=mode, bot=str(self.query_one("#bot", Select).value),
                 seed=self.query_one("#seed", Input).value.strip() or None,
                 variant=str(self.query_one("#variant", Select).value),
+                players=int(self.query_one("#players", Select).value),
                 you=self.app.settings.display_name,  # type: ignore[attr-defined]
                 computer_delay=self.app.settings.computer_delay)  # type: ignore[attr-defined]
             screen = game_screen_for(controller)

@@ -347,3 +347,21 @@ async def test_after_the_result_the_board_stays_visible():
         await pilot.press("escape")  # a finished game leaves without asking
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
+
+
+async def test_local_setup_seats_as_many_players_as_the_game_allows():
+    app = make_app()
+    async with app.run_test(size=(100, 44)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#game").value = "pacal"
+        await pilot.pause()
+        players = screen.query_one("#players")
+        assert [value for _, value in players._options] == [2, 3, 4, 5]
+        players.value = 4
+        await pilot.click("#mode-vs")
+        await pilot.click("#start")
+        await pilot.pause()
+        game_screen = next(s for s in app.screen_stack if hasattr(s, "controller"))
+        assert [s.kind for s in game_screen.controller.seats] == ["human", "computer", "computer", "computer"]
