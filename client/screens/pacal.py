@@ -80,6 +80,7 @@ class PacalScreen(GameScreen):
         self.targets: frozenset[int] = frozenset()
         self.notes: dict[int, str] = {}
         self.preview: Choice | None = None
+        self._shown: tuple[str, ...] = ()
 
     # -- layout
     def compose_board(self) -> ComposeResult:
@@ -241,6 +242,10 @@ class PacalScreen(GameScreen):
 
     def fill_choices(self) -> None:
         box = self.query_one("#pacal-choices", OptionList)
+        shown = tuple(c.label for c in self.choices) or (self.idle_hint(),)
+        if shown == self._shown:  # the same list: no new layout
+            return
+        self._shown = shown
         box.clear_options()
         if not self.choices:
             box.add_option(Option(Text(self.idle_hint(), style="dim"), disabled=True))
