@@ -310,6 +310,7 @@ class MeshPeer:
                 self.say("advertised on zeroconf")
             elif self.discovery is not None:
                 await self.discovery.browse()
+                self._spawn(self._advertise_self())
             if self.session is None and self.is_host:
                 computers = await self._seat_computers(interfaces)
             else:  # resumed computer seats (if any) come back with their host
@@ -334,6 +335,13 @@ class MeshPeer:
                 await self.discovery.close()
             self.files.close()
         return self.session
+
+    async def _advertise_self(self) -> None:
+        """A guest advertises itself (no table): restarted on another port, the others still find it."""
+        try:
+            await self.discovery.advertise(Advert(self.name, self.me.fingerprint, self.port))
+        except Exception as e:  # a hint only: the roster's address still works
+            self.say(f"not advertised on zeroconf: {e}")
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.netns import REPO, Host, output, wait_line
+from tests.e2e.netns import REPO, Host, output, printed, wait_line
 
 pytestmark = pytest.mark.netns
 
@@ -97,8 +97,15 @@ def test_a_peer_killed_mid_game_restarts_and_the_four_logs_end_identical(netns_n
     for other in (host, guests[1]):
         wait_line(other, r"^link lost with", 20)
     b = net.hosts[1]
+    # its old port is taken meanwhile: it listens on another, and seats 3 and 4 find it again by mDNS
+    old_port = int(re.search(r"listening on [\d.]+:(\d+)", printed(victim)).group(1))
+    squatter = b.python("-c", "import socket, time; s = socket.socket(); "
+                        "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); "
+                        f"s.bind(('0.0.0.0', {old_port})); s.listen(); print('bound', flush=True); time.sleep(600)")
+    wait_line(squatter, r"^bound", 20)
     back = b.lanterne(*join_cmd(b, NAMES[1], *slow))
     wait_line(back, r"^resuming table", 30)
+    wait_line(back, rf"^port {old_port} is busy", 30)
     outs = [finish(p, 240) for p in [host, back, *guests[1:]]]
     assert_identical_and_verified(outs, "pueblo")
     assert len(set(re.findall(r"^linked with (\S+) at", outs[1], re.M))) == 3
