@@ -15,7 +15,7 @@ from client.screens.pandoria import PandoriaScreen
 from client.widgets.pandoria import (CASTLE, CELL, PLAYER_COLOURS, SCORING_BG, HexMap, Marks, cell_origin,
                                     describe_hex, hex_at, map_text)
 from client.widgets.pandoria_board import (BoardModel, BuildingSlot, HandCard, MarketCard, PandoriaBoard, Panel,
-                                           card_help, players_text)
+                                           TileCard, card_help, players_text)
 from client.widgets.status_line import StatusLine
 from engines.pandoria import GAME
 from engines.pandoria import data as D
@@ -49,6 +49,71 @@ async def hover_hex(pilot, h: int) -> None:
     x, y = cell_origin(h)
     await pilot.hover(HexMap, offset=(x + 2, y + 1))
     await pilot.pause()
+
+
+async def click_widget(pilot, widget, offset=(2, 0)) -> None:
+    assert await pilot.click(widget, offset=offset), f"{widget} not clickable"
+    await pilot.pause()
+
+
+async def set_leader(pilot, screen: PandoriaScreen, leader: bool) -> None:
+    if screen.leader != leader:
+        await pilot.press("l")
+
+
+async def click_action(pilot, screen: PandoriaScreen, action: tuple) -> None:
+    """Click what a person clicks to play ``action``."""
+    kind = action[0]
+    if kind == "tile":
+        _, slot, _, h, d = action
+        if screen.tile_slot != slot:
+            await click_widget(pilot, next(w for w in screen.query(TileCard) if w.slot == slot))
+        await click_hex(pilot, h)
+        await hover_hex(pilot, STEP[h][d])
+        await click_hex(pilot, STEP[h][d])
+    elif kind == "castle":
+        if not screen.castle_mode:
+            await pilot.press("c")
+        await click_hex(pilot, action[1])
+    elif kind in ("pass", "skip"):
+        await pilot.press(kind[0])
+        await pilot.pause()
+    elif kind == "figure":
+        await set_leader(pilot, screen, action[2])
+        await click_hex(pilot, action[1])
+    elif kind in ("take", "single"):
+        await click_hex(pilot, action[1])
+    elif kind == "move":
+        await click_hex(pilot, action[1])
+        await click_hex(pilot, action[2])
+    elif kind == "buy":
+        await click_widget(pilot, next(w for w in screen.query(MarketCard) if w.slot == action[1]))
+    elif kind == "monument":
+        await pilot.press("m")
+        await click_widget(pilot, screen.query_one(f"#building-{action[1]}"))
+    elif kind == "build":
+        await click_widget(pilot, hand_card(screen, action[1]), offset=(2, 1))
+        if screen.card is not None:
+            await click_widget(pilot, screen.query_one(f"#building-{action[3]}"))
+    elif kind == "spell":
+        spell = D.CARDS[action[2]][0]
+        if spell in ("Muster", "Clone", "Astral Ship", "Enchanted Castle", "Adopt"):
+            await set_leader(pilot, screen, action[4])
+        await click_widget(pilot, hand_card(screen, action[1]), offset=(2, 0))
+        if spell == "Acquire":
+            await click_widget(pilot, next(w for w in screen.query(MarketCard) if w.slot == action[3]))
+        elif spell == "Teleport":
+            await click_hex(pilot, action[3])
+            await click_hex(pilot, action[4])
+        elif len(action) > 3:
+            await click_hex(pilot, action[3])
+    else:
+        raise AssertionError(f"no clicks for {action}")
+
+
+def hand_card(screen: PandoriaScreen, slot: int) -> HandCard:
+    return next(w for w in screen.query(HandCard) if w.display and w.slot == slot)
+
 
 
 def random_turns(controller, seed: int, until) -> None:
@@ -619,3 +684,31 @@ async def test_a_typed_move_still_works():
         await pilot.pause()
         assert [e.text for e in controller.log if e.actor == 0] == [text]
         assert controller.state.terrain[action[3]] >= 0
+
+
+async def test_random_moves_by_clicks_each_land_as_meant():
+    """Eight random moves (Teleport and the Elves' move among them), each clicked as a person
+    would, each played exactly as meant."""
+    controller, app = local(mode="hot-seat", seed=2)
+    rng = random.Random(2)
+    kinds = set()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        played = 0
+        while played < 8:
+            if isinstance(app.screen, HandoffScreen):
+                await pilot.click("#handoff-ready")
+                await pilot.pause()
+                continue
+            seat = controller.waiting.seat
+            action = rng.choice(controller.legal_actions(seat))
+            wanted = controller.format(seat, action)
+            before = len(controller.log)
+            await click_action(pilot, screen, action)
+            await pilot.pause()
+            mine = [e.text for e in controller.log[before:] if e.actor == seat]
+            assert mine[:1] == [wanted], status(screen)
+            kinds.add(action[0])
+            played += 1
+    assert {"tile", "figure", "skip", "spell", "move"} <= kinds
