@@ -39,6 +39,8 @@ from .views import remask, view_cards
 
 NO_USES = (0, 0, 0, 0, 0)
 ALL_TILES = (1 << len(TILES)) - 1
+SPOTS = tuple(tuple(f for f in range(5) if bits >> f & 1) for bits in range(32))
+"""The spot colours of the tiles left of one background, by its 5 bits of ``tiles_left``."""
 
 
 class Pagode(Game):
@@ -199,6 +201,7 @@ class Pagode(Game):
         append = out.append
         any_spot = False
         tiles_left = state.tiles_left
+        flat = None  # (colour, cards) of every column an empty site takes, in colour order
         for site, tiles, cols, colour in zip(range(SITES), state.site_tiles, state.site_cols, state.site_colour):
             if len(tiles) == floors:
                 continue
@@ -206,17 +209,24 @@ class Pagode(Game):
                 any_spot = True
                 if not room:
                     continue
-                for c in ((0, 1, 2, 3, 4) if colour is None else (colour,)):
-                    for cards in singles[c]:
-                        append(("column", site, c, cards))
+                if colour is None:
+                    if flat is None:
+                        if rice:
+                            flat = [(c, cards) for c in range(5) for cards in singles[c] + pairs]
+                        else:
+                            flat = [(c, cards) for c in range(5) for cards in singles[c]]
+                    out += [("column", site, c, cards) for c, cards in flat]
+                else:
+                    for cards in singles[colour]:
+                        append(("column", site, colour, cards))
                     if rice:
                         for cards in pairs:
-                            append(("column", site, c, cards))
+                            append(("column", site, colour, cards))
                 continue
             bits = tiles_left >> (colour * 5) & 0b11111
             if not bits:
                 continue
-            spots = [f for f in range(5) if bits >> f & 1]
+            spots = SPOTS[bits]
             payments = singles[colour] + pairs if buddha else singles[colour]
             if len(tiles) < floors - 1:
                 for f in spots:
@@ -243,7 +253,9 @@ class Pagode(Game):
         if can_modify:
             append(("modified",))
         if state.columns:
-            out += self._end_actions(state, seat)
+            append(("end", False))  # _end_actions, inlined
+            if abilities and uses[FAN] > 0 and not used >> FAN & 1:
+                append(("end", True))
         elif not can_modify and not can_build:
             # House rule: nothing can be built at all, so the seat may discard and pass.
             out += self._discard_actions(state, seat)
