@@ -32,8 +32,8 @@ from rich.text import Text
 from client.screens.dialogs import GameOverScreen
 from client.screens.game import GameScreen
 from client.widgets.pueblo import (CHIEF, FAMILY_NAMES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER, BoardPicture, Overlay,
-                                   PuebloBoard, box_for, family_of, footprint_overlay, next_family, stone_sketch,
-                                   turn, wheel)
+                                   PuebloBoard, SEAT_INK, box_for, family_of, footprint_overlay, next_family,
+                                   stone_sketch, turn, wheel)
 from client.widgets.pueblo_panels import (ChiefPanel, HotText, PenaltyBoard, SideView, StonePanel, chief_text,
                                           chip, column_text, penalties_text, side_view_text)
 from engines.core import Action, RulesError, State
@@ -203,7 +203,7 @@ class PuebloScreen(GameScreen):
         shown = seat if seat is not None else (view.seat if view.phase in (PLACE, MOVE, REMOVE) else None)
         if shown is not None:
             text.append(f"{self.controller.seats[shown].label} ", style="bold")
-            text.append(COLOURS[shown], style="bold")
+            text.append(COLOURS[shown], style=f"bold {SEAT_INK[shown]}")
             text.append("  stone: ")
             kinds = self.kinds()
             for k in ("C", "N"):
