@@ -40,8 +40,8 @@ class InviteScreen(ModalScreen[bool]):
             yield Static("Compare this code aloud with the other player: accept only if it is the same "
                          "on both screens.", classes="muted")
             with Horizontal(classes="buttons"):
-                yield Button("Accept [a]", id="invite-accept", variant="primary")
-                yield Button("Decline [d]", id="invite-decline", variant="error")
+                yield Button("Accept \\[a]", id="invite-accept", variant="primary")
+                yield Button("Decline \\[d]", id="invite-decline", variant="error")
 
     def on_mount(self) -> None:
         self.query_one("#invite-decline").focus()

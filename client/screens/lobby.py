@@ -173,8 +173,7 @@ class LobbyScreen(Screen):
         yield Static("", id="lobby-me", classes="muted")
         with Horizontal(id="lobby-columns"):
             with Vertical(id="lobby-peers"):
-                yield Label("Players and tables on this network (click or Enter: ask for the free seat)",
-                            classes="panel-title")
+                yield Label("On this network (click a free seat to ask for it)", classes="panel-title")
                 yield PeerList(id="peers")
                 yield Button("Join by address (HOST:PORT) \\[a]", id="join-address", compact=True)
             with Vertical(id="lobby-open"):
