@@ -89,7 +89,6 @@ class NetworkGame(GameController):
         """The other seat's last move: the screen highlights it."""
         self.ready = asyncio.Event()
         """Set once the board can be shown (play started) or the peer failed."""
-        self.link_changes = 0
         self._was_linked = False
         self._last_linked = False
         self._task: asyncio.Task | None = None
@@ -272,7 +271,6 @@ class NetworkGame(GameController):
             return False
         self._last_linked = linked
         self._was_linked = self._was_linked or linked
-        self.link_changes += 1
         return True
 
     # -- GameController
