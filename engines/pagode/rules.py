@@ -364,6 +364,40 @@ class Pagode(Game):
                     events.append(("discard", seat, slot, ident))
         return colours
 
+    def _take_one(self, s: PagodeState, card: Any, events: list, kind: str = "play") -> int:
+        """``_take(s, (card,), events, kind)[0]``: the same checks and changes for one card, faster."""
+        if type(card) is not tuple or len(card) != 2:
+            raise IllegalAction(f"a card must be (slot, card), not {card!r}")
+        slot, ident = card
+        if type(slot) is not int or type(ident) is not int:
+            raise IllegalAction(f"a card must be (slot, card), not {card!r}")
+        if not 0 <= ident < DECK_SIZE:
+            raise IllegalAction(f"there is no card {ident}")
+        seat = s.current
+        reserve = s.reserves[seat]
+        if slot in reserve:
+            s.reserves = _put(s.reserves, seat, tuple([x for x in reserve if x != slot]))
+        else:
+            hand = s.hands[seat]
+            if slot not in hand:
+                raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
+            s.hands = _put(s.hands, seat, tuple([x for x in hand if x != slot]))
+        registry = s.cards
+        if registry.ids[slot] != ident or registry.seen[slot] != registry.everyone:
+            old = registry
+            s.cards = registry = registry.copy()
+            if registry.ids[slot] == ident:
+                registry.seen[slot] = registry.everyone  # what claim does when the identity is known
+            else:
+                registry.claim(slot, ident, seat)
+            s.masks = remask(s.masks, old, registry, (slot,))
+        if kind == "play":
+            s.played = s.played + (slot,)
+        else:
+            s.discard = s.discard + (slot,)
+            events.append(("discard", seat, slot, ident))
+        return COLOUR_OF_IDENT[ident]
+
     def _use(self, s: PagodeState, ability: int, events: list) -> None:
         seat = s.current
         name = ABILITY_OF_COLOUR[ability]
@@ -423,7 +457,10 @@ class Pagode(Game):
         if len(action) != 4:
             raise IllegalAction("a column is (column, site, colour, cards)")
         _, site, colour, cards = action
-        site, colour = self._site(s, site), self._colour(colour)
+        if not isinstance(site, int) or isinstance(site, bool) or not 0 <= site < SITES:
+            site = self._site(s, site)  # raises
+        if not isinstance(colour, int) or isinstance(colour, bool) or not 0 <= colour < 5:
+            colour = self._colour(colour)  # raises
         phase = s.phase
         if phase != "play" and phase != "modified column":
             raise IllegalAction(f"not now: seat {s.current + 1} is in the {phase} phase")
@@ -442,7 +479,7 @@ class Pagode(Game):
                 raise IllegalAction(f"the limit of {limit} columns this turn is reached")
             if type(cards) is tuple and len(cards) == 1:
                 # _pay with one card, inlined (the common case)
-                if self._take(s, cards, events)[0] != colour:
+                if self._take_one(s, cards[0], events) != colour:
                     raise IllegalAction(f"a {COLOURS[colour]} column needs a {COLOURS[colour]} card, "
                                         f"not {COLOURS[COLOUR_OF_IDENT[cards[0][1]]]}")
             else:
@@ -570,7 +607,7 @@ class Pagode(Game):
             s.acted = True
         else:
             self._phase(s, "dragon", "modified")
-        self._take(s, (action[1:],), events, kind="discard")
+        self._take_one(s, action[1:], events, kind="discard")
         if s.phase == "modified":
             s.mod_left -= 1
             if s.mod_left == 0:
