@@ -162,11 +162,17 @@ async def test_first_turn_refusals_lone_stone_first_no_move_yet_no_set_aside():
         assert "Refused: cannot move now: a stone must be placed" in status(screen)
 
 
-async def test_a_begun_block_must_be_finished():
+async def test_a_block_begun_with_either_half_must_be_finished():
     controller, app = pueblo_app(seed=1, moves=["C b1^ a1 a2", "m1", "C h1^ g1 g2", "m1"])
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)  # P1 begins a block: either half
+        screen = await open_screen(pilot)  # P1 begins a block: either half, chosen by a click on a chip or a key
         assert screen.kinds() == ["C", "N"]
+        panel = screen.query_one(StonePanel)
+        chips = {key: (left + 2, line) for line, left, _, key in panel.regions}
+        assert await pilot.click(panel, offset=chips["N"])
+        assert screen.kind == "N"
+        assert await pilot.click(panel, offset=chips["C"])
+        assert screen.kind == "C"
         await pilot.press("n")
         assert screen.kind == "N"
         assert await pilot.click(screen.query_one(PuebloBoard), offset=at_cell("d4"))
@@ -181,18 +187,6 @@ async def test_a_begun_block_must_be_finished():
         assert screen.kinds() == ["C"]
         await pilot.press("n")
         assert "Refused: the begun block must be finished: place the coloured stone" in status(screen)
-
-
-async def test_the_stone_chips_choose_the_stone_by_mouse():
-    controller, app = pueblo_app(seed=1, moves=["C b1^ a1 a2", "m1", "C h1^ g1 g2", "m1"])
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_screen(pilot)
-        panel = screen.query_one(StonePanel)
-        regions = {key: (left, line) for line, left, _, key in panel.regions}
-        assert await pilot.click(panel, offset=(regions["N"][0] + 2, regions["N"][1]))
-        assert screen.kind == "N"
-        assert await pilot.click(panel, offset=(regions["C"][0] + 2, regions["C"][1]))
-        assert screen.kind == "C"
 
 
 # ------------------------------------------------------------------ the chieftain
