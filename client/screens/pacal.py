@@ -21,16 +21,18 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from client.screens.game import GameScreen
-from client.widgets.pacal import (Marks, PacalMap, PacalPanel, die_text, legend_text, players_text,
-                                  seat_style, water_text)
+from client.widgets.pacal import Marks, PacalMap, PacalPanel, die_text, legend_text, players_text, water_text
 from engines.core import Action, State
 from engines.pacal import build_choices, cell_name, reachable
-from engines.pacal.state import BUILD, MOVE, PLACE, STONES
+from engines.pacal.data import ARROWS
+
+PLACE, MOVE, STONES, BUILD = "place", "move", "stones", "build"
+"""The phases of PacalState.phase in which the seat on screen decides something."""
 
 REGULAR = ("straight", "turn", "arrow")
 STONES_AFTER = {"straight": 2, "arrow": 2, "turn": 1, "energy": 1, "relocate": 0}
@@ -49,6 +51,12 @@ class Choice:
     points: int | None = None
     cells: tuple[int, ...] = ()
     at: int | None = None
+
+
+def visible_stones(view: State, seat: int) -> list[int]:
+    """The cells with a stone of ``seat`` that no ship stands on (the rules' "visible" stones)."""
+    bits, ships = view.stones[seat], set(view.ships)
+    return [c for c in range(len(view.pyramid_owner)) if bits >> c & 1 and c not in ships]
 
 
 class PacalScreen(GameScreen):
@@ -146,9 +154,6 @@ class PacalScreen(GameScreen):
 
     def stones_plan(self, view: State, seat: int, legal: list[Action]) -> tuple[list[Choice], frozenset[int]]:
         if self.taking is not None:
-            own, other, short = self.taking
-            from engines.pacal.rules import visible_stones
-
             cells = frozenset(visible_stones(view, seat)) - frozenset(self.taken)
             return [Choice("cancel (Escape)", then=("cancel",))], cells
         plans: dict[tuple, list[Action]] = {}
@@ -356,10 +361,8 @@ class PacalScreen(GameScreen):
         elif not self.targets:
             self.show_status(f"Refused: the ship is surrounded: choose an energy piece first "
                              f"(1-{len(self.choices)})", error=True)
-        else:
-            from engines.pacal import data
-
-            self.act(("move", "arrow" if view.face == data.ARROWS else "straight", c))
+        else:  # the engine says why not
+            self.act(("move", "arrow" if view.face == ARROWS else "straight", c))
 
     def stone_cell(self, view: State, seat: int, c: int) -> None:
         if self.taking is not None:
@@ -484,4 +487,4 @@ class PacalScreen(GameScreen):
             self.query_one(PacalMap).move_cursor(ship)
 
 
-__all__ = ["PacalScreen", "Choice", "seat_style"]
+__all__ = ["PacalScreen", "Choice"]

@@ -20,9 +20,9 @@ from textual.message import Message
 from textual.widget import Widget
 
 from client.widgets.text_panel import TextPanel
-from engines.pacal import board_for, cell_name
+from engines.pacal import board_for
 from engines.pacal import data as D
-from engines.pacal.board import COLS, LAKE, ROWS, RIVER_SCORING, LAKE_SCORING, SACRED_CELLS
+from engines.pacal.board import COLS, LAKE, LAKE_SCORING, RIVER_SCORING, ROWS
 from engines.pacal.notation import face_name
 
 CELL_W = 6
@@ -396,5 +396,4 @@ class PacalPanel(TextPanel):
 
 
 __all__ = ["PacalMap", "PacalPanel", "Marks", "map_text", "cell_at", "cell_offset", "die_text",
-           "players_text", "legend_text", "water_text", "PLAYER_COLOURS", "DISTRICT_BG", "SACRED_CELLS",
-           "cell_name"]
+           "players_text", "legend_text", "water_text", "seat_style", "PLAYER_COLOURS", "DISTRICT_BG"]

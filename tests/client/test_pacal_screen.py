@@ -16,6 +16,7 @@ from client.widgets.status_line import StatusLine
 from engines.core import IllegalAction
 from engines.pacal import build_choices, cell_name, parse_cell, reachable
 from engines.pacal.rules import visible_stones
+from client.screens.pacal import visible_stones as screen_visible_stones
 from engines.registry import get_game
 from tests.client.conftest import make_app
 
@@ -237,7 +238,8 @@ async def test_a_pyramid_built_by_click_scores_what_the_preview_showed():
         assert screen.notes[at] == f"+{points}"  # the best a build there scores, before any choice
         assert f"+{shown.points} point" in status(screen)
         map_widget = screen.query_one(PacalMap)
-        assert map_widget.marks.preview == frozenset(shown.cells) and map_widget.marks.preview_note == f"+{shown.points}"
+        assert map_widget.marks.preview == frozenset(shown.cells)
+        assert map_widget.marks.preview_note == f"+{shown.points}"
         score = controller.scores()[seat]
         await click_cell(pilot, at)
         if controller.view(seat).phase == "build" and controller.waiting.seat == seat:  # several fit: click again
@@ -436,6 +438,7 @@ async def test_stones_short_supply_takes_back_the_stones_clicked():
     seat = controller.waiting.seat
     other = 1 - seat
     visible = visible_stones(controller.view(seat), seat)
+    assert screen_visible_stones(controller.view(seat), seat) == visible
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pass_keyboard(pilot)
