@@ -197,8 +197,8 @@ class NetworkGame(GameController):
             self.last_error = self.failure
             self.ready.set()
             self._notify(Change(error=self.failure))
-        else:
-            self.ready.set()
+        finally:
+            self.ready.set()  # whoever waits for the board learns that it will not come
 
     # -- what the peer tells us
     def _say(self, line: str) -> None:
