@@ -256,10 +256,10 @@ class LobbyScreen(Screen):
         from protocol.net.discovery import DiscoveryError
 
         peers = self.query_one(PeerList)
-        discovery = Discovery(self.interfaces, on_add=peers.put, on_update=peers.put, on_remove=peers.forget)
-        self.discovery = discovery
         try:
-            await discovery.browse()
+            self.discovery = Discovery(self.interfaces, on_add=peers.put, on_update=peers.put,
+                                       on_remove=peers.forget)
+            await self.discovery.browse()
         except (DiscoveryError, OSError) as e:
             self.say(f"Cannot look for players on the LAN: {e}", error=True)
 

@@ -179,3 +179,11 @@ def test_every_network_failure_is_one_readable_line():
     for error, text in cases.items():
         assert failure_text(error) == text
         assert "\n" not in failure_text(error)
+
+
+async def test_a_bad_interface_is_one_line_in_the_lobby(tmp_path):
+    app = app_on(lambda: LobbyScreen(identity=ME, interfaces=["not-an-ip"], log_dir=tmp_path, games=[TOY]))
+    async with app.run_test(size=(120, 40)) as pilot:
+        lobby = app.screen
+        await until(lambda: lobby.status_text != "", pilot, what="the error")
+        assert lobby.status_text == "Cannot look for players on the LAN: not an IPv4 interface address: 'not-an-ip'"
