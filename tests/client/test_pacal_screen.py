@@ -512,6 +512,60 @@ async def test_against_computers_with_five_players():
         assert all(f"◆{n}" in players for n in range(1, 6))
 
 
+def surrounded(energy: list[int]) -> LocalGame:
+    """A 2-player game where the ship to move is walled in by pyramids (and has these energy pieces)."""
+    controller = LocalGame(GAME, [None] * 2, names=list(NAMES[:2]), seed=5)
+    play_until(controller, lambda: controller.view(0).round >= 2 and controller.view(0).phase == "move"
+               and controller.view(0).face != 0)
+    state = controller.state.copy()
+    seat = state.current
+    row, col = divmod(state.ships[seat], 13)
+    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+        if 0 <= r < 13 and 0 <= c < 13 and (r * 13 + c) not in state.ships:
+            cell = r * 13 + c
+            state.pyramid_owner[cell], state.pyramid_size[cell] = 1 - seat, 1
+            state.pyramids[1 - seat] |= 1 << cell
+            state.stones = [bits & ~(1 << cell) for bits in state.stones]
+    state.energy[seat] = list(energy)
+    return LocalGame(GAME, [None] * 2, names=list(NAMES[:2]), seed=5, state=state)
+
+
+async def test_a_surrounded_ship_must_spend_an_energy_piece():
+    controller = surrounded([2, 6])
+    seat = controller.waiting.seat
+    app = make_app(lambda: PacalScreen(controller))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = the_screen(app)
+        assert not screen.targets and "the ship is surrounded" in status(screen)
+        assert [c.then for c in screen.choices] == [("energy", 2), ("energy", 6)]
+        await click_cell(pilot, parse_cell("a13"))
+        assert status(screen) == "Refused: the ship is surrounded: choose an energy piece first (1-2)"
+        await pilot.press("2")
+        await pilot.pause()
+        await click_cell(pilot, parse_cell("a13"))
+        view = controller.view(seat)
+        assert view.ships[seat] == parse_cell("a13") and view.energy[seat] == [2]
+
+
+async def test_a_surrounded_ship_without_energy_relocates_anywhere():
+    controller = surrounded([])
+    seat = controller.waiting.seat
+    app = make_app(lambda: PacalScreen(controller))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        screen = the_screen(app)
+        goal = parse_cell("a13")
+        assert goal in screen.targets and screen.notes[goal] == "0"  # no stone after relocating
+        await click_cell(pilot, goal)
+        view = controller.view(seat)
+        assert view.ships[seat] == goal
+        assert any(e.actor == seat and e.text == "relocate a13" for e in controller.log)
+        assert view.phase != "stones"  # relocating puts no stone
+
+
 def test_snapshot_mid_game(snap_compare):
     controller = LocalGame(GAME, [None] * 3, names=list(NAMES[:3]), seed=5)
     play_until(controller, lambda: in_build_phase(controller))
