@@ -49,7 +49,7 @@ def lobby_app(name: str, folder, discover: bool = True, options: PeerOptions = F
     return LanterneApp(settings=Settings(display_name=name, computer_delay=0.0), start=start), made
 
 
-async def until(condition, *pilots, timeout: float = 15.0, what: str = "") -> None:
+async def until(condition, *pilots, timeout: float = 30.0, what: str = "") -> None:
     """Let both apps run until ``condition()`` holds (an awaited state, never a fixed sleep)."""
     deadline = time.monotonic() + timeout
     while not condition():
