@@ -353,9 +353,9 @@ class Pagode(Game):
                         registry.claim(slot, ident, seat)
                 s.masks = remask(s.masks, old, registry, tuple(slots))
             if from_reserve:
-                s.reserves = _put(s.reserves, seat, tuple([x for x in reserve if x not in slots]))
+                s.reserves = _pair(s.reserves, seat, tuple([x for x in reserve if x not in slots]))
             if from_hand:
-                s.hands = _put(s.hands, seat, tuple([x for x in hand if x not in slots]))
+                s.hands = _pair(s.hands, seat, tuple([x for x in hand if x not in slots]))
             if kind == "play":
                 s.played = s.played + tuple(slots)
             else:
@@ -376,12 +376,12 @@ class Pagode(Game):
         seat = s.current
         reserve = s.reserves[seat]
         if slot in reserve:
-            s.reserves = _put(s.reserves, seat, tuple([x for x in reserve if x != slot]))
+            s.reserves = _pair(s.reserves, seat, tuple([x for x in reserve if x != slot]))
         else:
             hand = s.hands[seat]
             if slot not in hand:
                 raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
-            s.hands = _put(s.hands, seat, tuple([x for x in hand if x != slot]))
+            s.hands = _pair(s.hands, seat, tuple([x for x in hand if x != slot]))
         registry = s.cards
         if registry.ids[slot] != ident or registry.seen[slot] != registry.everyone:
             old = registry
@@ -409,7 +409,7 @@ class Pagode(Game):
             raise IllegalAction(f"seat {seat + 1} has no use of the {name} left")
         uses = list(s.uses[seat])
         uses[ability] -= 1
-        s.uses = _put(s.uses, seat, tuple(uses))
+        s.uses = _pair(s.uses, seat, tuple(uses))
         s.used |= 1 << ability
         events.append(("use", seat, name, uses[ability]))
 
@@ -419,11 +419,11 @@ class Pagode(Game):
         seat = s.current
         uses = list(s.uses[seat])
         uses[colour] = USES_PER_TILE
-        s.uses = _put(s.uses, seat, tuple(uses))
+        s.uses = _pair(s.uses, seat, tuple(uses))
         events.append(("gain", seat, ABILITY_OF_COLOUR[colour], USES_PER_TILE))
 
     def _score(self, s: PagodeState, points: int, what: str, events: list) -> None:
-        s.scores = _put(s.scores, s.current, s.scores[s.current] + points)
+        s.scores = _pair(s.scores, s.current, s.scores[s.current] + points)
         events.append(("score", s.current, points, what))
 
     def _site(self, s: PagodeState, site: Any) -> int:
@@ -502,7 +502,7 @@ class Pagode(Game):
         s.acted = True
         seat = s.current
         events.append(("column", seat, site, colour, floor))
-        s.scores = _put(s.scores, seat, s.scores[seat] + floor)  # _score, inlined
+        s.scores = _pair(s.scores, seat, s.scores[seat] + floor)  # _score, inlined
         events.append(("score", seat, floor, "column"))
         if cols == FLOOR_COLUMNS and not (s.tiles_left >> (colour * 5)) & 0b11111:
             events.append(("complete", site, "exhausted"))
@@ -760,9 +760,9 @@ class Pagode(Game):
         k = len(op.slots)
         s.draw = s.draw[k:]
         if place == "reserve":
-            s.reserves = _put(s.reserves, seat, tuple(sorted(s.reserves[seat] + op.slots)))
+            s.reserves = _pair(s.reserves, seat, tuple(sorted(s.reserves[seat] + op.slots)))
         else:
-            s.hands = _put(s.hands, seat, tuple(sorted(s.hands[seat] + op.slots)))
+            s.hands = _pair(s.hands, seat, tuple(sorted(s.hands[seat] + op.slots)))
         s.refill = ((seat, place, count - k),) + s.refill[1:]
         events.append(("drew", seat, place, k))
         self._next_deal(s, events)
@@ -803,6 +803,11 @@ _HANDLERS = {
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _pair(values: tuple, seat: int, value) -> tuple:
+    """``_put`` for the per-seat pairs (reserves, hands, uses, scores): Pagode has two seats."""
+    return (value, values[1]) if seat == 0 else (values[0], value)
 
 
 def _put(values: tuple, index: int, value) -> tuple:
