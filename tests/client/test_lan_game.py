@@ -15,7 +15,7 @@ import time
 import uuid
 
 import pytest
-from textual.widgets import Button, OptionList
+from textual.widgets import OptionList
 
 from client.app import LanterneApp
 from client.net_controller import NetworkGame
