@@ -710,6 +710,8 @@ class Pagode(Game):
         if not isinstance(outcome, tuple) or not outcome or outcome[0] != op.kind:
             got = outcome[0] if isinstance(outcome, tuple) and outcome else outcome
             raise IllegalAction(f"the table must {op.kind}, got {got!r}")
+        if op.kind == DEAL:
+            return self._apply_deal(state, op, outcome)
         s = state.clone()
         if op.kind != ROLL:
             if len(outcome) != 2 or not isinstance(outcome[1], tuple):
@@ -718,20 +720,7 @@ class Pagode(Game):
                 if ident is not None and (type(ident) is not int or not 0 <= ident < DECK_SIZE):
                     raise IllegalAction(f"there is no card {ident!r}")
             s.cards = state.cards.copy()
-        if op.kind == DEAL and len(outcome[1]) == len(op.slots):
-            # apply_outcome_to_cards for a deal (Cards.show), inlined: the commonest outcome
-            registry = s.cards
-            ids, seen = registry.ids, registry.seen
-            mask = registry.everyone if op.to is None else 1 << op.to
-            for slot, ident in zip(op.slots, outcome[1]):
-                if ident is not None:
-                    old = ids[slot]
-                    if old is not None and old != ident:
-                        raise IllegalAction(f"slot {slot} is card {old}, not card {ident}")
-                    ids[slot] = ident
-                seen[slot] |= mask
-        else:
-            apply_outcome_to_cards(s.cards, op, outcome)
+        apply_outcome_to_cards(s.cards, op, outcome)
         if op.kind != ROLL:
             s.masks = remask(state.masks, state.cards, s.cards, op.slots)
         s.pending = None
@@ -755,16 +744,48 @@ class Pagode(Game):
                 s.after = "start"
             self._next_deal(s, events)
             return s, events
-        # a deal
-        seat, place, count = s.refill[0]
-        k = len(op.slots)
+        raise IllegalAction(f"unknown table operation {op.kind}")
+
+    def _apply_deal(self, state: PagodeState, op: TableOp, outcome: tuple) -> tuple[PagodeState, list[tuple]]:
+        """A deal's outcome: the commonest table step, so written out in one piece.
+
+        The checks and their messages are those of ``_apply_outcome`` and
+        ``apply_outcome_to_cards`` (Cards.show), in the same order.
+        """
+        s = state.clone()
+        if len(outcome) != 2 or not isinstance(outcome[1], tuple):
+            raise IllegalAction(f"a {op.kind} outcome is ({op.kind}, identities)")
+        dealt = outcome[1]
+        for ident in dealt:
+            if ident is not None and (type(ident) is not int or not 0 <= ident < DECK_SIZE):
+                raise IllegalAction(f"there is no card {ident!r}")
+        slots = op.slots
+        k = len(slots)
+        if len(dealt) != k:
+            raise IllegalAction(f"{op.kind} of {k} cards got {len(dealt)} identities")
+        old = state.cards
+        s.cards = registry = Cards(old.ids[:], old.seen[:], old.players)
+        ids, seen = registry.ids, registry.seen
+        to = op.to
+        mask = registry.everyone if to is None else 1 << to
+        for slot, ident in zip(slots, dealt):
+            if ident is not None:
+                known = ids[slot]
+                if known is not None and known != ident:
+                    raise IllegalAction(f"slot {slot} is card {known}, not card {ident}")
+                ids[slot] = ident
+            seen[slot] |= mask
+        s.masks = remask(state.masks, old, registry, slots)
+        s.pending = None
+        refill = s.refill
+        seat, place, count = refill[0]
         s.draw = s.draw[k:]
         if place == "reserve":
-            s.reserves = _pair(s.reserves, seat, tuple(sorted(s.reserves[seat] + op.slots)))
+            s.reserves = _pair(s.reserves, seat, tuple(sorted(s.reserves[seat] + slots)))
         else:
-            s.hands = _pair(s.hands, seat, tuple(sorted(s.hands[seat] + op.slots)))
-        s.refill = ((seat, place, count - k),) + s.refill[1:]
-        events.append(("drew", seat, place, k))
+            s.hands = _pair(s.hands, seat, tuple(sorted(s.hands[seat] + slots)))
+        s.refill = ((seat, place, count - k),) + refill[1:]
+        events = [("drew", seat, place, k)]
         self._next_deal(s, events)
         return s, events
 
