@@ -184,3 +184,45 @@ async def test_a_host_that_crashes_brings_its_computer_seat_back_from_their_file
     logs = logs_of(back, resumed[0], guests[0])
     assert logs[0] == logs[1] == logs[2]
     assert verify_file(guests[0].files.log_path).ok
+
+
+async def test_a_peer_restarted_on_another_port_is_found_again_by_its_fingerprint(tmp_path):
+    """Seat 2's old port is taken when it restarts; seat 3 (which dials it) finds it through zeroconf."""
+    import socket
+
+    from protocol.identity import fingerprint
+    from protocol.net.discovery import Discovery
+
+    slow = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=3.0, move_delay=0.01)
+    host, guests, lines = make_table(tmp_path, "pueblo", 3, options=slow)
+    tasks = [asyncio.create_task(host.run_host([LOCAL], 0, discover=False))]
+    port = await wait_port(host)
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo",
+                                                     discovery=Discovery([LOCAL]))))
+        await until(lambda: len(host._joiners) >= len(tasks) - 1 or host._full.is_set())
+    middle = guests[0]
+    await until(lambda: middle.session is not None and len(middle.session.chain) > 30)
+    tasks[1].cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await tasks[1]
+    squatter = socket.socket()
+    squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    squatter.bind((LOCAL, middle.port))
+    squatter.listen()
+    try:
+        # no player yet: the game waits for seat 2, so seat 3 has all the time it needs to find it
+        back = MeshPeer.from_files(IDS[1], GameFiles.unfinished(tmp_path / "p1")[0], player=None, options=slow,
+                                   say=lines[1].append)
+        again = asyncio.create_task(back.run_guest(None, [LOCAL], discovery=Discovery([LOCAL])))
+        await until(lambda: back.port and back.port != middle.port)
+        relinked = f"linked with {fingerprint(IDS[1].public)} at {LOCAL}:{back.port}"
+        await until(lambda: any(line == relinked for line in lines[2]), 30)
+        back.player = make_bot("random", 2)
+        back._changed.set()
+        sessions = await asyncio.wait_for(asyncio.gather(again, tasks[0], tasks[2]), 60)
+    finally:
+        squatter.close()
+    assert all(s.phase == "over" for s in sessions)
+    logs = logs_of(back, host, guests[1])
+    assert logs[0] == logs[1] == logs[2]
