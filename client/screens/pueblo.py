@@ -101,7 +101,7 @@ class PuebloScreen(GameScreen):
             with Horizontal(id="pueblo-top"):
                 yield PuebloBoard(id="pueblo-board")
                 with Vertical(id="pueblo-right"):
-                    yield Label("Chieftain: move 1-4 (click or key)", classes="panel-title", id="chief-title")
+                    yield Label("Chieftain: move 1-4 (key or click)", classes="panel-title", id="chief-title")
                     yield ChiefPanel(id="pueblo-chief")
                     yield Label("What he sees", classes="panel-title", id="side-title")
                     yield SideView(id="pueblo-side")

@@ -138,8 +138,8 @@ def stone_sketch(orient: int) -> list[Text]:
 
 # ------------------------------------------------------------------ board geometry on screen
 
-CELL_W = 5
-CELL_H = 3
+CELL_W = 4
+CELL_H = 2
 BOARD_W = CELL_W * (SIZE + 2)
 BOARD_H = CELL_H * SIZE + 2
 
@@ -247,8 +247,10 @@ def _cell_lines(pic: BoardPicture, cx: int, cy: int) -> list[tuple[str, str]]:
     middle = str(h) if h else ("site" if c in pic.sites else "·")
     over = pic.overlay.get(c)
     if over is not None:
-        return [("", over.style), (middle, over.style), (over.text, over.style)]
-    return [("▾" if c == pic.cursor else "", style), (middle, style), ("", style)]
+        lines = [(middle, over.style), (over.text, over.style)]
+    else:
+        lines = [(middle, style), ("▾" if c == pic.cursor else "", style)]
+    return [("", lines[0][1])] * (CELL_H - 2) + lines  # height on top, preview levels (or the cursor) under it
 
 
 def _space_lines(pic: BoardPicture, space: int) -> tuple[str, str]:
@@ -269,7 +271,7 @@ def board_grid(pic: BoardPicture) -> list[list[tuple[str, str]]]:
     for space, (left, top, tall) in TRACK_PLACES.items():
         text, style = _space_lines(pic, space)
         for k in range(tall):
-            grid[top + k][left // CELL_W] = (text if k == tall // 2 else "", style)
+            grid[top + k][left // CELL_W] = (text if k == max(tall - 2, 0) else "", style)  # level with heights
     for cy in range(SIZE):
         for cx in range(SIZE):
             for k, part in enumerate(_cell_lines(pic, cx, cy)):

@@ -96,7 +96,7 @@ def costs_line(penalties: Sequence[int], short: bool = False) -> Text:
     out = Text()
     for seat, pts in enumerate(penalties):
         if seat:
-            out.append(" " if short else "  ")
+            out.append(" ")
         out.append(f"{COLOURS[seat][0].upper() if short else COLOURS[seat]} ", style=f"bold {SEAT_INK[seat]}")
         out.append(f"{pts:>2}", style="bold" if pts else "dim")
     return out
@@ -129,12 +129,12 @@ def side_view_text(heights: Sequence[int], stacks: Sequence[tuple[int, ...]], ow
             for c in row:
                 sq = visible.get((0, c))
                 if sq is None:
-                    out.append("  · ", style="dim")
+                    out.append(" · ", style="dim")
                 else:
-                    out.append(f" {sq.penalty if sq.owner >= 0 else '·'} ", style=top_style(sq.owner, stacks[c][-1]))
+                    out.append(f"{sq.penalty if sq.owner >= 0 else '·':>2}", style=top_style(sq.owner, stacks[c][-1]))
                     out.append(" ")
             out.append("\n")
-        out.append("   " + "".join(f" {cell_name(c)[0]}  " for c in cells[:4]), style="dim")
+        out.append("   " + "".join(f" {cell_name(c)[0]} " for c in cells[:4]), style="dim")
     else:
         line = LINES[space]
         look = LOOKS[line[1] - line[0]]
@@ -148,18 +148,18 @@ def side_view_text(heights: Sequence[int], stacks: Sequence[tuple[int, ...]], ow
                     owner = owners[sid]
                     sq = visible.get((z, c))
                     if sq is not None:
-                        out.append(f" {sq.penalty if owner >= 0 else '·'} ", style=top_style(owner, sid))
+                        out.append(f"{sq.penalty if owner >= 0 else '·':>2}", style=top_style(owner, sid))
                     else:
                         ink = SEAT_INK[owner] if owner >= 0 else NEUTRAL_BG[0]
-                        out.append("░░░", style=ink)
+                        out.append("░░", style=ink)
                 else:
-                    out.append("   ")
+                    out.append("  ")
                 out.append(" ")
             out.append("\n")
-        out.append("   " + "".join(f"{cell_name(c):<4}" for c in line), style="dim")
+        out.append("   " + "".join(f"{cell_name(c):<3}" for c in line), style="dim")
         out.append("\n   nearest → farthest", style="dim")
     out.append("\nCosts ", style="dim")
-    out.append_text(costs_line(cost))
+    out.append_text(costs_line(cost, short=players > 2))
     return out
 
 
@@ -183,7 +183,7 @@ def chief_text(chief: int, options: Sequence[ChiefOption], hot: int | None, acti
         out.append("\n")
         row = Text()
         row.append(f" {opt.steps} ", style="bold reverse" if active else "dim")
-        row.append(f" {opt.name:<14}", style="bold" if active else "dim")
+        row.append(f" {opt.name:<13} ", style="bold" if active else "dim")
         row.append_text(costs_line(opt.penalties, short=len(opt.penalties) > 2))
         if hot == opt.steps:
             row.stylize("reverse")
@@ -193,7 +193,7 @@ def chief_text(chief: int, options: Sequence[ChiefOption], hot: int | None, acti
 
 
 class ChiefPanel(HotText):
-    DEFAULT_CSS = "ChiefPanel { height: 5; padding: 0 1; }"
+    DEFAULT_CSS = "ChiefPanel { height: 5; padding: 0 0 0 1; }"
 
 
 # ------------------------------------------------------------------ the stone in hand

@@ -30,7 +30,7 @@ def shown_in_cell(board: PuebloBoard, cell: int) -> str:
     """The text drawn in a cell's bottom line (where the preview prints the levels)."""
     lines = board.lines()
     cx, cy = cell % 8, cell // 8
-    line = lines[1 + (7 - cy) * CELL_H + 2]
+    line = lines[1 + (7 - cy) * CELL_H + CELL_H - 1]
     return line[(cx + 1) * CELL_W:(cx + 2) * CELL_W].strip()
 
 
@@ -68,7 +68,7 @@ def test_every_track_space_and_cell_has_its_own_place_on_the_drawing():
             assert cell_at(*cell_centre(cx, cy)) == (cx, cy)
             assert space_at(*cell_centre(cx, cy)) is None
     # each side space sits right next to the first cell of the line it looks along
-    inward = {-8: (0, 2), 8: (0, -2), -1: (-CELL_W, 0), 1: (CELL_W, 0)}
+    inward = {-8: (0, CELL_H), 8: (0, -CELL_H), -1: (-CELL_W, 0), 1: (CELL_W, 0)}
     for space, line in LINES.items():
         sx, sy = space_centre(space)
         dx, dy = inward[line[1] - line[0]]
@@ -272,7 +272,7 @@ def test_side_view_costs_are_the_chieftains_penalties_in_random_positions():
         assert [int(costs[k]) for k in (1, 3, 5)] == penalties_at(s.heights, s.stacks, s.owners, space, 3)
         hidden = sum(s.heights[c] for c in LINES.get(space, ())) - len(sight(s.heights, s.stacks, space))
         if space in LINES and max(s.heights[c] for c in LINES[space]) <= 12:
-            assert text.count("░░░") == hidden
+            assert text.count("░░") == hidden
 
 
 def test_side_view_of_a_hand_made_line():
@@ -281,11 +281,11 @@ def test_side_view_of_a_hand_made_line():
     text = side_view_text(s.heights, s.stacks, s.owners, 28, side_view(s, 28), 2).plain
     assert text.splitlines()[0] == "From west of row 1, looking east"
     assert " 2  2 " in text and " 1  1 " in text  # a1 seen at level 2 (cost 2) and level 1 (cost 1)
-    assert text.count("░░░") == 3  # b1 at level 1, c1 at levels 1 and 2: hidden behind a1
-    assert text.rstrip().endswith("Costs red  3  blue  0")
+    assert text.count("░░") == 3  # b1 at level 1, c1 at levels 1 and 2: hidden behind a1
+    assert text.rstrip().endswith("Costs red  3 blue  0")
     corner = side_view_text(s.heights, s.stacks, s.owners, 27, side_view(s, 27), 2).plain
     assert corner.startswith("From the SW corner, looking down")
-    assert corner.rstrip().endswith("Costs red  3  blue  3")
+    assert corner.rstrip().endswith("Costs red  3 blue  3")
 
 
 # ------------------------------------------------------------------ the whole game
@@ -400,7 +400,7 @@ async def test_the_choices_show_the_penalties_the_previewed_stone_would_bring():
         assert "penalties after this stone" in panel
         lines = panel.splitlines()[1:]
         for option, line in zip(chief_options(after), lines):
-            assert f"red {option.penalties[0]:>2}  blue {option.penalties[1]:>2}" in line
+            assert f"red {option.penalties[0]:>2} blue {option.penalties[1]:>2}" in line
         assert chief_options(after)[0].penalties[1] > chief_options(controller.state)[0].penalties[1]
 
 
