@@ -7,8 +7,16 @@ short card letters name exactly these (see notation.py).
 
 from __future__ import annotations
 
-from .data import CARDS_PER_COLOUR
+from .data import CARDS_PER_COLOUR, COLOUR_OF_IDENT, DECK_SIZE
 from .state import PagodeState
+
+CARD: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((slot, ident) for ident in range(DECK_SIZE)) for slot in range(DECK_SIZE))
+"""``CARD[slot][ident]`` is the card ``(slot, ident)``, built once: legal actions share them."""
+
+ONE_CARD: tuple[tuple[tuple[tuple[int, int]], ...], ...] = tuple(
+    tuple((CARD[slot][ident],) for ident in range(DECK_SIZE)) for slot in range(DECK_SIZE))
+"""``ONE_CARD[slot][ident]`` is the one-card payment ``((slot, ident),)``."""
 
 
 def by_colour(state: PagodeState, seat: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -39,11 +47,11 @@ def free_options(ids: list, reserve: tuple[int, ...], hand: tuple[int, ...]) -> 
             ident = ids[slot]
             if ident is None:
                 continue
-            c = ident // CARDS_PER_COLOUR
+            c = COLOUR_OF_IDENT[ident]
             if first[c] is None:
-                first[c] = (slot, ident)
+                first[c] = CARD[slot][ident]
             elif second[c] is None:
-                second[c] = (slot, ident)
+                second[c] = CARD[slot][ident]
     singles: list[list[tuple]] = []
     pairs: list[tuple] = []
     for c in range(5):
@@ -70,16 +78,20 @@ def free_options(ids: list, reserve: tuple[int, ...], hand: tuple[int, ...]) -> 
 def free_singles(ids: list, reserve: tuple[int, ...], hand: tuple[int, ...]) -> list[list[tuple]]:
     """``free_options`` without the pairs (no Rice bowl or Buddha to use): the common case, cheaper."""
     singles: list[list[tuple]] = [[], [], [], [], []]
-    for place in (reserve, hand):
-        seen = 0
-        for slot in place:
-            ident = ids[slot]
-            if ident is None:
-                continue
-            c = ident // CARDS_PER_COLOUR
-            if not seen >> c & 1:
-                seen |= 1 << c
-                singles[c].append(((slot, ident),))
+    for slot in reserve:
+        ident = ids[slot]
+        if ident is not None:
+            same = singles[COLOUR_OF_IDENT[ident]]
+            if not same:  # nothing from the hand yet: empty means no reserve card of this colour yet
+                same.append(ONE_CARD[slot][ident])
+    seen = 0
+    for slot in hand:
+        ident = ids[slot]
+        if ident is not None:
+            bit = 1 << COLOUR_OF_IDENT[ident]
+            if not seen & bit:
+                seen |= bit
+                singles[COLOUR_OF_IDENT[ident]].append(ONE_CARD[slot][ident])
     return singles
 
 
