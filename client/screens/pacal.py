@@ -66,7 +66,7 @@ class PacalScreen(GameScreen):
     ] + [Binding(str(n), f"choose({n - 1})", f"Choice {n}", show=False) for n in range(1, 10)]
 
     DEFAULT_CSS = """
-    #pacal-board { height: 1fr; }
+    #pacal-board { height: 1fr; overflow: auto auto; }
     #pacal-choices { height: 1fr; min-height: 4; }
     #pacal-choices-title { padding: 0 1; color: $text-muted; }
     """
