@@ -6,15 +6,14 @@ from pathlib import Path
 import pytest
 
 from engines.bots import make_bot
+from engines.core import RulesError
 from engines.registry import get_game
 from protocol.identity import Identity
 from protocol.log import open_entry, read_log
-from engines.core import RulesError
-from protocol.session import Aborted, TableSet
-from protocol.net.invite import Declined, ask, join_request
 from protocol.net.mesh import MeshPeer
 from protocol.net.peer import GameFiles, PeerOptions
 from protocol.net.transport import LinkOptions
+from protocol.session import Aborted, TableSet
 from protocol.verify import verify_file
 
 LOCAL = "127.0.0.1"
