@@ -88,7 +88,7 @@ class LanterneApp(App):
         """Open a screen by name: local, lan, replays, rules, settings."""
         from client.screens import home
 
-        self.push_screen(home.make_screen(name))
+        self.push_screen(home.make_screen(name, self.settings))
 
     def save_settings(self) -> str | None:
         """Save the settings; the error as one line, or None when saved."""
@@ -122,7 +122,7 @@ class LanterneApp(App):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Play locally", "Hot-seat or against computer players",
                             lambda: self.action_open("local"))
-        yield SystemCommand("Play on the LAN", "Find players on this network (coming soon)",
+        yield SystemCommand("Play on the LAN", "Find players and open tables on this network",
                             lambda: self.action_open("lan"))
         yield SystemCommand("Replays", "Step through and verify a game's signed log", lambda: self.action_open("replays"))
         yield SystemCommand("Rules", "Read the rules of a game", lambda: self.action_open("rules"))

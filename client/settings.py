@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import platformdirs
@@ -42,6 +42,8 @@ class Settings:
     display_name: str = ""
     theme: str = "lanterne"
     computer_delay: float = 0.4
+    interfaces: list = field(default_factory=list)
+    """IPv4 addresses of the interfaces the LAN lobby uses; empty: the machine's LAN interfaces."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> "Settings":

@@ -25,7 +25,7 @@ ENTRIES = (
 )
 
 
-def make_screen(name: str) -> Screen:
+def make_screen(name: str, settings=None) -> Screen:
     """The screen behind a home entry."""
     if name == "local":
         from client.screens.local_setup import LocalSetupScreen
@@ -40,23 +40,14 @@ def make_screen(name: str) -> Screen:
 
         return SettingsScreen()
     if name == "replays":
-        try:
-            from client.screens.replay import ReplayScreen
-        except ImportError:
-            pass
-        else:
-            return ReplayScreen()
-    from client.screens.placeholder import PlaceholderScreen
+        from client.screens.replay import ReplayScreen
 
+        return ReplayScreen()
     if name == "lan":
-        return PlaceholderScreen(
-            "Play on the LAN",
-            "Coming soon: finding players on this network, open tables, and signed peer-to-peer games.\n\n"
-            "Until then, play locally (hot-seat or against the computer) from the home screen.")
-    if name == "replays":
-        return PlaceholderScreen(
-            "Replays",
-            "Coming soon: watching and auditing the signed logs of finished games.")
+        from client.screens.lobby import LobbyScreen
+
+        interfaces = list(getattr(settings, "interfaces", None) or []) or None
+        return LobbyScreen(settings, interfaces=interfaces)
     raise ValueError(f"no screen {name!r}")
 
 

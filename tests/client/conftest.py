@@ -9,7 +9,9 @@ from client.settings import Settings
 
 
 def make_app(start=None, name: str = "Ann") -> LanterneApp:
-    return LanterneApp(settings=Settings(display_name=name, computer_delay=0.0), start=start)
+    # the LAN lobby listens on loopback only: tests never let zeroconf bind every interface
+    return LanterneApp(settings=Settings(display_name=name, computer_delay=0.0, interfaces=["127.0.0.1"]),
+                       start=start)
 
 
 @pytest.fixture

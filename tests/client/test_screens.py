@@ -13,7 +13,7 @@ from client.screens.game import GameScreen
 from client.screens.help import HelpScreen
 from client.screens.home import HomeScreen
 from client.screens.local_setup import LocalSetupScreen
-from client.screens.placeholder import PlaceholderScreen
+from client.screens.lobby import LobbyScreen
 from client.screens.replay import ReplayScreen
 from client.screens.rules import RulesScreen
 from client.screens.settings import SettingsScreen
@@ -31,7 +31,7 @@ async def test_home_opens_every_entry_by_key():
     app = make_app()
     async with app.run_test(size=(100, 34)) as pilot:
         assert isinstance(app.screen, HomeScreen)
-        for key, screen in (("l", PlaceholderScreen), ("p", LocalSetupScreen), ("r", ReplayScreen),
+        for key, screen in (("l", LobbyScreen), ("p", LocalSetupScreen), ("r", ReplayScreen),
                             ("u", RulesScreen), ("s", SettingsScreen)):
             await pilot.press(key)
             await pilot.pause()
@@ -42,14 +42,14 @@ async def test_home_opens_every_entry_by_key():
             assert isinstance(app.screen, HomeScreen), key
 
 
-async def test_home_entries_are_clickable_and_placeholders_say_coming_soon():
+async def test_home_entries_are_clickable():
     app = make_app()
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.click("#home-lan")
         await pilot.pause()
-        assert isinstance(app.screen, PlaceholderScreen)
-        assert "coming soon" in text_of(app.screen.query_one(".screen-title"))
-        await pilot.click("#back")
+        assert isinstance(app.screen, LobbyScreen)
+        assert app.screen.interfaces == ["127.0.0.1"]
+        await pilot.press("escape")
         await pilot.pause()
         await pilot.click("#home-replays")
         await pilot.pause()

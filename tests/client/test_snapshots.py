@@ -38,10 +38,6 @@ def test_settings(snap_compare):
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
 
 
-def test_lan_placeholder(snap_compare):
-    assert snap_compare(make_app(), terminal_size=SIZE, press=["l"], run_before=no_blink)
-
-
 def test_generic_game_screen(snap_compare):
     controller = LocalGame(GAME, [None, None], names=["Ann", "Bob"], seed=4)
 
