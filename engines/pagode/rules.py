@@ -173,13 +173,16 @@ class Pagode(Game):
         return out
 
     def _discard_actions(self, state: PagodeState, seat: int) -> list[tuple]:
-        pool = by_colour(state, seat)
-        out = []
-        for src in (0, 1):
-            for c in range(5):
-                slots = pool[src][c]
-                if slots:
-                    out.append(("discard", slots[0], state.cards.ids[slots[0]]))
+        """Per place (reserve, then hand) and colour, the lowest known card (places are sorted)."""
+        ids = state.cards.ids
+        out: list[tuple] = []
+        for place in (state.reserves[seat], state.hands[seat]):
+            firsts: list = [None] * 5
+            for slot in place:
+                ident = ids[slot]
+                if ident is not None and firsts[COLOUR_OF_IDENT[ident]] is None:
+                    firsts[COLOUR_OF_IDENT[ident]] = ("discard", slot, ident)
+            out += [action for action in firsts if action is not None]
         return out
 
     def _play_actions(self, state: PagodeState, seat: int) -> list[tuple]:
