@@ -445,11 +445,12 @@ class Pagode(Game):
             raise IllegalAction("cards must be a tuple of (slot, card) pairs")
         if len(cards) not in (1, 2):
             raise IllegalAction(f"{what} takes one card, or two of one colour with the {ABILITY_OF_COLOUR[ability]}")
-        colours = self._take(s, cards, events)
-        if len(colours) == 1:
-            if colours[0] != colour:
-                raise IllegalAction(f"{what} needs a {COLOURS[colour]} card, not {COLOURS[colours[0]]}")
+        if len(cards) == 1:
+            paid = self._take_one(s, cards[0], events)
+            if paid != colour:
+                raise IllegalAction(f"{what} needs a {COLOURS[colour]} card, not {COLOURS[paid]}")
         else:
+            colours = self._take(s, cards, events)
             if colours[0] != colours[1]:
                 raise IllegalAction(f"the {ABILITY_OF_COLOUR[ability]} takes two cards of one colour")
             self._use(s, ability, events)
@@ -482,9 +483,10 @@ class Pagode(Game):
                 raise IllegalAction(f"the limit of {limit} columns this turn is reached")
             if type(cards) is tuple and len(cards) == 1:
                 # _pay with one card, inlined (the common case)
-                if self._take_one(s, cards[0], events) != colour:
+                paid = self._take_one(s, cards[0], events)
+                if paid != colour:
                     raise IllegalAction(f"a {COLOURS[colour]} column needs a {COLOURS[colour]} card, "
-                                        f"not {COLOURS[COLOUR_OF_IDENT[cards[0][1]]]}")
+                                        f"not {COLOURS[paid]}")
             else:
                 self._pay(s, cards, colour, RICE_BOWL, f"a {COLOURS[colour]} column", events)
         self._build_column(s, site, colour, events)
@@ -649,8 +651,10 @@ class Pagode(Game):
         if len(action) != 2 or not isinstance(action[1], bool):
             raise IllegalAction("the end of a turn is (end, fan) with fan true or false")
         seat = s.current
-        self._phase(s, "play", "modified end")
-        if s.phase == "play" and not s.columns and not self.is_stuck(s, seat):
+        phase = s.phase
+        if phase != "play" and phase != "modified end":
+            raise IllegalAction(f"not now: seat {seat + 1} is in the {phase} phase")
+        if phase == "play" and not s.columns and not self.is_stuck(s, seat):
             raise IllegalAction("a turn must build at least 1 column")
         if action[1]:
             self._use(s, FAN, events)
