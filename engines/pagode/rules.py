@@ -378,13 +378,15 @@ class Pagode(Game):
             raise IllegalAction(f"there is no card {ident}")
         seat = s.current
         reserve = s.reserves[seat]
-        if slot in reserve:
-            s.reserves = _pair(s.reserves, seat, tuple([x for x in reserve if x != slot]))
+        if slot in reserve:  # a slot is in one place, once
+            i = reserve.index(slot)
+            s.reserves = _pair(s.reserves, seat, reserve[:i] + reserve[i + 1:])
         else:
             hand = s.hands[seat]
             if slot not in hand:
                 raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
-            s.hands = _pair(s.hands, seat, tuple([x for x in hand if x != slot]))
+            i = hand.index(slot)
+            s.hands = _pair(s.hands, seat, hand[:i] + hand[i + 1:])
         registry = s.cards
         if registry.ids[slot] != ident or registry.seen[slot] != registry.everyone:
             old = registry
