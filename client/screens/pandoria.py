@@ -284,6 +284,10 @@ class PandoriaScreen(GameScreen):
                 self.direction = d
         self.redraw()
 
+    def on_hex_map_turned(self, message: HexMap.Turned) -> None:
+        if any(a[0] == "tile" for a in self.legal()):
+            self.action_rotate()
+
     def on_hex_map_clicked(self, message: HexMap.Clicked) -> None:
         self.on_hex(message.hex)
 

@@ -270,6 +270,17 @@ class HexMap(Widget, can_focus=True):
             super().__init__()
             self.hex = hex
 
+    class Turned(Message):
+        """The mouse wheel over the map: turn the tile in hand."""
+
+    def _on_mouse_scroll_down(self, event) -> None:
+        event.stop()
+        self.post_message(self.Turned())
+
+    def _on_mouse_scroll_up(self, event) -> None:
+        event.stop()
+        self.post_message(self.Turned())
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.cursor = hex_of(4, 5)

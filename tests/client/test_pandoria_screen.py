@@ -712,3 +712,26 @@ async def test_random_moves_by_clicks_each_land_as_meant():
             kinds.add(action[0])
             played += 1
     assert {"tile", "figure", "skip", "spell", "move"} <= kinds
+
+
+async def test_the_mouse_wheel_turns_the_tile_like_r():
+    from textual.events import MouseScrollDown
+
+    controller, app = local()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        hexmap = screen.query_one(HexMap)
+        positions = screen.tile_positions(controller.legal_actions(0))
+        h = next(x for x, _ in positions if sum(1 for y, _ in positions if y == x) >= 2)
+        dirs = sorted(d for x, d in positions if x == h)
+        await click_hex(pilot, h)  # the first half here, previewed
+        before = screen.direction
+        hexmap.post_message(HexMap.Turned())
+        await pilot.pause()
+        expected = next((d for d in dirs if d > before), dirs[0])
+        assert expected != before
+        assert screen.direction == expected and h in hexmap.marks.preview
+        hexmap._on_mouse_scroll_down(MouseScrollDown(hexmap, 1, 1, 0, 0, 0, False, False, False))
+        await pilot.pause()
+        assert screen.direction == next((d for d in dirs if d > expected), dirs[0])
