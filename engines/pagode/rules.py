@@ -105,7 +105,8 @@ class Pagode(Game):
     def view(self, state: PagodeState, seat: int | None) -> PagodeState:
         v = state.clone()
         v.cards, memo = view_cards(state.masks, state.cards, seat)
-        state.masks = v.masks = memo  # a memo only: the position is unchanged
+        if memo is not state.masks:
+            state.masks = v.masks = memo  # a memo only: the position is unchanged
         return v
 
     # ------------------------------------------------------------------ queries
@@ -130,7 +131,14 @@ class Pagode(Game):
         return not (state.tiles_left >> (state.site_colour[site] * 5)) & 0b11111
 
     def complete_pagodas(self, state: PagodeState) -> int:
-        return self._complete_mask(state).bit_count()
+        """How many sites count as complete (the bits of ``complete_mask``, counted directly)."""
+        floors = VARIANTS[state.variant].floors
+        left = state.tiles_left
+        n = 0
+        for tiles, cols, colour in zip(state.site_tiles, state.site_cols, state.site_colour):
+            if len(tiles) == floors or (cols == FLOOR_COLUMNS and not (left >> (colour * 5)) & 0b11111):
+                n += 1
+        return n
 
     def column_colours(self, state: PagodeState, site: int) -> tuple[int, ...]:
         """Colours a column on ``site`` may have now (empty if the site takes no column)."""
@@ -793,7 +801,8 @@ class Pagode(Game):
             s.reserves = _pair(s.reserves, seat, tuple(sorted(s.reserves[seat] + slots)))
         else:
             s.hands = _pair(s.hands, seat, tuple(sorted(s.hands[seat] + slots)))
-        s.refill = ((seat, place, count - k),) + refill[1:]
+        # a refill entry dealt in full is dropped here rather than by _next_deal
+        s.refill = refill[1:] if count == k else ((seat, place, count - k),) + refill[1:]
         events = [("drew", seat, place, k)]
         self._next_deal(s, events)
         return s, events
