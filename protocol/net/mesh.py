@@ -375,6 +375,12 @@ class MeshPeer:
 
     async def _decide(self, req: Request) -> Answer:
         if req.kind == "resume":
+            if not self.table_id and req.peer.key in self.keys():
+                # a seat after us dials as soon as it has the roster; the host's hello may still be
+                # on its way to us: wait for it rather than send the dialer off to try again
+                deadline = time.monotonic() + 5.0
+                while not self.table_id and time.monotonic() < deadline:
+                    await asyncio.sleep(0.01)
             if not self.table_id or req.game_id != self.table_id:
                 return Answer(False, "no such game here")
             if req.peer.key not in self.keys() or req.peer.key == self.me.public:

@@ -63,7 +63,8 @@ def start_table(net, game: str, players: int, *extra: str):
 
 
 def play_whole_game(net, game: str, players: int, timeout: float) -> list[str]:
-    host, guests = start_table(net, game, players)
+    # a short think per move, so that every pair has linked before a quick game (Pueblo) is over
+    host, guests = start_table(net, game, players, "--move-delay", "0.01")
     for g in guests:
         wait_line(g, r"^seated \d of %d" % players, 60)
     outs = [finish(p, timeout) for p in [host, *guests]]
