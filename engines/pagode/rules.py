@@ -39,6 +39,8 @@ from .views import remask, view_cards
 
 NO_USES = (0, 0, 0, 0, 0)
 ALL_TILES = (1 << len(TILES)) - 1
+LANTERN_BIT, BUDDHA_BIT, RICE_BOWL_BIT = 1 << LANTERN, 1 << BUDDHA, 1 << RICE_BOWL
+"""Bits of ``state.used`` (abilities used this turn)."""
 SPOTS = tuple(tuple(f for f in range(5) if bits >> f & 1) for bits in range(32))
 """The spot colours of the tiles left of one background, by its 5 bits of ``tiles_left``."""
 
@@ -200,23 +202,28 @@ class Pagode(Game):
         floors = variant.floors
         uses = state.uses[seat]
         used = state.used
-        rice = abilities and uses[RICE_BOWL] > 0 and not used >> RICE_BOWL & 1
-        buddha = abilities and uses[BUDDHA] > 0 and not used >> BUDDHA & 1
-        room = state.columns < (LANTERN_COLUMN_LIMIT if used >> LANTERN & 1 else COLUMN_LIMIT)
+        reserve, hand = state.reserves[seat], state.hands[seat]
+        rice = abilities and uses[RICE_BOWL] > 0 and not used & RICE_BOWL_BIT
+        buddha = abilities and uses[BUDDHA] > 0 and not used & BUDDHA_BIT
         if rice or buddha:
-            singles, pairs = free_options(ids, state.reserves[seat], state.hands[seat])
+            singles, pairs = free_options(ids, reserve, hand)
         else:
-            singles, pairs = free_singles(ids, state.reserves[seat], state.hands[seat]), []
+            singles, pairs = free_singles(ids, reserve, hand), []
+        room = state.columns < (LANTERN_COLUMN_LIMIT if used & LANTERN_BIT else COLUMN_LIMIT)
         pool = None
         out: list[tuple] = []
         append = out.append
         any_spot = False
         tiles_left = state.tiles_left
         flat = None  # (colour, cards) of every column an empty site takes, in colour order
-        for site, tiles, cols, colour in zip(range(SITES), state.site_tiles, state.site_cols, state.site_colour):
+        site_cols, site_colour = state.site_cols, state.site_colour
+        site = -1
+        for tiles in state.site_tiles:
+            site += 1
             if len(tiles) == floors:
                 continue
-            if cols < FLOOR_COLUMNS:
+            colour = site_colour[site]
+            if site_cols[site] < FLOOR_COLUMNS:
                 any_spot = True
                 if not room:
                     continue
@@ -259,8 +266,8 @@ class Pagode(Game):
                 append(("lantern",))
             if not state.acted and uses[DRAGON] > 0 and not used >> DRAGON & 1:
                 append(("dragon",))
-        can_modify = (not state.acted and any_spot and not used >> LANTERN & 1
-                      and len(state.reserves[seat]) + len(state.hands[seat]) >= MODIFIED_DISCARDS)
+        can_modify = (not state.acted and any_spot and not used & LANTERN_BIT
+                      and len(reserve) + len(hand) >= MODIFIED_DISCARDS)
         if can_modify:
             append(("modified",))
         if state.columns:
