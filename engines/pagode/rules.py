@@ -19,6 +19,11 @@ Actions (tuples; a card is ``(slot, ident)``, reserve or hand alike):
 ``legal_actions`` lists one action per set of equivalent ones: for cards of
 one colour from one place (reserve or hand), the lowest slots. ``apply``
 accepts any card that fits the rules.
+
+Speed: the paths a game runs most (play-phase legal actions, a one-card
+column, a deal's outcome, views) are written out by hand with the same checks
+in the same order as the general code. tests/engines/pagode/test_same_games.py
+pins 100 random games byte for byte, so such rewrites cannot change a game.
 """
 
 from __future__ import annotations
