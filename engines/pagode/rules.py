@@ -44,6 +44,8 @@ from .views import remask, view_cards
 
 NO_USES = (0, 0, 0, 0, 0)
 ALL_TILES = (1 << len(TILES)) - 1
+EVERYONE = 0b11
+"""The ``seen`` mask of a public slot: Pagode's registry always has two seats."""
 LANTERN_BIT, BUDDHA_BIT, RICE_BOWL_BIT = 1 << LANTERN, 1 << BUDDHA, 1 << RICE_BOWL
 """Bits of ``state.used`` (abilities used this turn)."""
 SPOTS = tuple(tuple(f for f in range(5) if bits >> f & 1) for bits in range(32))
@@ -408,11 +410,11 @@ class Pagode(Game):
             i = hand.index(slot)
             s.hands = _pair(s.hands, seat, hand[:i] + hand[i + 1:])
         registry = s.cards
-        if registry.ids[slot] != ident or registry.seen[slot] != registry.everyone:
+        if registry.ids[slot] != ident or registry.seen[slot] != EVERYONE:
             old = registry
             s.cards = registry = registry.copy()
             if registry.ids[slot] == ident:
-                registry.seen[slot] = registry.everyone  # what claim does when the identity is known
+                registry.seen[slot] = EVERYONE  # what claim does when the identity is known
             else:
                 registry.claim(slot, ident, seat)
             s.masks = remask(s.masks, old, registry, (slot,))
@@ -796,7 +798,7 @@ class Pagode(Game):
         s.cards = registry = Cards(old.ids[:], old.seen[:], old.players)
         ids, seen = registry.ids, registry.seen
         to = op.to
-        mask = registry.everyone if to is None else 1 << to
+        mask = EVERYONE if to is None else 1 << to
         for slot, ident in zip(slots, dealt):
             if ident is not None:
                 known = ids[slot]

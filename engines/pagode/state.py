@@ -67,8 +67,8 @@ class PagodeState(State):
     refill: tuple[tuple[int, str, int], ...]
     """Deals still owed: (seat, 'reserve' or 'hand', count)."""
     after: str
-    masks: tuple | None
-    """Memo of the masked registries (Game.view) for ``cards``: (cards, seat 0, seat 1, public).
+    masks: list | None
+    """Memo of the masked registries (Game.view) for ``cards``: see views.py.
 
     Not part of the position. Valid only while ``cards`` is that very object
     (states share an unchanged registry, so consecutive views reuse it)."""

@@ -1,7 +1,7 @@
 """The masked card registries of ``Game.view``, memoised and kept up to date cheaply.
 
 Masking the 55 slots for a seat is the costliest part of a view. A state
-keeps a memo ``(cards, seat 0, seat 1, public)`` of the masked registries of
+keeps a memo ``[cards, seat 0, seat 1, public]`` of the masked registries of
 its ``cards``; when ``apply`` changes a few slots it derives the new memo from
 the old one: only those slots are re-masked, and only when a view asks for them.
 The result is exactly ``Cards.masked``: the memo is never part of the position.
@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from engines.core import Cards
 
-Memo = tuple
-"""``(cards, seat 0, seat 1, public)``: each entry None (not asked yet) or ``(masked, stale)``,
-the masked registry of an older ``cards`` and the slots changed since (re-masked when asked)."""
+Memo = list
+"""``[cards, seat 0, seat 1, public]``: each entry None (not asked yet) or ``(masked, stale)``,
+the masked registry of an older ``cards`` and the slots changed since (re-masked when asked).
+
+States that share a memo share its ``cards`` too (or ignore the memo), so an
+entry brought up to date in place is right for every holder."""
 
 
 def masked(cards: Cards, seat: int | None) -> Cards:
@@ -37,7 +40,7 @@ def view_cards(memo: Memo | None, cards: Cards, seat: int | None) -> tuple[Cards
     """The registry ``seat`` sees, and the memo that now holds it."""
     index = 3 if seat is None else seat + 1
     if memo is None or memo[0] is not cards:
-        memo = (cards, None, None, None)
+        memo = [cards, None, None, None]
     entry = memo[index]
     if entry is None:
         mine = masked(cards, seat)
@@ -56,7 +59,8 @@ def view_cards(memo: Memo | None, cards: Cards, seat: int | None) -> tuple[Cards
             for slot in stale:
                 shown[slot] = ids[slot] if seen[slot] & bit else None
         mine = Cards(shown, seen[:], cards.players)
-    return mine, memo[:index] + ((mine, ()),) + memo[index + 1:]
+    memo[index] = (mine, ())
+    return mine, memo
 
 
 def remask(memo: Memo | None, old: Cards, new: Cards, slots: tuple[int, ...]) -> Memo | None:
@@ -64,5 +68,5 @@ def remask(memo: Memo | None, old: Cards, new: Cards, slots: tuple[int, ...]) ->
     if memo is None or memo[0] is not old:
         return None
     _, a, b, c = memo
-    return (new, a if a is None else (a[0], a[1] + slots), b if b is None else (b[0], b[1] + slots),
-            c if c is None else (c[0], c[1] + slots))
+    return [new, a if a is None else (a[0], a[1] + slots), b if b is None else (b[0], b[1] + slots),
+            c if c is None else (c[0], c[1] + slots)]

@@ -54,7 +54,7 @@ def test_a_stale_entry_is_re_masked_on_its_changed_slots() -> None:
     new = old.copy()
     new.show((3,), (13,), 1)
     new.claim(1, 11, 0)
-    memo = (new,) + tuple(None if e is None else (e[0], e[1] + (3, 1)) for e in memo[1:])
+    memo = [new] + [None if e is None else (e[0], e[1] + (3, 1)) for e in memo[1:]]
     fresh, _ = view_cards(memo, new, 1)
     assert _same(fresh, new.masked(1))
     assert fresh.ids == [10, 11, 12, 13]
