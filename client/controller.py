@@ -125,6 +125,11 @@ class GameController(ABC):
         """Seats played by a person at this keyboard."""
         return [s.index for s in self.seats if s.kind == HUMAN]
 
+    @property
+    def mode(self) -> str:
+        """What kind of game this is, for titles: hot-seat, local game, LAN game."""
+        return "hot-seat" if len(self.local_seats) > 1 else "local game"
+
     def is_over(self) -> bool:
         return self.waiting.kind == "over"
 

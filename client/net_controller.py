@@ -73,6 +73,8 @@ def failure_text(error: BaseException) -> str:
 class NetworkGame(GameController):
     """One network game as a controller. Make it with :meth:`open_table` or :meth:`join`, then :meth:`start`."""
 
+    mode = "LAN game"
+
     def __init__(self, peer: NetPeer, runner: Callable[[], Awaitable[object]], game: Game | None = None):
         super().__init__()
         self.peer = peer

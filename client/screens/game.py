@@ -108,7 +108,7 @@ class GameScreen(Screen):
         return iter(())
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.game.name} — {'hot-seat' if self.hot_seat else 'local game'}"
+        self.sub_title = f"{self.game.name} — {self.controller.mode}"
         self.controller.subscribe(self._on_change)
         self.run_worker(self._drive(), group="controller", exit_on_error=False)
         self.refresh_game()

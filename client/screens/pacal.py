@@ -111,7 +111,7 @@ class PacalScreen(GameScreen):
     def on_mount(self) -> None:
         super().on_mount()
         variant = getattr(self.controller, "variant", "standard")
-        self.sub_title = f"Pacal's Rocket ({variant}) — {'hot-seat' if self.hot_seat else 'local game'}"
+        self.sub_title = f"Pacal's Rocket ({variant}) — {self.controller.mode}"
 
     # -- what the seat on screen may do now
     @property

@@ -100,7 +100,7 @@ class PagodeScreen(GameScreen):
     def on_mount(self) -> None:
         super().on_mount()
         variant = getattr(self.controller, "variant", "standard")
-        self.sub_title = f"Pagode ({variant}) — {'hot-seat' if self.hot_seat else 'local game'}"
+        self.sub_title = f"Pagode ({variant}) — {self.controller.mode}"
 
     # -- drawing
     def refresh_board(self, view: State) -> None:

@@ -94,7 +94,7 @@ class PandoriaScreen(GameScreen):
     def on_mount(self) -> None:
         super().on_mount()
         variant = getattr(self.controller, "variant", "classic")
-        self.sub_title = f"Pandoria ({variant}) — {'hot-seat' if self.hot_seat else 'local game'}"
+        self.sub_title = f"Pandoria ({variant}) — {self.controller.mode}"
 
     # -- what the seat may do
     @property

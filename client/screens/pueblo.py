@@ -120,7 +120,7 @@ class PuebloScreen(GameScreen):
         if not self.query(PenaltyBoard):  # a base screen without compose_info
             await side.mount(PenaltyBoard(id="pueblo-penalties"), after=scores)
         variant = getattr(self.controller, "variant", "standard")
-        self.sub_title = f"Pueblo ({variant}) — {'hot-seat' if self.hot_seat else 'local game'}"
+        self.sub_title = f"Pueblo ({variant}) — {self.controller.mode}"
 
     def focus_default(self) -> None:
         if self.query_one("#moves", OptionList).display:

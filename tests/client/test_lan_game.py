@@ -396,3 +396,11 @@ async def test_the_status_says_what_we_wait_for_at_every_step_and_the_log_is_in_
     assert [e.text for e in games[0].log] == texts
     hidden = games[0].view(None)
     assert all(ident is None for ident in (hidden.cards.ids[s] for h in hidden.hands for s in h))
+
+
+def test_a_network_game_says_so_in_its_title():
+    from client.controller import GameController
+    from client.net_controller import NetworkGame
+
+    assert NetworkGame.mode == "LAN game"
+    assert GameController.mode.fget is not None  # local games derive theirs from the seats
