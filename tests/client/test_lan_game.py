@@ -399,8 +399,10 @@ async def test_the_status_says_what_we_wait_for_at_every_step_and_the_log_is_in_
 
 
 def test_a_network_game_says_so_in_its_title():
-    from client.controller import GameController
+    from client.local_play import HOT_SEAT, VS_COMPUTER, make_local_game
     from client.net_controller import NetworkGame
+    from engines.registry import get_game
 
     assert NetworkGame.mode == "LAN game"
-    assert GameController.mode.fget is not None  # local games derive theirs from the seats
+    assert make_local_game(get_game("pagode"), mode=HOT_SEAT, seed=1).mode == "hot-seat"
+    assert make_local_game(get_game("pagode"), mode=VS_COMPUTER, seed=1).mode == "local game"
