@@ -227,7 +227,8 @@ class Pagode(Game):
         site = -1
         for tiles in state.site_tiles:
             site += 1
-            if len(tiles) == floors:
+            height = len(tiles)
+            if height == floors:
                 continue
             colour = site_colour[site]
             if site_cols[site] < FLOOR_COLUMNS:
@@ -253,7 +254,7 @@ class Pagode(Game):
                 continue
             spots = SPOTS[bits]
             payments = singles[colour] + pairs if buddha else singles[colour]
-            if len(tiles) < floors - 1:
+            if height < floors - 1:
                 for f in spots:
                     for cards in payments:
                         append(("tile", site, f, cards))
@@ -296,7 +297,10 @@ class Pagode(Game):
     # ------------------------------------------------------------------ apply
 
     def apply(self, state: PagodeState, action: tuple) -> tuple[PagodeState, list[tuple]]:
-        if state.pending is not None:
+        op = state.pending
+        if op is not None:
+            if op.kind == DEAL and type(action) is tuple and action and action[0] == DEAL:
+                return self._apply_deal(state, op, action)  # what _apply_outcome would do, one call less
             return self._apply_outcome(state, action)
         if state.phase == "over":
             raise IllegalAction("the game is over")
