@@ -57,7 +57,8 @@ def test_a_played_card_leaves_its_place_and_nothing_else() -> None:
                 continue
             (slot, _), = action[3]
             after, _ = GAME.apply(s, action)
-            assert sorted(after.reserves[seat] + after.hands[seat] + (slot,)) == sorted(s.reserves[seat] + s.hands[seat])
+            held_after = after.reserves[seat] + after.hands[seat] + (slot,)
+            assert sorted(held_after) == sorted(s.reserves[seat] + s.hands[seat])
             assert after.played == s.played + (slot,)
             assert after.reserves[1 - seat] == s.reserves[1 - seat] and after.hands[1 - seat] == s.hands[1 - seat]
             checked += 1
