@@ -6,6 +6,9 @@ digest and the whole record of actions of every game, plus the legal action
 lists at every step of the first 10 games, are hashed and compared with the
 hash recorded before any optimisation. Any change of behaviour (an action
 more or less, another order, another outcome) changes the hash.
+
+Only a deliberate rules change may re-record the hashes:
+``.venv/bin/python tests/engines/pagode/test_same_games.py`` prints them.
 """
 
 from __future__ import annotations
