@@ -30,3 +30,13 @@ def test_wrong_arguments_are_one_line(args, says):
 def test_help_lists_the_commands():
     r = lanterne("--help")
     assert r.returncode == 0 and "selfplay" in r.stdout
+
+
+def test_bench_refuses_to_write_a_partial_table():
+    r = lanterne("bench", "--only", "pagode", "--write-docs")
+    assert r.returncode == 2 and "without --only" in r.stderr
+
+
+def test_bench_names_an_unknown_figure():
+    r = lanterne("bench", "--only", "chess")
+    assert r.returncode == 2 and "no benchmark 'chess'" in r.stderr

@@ -20,6 +20,8 @@ def run(args) -> int:
     from client import bench
     from client.cli import UserError
 
+    if args.write_docs and args.only:
+        raise UserError("--write-docs rewrites the whole table: run it without --only")
     keys = [b.key for b in bench.BENCHMARKS]
     for o in args.only or []:
         if not any(k.startswith(o) for k in keys):
