@@ -31,7 +31,7 @@ from typing import Any, Sequence
 from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
 from . import group as g
-from .table import CheatDetected, FairError
+from .table import CheatDetected, FairError, plan_open
 
 
 def _who(seat: int) -> str:
@@ -265,29 +265,7 @@ class RevealedTable:
     # Deals, reveals and claims
 
     def _begin_open(self, op: TableOp, view: State) -> None:
-        if op.kind == DEAL and op.to is not None and not 0 <= op.to < self.players:
-            raise FairError(f"cannot deal to seat {op.to}: there are {self.players} seats")
-        size = len(view.cards.ids)
-        bad = [s for s in op.slots if not (isinstance(s, int) and 0 <= s < size)]
-        if bad:
-            raise FairError(f"{op.kind} names slot {bad[0]!r}, but the game has slots 0..{size - 1}")
-        self._open = []
-        for slot in op.slots:
-            ref = self._where.get(slot)
-            public = None
-            if ref is None:
-                public = view.cards.ids[slot]
-                if public is None:
-                    raise FairError(f"slot {slot} is in no fair deck and its card is unknown")
-            self._open.append((slot, ref, public))
-        refs = [ref for _, ref, _ in self._open if ref is not None]
-        self._steps = []
-        for s in range(self.players):
-            if op.face_down and s == op.to:
-                continue
-            need = [r for r in refs if s not in self._decks[r[0]].opened[r[1]]]
-            if need:
-                self._steps.append((s, "fair_keys", need))
+        self._open, self._steps = plan_open(op, view, self._where, self._decks, self.players)
 
     def _make_keys(self, seat: int, refs: list[tuple[int, int]]) -> dict:
         for d, pos in refs:

@@ -104,6 +104,44 @@ def _who(seat: int) -> str:
     return f"seat {seat + 1}"
 
 
+def check_slots(op: TableOp, view: State) -> None:
+    size = len(view.cards.ids)
+    bad = [s for s in op.slots if not (isinstance(s, int) and 0 <= s < size)]
+    if bad:
+        raise FairError(f"{op.kind} names slot {bad[0]!r}, but the game has slots 0..{size - 1}")
+
+
+def plan_open(op: TableOp, view: State, where: dict, decks: dict, players: int) -> tuple[list, list]:
+    """A deal or reveal: the slots it opens and which seat must send which keys, in seat order.
+
+    Returns ``(open, steps)``: ``open`` holds ``(slot, (deck, pos) or None, public id)``;
+    ``steps`` holds ``(seat, "fair_keys", [(deck, pos), ...])`` for every seat that still has
+    keys to publish (a face-down deal's receiver sends none). Shared by the live table and the
+    verifier's revealed table, so both schedule the same steps.
+    """
+    if op.kind == DEAL and op.to is not None and not 0 <= op.to < players:
+        raise FairError(f"cannot deal to seat {op.to}: there are {players} seats")
+    check_slots(op, view)
+    opened = []
+    for slot in op.slots:
+        ref = where.get(slot)
+        public = None
+        if ref is None:
+            public = view.cards.ids[slot]
+            if public is None:
+                raise FairError(f"slot {slot} is in no fair deck and its card is unknown")
+        opened.append((slot, ref, public))
+    refs = [ref for _, ref, _ in opened if ref is not None]
+    steps = []
+    for seat in range(players):
+        if op.face_down and seat == op.to:
+            continue
+        need = [r for r in refs if seat not in decks[r[0]].opened[r[1]]]
+        if need:
+            steps.append((seat, "fair_keys", need))
+    return opened, steps
+
+
 class FairTable:
     """Commit-reveal dice and a mental-poker deck for one peer (see module doc).
 
@@ -232,7 +270,7 @@ class FairTable:
 
     def _begin_shuffle(self, op: TableOp, view: State) -> None:
         slots = list(op.slots)
-        self._check_slots(op, view)
+        check_slots(op, view)
         if len(set(slots)) != len(slots):
             raise FairError(f"cannot shuffle pile {op.pile!r}: a slot appears twice")
         if not slots:
@@ -276,13 +314,6 @@ class FairTable:
         self._steps = ([(s, "fair_relock", deck) for s in seats if hidden]
                        + [(s, "fair_shuffle", deck) for s in seats]
                        + [(s, "fair_rekey", deck) for s in range(self.players - 1)])
-
-    @staticmethod
-    def _check_slots(op: TableOp, view: State) -> None:
-        size = len(view.cards.ids)
-        bad = [s for s in op.slots if not (isinstance(s, int) and 0 <= s < size)]
-        if bad:
-            raise FairError(f"{op.kind} names slot {bad[0]!r}, but the game has slots 0..{size - 1}")
 
     def _names(self, deck: _Deck, kind: str) -> dict:
         """The deck's first message names its pile: public cards, slots, hidden indexes."""
@@ -400,30 +431,7 @@ class FairTable:
     # Deals and reveals
 
     def _begin_open(self, op: TableOp, view: State) -> None:
-        if op.kind == DEAL and op.to is not None and not 0 <= op.to < self.players:
-            raise FairError(f"cannot deal to seat {op.to}: there are {self.players} seats")
-        self._check_slots(op, view)
-        self._open = []
-        for slot in op.slots:
-            ref = self._where.get(slot)
-            public = None
-            if ref is None:
-                public = view.cards.ids[slot]
-                if public is None:
-                    raise FairError(f"slot {slot} is in no fair deck and its card is unknown")
-            self._open.append((slot, ref, public))
-        refs = [ref for _, ref, _ in self._open if ref is not None]
-        self._steps = []
-        for s in range(self.players):
-            if op.face_down and s == op.to:
-                continue
-            need = [r for r in refs if not self._published(r, s)]
-            if need:
-                self._steps.append((s, "fair_keys", need))
-
-    def _published(self, ref: tuple[int, int], seat: int) -> bool:
-        deck, pos = ref
-        return seat in self._decks[deck].opened[pos]
+        self._open, self._steps = plan_open(op, view, self._where, self._decks, self.players)
 
     def _make_keys(self, refs: list[tuple[int, int]]) -> dict:
         keys = []
