@@ -31,7 +31,7 @@ from typing import Any, Sequence
 from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
 from . import group as g
-from .table import CheatDetected, FairError, plan_open
+from .table import CheatDetected, FairError, check_slots, plan_open
 
 
 def _who(seat: int) -> str:
@@ -176,10 +176,7 @@ class RevealedTable:
 
     def _begin_shuffle(self, op: TableOp, view: State) -> None:
         slots = list(op.slots)
-        size = len(view.cards.ids)
-        bad = [s for s in slots if not (isinstance(s, int) and 0 <= s < size)]
-        if bad:
-            raise FairError(f"{op.kind} names slot {bad[0]!r}, but the game has slots 0..{size - 1}")
+        check_slots(op, view)
         if len(set(slots)) != len(slots):
             raise FairError(f"cannot shuffle pile {op.pile!r}: a slot appears twice")
         if not slots:
