@@ -31,7 +31,7 @@ from typing import Any, Sequence
 from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
 from . import group as g
-from .table import CheatDetected, FairError, check_slots, plan_open
+from .table import CheatDetected, FairError, check_pile, check_slots, plan_open
 
 
 def _who(seat: int) -> str:
@@ -176,19 +176,11 @@ class RevealedTable:
 
     def _begin_shuffle(self, op: TableOp, view: State) -> None:
         slots = list(op.slots)
-        check_slots(op, view)
-        if len(set(slots)) != len(slots):
-            raise FairError(f"cannot shuffle pile {op.pile!r}: a slot appears twice")
         if not slots:
+            check_slots(op, view)
             self._outcome = (SHUFFLE, ())
             return
-        hidden = [j for j, s in enumerate(slots) if not view.cards.is_public(s)]
-        cards = [view.cards.ids[s] for j, s in enumerate(slots) if j not in hidden]
-        if None in cards or not all(g.is_ident(c) for c in cards) or len(set(cards)) != len(cards):
-            raise FairError(f"cannot shuffle pile {op.pile!r}: its public cards are not distinct 64-bit numbers")
-        lost = [slots[j] for j in hidden if slots[j] not in self._where]
-        if lost:
-            raise FairError(f"cannot shuffle pile {op.pile!r}: slot {lost[0]} is hidden but in no fair deck")
+        hidden, cards = check_pile(op, view, self._where)
         number, n, last = len(self._decks), len(slots), self.players - 1
         base, pile, public = [], [], iter(cards)
         origin = {j: self._where[slots[j]] for j in hidden}

@@ -111,6 +111,26 @@ def check_slots(op: TableOp, view: State) -> None:
         raise FairError(f"{op.kind} names slot {bad[0]!r}, but the game has slots 0..{size - 1}")
 
 
+def check_pile(op: TableOp, view: State, where: dict) -> tuple[list[int], list[int]]:
+    """A pile about to be shuffled: the indexes of its hidden slots and its public cards, checked.
+
+    Which slots every peer knows is public (the seen masks): all peers agree on it.
+    Shared by the live table and the verifier's revealed table.
+    """
+    slots = list(op.slots)
+    check_slots(op, view)
+    if len(set(slots)) != len(slots):
+        raise FairError(f"cannot shuffle pile {op.pile!r}: a slot appears twice")
+    hidden = [j for j, s in enumerate(slots) if not view.cards.is_public(s)]
+    cards = [view.cards.ids[s] for j, s in enumerate(slots) if j not in hidden]
+    if None in cards or not all(g.is_ident(c) for c in cards) or len(set(cards)) != len(cards):
+        raise FairError(f"cannot shuffle pile {op.pile!r}: its public cards are not distinct 64-bit numbers")
+    lost = [slots[j] for j in hidden if slots[j] not in where]
+    if lost:
+        raise FairError(f"cannot shuffle pile {op.pile!r}: slot {lost[0]} is hidden but in no fair deck")
+    return hidden, cards
+
+
 def plan_open(op: TableOp, view: State, where: dict, decks: dict, players: int) -> tuple[list, list]:
     """A deal or reveal: the slots it opens and which seat must send which keys, in seat order.
 
@@ -270,20 +290,11 @@ class FairTable:
 
     def _begin_shuffle(self, op: TableOp, view: State) -> None:
         slots = list(op.slots)
-        check_slots(op, view)
-        if len(set(slots)) != len(slots):
-            raise FairError(f"cannot shuffle pile {op.pile!r}: a slot appears twice")
         if not slots:
+            check_slots(op, view)
             self._outcome = (SHUFFLE, ())
             return
-        # Which slots every peer knows is public (the seen masks): all peers agree on it.
-        hidden = [j for j, s in enumerate(slots) if not view.cards.is_public(s)]
-        cards = [view.cards.ids[s] for j, s in enumerate(slots) if j not in hidden]
-        if None in cards or not all(g.is_ident(c) for c in cards) or len(set(cards)) != len(cards):
-            raise FairError(f"cannot shuffle pile {op.pile!r}: its public cards are not distinct 64-bit numbers")
-        lost = [slots[j] for j in hidden if slots[j] not in self._where]
-        if lost:
-            raise FairError(f"cannot shuffle pile {op.pile!r}: slot {lost[0]} is hidden but in no fair deck")
+        hidden, cards = check_pile(op, view, self._where)
         number, n = len(self._decks), len(slots)
         base, card_of, public = [], {}, iter(cards)
         for j, slot in enumerate(slots):
