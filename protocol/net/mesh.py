@@ -33,7 +33,6 @@ also holds the roster and ``"mesh": true``).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import inspect
 import json
 import os
@@ -45,15 +44,15 @@ from typing import Awaitable, Callable, Sequence
 from engines.core import TABLE, Game, Player, RulesError
 from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
-from protocol.log import Entry, LogFormatError, open_entry, read_log
-from protocol.session import Aborted, GameOver, Moved, Session, TableSet
+from protocol.log import Entry, open_entry
+from protocol.session import Aborted, Session
 from protocol.wire import ProtocolError
 
 from .discovery import Advert, Discovery, TableHint
 from .handshake import HandshakeError, decode, encode
 from .invite import Answer, Declined, Request, ask, host_connection, join_request, resume_request
-from .peer import GameFiles, PeerOptions, ResumeError, Say, _truncate_log, _write_private
-from .transport import Link, LinkClosed, bound_port, serve, within
+from .peer import GameFiles, PeerOptions, ResumeError, Say, _write_private, event_line, listen, read_game_files
+from .transport import Link, LinkClosed, bound_port, within
 
 COMPUTER_MARK = "[computer] "
 """Starts the name of a seat played by a computer that a peer hosts: every peer sees it in the table."""
@@ -133,20 +132,12 @@ class MeshPeer:
         """Restart after a crash from the log, seed and meta files (ResumeError: one line)."""
         meta_path = Path(meta_path)
         try:
-            meta = json.loads(meta_path.read_text())
-            seed = meta_path.with_suffix(".seed").read_bytes()
-            table = bytes.fromhex(meta["table"])
-            raws, cut = read_log(meta_path.with_suffix(".log"))
             seats = [Seat(bytes.fromhex(s["key"]), s.get("name", ""),
                           (s["address"][0], int(s["address"][1])) if s.get("address") else None)
-                     for s in meta["seats"]]
-        except (OSError, ValueError, KeyError, TypeError, IndexError, LogFormatError) as e:
+                     for s in json.loads(meta_path.read_text())["seats"]]
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
             raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {e}") from None
-        if not raws or hashlib.sha256(raws[0]).digest() != table:
-            raise ResumeError(f"cannot resume {meta_path.stem}: its log does not start with table {table.hex()[:16]}")
-        if cut:
-            say(f"log: {cut} bytes after the last complete entry were dropped")
-            _truncate_log(meta_path.with_suffix(".log"), cut)
+        meta, seed, table, raws = read_game_files(meta_path, say)
         files = GameFiles(meta_path.parent)
         store = files.attach(table, meta)
         host = meta.get("role") == "host"
@@ -202,19 +193,10 @@ class MeshPeer:
         if events and self.on_events is not None:
             self.on_events(list(events))
         for ev in events:
-            if isinstance(ev, Moved):
-                self.say(f"move {len(session.chain)}: seat {ev.seat + 1} {ev.text}")
-            elif isinstance(ev, TableSet):
-                self.say(f"table: {ev.game} {ev.variant}, seats {', '.join(ev.names)}; "
-                         f"safety code {ev.safety_code}")
-            elif isinstance(ev, GameOver):
-                self.say(f"game over: scores {list(ev.scores)} winners "
-                         f"{', '.join(f'seat {w + 1}' for w in ev.winners)}")
-            elif isinstance(ev, Aborted):
-                if ev.by == session.my_seat and ev.culprit is not None and ev.culprit != ev.by:
-                    self.say(f"claimed: {ev.reason}")
-                else:
-                    self.say(f"game ended: {ev.reason}")
+            line = event_line(ev, session)
+            if line is not None:
+                self.say(line)
+            if isinstance(ev, Aborted):
                 scores = self.scores_so_far()
                 if scores is not None:
                     self.say(f"scores so far: {scores}")
@@ -350,13 +332,7 @@ class MeshPeer:
         return task
 
     async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.AbstractServer:
-        try:
-            return await serve(self._on_connection, list(interfaces), port, self.options.link)
-        except OSError as e:
-            if port:
-                self.say(f"port {port} is busy ({e.strerror}); listening on another")
-                return await serve(self._on_connection, list(interfaces), 0, self.options.link)
-            raise
+        return await listen(self._on_connection, interfaces, port, self.options, self.say)
 
     async def _linger(self) -> None:
         """After our end: until every link is closed (each peer says goodbye once over), or ``linger`` s."""

@@ -204,18 +204,7 @@ class NetPeer:
         Raises :class:`ResumeError` (one line) if they are missing or do not agree.
         """
         meta_path = Path(meta_path)
-        try:
-            meta = json.loads(meta_path.read_text())
-            seed = meta_path.with_suffix(".seed").read_bytes()
-            table = bytes.fromhex(meta["table"])
-            raws, cut = read_log(meta_path.with_suffix(".log"))
-        except (OSError, ValueError, KeyError, TypeError, LogFormatError) as e:
-            raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {e}") from None
-        if not raws or hashlib.sha256(raws[0]).digest() != table:
-            raise ResumeError(f"cannot resume {meta_path.stem}: its log does not start with table {table.hex()[:16]}")
-        if cut:
-            say(f"log: {cut} bytes after the last complete entry were dropped")
-            _truncate_log(meta_path.with_suffix(".log"), cut)
+        meta, seed, table, raws = read_game_files(meta_path, say)
         files = GameFiles(meta_path.parent)
         store = files.attach(table, meta)  # what the session writes while it catches up is logged too
         try:
@@ -261,19 +250,9 @@ class NetPeer:
         if events and self.on_events is not None:
             self.on_events(list(events))
         for ev in events:
-            if isinstance(ev, Moved):
-                self.say(f"move {len(self.session.chain)}: seat {ev.seat + 1} {ev.text}")
-            elif isinstance(ev, TableSet):
-                self.say(f"table: {ev.game} {ev.variant}, seats {', '.join(ev.names)}; "
-                         f"safety code {ev.safety_code}")
-            elif isinstance(ev, GameOver):
-                self.say(f"game over: scores {list(ev.scores)} winners "
-                         f"{', '.join(f'seat {w + 1}' for w in ev.winners)}")
-            elif isinstance(ev, Aborted):
-                if ev.by == self.session.my_seat and ev.culprit is not None and ev.culprit != ev.by:
-                    self.say(f"claimed: {ev.reason}")
-                else:
-                    self.say(f"game ended: {ev.reason}")
+            line = event_line(ev, self.session)
+            if line is not None:
+                self.say(line)
         if self.session.over and not self._done.is_set():
             self.files.update(over=True)
             self.say(f"log: {self.files.log_path}")
@@ -414,13 +393,7 @@ class NetPeer:
         return self.session
 
     async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.AbstractServer:
-        try:
-            return await serve(self._on_connection, list(interfaces), port, self.options.link)
-        except OSError as e:
-            if port:
-                self.say(f"port {port} is busy ({e.strerror}); listening on another")
-                return await serve(self._on_connection, list(interfaces), 0, self.options.link)
-            raise
+        return await listen(self._on_connection, interfaces, port, self.options, self.say)
 
     async def _linger(self) -> None:
         """Stay reachable a while so a guest that missed the end can resume and finish."""
@@ -587,3 +560,50 @@ def _truncate_log(path: Path, cut: int) -> None:
 
 
 __all__ = ["Declined", "GameFiles", "NetPeer", "PeerOptions", "ResumeError"]
+
+
+def read_game_files(meta_path: Path, say: Say) -> tuple[dict, bytes, bytes, list[bytes]]:
+    """A game's meta, seed, table id and log entries, for a restart (ResumeError: one line).
+
+    A log cut mid-entry (a crash while writing) is trimmed to its last complete entry.
+    """
+    try:
+        meta = json.loads(meta_path.read_text())
+        seed = meta_path.with_suffix(".seed").read_bytes()
+        table = bytes.fromhex(meta["table"])
+        raws, cut = read_log(meta_path.with_suffix(".log"))
+    except (OSError, ValueError, KeyError, TypeError, LogFormatError) as e:
+        raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {e}") from None
+    if not raws or hashlib.sha256(raws[0]).digest() != table:
+        raise ResumeError(f"cannot resume {meta_path.stem}: its log does not start with table {table.hex()[:16]}")
+    if cut:
+        say(f"log: {cut} bytes after the last complete entry were dropped")
+        _truncate_log(meta_path.with_suffix(".log"), cut)
+    return meta, seed, table, raws
+
+
+def event_line(ev: object, session: Session) -> str | None:
+    """The line a headless peer prints for a session event (None: nothing to say)."""
+    if isinstance(ev, Moved):
+        return f"move {len(session.chain)}: seat {ev.seat + 1} {ev.text}"
+    if isinstance(ev, TableSet):
+        return f"table: {ev.game} {ev.variant}, seats {', '.join(ev.names)}; safety code {ev.safety_code}"
+    if isinstance(ev, GameOver):
+        return f"game over: scores {list(ev.scores)} winners {', '.join(f'seat {w + 1}' for w in ev.winners)}"
+    if isinstance(ev, Aborted):
+        if ev.by == session.my_seat and ev.culprit is not None and ev.culprit != ev.by:
+            return f"claimed: {ev.reason}"
+        return f"game ended: {ev.reason}"
+    return None
+
+
+async def listen(on_connection, interfaces: Sequence[str], port: int, options: PeerOptions,
+                 say: Say) -> asyncio.AbstractServer:
+    """Serve on ``port``, or on any free port (said) if that one is busy: a restart keeps its table."""
+    try:
+        return await serve(on_connection, list(interfaces), port, options.link)
+    except OSError as e:
+        if port:
+            say(f"port {port} is busy ({e.strerror}); listening on another")
+            return await serve(on_connection, list(interfaces), 0, options.link)
+        raise
