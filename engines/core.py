@@ -351,6 +351,15 @@ class Game(ABC):
         """Every card identity of the game (known or not): slot i starts as card i by default."""
         return list(range(len(state.cards.ids)))
 
+    def card_kind(self, ident: int) -> int:
+        """Which deck a card identity belongs to: a shuffle only ever mixes cards of one kind.
+
+        Games with several decks (Pandoria: cards, tiles, single tiles,
+        peoples) say so here, so that whoever deals unseen identities into
+        hidden slots (a bot's determinization) keeps each in its own deck.
+        """
+        return 0
+
     def turn(self, state: State) -> int:
         """Turns played so far (for reports)."""
         return getattr(state, "turn", 0)

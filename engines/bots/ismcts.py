@@ -25,20 +25,35 @@ from engines.core import TABLE, Action, Game, OpenTable, RulesError, State
 
 
 def determinize(game: Game, view: State, rng: random.Random) -> State:
-    """A full state consistent with ``view``: unknown slots get the unseen identities, shuffled."""
+    """A full state consistent with ``view``: unknown slots get the unseen identities, shuffled.
+
+    Each deck is dealt apart (``Game.card_kind``): slot i started as card
+    ``identities[i]`` and shuffles never mix decks, so a hidden slot only
+    ever holds a card of its first card's kind.
+    """
     ids = view.cards.ids
     hidden = [slot for slot, ident in enumerate(ids) if ident is None]
     if not hidden:
         return view
+    first = game.identities(view)
     known = {ident for ident in ids if ident is not None}
-    unseen = [ident for ident in game.identities(view) if ident not in known]
-    if len(unseen) != len(hidden):
-        raise RulesError(f"{game.name}: {len(hidden)} hidden slots but {len(unseen)} unseen cards")
-    rng.shuffle(unseen)
+    unseen: dict[int, list[int]] = {}
+    for ident in first:
+        if ident not in known:
+            unseen.setdefault(game.card_kind(ident), []).append(ident)
+    slots: dict[int, list[int]] = {}
+    for slot in hidden:
+        slots.setdefault(game.card_kind(first[slot]), []).append(slot)
     det = view.copy()
     det.cards = view.cards.copy()
-    for slot, ident in zip(hidden, unseen):
-        det.cards.ids[slot] = ident
+    for kind, kind_slots in slots.items():
+        pool = unseen.get(kind, [])
+        if len(pool) != len(kind_slots):
+            raise RulesError(f"{game.name}: {len(kind_slots)} hidden slots but {len(pool)} unseen cards "
+                             f"of kind {kind}")
+        rng.shuffle(pool)
+        for slot, ident in zip(kind_slots, pool):
+            det.cards.ids[slot] = ident
     return det
 
 

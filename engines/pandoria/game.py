@@ -74,6 +74,9 @@ class Pandoria(Game):
     def identities(self, state: State) -> list[int]:
         return list(D.IDENTITIES)
 
+    def card_kind(self, ident: int) -> int:
+        return ident // 100  # CARD_BASE, TILE_BASE, SINGLE_BASE, PEOPLE_BASE are 0, 100, 200, 300
+
     def format_action(self, state: State, action: tuple) -> str:
         return notation.format_action(state, action)
 
