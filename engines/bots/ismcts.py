@@ -97,6 +97,7 @@ class IsmctsBot:
         if not actions:
             raise RulesError(f"seat {seat + 1} has no legal action")
         if len(actions) == 1:
+            self.last_iterations = 0
             return actions[0]
         players = len(game.scores(view))
         root = _Node(players)
