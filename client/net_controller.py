@@ -155,6 +155,32 @@ class NetworkGame(GameController):
         controller.notes.append(f"resumed from {len(peer.session.chain)} logged entries")
         return controller
 
+    # -- what the lobby reads until the board shows
+    players = 2
+
+    @property
+    def variant(self) -> str:
+        return self.peer.session.variant
+
+    @property
+    def board_ready(self) -> bool:
+        """The table is set and play started: the board can be shown."""
+        return self.failure is None and self.game is not None and self.peer.session.view is not None
+
+    def table_lines(self) -> list[str]:
+        """Seat by seat, for the lobby: who sits there, or that it is free."""
+        if self.seats:
+            return [f"{s.index + 1}. {s.name}{' (you)' if s.index == self.my_seat else ''}" for s in self.seats]
+        if self.peer.role == "host":
+            return [f"1. {self.peer.name} (host, you)", "2. (free)"]
+        return []
+
+    def forget_if_unjoined(self) -> None:
+        """A host closing a table nobody joined: not an unfinished game to resume."""
+        peer = self.peer
+        if peer.role == "host" and peer.peer_key is None and not peer.session.over:
+            peer.files.update(over=True, closed="nobody joined")
+
     def _adopt(self) -> None:
         """Take the table from a session rebuilt from its log (no TableSet event comes then)."""
         from protocol.identity import safety_code

@@ -1,11 +1,20 @@
 """The LAN lobby: who is on this network, their open tables, and yours.
 
-Open a table (game, variant; two seats: you and one guest) and wait: a join
-request opens the accept/decline dialog with the joiner's name and the
-safety code. Or join a table heard on the LAN (click it) or typed as
-HOST:PORT. Once the table is set the game's own board screen opens, driven
-by the network session (:class:`client.net_controller.NetworkGame`), with a
-banner for the link and the other player's last move.
+Open a table (game, variant, number of seats, how many of them computer
+players this app runs, and their level) and wait: each join request opens
+the accept/decline dialog with the joiner's name and the safety code, and
+the table view here shows every seat, taken or free (computers marked
+``[computer]``). Or join a table heard on the LAN (click it) or typed as
+HOST:PORT. Once the table is full and set, every person's app opens the
+game's own board screen, driven by the network session, with a banner for
+the links and the other players' last moves.
+
+Two seats and no computer: one link (:class:`client.net_controller.NetworkGame`
+on a ``NetPeer``). Three seats or more: every peer linked with every other
+(:class:`client.mesh_controller.MeshGame` on a ``MeshPeer``). Computer seats
+take 0 to seats-1 places; with no other person the table fills at once and
+plays as a signed game on this machine. A table of two has no computer seat
+(play against the computer from "Play on this machine").
 
 Every failure (nobody there, a declined invitation, a cheat) is one line
 in the status here or on the game screen; the game's log files stay in the
@@ -25,6 +34,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Select, Static
 
+from client.local_play import BOT_KINDS
+from client.mesh_controller import MeshGame
 from client.net_controller import NetworkGame
 from client.screens.dialogs import ConfirmScreen
 from client.screens.invite import InviteScreen, JoinAddressScreen
@@ -100,6 +111,7 @@ class LobbyScreen(Screen):
     LobbyScreen #lobby-open { width: 1fr; padding: 0 1; }
     LobbyScreen #lobby-status { height: auto; margin: 0 1; }
     LobbyScreen Button { margin: 1 0 0 0; }
+    LobbyScreen #lobby-table { height: auto; margin: 1 0 0 0; }
     """
 
     def __init__(self, settings=None, *, identity=None, interfaces: Sequence[str] | None = None,
@@ -125,7 +137,7 @@ class LobbyScreen(Screen):
         if self._games is None:
             from engines.registry import available_games
 
-            self._games = [g for g in available_games() if _plays_two(g)]
+            self._games = [g for g in available_games() if _plays_lan(g)]
         return self._games
 
     def resolve(self, game_id: str) -> Game:
@@ -186,9 +198,17 @@ class LobbyScreen(Screen):
                 yield Select([(v, v) for v in (first.variants if first else ())],
                              value=_default_variant(first) if first else Select.BLANK,
                              allow_blank=first is None, compact=True, id="lan-variant")
-                yield Static("Seats: 2 (you and one guest)", classes="muted")
+                yield Label("Seats")
+                yield Select(_seat_options(first) if first else [], value=_default_seats(first) if first else Select.BLANK,
+                             allow_blank=first is None, compact=True, id="lan-seats")
+                yield Label("Computer players (this app runs them)")
+                yield Select([("none", 0)], value=0, allow_blank=False, compact=True, id="lan-computers")
+                yield Label("Computer level")
+                yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True,
+                             id="lan-bot")
                 yield Button("Open table \\[o]", id="open-table", variant="primary", compact=True)
                 yield Button("Close table \\[c]", id="close-table", compact=True, disabled=True)
+                yield Static("", id="lobby-table")
         yield Static("", id="lobby-unfinished", classes="muted")
         yield Static("", id="lobby-status", classes="status")
         yield Footer()
@@ -243,14 +263,19 @@ class LobbyScreen(Screen):
             self.say("No unfinished network game in the log folder.", error=True)
             return
         try:
-            controller = NetworkGame.resume(self.identity, found[0], interfaces=self.interfaces,
-                                            discover=self.discover, options=self.options)
+            if _is_mesh(found[0]):
+                controller: NetworkGame = MeshGame.resume(
+                    self.identity, found[0], interfaces=self.interfaces, discover=self.discover,
+                    options=self.options, bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
+            else:
+                controller = NetworkGame.resume(self.identity, found[0], interfaces=self.interfaces,
+                                                discover=self.discover, options=self.options)
         except (ResumeError, RulesError, OSError, ValueError) as e:
             self.say(f"Cannot resume: {str(e).splitlines()[0]}", error=True)
             return
-        self.hosting = controller.peer.role == "host"
+        self.hosting = controller.peer.files.meta.get("role") == "host"
         self._follow(controller)
-        self.say(f"Resuming {_describe_meta(found[0])}: waiting for the other player to come back...")
+        self.say(f"Resuming {_describe_meta(found[0])}: waiting for the others to come back...")
 
     async def _browse(self) -> None:
         from protocol.net.discovery import DiscoveryError
@@ -287,6 +312,14 @@ class LobbyScreen(Screen):
             variant = self.query_one("#lan-variant", Select)
             variant.set_options([(v, v) for v in game.variants])
             variant.value = _default_variant(game)
+            seats = self.query_one("#lan-seats", Select)
+            seats.set_options(_seat_options(game))
+            seats.value = _default_seats(game)
+        elif event.select.id == "lan-seats" and isinstance(event.value, int):
+            computers = self.query_one("#lan-computers", Select)
+            keep = computers.value
+            computers.set_options(_computer_options(event.value))
+            computers.value = keep if isinstance(keep, int) and keep < max(event.value - 1, 1) else 0
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"open-table": self.action_open_table, "close-table": self.action_close_table,
@@ -304,20 +337,41 @@ class LobbyScreen(Screen):
             return
         game_id = self.query_one("#lan-game", Select).value
         variant = self.query_one("#lan-variant", Select).value
-        if not isinstance(game_id, str) or not isinstance(variant, str):
-            self.say("Choose a game and a variant first.", error=True)
+        seats = self.query_one("#lan-seats", Select).value
+        computers = self.query_one("#lan-computers", Select).value
+        bot = self.query_one("#lan-bot", Select).value
+        if not isinstance(game_id, str) or not isinstance(variant, str) or not isinstance(seats, int):
+            self.say("Choose a game, a variant and the number of seats first.", error=True)
             return
+        computers = computers if isinstance(computers, int) else 0
+        bot = bot if isinstance(bot, str) else DEFAULT_BOT
+        self.open_table(game_id, variant, seats, computers, bot)
+
+    def open_table(self, game_id: str, variant: str, seats: int = 2, computers: int = 0,
+                   bot: str = "greedy") -> None:
+        """Open a table: two seats and no computer over one link, else over the full mesh."""
         try:
             game = self.resolve(game_id)
-            controller = NetworkGame.open_table(
-                self.identity, self.display_name, game, self.log_dir, variant=variant,
-                interfaces=self.interfaces, discover=self.discover, accept=self._ask_host, options=self.options)
+            if seats == 2 and computers == 0:
+                controller: NetworkGame = NetworkGame.open_table(
+                    self.identity, self.display_name, game, self.log_dir, variant=variant,
+                    interfaces=self.interfaces, discover=self.discover, accept=self._ask_host,
+                    options=self.options)
+            elif seats < 3:
+                raise RulesError("computer seats need a table of 3 or more "
+                                 "(against the computer alone: Play on this machine)")
+            else:
+                controller = MeshGame.open_table(
+                    self.identity, self.display_name, game, self.log_dir, variant=variant, players=seats,
+                    computers=computers, bot=bot, interfaces=self.interfaces, discover=self.discover,
+                    accept=self._ask_host, options=self.options)
         except (RulesError, OSError, ValueError) as e:
-            self.say(f"Cannot open the table: {e}", error=True)
+            self.say(f"Cannot open the table: {str(e).splitlines()[0]}", error=True)
             return
         self.hosting = True
         self._follow(controller)
-        self.say(f"Opening your {game.name} ({variant}) table...")
+        robots = f", {computers} computer{'s' if computers != 1 else ''} ({bot})" if computers else ""
+        self.say(f"Opening your {game.name} ({variant}) table of {seats}{robots}...")
 
     async def _ask_host(self, request) -> bool:
         """A join request: the host's person decides, comparing the safety code aloud."""
@@ -325,7 +379,9 @@ class LobbyScreen(Screen):
         answer: asyncio.Future = loop.create_future()
         table = ""
         if self.pending is not None and self.pending.game is not None:
-            table = f"{self.pending.game.name}, {self.pending.peer.session.variant}"
+            table = f"{self.pending.game.name}, {self.pending.variant}"
+            if self.pending.players > 2:
+                table += f", {self.pending.players} seats"
 
         def decided(ok: bool | None) -> None:
             if not answer.done():
@@ -344,8 +400,8 @@ class LobbyScreen(Screen):
         if pending is None:
             return
         self._unfollow()
-        if self.hosting and pending.peer.peer_key is None and not pending.peer.session.over:
-            pending.peer.files.update(over=True, closed="nobody joined")  # not an unfinished game to resume
+        if self.hosting:
+            pending.forget_if_unjoined()
         self.run_worker(pending.aclose(), group="close", exit_on_error=False)
         self.say("Table closed." if self.hosting else "Join cancelled.")
 
@@ -359,26 +415,38 @@ class LobbyScreen(Screen):
             self.say(f"{advert.name}'s table is full.", error=True)
             return
         self.join((advert.address, advert.port), fingerprint=advert.fingerprint, game=advert.table.game,
-                  variant=advert.table.variant, who=advert.name)
+                  variant=advert.table.variant, who=advert.name, seats=advert.table.seats)
 
     def action_join_address(self) -> None:
         def chosen(address: tuple[str, int] | None) -> None:
-            if address is not None:
-                self.join(address)
+            if address is None:
+                return
+            heard = [a for a in self.query_one(PeerList).adverts.values()
+                     if (a.address, a.port) == address and a.table is not None]
+            seats = heard[0].table.seats if heard else 2  # a table of 3+ not heard on the LAN: see docs/lan.md
+            self.join(address, seats=seats)
 
         self.app.push_screen(JoinAddressScreen(), chosen)
 
     def join(self, address: tuple[str, int], *, fingerprint: str | None = None, game: str = "",
-             variant: str = "standard", who: str = "") -> None:
-        """Ask the host at ``address`` for its free seat."""
+             variant: str = "standard", who: str = "", seats: int = 2) -> None:
+        """Ask the host at ``address`` for a free seat (a table of ``seats``: 3+ is a mesh)."""
         if self.pending is not None:
             self.say("You already have a table open or a join under way (close it first: c).", error=True)
             return
         try:
-            controller = NetworkGame.join(
-                self.identity, self.display_name, self.log_dir, address, expect_fingerprint=fingerprint,
-                game=game, variant=variant, rediscover_on=self.interfaces if self.discover else (),
-                games=self.resolve, options=self.options)
+            if seats > 2:
+                if not self.interfaces:
+                    raise RulesError(f"a table of {seats} needs a LAN interface to listen on for the others")
+                controller: NetworkGame = MeshGame.join(
+                    self.identity, self.display_name, self.log_dir, address, interfaces=self.interfaces,
+                    players=seats, expect_fingerprint=fingerprint, game=game, variant=variant,
+                    discover=self.discover, games=self.resolve, options=self.options)
+            else:
+                controller = NetworkGame.join(
+                    self.identity, self.display_name, self.log_dir, address, expect_fingerprint=fingerprint,
+                    game=game, variant=variant, rediscover_on=self.interfaces if self.discover else (),
+                    games=self.resolve, options=self.options)
         except (RulesError, OSError, ValueError) as e:
             self.say(f"Cannot join: {e}", error=True)
             return
@@ -401,23 +469,32 @@ class LobbyScreen(Screen):
             self.pending.unsubscribe(self._pending_changed)
         self.pending = None
         self.query_one("#close-table", Button).disabled = True
+        self.show_table(None)
 
-    def _pending_changed(self, change) -> None:
+    def _pending_changed(self, change=None) -> None:
         controller = self.pending
         if controller is None or controller.ready.is_set():
             return
+        self.show_table(controller)
         if self.hosting and controller.listening is not None and not self._announced:
             self._announced = True
             ip, port = controller.listening
-            self.say(f"Your table is open at {ip}:{port}: waiting for a player "
+            wanted = "a player" if controller.players <= 2 else "the other players"
+            self.say(f"Your table is open at {ip}:{port}: waiting for {wanted} "
                      f"(they see it in their lobby, or join {ip}:{port}).")
+
+    def show_table(self, controller: NetworkGame | None) -> None:
+        """The table we host or joined, seat by seat (computers marked), until the board shows."""
+        lines = controller.table_lines() if controller is not None else []
+        text = ("Your table:\n" if self.hosting else "The table:\n") + "\n".join(lines) if lines else ""
+        self.query_one("#lobby-table", Static).update(text)
 
     async def _until_ready(self, controller: NetworkGame) -> None:
         await controller.ready.wait()
         if controller is not self.pending:
             return  # closed meanwhile
         self._unfollow()
-        if controller.failure is not None or controller.game is None or controller.peer.session.view is None:
+        if not controller.board_ready:
             self.say(controller.failure or controller.status(), error=True)
             await controller.aclose()
             return
@@ -439,24 +516,63 @@ def _describe_meta(meta_path: Path) -> str:
 
     try:
         meta = json.loads(meta_path.read_text())
-        other = fingerprint(bytes.fromhex(meta["peer"])) if meta.get("peer") else "nobody yet"
-    except (OSError, ValueError, KeyError, TypeError):
+        if meta.get("mesh") and meta.get("seats"):
+            other = ", ".join(str(s.get("name", "?")) for s in meta["seats"] if s.get("name") != meta.get("name"))
+        else:
+            other = fingerprint(bytes.fromhex(meta["peer"])) if meta.get("peer") else "nobody yet"
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return meta_path.stem
     game = meta.get("game") or "a game"
     role = "you host" if meta.get("role") == "host" else "you joined"
     return f"{game} with {other} ({role}, table {meta_path.stem[:8]})"
 
 
+def _is_mesh(meta_path: Path) -> bool:
+    """A table of 3+ (its meta file says ``"mesh": true``); never raises."""
+    import json
+
+    try:
+        return bool(json.loads(meta_path.read_text()).get("mesh"))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _chosen(select: Select, default):
+    return default if select.value is Select.BLANK else select.value
+
+
 def _default_variant(game: Game) -> str:
     return "standard" if "standard" in game.variants else game.variants[0]
 
 
-def _plays_two(game: Game) -> bool:
-    try:
-        game.check_options(2, _default_variant(game))
-    except RulesError:
-        return False
-    return True
+def _plays_lan(game: Game) -> bool:
+    return bool(_seat_options(game))
+
+
+def _seat_options(game: Game) -> list[tuple[str, int]]:
+    """The table sizes the game takes (2: one link; 3 or more: every peer linked with every other)."""
+    out = []
+    for n in range(max(game.min_players, 2), min(game.max_players, 16) + 1):
+        try:
+            game.check_options(n, _default_variant(game))
+        except RulesError:
+            continue
+        out.append((f"{n}" + (" (you and one guest)" if n == 2 else ""), n))
+    return out
+
+
+def _default_seats(game: Game) -> int:
+    return _seat_options(game)[0][1]
+
+
+def _computer_options(seats: int) -> list[tuple[str, int]]:
+    """0 to seats-1 computer seats at a table of 3+ (all but you: a signed game on this machine); none at 2."""
+    if seats < 3:
+        return [("none", 0)]
+    return [("none", 0)] + [(str(k), k) for k in range(1, seats)]
+
+
+DEFAULT_BOT = "ismcts:normal" if "ismcts:normal" in BOT_KINDS else "greedy"
 
 
 __all__ = ["LobbyScreen", "NetworkScreenMixin", "network_screen_for"]

@@ -1,9 +1,11 @@
-"""The network game's banner: the link's state, the safety code, the other player's last move.
+"""The network game's banner: the link's state, the safety code, the other players' last moves.
 
 A line above the status line of any game screen playing a network game.
-While the link is down it turns red and says that play resumes by itself;
+While a link is down it turns red and says that play resumes by itself;
 the other player's last move is shown highlighted, so a move made while
-you looked away is never missed.
+you looked away is never missed. At a table of 3 or more
+(:class:`client.mesh_controller.MeshGame`) it names every other peer with
+its link (linked / lost) and shows each other seat's last move.
 """
 
 from __future__ import annotations
@@ -28,7 +30,17 @@ class LinkBanner(Static):
         """Draw the banner from a :class:`client.net_controller.NetworkGame`."""
         line = Text()
         down = controller.link_down
-        if down:
+        links = controller.peer_links() if hasattr(controller, "peer_links") else None
+        if links is not None:
+            if down:
+                line.append("Link down: play resumes by itself when every peer is back.  ")
+            for i, (label, up) in enumerate(links):
+                line.append("   " if i else "")
+                line.append(f"{label} ")
+                line.append("linked" if up else "lost", style="bold green" if up else "bold")
+            if not links:
+                line.append("Not linked yet", style="dim")
+        elif down:
             line.append("Link down: waiting for the other player; play resumes by itself when it is back.")
         elif controller.linked:
             line.append("Linked", style="bold green")
@@ -36,8 +48,16 @@ class LinkBanner(Static):
             line.append("Not linked", style="dim")
         if controller.safety_code:
             line.append(f"   safety code {controller.safety_code}", style="bold")
+        moves = getattr(controller, "last_moves", None)
         last = controller.last_remote
-        if last is not None and 0 <= last.actor < len(controller.seats):
+        if moves:
+            line.append("\n")
+            for i, seat in enumerate(sorted(moves)):
+                entry = moves[seat]
+                line.append("   " if i else "")
+                line.append(f"{controller.seats[seat].label} played: ")
+                line.append(f" {entry.text} ", style="reverse bold" if entry is last else "bold")
+        elif last is not None and 0 <= last.actor < len(controller.seats):
             line.append("\n")
             line.append(f"{controller.seats[last.actor].label} played: ")
             line.append(f" {last.text} ", style="reverse bold")
