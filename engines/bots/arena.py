@@ -75,12 +75,18 @@ class _Timed:
         return action
 
 
-def play_match(match: Match, clock: Callable[[], float] = time.perf_counter) -> dict:
-    """Play ``match`` to its end on the open table; a JSON-safe record of the result and move times."""
+def play_match(match: Match, clock: Callable[[], float] = time.perf_counter, iterations: int | None = None) -> dict:
+    """Play ``match`` to its end on the open table; a JSON-safe record of the result and move times.
+
+    ``iterations`` overrides the level's (tests play cheap games with it).
+    """
     game = get_game(match.game)
     if match.opponent not in OPPONENTS:
         raise RulesError(f"no opponent {match.opponent!r} (opponents: {', '.join(OPPONENTS)})")
-    search = _Timed(IsmctsBot.at_level(match.level, f"{match.seed}/search"), clock)
+    bot = IsmctsBot.at_level(match.level, f"{match.seed}/search")
+    if iterations is not None:
+        bot.iterations = iterations
+    search = _Timed(bot, clock)
     other = make_bot(match.opponent, f"{match.seed}/{match.opponent}")
     players = [other, other]
     players[match.search_seat] = search
