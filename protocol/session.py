@@ -60,6 +60,9 @@ MOVE = "move"
 END = "end"
 ABORT = "abort"
 
+CLAIM_REASON = "timeout: "
+"""How a claim's reason starts: the abort a present seat writes against a seat gone past the claim time."""
+
 CHOICE_KINDS = (HELLO, TABLE_KIND, MOVE, ABORT)
 """Kinds whose content is the author's free choice (a replay takes them from the log)."""
 
@@ -84,7 +87,7 @@ def schemas() -> dict[str, dict]:
         END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],
               "digest": "bytes32", "seed": "bytes32"},
         ABORT: {"reason": "str", "culprit?": "uint", "evidence": ["list", "bytes", 4], "seed?": "bytes32",
-                "audit?": "bool"},
+                "audit?": "bool", "scores?": ["list", "int", MAX_SEATS]},
     }
     for kind, schema in fair.SCHEMAS.items():
         if kind not in ("proof", "fair_claim"):
@@ -169,9 +172,12 @@ class Disputed:
 
 @dataclass(frozen=True)
 class Aborted:
+    """The game ended early; ``scores`` are the signed scores of the position reached (None: not started)."""
+
     by: int | None
     culprit: int | None
     reason: str
+    scores: tuple[int, ...] | None = None
 
 
 class _Dispute(ProtocolError):
@@ -332,7 +338,7 @@ class Session:
         if self._waiting_since is None:
             self._waiting_since = now
         elif now - self._waiting_since > self.timeout:
-            self._abort(f"timeout: seat {seat + 1} sent nothing for {self.timeout:g} s", seat, [])
+            self._abort(f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s", seat, [])
         return self._flush()
 
     def receive(self, raw: bytes, sender: bytes | None = None, on_error: str = "abort") -> list:
@@ -517,6 +523,7 @@ class Session:
             if culprit is not None and culprit >= max(len(self.seats), 1):
                 raise ProtocolError(f"entry {entry.seq}: the abort blames seat {culprit + 1}, which does not "
                                     f"exist", blame)
+            self._check_abort_scores(entry, blame)
             self._on_abort(entry)
             return
         expected = self._expected_author()
@@ -618,21 +625,49 @@ class Session:
             body["culprit"] = culprit
         if self.game_id:
             body["seed"] = self.seed
+        scores = self.scores_so_far()
+        if scores is not None:
+            body["scores"] = list(scores)
         audit = audit and culprit is None and self.phase == "play" and self.fair is not None
         if audit:
             body["audit"] = True
         if self.identity is not None and self._replay is None:
             self._author(ABORT, body)
-        self._ended(self.my_seat, culprit, reason, audit)
+        self._ended(self.my_seat, culprit, reason, audit, scores)
 
-    def _ended(self, by: int | None, culprit: int | None, reason: str, audit: bool = False) -> None:
+    def scores_so_far(self) -> tuple[int, ...] | None:
+        """The public scores of the position reached (what a game ended early is worth); None before play.
+
+        Every seat's view gives the same scores (they are public), so each
+        peer and the verifier check the ones an abort signs against their own.
+        """
+        if self.game is None or self.view is None:
+            return None
+        try:
+            return tuple(int(x) for x in self.game.scores(self.view))
+        except Exception:  # an engine that scores only finished games: no scores so far
+            return None
+
+    def _check_abort_scores(self, entry: Entry, blame: int | None) -> None:
+        said = entry.body.get("scores")
+        ours = self.scores_so_far()
+        if said is None:
+            return   # older logs and aborts before play carry none
+        if ours is None or tuple(said) != ours:
+            theirs = " ".join(str(x) for x in said)
+            mine = " ".join(str(x) for x in ours) if ours is not None else "none (no game yet)"
+            raise ProtocolError(f"entry {entry.seq}: the abort by {self._seat_label(entry.author)} signs scores so "
+                                f"far {theirs}; the position reached gives {mine}", blame)
+
+    def _ended(self, by: int | None, culprit: int | None, reason: str, audit: bool = False,
+               scores: tuple[int, ...] | None = None) -> None:
         """An abort: the game is over, unless it asks for the audit now (the dispute)."""
         if audit and culprit is None and self.phase == "play" and self.fair is not None:
             self.phase = "dispute"
             self._events.append(Disputed(reason))
             return
         self.phase = "aborted"
-        self.result = Aborted(by, culprit, reason)
+        self.result = Aborted(by, culprit, reason, scores)
         self._events.append(self.result)
 
     def _on_abort(self, entry: Entry) -> None:
@@ -641,7 +676,8 @@ class Session:
         if self._check_evidence and self._replay is not None and body["evidence"] and entry.author == self.public:
             self._confirm_evidence(body["evidence"][0], culprit)
         self._append(entry)
-        self._ended(self._seat_of(entry.author), culprit, body["reason"], bool(body.get("audit")))
+        scores = tuple(body["scores"]) if "scores" in body else None
+        self._ended(self._seat_of(entry.author), culprit, body["reason"], bool(body.get("audit")), scores)
 
     def _confirm_evidence(self, raw: bytes, culprit: int | None) -> None:
         trial = copy.copy(self)

@@ -36,7 +36,7 @@ from engines.core import Game
 from protocol import identity as ids
 from protocol.fair.reveal import RevealedTable
 from protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
-from protocol.session import (ABORT, END, FAIR_DOMAIN, GENESIS, NONCE_DOMAIN, TABLE_KIND, Aborted, Drbg, GameOver,
+from protocol.session import (ABORT, CLAIM_REASON, END, MOVE, FAIR_DOMAIN, GENESIS, NONCE_DOMAIN, TABLE_KIND, Aborted, Drbg, GameOver,
                               GameStarted, ReplayMismatch, Session)
 from protocol.wire import ProtocolError
 
@@ -276,7 +276,9 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
     elif isinstance(result, Aborted):
         report.result = "aborted"
         report.culprit = result.culprit + 1 if result.culprit is not None else None
-        report.reason = result.reason
+        report.reason = ending(result, final.chain)
+        if result.scores is not None:
+            report.scores = list(result.scores)
     else:
         last = entries[-1]
         return report.fail(len(entries) - 1, label.get(last.author, ids.fingerprint(last.author)),
@@ -287,10 +289,25 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
     return report
 
 
+def ending(result: Aborted, chain: list[Entry]) -> str:
+    """One line on how a game ended early: for a claim, who was claimed against and the signed scores so far.
+
+    e.g. ``ended by claim against seat 3 at move 41 (timeout: seat 3 sent
+    nothing for 3 s); scores so far: 12 9 15``.
+    """
+    if not result.reason.startswith(CLAIM_REASON) or result.culprit is None:
+        return result.reason     # another abort: its reason as signed (its scores are in the report)
+    moves = sum(1 for e in chain if e.kind == MOVE)
+    text = f"ended by claim against seat {result.culprit + 1} at move {moves} ({result.reason})"
+    if result.scores is not None:
+        text += "; scores so far: " + " ".join(str(x) for x in result.scores)
+    return text
+
+
 def verify_file(path: str, games: Callable[[str], Game] | None = None) -> Report:
     """Verify a log file. Raises LogFormatError if it is not a Lanterne log at all."""
     raws, tail = read_log(path)
     return verify_entries(raws, tail, games, path=str(path))
 
 
-__all__ = ["Report", "verify_entries", "verify_file", "check_every_seat", "canonical_bytes", "LogFormatError"]
+__all__ = ["Report", "ending", "verify_entries", "verify_file", "check_every_seat", "canonical_bytes", "LogFormatError"]

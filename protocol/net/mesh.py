@@ -197,7 +197,7 @@ class MeshPeer:
             if line is not None:
                 self.say(line)
             if isinstance(ev, Aborted):
-                scores = self.scores_so_far()
+                scores = list(ev.scores) if ev.scores is not None else self.scores_so_far()
                 if scores is not None:
                     self.say(f"scores so far: {scores}")
         if session.over and not self._done.is_set():
@@ -597,7 +597,7 @@ class MeshPeer:
         the peers linked to us, the absent seat left out. Every present peer
         applies the same rule, so the rest agree on one signed ``abort``
         (no two claims race for one place in the chain); the game ends with
-        the scores so far (computed from the log by anyone who replays it).
+        the scores so far, signed in the claim and checked by every peer.
         """
         session = self.session
         seat = session.waiting_for()

@@ -142,6 +142,8 @@ async def test_a_peer_gone_past_the_claim_time_ends_the_game_by_one_agreed_signe
     assert len(claims) == 1 and claims[0].author == IDS[0].public and "timeout" in claims[0].body["reason"]
     report = verify_file(host.files.log_path)
     assert report.ok and report.result == "aborted" and report.culprit == 3, report
+    assert report.scores == claims[0].body["scores"] and "; scores so far: " in report.reason
+    assert all(s.result.scores == tuple(claims[0].body["scores"]) for s in sessions)
     assert any(line.startswith("claimed:") for line in lines[0])
     assert any(line.startswith("scores so far: [") for line in lines[1])
 
