@@ -29,7 +29,7 @@ def new_seed() -> str:
     return str(secrets.randbelow(10**6))
 
 
-def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "random", seed: int | str | None = None,
+def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal", seed: int | str | None = None,
                     variant: str = "standard", players: int = 2, you: str = "You",
                     computer_delay: float = 0.0) -> LocalGame:
     """A LocalGame: everyone at this keyboard (hot-seat), or you as P1 against computers.
@@ -51,3 +51,5 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "random", seed:
 
 
 BOT_KINDS = ("random", "greedy", "ismcts:easy", "ismcts:normal", "ismcts:hard")
+DEFAULT_BOT = "ismcts:normal"
+"""The search player at its default level: the strongest that answers within 1 s (docs/benchmarks.md)."""

@@ -8,7 +8,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, RadioSet, Select, Static
 
-from client.local_play import BOT_KINDS, HOT_SEAT, VS_COMPUTER, make_local_game, playable_games
+from client.local_play import BOT_KINDS, DEFAULT_BOT, HOT_SEAT, VS_COMPUTER, make_local_game, playable_games
 from engines.core import RulesError
 from engines.registry import get_game
 
@@ -38,7 +38,7 @@ class LocalSetupScreen(Screen):
                 yield RadioButton("Hot-seat: everyone at this keyboard", value=True, id="mode-hot-seat")
                 yield RadioButton("Against the computer", id="mode-vs")
             yield Label("Computer player")
-            yield Select([(k, k) for k in BOT_KINDS], value=BOT_KINDS[0], allow_blank=False, compact=True, id="bot")
+            yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True, id="bot")
             yield Label("Seed (empty: a new random game)")
             yield Input("", placeholder="any text or number", compact=True, id="seed")
             yield Static("", id="setup-status", classes="status")
