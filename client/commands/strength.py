@@ -149,6 +149,16 @@ def section(records: list[dict], planned: int, command: str) -> str:
     status = (f"{total} games so far; the run is still going (rows say 'k of {planned}')" if partial
               else f"{total} games, {planned} per row")
     return "\n".join([
+        "## Computer players",
+        "",
+        "- `random`: a uniformly random legal action.",
+        "- `greedy`: the action that gains it the most points this turn (it looks ahead over its own "
+        "consecutive actions only).",
+        "- `ismcts:easy|normal|hard`: information-set Monte Carlo tree search, 150 / 600 / 2500 iterations a "
+        "move. Each iteration deals the cards its seat cannot see at random from the cards it has not seen, "
+        "walks one shared tree, then plays two random turns a seat and scores the position. It reads only its "
+        "seat's view. `normal` is the app's default computer player; it thinks on a worker thread.",
+        "",
         "## Strength of the search player",
         "",
         f"The search player (`ismcts`, by iterations, so the same seed plays the same game) against the "
