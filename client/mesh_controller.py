@@ -28,7 +28,7 @@ from protocol.net.mesh import COMPUTER_MARK, MeshPeer
 from protocol.net.peer import PeerOptions
 
 _ACCEPTED = re.compile(r"^accepted (.*) \((\d+)/(\d+) seats\)$")
-_JOINED = re.compile(r"^joined (.*) \(([0-9A-F-]+)\); safety code")
+_JOINED = re.compile(r"^joined (.*) \(([^()]*)\); safety code")
 _SEATED = re.compile(r"^seated (\d+) of (\d+): ")
 
 
@@ -47,6 +47,8 @@ class MeshGame(NetworkGame):
         self.taken: list[str] = [peer.name] if peer.is_host else []
         """Names seated so far, in seat order, until the roster is known (the host's view)."""
         self.host_name = ""
+        self.joined = False
+        """A guest: the host took us (we wait for the others, then the roster)."""
         self.last_moves: dict[int, LogEntry] = {}
         """Every other seat's last move (the banner shows them all)."""
         self._link_state: tuple[bool, ...] = ()
@@ -142,7 +144,9 @@ class MeshGame(NetworkGame):
             names = list(self.taken)
         if not self.peer.is_host and not names:
             host = self.host_name or "the host"
-            return [f"Seated at {host}'s table: waiting for the other players..."]
+            if not self.joined:
+                return [f"Asking {host} for a seat at a table of {self.players or '3 or more'}..."]
+            return [f"Seated at {host}'s table of {self.players or '3 or more'}: waiting for the other players..."]
         me = self.peer.name
         lines = []
         for i in range(max(self.players, len(names))):
@@ -170,7 +174,7 @@ class MeshGame(NetworkGame):
             self.players = int(found.group(3))
         found = _JOINED.match(line)
         if found:
-            self.host_name = found.group(1)
+            self.host_name, self.joined = found.group(1), True
         found = _SEATED.match(line)
         if found:
             self.players = int(found.group(2))

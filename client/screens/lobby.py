@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -451,6 +452,8 @@ class LobbyScreen(Screen):
             self.say(f"Cannot join: {e}", error=True)
             return
         self.hosting = False
+        if isinstance(controller, MeshGame):
+            controller.host_name = who
         self._follow(controller)
         self.say(f"Asking {who or 'the host'} at {address[0]}:{address[1]} for a seat... "
                  f"(the host checks the safety code with you)")
@@ -487,7 +490,7 @@ class LobbyScreen(Screen):
         """The table we host or joined, seat by seat (computers marked), until the board shows."""
         lines = controller.table_lines() if controller is not None else []
         text = ("Your table:\n" if self.hosting else "The table:\n") + "\n".join(lines) if lines else ""
-        self.query_one("#lobby-table", Static).update(text)
+        self.query_one("#lobby-table", Static).update(Text(text))  # names are not markup: "[computer] ..."
 
     async def _until_ready(self, controller: NetworkGame) -> None:
         await controller.ready.wait()

@@ -24,11 +24,15 @@ def describe(advert: Advert) -> Text:
     line.append(f"  {advert.fingerprint}  {advert.address or '?'}:{advert.port}  ", style="dim")
     if advert.table is None:
         line.append("no open table", style="dim")
-    elif advert.table.free > 0:
-        line.append(f"{advert.table.game} {advert.table.variant}: {advert.table.free} free seat"
-                    f"{'s' if advert.table.free != 1 else ''}", style="bold green")
     else:
-        line.append(f"{advert.table.game} {advert.table.variant}: table full", style="yellow")
+        table = f"{advert.table.game} {advert.table.variant}"
+        if advert.table.seats != 2:
+            table += f", table of {advert.table.seats}"
+        if advert.table.free > 0:
+            line.append(f"{table}: {advert.table.free} free seat{'s' if advert.table.free != 1 else ''}",
+                        style="bold green")
+        else:
+            line.append(f"{table}: table full", style="yellow")
     return line
 
 

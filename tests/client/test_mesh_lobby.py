@@ -1,0 +1,216 @@
+"""Tables of 3 to 5 seats from the app's lobby: every peer linked with every other, computer seats marked.
+
+Real apps (Pilot), real sockets on 127.0.0.1 only, real zeroconf on the
+loopback interface. Three apps seat themselves at one Pueblo table by clicks
+(join from the lobby list, accept in the dialog) and play moves typed on the
+board; a host alone with two computer seats plays a whole game; a 4-seat
+table with two computers and one guest app plays a whole game, logs equal.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from textual.widgets import Input, Select
+
+from client.app import LanterneApp
+from client.mesh_controller import MeshGame, is_computer
+from client.screens.dialogs import GameOverScreen
+from client.screens.game import GameScreen
+from client.screens.invite import InviteScreen
+from client.screens.lobby import LobbyScreen
+from client.settings import Settings
+from client.widgets.link_banner import LinkBanner
+from client.widgets.peers import PeerList
+from engines.registry import get_game
+from protocol.identity import Identity
+from protocol.log import read_log
+from protocol.net.peer import PeerOptions
+from protocol.net.transport import LinkOptions
+from protocol.verify import verify_file
+from tests.client.test_lan_game import unique, until
+
+LOOPBACK = ["127.0.0.1"]
+FAST = PeerOptions(link=LinkOptions(read_timeout=5.0, keepalive=1.0, connect_timeout=2.0),
+                   reconnect_every=0.1, linger=1.0)
+PUEBLO = get_game("pueblo")
+SIZE = (160, 50)
+
+
+def lobby_app(name: str, folder: Path, discover: bool = True) -> LanterneApp:
+    """An app opened on the lobby (Pueblo only), with its own identity, name and log folder."""
+    return LanterneApp(settings=Settings(display_name=name, computer_delay=0.0),
+                       start=lambda: LobbyScreen(Settings(display_name=name), identity=Identity.generate(),
+                                                 interfaces=LOOPBACK, log_dir=folder, discover=discover,
+                                                 games=[PUEBLO], options=FAST))
+
+
+async def choose(pilot, select_id: str, value) -> None:
+    pilot.app.screen.query_one(select_id, Select).value = value
+    await pilot.pause()
+
+
+async def open_table(pilot, seats: int, computers: int = 0, bot: str = "random") -> MeshGame:
+    lobby = pilot.app.screen
+    await choose(pilot, "#lan-seats", seats)
+    await choose(pilot, "#lan-computers", computers)
+    await choose(pilot, "#lan-bot", bot)
+    assert await pilot.click("#open-table")
+    full = computers == seats - 1  # no guest to wait for: the board may already be there
+    await until(lambda: isinstance(pilot.app.screen, GameScreen) if full
+                else lobby.pending is not None and lobby.pending.listening is not None, pilot,
+                what="the table listening")
+    controller = pilot.app.screen.controller if full else lobby.pending
+    assert isinstance(controller, MeshGame) and controller.players == seats
+    return controller
+
+
+async def ask_and_accept(host, guest, host_name: str, guest_name: str, free: int) -> None:
+    """The guest clicks the host's table in its lobby list; the host clicks Accept in the dialog."""
+    peers = guest.app.screen.query_one(PeerList)
+    await until(lambda: any(a.name == host_name and a.table and a.table.free == free
+                            for a in peers.adverts.values()), host, guest, what=f"{free} free seats heard")
+    index = [a.name for a in peers.ordered()].index(host_name)
+    line = str(peers.get_option_at_index(index).prompt)
+    assert f"pueblo standard, table of {peers.ordered()[index].table.seats}: {free} free seat" in line, line
+    assert await guest.click(peers, offset=(2, index + 1))  # + 1: the list's top border
+    await until(lambda: isinstance(host.app.screen, InviteScreen), host, guest, what="the invitation dialog")
+    await host.pause()
+    invite = host.app.screen
+    assert invite.joiner == guest_name and "seats" in invite.table
+    assert await host.click("#invite-accept")
+
+
+def table_text(pilot) -> str:
+    return str(pilot.app.screen.query_one("#lobby-table").render())
+
+
+async def boards(*pilots) -> list[GameScreen]:
+    await until(lambda: all(isinstance(p.app.screen, GameScreen) for p in pilots), *pilots, what="every board")
+    for p in pilots:
+        await p.pause()
+    return [p.app.screen for p in pilots]
+
+
+async def type_move(pilot, screen: GameScreen) -> str:
+    """The person types their first legal move on the board's command line and presses enter."""
+    c = screen.controller
+    text = c.format(c.my_seat, c.legal_actions(c.my_seat)[0])
+    assert await pilot.click("#command")
+    screen.query_one("#command", Input).value = text
+    await pilot.press("enter")
+    return text
+
+
+def play_one(controller: MeshGame, rng: random.Random) -> bool:
+    """A test's hand on the controller: a random legal move for our seat, if it is our turn."""
+    if controller.waiting.kind != "human":
+        return False
+    controller.submit(controller.my_seat, rng.choice(controller.legal_actions(controller.my_seat)))
+    return True
+
+
+async def play_to_the_end(pilots, controllers, seed: int = 7) -> None:
+    rng = random.Random(seed)
+    while not all(c.is_over() for c in controllers):
+        if not any(play_one(c, rng) for c in controllers):
+            await until(lambda: all(c.is_over() for c in controllers)
+                        or any(c.waiting.kind == "human" for c in controllers), *pilots, what="a turn")
+
+
+async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves(tmp_path):
+    ann, bob, cyd = unique("Ann"), unique("Bob"), unique("Cyd")
+    app_a, app_b, app_c = (lobby_app(n, tmp_path / n[0]) for n in (ann, bob, cyd))
+    async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb, app_c.run_test(size=SIZE) as pc:
+        host = await open_table(pa, 3)
+        assert "open at 127.0.0.1:" in pa.app.screen.status_text
+        assert table_text(pa).splitlines() == ["Your table:", f"1. {ann} (host, you)", "2. (free)", "3. (free)"]
+        await ask_and_accept(pa, pb, ann, bob, free=2)
+        await until(lambda: f"2. {bob}" in table_text(pa), pa, pb, what="Bob in the host's table")
+        await until(lambda: f"Seated at {ann}'s table of 3: waiting" in table_text(pb), pa, pb,
+                    what="Bob told he is seated")
+        await ask_and_accept(pa, pc, ann, cyd, free=1)
+        screens = await boards(pa, pb, pc)
+        controllers = [s.controller for s in screens]
+        assert controllers[0] is host and all(isinstance(c, MeshGame) for c in controllers)
+        assert [c.my_seat for c in controllers] == [0, 1, 2]
+        labels = [s.label for s in host.seats]
+        assert labels == [f"P1 {ann}", f"P2 {bob}", f"P3 {cyd}"]
+        assert all([s.label for s in c.seats] == labels for c in controllers)
+        assert len({c.safety_code for c in controllers}) == 1
+        await until(lambda: all(c.linked for c in controllers), pa, pb, pc, what="a full mesh")
+        for s in screens:
+            banner = s.query_one(LinkBanner).text
+            others = [lab for i, lab in enumerate(labels) if i != s.controller.my_seat]
+            assert all(f"{lab} linked" in banner for lab in others), banner
+            assert s.sub_title.endswith("network game")
+        # each person types one move on their own board; the two others see it as that seat's last move
+        pilots = {c.my_seat: p for c, p in zip(controllers, (pa, pb, pc))}
+        movers: set[int] = set()
+        while len(movers) < 3:
+            await until(lambda: any(c.waiting.kind == "human" for c in controllers), pa, pb, pc, what="a turn")
+            mover = next(c for c in controllers if c.waiting.kind == "human")
+            screen = screens[controllers.index(mover)]
+            waiting = [c for c in controllers if c is not mover]
+            assert screen.status_text().startswith("Your turn")
+            assert all(c.status() == f"Waiting for {mover.seats[mover.my_seat].label}'s move" for c in waiting)
+            before = [len(c.log) for c in waiting]
+            text = await type_move(pilots[mover.my_seat], screen)
+            await until(lambda: all(len(c.log) > n for c, n in zip(waiting, before)), pa, pb, pc,
+                        what="the move everywhere")
+            for c in waiting:
+                assert c.last_moves[mover.my_seat].text == text
+                banner = screens[controllers.index(c)].query_one(LinkBanner).text
+                assert f"{mover.seats[mover.my_seat].label} played:  {text} " in banner, banner
+            movers.add(mover.my_seat)
+        logs = [read_log(c.peer.files.log_path)[0] for c in controllers]
+        assert logs[0] == logs[1] == logs[2]
+
+
+async def test_a_host_alone_with_two_computer_seats_plays_a_whole_pueblo_game(tmp_path):
+    ann = unique("Ann")
+    app = lobby_app(ann, tmp_path / "a", discover=False)
+    async with app.run_test(size=SIZE) as pilot:
+        host = await open_table(pilot, 3, computers=2)
+        (screen,) = await boards(pilot)
+        assert screen.controller is host and host.my_seat == 0
+        names = [s.name for s in host.seats]
+        assert names == [ann, f"[computer] {ann} 1", f"[computer] {ann} 2"]
+        assert [is_computer(n) for n in names] == [False, True, True]
+        await play_to_the_end([pilot], [host])
+        await until(lambda: host.peer.session.over, pilot, what="the session over")
+        assert host.status().startswith("Game over") and "[computer]" in host.status()
+        await until(lambda: isinstance(app.screen, GameOverScreen), pilot, what="the game-over dialog")
+        log = host.peer.files.log_path
+        assert any(n.startswith("log: ") for n in host.notes)
+        await until(lambda: host._task.done(), pilot, what="the peer to close")
+    computer_logs = sorted((tmp_path / "a" / "computers").glob("*/*.log"))
+    assert len(computer_logs) == 2
+    assert all(p.read_bytes() == log.read_bytes() for p in computer_logs)
+    report = verify_file(str(log))
+    assert report.ok and report.game == "pueblo" and len(report.seats) == 3, report
+
+
+async def test_a_four_seat_table_with_two_computers_and_one_guest_plays_to_the_end(tmp_path):
+    ann, bob = unique("Ann"), unique("Bob")
+    app_a, app_b = lobby_app(ann, tmp_path / "a"), lobby_app(bob, tmp_path / "b")
+    async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
+        await open_table(pa, 4, computers=2)
+        await until(lambda: table_text(pa).count("[computer]") == 2, pa, what="the computers seated")
+        assert table_text(pa).splitlines()[1:] == [f"1. {ann} (host, you)", f"2. [computer] {ann} 1",
+                                                   f"3. [computer] {ann} 2", "4. (free)"]
+        await ask_and_accept(pa, pb, ann, bob, free=1)
+        screens = await boards(pa, pb)
+        controllers = [s.controller for s in screens]
+        wanted = [f"P1 {ann}", f"P2 [computer] {ann} 1", f"P3 [computer] {ann} 2", f"P4 {bob}"]
+        assert all([s.label for s in c.seats] == wanted for c in controllers)
+        assert [c.my_seat for c in controllers] == [0, 3]
+        await play_to_the_end([pa, pb], controllers)
+        await until(lambda: all(c.peer.session.over for c in controllers), pa, pb, what="both sessions over")
+        assert controllers[0].status() == controllers[1].status() and controllers[0].status().startswith("Game over")
+        await until(lambda: all(c._task.done() for c in controllers), pa, pb, what="the peers to close")
+    logs = [c.peer.files.log_path.read_bytes() for c in controllers]
+    assert logs[0] == logs[1]
+    report = verify_file(str(controllers[1].peer.files.log_path))
+    assert report.ok and len(report.seats) == 4, report
