@@ -214,3 +214,37 @@ async def test_a_four_seat_table_with_two_computers_and_one_guest_plays_to_the_e
     assert logs[0] == logs[1]
     report = verify_file(str(controllers[1].peer.files.log_path))
     assert report.ok and len(report.seats) == 4, report
+
+
+async def test_the_table_form_follows_the_game_and_the_seats_and_refuses_a_computer_at_a_table_of_two(tmp_path):
+    from tests.client.toy_game import GAME as TOY
+
+    app = LanterneApp(settings=Settings(display_name="Ann", computer_delay=0.0),
+                      start=lambda: LobbyScreen(identity=Identity.generate(), interfaces=LOOPBACK, log_dir=tmp_path,
+                                                discover=False, games=[TOY, PUEBLO], options=FAST))
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = app.screen
+
+        def options(select_id: str) -> list:
+            select = lobby.query_one(select_id, Select)
+            return [value for _, value in select._options if value is not Select.BLANK]
+
+        assert options("#lan-seats") == [2] and options("#lan-computers") == [0]  # Toy seats two
+        assert lobby.query_one("#lan-bot", Select).value == "ismcts:normal"
+        await choose(pilot, "#lan-game", "pueblo")
+        assert options("#lan-seats") == [2, 3, 4] and lobby.query_one("#lan-seats", Select).value == 2
+        await choose(pilot, "#lan-seats", 4)
+        assert options("#lan-computers") == [0, 1, 2, 3]
+        await choose(pilot, "#lan-computers", 3)
+        await choose(pilot, "#lan-seats", 3)
+        assert options("#lan-computers") == [0, 1, 2] and lobby.query_one("#lan-computers", Select).value == 0
+        await choose(pilot, "#lan-seats", 2)
+        assert options("#lan-computers") == [0]
+        lobby.open_table("pueblo", "standard", 2, 1, "random")
+        assert lobby.status_text == ("Cannot open the table: computer seats need a table of 3 or more "
+                                     "(against the computer alone: Play on this machine)")
+        lobby.open_table("pueblo", "standard", 5, 0, "random")
+        assert lobby.status_text == "Cannot open the table: Pueblo seats 2 to 4 players, not 5"
+        lobby.open_table("pueblo", "standard", 3, 1, "nobody")
+        assert lobby.status_text.startswith("Cannot open the table: ") and "nobody" in lobby.status_text
+        assert lobby.pending is None and lobby.query_one("#lobby-status").has_class("-error")
