@@ -39,6 +39,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from engines import redeal
 from engines.core import TABLE, Action, Game, IllegalAction, RulesError, State, TableOp, as_action
 from protocol import identity as ids
 from protocol.log import FIRST_PREV, VERSION, Entry, open_entry, seal
@@ -59,11 +60,24 @@ GENESIS = "genesis"
 MOVE = "move"
 END = "end"
 ABORT = "abort"
+REPLACE = "replace"
+AGREE = "agree"
+
+ON_GONE_END = "end"
+ON_GONE_COMPUTER = "computer"
+ON_GONE = (ON_GONE_END, ON_GONE_COMPUTER)
+"""The table's policy for a seat gone past the claim time: end the game, or replace it by a computer."""
+COMPUTER_MARK = "[computer] "
+"""Starts the name of a seat played by a computer (the table's, or a replacement's)."""
+COMPUTER_DOMAIN = b"lanterne/seed/computer/v1"
+"""The claimer derives the replacing computer's identity and session seed from its own seed and the seat."""
+EPOCH_DOMAIN = b"lanterne/fair-epoch/v1"
+"""A replacement starts a new fair table whose id is SHA-256(this || game id || hash of the last agree)."""
 
 CLAIM_REASON = "timeout: "
 """How a claim's reason starts: the abort a present seat writes against a seat gone past the claim time."""
 
-CHOICE_KINDS = (HELLO, TABLE_KIND, MOVE, ABORT)
+CHOICE_KINDS = (HELLO, TABLE_KIND, MOVE, ABORT, REPLACE)
 """Kinds whose content is the author's free choice (a replay takes them from the log)."""
 
 
@@ -81,11 +95,14 @@ def schemas() -> dict[str, dict]:
         HELLO: {"versions": ["list", "uint", 8], "name": "str", "guests?": ["list", "bytes32", MAX_SEATS - 1],
                 "table?": "bytes32"},
         TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],
-                     "seats": ["list", "bytes32", MAX_SEATS], "names": ["list", "str", MAX_SEATS]},
+                     "seats": ["list", "bytes32", MAX_SEATS], "names": ["list", "str", MAX_SEATS],
+                     "on_gone?": "str"},
         GENESIS: {"nonce": "bytes32"},
         MOVE: {"action": ["list", "any", 64], "digest": "bytes32", "proof?": proof},
         END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],
               "digest": "bytes32", "seed": "bytes32"},
+        REPLACE: {"seat": "uint", "key": "bytes32", "name": "str", "scores": ["list", "int", MAX_SEATS]},
+        AGREE: {"replace": "bytes32"},
         ABORT: {"reason": "str", "culprit?": "uint", "evidence": ["list", "bytes", 4], "seed?": "bytes32",
                 "audit?": "bool", "scores?": ["list", "int", MAX_SEATS]},
     }
@@ -164,6 +181,34 @@ class GameOver:
 
 
 @dataclass(frozen=True)
+class ReplaceAsked:
+    """A present seat asks to give the gone ``seat`` to a computer; the other present seats now agree in turn."""
+
+    by: int
+    seat: int
+    name: str
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SeatReplaced:
+    """Every present seat agreed: ``seat`` is played by the computer ``key`` from now on (its hands re-dealt)."""
+
+    seat: int
+    name: str
+    key: bytes
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """Our own seat was given to a computer while we were gone: this peer plays no more."""
+
+    seat: int
+    by: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class Disputed:
     """A card opened to no card: every seat now reveals its secrets so the audit names the cheat."""
 
@@ -205,7 +250,7 @@ class Session:
                  options: dict | None = None, seed: bytes | None = None,
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
-                 guests: Sequence[bytes] | None = None):
+                 guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END):
         self.identity = identity
         self.public: bytes = identity.public if identity is not None else public
         if self.public is None:
@@ -215,6 +260,10 @@ class Session:
         if host and game is not None:
             game.check_options(len(guests) + 1 if guests else players, variant)   # a local mistake: RulesError
         self._proposal = (game, players, variant, dict(options or {}))
+        if on_gone not in ON_GONE:
+            raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
+        self.on_gone = on_gone
+        """What the table does with a seat gone past the claim time (the host's choice, signed in the table)."""
         self.seed = seed if seed is not None else os.urandom(32)
         self._games = games
         self.store = store
@@ -247,6 +296,16 @@ class Session:
         self._waiting_since: float | None = None
         self._replay: deque[Entry] | None = None
         self._check_evidence = False
+        self.replacing: dict | None = None
+        """While present seats agree to a replacement: seat, key, name, by, hash, order, agreed."""
+        self.replaced: dict[bytes, int] = {}
+        """Keys that held a seat before a computer took it over -> that seat."""
+        self._redeal: deque[TableOp] = deque()
+        self.epoch = 0
+        """Fair tables so far after the first: one more per replacement."""
+        self.old_steps: list[tuple[int, str, dict]] = []
+        self.replaced_at = 0
+        """Index of the last replace entry (entries by a replaced key from there on are dropped)."""
 
     # ------------------------------------------------------------------ API
 
@@ -257,7 +316,7 @@ class Session:
 
     @property
     def over(self) -> bool:
-        return self.phase in ("over", "aborted")
+        return self.phase in ("over", "aborted", "replaced")
 
     def entries_after(self, count: int) -> list[bytes]:
         """The entries a peer with ``count`` entries lacks (resume after a dropped link)."""
@@ -296,7 +355,11 @@ class Session:
     @property
     def my_turn(self) -> bool:
         return (self.phase == "play" and self.game is not None and not self.game.is_over(self.view)
-                and self.game.next_actor(self.view) == self.my_seat)
+                and self.next_actor() == self.my_seat)
+
+    def next_actor(self) -> int:
+        """The engine's next actor, or TABLE while a re-deal is being resolved."""
+        return TABLE if self._redeal else self.game.next_actor(self.view)
 
     def legal_actions(self) -> list[Action]:
         return self.game.legal_actions(self.view, self.my_seat) if self.my_turn else []
@@ -338,7 +401,28 @@ class Session:
         if self._waiting_since is None:
             self._waiting_since = now
         elif now - self._waiting_since > self.timeout:
-            self._abort(f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s", seat, [])
+            if self.on_gone == ON_GONE_COMPUTER and self.phase == "play" and self.identity is not None:
+                self.replace(seat)
+            else:
+                self._abort(f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s", seat, [])
+        return self._flush()
+
+    def computer_secrets(self, seat: int) -> tuple[ids.Identity, bytes]:
+        """The identity and session seed of the computer we would host for ``seat`` (from our seed)."""
+        base = hashlib.sha256(COMPUTER_DOMAIN + self.seed + self.game_id + bytes([seat])).digest()
+        return ids.Identity.from_seed(base + b"/key"), hashlib.sha256(base + b"/seed").digest()
+
+    def replace(self, seat: int) -> list:
+        """Ask the others to give the gone ``seat`` to a computer we host (the claim, table policy ``computer``)."""
+        if self.over or self.phase != "play":
+            raise RulesError("a seat is replaced only during play")
+        computer, _ = self.computer_secrets(seat)
+        scores = self.scores_so_far() or ()
+        body = {"seat": seat, "key": computer.public, "name": f"{COMPUTER_MARK}{self.names[seat]}"[:200],
+                "scores": list(scores)}
+        entry = self._author(REPLACE, body)
+        self._take_replace(entry)
+        self._advance_safely()
         return self._flush()
 
     def receive(self, raw: bytes, sender: bytes | None = None, on_error: str = "abort") -> list:
@@ -477,6 +561,8 @@ class Session:
             raise
         if entry.seq < len(self.chain) and self.chain[entry.seq].raw == entry.raw:
             return  # a resent entry we already hold: harmless
+        if entry.author in self.replaced and entry.seq >= self.replaced_at:
+            return  # a replaced peer that came back late: it learns of its replacement from our entries
         self._accept(entry, sender)
 
     def _accept(self, entry: Entry, sender: bytes | None) -> None:
@@ -492,6 +578,8 @@ class Session:
             raise ProtocolError(f"entry {entry.seq} ({entry.kind}) by {self._seat_label(entry.author)} belongs to "
                                 f"another game", blame)
         if entry.seq != index:
+            if entry.seq < index and entry.kind == REPLACE and self._replaced_while_gone(entry):
+                return
             if entry.seq < index and entry.kind == ABORT and entry.author in (self.seats or self._keys()):
                 self._conflicting_abort(entry)
             if entry.seq < index:
@@ -525,6 +613,11 @@ class Session:
                                     f"exist", blame)
             self._check_abort_scores(entry, blame)
             self._on_abort(entry)
+            return
+        if entry.kind == REPLACE:
+            self._check_replace(entry, blame)
+            self._append(entry)
+            self._take_replace(entry)
             return
         expected = self._expected_author()
         if expected is not None and entry.author != expected:
@@ -708,7 +801,7 @@ class Session:
         if self.phase == GENESIS:
             return len(self.chain) - self._genesis_start
         if self.phase == "play":
-            actor = self.game.next_actor(self.view)
+            actor = self.next_actor()
             if actor == TABLE:
                 return self.fair.expected() if self._op is not None else None
             return actor
@@ -716,6 +809,9 @@ class Session:
             return len(self.finals)
         if self.phase == END:
             return len(self.ends)
+        if self.phase == REPLACE:
+            r = self.replacing
+            return r["order"][len(r["agreed"])]
         return None
 
     # ---------------------------------------------------------- phases
@@ -779,6 +875,8 @@ class Session:
             keys = self._keys()
             body = {"game": game.id, "variant": variant, "players": players, "options": options,
                     "seats": keys, "names": [p.name for p in self.peers]}
+            if self.on_gone != ON_GONE_END:     # the default is left out: older tables keep their bytes
+                body["on_gone"] = self.on_gone
             checked = self._check_table(pack_roundtrip(body), None)
             self._author(TABLE_KIND, body)
             self._set_table(self.chain[-1].body, checked)
@@ -796,11 +894,15 @@ class Session:
             raise ProtocolError("the table's seats are not the peers that said hello, in order", blame)
         if [p.name for p in self.peers] != body["names"]:
             raise ProtocolError("the table's names are not the names the peers gave", blame)
+        if body.get("on_gone", ON_GONE_END) not in ON_GONE:
+            raise ProtocolError(f"the table's on-gone policy {str(body['on_gone'])[:40]!r} is not one of "
+                                f"{', '.join(ON_GONE)}", blame)
         return game
 
     def _set_table(self, body: dict, game: Game) -> None:
         self.game, self.variant, self.options = game, body["variant"], dict(body["options"])
         self.seats, self.names = list(body["seats"]), list(body["names"])
+        self.on_gone = body.get("on_gone", ON_GONE_END)
         self.my_seat = self._seat_of(self.public)
         self.phase = GENESIS
         self._genesis_start = len(self.chain)
@@ -851,7 +953,7 @@ class Session:
 
     def _on_play(self, entry: Entry, blame: int | None) -> None:
         seat = self._seat_of(entry.author)
-        actor = self.game.next_actor(self.view)
+        actor = self.next_actor()
         if actor == TABLE:
             if not entry.kind.startswith("fair_") or entry.kind == "fair_final":
                 raise ProtocolError(f"entry {entry.seq}: the table is resolving {self._op.kind}; "
@@ -931,6 +1033,110 @@ class Session:
         self.finals[seat] = entry.body
         self._after_final()
 
+    # ---------------------------------------------------------- replacement
+
+    def _check_replace(self, entry: Entry, blame: int | None) -> None:
+        """A ``replace`` must name the awaited seat, come from another seat, bring a new key and the true scores."""
+        body, by = entry.body, self._seat_of(entry.author)
+        where = f"entry {entry.seq}: the replace by {self._seat_label(entry.author)}"
+        if self.on_gone != ON_GONE_COMPUTER:
+            raise ProtocolError(f"{where}: the table ends the game when a seat is gone (on-gone policy "
+                                f"{self.on_gone}); no replacement", blame)
+        if self.phase != "play" or by is None:
+            raise ProtocolError(f"{where}: a seat is replaced only during play, by a seat", blame)
+        seat = body["seat"]
+        if seat >= len(self.seats):
+            raise ProtocolError(f"{where}: names seat {seat + 1}, which does not exist", blame)
+        if seat == by:
+            raise ProtocolError(f"{where}: a seat cannot replace itself", blame)
+        waiting = self._expected_seat()
+        if seat != waiting:
+            raise ProtocolError(f"{where}: names seat {seat + 1}, but the game waits for seat "
+                                f"{waiting + 1 if waiting is not None else '?'}, not a gone one", blame)
+        if body["key"] in self.seats or body["key"] in self.replaced or body["key"] in self._keys():
+            raise ProtocolError(f"{where}: the computer's key {ids.fingerprint(body['key'])} is already a "
+                                f"player's key", blame)
+        if not body["name"].startswith(COMPUTER_MARK):
+            raise ProtocolError(f"{where}: the computer's name must start with {COMPUTER_MARK.strip()!r}", blame)
+        ours = self.scores_so_far()
+        if ours is None or tuple(body["scores"]) != ours:
+            raise ProtocolError(f"{where}: signs scores so far {' '.join(map(str, body['scores']))}; the position "
+                                f"reached gives {' '.join(map(str, ours or ()))}", blame)
+
+    def _replaced_while_gone(self, entry: Entry) -> bool:
+        """Our seat was given away at a place where our log holds only entries of ours nobody got: we are out.
+
+        (A peer killed mid-game may have written entries that never left it.)
+        Our log is kept as it is: identical to the others' before that place.
+        """
+        seq, body = entry.seq, entry.body
+        if (self.my_seat is None or body.get("seat") != self.my_seat or seq < 1 or entry.game != self.game_id
+                or entry.prev != self.chain[seq - 1].hash or self._seat_of(entry.author) is None
+                or any(e.author != self.public for e in self.chain[seq:])):
+            return False
+        try:
+            check(self._schemas[REPLACE], body, REPLACE)
+        except ProtocolError:
+            return False
+        self._take_replace(entry)
+        return True
+
+    def _take_replace(self, entry: Entry) -> None:
+        """The replace is in the chain: the gone seat is out; the other present seats agree in seat order."""
+        body, by = entry.body, self._seat_of(entry.author)
+        seat = body["seat"]
+        self.replaced_at = entry.seq
+        if seat == self.my_seat:
+            self.phase = "replaced"
+            self.result = Replaced(seat, by, f"seat {seat + 1} was given to a computer by seat {by + 1} while this "
+                                             f"peer was gone (entry {entry.seq})")
+            self._events.append(self.result)
+            return
+        order = [i for i in range(len(self.seats)) if i not in (seat, by)]
+        self.replacing = {"seat": seat, "key": body["key"], "name": body["name"], "by": by,
+                          "hash": entry.hash, "order": order, "agreed": []}
+        self.phase = REPLACE
+        self._op = None        # a table op under way starts again on the new fair table
+        self._events.append(ReplaceAsked(by, seat, body["name"], tuple(body["scores"])))
+        if not order:
+            self._switch()
+
+    def _on_replace(self, entry: Entry, blame: int | None) -> None:
+        seat = self._seat_of(entry.author)
+        if entry.kind != AGREE:
+            raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} must agree to the replacement of seat "
+                                f"{self.replacing['seat'] + 1} (or abort), not send {entry.kind}", seat)
+        if seat == self.my_seat:
+            raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1} would not have written this", seat)
+        if entry.body["replace"] != self.replacing["hash"]:
+            raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} agrees to another replacement", seat)
+        self._append(entry)
+        self._agreed(seat)
+
+    def _agreed(self, seat: int) -> None:
+        self.replacing["agreed"].append(seat)
+        if len(self.replacing["agreed"]) == len(self.replacing["order"]):
+            self._switch()
+
+    def _switch(self) -> None:
+        """Every present seat agreed: the computer holds the seat; every hidden card is re-dealt on a new fair table."""
+        r, self.replacing = self.replacing, None
+        seat = r["seat"]
+        self.replaced[self.seats[seat]] = seat
+        self.seats[seat], self.names[seat] = r["key"], r["name"]
+        self.my_seat = self._seat_of(self.public)
+        self.epoch += 1
+        self.old_steps += self.steps
+        self.steps = []
+        self._redeal = deque(redeal.redeal_ops(self.game, self.view))
+        self.view = redeal.lay_fresh(self.game, self.view)
+        fair_id = hashlib.sha256(EPOCH_DOMAIN + self.game_id + self.chain[-1].hash).digest()
+        entropy = None if self.my_seat is None else Drbg(self.seed, FAIR_DOMAIN + b"/epoch/%d" % self.epoch)
+        self.fair = self._fairmod.FairTable(fair_id, self.my_seat, len(self.seats), entropy)
+        self._op = None
+        self.phase = "play"
+        self._events.append(SeatReplaced(seat, r["name"], r["key"]))
+
     def _on_dispute(self, entry: Entry, blame: int | None) -> None:
         self._on_final(entry, blame)
 
@@ -1001,23 +1207,34 @@ class Session:
             if self.phase == GENESIS:
                 self._maybe_genesis()
                 return
+            if self.phase == REPLACE:
+                seat = self._expected_seat()
+                if seat != self.my_seat or not self._may_write():
+                    return
+                self._author(AGREE, {"replace": self.replacing["hash"]})
+                self._agreed(seat)
+                continue
             if self.phase == "play":
-                if self.game.is_over(self.view):
+                if not self._redeal and self.game.is_over(self.view):
                     if self._op is not None:
                         raise ProtocolError("the game ended while the table was busy", None)
                     self.phase = "final"
                     continue
-                if self.game.next_actor(self.view) != TABLE:
+                if self.next_actor() != TABLE:
                     return
                 if self._op is None:
-                    self._op = self.game.table_op(self.view)
+                    self._op = self._redeal[0] if self._redeal else self.game.table_op(self.view)
                     self.fair.begin(self._op, self.view)
                 expected = self.fair.expected()
                 if expected is None:
                     op, outcome = self._op, self.fair.outcome()
                     try:
-                        self.view, events = self.game.apply(self.view, outcome)
-                    except IllegalAction as e:
+                        if self._redeal:
+                            self.view, events = redeal.apply_redeal(self.view, op, outcome), []
+                            self._redeal.popleft()
+                        else:
+                            self.view, events = self.game.apply(self.view, outcome)
+                    except (IllegalAction, RulesError) as e:
                         raise ProtocolError(f"the table's outcome does not apply: {e}", None) from None
                     self._op = None
                     self._events.append(TableResolved(op, outcome, tuple(events)))

@@ -36,7 +36,7 @@ from engines.core import Game
 from protocol import identity as ids
 from protocol.fair.reveal import RevealedTable
 from protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
-from protocol.session import (ABORT, CLAIM_REASON, END, MOVE, FAIR_DOMAIN, GENESIS, NONCE_DOMAIN, TABLE_KIND, Aborted, Drbg, GameOver,
+from protocol.session import (ABORT, CLAIM_REASON, END, MOVE, REPLACE, FAIR_DOMAIN, GENESIS, NONCE_DOMAIN, TABLE_KIND, Aborted, Drbg, GameOver,
                               GameStarted, ReplayMismatch, Session)
 from protocol.wire import ProtocolError
 
@@ -225,6 +225,12 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         report.seats = [{"seat": i + 1, "name": names[i] if i < len(names) else "", "key": k.hex(),
                          "fingerprint": ids.fingerprint(k)} for i, k in enumerate(seats)]
     label = {k: f"seat {i + 1} ({ids.fingerprint(k)})" for i, k in enumerate(seats)}
+    computers = []    # keys given a seat by a replace entry: replayed like the table's seats
+    for e in entries:
+        body = e.body if e.kind == REPLACE and isinstance(e.body, dict) else {}
+        if isinstance(body.get("key"), bytes) and isinstance(body.get("seat"), int) and body["key"] not in seats:
+            computers.append(body["key"])
+            label.setdefault(body["key"], f"seat {body['seat'] + 1} ({ids.fingerprint(body['key'])}, computer)")
     seeds: dict[bytes, bytes] = {}
     for e in entries:
         if e.kind in (END, ABORT) and isinstance(e.body, dict) and isinstance(e.body.get("seed"), bytes):
@@ -239,7 +245,7 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         final = check_every_seat(entries, seeds, games)
         if final is not None:
             report.replayed = list(range(1, len(seats) + 1))
-    for key in seats or list(seeds) if final is None else []:
+    for key in (seats + computers) or list(seeds) if final is None else []:
         if key not in seeds:
             continue
         try:
@@ -255,21 +261,25 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
             if first_error is None or index < first_error[0]:
                 first_error = (index, who, str(e))
             continue
-        report.replayed.append(seats.index(key) + 1 if key in seats else 0)
+        report.replayed.append(session.my_seat + 1 if session.my_seat is not None else 0)
         final = session
     if first_error is not None:
         return report.fail(*first_error)
-    if len(final.finals) == len(seats) and len(report.replayed) < len(seats):
+    if len(final.finals) == len(seats) and (len(report.replayed) < len(seats) or final.replaced):
         # With every seat replayed, each seat's fair table has already audited
         # every other seat's secrets against the transcript (consume_final);
         # otherwise run the whole audit over the log here.
         from protocol.fair import audit_transcript
 
-        problems = audit_transcript(final.game_id, len(seats), final.steps, final.finals)
+        problems = audit_transcript(final.fair.game_id, len(seats), final.steps, final.finals)
         if problems:
             where = next(i for i, e in enumerate(entries) if e.kind == "fair_final")
             return report.fail(where, "", f"audit: {problems[0]}")
     report.game_id = final.game_id.hex()
+    for key, seat in final.replaced.items():     # a seat a computer took over: say so
+        if seat < len(report.seats):
+            report.seats[seat]["computer"] = {"name": final.names[seat], "key": final.seats[seat].hex(),
+                                              "fingerprint": ids.fingerprint(final.seats[seat])}
     result = final.result
     if isinstance(result, GameOver):
         report.result, report.scores, report.winners = "over", list(result.scores), [w + 1 for w in result.winners]

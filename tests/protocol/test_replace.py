@@ -1,0 +1,177 @@
+"""A gone seat replaced by a computer by agreement of the rest: signed, re-dealt, played to the end, verified."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.bots import RandomBot
+from engines.redeal import holders
+from engines.registry import get_game
+from protocol.log import open_entry, seal
+from protocol.memory import make_sessions, play_replacing
+from protocol.session import (AGREE, COMPUTER_MARK, REPLACE, Aborted, GameOver, ReplaceAsked, Replaced, SeatReplaced,
+                              Session)
+from protocol.verify import verify_entries
+from protocol.wire import ProtocolError
+
+GONE = 2
+
+
+def _game(game_id: str, seed: str, after_moves: int, players: int = 3, gone: int = GONE):
+    sessions = make_sessions(get_game(game_id), players, seed, on_gone="computer")
+    sessions[0].timeout = 30
+    pipe, comp = play_replacing(sessions, [RandomBot(f"{seed}/{i}") for i in range(players)],
+                                RandomBot(f"{seed}/computer"), gone=gone, after_moves=after_moves)
+    return sessions, pipe, comp
+
+
+@pytest.fixture(scope="module")
+def pandoria():
+    return _game("pandoria", "rp", 12)
+
+
+@pytest.fixture(scope="module")
+def pueblo():
+    return _game("pueblo", "rq", 8)
+
+
+def _raws(session):
+    return [e.raw for e in session.chain]
+
+
+@pytest.mark.parametrize("which", ["pandoria", "pueblo"])
+def test_the_game_ends_normally_after_the_replacement_and_every_log_is_the_same(which, request):
+    sessions, pipe, comp = request.getfixturevalue(which)
+    assert comp is not None and comp.my_seat == GONE
+    for s in (sessions[0], sessions[1], comp):
+        assert isinstance(s.result, GameOver), s.result
+    assert _raws(sessions[0]) == _raws(sessions[1]) == _raws(comp)
+    kinds = [e.kind for e in sessions[0].chain]
+    assert kinds.count(REPLACE) == 1 and kinds.count(AGREE) == 1
+    replace = sessions[0].chain[kinds.index(REPLACE)]
+    agree = sessions[0].chain[kinds.index(AGREE)]
+    assert replace.author == sessions[0].public and replace.body["seat"] == GONE
+    assert replace.body["key"] == comp.public and replace.body["name"].startswith(COMPUTER_MARK)
+    assert agree.author == sessions[1].public and agree.body == {"replace": replace.hash}
+    # from the next entry on the seat's key is the computer's; its name marks it, for everyone
+    after = sessions[0].chain[kinds.index(AGREE) + 1:]
+    assert any(e.author == comp.public for e in after)
+    assert not any(e.author == sessions[GONE].public for e in after)
+    for s in (sessions[0], sessions[1], comp):
+        assert s.seats[GONE] == comp.public and s.names[GONE].startswith(COMPUTER_MARK)
+
+
+@pytest.mark.parametrize("which", ["pandoria", "pueblo"])
+def test_verify_replays_every_seat_the_computer_included(which, request):
+    sessions, _, comp = request.getfixturevalue(which)
+    report = verify_entries(_raws(sessions[0]))
+    assert report.ok, report.problem
+    assert report.result == "over" and sorted(report.replayed) == [1, 2, 3]
+    assert report.seats[GONE]["computer"]["key"] == comp.public.hex()
+    assert list(sessions[0].result.scores) == report.scores
+
+
+def test_the_replace_signs_the_scores_so_far_and_everyone_sees_the_events(pandoria):
+    sessions, pipe, comp = pandoria
+    replace = next(e for e in sessions[0].chain if e.kind == REPLACE)
+    asked = [ev for ev in pipe.events[1] if isinstance(ev, ReplaceAsked)]
+    done = [ev for ev in pipe.events[1] if isinstance(ev, SeatReplaced)]
+    assert asked == [ReplaceAsked(0, GONE, replace.body["name"], tuple(replace.body["scores"]))]
+    assert done == [SeatReplaced(GONE, replace.body["name"], comp.public)]
+    before = Session.replay(_raws(sessions[0]), sessions[1].public, sessions[1].seed, upto=replace.seq)
+    assert replace.body["scores"] == list(before.game.scores(before.view))
+
+
+def _redealt_at(raws, session) -> Session:
+    """``session``'s seat replayed to the first entry after which the re-deal is complete (bisection)."""
+    lo, hi = next(i for i, raw in enumerate(raws) if open_entry(raw).kind == AGREE), len(raws)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        s = Session.replay(raws, session.public, session.seed, upto=mid)
+        if s.epoch and not s._redeal:
+            hi = mid
+        else:
+            lo = mid + 1
+    return Session.replay(raws, session.public, session.seed, upto=lo)
+
+
+def test_pandoria_hands_are_redealt_same_sizes_fresh_cards(pandoria):
+    sessions, _, comp = pandoria
+    raws = _raws(sessions[0])
+    replace = next(e for e in sessions[0].chain if e.kind == REPLACE)
+    before = Session.replay(raws, sessions[1].public, sessions[1].seed, upto=replace.seq)
+    hands = holders(before.view)
+    assert hands.get(GONE) and hands.get(1), "the seats held cards"
+    after = _redealt_at(raws, comp)
+    assert after.my_seat == GONE
+    assert holders(after.view) == hands, "same hands, same sizes, same holders (the computer: the gone seat's)"
+    theirs = _redealt_at(raws, sessions[1])
+    assert theirs.view.cards.seen == after.view.cards.seen
+    gone_cards = sorted(before.game.view(before.view, None).cards.ids[s] is None for s in hands[GONE])
+    assert all(gone_cards)
+    # the computer now knows its hand; seat 2 knows its own, and not the computer's
+    assert all(after.view.cards.ids[s] is not None for s in hands[GONE])
+    assert all(theirs.view.cards.ids[s] is None for s in hands[GONE])
+    assert all(theirs.view.cards.ids[s] is not None for s in hands[1])
+    # fresh cards: seat 2's hand after the re-deal is not (in general) its old hand
+    assert [theirs.view.cards.ids[s] for s in hands[1]] != [before.view.cards.ids[s] for s in hands[1]]
+    # every seat, the computer included, locked and shuffled the fresh decks, in seat order
+    at = next(e.seq for e in sessions[0].chain if e.kind == AGREE) + 1
+    first = [open_entry(r) for r in raws[at:at + 3]]
+    assert [e.kind for e in first] == ["fair_shuffle"] * 3
+    assert [e.author for e in first] == [sessions[0].public, sessions[1].public, comp.public]
+
+
+def test_the_gone_peer_coming_back_learns_it_was_replaced(pandoria):
+    sessions, _, _ = pandoria
+    gone, claimer = sessions[GONE], sessions[0]
+    events = []
+    for raw in claimer.entries_after(0):
+        events += gone.receive(raw, sender=claimer.public)
+        if gone.over:
+            break
+    assert isinstance(gone.result, Replaced) and gone.result.seat == GONE and gone.result.by == 0
+    assert events[-1] == gone.result and "\n" not in gone.result.reason
+    replace_at = next(e.seq for e in claimer.chain if e.kind == REPLACE)
+    assert _raws(gone)[:replace_at] == _raws(claimer)[:replace_at], "identical up to where it left"
+
+
+def test_a_refusing_seat_ends_the_game_with_the_scores_so_far():
+    sessions = make_sessions(get_game("pueblo"), 3, "refuse", on_gone="computer")
+    sessions[0].timeout = 30
+    refuser = sessions[1]
+    original = refuser._advance_inner
+
+    def refuse():
+        if refuser.phase == REPLACE:
+            refuser._abort("I do not agree to a computer", None, [])
+            return
+        original()
+    refuser._advance_inner = refuse
+    pipe, comp = play_replacing(sessions, [RandomBot(i) for i in range(3)], RandomBot(9), gone=GONE, after_moves=6)
+    for s in sessions[:2]:
+        assert isinstance(s.result, Aborted) and s.result.by == 1 and s.result.scores is not None
+    assert isinstance(comp.result, Aborted)
+    assert sessions[0].chain[-1].kind == "abort" and sessions[0].chain[-2].kind == REPLACE
+    assert verify_entries(_raws(sessions[0])).ok
+
+
+def test_a_table_without_the_policy_ends_the_game_by_a_claim():
+    sessions = make_sessions(get_game("pueblo"), 3, "nopolicy")
+    sessions[0].timeout = 30
+    _, comp = play_replacing(sessions, [RandomBot(i) for i in range(3)], RandomBot(9), gone=GONE, after_moves=6)
+    assert comp is None
+    assert isinstance(sessions[0].result, Aborted) and sessions[0].result.culprit == GONE
+    assert REPLACE not in [e.kind for e in sessions[0].chain]
+
+
+def test_the_policy_is_signed_in_the_table_and_old_tables_keep_their_bytes():
+    sessions, _, _ = _game("pueblo", "policy2", 4)
+    table = next(e for e in sessions[0].chain if e.kind == "table")
+    assert table.body["on_gone"] == "computer"
+    plain = make_sessions(get_game("pueblo"), 3, "plain")
+    from protocol.memory import play
+    play(plain, [RandomBot(i) for i in range(3)])
+    assert "on_gone" not in next(e for e in plain[0].chain if e.kind == "table").body
+    with pytest.raises(Exception, match="on-gone policy 'later'"):
+        make_sessions(get_game("pueblo"), 3, "bad", on_gone="later")
