@@ -75,7 +75,7 @@ class IsmctsBot:
 
     def __init__(self, seed: int | str = 0, iterations: int | None = None, seconds: float | None = None,
                  rollout_turns: int = 2, exploration: float = 0.7, scale: float = 8.0,
-                 clock: Callable[[], float] | None = None):
+                 clock: Callable[[], float] | None = None, rollout_sample: int = 1):
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None else (None if seconds else self.LEVELS["normal"])
         self.seconds = seconds
@@ -83,13 +83,20 @@ class IsmctsBot:
         self.c = exploration
         self.scale = scale
         self.clock = clock
+        self.rollout_sample = rollout_sample
         self.last_iterations = 0
 
     @classmethod
-    def at_level(cls, level: str, seed: int | str = 0) -> "IsmctsBot":
+    def at_level(cls, level: str, seed: int | str = 0, max_seconds: float | None = None,
+                 clock: Callable[[], float] | None = None) -> "IsmctsBot":
+        """The preset's iterations; ``max_seconds`` caps a move's wall clock too (the app's 1 s promise).
+
+        Without a cap the bot is deterministic (measurements, self-play); with
+        one, a slow machine gets fewer iterations instead of a slow answer.
+        """
         if level not in cls.LEVELS:
             raise RulesError(f"no level {level!r} (levels: {', '.join(cls.LEVELS)})")
-        return cls(seed, iterations=cls.LEVELS[level])
+        return cls(seed, iterations=cls.LEVELS[level], seconds=max_seconds, clock=clock)
 
     # -- choosing
     def choose(self, game: Game, view: State, seat: int) -> Action:
@@ -179,9 +186,22 @@ class IsmctsBot:
                         break
                 actor_before = actor
             legal = game.legal_actions(state, actor)
-            state, _ = game.apply(state, legal[self.rng.randrange(len(legal))])
+            if self.rollout_sample > 1 and len(legal) > 1:
+                state = self._best_of_sample(game, state, actor, legal)
+            else:
+                state, _ = game.apply(state, legal[self.rng.randrange(len(legal))])
             steps += 1
         return self._reward(game, state, players)
+
+    def _best_of_sample(self, game: Game, state: State, actor: int, legal: list[Action]) -> State:
+        """The best of a few random actions by the actor's points after it (first found wins ties)."""
+        best, best_points = None, None
+        for _ in range(self.rollout_sample):
+            after, _ = game.apply(state, legal[self.rng.randrange(len(legal))])
+            pts = game.points(after, actor)
+            if best_points is None or pts > best_points:
+                best, best_points = after, pts
+        return best
 
     def _reward(self, game: Game, state: State, players: int) -> list[float]:
         if game.is_over(state):

@@ -74,8 +74,12 @@ class GreedyBot:
         return best
 
 
-def make_bot(kind: str, seed: int | str = 0):
-    """A bot by name: 'random', 'greedy', 'ismcts' (or 'ismcts:easy|normal|hard')."""
+def make_bot(kind: str, seed: int | str = 0, max_seconds: float | None = None):
+    """A bot by name: 'random', 'greedy', 'ismcts' (or 'ismcts:easy|normal|hard').
+
+    ``max_seconds`` caps the search player's thinking time per move (the app
+    passes 0.9); without it the search runs its level's iterations exactly.
+    """
     from engines.bots.ismcts import IsmctsBot
 
     name, _, level = kind.partition(":")
@@ -84,5 +88,5 @@ def make_bot(kind: str, seed: int | str = 0):
     if name == "greedy" and not level:
         return GreedyBot(seed)
     if name == "ismcts":
-        return IsmctsBot.at_level(level or "normal", seed)
+        return IsmctsBot.at_level(level or "normal", seed, max_seconds=max_seconds)
     raise RulesError(f"no computer player {kind!r} (players: random, greedy, ismcts[:easy|normal|hard])")

@@ -1,0 +1,80 @@
+"""The search player's levels: iterations by default (deterministic), a wall-clock cap for the app."""
+
+import itertools
+
+import pytest
+
+from engines.bots import IsmctsBot, make_bot
+from engines.core import TABLE, OpenTable, RulesError, play_out
+from engines.registry import get_game
+
+
+def first_decision(game_id="pueblo", seed="levels"):
+    """A state where seat to play has a real choice, with that seat's view."""
+    game = get_game(game_id)
+    state, table = game.setup(2), OpenTable(seed)
+    while game.next_actor(state) == TABLE:
+        state, _ = game.apply(state, table.resolve(state, game.table_op(state)))
+    seat = game.next_actor(state)
+    assert len(game.legal_actions(state, seat)) > 1
+    return game, game.view(state, seat), seat
+
+
+def test_levels_are_iteration_counts():
+    game, view, seat = first_decision()
+    for level, iterations in (("easy", 150), ("normal", 600)):
+        bot = make_bot(f"ismcts:{level}", "s")
+        bot.choose(game, view, seat)
+        assert bot.last_iterations == iterations
+
+
+def test_the_same_seed_makes_the_same_moves_whatever_the_machine_speed():
+    game = get_game("pagode")
+    finals = []
+    for _ in range(2):
+        final, record = play_out(game, game.setup(2), OpenTable("det"),
+                                 [IsmctsBot("det/0", iterations=12), IsmctsBot("det/1", iterations=12)])
+        finals.append((record, game.scores(final)))
+    assert finals[0] == finals[1]
+
+
+def test_a_capped_level_stops_at_its_wall_clock_budget():
+    game, view, seat = first_decision()
+    ticks = itertools.count()
+    clock = lambda: next(ticks) * 0.1  # noqa: E731 - each reading is 0.1 s later
+    bot = make_bot("ismcts:normal", "s", max_seconds=0.9)
+    bot.clock = clock
+    action = bot.choose(game, view, seat)
+    assert action in game.legal_actions(view, seat)
+    assert bot.last_iterations == 9  # 0.9 s of budget, one clock reading per iteration after the first
+
+
+def test_a_cap_never_adds_iterations_beyond_the_level():
+    game, view, seat = first_decision()
+    bot = IsmctsBot.at_level("easy", "s", max_seconds=3600.0, clock=lambda: 0.0)
+    bot.choose(game, view, seat)
+    assert bot.last_iterations == 150
+
+
+def test_a_forced_move_is_no_search():
+    game, view, seat = first_decision()
+    bot = IsmctsBot("s", iterations=5)
+    bot.choose(game, view, seat)
+    assert bot.last_iterations == 5
+
+    class OneMove:  # the real game's view, with one legal action
+        def __getattr__(self, name):
+            return getattr(game, name)
+
+        def legal_actions(self, state, s):
+            return game.legal_actions(state, s)[:1]
+
+    bot.choose(OneMove(), view, seat)
+    assert bot.last_iterations == 0
+
+
+@pytest.mark.parametrize("kind", ["ismcts:genius", "greedy:hard", "alphazero"])
+def test_unknown_players_and_levels_are_one_line_errors(kind):
+    with pytest.raises(RulesError) as e:
+        make_bot(kind)
+    assert "\n" not in str(e.value)
