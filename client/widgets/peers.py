@@ -81,8 +81,7 @@ class PeerList(OptionList):
             self.add_option(Option(Text(EMPTY, style="dim"), disabled=True))
             return
         self.add_options([Option(describe(a), id=self._key(a)) for a in adverts])
-        if keep is not None:
-            self.highlighted = min(keep, len(adverts) - 1)
+        self.highlighted = min(keep, len(adverts) - 1) if keep is not None else 0  # Enter joins at once
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
