@@ -561,7 +561,8 @@ class Session:
             raise
         if entry.seq < len(self.chain) and self.chain[entry.seq].raw == entry.raw:
             return  # a resent entry we already hold: harmless
-        if entry.author in self.replaced and entry.seq >= self.replaced_at:
+        leaving = self.seats[self.replacing["seat"]] if self.replacing else None
+        if (entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.replaced_at:
             return  # a replaced peer that came back late: it learns of its replacement from our entries
         self._accept(entry, sender)
 
