@@ -28,7 +28,7 @@ from protocol.net.mesh import COMPUTER_MARK, MeshPeer
 from protocol.net.peer import PeerOptions
 
 _ACCEPTED = re.compile(r"^accepted (.*) \((\d+)/(\d+) seats\)$")
-_JOINED = re.compile(r"^joined (.*) \(([^()]*)\); safety code")
+_JOINED = re.compile(r"^joined (.*) \(([^()]*)\); safety code ([^;]*);")
 _SEATED = re.compile(r"^seated (\d+) of (\d+): ")
 
 
@@ -48,6 +48,8 @@ class MeshGame(NetworkGame):
         """Names seated so far, in seat order, until the roster is known (the host's view)."""
         self.host_name = ""
         self.joined = False
+        self.host_code = ""
+        """A guest: the safety code of the host's key and ours, as the host's join dialog showed it."""
         """A guest: the host took us (we wait for the others, then the roster)."""
         self.last_moves: dict[int, LogEntry] = {}
         """Every other seat's last move (the banner shows them all)."""
@@ -146,7 +148,8 @@ class MeshGame(NetworkGame):
             host = self.host_name or "the host"
             if not self.joined:
                 return [f"Asking {host} for a seat at a table of {self.players or '3 or more'}..."]
-            return [f"Seated at {host}'s table of {self.players or '3 or more'}: waiting for the other players..."]
+            return [f"Seated at {host}'s table of {self.players or '3 or more'}: waiting for the other players...",
+                    f"Safety code with {host}: {self.host_code} (as on {host}'s join dialog)"]
         me = self.peer.name
         lines = []
         for i in range(max(self.players, len(names))):
@@ -174,7 +177,7 @@ class MeshGame(NetworkGame):
             self.players = int(found.group(3))
         found = _JOINED.match(line)
         if found:
-            self.host_name, self.joined = found.group(1), True
+            self.host_name, self.joined, self.host_code = found.group(1), True, found.group(3)
         found = _SEATED.match(line)
         if found:
             self.players = int(found.group(2))

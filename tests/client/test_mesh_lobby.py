@@ -66,7 +66,7 @@ async def open_table(pilot, seats: int, computers: int = 0, bot: str = "random")
     return controller
 
 
-async def ask_and_accept(host, guest, host_name: str, guest_name: str, free: int) -> None:
+async def ask_and_accept(host, guest, host_name: str, guest_name: str, free: int) -> str:
     """The guest clicks the host's table in its lobby list; the host clicks Accept in the dialog."""
     peers = guest.app.screen.query_one(PeerList)
     await until(lambda: any(a.name == host_name and a.table and a.table.free == free
@@ -80,6 +80,7 @@ async def ask_and_accept(host, guest, host_name: str, guest_name: str, free: int
     invite = host.app.screen
     assert invite.joiner == guest_name and "seats" in invite.table
     assert await host.click("#invite-accept")
+    return invite.safety_code
 
 
 def table_text(pilot) -> str:
@@ -126,10 +127,11 @@ async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves
         host = await open_table(pa, 3)
         assert "open at 127.0.0.1:" in pa.app.screen.status_text
         assert table_text(pa).splitlines() == ["Your table:", f"1. {ann} (host, you)", "2. (free)", "3. (free)"]
-        await ask_and_accept(pa, pb, ann, bob, free=2)
+        code = await ask_and_accept(pa, pb, ann, bob, free=2)
         await until(lambda: f"2. {bob}" in table_text(pa), pa, pb, what="Bob in the host's table")
         await until(lambda: f"Seated at {ann}'s table of 3: waiting" in table_text(pb), pa, pb,
                     what="Bob told he is seated")
+        assert f"Safety code with {ann}: {code} (as on {ann}'s join dialog)" in table_text(pb)
         await ask_and_accept(pa, pc, ann, cyd, free=1)
         screens = await boards(pa, pb, pc)
         controllers = [s.controller for s in screens]
@@ -166,6 +168,21 @@ async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves
             movers.add(mover.my_seat)
         logs = [read_log(c.peer.files.log_path)[0] for c in controllers]
         assert logs[0] == logs[1] == logs[2]
+        # Cyd's link with Ann drops: both banners name that link lost (red), then it is back by itself
+        ann_c, cyd_c = controllers[0], controllers[2]
+        pair = [screens[0].query_one(LinkBanner), screens[2].query_one(LinkBanner)]
+        seen = [len(b.history) for b in pair]
+        await cyd_c.peer.links[ann_c.peer.me.public].close("cable pulled")
+
+        def shown(i: int, text: str) -> bool:  # the link may come back before a look: read the history
+            return any(text in t and "Link down" in t for t in pair[i].history[seen[i]:])
+
+        await until(lambda: shown(0, f"P3 {cyd} lost") and shown(1, f"P1 {ann} lost"), pa, pb, pc,
+                    what="both banners down")
+        assert all(f"P2 {bob} linked" in t for t in pair[0].history[seen[0]:])
+        assert not screens[1].query_one(LinkBanner).has_class("-down")  # Bob's links never dropped
+        await until(lambda: not any(b.has_class("-down") for b in pair), pa, pb, pc, what="the link back")
+        assert f"P3 {cyd} linked" in pair[0].text
 
 
 async def test_a_host_alone_with_two_computer_seats_plays_a_whole_pueblo_game(tmp_path):
