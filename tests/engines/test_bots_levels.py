@@ -78,3 +78,25 @@ def test_unknown_players_and_levels_are_one_line_errors(kind):
     with pytest.raises(RulesError) as e:
         make_bot(kind)
     assert "\n" not in str(e.value)
+
+
+def test_best_of_k_rollouts_pick_the_action_worth_most_points():
+    game, view, seat = first_decision("pagode")
+    state = view  # the seat's own view: its hand is known, the rest is irrelevant to a column's points
+    legal = game.legal_actions(state, seat)
+    bot = IsmctsBot("k", rollout_sample=len(legal) * 8)
+    bot._sample = bot.rollout_sample
+    best = bot._best_of_sample(game, state, seat, legal)
+    top = max(game.points(game.apply(state, a)[0], seat) for a in legal)
+    assert game.points(best, seat) == top  # with this many draws every action is all but surely sampled
+
+
+def test_pagode_rollouts_take_the_best_of_three_by_default():
+    from engines.bots.ismcts import ROLLOUT_SAMPLE
+
+    game, view, seat = first_decision("pagode")
+    bot = IsmctsBot("k", iterations=3)
+    bot.choose(game, view, seat)
+    assert bot._sample == ROLLOUT_SAMPLE["pagode"] == 3
+    bot.choose(*first_decision("pueblo"))
+    assert bot._sample == 1
