@@ -251,7 +251,7 @@ class LobbyScreen(Screen):
             newest = _describe_meta(found[0])
             more = f" (and {len(found) - 1} older)" if len(found) > 1 else ""
             text = f"Unfinished: {newest}{more}. Press r to resume it."
-        self.query_one("#lobby-unfinished", Static).update(text)
+        self.query_one("#lobby-unfinished", Static).update(Text(text))
 
     def action_resume(self) -> None:
         from protocol.net.peer import ResumeError
@@ -299,7 +299,7 @@ class LobbyScreen(Screen):
 
     def say(self, text: str, error: bool = False) -> None:
         status = self.query_one("#lobby-status", Static)
-        status.update(text)
+        status.update(Text(text))  # names and errors are never markup
         status.set_class(error, "-error")
 
     @property

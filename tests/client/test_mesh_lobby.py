@@ -265,3 +265,34 @@ async def test_the_table_form_follows_the_game_and_the_seats_and_refuses_a_compu
         lobby.open_table("pueblo", "standard", 3, 1, "nobody")
         assert lobby.status_text.startswith("Cannot open the table: ") and "nobody" in lobby.status_text
         assert lobby.pending is None and lobby.query_one("#lobby-status").has_class("-error")
+
+
+async def test_a_table_with_computers_left_mid_game_resumes_from_the_lobby_with_its_computers(tmp_path):
+    ann = unique("Ann")
+    app = lobby_app(ann, tmp_path / "a", discover=False)
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = app.screen
+        host = await open_table(pilot, 3, computers=2)
+        (screen,) = await boards(pilot)
+        rng = random.Random(3)
+        for _ in range(2):  # two of our moves, the computers answer
+            await until(lambda: host.waiting.kind == "human", pilot, what="our turn")
+            play_one(host, rng)
+        await until(lambda: host.waiting.kind == "human", pilot, what="our turn again")
+        played = len(host.log)
+        await pilot.press("escape")
+        await until(lambda: not isinstance(app.screen, GameScreen), pilot)
+        await pilot.press("y")  # leave: the log is kept
+        await until(lambda: app.screen is lobby and host._task.done(), pilot, what="back in the lobby")
+        unfinished = str(lobby.query_one("#lobby-unfinished").render())
+        assert f"Unfinished: pueblo with [computer] {ann} 1, [computer] {ann} 2 (you host" in unfinished, unfinished
+        await pilot.press("r")
+        resumed = await boards(pilot)
+        again = resumed[0].controller
+        assert isinstance(again, MeshGame) and again is not host and again.safety_code == host.safety_code
+        assert [e.text for e in again.log[:played]] == [e.text for e in host.log[:played]]
+        await until(lambda: again.linked, pilot, what="the computers back")
+        await play_to_the_end([pilot], [again])
+        await until(lambda: again.peer.session.over and again._task.done(), pilot, what="the end")
+    report = verify_file(str(again.peer.files.log_path))
+    assert report.ok and len(report.seats) == 3, report
