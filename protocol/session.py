@@ -188,6 +188,7 @@ class ReplaceAsked:
     seat: int
     name: str
     scores: tuple[int, ...]
+    key: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -401,21 +402,43 @@ class Session:
         if self._waiting_since is None:
             self._waiting_since = now
         elif now - self._waiting_since > self.timeout:
-            if self.on_gone == ON_GONE_COMPUTER and self.phase == "play" and self.identity is not None:
-                self.replace(seat)
+            if self.may_replace(seat):
+                self._replace(seat)
             else:
                 self._abort(f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s", seat, [])
         return self._flush()
 
+    def computer_key_material(self, seat: int) -> bytes:
+        """What the identity of the computer we would host for ``seat`` is made from (``Identity.from_seed``)."""
+        return hashlib.sha256(COMPUTER_DOMAIN + self.seed + self.game_id + bytes([seat])).digest() + b"/key"
+
     def computer_secrets(self, seat: int) -> tuple[ids.Identity, bytes]:
-        """The identity and session seed of the computer we would host for ``seat`` (from our seed)."""
-        base = hashlib.sha256(COMPUTER_DOMAIN + self.seed + self.game_id + bytes([seat])).digest()
-        return ids.Identity.from_seed(base + b"/key"), hashlib.sha256(base + b"/seed").digest()
+        """The identity and session seed of the computer we would host for ``seat`` (from our seed).
+
+        Derived, so that a claimer restarted from its files hosts the same
+        computer; the claimer's seed is revealed at the end, the computer's
+        with it (it signed nothing after the game).
+        """
+        material = self.computer_key_material(seat)
+        return ids.Identity.from_seed(material), hashlib.sha256(material[:32] + b"/seed").digest()
+
+    def may_replace(self, seat: int) -> bool:
+        """Whether we may give the gone ``seat`` to a computer (else a claim ends the game).
+
+        Only during play, on a table whose policy is ``computer``, and never
+        a seat a computer already took over (its host's own business).
+        """
+        return (self.on_gone == ON_GONE_COMPUTER and self.phase == "play" and self.identity is not None
+                and seat != self.my_seat and seat not in self.replaced.values())
 
     def replace(self, seat: int) -> list:
         """Ask the others to give the gone ``seat`` to a computer we host (the claim, table policy ``computer``)."""
-        if self.over or self.phase != "play":
-            raise RulesError("a seat is replaced only during play")
+        if self.over or not self.may_replace(seat):
+            raise RulesError(f"seat {seat + 1} cannot be given to a computer now")
+        self._replace(seat)
+        return self._flush()
+
+    def _replace(self, seat: int) -> None:
         computer, _ = self.computer_secrets(seat)
         scores = self.scores_so_far() or ()
         body = {"seat": seat, "key": computer.public, "name": f"{COMPUTER_MARK}{self.names[seat]}"[:200],
@@ -423,7 +446,6 @@ class Session:
         entry = self._author(REPLACE, body)
         self._take_replace(entry)
         self._advance_safely()
-        return self._flush()
 
     def receive(self, raw: bytes, sender: bytes | None = None, on_error: str = "abort") -> list:
         """One entry from a peer. Returns events; queues what to send.
@@ -1098,7 +1120,7 @@ class Session:
                           "hash": entry.hash, "order": order, "agreed": []}
         self.phase = REPLACE
         self._op = None        # a table op under way starts again on the new fair table
-        self._events.append(ReplaceAsked(by, seat, body["name"], tuple(body["scores"])))
+        self._events.append(ReplaceAsked(by, seat, body["name"], tuple(body["scores"]), body["key"]))
         if not order:
             self._switch()
 

@@ -45,7 +45,7 @@ from engines.core import TABLE, Game, Player, RulesError
 from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
 from protocol.log import Entry, open_entry
-from protocol.session import Aborted, Session
+from protocol.session import ON_GONE_END, Aborted, ReplaceAsked, Replaced, SeatReplaced, Session
 from protocol.wire import ProtocolError
 
 from .discovery import Advert, Discovery, TableHint
@@ -103,15 +103,29 @@ class MeshPeer:
     _dialing: set = field(default_factory=set)
     _computers: list = field(default_factory=list)
     _computers_seated: asyncio.Event = field(default_factory=asyncio.Event)
+    on_gone: str = ON_GONE_END
+    """The host's policy for a seat gone past the claim time (``end`` or ``computer``), signed in the table."""
+    computer_player: Callable[[int], Player] | None = None
+    """Makes the player of a computer we host for a replaced seat (by seat); None: a random player."""
+    _former: list = field(default_factory=list)
+    """Seats whose peer was replaced by a computer: still linked, so that a returning one learns it."""
+    _dial_all: bool = False
+    """A computer that took over a seat mid-game dials every peer (none has its address)."""
+    _interfaces: Sequence[str] = ()
+    _replacements: list = field(default_factory=list)
 
     # ------------------------------------------------------------ making one
     @classmethod
     def host(cls, me: Identity, name: str, game: Game, players: int, folder: Path | str, *,
              variant: str = "standard", player: Player | None = None, options: PeerOptions = PeerOptions(),
-             say: Say = print, seed: bytes | None = None) -> "MeshPeer":
-        """A table for ``players`` seats; the session starts once every seat is taken."""
+             say: Say = print, seed: bytes | None = None, on_gone: str = ON_GONE_END) -> "MeshPeer":
+        """A table for ``players`` seats; the session starts once every seat is taken.
+
+        ``on_gone``: ``computer`` lets the present seats give a seat gone past
+        the claim time to a computer the claimer hosts; ``end`` ends the game.
+        """
         game.check_options(players, variant)
-        peer = cls(me, name, GameFiles(folder), player, options, say)
+        peer = cls(me, name, GameFiles(folder), player, options, say, on_gone=on_gone)
         peer._game, peer._players, peer._variant, peer._seed = game, players, variant, seed or os.urandom(32)
         peer.files.update(role="host", mesh=True, game=game.id, variant=variant, name=name, players=players)
         return peer
@@ -152,6 +166,7 @@ class MeshPeer:
             raise ResumeError(f"cannot resume {meta_path.stem}: {e}") from None
         peer = cls(me, meta.get("name", "?"), files, player, options, say, session=session, seats=seats)
         peer.port = int(meta.get("port", 0))
+        peer._dial_all = bool(meta.get("replaces"))   # a computer that took over a seat mid-game
         peer._full.set()
         say(f"resuming table {meta['table'][:16]} from {len(raws)} logged entries")
         return peer
@@ -196,6 +211,8 @@ class MeshPeer:
             line = event_line(ev, session)
             if line is not None:
                 self.say(line)
+            if isinstance(ev, (ReplaceAsked, SeatReplaced, Replaced)):
+                self._on_replacement(ev)
             if isinstance(ev, Aborted):
                 scores = list(ev.scores) if ev.scores is not None else self.scores_so_far()
                 if scores is not None:
@@ -204,6 +221,50 @@ class MeshPeer:
             self.files.update(over=True)
             self.say(f"log: {self.files.log_path}")
             self._done.set()
+
+    # ------------------------------------------------------------ a gone seat replaced by a computer
+    def _on_replacement(self, ev) -> None:
+        session = self.session
+        if isinstance(ev, Replaced):
+            self.say(f"replaced: {ev.reason}")
+            return
+        if isinstance(ev, SeatReplaced):
+            self.say(f"seat {ev.seat + 1} is now {ev.name} ({fingerprint(ev.key)}); every hidden card re-dealt")
+            return
+        scores = " ".join(str(x) for x in ev.scores)
+        self.say(f"replace: seat {ev.by + 1} asks to give seat {ev.seat + 1} to {ev.name} ({fingerprint(ev.key)}); "
+                 f"scores so far: {scores}")
+        if ev.seat < len(self.seats) and self.seats[ev.seat].key != ev.key:
+            self._former.append(self.seats[ev.seat])
+            self.seats[ev.seat] = Seat(ev.key, ev.name)
+            self._save_roster()
+        if ev.by == session.my_seat:
+            self._spawn_replacement(ev.seat, ev.name)
+
+    def _spawn_replacement(self, seat: int, name: str) -> "MeshPeer":
+        """Host the computer that takes over ``seat``: its own key, log and links, in this process."""
+        identity, seed = self.session.computer_secrets(seat)
+        folder = self.files.folder / "computers" / f"{self.me.fingerprint}-r{seat + 1}-{identity.fingerprint}"
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_private(folder / "computer.key", self.session.computer_key_material(seat))
+        files = GameFiles(folder)
+        meta = {"role": "guest", "mesh": True, "name": name, "replaces": seat + 1}
+        store = files.store(seed, meta)
+        raws = [e.raw for e in self.session.chain]
+        for raw in raws:
+            store(raw)
+        session = Session.from_log(raws, identity, seed, store=store, timeout=self.options.claim_after, name=name)
+        player = self.computer_player(seat) if self.computer_player is not None else _random_player(seat)
+        peer = MeshPeer(identity, name, files, player, self.options, lambda line: None, session=session,
+                        seats=[Seat(s.key, s.name, s.address) for s in self.seats], port=0)
+        peer.seats[self._index(self.me.public)].address = ((self._interfaces or ["127.0.0.1"])[0], self.port)
+        peer._full.set()
+        peer._dial_all = True
+        peer._save_roster()
+        self._computers.append(peer)
+        self._replacements.append(self._spawn(peer.run_guest(None, list(self._interfaces[:1]) or ["127.0.0.1"])))
+        self.say(f"hosting {name} ({identity.fingerprint}) for seat {seat + 1}")
+        return peer
 
     def _save_roster(self) -> None:
         self.files.update(seats=[{"key": s.key.hex(), "name": s.name,
@@ -278,6 +339,7 @@ class MeshPeer:
         return await self._run(interfaces, port, False)
 
     async def _run(self, interfaces: Sequence[str], port: int, discover: bool) -> Session:
+        self._interfaces = list(interfaces)
         server = await self._listen(interfaces, port or self.port)
         self.port = bound_port(server)
         self.files.update(port=self.port)
@@ -305,6 +367,7 @@ class MeshPeer:
             self._spawn(self._play_loop())
             await self._done.wait()
             await self._linger()
+            computers += self._replacements
             if computers:
                 await asyncio.wait(computers, timeout=self.options.linger)
         finally:
@@ -359,10 +422,11 @@ class MeshPeer:
                     await asyncio.sleep(0.01)
             if not self.table_id or req.game_id != self.table_id:
                 return Answer(False, "no such game here")
-            if req.peer.key not in self.keys() or req.peer.key == self.me.public:
+            former = any(s.key == req.peer.key for s in self._former)
+            if (req.peer.key not in self.keys() and not former) or req.peer.key == self.me.public:
                 return Answer(False, "you hold no seat in this game")
             self.say(f"link request from {req.peer.name} ({req.peer.fingerprint}) holding {req.have} entries")
-            if req.port:
+            if req.port and not former:
                 seat = self.seats[self._index(req.peer.key)]
                 seat.address = (req.address[0], req.port)
                 self._save_roster()
@@ -406,7 +470,7 @@ class MeshPeer:
         meta = dict(self.files.meta)
         self.session = Session(self.me, host=True, name=self.name, game=self._game, variant=self._variant,
                                seed=self._seed, store=self.files.store(self._seed, meta),
-                               timeout=self.options.claim_after, guests=guests)
+                               timeout=self.options.claim_after, guests=guests, on_gone=self.on_gone)
         self._report(self.session.start())
         self._save_roster()
         self._full.set()
@@ -434,7 +498,14 @@ class MeshPeer:
                 await link.send(self._roster())
             except LinkClosed:
                 return
-        await self._carry_quietly(req.peer.key, link, req.have)
+        await self._carry_quietly(req.peer.key, link, self._resume_from(req.peer.key, req.have))
+
+    def _resume_from(self, key: bytes, have: int) -> int:
+        """Where to start sending to ``key``: a replaced peer gets everything from its replacement on
+        (its log may hold entries of its own that never left it)."""
+        if self.session is not None and any(s.key == key for s in self._former):
+            return min(have, self.session.replaced_at)
+        return have
 
     # ------------------------------------------------------------ outgoing links
     async def _join_host(self) -> None:
@@ -466,9 +537,11 @@ class MeshPeer:
 
     async def _dial_loop(self) -> None:
         """Keep a link to every peer seated before us (they dial the ones seated after them)."""
-        mine = self._index(self.me.public)
         while not self.session.over:
-            for seat in self.seats[:mine]:
+            mine = self._index(self.me.public)
+            targets = [s for s in self.seats if s.key != self.me.public] if self._dial_all else \
+                self.seats[:mine] + [s for s in self._former if s.address and s.key != self.me.public]
+            for seat in targets:
                 if not self.linked(seat.key) and seat.key not in self._dialing:
                     self._dialing.add(seat.key)
                     self._spawn(self._dial(seat))
@@ -495,7 +568,7 @@ class MeshPeer:
         finally:
             self._dialing.discard(seat.key)
         seat.address = target
-        await self._carry_quietly(seat.key, link, have)
+        await self._carry_quietly(seat.key, link, self._resume_from(seat.key, have))
 
     # ------------------------------------------------------------ one link
     async def _carry_quietly(self, key: bytes, link: Link, have: int) -> None:
@@ -564,8 +637,8 @@ class MeshPeer:
         except ProtocolError as e:
             reason = f"bytes not signed by the peer ({e})"
         else:
-            if author in self.keys():
-                return author
+            if author in self.keys() or any(s.key == author for s in self._former):
+                return author     # a replaced peer's late entries: the session drops them
             reason = f"an entry signed by a stranger ({fingerprint(author)})"
         await link.close(reason[:120])
         raise LinkClosed(reason)
@@ -605,10 +678,13 @@ class MeshPeer:
             return
         linked = self.linked(session.seats[seat])
         if linked and session.phase == "play" and not session.game.is_over(session.view) \
-                and session.game.next_actor(session.view) != TABLE:
+                and session.next_actor() != TABLE:
             return
         if self.claimer(seat) != session.my_seat:
             return
+        if any(c.me.public == session.seats[seat] and not c.session.over for c in self._computers
+               if c.session is not None):
+            return   # a computer we run in this process: it is slow, not gone
         self._report(session.tick(time.monotonic()))
 
     def claimer(self, absent: int) -> int:
@@ -626,6 +702,12 @@ class MeshPeer:
             return list(session.game.scores(session.view))
         except Exception:  # an engine that scores only finished games
             return None
+
+
+def _random_player(seat: int) -> Player:
+    from engines.bots import RandomBot
+
+    return RandomBot(f"replace-{seat}")
 
 
 __all__ = ["MeshPeer", "Seat"]

@@ -76,7 +76,7 @@ def test_the_replace_signs_the_scores_so_far_and_everyone_sees_the_events(pandor
     replace = next(e for e in sessions[0].chain if e.kind == REPLACE)
     asked = [ev for ev in pipe.events[1] if isinstance(ev, ReplaceAsked)]
     done = [ev for ev in pipe.events[1] if isinstance(ev, SeatReplaced)]
-    assert asked == [ReplaceAsked(0, GONE, replace.body["name"], tuple(replace.body["scores"]))]
+    assert asked == [ReplaceAsked(0, GONE, replace.body["name"], tuple(replace.body["scores"]), comp.public)]
     assert done == [SeatReplaced(GONE, replace.body["name"], comp.public)]
     before = Session.replay(_raws(sessions[0]), sessions[1].public, sessions[1].seed, upto=replace.seq)
     assert replace.body["scores"] == list(before.game.scores(before.view))

@@ -1,0 +1,66 @@
+"""Over TCP: a peer gone for good is replaced by a computer the claimer hosts; the game ends normally."""
+
+import asyncio
+
+import pytest
+
+from engines.bots import make_bot
+from engines.registry import get_game
+from protocol.log import open_entry, read_log
+from protocol.net.mesh import MeshPeer
+from protocol.net.peer import GameFiles, PeerOptions
+from protocol.session import AGREE, REPLACE, GameOver, Replaced
+from protocol.verify import verify_file
+from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, until, wait_port
+
+PATIENT = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=1.0)
+
+
+def _table(tmp_path, game: str):
+    lines = [[] for _ in range(3)]
+    host = MeshPeer.host(IDS[0], NAMES[0], get_game(game), 3, tmp_path / "p0", player=make_bot("random", 1),
+                         options=PATIENT, say=lines[0].append, on_gone="computer")
+    guests = [MeshPeer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot("random", i + 1),
+                             options=PATIENT, say=lines[i].append) for i in (1, 2)]
+    return host, guests, lines
+
+
+async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(tmp_path):
+    host, guests, lines = _table(tmp_path, "pandoria")
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    tasks = []
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pandoria")))
+        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+    gone = guests[1]
+    await until(lambda: gone.session is not None and len(gone.session.chain) > 40
+                and host.linked(gone.me.public) and guests[0].linked(gone.me.public))
+    tasks[1].cancel()   # seat 3 leaves
+    with pytest.raises(asyncio.CancelledError):
+        await tasks[1]
+    await until(lambda: any(e.kind == AGREE for e in host.session.chain), 60)
+    # seat 3 comes back from its files while the computer plays its seat: it learns it was replaced
+    meta = GameFiles.unfinished(tmp_path / "p2")[0]
+    back_lines = []
+    back = MeshPeer.from_files(IDS[2], meta, player=make_bot("random", 3), options=PATIENT, say=back_lines.append)
+    back_session = await asyncio.wait_for(back.run_guest(None, [LOCAL]), 60)
+    assert isinstance(back_session.result, Replaced) and back_session.phase == "replaced"
+    assert any(line.startswith("replaced: seat 3 was given to a computer by seat 1") for line in back_lines)
+    sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 120)
+    for s in sessions:
+        assert isinstance(s.result, GameOver), "\n".join(lines[1][-25:] + ["----"] + lines[0][-25:])
+    logs = [read_log(p.files.log_path)[0] for p in (host, guests[0])]
+    assert logs[0] == logs[1], "the rest agree on one log"
+    kinds = [open_entry(raw).kind for raw in logs[0]]
+    replace_at = kinds.index(REPLACE)
+    assert kinds[replace_at + 1] == AGREE
+    computer = host._computers[-1]
+    assert read_log(computer.files.log_path)[0] == logs[0]
+    back_log = read_log(back.files.log_path)[0]
+    assert back_log[:replace_at] == logs[0][:replace_at], "identical up to where it left"
+    report = verify_file(host.files.log_path)
+    assert report.ok and report.result == "over" and sorted(report.replayed) == [1, 2, 3], report
+    assert report.seats[2]["computer"]["key"] == computer.me.public.hex()
+    assert any(line.startswith("hosting [computer] ") for line in lines[0])
+    assert any(line.startswith("seat 3 is now [computer] ") for line in lines[1])
