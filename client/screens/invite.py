@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Select, Static
 
 from protocol.net.invite import parse_address
 
@@ -57,7 +57,15 @@ class InviteScreen(ModalScreen[bool]):
 
 
 class JoinAddressScreen(ModalScreen[tuple[str, int] | None]):
-    """Join by HOST:PORT, where multicast discovery is blocked. Dismissed with the address, or None."""
+    """Join by HOST:PORT, where multicast discovery is blocked. Dismissed with the address, or None.
+
+    The table's size is asked too (:attr:`seats`): a table of 3 or more links
+    every peer with every other, and nothing at an address says which it is.
+    """
+
+    def __init__(self, seats: int = 2):
+        super().__init__()
+        self.seats = seats
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -67,6 +75,9 @@ class JoinAddressScreen(ModalScreen[tuple[str, int] | None]):
             yield Static("The host's address and port, as its lobby shows them (e.g. 192.168.1.20:41234).",
                          classes="muted")
             yield Input("", placeholder="HOST:PORT", id="address-input")
+            yield Static("Seats at that table (its host's lobby says it)", classes="muted")
+            yield Select([(str(n), n) for n in range(2, 9)], value=self.seats, allow_blank=False, compact=True,
+                         id="address-seats")
             yield Static("", id="address-error", classes="status")
             with Horizontal(classes="buttons"):
                 yield Button("Join", id="address-join", variant="primary")
@@ -86,6 +97,8 @@ class JoinAddressScreen(ModalScreen[tuple[str, int] | None]):
             error.update(f"Not HOST:PORT: {text!r} (a port is 1..65535)" if text else "Type the host's HOST:PORT")
             error.set_class(True, "-error")
             return
+        seats = self.query_one("#address-seats", Select).value
+        self.seats = seats if isinstance(seats, int) else 2
         self.dismiss(address)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

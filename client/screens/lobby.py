@@ -419,15 +419,16 @@ class LobbyScreen(Screen):
                   variant=advert.table.variant, who=advert.name, seats=advert.table.seats)
 
     def action_join_address(self) -> None:
+        dialog = JoinAddressScreen()
+
         def chosen(address: tuple[str, int] | None) -> None:
             if address is None:
                 return
             heard = [a for a in self.query_one(PeerList).adverts.values()
                      if (a.address, a.port) == address and a.table is not None]
-            seats = heard[0].table.seats if heard else 2  # a table of 3+ not heard on the LAN: see docs/lan.md
-            self.join(address, seats=seats)
+            self.join(address, seats=heard[0].table.seats if heard else dialog.seats)  # the advert knows best
 
-        self.app.push_screen(JoinAddressScreen(), chosen)
+        self.app.push_screen(dialog, chosen)
 
     def join(self, address: tuple[str, int], *, fingerprint: str | None = None, game: str = "",
              variant: str = "standard", who: str = "", seats: int = 2) -> None:

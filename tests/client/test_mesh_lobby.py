@@ -296,3 +296,27 @@ async def test_a_table_with_computers_left_mid_game_resumes_from_the_lobby_with_
         await until(lambda: again.peer.session.over and again._task.done(), pilot, what="the end")
     report = verify_file(str(again.peer.files.log_path))
     assert report.ok and len(report.seats) == 3, report
+
+
+async def test_a_table_of_three_joined_by_address_when_the_dialog_says_its_size(tmp_path):
+    from client.screens.invite import JoinAddressScreen
+
+    ann, bob = unique("Ann"), unique("Bob")
+    app_a, app_b = lobby_app(ann, tmp_path / "a", discover=False), lobby_app(bob, tmp_path / "b", discover=False)
+    async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
+        host = await open_table(pa, 3, computers=1)
+        ip, port = host.listening
+        assert await pb.click("#join-address")
+        await until(lambda: isinstance(pb.app.screen, JoinAddressScreen), pb)
+        await pb.pause()
+        dialog = pb.app.screen
+        dialog.query_one("#address-input").value = f"{ip}:{port}"
+        await choose(pb, "#address-seats", 3)
+        assert await pb.click("#address-join")
+        await until(lambda: isinstance(pa.app.screen, InviteScreen), pa, pb, what="the invitation dialog")
+        await pa.pause()
+        assert await pa.click("#invite-accept")
+        screens = await boards(pa, pb)
+        guest = screens[1].controller
+        assert isinstance(guest, MeshGame) and guest.my_seat == 2
+        assert [s.name for s in guest.seats] == [ann, f"[computer] {ann} 1", bob]
