@@ -143,7 +143,14 @@ def section(records: list[dict], planned: int, command: str) -> str:
     """The text between the markers: the table, how to read it and how to reproduce it."""
     from engines.bots import arena
 
-    rows = arena.summarize(records)
+    from engines.registry import GAMES
+
+    def order(row):
+        against = arena.OPPONENTS.index(row.against) if row.against in arena.OPPONENTS else len(arena.OPPONENTS)
+        game = list(GAMES).index(row.game) if row.game in GAMES else len(GAMES)
+        return (against, game, row.level)
+
+    rows = sorted(arena.summarize(records), key=order)
     total = sum(r.games for r in rows)
     partial = [r for r in rows if r.games < planned]
     status = (f"{total} games so far; the run is still going (rows say 'k of {planned}')" if partial

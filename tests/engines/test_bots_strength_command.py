@@ -89,6 +89,17 @@ def test_write_docs_rewrites_only_its_section(tmp_path, capsys):
     assert lines(out) == records  # nothing was played
 
 
+def test_write_docs_puts_the_target_rows_first_in_registry_order(tmp_path):
+    out, doc = tmp_path / "s.jsonl", tmp_path / "b.md"
+    doc.write_text(DOC)
+    records = [{"game": g, "against": a, "level": "normal", "index": 0, "score": 1.0, "move_ms": [1.0]}
+               for g, a in [("pandoria", "random"), ("pacal", "greedy"), ("pagode", "greedy")]]
+    out.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert strength("--write-docs", "--out", str(out), "--docs", str(doc)) == 0
+    rows = [line.split(" | ")[:2] for line in doc.read_text().splitlines() if line.startswith("| pa")]
+    assert rows == [["| pagode", "greedy"], ["| pacal", "greedy"], ["| pandoria", "random"]]
+
+
 def test_write_docs_needs_the_markers(tmp_path, capsys):
     doc = tmp_path / "b.md"
     doc.write_text("# no section\n")
