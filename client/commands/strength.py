@@ -130,7 +130,7 @@ def _play(todo, jobs: int):
         return
     import multiprocessing
 
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+    with multiprocessing.Pool(jobs) as pool:
         yield from pool.imap(play_match, todo)
 
 

@@ -36,6 +36,18 @@ def test_a_run_writes_one_line_per_game_and_a_resumed_run_skips_them(tmp_path, c
     assert again[:2] == first and [r["index"] for r in again] == [0, 1, 2]
 
 
+def test_games_played_at_once_are_the_same_games(tmp_path, cheap_levels):
+    args = ["--games", "2", "--games-of", "pueblo", "--against", "random", "--level", "easy"]
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert strength(*args, "--out", str(one), "--jobs", "1") == 0
+    assert strength(*args, "--out", str(two), "--jobs", "2") == 0
+
+    def games(path):
+        return [{k: v for k, v in r.items() if k not in ("seconds", "move_ms")} for r in lines(path)]
+
+    assert games(one) == games(two) and len(games(one)) == 2
+
+
 def test_a_torn_last_line_is_dropped_and_the_game_replayed(tmp_path, cheap_levels, capsys):
     out = tmp_path / "s.jsonl"
     args = ["--games-of", "pueblo", "--against", "random", "--level", "easy", "--out", str(out), "--games", "1"]
