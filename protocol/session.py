@@ -265,6 +265,8 @@ class Session:
             raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
         self.on_gone = on_gone
         """What the table does with a seat gone past the claim time (the host's choice, signed in the table)."""
+        self.require_on_gone: str | None = None
+        """A guest's condition: at its genesis turn it leaves (an abort naming itself) a table with another policy."""
         self.seed = seed if seed is not None else os.urandom(32)
         self._games = games
         self.store = store
@@ -945,6 +947,10 @@ class Session:
 
     def _maybe_genesis(self) -> None:
         if self.phase == GENESIS and self._expected_seat() == self.my_seat and self._may_write():
+            if self.require_on_gone and self.require_on_gone != self.on_gone and self._replay is None:
+                self._abort(f"seat {self.my_seat + 1} plays only with on-gone policy {self.require_on_gone}, "
+                            f"not {self.on_gone}", self.my_seat, [])
+                return
             nonce = hashlib.sha256(NONCE_DOMAIN + self.seed).digest()
             self._author(GENESIS, {"nonce": nonce})
             self._after_genesis_entry()

@@ -28,6 +28,9 @@ def add_arguments(p) -> None:
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--accept", default="any", metavar="any|FP[,FP...]",
                    help="whom to seat: anyone (default) or only these key fingerprints")
+    p.add_argument("--on-gone", choices=("end", "computer"), default="end",
+                   help="a peer gone past --claim-after: end the game with the scores so far (default), or "
+                        "give its seat to a computer by agreement of the rest (signed in the table; 3+ players)")
     add_common(p)
 
 
@@ -43,6 +46,8 @@ def run(args) -> int:
         fail(f"--computers must be 1..{max(args.players - 1, 1)} at a table of 3 or more (--players), "
              f"not {args.computers}")
     check_bot(args.bot)
+    if args.on_gone == "computer" and args.players < 3:
+        fail("--on-gone computer needs a table of 3 or more (--players): the rest must agree")
     if not 0 <= args.port < 65536:
         fail(f"--port must be 0..65535, not {args.port}")
     me, name = identity_and_name(args)
@@ -57,12 +62,14 @@ def run(args) -> int:
             peer = kind.from_files(me, unfinished[0], player=player, options=options, say=say)
             if kind is MeshPeer:
                 peer.resume_computers(lambda n: make_bot(args.bot, f"{args.bot_seed}-computer-{n}"))
+                peer.computer_player = replacement_player(args)
         except ResumeError as e:
             fail(f"{e} (start a new game with --new)")
         port = args.port or int(peer.files.meta.get("port", 0))
     elif args.players > 2:
         peer = MeshPeer.host(me, name, game, args.players, folder, variant=args.variant, player=player,
-                             options=options, say=say)
+                             options=options, say=say, on_gone=args.on_gone)
+        peer.computer_player = replacement_player(args)
         for n in range(args.computers):
             peer.add_computer(make_bot(args.bot, f"{args.bot_seed}-computer-{n + 1}"))
         port = args.port
@@ -174,6 +181,13 @@ def log_folder(args) -> Path:
     except OSError as e:
         fail(f"cannot make the log folder {folder}: {e.strerror}")
     return folder
+
+
+def replacement_player(args):
+    """The player of a computer this peer hosts for a seat it replaced (same kind as ours)."""
+    from engines.bots import make_bot
+
+    return lambda seat: make_bot(args.bot, f"{args.bot_seed}-replace-{seat + 1}")
 
 
 def peer_options(args):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 
 from client.commands.host import (_meta, add_common, check_bot, fail, identity_and_name, interfaces_of,
-                                  log_folder, peer_options, say)
+                                  log_folder, peer_options, replacement_player, say)
 
 NAME = "join"
 HELP = "join a table on the LAN (by host name or HOST:PORT) and play it with a computer player"
@@ -25,6 +25,8 @@ def add_arguments(p) -> None:
                    help="seconds to look for the host on the LAN (default 10)")
     p.add_argument("--players", type=int, default=0, metavar="N",
                    help="seats at a HOST:PORT table (default: what the host advertises, else 2)")
+    p.add_argument("--on-gone", choices=("end", "computer"), default=None,
+                   help="leave unless the table's policy for a gone peer is this (default: the host's choice)")
     p.add_argument("--list", action="store_true",
                    help="only list the peers heard on the LAN within --wait seconds, one per line, and exit")
     add_common(p)
@@ -99,6 +101,9 @@ def run(args) -> int:
                 peer = MeshPeer.guest(me, name, folder, player=player, options=options, say=say)
             else:
                 peer = NetPeer.guest(me, name, folder, player=player, options=options, say=say)
+        if isinstance(peer, MeshPeer):
+            peer.computer_player = replacement_player(args)
+            peer.require_on_gone = args.on_gone
         try:
             if isinstance(peer, MeshPeer):
                 session = await peer.run_guest(target, interfaces or interfaces_of(args), discovery=discovery,

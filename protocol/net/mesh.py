@@ -113,6 +113,8 @@ class MeshPeer:
     """A computer that took over a seat mid-game dials every peer (none has its address)."""
     _interfaces: Sequence[str] = ()
     _replacements: list = field(default_factory=list)
+    require_on_gone: str | None = None
+    """A guest's condition: leave (resign) a table whose on-gone policy is not this one."""
 
     # ------------------------------------------------------------ making one
     @classmethod
@@ -340,6 +342,8 @@ class MeshPeer:
 
     async def _run(self, interfaces: Sequence[str], port: int, discover: bool) -> Session:
         self._interfaces = list(interfaces)
+        if self.session is not None and self.require_on_gone:
+            self.session.require_on_gone = self.require_on_gone
         server = await self._listen(interfaces, port or self.port)
         self.port = bound_port(server)
         self.files.update(port=self.port)

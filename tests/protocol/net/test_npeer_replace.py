@@ -64,3 +64,30 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
     assert report.seats[2]["computer"]["key"] == computer.me.public.hex()
     assert any(line.startswith("hosting [computer] ") for line in lines[0])
     assert any(line.startswith("seat 3 is now [computer] ") for line in lines[1])
+
+
+def test_on_gone_computer_needs_three_players_one_line(capsys, tmp_path):
+    from client.cli import main
+
+    argv = ["host", "pueblo", "--players", "2", "--on-gone", "computer", "--bot", "random",
+            "--interface", "127.0.0.1", "--log-dir", str(tmp_path)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "--on-gone computer needs a table of 3 or more" in err and err.count("\n") == 1
+
+
+async def test_a_guest_that_requires_another_policy_leaves_at_the_table(tmp_path):
+    host, guests, lines = _table(tmp_path, "pueblo")
+    guests[1].require_on_gone = "end"
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    tasks = []
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
+        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+    sessions = await asyncio.wait_for(asyncio.gather(host_task, *tasks), 60)
+    for s in sessions:
+        assert s.phase == "aborted" and s.result.culprit == 2, s.result
+        assert s.result.reason == "seat 3 plays only with on-gone policy end, not computer"
+    logs = [read_log(p.files.log_path)[0] for p in (host, *guests)]
+    assert logs[0] == logs[1] == logs[2] and open_entry(logs[0][-1]).author == guests[1].me.public
