@@ -76,8 +76,10 @@ class NetworkScreenMixin:
             if yes:
                 self.app.pop_screen()  # type: ignore[attr-defined]
 
+        others = "the others" if getattr(controller, "players", 2) > 2 else "the other player"
         self.app.push_screen(ConfirmScreen(  # type: ignore[attr-defined]
-            "Leave this network game? Its log is kept; the other player may claim the game later."), answer)
+            f"Leave this network game? Its log is kept (r in the lobby resumes it); {others} may claim "
+            f"the game later."), answer)
 
 
 @lru_cache(maxsize=None)
