@@ -249,6 +249,7 @@ class GameScreen(Screen):
             return
         seat = self.acting_seat
         if text in ("?", "help"):
+            event.input.value = ""  # the list is shown; the next move is typed into an empty line
             self.list_moves(seat)
             return
         if seat is None:

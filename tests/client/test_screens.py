@@ -181,6 +181,7 @@ async def test_generic_game_typed_moves_and_refusals():
         screen.query_one("#command", Input).value = "?"
         await pilot.press("enter")
         assert "Legal: +1, +2, play" in text_of(status)
+        assert screen.query_one("#command", Input).value == ""  # the next move goes into an empty line
         screen.query_one("#command", Input).value = ":+2"  # ":" typed again in the focused line is no part of the move
         await pilot.press("enter")
         await pilot.pause()
