@@ -242,7 +242,8 @@ def penalties_text(labels: Sequence[str], penalties: Sequence[int], reserves: Se
         if seat:
             out.append("\n")
         mark = "▶ " if seat == turn else ("★ " if seat in winners else "  ")
-        out.append(f"{mark}{label[:16]:<16} ", style="bold reverse" if seat == turn else "bold")
+        short = label.replace("[computer] ", "[c] ")  # "P2 [computer] Ann 1" and "... Ann 2" stay apart in 16
+        out.append(f"{mark}{short[:16]:<16} ", style="bold reverse" if seat == turn else "bold")
         out.append(f"{COLOURS[seat]:<6}", style=f"bold {SEAT_INK[seat]}")
         out.append(f"{pts:>4}", style="bold")
         out.append(f"  C{col} N{neu}" + (f" +{held}" if held else ""), style="dim")

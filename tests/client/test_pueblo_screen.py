@@ -446,3 +446,11 @@ def test_the_preview_shows_exactly_the_levels_the_stone_fills(seed, players, act
         return
     assert fp.legal
     assert levels_of_new_stone(state, after) == shown
+
+
+def test_the_penalty_panel_tells_two_computer_seats_of_one_host_apart():
+    from client.widgets.pueblo_panels import penalties_text
+
+    text = penalties_text(["P2 [computer] Ann 1", "P3 [computer] Ann 2"], [3, 4], [(1, 2, 0), (1, 2, 0)],
+                          turn=None, winners=[]).plain.splitlines()
+    assert "[c] Ann 1" in text[0] and "[c] Ann 2" in text[1]
