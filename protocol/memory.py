@@ -85,7 +85,8 @@ def host_computer(claimer: Session, *, games: Callable[[str], Game] | None = Non
 
 def play_replacing(sessions: Sequence[Session], players: Sequence[Player], computer: Player, *, gone: int,
                    after_moves: int, claimer: int = 0, max_steps: int = 100_000,
-                   games: Callable[[str], Game] | None = None) -> tuple[Pipe, Session | None]:
+                   games: Callable[[str], Game] | None = None,
+                   filter: Callable[[int, int, bytes], bytes | None] | None = None) -> tuple[Pipe, Session | None]:
     """A game where seat ``gone`` falls silent after ``after_moves`` moves, to the end.
 
     The sessions need a table whose policy is ``computer`` and a ``timeout``
@@ -93,14 +94,17 @@ def play_replacing(sessions: Sequence[Session], players: Sequence[Player], compu
     it writes the ``replace`` and hosts the computer (``computer`` plays it),
     the others agree, the hands are re-dealt and the game goes on. Nothing
     reaches or leaves the gone session after the cut (it keeps its log as it
-    stood). Returns the pipe and the computer's session (None if the game
-    ended before the cut).
+    stood). ``filter`` may change or drop frames (src, dst, bytes) as
+    :meth:`Pipe.deliver` does. Returns the pipe and the computer's session
+    (None if the game ended before the cut).
     """
     players = list(players)
     cut = False
 
     def silence(src: int, dst: int, raw: bytes) -> bytes | None:
-        return None if cut and gone in (src, dst) else raw
+        if cut and gone in (src, dst):
+            return None
+        return raw if filter is None else filter(src, dst, raw)
 
     pipe = Pipe(sessions)
     pipe.collect(0, sessions[0].start())

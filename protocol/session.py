@@ -803,6 +803,8 @@ class Session:
         trial.view = self.view
         trial.fair = copy.deepcopy(self.fair)
         trial.steps, trial.finals, trial.ends = list(self.steps), dict(self.finals), dict(self.ends)
+        trial.seats, trial.names, trial.replaced = list(self.seats), list(self.names), dict(self.replaced)
+        trial.replacing, trial._redeal = copy.deepcopy(self.replacing), deque(self._redeal)
         trial._events, trial._outbox, trial._replay, trial.store = [], [], None, None
         try:
             trial._receive(raw, None)

@@ -156,3 +156,26 @@ def test_a_replay_of_the_claimers_own_log_names_its_forged_replace():
     with pytest.raises(ProtocolError) as caught:
         Session.replay(raws, claimer.public, claimer.seed)
     assert caught.value.seat == 0 and caught.value.entry == len(raws) - 1 and "signs scores so far" in str(caught.value)
+
+
+def test_a_cheat_by_the_computer_after_the_redeal_is_named_and_the_log_verifies():
+    from protocol.verify import verify_entries
+    from tests.protocol.helpers import forge
+
+    sessions = make_sessions(get_game("pandoria"), 3, "cheatcomp", on_gone="computer")
+    sessions[0].timeout = 30
+
+    def tamper(src, dst, raw):
+        entry = open_entry(raw)
+        if src == 3 and entry.kind == "move":    # index 3: the computer the claimer hosts
+            identity, _ = sessions[0].computer_secrets(GONE)
+            assert entry.author == identity.public
+            return forge(entry, identity, body={**entry.body, "digest": bytes(32)})
+        return raw
+    play_replacing(sessions, [RandomBot(i) for i in range(3)], RandomBot(9), gone=GONE, after_moves=12,
+                   filter=tamper)
+    for honest in sessions[:2]:
+        assert isinstance(honest.result, Aborted) and honest.result.culprit == GONE, honest.result
+        assert "digest" in honest.result.reason
+    report = verify_entries([e.raw for e in sessions[0].chain])
+    assert report.ok and report.culprit == GONE + 1, report.problem
