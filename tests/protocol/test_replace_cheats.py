@@ -169,7 +169,8 @@ def test_a_cheat_by_the_computer_after_the_redeal_is_named_and_the_log_verifies(
         entry = open_entry(raw)
         if src == 3 and entry.kind == "move":    # index 3: the computer the claimer hosts
             identity, _ = sessions[0].computer_secrets(GONE)
-            assert entry.author == identity.public
+            if entry.author != identity.public:
+                return raw                       # an echo of another seat's move
             return forge(entry, identity, body={**entry.body, "digest": bytes(32)})
         return raw
     play_replacing(sessions, [RandomBot(i) for i in range(3)], RandomBot(9), gone=GONE, after_moves=12,
