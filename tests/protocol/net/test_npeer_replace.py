@@ -91,3 +91,31 @@ async def test_a_guest_that_requires_another_policy_leaves_at_the_table(tmp_path
         assert s.result.reason == "seat 3 plays only with on-gone policy end, not computer"
     logs = [read_log(p.files.log_path)[0] for p in (host, *guests)]
     assert logs[0] == logs[1] == logs[2] and open_entry(logs[0][-1]).author == guests[1].me.public
+
+
+async def test_the_host_gone_for_good_is_replaced_by_seat_2_and_learns_it_when_back(tmp_path):
+    host, guests, lines = _table(tmp_path, "pueblo")
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    tasks = []
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
+        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+    await until(lambda: host.session is not None and len(host.session.chain) > 20
+                and guests[0].linked(host.me.public) and guests[1].linked(host.me.public)
+                and guests[1].linked(guests[0].me.public))
+    host_task.cancel()   # the host leaves: seat 2 is the lowest present seat, it claims
+    with pytest.raises(asyncio.CancelledError):
+        await host_task
+    await until(lambda: any(e.kind == AGREE for e in guests[0].session.chain), 60)
+    assert any(line.startswith("hosting [computer] Ana") for line in lines[1])
+    meta = [m for m in GameFiles.unfinished(tmp_path / "p0")][0]
+    back_lines = []
+    back = MeshPeer.from_files(IDS[0], meta, player=make_bot("random", 1), options=PATIENT, say=back_lines.append)
+    back_session = await asyncio.wait_for(back.run_host([LOCAL], 0, discover=False), 60)
+    assert isinstance(back_session.result, Replaced) and back_session.result.by == 1
+    sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)
+    assert all(isinstance(s.result, GameOver) for s in sessions), [s.result for s in sessions]
+    logs = [read_log(p.files.log_path)[0] for p in guests]
+    assert logs[0] == logs[1]
+    assert verify_file(guests[0].files.log_path).ok
