@@ -72,6 +72,8 @@ def run(args) -> int:
             try:
                 peer = (MeshPeer if mesh else NetPeer).from_files(me, unfinished[0], player=player,
                                                                   options=options, say=say)
+                if mesh:   # a computer we took a gone seat over with comes back with us
+                    peer.resume_computers(lambda n: make_bot(args.bot, f"{args.bot_seed}-replace-{n}"))
             except ResumeError as e:
                 fail(f"{e} (start a new game with --new)")
             if target is not None and not mesh:

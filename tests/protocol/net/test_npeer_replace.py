@@ -119,3 +119,32 @@ async def test_the_host_gone_for_good_is_replaced_by_seat_2_and_learns_it_when_b
     logs = [read_log(p.files.log_path)[0] for p in guests]
     assert logs[0] == logs[1]
     assert verify_file(guests[0].files.log_path).ok
+
+
+async def test_the_claimer_restarted_after_a_crash_brings_its_computer_back(tmp_path):
+    host, guests, lines = _table(tmp_path, "pueblo")
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    tasks = []
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
+        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+    gone = guests[1]
+    await until(lambda: gone.session is not None and len(gone.session.chain) > 20
+                and host.linked(gone.me.public) and guests[0].linked(gone.me.public))
+    tasks[1].cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await tasks[1]
+    await until(lambda: any(e.kind == AGREE for e in host.session.chain), 60)
+    host_task.cancel()   # the claimer crashes, its computer with it
+    with pytest.raises(asyncio.CancelledError):
+        await host_task
+    meta = GameFiles.unfinished(tmp_path / "p0")[0]
+    again = MeshPeer.from_files(IDS[0], meta, player=make_bot("random", 1), options=PATIENT, say=lines[0].append)
+    computers = again.resume_computers(lambda n: make_bot("random", 10 + n))
+    assert len(computers) == 1 and computers[0].me.public == host.session.seats[2]
+    sessions = await asyncio.wait_for(asyncio.gather(again.run_host([LOCAL], 0, discover=False), tasks[0]), 120)
+    assert all(isinstance(s.result, GameOver) for s in sessions), [s.result for s in sessions]
+    logs = [read_log(p.files.log_path)[0] for p in (again, guests[0], computers[0])]
+    assert logs[0] == logs[1] == logs[2]
+    assert verify_file(guests[0].files.log_path).ok
