@@ -51,7 +51,7 @@ from protocol.wire import ProtocolError
 from .discovery import Advert, Discovery, TableHint
 from .handshake import HandshakeError, decode, encode
 from .invite import Answer, Declined, Request, ask, host_connection, join_request, resume_request
-from .peer import GameFiles, PeerOptions, ResumeError, Say, _write_private, event_line, listen, read_game_files
+from .peer import GameFiles, PeerOptions, ResumeError, Say, _write_private, event_line, listen, read_game_files, think
 from .transport import Link, LinkClosed, bound_port, within
 
 COMPUTER_MARK = "[computer] "
@@ -656,7 +656,9 @@ class MeshPeer:
                     await asyncio.sleep(self.options.move_delay)
                     if session.over or not session.my_turn:
                         continue
-                self._report(session.act(self.player.choose(session.game, session.view, session.my_seat)))
+                action = await think(self.player, session)
+                if action is not None:
+                    self._report(session.act(action))
                 await asyncio.sleep(0)  # let the senders run
                 continue
             self._changed.clear()

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from engines.core import TABLE, Game, Player, RulesError
+from engines.core import TABLE, Action, Game, Player, RulesError
 from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
 from protocol.log import LogFormatError, LogWriter, open_entry, read_log
@@ -283,8 +283,9 @@ class NetPeer:
                     await asyncio.sleep(self.options.move_delay)
                     if link is not self.link or session.over or not session.my_turn:
                         continue
-                action = self.player.choose(session.game, session.view, session.my_seat)
-                self._report(session.act(action))
+                action = await think(self.player, session)
+                if action is not None and link is self.link:
+                    self._report(session.act(action))
                 await self._send_out(link)
                 continue
             try:
@@ -349,7 +350,9 @@ class NetPeer:
         time passes for the claim."""
         session = self.session
         while session.my_turn and self.player is not None and not session.over:
-            self._report(session.act(self.player.choose(session.game, session.view, session.my_seat)))
+            action = await think(self.player, session)
+            if action is not None:
+                self._report(session.act(action))
         self._tick()
         session.data_to_send()  # no link: the next resume sends these
 
@@ -580,6 +583,19 @@ def read_game_files(meta_path: Path, say: Say) -> tuple[dict, bytes, bytes, list
         say(f"log: {cut} bytes after the last complete entry were dropped")
         _truncate_log(meta_path.with_suffix(".log"), cut)
     return meta, seed, table, raws
+
+
+async def think(player: Player, session: Session) -> Action | None:
+    """The computer's choice, computed on a worker thread so that links, heartbeats and the app stay live.
+
+    None when the position moved on meanwhile (an abort, a replacement):
+    the caller looks again instead of playing a move chosen for a stale view.
+    """
+    view = session.view
+    action = await asyncio.to_thread(player.choose, session.game, view, session.my_seat)
+    if session.over or not session.my_turn or session.view is not view:
+        return None
+    return action
 
 
 def event_line(ev: object, session: Session) -> str | None:

@@ -227,3 +227,34 @@ async def test_a_peer_restarted_on_another_port_is_found_again_by_its_fingerprin
     assert all(s.phase == "over" for s in sessions)
     logs = logs_of(back, host, guests[1])
     assert logs[0] == logs[1] == logs[2]
+
+
+class LoopProbe:
+    """A computer player that asks the event loop for a sign of life while it thinks.
+
+    If it were thinking ON the loop (as it once did), the loop could not
+    answer and every link of that peer would stall for the whole search.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, seed: int):
+        self.loop, self.inner, self.answered, self.asked = loop, make_bot("random", seed), 0, 0
+
+    def choose(self, game, view, seat):
+        import threading
+
+        alive = threading.Event()
+        self.asked += 1
+        self.loop.call_soon_threadsafe(alive.set)
+        if alive.wait(5):
+            self.answered += 1
+        return self.inner.choose(game, view, seat)
+
+
+async def test_a_computer_thinks_off_the_event_loop_so_its_links_stay_live(tmp_path):
+    loop = asyncio.get_running_loop()
+    host, guests, _ = make_table(tmp_path, "pueblo", 3)
+    probe = LoopProbe(loop, 7)
+    guests[0].player = probe
+    sessions = await play(host, guests, "pueblo")
+    assert all(s.phase == "over" for s in sessions)
+    assert probe.asked > 5 and probe.answered == probe.asked
