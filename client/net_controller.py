@@ -314,7 +314,7 @@ class NetworkGame(GameController):
         if s.over or self.failure is not None:
             return Waiting("over")
         if s.phase == "play" and s.view is not None and not self.game.is_over(s.view):
-            actor = self.game.next_actor(s.view)
+            actor = s.next_actor()
             if actor == TABLE:
                 return Waiting("table")
             return Waiting(HUMAN if actor == self.my_seat else REMOTE, actor)
@@ -356,7 +356,7 @@ class NetworkGame(GameController):
             return f"Game done: waiting for {who}'s final reveal" if other else "Game done: revealing our secrets..."
         if s.phase == "end":
             return f"Game done: waiting for {who}'s signed result" if other else "Game done: signing the result..."
-        if self.game.next_actor(s.view) == TABLE:
+        if s.next_actor() == TABLE:
             step = ""
             try:
                 step = s.fair._steps[0][1]
