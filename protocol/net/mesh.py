@@ -443,6 +443,8 @@ class MeshPeer:
             return Answer(False, "the table is full")
         if req.game and (req.game != self._game.id or req.variant != self._variant):
             return Answer(False, f"this table plays {self._game.id} {self._variant}")
+        if req.players and req.players != self._players:
+            return Answer(False, f"this table seats {self._players}, not {req.players}")
         if any(j.peer.key == req.peer.key for j in self._joiners):
             return Answer(False, "you already hold a seat here")
         ours = any(c.me.public == req.peer.key for c in self._computers)
@@ -497,12 +499,28 @@ class MeshPeer:
 
     async def _accepted(self, req: Request, link: Link) -> None:
         if req.kind == "join":
-            await self._full.wait()
+            if not await self._full_or_gone(link):
+                self._joiners.remove(req)  # its seat is free again for somebody else
+                self.say(f"left {req.peer.name} ({len(self._joiners) + 1}/{self._players} seats)")
+                if self.discovery is not None:
+                    self._spawn(self._refresh_advert())
+                return
             try:
                 await link.send(self._roster())
             except LinkClosed:
                 return
         await self._carry_quietly(req.peer.key, link, self._resume_from(req.peer.key, req.have))
+
+    async def _full_or_gone(self, link: Link) -> bool:
+        """Wait until every seat is taken (True) or this joiner's link closed before that (False)."""
+        full = asyncio.ensure_future(self._full.wait())
+        gone = asyncio.ensure_future(link.wait_closed())
+        try:
+            await asyncio.wait([full, gone], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            full.cancel()
+            gone.cancel()
+        return self._full.is_set()
 
     def _resume_from(self, key: bytes, have: int) -> int:
         """Where to start sending to ``key``: a replaced peer gets everything from its replacement on
@@ -525,6 +543,9 @@ class MeshPeer:
         except (asyncio.TimeoutError, LinkClosed, HandshakeError) as e:
             await link.close("no roster")
             raise Declined(f"{hs.peer.name} never filled the table: {e}") from None
+        except asyncio.CancelledError:  # we leave before the table is full: the host frees our seat
+            await link.close("left before the table was full")
+            raise
         keys = roster["keys"]
         if not keys or keys[0] != hs.peer.key or self.me.public not in keys or len(set(keys)) != len(keys) \
                 or not (len(keys) == len(roster["names"]) == len(roster["addrs"]) == len(roster["ports"])):

@@ -439,6 +439,8 @@ class NetPeer:
             return Answer(False, "the table is full")
         if req.game and (req.game != self._game_id() or req.variant != self._variant()):
             return Answer(False, f"this table plays {self._game_id()} {self._variant()}")
+        if req.players and req.players != 2:
+            return Answer(False, f"this table seats 2, not {req.players}")
         verdict = self._accept_policy(req) if self._accept_policy is not None else True
         if inspect.isawaitable(verdict):
             verdict = await verdict

@@ -258,3 +258,28 @@ async def test_a_computer_thinks_off_the_event_loop_so_its_links_stay_live(tmp_p
     sessions = await play(host, guests, "pueblo")
     assert all(s.phase == "over" for s in sessions)
     assert probe.asked > 5 and probe.answered == probe.asked
+
+
+async def test_a_wrong_size_join_is_refused_and_a_joiner_leaving_early_frees_its_seat(tmp_path):
+    from protocol.net.invite import Declined
+
+    host, guests, lines = make_table(tmp_path, "pueblo", 3)
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    wrong = MeshPeer.guest(IDS[5], "Fay", tmp_path / "wrong", options=FAST, say=lambda line: None)
+    with pytest.raises(Declined, match="this table seats 3, not 4"):
+        await asyncio.wait_for(wrong.run_guest((LOCAL, port), [LOCAL], game="pueblo", players=4), 30)
+    quitter = MeshPeer.guest(IDS[4], "Dee", tmp_path / "quitter", options=FAST, say=lambda line: None)
+    leaving = asyncio.create_task(quitter.run_guest((LOCAL, port), [LOCAL], game="pueblo"))
+    await until(lambda: len(host._joiners) == 1)
+    leaving.cancel()
+    await asyncio.gather(leaving, return_exceptions=True)
+    await until(lambda: "left Dee (1/3 seats)" in lines[0])
+    assert host._joiners == []
+    tasks = []
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
+        await until(lambda: len(host._joiners) == len(tasks) or host._full.is_set())
+    sessions = await asyncio.wait_for(asyncio.gather(host_task, *tasks), 60)
+    assert all(s.phase == "over" for s in sessions)
+    assert [s.name for s in host.seats] == ["Ana", "Bob", "Cy"]
