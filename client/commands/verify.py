@@ -46,6 +46,10 @@ def describe(r) -> str:
         by = f" by {r.bad_author}" if r.bad_author else ""
         return f"{r.path}: INVALID: {where}{by}: {r.problem}"
     head = f"{r.path}: valid: {r.game} ({r.variant}), {len(r.seats)} players, {r.entries} entries"
+    taken = [f"P{i + 1} taken over by {s['computer']['name']}" for i, s in enumerate(r.seats)
+             if isinstance(s, dict) and s.get("computer")]
+    if taken:
+        head += f" ({', '.join(taken)})"
     if r.result == "over":
         scores = " ".join(f"P{i + 1}={s}" for i, s in enumerate(r.scores))
         return f"{head}; {scores}; winner(s) {','.join(f'P{w}' for w in r.winners)}"

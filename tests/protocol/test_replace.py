@@ -69,6 +69,10 @@ def test_verify_replays_every_seat_the_computer_included(which, request):
     assert report.result == "over" and sorted(report.replayed) == [1, 2, 3]
     assert report.seats[GONE]["computer"]["key"] == comp.public.hex()
     assert list(sessions[0].result.scores) == report.scores
+    from client.commands.verify import describe
+
+    report.path = "game.log"
+    assert f"(P{GONE + 1} taken over by {COMPUTER_MARK}" in describe(report)  # `lanterne verify` says so
 
 
 def test_the_replace_signs_the_scores_so_far_and_everyone_sees_the_events(pandoria):
