@@ -33,6 +33,7 @@ at fault and carrying the offending bytes as evidence.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import os
 from collections import deque
@@ -87,8 +88,12 @@ def _fair():
     return fair
 
 
+@functools.lru_cache(maxsize=None)
 def schemas() -> dict[str, dict]:
-    """Every message kind -> the schema of its body (the session's and the fair table's)."""
+    """Every message kind -> the schema of its body (the session's and the fair table's).
+
+    One shared, read-only dict: ``wire.check`` compiles each schema once.
+    """
     fair = _fair()
     proof = fair.SCHEMAS["proof"]
     own = {

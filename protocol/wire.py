@@ -17,7 +17,7 @@ max_len]``, ``["map", key_type, value_type, max_len]``, or a nested dict schema.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import msgpack
 
@@ -144,57 +144,124 @@ def _plain(v: Any, depth: int) -> bool:
 
 
 def check(schema: Any, value: Any, where: str = "body") -> None:
-    """Raise SchemaError naming the first field of ``value`` that breaks ``schema``."""
+    """Raise SchemaError naming the first field of ``value`` that breaks ``schema``.
+
+    Each schema is compiled once into a checking function, and the field's
+    path is only spelled out when something is wrong: a valid entry (the
+    verifier checks thousands) builds no strings.
+    """
+    try:
+        _compiled(schema)(value)
+    except _Misfit as e:
+        raise SchemaError(e.text.format(where=where + "".join(reversed(e.path)))) from None
+
+
+class _Misfit(Exception):
+    """A mismatch on its way up: ``text`` has a ``{where}`` slot, ``path`` the steps to it (innermost first)."""
+
+    def __init__(self, text: str):
+        self.text, self.path = text, []
+
+
+_COMPILED: dict[int, tuple[Callable[[Any], None], Any]] = {}
+
+
+def _compiled(schema: Any) -> Callable[[Any], None]:
+    hit = _COMPILED.get(id(schema))
+    if hit is None or hit[1] is not schema:
+        hit = _COMPILED[id(schema)] = (_compile(schema), schema)  # the schema is kept: its id stays its own
+    return hit[0]
+
+
+def _esc(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _fail(text: str) -> Callable[[Any], None]:
+    def misfit(value: Any) -> None:
+        raise _Misfit(text)
+    return misfit
+
+
+def _compile(schema: Any) -> Callable[[Any], None]:
     if isinstance(schema, dict):
-        if not isinstance(value, dict):
-            raise SchemaError(f"{where} must be a map, not {_kind(value)}")
-        fields = {}
-        for name, sub in schema.items():
-            optional = name.endswith("?")
-            key = name[:-1] if optional else name
-            fields[key] = sub
-            if key not in value:
-                if not optional:
-                    raise SchemaError(f"{where} lacks the field {key!r}")
-        for key in value:
-            if key not in fields:
-                raise SchemaError(f"{where} has an unknown field {key!r}")
-            check(fields[key], value[key], f"{where}.{key}")
-        return
+        fields = {name[:-1] if name.endswith("?") else name: _compile(sub) for name, sub in schema.items()}
+        required = tuple(name for name in schema if not name.endswith("?"))
+
+        def a_map(value: Any) -> None:
+            if not isinstance(value, dict):
+                raise _Misfit("{where} must be a map, not " + _esc(_kind(value)))
+            for key in required:
+                if key not in value:
+                    raise _Misfit("{where} lacks the field " + _esc(repr(key)))
+            for key, item in value.items():
+                sub = fields.get(key) if type(key) is str else None
+                if sub is None:
+                    raise _Misfit("{where} has an unknown field " + _esc(repr(key)))
+                try:
+                    sub(item)
+                except _Misfit as e:
+                    e.path.append(f".{key}")
+                    raise
+        return a_map
     if isinstance(schema, str):
         test = _SCALARS.get(schema)
         if test is None:
-            raise SchemaError(f"bad schema type {schema!r} at {where}")
-        if not test(value):
-            raise SchemaError(f"{where} must be {schema}, not {_kind(value)}")
-        return
+            return _fail("bad schema type " + _esc(repr(schema)) + " at {where}")
+
+        def a_scalar(value: Any) -> None:
+            if not test(value):
+                raise _Misfit("{where} must be " + _esc(schema) + ", not " + _esc(_kind(value)))
+        return a_scalar
     if isinstance(schema, (list, tuple)) and schema:
         if schema[0] == "list" and len(schema) == 3:
-            if not isinstance(value, (list, tuple)):
-                raise SchemaError(f"{where} must be a list, not {_kind(value)}")
-            if len(value) > schema[2]:
-                raise SchemaError(f"{where} has {len(value)} items, over the limit of {schema[2]}")
-            for i, item in enumerate(value):
-                check(schema[1], item, f"{where}[{i}]")
-            return
+            item_check, limit = _compile(schema[1]), schema[2]
+
+            def a_list(value: Any) -> None:
+                if not isinstance(value, (list, tuple)):
+                    raise _Misfit("{where} must be a list, not " + _esc(_kind(value)))
+                if len(value) > limit:
+                    raise _Misfit("{where} has " + f"{len(value)} items, over the limit of {limit}")
+                for i, item in enumerate(value):
+                    try:
+                        item_check(item)
+                    except _Misfit as e:
+                        e.path.append(f"[{i}]")
+                        raise
+            return a_list
         if schema[0] == "map" and len(schema) == 4:
-            if not isinstance(value, dict):
-                raise SchemaError(f"{where} must be a map, not {_kind(value)}")
-            if len(value) > schema[3]:
-                raise SchemaError(f"{where} has {len(value)} entries, over the limit of {schema[3]}")
-            for k, item in value.items():
-                check(schema[1], k, f"{where} key")
-                check(schema[2], item, f"{where}[{k!r}]")
-            return
+            key_check, value_check, limit = _compile(schema[1]), _compile(schema[2]), schema[3]
+
+            def a_dict(value: Any) -> None:
+                if not isinstance(value, dict):
+                    raise _Misfit("{where} must be a map, not " + _esc(_kind(value)))
+                if len(value) > limit:
+                    raise _Misfit("{where} has " + f"{len(value)} entries, over the limit of {limit}")
+                for k, item in value.items():
+                    try:
+                        key_check(k)
+                    except _Misfit as e:
+                        e.path.append(" key")
+                        raise
+                    try:
+                        value_check(item)
+                    except _Misfit as e:
+                        e.path.append(f"[{k!r}]")
+                        raise
+            return a_dict
         if schema[0] == "oneof":
-            for option in schema[1:]:
-                try:
-                    check(option, value, where)
-                    return
-                except SchemaError:
-                    pass
-            raise SchemaError(f"{where} matches none of its allowed forms")
-    raise SchemaError(f"bad schema {schema!r} at {where}")
+            options = [_compile(option) for option in schema[1:]]
+
+            def one_of(value: Any) -> None:
+                for option in options:
+                    try:
+                        option(value)
+                        return
+                    except _Misfit:
+                        pass
+                raise _Misfit("{where} matches none of its allowed forms")
+            return one_of
+    return _fail("bad schema " + _esc(repr(schema)) + " at {where}")
 
 
 def _kind(value: Any) -> str:
