@@ -85,18 +85,31 @@ def test_best_of_k_rollouts_pick_the_action_worth_most_points():
     state = view  # the seat's own view: its hand is known, the rest is irrelevant to a column's points
     legal = game.legal_actions(state, seat)
     bot = IsmctsBot("k", rollout_sample=len(legal) * 8)
-    bot._sample = bot.rollout_sample
+    bot._settle(game)
     best = bot._best_of_sample(game, state, seat, legal)
     top = max(game.points(game.apply(state, a)[0], seat) for a in legal)
     assert game.points(best, seat) == top  # with this many draws every action is all but surely sampled
 
 
-def test_pagode_rollouts_take_the_best_of_three_by_default():
-    from engines.bots.ismcts import ROLLOUT_SAMPLE
+def test_pagode_takes_its_tuned_settings_and_the_other_games_the_defaults():
+    from engines.bots.ismcts import DEFAULTS, TUNING
 
     game, view, seat = first_decision("pagode")
     bot = IsmctsBot("k", iterations=3)
     bot.choose(game, view, seat)
-    assert bot._sample == ROLLOUT_SAMPLE["pagode"] == 3
+    assert (bot._sample, bot._expand, bot.c) == (3, 4, 0.4) == tuple(TUNING["pagode"].values())
     bot.choose(*first_decision("pueblo"))
-    assert bot._sample == 1
+    assert (bot._sample, bot._expand, bot.c) == (1, 1, 0.7) == tuple(DEFAULTS.values())
+    own = IsmctsBot("k", iterations=3, rollout_sample=2, expand=5, exploration=1.0)
+    own.choose(game, view, seat)
+    assert (own._sample, own._expand, own.c) == (2, 5, 1.0)
+
+
+def test_expansion_takes_the_best_by_points_of_the_untried_actions():
+    game, view, seat = first_decision("pagode")
+    legal = game.legal_actions(view, seat)
+    bot = IsmctsBot("k", expand=len(legal))
+    bot._settle(game)
+    action, after = bot._best_untried(game, view, seat, legal)
+    assert after.to_data() == game.apply(view, action)[0].to_data()
+    assert game.points(after, seat) == max(game.points(game.apply(view, a)[0], seat) for a in legal)
