@@ -8,7 +8,14 @@ full the lobby reads who sits where from :meth:`MeshGame.table_lines`.
 
 Computer seats are peers of their own that the host runs
 (:meth:`MeshPeer.add_computer`); their names start with ``[computer] `` so
-every app shows what they are. Everything here uses the mesh peer's public
+every app shows what they are.
+
+A seat gone for good (issue 9): the table's policy (``on_gone``: end the
+game with the scores so far, or give the seat to a computer the claimer
+hosts) and the claim time are shown everywhere (:meth:`MeshGame.policy_text`);
+while the awaited peer is gone the status counts up to the claim
+(:meth:`MeshGame.gone_text`); a replaced seat takes the computer's name
+(``[computer] Bob``) and leaves a one-line :attr:`MeshGame.notice`. Everything here uses the mesh peer's public
 API and its ``say`` lines: the seats taken before the table is full come
 from the host's ``accepted NAME (k/N seats)`` lines.
 """
@@ -17,24 +24,56 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from client.controller import Change, LogEntry, Waiting
+from client.controller import HUMAN, REMOTE, Change, LogEntry, Seat, Waiting
 from client.net_controller import NetworkGame
 from engines.core import Action, Game, IllegalAction
 from protocol.identity import Identity
 from protocol.net.mesh import COMPUTER_MARK, MeshPeer
 from protocol.net.peer import PeerOptions
+from protocol.session import CLAIM_REASON, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Replaced, ReplaceAsked, SeatReplaced
 
 _ACCEPTED = re.compile(r"^accepted (.*) \((\d+)/(\d+) seats\)$")
 _JOINED = re.compile(r"^joined (.*) \(([^()]*)\); safety code ([^;]*);")
 _SEATED = re.compile(r"^seated (\d+) of (\d+): ")
+_CLAIM_TIME = re.compile(r" for ([0-9.]+) s$")
 
 
 def is_computer(name: str) -> bool:
     """A seat a host's computer plays (every peer sees the mark in its name)."""
     return name.startswith(COMPUTER_MARK)
+
+
+def clock(seconds: float) -> str:
+    """``m:ss`` for a duration (the gone clock and the claim time)."""
+    seconds = max(int(seconds), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def claim_time(seconds: float) -> str:
+    """The claim time in words: ``5 min``, ``90 s``."""
+    return f"{seconds / 60:g} min" if seconds >= 60 and seconds % 60 == 0 else f"{seconds:g} s"
+
+
+ON_GONE_WORDS = {ON_GONE_END: "the game ends with the scores so far",
+                 ON_GONE_COMPUTER: "a computer takes the seat"}
+"""What the table does with a seat gone past the claim time, in a player's words."""
+
+
+def describe_policy(on_gone: str, claim_after: float) -> str:
+    """'if a player is gone 5 min: a computer takes the seat'."""
+    return f"if a player is gone {claim_time(claim_after)}: {ON_GONE_WORDS.get(on_gone, on_gone)}"
+
+
+def replacement_players(bot: str) -> Callable[[int], object]:
+    """The player of a computer this app hosts for a seat it replaced (the lobby's computer level)."""
+    from engines.bots import make_bot
+
+    salt = os.urandom(4).hex()
+    return lambda seat: make_bot(bot, f"{salt}-replace-{seat + 1}")
 
 
 class MeshGame(NetworkGame):
@@ -53,15 +92,25 @@ class MeshGame(NetworkGame):
         """A guest: the host took us (we wait for the others, then the roster)."""
         self.last_moves: dict[int, LogEntry] = {}
         """Every other seat's last move (the banner shows them all)."""
+        self.notice = ""
+        """The last replacement, in one line (the banner shows it)."""
         self._link_state: tuple[bool, ...] = ()
+        self._gone_since: dict[bytes, float] = {}
+        """Key of a peer whose link with us is down -> when we saw it go (time.monotonic)."""
+        self._gone_shown = ""
 
     # -- making one
     @classmethod
     def open_table(cls, me: Identity, name: str, game: Game, folder: Path | str, *,  # type: ignore[override]
                    variant: str = "standard", players: int = 3, computers: int = 0, bot: str = "greedy",
                    interfaces: Sequence[str], port: int = 0, discover: bool = True, accept: Callable | None = None,
-                   options: PeerOptions = PeerOptions()) -> "MeshGame":
-        """Host a table of ``players`` seats, ``computers`` of them played by ``bot`` players this app runs."""
+                   options: PeerOptions = PeerOptions(), on_gone: str = ON_GONE_END) -> "MeshGame":
+        """Host a table of ``players`` seats, ``computers`` of them played by ``bot`` players this app runs.
+
+        ``on_gone`` (signed in the table): a seat gone past ``options.claim_after``
+        ends the game with the scores so far (``end``) or is given to a
+        ``bot`` player this app hosts, if this app is the one that claims (``computer``).
+        """
         from engines.bots import make_bot
         from engines.core import RulesError
 
@@ -69,7 +118,11 @@ class MeshGame(NetworkGame):
         if not 0 <= computers < players:
             raise RulesError(f"a table of {players} takes 0 to {players - 1} computer players, not {computers}")
         make_bot(bot)  # an unknown kind fails here, in one line
-        peer = MeshPeer.host(me, name, game, players, folder, variant=variant, options=options, say=lambda _: None)
+        if on_gone not in ON_GONE_WORDS:
+            raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE_WORDS)}")
+        peer = MeshPeer.host(me, name, game, players, folder, variant=variant, options=options, say=lambda _: None,
+                             on_gone=on_gone)
+        peer.computer_player = replacement_players(bot)
         salt = os.urandom(4).hex()
         for n in range(computers):
             peer.add_computer(make_bot(bot, f"{salt}-computer-{n + 1}"))
@@ -80,9 +133,13 @@ class MeshGame(NetworkGame):
     def join(cls, me: Identity, name: str, folder: Path | str, address: tuple[str, int], *,  # type: ignore[override]
              interfaces: Sequence[str], players: int = 0, expect_fingerprint: str | None = None, game: str = "",
              variant: str = "standard", discover: bool = True, games: Callable[[str], Game] | None = None,
-             options: PeerOptions = PeerOptions()) -> "MeshGame":
-        """Ask the host at ``address`` for a seat; listen on ``interfaces`` for the peers seated after us."""
+             options: PeerOptions = PeerOptions(), bot: str = "greedy") -> "MeshGame":
+        """Ask the host at ``address`` for a seat; listen on ``interfaces`` for the peers seated after us.
+
+        ``bot``: the kind of the computer this app hosts if it gives a gone seat to one.
+        """
         peer = MeshPeer.guest(me, name, folder, options=options, say=lambda _: None)
+        peer.computer_player = replacement_players(bot)
         if games is not None:
             peer.session._games = games  # a game the registry does not know (tests), as NetworkGame.join
 
@@ -105,6 +162,7 @@ class MeshGame(NetworkGame):
         from engines.bots import make_bot
 
         peer = MeshPeer.from_files(me, meta_path, options=options, say=lambda _: None)
+        peer.computer_player = replacement_players(bot)
         if peer.is_host:
             salt = os.urandom(4).hex()
             peer.resume_computers(lambda n: make_bot(bot, f"{salt}-computer-{n}"))
@@ -191,10 +249,95 @@ class MeshGame(NetworkGame):
 
     def _on_events(self, events: list) -> None:
         before = len(self.log)
+        for ev in events:
+            if isinstance(ev, ReplaceAsked) and ev.seat < len(self.seats):
+                self.notes.append(f"{self.seats[ev.by].label} asks to give {self.seats[ev.seat].label}'s seat to "
+                                  f"{ev.name}")
+            elif isinstance(ev, SeatReplaced):
+                self._seat_replaced(ev)
+            elif isinstance(ev, Replaced):
+                self.last_error = self.replaced_text(ev)
         super()._on_events(events)
         for entry in self.log[before:]:
             if entry.actor >= 0 and entry.actor != self.my_seat:
                 self.last_moves[entry.actor] = entry
+        if any(isinstance(ev, Replaced) for ev in events):
+            self._notify(Change(error=self.last_error))
+
+    def _seat_replaced(self, ev: SeatReplaced) -> None:
+        """The computer holds the seat now: its name (``[computer] Bob``) everywhere, and one line of notice."""
+        s = self.peer.session
+        old = self.seats[ev.seat].label if ev.seat < len(self.seats) else f"P{ev.seat + 1}"
+        self.my_seat = s.my_seat
+        self.seats = tuple(Seat(i, name, HUMAN if i == s.my_seat else REMOTE) for i, name in enumerate(s.names))
+        self.notice = (f"{old} was gone {claim_time(self.peer.options.claim_after)}: {self.seats[ev.seat].label} "
+                       f"plays that seat from now on (every present player signed it; hidden cards re-dealt)")
+        self.notes.append(self.notice)
+
+    def early_end(self) -> str:
+        s = self.peer.session
+        if s is not None and isinstance(s.result, Replaced):
+            return self.replaced_text(s.result)
+        return super().early_end()
+
+    def replaced_text(self, ev: Replaced) -> str:
+        """We are the one who was gone: our seat is a computer's now; the board stays as we left it."""
+        by = self.seats[ev.by].label if 0 <= ev.by < len(self.seats) else f"P{ev.by + 1}"
+        return (f"Game over for you: while you were gone, {by} gave your seat (P{ev.seat + 1}) to a computer, "
+                f"which plays on; the board shows the game as you left it")
+
+    def ended_text(self, ev: Aborted) -> str:
+        """A claim against a gone seat says who was gone and the scores so far; any other end as NetworkGame."""
+        if ev.culprit is None or not ev.reason.startswith(CLAIM_REASON) or not 0 <= ev.culprit < len(self.seats):
+            return super().ended_text(ev)
+        who = self.seats[ev.culprit].label + (" (you)" if ev.culprit == self.my_seat else "")
+        found = _CLAIM_TIME.search(ev.reason)
+        text = f"Game ended: {who} was gone" + (f" {claim_time(float(found.group(1)))}" if found else "")
+        scores = list(ev.scores) if ev.scores is not None else self.peer.scores_so_far()
+        if scores:
+            text += "; scores so far: " + ", ".join(f"{seat.label} {score}" for seat, score in zip(self.seats, scores))
+        return text
+
+    # -- a seat gone for good: the table's policy and the clock
+    @property
+    def on_gone(self) -> str | None:
+        """The table's policy for a seat gone past the claim time (None: a guest before the table is known)."""
+        s = self.peer.session
+        if s is not None and s.game is not None:
+            return s.on_gone
+        return self.peer.on_gone if self.peer.is_host else None
+
+    def policy_text(self) -> str:
+        """'if a player is gone 5 min: a computer takes the seat' ('' until the table is known)."""
+        on_gone = self.on_gone
+        return "" if on_gone is None else describe_policy(on_gone, self.peer.options.claim_after)
+
+    def gone_text(self, now: float | None = None) -> str:
+        """While the awaited peer's link with us is down: who, for how long, and what happens at the claim time."""
+        s = self.peer.session
+        if s is None or s.over or self.failure is not None or s.game is None:
+            return ""
+        seat = s.waiting_for()
+        if seat is None or seat == s.my_seat or seat >= len(s.seats):
+            return ""
+        key = s.seats[seat]
+        since = self._gone_since.get(key)
+        if since is None or self.peer.linked(key):
+            return ""
+        now = time.monotonic() if now is None else now
+        then = ON_GONE_WORDS[ON_GONE_COMPUTER] if s.may_replace(seat) else ON_GONE_WORDS[ON_GONE_END]
+        who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
+        return f"Waiting for {who} (gone {clock(now - since)}; at {clock(self.peer.options.claim_after)} {then})"
+
+    def _replace_text(self) -> str:
+        s = self.peer.session
+        r = s.replacing or {}
+        seat = r.get("seat", 0)
+        who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
+        expected = s.waiting_for()
+        if expected is None or expected == s.my_seat:
+            return f"Giving {who}'s seat to a computer: agreeing..."
+        return f"Giving {who}'s seat to a computer: waiting for {self.seats[expected].label} to agree"
 
     # -- the links: one per other peer
     def peer_links(self) -> list[tuple[str, bool]]:
@@ -220,13 +363,26 @@ class MeshGame(NetworkGame):
         return self._was_linked and not self.linked and not over and self.failure is None
 
     def _check_link(self) -> bool:
+        """Note links that came up or went down (and when); True if what the screen shows changed."""
+        changed = False
         state = tuple(up for _, up in self.peer_links())
-        if state == self._link_state:
-            return False
-        self._link_state = state
-        self._last_linked = self.linked
-        self._was_linked = self._was_linked or self._last_linked
-        return True
+        if state != self._link_state:
+            self._link_state = state
+            self._last_linked = self.linked
+            self._was_linked = self._was_linked or self._last_linked
+            changed = True
+        now = time.monotonic()
+        me = self.peer.me.public
+        for seat in self.peer.seats:
+            if seat.key == me or self.peer.linked(seat.key):
+                self._gone_since.pop(seat.key, None)
+            elif self._was_linked:
+                self._gone_since.setdefault(seat.key, now)
+        gone = self.gone_text(now)
+        if gone != self._gone_shown:   # the clock ticks on the screen once a second
+            self._gone_shown = gone
+            changed = True
+        return changed
 
     # -- GameController, with no session yet on a host whose table is not full
     @property
@@ -247,10 +403,19 @@ class MeshGame(NetworkGame):
         return super().winners() if self.peer.session is not None else []
 
     def status(self) -> str:
-        if self.peer.session is None:
+        s = self.peer.session
+        if s is None:
             if self.failure is not None:
                 return self.failure
             return f"Waiting for players: {len(self.taken)} of {self.players} seats taken"
+        if isinstance(s.result, Replaced):
+            return self.replaced_text(s.result)
+        if self.failure is None and not s.over:
+            gone = self.gone_text()
+            if gone:
+                return gone
+            if s.phase == "replace":
+                return self._replace_text()
         return super().status()
 
     def _waiting_text(self) -> str:
@@ -280,4 +445,4 @@ class MeshGame(NetworkGame):
             self.peer.files.update(over=True, closed="the table never filled")
 
 
-__all__ = ["MeshGame", "is_computer"]
+__all__ = ["MeshGame", "claim_time", "clock", "describe_policy", "is_computer"]

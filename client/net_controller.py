@@ -275,6 +275,18 @@ class NetworkGame(GameController):
         self.log.append(entry)
         return entry
 
+    def early_end(self) -> str:
+        """The one line of a game that stopped without a result (an abort, a failure); '' otherwise.
+
+        Board screens that word their own result (penalties...) show this instead when it is set.
+        """
+        s = self.peer.session
+        if self.failure is not None:
+            return self.failure
+        if s is not None and isinstance(s.result, Aborted):
+            return self.ended_text(s.result)
+        return ""
+
     def ended_text(self, ev: Aborted) -> str:
         if ev.culprit is not None and 0 <= ev.culprit < len(self.seats):
             who = "you" if ev.culprit == self.my_seat else self.seats[ev.culprit].label

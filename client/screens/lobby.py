@@ -1,7 +1,9 @@
 """The LAN lobby: who is on this network, their open tables, and yours.
 
 Open a table (game, variant, number of seats, how many of them computer
-players this app runs, and their level) and wait: each join request opens
+players this app runs, their level, and at a table of 3+ what happens to a
+player gone for good: after the claim time (1, 2, 5 or 10 minutes) the game
+ends with the scores so far, or a computer takes the seat) and wait: each join request opens
 the accept/decline dialog with the joiner's name and the safety code, and
 the table view here shows every seat, taken or free (computers marked
 ``[computer]``). Or join a table heard on the LAN (click it) or typed as
@@ -24,6 +26,7 @@ log folder (``<data folder>/games``), and ``lanterne verify`` checks them.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
@@ -36,7 +39,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Select, Static
 
 from client.local_play import BOT_KINDS
-from client.mesh_controller import MeshGame
+from client.mesh_controller import ON_GONE_WORDS, MeshGame, clock, describe_policy
 from client.net_controller import NetworkGame
 from client.screens.dialogs import ConfirmScreen
 from client.screens.invite import InviteScreen, JoinAddressScreen
@@ -65,6 +68,23 @@ class NetworkScreenMixin:
             self.mount(banner, before=self.query_one(StatusLine))  # type: ignore[attr-defined]
             self.sub_title = f"{self.game.name} — network game"  # type: ignore[attr-defined]
         banner.show(self.controller)  # type: ignore[attr-defined]
+
+    def status_text(self) -> str:
+        """A game that stopped early (a claim, a replacement, a cheat) says so, not the board's result words."""
+        return self.controller.early_end() or super().status_text()  # type: ignore[attr-defined,misc]
+
+    def check_turn(self) -> None:
+        controller = self.controller  # type: ignore[attr-defined]
+        ended = controller.early_end() if controller.is_over() else ""
+        if ended and not self._over_shown:  # type: ignore[has-type]
+            from client.screens.dialogs import GameOverScreen
+
+            self._over_shown = True
+            # Text, not str: names such as "[computer] Ann 1" are no markup
+            self.app.push_screen(GameOverScreen(Text(ended), Text(self.score_table())),  # type: ignore
+                                 self._after_game_over)  # type: ignore[attr-defined]
+            return
+        super().check_turn()  # type: ignore[misc]
 
     def action_leave(self) -> None:
         controller = self.controller  # type: ignore[attr-defined]
@@ -209,9 +229,17 @@ class LobbyScreen(Screen):
                 yield Label("Computer level")
                 yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True,
                              id="lan-bot")
+                two = first is None or _default_seats(first) < 3
+                yield Label("If a player is gone (3+ seats)")
+                yield Select([(f"{words}", key) for key, words in ON_GONE_WORDS.items()], value=DEFAULT_ON_GONE,
+                             allow_blank=False, compact=True, id="lan-on-gone", disabled=two)
+                yield Label("... for (the claim time)")
+                yield Select(_claim_options(self.options.claim_after), value=float(self.options.claim_after),
+                             allow_blank=False, compact=True, id="lan-claim", disabled=two)
                 yield Button("Open table \\[o]", id="open-table", variant="primary", compact=True)
                 yield Button("Close table \\[c]", id="close-table", compact=True, disabled=True)
                 yield Static("", id="lobby-table")
+                yield Static("", id="lobby-policy", classes="muted")
         yield Static("", id="lobby-unfinished", classes="muted")
         yield Static("", id="lobby-status", classes="status")
         yield Footer()
@@ -269,7 +297,7 @@ class LobbyScreen(Screen):
             if _is_mesh(found[0]):
                 controller: NetworkGame = MeshGame.resume(
                     self.identity, found[0], interfaces=self.interfaces, discover=self.discover,
-                    options=self.options, bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
+                    options=self.peer_options(), bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
             else:
                 controller = NetworkGame.resume(self.identity, found[0], interfaces=self.interfaces,
                                                 discover=self.discover, options=self.options)
@@ -319,6 +347,8 @@ class LobbyScreen(Screen):
             seats.set_options(_seat_options(game))
             seats.value = _default_seats(game)
         elif event.select.id == "lan-seats" and isinstance(event.value, int):
+            for select_id in ("#lan-on-gone", "#lan-claim"):
+                self.query_one(select_id, Select).disabled = event.value < 3
             computers = self.query_one("#lan-computers", Select)
             keep = computers.value
             computers.set_options(_computer_options(event.value))
@@ -348,18 +378,34 @@ class LobbyScreen(Screen):
             return
         computers = computers if isinstance(computers, int) else 0
         bot = bot if isinstance(bot, str) else DEFAULT_BOT
-        self.open_table(game_id, variant, seats, computers, bot)
+        self.open_table(game_id, variant, seats, computers, bot, on_gone=_chosen(
+            self.query_one("#lan-on-gone", Select), DEFAULT_ON_GONE), claim_after=self.claim_after)
+
+    @property
+    def claim_after(self) -> float:
+        """Seconds a gone player has before the claim (the form's choice; the options' by default)."""
+        return float(_chosen(self.query_one("#lan-claim", Select), self.options.claim_after))
+
+    def peer_options(self, claim_after: float | None = None) -> PeerOptions:
+        """The lobby's peer options with the claim time chosen in the form."""
+        claim = self.claim_after if claim_after is None else claim_after
+        return dataclasses.replace(self.options, claim_after=claim)
 
     def open_table(self, game_id: str, variant: str, seats: int = 2, computers: int = 0,
-                   bot: str = "greedy") -> None:
-        """Open a table: two seats and no computer over one link, else over the full mesh."""
+                   bot: str = "greedy", *, on_gone: str = "end", claim_after: float | None = None) -> None:
+        """Open a table: two seats and no computer over one link, else over the full mesh.
+
+        At 3+ seats ``on_gone`` (``end`` or ``computer``) is the table's signed policy for a
+        player gone longer than ``claim_after`` seconds (default: the form's claim time).
+        """
         try:
+            options = self.peer_options(claim_after)
             game = self.resolve(game_id)
             if seats == 2 and computers == 0:
                 controller: NetworkGame = NetworkGame.open_table(
                     self.identity, self.display_name, game, self.log_dir, variant=variant,
                     interfaces=self.interfaces, discover=self.discover, accept=self._ask_host,
-                    options=self.options)
+                    options=options)
             elif seats < 3:
                 raise RulesError("computer seats need a table of 3 or more "
                                  "(against the computer alone: Play on this machine)")
@@ -367,14 +413,15 @@ class LobbyScreen(Screen):
                 controller = MeshGame.open_table(
                     self.identity, self.display_name, game, self.log_dir, variant=variant, players=seats,
                     computers=computers, bot=bot, interfaces=self.interfaces, discover=self.discover,
-                    accept=self._ask_host, options=self.options)
+                    accept=self._ask_host, options=options, on_gone=on_gone)
         except (RulesError, OSError, ValueError) as e:
             self.say(f"Cannot open the table: {str(e).splitlines()[0]}", error=True)
             return
         self.hosting = True
         self._follow(controller)
         robots = f", {computers} computer{'s' if computers != 1 else ''} ({bot})" if computers else ""
-        self.say(f"Opening your {game.name} ({variant}) table of {seats}{robots}...")
+        policy = f"; {describe_policy(on_gone, options.claim_after)}" if seats >= 3 else ""
+        self.say(f"Opening your {game.name} ({variant}) table of {seats}{robots}{policy}...")
 
     async def _ask_host(self, request) -> bool:
         """A join request: the host's person decides, comparing the safety code aloud."""
@@ -445,7 +492,8 @@ class LobbyScreen(Screen):
                 controller: NetworkGame = MeshGame.join(
                     self.identity, self.display_name, self.log_dir, address, interfaces=self.interfaces,
                     players=seats, expect_fingerprint=fingerprint, game=game, variant=variant,
-                    discover=self.discover, games=self.resolve, options=self.options)
+                    discover=self.discover, games=self.resolve, options=self.peer_options(),
+                    bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
             else:
                 controller = NetworkGame.join(
                     self.identity, self.display_name, self.log_dir, address, expect_fingerprint=fingerprint,
@@ -494,6 +542,8 @@ class LobbyScreen(Screen):
         lines = controller.table_lines() if controller is not None else []
         text = ("Your table:\n" if self.hosting else "The table:\n") + "\n".join(lines) if lines else ""
         self.query_one("#lobby-table", Static).update(Text(text))  # names are not markup: "[computer] ..."
+        policy = controller.policy_text() if isinstance(controller, MeshGame) and lines else ""
+        self.query_one("#lobby-policy", Static).update(Text(policy[:1].upper() + policy[1:]))
 
     async def _until_ready(self, controller: NetworkGame) -> None:
         await controller.ready.wait()
@@ -569,6 +619,17 @@ def _seat_options(game: Game) -> list[tuple[str, int]]:
 
 def _default_seats(game: Game) -> int:
     return _seat_options(game)[0][1]
+
+
+def _claim_options(default: float) -> list[tuple[str, float]]:
+    """1, 2, 5 or 10 minutes, and the lobby's own claim time if it is none of those (tests: seconds)."""
+    values = [60.0, 120.0, 300.0, 600.0]
+    if float(default) not in values:
+        values = sorted(values + [float(default)])
+    return [(f"{v / 60:g} min" if v % 60 == 0 else clock(v), v) for v in values]
+
+
+DEFAULT_ON_GONE = "end"
 
 
 def _computer_options(seats: int) -> list[tuple[str, int]]:

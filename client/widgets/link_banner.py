@@ -5,7 +5,9 @@ While a link is down it turns red and says that play resumes by itself;
 the other player's last move is shown highlighted, so a move made while
 you looked away is never missed. At a table of 3 or more
 (:class:`client.mesh_controller.MeshGame`) it names every other peer with
-its link (linked / lost) and shows each other seat's last move.
+its link (linked / lost), shows each other seat's last move, the table's
+policy for a player gone for good (``if a player is gone 5 min: a computer
+takes the seat``) and, once a seat was given to a computer, that notice.
 """
 
 from __future__ import annotations
@@ -48,6 +50,13 @@ class LinkBanner(Static):
             line.append("Not linked", style="dim")
         if controller.safety_code:
             line.append(f"   safety code {controller.safety_code}", style="bold")
+        policy = controller.policy_text() if hasattr(controller, "policy_text") else ""
+        if policy:
+            line.append(f"   {policy}", style="italic")
+        notice = getattr(controller, "notice", "")
+        if notice:
+            line.append("\n")
+            line.append(notice, style="bold")
         moves = getattr(controller, "last_moves", None)
         last = controller.last_remote
         if moves:
