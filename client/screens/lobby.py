@@ -34,12 +34,12 @@ from typing import Sequence
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Select, Static
 
 from client.local_play import BOT_KINDS
-from client.mesh_controller import ON_GONE_WORDS, MeshGame, clock, describe_policy
+from client.mesh_controller import MeshGame, clock, describe_policy
 from client.net_controller import NetworkGame
 from client.screens.dialogs import ConfirmScreen
 from client.screens.invite import InviteScreen, JoinAddressScreen
@@ -211,7 +211,7 @@ class LobbyScreen(Screen):
                 yield Label("On this network (click a free seat to ask for it)", classes="panel-title")
                 yield PeerList(id="peers")
                 yield Button("Join by address (HOST:PORT) \\[a]", id="join-address", compact=True)
-            with Vertical(id="lobby-open"):
+            with VerticalScroll(id="lobby-open"):  # a small terminal scrolls to the table listing
                 yield Label("Open a table", classes="panel-title")
                 yield Label("Game")
                 yield Select([(g.name, g.id) for g in games], value=games[0].id if games else Select.BLANK,
@@ -230,12 +230,12 @@ class LobbyScreen(Screen):
                 yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True,
                              id="lan-bot")
                 two = first is None or _default_seats(first) < 3
-                yield Label("If a player is gone (3+ seats)")
-                yield Select([(f"{words}", key) for key, words in ON_GONE_WORDS.items()], value=DEFAULT_ON_GONE,
-                             allow_blank=False, compact=True, id="lan-on-gone", disabled=two)
-                yield Label("... for (the claim time)")
+                yield Label("A player gone for (3+ seats)")
                 yield Select(_claim_options(self.options.claim_after), value=float(self.options.claim_after),
                              allow_blank=False, compact=True, id="lan-claim", disabled=two)
+                yield Select([("end it, scores so far", "end"), ("a computer plays it", "computer")],
+                             value=DEFAULT_ON_GONE,
+                             allow_blank=False, compact=True, id="lan-on-gone", disabled=two)
                 yield Button("Open table \\[o]", id="open-table", variant="primary", compact=True)
                 yield Button("Close table \\[c]", id="close-table", compact=True, disabled=True)
                 yield Static("", id="lobby-table")
