@@ -135,6 +135,10 @@ async def test_a_player_gone_for_good_is_replaced_by_a_computer_and_the_game_goe
         await leave_board(pc)   # Cyd leaves for good, on her turn
         # the two others: who is gone, for how long, and what comes at the claim time
         waiting = re.compile(rf"^Waiting for P3 {cyd} \(gone 0:0\d; at 0:02 a computer takes the seat\)$")
+        shown = screens[0].query_one(StatusLine)
+        await until(lambda: waiting.match(str(shown._content)) or present[0].seats[2].name != cyd, pa, pb,
+                    what="the gone clock on Ann's status line")
+        assert waiting.match(str(shown._content)), shown._content   # the 2 s before the claim were seen
         await until(lambda: all(c.seats[2].name == f"[computer] {cyd}" for c in present), pa, pb,
                     what="the seat given to a computer")
         for statuses in seen:
