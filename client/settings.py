@@ -44,6 +44,10 @@ class Settings:
     computer_delay: float = 0.4
     interfaces: list = field(default_factory=list)
     """IPv4 addresses of the interfaces the LAN lobby uses; empty: the machine's LAN interfaces."""
+    on_gone: str = "end"
+    """The last table of 3+ opened: a player gone for good ends the game ("end") or a computer takes the seat."""
+    claim_after: float = 300.0
+    """The last table of 3+ opened: seconds a gone player has before the claim."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> "Settings":

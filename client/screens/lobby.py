@@ -231,10 +231,11 @@ class LobbyScreen(Screen):
                              id="lan-bot")
                 two = first is None or _default_seats(first) < 3
                 yield Label("A player gone for (3+ seats)")
-                yield Select(_claim_options(self.options.claim_after), value=float(self.options.claim_after),
+                claim, on_gone = self._last_gone_choice()
+                yield Select(_claim_options(self.options.claim_after), value=claim,
                              allow_blank=False, compact=True, id="lan-claim", disabled=two)
                 yield Select([("end it, scores so far", "end"), ("a computer plays it", "computer")],
-                             value=DEFAULT_ON_GONE,
+                             value=on_gone,
                              allow_blank=False, compact=True, id="lan-on-gone", disabled=two)
                 yield Button("Open table \\[o]", id="open-table", variant="primary", compact=True)
                 yield Button("Close table \\[c]", id="close-table", compact=True, disabled=True)
@@ -378,8 +379,34 @@ class LobbyScreen(Screen):
             return
         computers = computers if isinstance(computers, int) else 0
         bot = bot if isinstance(bot, str) else DEFAULT_BOT
-        self.open_table(game_id, variant, seats, computers, bot, on_gone=_chosen(
-            self.query_one("#lan-on-gone", Select), DEFAULT_ON_GONE), claim_after=self.claim_after)
+        on_gone = _chosen(self.query_one("#lan-on-gone", Select), DEFAULT_ON_GONE)
+        if seats >= 3:
+            self._remember_gone_choice(on_gone, self.claim_after)
+        self.open_table(game_id, variant, seats, computers, bot, on_gone=on_gone, claim_after=self.claim_after)
+
+    @property
+    def settings(self):
+        return self._settings if self._settings is not None else getattr(self.app, "settings", None)
+
+    def _last_gone_choice(self) -> tuple[float, str]:
+        """The form's claim time and policy: the lobby's own options if set apart, else the last table's."""
+        claim = float(self.options.claim_after)
+        on_gone = getattr(self.settings, "on_gone", DEFAULT_ON_GONE)
+        saved = float(getattr(self.settings, "claim_after", claim) or claim)
+        if claim == PeerOptions().claim_after and saved in CLAIM_TIMES:
+            claim = saved
+        return claim, on_gone if on_gone in ("end", "computer") else DEFAULT_ON_GONE
+
+    def _remember_gone_choice(self, on_gone: str, claim_after: float) -> None:
+        """Keep the choice for the next table (saved with the app's settings)."""
+        settings = self.settings
+        if settings is None or not hasattr(settings, "on_gone"):
+            return
+        if (settings.on_gone, settings.claim_after) == (on_gone, claim_after):
+            return
+        settings.on_gone, settings.claim_after = on_gone, float(claim_after)
+        if settings is getattr(self.app, "settings", None) and hasattr(self.app, "save_settings"):
+            self.app.save_settings()   # an unwritable folder: the choice stays for this session
 
     @property
     def claim_after(self) -> float:
@@ -621,9 +648,13 @@ def _default_seats(game: Game) -> int:
     return _seat_options(game)[0][1]
 
 
+CLAIM_TIMES = (60.0, 120.0, 300.0, 600.0)
+"""The claim times the form offers (seconds)."""
+
+
 def _claim_options(default: float) -> list[tuple[str, float]]:
     """1, 2, 5 or 10 minutes, and the lobby's own claim time if it is none of those (tests: seconds)."""
-    values = [60.0, 120.0, 300.0, 600.0]
+    values = list(CLAIM_TIMES)
     if float(default) not in values:
         values = sorted(values + [float(default)])
     return [(f"{v / 60:g} min" if v % 60 == 0 else clock(v), v) for v in values]

@@ -109,6 +109,14 @@ async def test_the_form_offers_the_policy_and_claim_time_at_tables_of_three_and_
         assert host.peer.session.on_gone == "computer"   # signed in the table
         await until(lambda: host.safety_code and "a computer" in app.screen.query_one(LinkBanner).text, pilot)
         assert "if a player is gone 2 min: a computer takes the seat" in app.screen.query_one(LinkBanner).text
+    saved = Settings.load()   # the choice is kept for the next table (in LANTERNE_HOME here)
+    assert (saved.on_gone, saved.claim_after) == ("computer", 120.0)
+    again = LanterneApp(settings=saved, start=lambda: LobbyScreen(identity=Identity.generate(), interfaces=LOOPBACK,
+                                                                   log_dir=tmp_path, discover=False, games=[PUEBLO]))
+    async with again.run_test(size=SIZE) as pilot:
+        lobby = again.screen
+        assert lobby.query_one("#lan-on-gone", Select).value == "computer"
+        assert lobby.query_one("#lan-claim", Select).value == 120.0
 
 
 async def test_a_player_gone_for_good_is_replaced_by_a_computer_and_the_game_goes_on_to_the_end(tmp_path):
