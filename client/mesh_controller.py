@@ -37,6 +37,7 @@ from protocol.net.peer import PeerOptions
 from protocol.session import CLAIM_REASON, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Replaced, ReplaceAsked, SeatReplaced
 
 _ACCEPTED = re.compile(r"^accepted (.*) \((\d+)/(\d+) seats\)$")
+_LEFT = re.compile(r"^left (.*) \((\d+)/(\d+) seats\)$")
 _JOINED = re.compile(r"^joined (.*) \(([^()]*)\); safety code ([^;]*);")
 _SEATED = re.compile(r"^seated (\d+) of (\d+): ")
 _CLAIM_TIME = re.compile(r" for ([0-9.]+) s$")
@@ -233,6 +234,12 @@ class MeshGame(NetworkGame):
         if found:
             self.taken.append(found.group(1))
             self.players = int(found.group(3))
+        found = _LEFT.match(line)  # a joiner gone before the table was full: its seat is free again
+        if found:
+            for i in range(len(self.taken) - 1, 0, -1):  # never seat 1: that is the host
+                if self.taken[i] == found.group(1):
+                    del self.taken[i]
+                    break
         found = _JOINED.match(line)
         if found:
             self.host_name, self.joined, self.host_code = found.group(1), True, found.group(3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -70,6 +71,7 @@ class GameOverScreen(ModalScreen[str]):
     """The result, then back to the board or home."""
 
     BINDINGS = [Binding("escape", "board", "See the board"), Binding("h", "home", "Home")]
+    AUTO_FOCUS = "#board"  # focused when shown (a query in on_mount failed when the app closed meanwhile)
 
     def __init__(self, result: str, table: str):
         super().__init__()
@@ -79,14 +81,12 @@ class GameOverScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(id="game-over-box", classes="dialog"):
             yield Static("Game over", classes="screen-title")
-            yield Static(self.result, id="game-over-result")
-            yield Static(self.table, id="game-over-scores")
+            # names are not markup: "[computer] Ann 1" must show as it is
+            yield Static(Text(self.result) if isinstance(self.result, str) else self.result, id="game-over-result")
+            yield Static(Text(self.table) if isinstance(self.table, str) else self.table, id="game-over-scores")
             with Horizontal(classes="buttons"):
                 yield Button("See the board", id="board", variant="primary")
                 yield Button("Home [h]", id="home")
-
-    def on_mount(self) -> None:
-        self.query_one("#board").focus()
 
     def action_board(self) -> None:
         self.dismiss("board")

@@ -199,6 +199,8 @@ async def test_a_host_alone_with_two_computer_seats_plays_a_whole_pueblo_game(tm
         await until(lambda: host.peer.session.over, pilot, what="the session over")
         assert host.status().startswith("Game over") and "[computer]" in host.status()
         await until(lambda: isinstance(app.screen, GameOverScreen), pilot, what="the game-over dialog")
+        scores = str(app.screen.query_one("#game-over-scores").render())
+        assert f"[computer] {ann} 1" in scores  # names are shown as they are, never read as markup
         log = host.peer.files.log_path
         assert any(n.startswith("log: ") for n in host.notes)
         await until(lambda: host._task.done(), pilot, what="the peer to close")
