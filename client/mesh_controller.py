@@ -277,7 +277,7 @@ class MeshGame(NetworkGame):
         old = self.seats[ev.seat].label if ev.seat < len(self.seats) else f"P{ev.seat + 1}"
         self.my_seat = s.my_seat
         self.seats = tuple(Seat(i, name, HUMAN if i == s.my_seat else REMOTE) for i, name in enumerate(s.names))
-        self.notice = (f"{old} was gone {claim_time(self.peer.options.claim_after)}: {self.seats[ev.seat].label} "
+        self.notice = (f"{old} was gone {claim_time(self.claim_after)}: {self.seats[ev.seat].label} "
                        f"plays that seat from now on (every present player signed it; hidden cards re-dealt)")
         self.notes.append(self.notice)
 
@@ -314,10 +314,18 @@ class MeshGame(NetworkGame):
             return s.on_gone
         return self.peer.on_gone if self.peer.is_host else None
 
+    @property
+    def claim_after(self) -> float:
+        """Seconds a gone player has before the claim: the host's, signed in the table, once it is known."""
+        session = self.peer.session
+        if session is not None and session.timeout is not None and session.game is not None:
+            return session.timeout
+        return self.peer.options.claim_after
+
     def policy_text(self) -> str:
         """'if a player is gone 5 min: a computer takes the seat' ('' until the table is known)."""
         on_gone = self.on_gone
-        return "" if on_gone is None else describe_policy(on_gone, self.peer.options.claim_after)
+        return "" if on_gone is None else describe_policy(on_gone, self.claim_after)
 
     def gone_text(self, now: float | None = None) -> str:
         """While the awaited peer's link with us is down: who, for how long, and what happens at the claim time."""
@@ -334,7 +342,7 @@ class MeshGame(NetworkGame):
         now = time.monotonic() if now is None else now
         then = ON_GONE_WORDS[ON_GONE_COMPUTER] if s.may_replace(seat) else ON_GONE_WORDS[ON_GONE_END]
         who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
-        return f"Waiting for {who} (gone {clock(now - since)}; at {clock(self.peer.options.claim_after)} {then})"
+        return f"Waiting for {who} (gone {clock(now - since)}; at {clock(self.claim_after)} {then})"
 
     def _replace_text(self) -> str:
         s = self.peer.session

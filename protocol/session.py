@@ -101,7 +101,7 @@ def schemas() -> dict[str, dict]:
                 "table?": "bytes32"},
         TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],
                      "seats": ["list", "bytes32", MAX_SEATS], "names": ["list", "str", MAX_SEATS],
-                     "on_gone?": "str"},
+                     "on_gone?": "str", "claim_ms?": "uint"},
         GENESIS: {"nonce": "bytes32"},
         MOVE: {"action": ["list", "any", 64], "digest": "bytes32", "proof?": proof},
         END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],
@@ -909,6 +909,8 @@ class Session:
                     "seats": keys, "names": [p.name for p in self.peers]}
             if self.on_gone != ON_GONE_END:     # the default is left out: older tables keep their bytes
                 body["on_gone"] = self.on_gone
+            if self.guests and self.timeout is not None:  # N peers: one claim time for the whole table
+                body["claim_ms"] = round(self.timeout * 1000)
             checked = self._check_table(pack_roundtrip(body), None)
             self._author(TABLE_KIND, body)
             self._set_table(self.chain[-1].body, checked)
@@ -935,6 +937,8 @@ class Session:
         self.game, self.variant, self.options = game, body["variant"], dict(body["options"])
         self.seats, self.names = list(body["seats"]), list(body["names"])
         self.on_gone = body.get("on_gone", ON_GONE_END)
+        if "claim_ms" in body:  # the host's claim time, signed in the table, is everybody's
+            self.timeout = body["claim_ms"] / 1000
         self.my_seat = self._seat_of(self.public)
         self.phase = GENESIS
         self._genesis_start = len(self.chain)

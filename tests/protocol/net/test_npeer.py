@@ -283,3 +283,17 @@ async def test_a_wrong_size_join_is_refused_and_a_joiner_leaving_early_frees_its
     sessions = await asyncio.wait_for(asyncio.gather(host_task, *tasks), 60)
     assert all(s.phase == "over" for s in sessions)
     assert [s.name for s in host.seats] == ["Ana", "Bob", "Cy"]
+
+
+async def test_the_hosts_claim_time_is_signed_in_the_table_and_every_peer_uses_it(tmp_path):
+    import dataclasses
+
+    host, guests, _ = make_table(tmp_path, "pueblo", 3)
+    host.options = dataclasses.replace(FAST, claim_after=120.0)
+    assert all(g.options.claim_after == 300.0 for g in guests)  # each guest's own setting differs
+    sessions = await play(host, guests, "pueblo")
+    assert all(s.phase == "over" for s in sessions)
+    assert [s.timeout for s in sessions] == [120.0, 120.0, 120.0]
+    table = next(open_entry(raw) for raw in logs_of(host)[0] if open_entry(raw).kind == "table")
+    assert table.body["claim_ms"] == 120_000
+    assert verify_file(guests[0].files.log_path).ok
