@@ -30,7 +30,7 @@ from typing import Callable, Sequence
 
 from client.controller import HUMAN, REMOTE, Change, LogEntry, Seat, Waiting
 from client.net_controller import NetworkGame
-from engines.core import Action, Game, IllegalAction
+from engines.core import Game
 from protocol.identity import Identity
 from protocol.net.mesh import COMPUTER_MARK, MeshPeer
 from protocol.net.peer import PeerOptions
@@ -437,19 +437,6 @@ class MeshGame(NetworkGame):
         if self.peer.session.waiting_for() is None:
             return "Waiting for the other players to join..."
         return super()._waiting_text()
-
-    def submit(self, seat: int, action: Action) -> LogEntry:
-        if self.is_over():
-            raise IllegalAction("the game is over")
-        if seat != self.my_seat:
-            raise IllegalAction(f"{self.seats[seat].label} is not played from this keyboard")
-        if not self.peer.session.my_turn:
-            raise IllegalAction(f"it is not your turn ({self._waiting_text()})")
-        count = len(self.log)
-        # MeshPeer.act is async only by signature: the move is logged and every link's sender woken now.
-        self.peer._report(self.peer.session.act(action))
-        mine = [e for e in self.log[count:] if e.actor == seat]
-        return mine[0] if mine else self.log[-1]
 
     async def _send(self) -> None:
         """Nothing to push by hand: every link's sender reads the chain."""
