@@ -12,6 +12,9 @@ HOT_SEAT = "hot-seat"
 VS_COMPUTER = "vs"
 
 
+MOVE_SECONDS = 0.9
+"""A computer's move in the app takes at most this long (the search stops early; measured runs are uncapped)."""
+
 def playable_games() -> list[Game]:
     """The games that load, in registry order (a half-built engine is skipped, not fatal)."""
     from engines.registry import GAMES, get_game
@@ -43,7 +46,7 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal"
         names = [you if i == 0 else f"Player {i + 1}" for i in range(players)]
     elif mode == VS_COMPUTER:
         make_bot(bot)  # fails early, with the list of bots
-        seats = [None] + [make_bot(bot, f"{seed}/bot{i}") for i in range(1, players)]
+        seats = [None] + [make_bot(bot, f"{seed}/bot{i}", max_seconds=MOVE_SECONDS) for i in range(1, players)]
         names = [you] + [f"{bot} bot" if players == 2 else f"{bot} bot {i}" for i in range(1, players)]
     else:
         raise ValueError(f"unknown mode {mode!r}")

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
+from client.local_play import MOVE_SECONDS
 from client.controller import HUMAN, REMOTE, Change, LogEntry, Seat, Waiting
 from client.net_controller import NetworkGame
 from engines.core import Game
@@ -74,7 +75,7 @@ def replacement_players(bot: str) -> Callable[[int], object]:
     from engines.bots import make_bot
 
     salt = os.urandom(4).hex()
-    return lambda seat: make_bot(bot, f"{salt}-replace-{seat + 1}")
+    return lambda seat: make_bot(bot, f"{salt}-replace-{seat + 1}", max_seconds=MOVE_SECONDS)
 
 
 class MeshGame(NetworkGame):
@@ -126,7 +127,7 @@ class MeshGame(NetworkGame):
         peer.computer_player = replacement_players(bot)
         salt = os.urandom(4).hex()
         for n in range(computers):
-            peer.add_computer(make_bot(bot, f"{salt}-computer-{n + 1}"))
+            peer.add_computer(make_bot(bot, f"{salt}-computer-{n + 1}", max_seconds=MOVE_SECONDS))
         return cls(peer, lambda: peer.run_host(list(interfaces), port, discover=discover, accept=accept), game,
                    players=players)
 
@@ -166,7 +167,7 @@ class MeshGame(NetworkGame):
         peer.computer_player = replacement_players(bot)
         if peer.is_host:
             salt = os.urandom(4).hex()
-            peer.resume_computers(lambda n: make_bot(bot, f"{salt}-computer-{n}"))
+            peer.resume_computers(lambda n: make_bot(bot, f"{salt}-computer-{n}", max_seconds=MOVE_SECONDS))
             port = int(peer.files.meta.get("port", 0) or 0)
             runner = lambda: peer.run_host(list(interfaces), port, discover=discover)  # noqa: E731
         else:

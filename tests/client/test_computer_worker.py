@@ -81,6 +81,7 @@ def test_the_default_computer_player_is_the_search_player_at_normal():
     controller = make_local_game(get_game("pagode"), mode=VS_COMPUTER, seed=1)
     bot = controller.players[1]
     assert isinstance(bot, IsmctsBot) and bot.iterations == IsmctsBot.LEVELS["normal"]
+    assert bot.seconds == 0.9  # in the app a move never takes much over a second, whatever the machine
 
 
 async def test_the_local_setup_offers_the_search_player_first():
