@@ -13,7 +13,7 @@ def add_arguments(p) -> None:
                       help="you (P1) against computer players (the default)")
     mode.add_argument("--hot-seat", action="store_true", help="everyone at this keyboard, hands hidden between turns")
     p.add_argument("--bot", default="ismcts:normal", metavar="KIND",
-                   help="computer player: random, greedy, ismcts[:easy|normal|hard] (default ismcts:normal)")
+                   help="computer player: random, greedy, ismcts[:easy|normal|hard|ITERATIONS|SECONDSs], e.g. ismcts:2000 or ismcts:3s (default ismcts:normal)")
     p.add_argument("--seed", default=None, metavar="S", help="seed of the table (default: a new random game)")
     p.add_argument("--variant", default="standard", help="the game's variant (default standard)")
     p.add_argument("--players", type=int, default=2, metavar="N", help="number of players (default 2)")

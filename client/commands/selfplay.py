@@ -21,7 +21,7 @@ def add_arguments(p) -> None:
     p.add_argument("--variant", default="standard", help="the game's variant (default standard)")
     p.add_argument("--players", type=int, default=2, metavar="N", help="number of players (default 2)")
     p.add_argument("--bots", default="random", metavar="B[,B...]",
-                   help="computer player per seat, cycled: random, greedy, ismcts[:easy|normal|hard] (default random)")
+                   help="computer player per seat, cycled: random, greedy, ismcts[:easy|normal|hard|ITERATIONS|SECONDSs] (default random)")
     p.add_argument("--net", choices=["open", "memory", "tcp"], default="open",
                    help="open table (default), two signed sessions in memory, or two processes over TCP")
     p.add_argument("--log-dir", metavar="DIR", help="where the signed logs go (with --net memory or tcp)")

@@ -7,6 +7,7 @@ on a peer that does not know its opponent's hand.
 from __future__ import annotations
 
 import random
+import re
 
 from engines.core import TABLE, Action, Game, RulesError, State
 
@@ -75,10 +76,13 @@ class GreedyBot:
 
 
 def make_bot(kind: str, seed: int | str = 0, max_seconds: float | None = None):
-    """A bot by name: 'random', 'greedy', 'ismcts' (or 'ismcts:easy|normal|hard').
+    """A bot by name: 'random', 'greedy', 'ismcts' with a level.
 
-    ``max_seconds`` caps the search player's thinking time per move (the app
-    passes 0.9); without it the search runs its level's iterations exactly.
+    The search player's level is a preset ('ismcts:easy|normal|hard'), a
+    number of iterations a move ('ismcts:2000') or a thinking time a move
+    ('ismcts:2.5s'). ``max_seconds`` caps a move by iterations (the app passes
+    0.9); without it the search runs its iterations exactly, so the same seed
+    plays the same game. A time level is the user's own choice and is kept.
     """
     from engines.bots.ismcts import IsmctsBot
 
@@ -88,5 +92,13 @@ def make_bot(kind: str, seed: int | str = 0, max_seconds: float | None = None):
     if name == "greedy" and not level:
         return GreedyBot(seed)
     if name == "ismcts":
-        return IsmctsBot.at_level(level or "normal", seed, max_seconds=max_seconds)
-    raise RulesError(f"no computer player {kind!r} (players: random, greedy, ismcts[:easy|normal|hard])")
+        level = level or "normal"
+        if level in IsmctsBot.LEVELS:
+            return IsmctsBot.at_level(level, seed, max_seconds=max_seconds)
+        if re.fullmatch(r"[1-9][0-9]{0,6}", level):
+            return IsmctsBot(seed, iterations=int(level), seconds=max_seconds)
+        if re.fullmatch(r"[0-9]{1,3}(\.[0-9]{1,3})?s", level) and 0.01 <= float(level[:-1]) <= 600:
+            return IsmctsBot(seed, iterations=None, seconds=float(level[:-1]))
+        raise RulesError(f"no level {level!r} for ismcts (levels: easy, normal, hard, a number of iterations "
+                         f"such as 2000, or seconds a move such as 2.5s)")
+    raise RulesError(f"no computer player {kind!r} (players: random, greedy, ismcts[:easy|normal|hard|N|Xs])")

@@ -73,7 +73,34 @@ def test_a_forced_move_is_no_search():
     assert bot.last_iterations == 0
 
 
-@pytest.mark.parametrize("kind", ["ismcts:genius", "greedy:hard", "alphazero"])
+def test_a_level_can_be_a_number_of_iterations():
+    game, view, seat = first_decision()
+    bot = make_bot("ismcts:40", "s")
+    bot.choose(game, view, seat)
+    assert bot.last_iterations == 40
+
+
+def test_an_iterations_level_is_capped_like_a_preset():
+    game, view, seat = first_decision()
+    ticks = itertools.count()
+    bot = make_bot("ismcts:5000", "s", max_seconds=0.5)
+    bot.clock = lambda: next(ticks) * 0.1
+    bot.choose(game, view, seat)
+    assert bot.last_iterations == 5
+
+
+def test_a_level_can_be_a_thinking_time_which_the_app_cap_does_not_cut():
+    game, view, seat = first_decision()
+    ticks = itertools.count()
+    bot = make_bot("ismcts:1.5s", "s", max_seconds=0.9)  # the user asked for 1.5 s: it is kept
+    bot.clock = lambda: next(ticks) * 0.1
+    action = bot.choose(game, view, seat)
+    assert action in game.legal_actions(view, seat)
+    assert bot.last_iterations == 15
+
+
+@pytest.mark.parametrize("kind", ["ismcts:genius", "greedy:hard", "alphazero", "ismcts:0", "ismcts:-3",
+                                  "ismcts:0s", "ismcts:1e9s", "ismcts:2.5", "ismcts:99999999"])
 def test_unknown_players_and_levels_are_one_line_errors(kind):
     with pytest.raises(RulesError) as e:
         make_bot(kind)
