@@ -1,23 +1,115 @@
-"""`lanterne bench`: targets, verdicts and the table it writes into docs/benchmarks.md."""
+"""`lanterne bench`: targets, verdicts, rows that cannot run here, and the table it writes into docs/benchmarks.md."""
 
-from client.bench import BEGIN, END, BENCHMARKS, Benchmark, Result, markdown_table, update_doc
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from client import bench as client_bench
+from client.bench import (BEGIN, END, BENCHMARKS, Benchmark, BenchUnavailable, Result, markdown_table, measure,
+                          update_doc)
+from engines.core import RulesError
+
+REPO = Path(__file__).resolve().parents[1]
+LANTERNE = [sys.executable, "-m", "client"]
 
 
-def bench(better="lower", limit=30.0):
-    return Benchmark("x.y", "A figure", "ms", better, limit, lambda: 1.0)
+def bench(better="lower", limit=30.0, measure=lambda: 1.0, key="x.y", repeat=3):
+    return Benchmark(key, "A figure", "ms", better, limit, measure, repeat)
 
 
 def test_targets_and_verdicts_follow_the_direction():
     assert bench().target == "<= 30" and bench("higher", 200).target == ">= 200"
-    assert bench(limit=None).target == "(none set)"
     assert Result(bench(), 29.0, [29.0]).meets is True
+    assert Result(bench(), 30.0, [30.0]).meets is True  # the target itself is met
     assert Result(bench(), 31.0, [31.0]).meets is False
     assert Result(bench("higher", 200), 199.0, [199.0]).meets is False
-    assert Result(bench(limit=None), 5.0, [5.0]).meets is None
+    assert Result(bench("higher", 200), 201.0, [201.0]).meets is True
+    assert Result(bench(), None, [], "cannot run here").meets is None
+
+
+def test_every_figure_has_a_target_and_a_unique_key():
+    keys = [b.key for b in BENCHMARKS]
+    assert len(keys) == len(set(keys))
+    for b in BENCHMARKS:
+        assert isinstance(b.limit, (int, float)) and b.limit > 0, b.key
+        assert b.better in ("higher", "lower") and b.repeat >= 1, b.key
+
+
+def test_every_figure_the_issue_names_is_a_row():
+    keys = {b.key for b in BENCHMARKS}
+    for key in ("pagode.games", "pueblo.games4", "pueblo.placements", "pacal.games5", "pandoria.games2",
+                "pandoria.games4", "fair.deal55", "session.move", "session.verify", "tui.start",
+                "search.move.pagode", "search.move.pueblo", "search.move.pacal", "search.move.pandoria",
+                "mesh.deal4", "mesh.move5", "netns.listed_joiner", "netns.listed_host", "netns.join_command",
+                "netns.move_rtt"):
+        assert key in keys
+
+
+def test_the_search_move_rows_promise_one_second_at_the_default_level():
+    rows = [b for b in BENCHMARKS if b.key.startswith("search.move.")]
+    assert len(rows) == 4
+    assert all(b.limit == 1.0 and b.better == "lower" and b.unit == "s" and "CPU" in b.what for b in rows)
+
+
+def test_the_median_of_the_repetitions_is_reported():
+    values = iter([3.0, 1.0, 2.0])
+    r = measure(bench(measure=lambda: next(values)))
+    assert r.samples == [3.0, 1.0, 2.0] and r.median == 2.0 and not r.note and not r.failed
+
+
+def test_an_unavailable_figure_is_a_note_and_the_run_goes_on(monkeypatch):
+    def no_root():
+        raise BenchUnavailable("needs root to create network namespaces")
+
+    rows = [bench(measure=no_root, key="a.b"), bench(measure=lambda: 4.0, key="c.d"),
+            bench(measure=lambda: (_ for _ in ()).throw(RulesError("pacal: not here")), key="e.f")]
+    monkeypatch.setattr(client_bench, "BENCHMARKS", rows)
+    results = client_bench.run()
+    assert [r.median for r in results] == [None, 4.0, None]
+    assert results[0].note == "needs root to create network namespaces" and not results[0].failed
+    assert results[2].note == "pacal: not here" and not results[2].failed
+    table = markdown_table(results).splitlines()
+    assert table[2] == "| A figure | — | <= 30 ms | needs root to create network namespaces | `lanterne bench --only a.b` |"
+    assert json.loads(json.dumps([r.to_json() for r in results]))[0]["meets_target"] is None
+
+
+def test_a_broken_measurement_is_a_one_line_failure_not_a_crash():
+    def broken():
+        raise ZeroDivisionError("division by zero\nsecond line")
+
+    r = measure(bench(measure=broken))
+    assert r.failed and r.median is None and r.note == "failed: ZeroDivisionError: division by zero"
+
+
+def test_the_namespace_rows_share_one_run_and_one_refusal(monkeypatch):
+    runs = []
+
+    def refused():
+        runs.append(1)
+        raise BenchUnavailable("the 'ip' command (iproute2) is missing")
+
+    monkeypatch.setattr(client_bench, "_run_netns_bench", refused)
+    monkeypatch.setattr(client_bench, "_netns_run", {})
+    rows = [b for b in BENCHMARKS if b.key.startswith("netns.")]
+    results = [measure(b) for b in rows]
+    assert len(rows) == 4 and len(runs) == 1
+    assert all(r.note == "the 'ip' command (iproute2) is missing" and not r.failed for r in results)
+
+
+def test_the_namespace_rows_read_their_figure_from_the_one_run(monkeypatch):
+    figures = {"listed_after_joiner_start_s_median": 0.11, "listed_after_host_start_s_median": 1.2,
+               "join_command_lists_host_s_median": 0.32, "move_rtt_median_ms": 0.95}
+    monkeypatch.setattr(client_bench, "_netns_run", {"figures": figures})
+    got = {b.key: measure(b).median for b in BENCHMARKS if b.key.startswith("netns.")}
+    assert got == {"netns.listed_joiner": 0.11, "netns.listed_host": 1.2, "netns.join_command": 0.32,
+                   "netns.move_rtt": 0.95}
 
 
 def test_the_table_names_each_figure_its_target_and_its_command():
-    table = markdown_table([Result(bench(), 31.0, [31.0]), Result(bench(limit=None), None, [], "cannot run here")])
+    table = markdown_table([Result(bench(), 31.0, [31.0]), Result(bench(), None, [], "cannot run here")])
     lines = table.splitlines()
     assert lines[2] == "| A figure | 31 ms | <= 30 ms | **no** | `lanterne bench --only x.y` |"
     assert "cannot run here" in lines[3]
@@ -32,6 +124,58 @@ def test_the_doc_table_is_replaced_between_its_markers_only(tmp_path):
     assert "old table" not in text and "| A figure | 12 ms | <= 30 ms | yes |" in text
 
 
-def test_every_figure_has_a_unique_key():
-    keys = [b.key for b in BENCHMARKS]
-    assert len(keys) == len(set(keys))
+def test_the_docs_have_a_row_for_every_figure_and_no_hand_written_namespace_table():
+    text = (REPO / "docs" / "benchmarks.md").read_text()
+    table = text[text.index(BEGIN):text.index(END)]
+    for b in BENCHMARKS:
+        assert f"`lanterne bench --only {b.key}`" in table, b.key
+    assert "(none set)" not in text
+
+
+# -- the command (real process)
+
+def lanterne(*args):
+    return subprocess.run([*LANTERNE, *args], capture_output=True, text=True, timeout=120, cwd=REPO)
+
+
+def test_list_prints_every_key_with_its_target_and_measures_nothing():
+    r = lanterne("bench", "--list")
+    assert r.returncode == 0 and r.stderr == ""
+    lines = r.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == [b.key for b in BENCHMARKS]
+    assert any(line.split()[1:4] == ["<=", "1", "s"] for line in lines if line.startswith("search.move.pagode"))
+
+
+def test_json_is_valid_json_on_stdout_and_progress_goes_to_stderr():
+    r = lanterne("bench", "--json", "--only", "pagode.games")
+    assert r.returncode == 0
+    [row] = json.loads(r.stdout)
+    assert row["key"] == "pagode.games" and row["median"] > 0 and row["target"] == ">= 200"
+    assert row["meets_target"] in (True, False) and len(row["samples"]) == 3
+    assert "measuring pagode.games" in r.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (["bench", "--only", "chess"], "no benchmark 'chess'"),
+    (["bench", "--list", "--write-docs"], "--list measures nothing"),
+])
+def test_wrong_arguments_are_one_line(args, says):
+    r = lanterne(*args)
+    assert r.returncode == 2 and says in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+# -- the measurements themselves, on small inputs
+
+def test_the_search_move_figure_is_a_positive_cpu_time_at_the_default_level():
+    from engines.bots.bench import median_search_move_s
+
+    seconds = median_search_move_s("pueblo", decisions=2)
+    assert 0 < seconds < 30
+
+
+def test_the_mesh_figures_are_positive_on_a_few_moves():
+    from protocol.net.bench_npeer import deal4_s, move5_ms
+
+    assert 0 < move5_ms(moves=10) < 5000
+    assert 0 < deal4_s() < 60

@@ -115,6 +115,19 @@ async def move_delivery(game: str = "pacal", players: int = 5, moves: int = 150)
     return [max(accepted[k]) - written[k] for k in written if len(accepted.get(k, ())) == players - 1]
 
 
+def deal4_s() -> float:
+    """Seconds from the host's hello to the first move of a 4-peer Pandoria table (a `lanterne bench` figure)."""
+    return asyncio.run(deal_once("pandoria", 4))[0]
+
+
+def move5_ms(moves: int = 150) -> float:
+    """Median milliseconds, over ``moves`` moves of a 5-peer Pacal's Rocket game, until all 4 others accepted one."""
+    delays = asyncio.run(move_delivery("pacal", 5, moves))
+    if not delays:
+        raise RuntimeError("no move reached all 4 other peers")
+    return statistics.median(delays) * 1000
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)

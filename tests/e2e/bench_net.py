@@ -100,19 +100,16 @@ MOVES = textwrap.dedent("""
 """)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--moves", type=int, default=500)
-    args = parser.parse_args()
-    reason = unavailable_reason()
-    if reason:
-        print(f"skipped: {reason}")
-        return 0
+def figures(rounds: int = 5, moves: int = 500) -> dict:
+    """Build two namespaces, measure every figure once; medians over ``rounds`` (discovery) and ``moves``.
+
+    Needs root and ``ip`` (see :func:`unavailable_reason`); raises
+    ``NetnsUnavailable`` when the namespaces cannot be made.
+    """
     joiner_start, host_start, command = [], [], []
     with tempfile.TemporaryDirectory() as tmp, TestNetwork(2, Path(tmp)) as net:
         a, b = net.hosts
-        for r in range(args.rounds):
+        for r in range(rounds):
             fp = f"bench-{r:04d}-a"
             adv = a.python("-c", ADVERTISE, a.address, fp, "8")
             wait_line(adv, "^advertised", 20)
@@ -130,7 +127,7 @@ def main() -> int:
             host_start.append(found_at - started)
             output(browse, 30)
             adv.kill()
-        for r in range(args.rounds):  # the whole `lanterne join NAME` process, Python start-up included
+        for r in range(rounds):  # the whole `lanterne join NAME` process, Python start-up included
             adv = a.python("-c", ADVERTISE, a.address, f"bench-{r:04d}-c", "8")
             wait_line(adv, "^advertised", 20)
             t = time.time()
@@ -142,14 +139,25 @@ def main() -> int:
             adv.kill()
         echo = a.python("-c", ECHO, a.address)
         wait_line(echo, "^up", 20)
-        mover = b.python("-c", MOVES, a.address, str(args.moves))
+        mover = b.python("-c", MOVES, a.address, str(moves))
         rtt = json.loads(wait_line(mover, r"^\{", 120))
         echo.kill()
-    result = {"listed_after_joiner_start_s_median": round(statistics.median(joiner_start), 3),
-              "listed_after_host_start_s_median": round(statistics.median(host_start), 3),
-              "join_command_lists_host_s_median": round(statistics.median(command), 3),
-              "rounds": args.rounds, **rtt, "moves": args.moves}
-    print(json.dumps(result, indent=1))
+    return {"listed_after_joiner_start_s_median": round(statistics.median(joiner_start), 3),
+            "listed_after_host_start_s_median": round(statistics.median(host_start), 3),
+            "join_command_lists_host_s_median": round(statistics.median(command), 3),
+            "rounds": rounds, **rtt, "moves": moves}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=500)
+    args = parser.parse_args()
+    reason = unavailable_reason()
+    if reason:
+        print(f"skipped: {reason}")
+        return 0
+    print(json.dumps(figures(args.rounds, args.moves), indent=1))
     return 0
 
 
