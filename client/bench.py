@@ -188,17 +188,19 @@ BENCHMARKS: list[Benchmark] = [
 
 
 def run(only: list[str] | None = None, progress: Callable[[str], None] | None = None) -> list[Result]:
+    """Measure the rows whose key starts with one of ``only`` (all by default), in table order."""
+    _netns_run.clear()  # one run of the namespace bench per run, shared by its rows
     results = []
     for bench in BENCHMARKS:
         if only and not any(bench.key.startswith(o) for o in only):
             continue
         if progress:
             progress(bench.key)
-        results.append(measure(bench))
+        results.append(measure_row(bench))
     return results
 
 
-def measure(bench: Benchmark) -> Result:
+def measure_row(bench: Benchmark) -> Result:
     """One row: the median of its repetitions, or a one-line note saying why there is none."""
     samples: list[float] = []
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from client import bench as client_bench
-from client.bench import (BEGIN, END, BENCHMARKS, Benchmark, BenchUnavailable, Result, markdown_table, measure,
+from client.bench import (BEGIN, END, BENCHMARKS, Benchmark, BenchUnavailable, Result, markdown_table, measure_row,
                           update_doc)
 from engines.core import RulesError
 
@@ -56,7 +56,7 @@ def test_the_search_move_rows_promise_one_second_at_the_default_level():
 
 def test_the_median_of_the_repetitions_is_reported():
     values = iter([3.0, 1.0, 2.0])
-    r = measure(bench(measure=lambda: next(values)))
+    r = measure_row(bench(measure=lambda: next(values)))
     assert r.samples == [3.0, 1.0, 2.0] and r.median == 2.0 and not r.note and not r.failed
 
 
@@ -80,11 +80,11 @@ def test_a_broken_measurement_is_a_one_line_failure_not_a_crash():
     def broken():
         raise ZeroDivisionError("division by zero\nsecond line")
 
-    r = measure(bench(measure=broken))
+    r = measure_row(bench(measure=broken))
     assert r.failed and r.median is None and r.note == "failed: ZeroDivisionError: division by zero"
 
 
-def test_the_namespace_rows_share_one_run_and_one_refusal(monkeypatch):
+def test_the_namespace_rows_share_one_run_and_one_refusal_per_bench_run(monkeypatch):
     runs = []
 
     def refused():
@@ -92,18 +92,45 @@ def test_the_namespace_rows_share_one_run_and_one_refusal(monkeypatch):
         raise BenchUnavailable("the 'ip' command (iproute2) is missing")
 
     monkeypatch.setattr(client_bench, "_run_netns_bench", refused)
-    monkeypatch.setattr(client_bench, "_netns_run", {})
-    rows = [b for b in BENCHMARKS if b.key.startswith("netns.")]
-    results = [measure(b) for b in rows]
-    assert len(rows) == 4 and len(runs) == 1
+    results = client_bench.run(["netns."])
+    assert [r.bench.key for r in results] == ["netns.listed_joiner", "netns.listed_host", "netns.join_command",
+                                              "netns.move_rtt"]
+    assert len(runs) == 1
     assert all(r.note == "the 'ip' command (iproute2) is missing" and not r.failed for r in results)
+    client_bench.run(["netns.move_rtt"])
+    assert len(runs) == 2  # a new run asks again: root or `ip` may have come meanwhile
+
+
+def test_a_namespace_run_that_breaks_is_a_failure_of_its_rows_not_of_the_run(monkeypatch):
+    def broken():
+        raise AssertionError("no line matching '^found' within 30 s (exit 1): boom")
+
+    monkeypatch.setattr(client_bench, "_run_netns_bench", broken)
+    results = client_bench.run(["netns.", "pagode.games"])
+    assert [r.failed for r in results] == [False, True, True, True, True]
+    assert results[0].median > 0 and results[1].note.startswith("failed: AssertionError: no line matching")
+
+
+def test_the_command_says_json_and_exits_1_when_a_measurement_broke(monkeypatch, capsys):
+    from argparse import Namespace
+
+    from client.commands import bench as command
+
+    def broken():
+        raise KeyError("oops")
+
+    monkeypatch.setattr(client_bench, "BENCHMARKS", [bench(measure=broken, key="a.b"), bench(key="c.d")])
+    code = command.run(Namespace(json=True, only=None, list=False, write_docs=False))
+    out, err = capsys.readouterr()
+    rows = json.loads(out)
+    assert code == 1 and [r["failed"] for r in rows] == [True, False] and "a.b" in err
 
 
 def test_the_namespace_rows_read_their_figure_from_the_one_run(monkeypatch):
     figures = {"listed_after_joiner_start_s_median": 0.11, "listed_after_host_start_s_median": 1.2,
                "join_command_lists_host_s_median": 0.32, "move_rtt_median_ms": 0.95}
     monkeypatch.setattr(client_bench, "_netns_run", {"figures": figures})
-    got = {b.key: measure(b).median for b in BENCHMARKS if b.key.startswith("netns.")}
+    got = {b.key: measure_row(b).median for b in BENCHMARKS if b.key.startswith("netns.")}
     assert got == {"netns.listed_joiner": 0.11, "netns.listed_host": 1.2, "netns.join_command": 0.32,
                    "netns.move_rtt": 0.95}
 
