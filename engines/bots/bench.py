@@ -13,20 +13,24 @@ machine makes the wall clock longer, not the CPU time, so the figure stays
 comparable between runs. Positions depend on the seed alone: the same call
 times the same moves.
 
-    .venv/bin/python -m engines.bots.bench [GAME ...]
+    .venv/bin/python -m engines.bots.bench [GAME ...]           # time moves
+    .venv/bin/python -m engines.bots.bench --throughput [GAME ...]  # the games/s a 1 s move needs
+
+The second form derives the random-games-per-second targets of
+docs/benchmarks.md: :func:`turns_per_random_game` and :func:`games_per_second_needed`.
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
-import sys
 import time
 from typing import Callable
 
 from engines.bots.arena import Match
 from engines.bots.ismcts import IsmctsBot
-from engines.bots.simple import make_bot
-from engines.core import TABLE, Action, OpenTable, RulesError, State
+from engines.bots.simple import RandomBot, make_bot
+from engines.core import TABLE, Action, OpenTable, RulesError, State, play_out
 from engines.registry import get_game
 
 DECISIONS = 15
@@ -87,9 +91,47 @@ def median_search_move_s(game_id: str, decisions: int = DECISIONS, level: str = 
     return statistics.median(search_move_seconds(game_id, decisions, level))
 
 
+def turns_per_random_game(game_id: str, players: int, games: int = 40) -> float:
+    """Median turns of a complete random game, a turn being one seat's run of actions (as the search's rollouts count).
+
+    40 games by default: a Pacal's Rocket game's length varies a lot (the median of 10 games moved from 290 to 448).
+    """
+    game = get_game(game_id)
+    counts = []
+    for g in range(games):
+        bots = [RandomBot(f"turns/{g}/{i}") for i in range(players)]
+        _, record = play_out(game, game.setup(players=players), OpenTable(f"turns/{g}"), bots)
+        seats = [actor for actor, _ in record if actor != TABLE]
+        counts.append(sum(1 for i, actor in enumerate(seats) if i == 0 or actor != seats[i - 1]))
+    return statistics.median(counts)
+
+
+def games_per_second_needed(game_id: str, players: int, iterations: int = IsmctsBot.LEVELS["normal"],
+                            seconds: float = 1.0, rollout_turns: int = 2) -> float:
+    """Random games a second the engine must play for ``iterations`` rollouts to fit in ``seconds``.
+
+    A rollout plays ``rollout_turns`` turns a seat, so ``rollout_turns * players``
+    of the game's R turns: ``iterations * rollout_turns * players / R`` games' worth of play.
+    """
+    return iterations * rollout_turns * players / turns_per_random_game(game_id, players) / seconds
+
+
+DEFAULT_TABLES = {"pagode": 2, "pueblo": 4, "pacal": 5, "pandoria": 4}
+
+
 def main(argv: list[str] | None = None) -> int:
-    games = (argv if argv is not None else sys.argv[1:]) or ["pagode", "pueblo", "pacal", "pandoria"]
-    for game_id in games:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", default=["pagode", "pueblo", "pacal", "pandoria"])
+    parser.add_argument("--throughput", action="store_true",
+                        help="print the random games/s a 1 s move at the normal level needs, per table size")
+    args = parser.parse_args(argv)
+    for game_id in args.games:
+        if args.throughput:
+            for players in sorted({2, DEFAULT_TABLES.get(game_id, 2)}):
+                turns = turns_per_random_game(game_id, players)
+                print(f"{game_id} {players}p: {turns:g} turns a random game, so at least "
+                      f"{games_per_second_needed(game_id, players):.1f} random games/s for 600 rollouts a second")
+            continue
         times = sorted(search_move_seconds(game_id))
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
         print(f"{game_id}: median {statistics.median(times):.3f} s CPU per move, p95 {p95:.3f} s, "

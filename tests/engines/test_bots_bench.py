@@ -48,3 +48,12 @@ def test_a_level_that_does_not_exist_is_one_line():
 def test_at_least_one_decision():
     with pytest.raises(RulesError, match="at least 1"):
         search_move_seconds("pacal", decisions=0)
+
+
+def test_turns_are_runs_of_one_seat_and_the_bound_follows_from_them():
+    from engines.bots.bench import games_per_second_needed, turns_per_random_game
+
+    turns = turns_per_random_game("pueblo", 2, games=3)
+    assert 2 <= turns < 1000
+    assert games_per_second_needed("pueblo", 2) == pytest.approx(600 * 2 * 2 / turns_per_random_game("pueblo", 2))
+    assert games_per_second_needed("pueblo", 2, seconds=0.5) == pytest.approx(2 * games_per_second_needed("pueblo", 2))
