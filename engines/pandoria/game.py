@@ -46,6 +46,17 @@ class Pandoria(Game):
     def apply(self, state: State, action: tuple) -> tuple[PandoriaState, list]:
         return rules.apply(state, action)
 
+    def view(self, state: State, seat: int | None) -> State:
+        """The state as ``seat`` may know it (None: the public view).
+
+        Only the cards differ from the full state, so the view shares every
+        other list with it: states are never changed in place (``apply``
+        works on a copy), and a bot gets a view for every choice it makes.
+        """
+        v = state.shallow_copy()
+        v.cards = state.cards.masked(seat)
+        return v
+
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
 

@@ -50,6 +50,13 @@ class PandoriaState(State):
         s.leftover = self.leftover[:]
         return s
 
+    def shallow_copy(self) -> "PandoriaState":
+        """A new state sharing every field's value with this one (see ``Pandoria.view``)."""
+        s = PandoriaState.__new__(PandoriaState)
+        for name in _FIELDS:
+            setattr(s, name, getattr(self, name))
+        return s
+
     def to_data(self) -> dict:
         d = {}
         for name in _FIELDS:
