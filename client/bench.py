@@ -134,7 +134,7 @@ def _netns(key: str) -> Callable[[], float]:
 
 
 def _search_move(game_id: str) -> Benchmark:
-    name = {"pagode": "Pagode", "pueblo": "Pueblo", "pacal": "Pacal's Rocket", "pandoria": "Pandoria"}[game_id]
+    name = get_game(game_id).name
     return Benchmark(f"search.move.{game_id}",
                      f"{name}: search player's move, `normal` uncapped, 2 players vs greedy (CPU time, 15 moves)",
                      "s", "lower", 1.0, _measure("engines.bots.bench", "median_search_move_s", game_id), repeat=1)
