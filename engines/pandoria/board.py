@@ -103,6 +103,12 @@ def is_open_region(terrain: list[int], region: list[int]) -> bool:
     return False
 
 
+def is_enclosed(terrain: list[int], h: int) -> bool:
+    """A castle or a ship (one hex) is enclosed, like a region, once no empty
+    land hex touches it (rules README: no Elf may then move onto it)."""
+    return not any(terrain[n] == EMPTY and KIND[n] != LAKE for n in NEIGHBOURS[h])
+
+
 EMPTY = -1
 """terrain[h] of a land hex nothing covers (lakes keep EMPTY but bound regions)."""
 CASTLE = 4

@@ -15,7 +15,7 @@ from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, app
 
 from . import data as D
 from .board import (CASTLE, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED, PRINTED_SPACES,
-                    START_HEXES, STEP, hex_name, is_open_region, region_of)
+                    START_HEXES, STEP, hex_name, is_enclosed, is_open_region, region_of)
 from .position import PandoriaState
 
 MONUMENT = 1000
@@ -896,8 +896,9 @@ def draw_step(st: PandoriaState, events: list) -> None:
 
 
 def elf_moves(st: PandoriaState, seat: int) -> list[tuple]:
-    """Elves (side B): a figure (not the leader) moves 1 or 2 spaces to an empty space
-    of an unclosed region or an own castle, never onto or across ships or other castles."""
+    """Elves (side B): a figure (not the leader) moves 1 or 2 spaces to a free space that
+    is not enclosed (an unclosed region, or an own castle some empty land hex still
+    touches: rules README), never onto or across ships or other players' castles."""
     def space(h: int) -> bool:
         return is_region_hex(st, h) or (st.terrain[h] == CASTLE and st.owner[h] == seat)
 
@@ -912,7 +913,8 @@ def elf_moves(st: PandoriaState, seat: int) -> list[tuple]:
                 reach.update(m for m in NEIGHBOURS[n] if space(m))
         reach.discard(f)
         out += [("move", f, t) for t in sorted(reach)
-                if st.occupant[t] == FREE and (st.terrain[t] == CASTLE or not st.closed[t])]
+                if st.occupant[t] == FREE
+                and (not is_enclosed(st.terrain, t) if st.terrain[t] == CASTLE else not st.closed[t])]
     return out
 
 
@@ -926,7 +928,7 @@ def elf_step(st: PandoriaState, events: list) -> None:
 def do_elf(st: PandoriaState, action: tuple, events: list) -> None:
     if action[0] == "move":
         if tuple(action) not in elf_moves(st, st.current):
-            raise IllegalAction("an Elf moves a figure (not the leader) 1 or 2 spaces to a free open space")
+            raise IllegalAction("an Elf moves a figure (not the leader) 1 or 2 spaces to a free space that is not enclosed")
         _, src, dst = action
         st.occupant[dst], st.occupant[src] = st.occupant[src], FREE
         events.append(("move", st.current, src, dst))

@@ -9,6 +9,7 @@ from engines.core import DEAL, IllegalAction
 from engines.pandoria import GAME
 from engines.pandoria import data as D
 from engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
+from engines.pandoria.board import EMPTY, KIND, LAND, NEIGHBOURS, is_enclosed
 from engines.pandoria.rules import CASTLE, MONUMENT, building_cost, monument_cost
 
 from .positions import H, bare, card_id, cover, figure, give_card, give_tile, play, set_building, to_market
@@ -282,6 +283,19 @@ def test_enchanted_castle_uses_an_own_empty_castle():
     st.terrain[H("f4")], st.owner[H("f4")] = CASTLE, BLUE
     targets = {a[3] for a in GAME.legal_actions(st, RED) if a[0] == "spell"}
     assert targets == {H("i4")}
+
+
+def test_enchanted_castle_reaches_an_enclosed_own_castle_as_its_card_says():
+    # Rules README: spells never place figures on castles « except [...] Enchanted Castle on the
+    # caster's own castle, as their cards say »; the card names no enclosure (only the Elves do).
+    st = card_phase(crystal=4)
+    give_card(st, RED, card_id("Enchanted Castle", "Shrine"))
+    st.terrain[H("i4")], st.owner[H("i4")] = CASTLE, RED
+    for n in NEIGHBOURS[H("i4")]:
+        if st.terrain[n] == EMPTY and KIND[n] == LAND:
+            st.terrain[n] = D.HILL
+    assert is_enclosed(st.terrain, H("i4"))
+    assert {a[3] for a in GAME.legal_actions(st, RED) if a[0] == "spell"} == {H("i4")}
 
 
 def test_construct_builds_one_more_for_two_wood_less():

@@ -8,7 +8,9 @@ from engines.core import TABLE
 from engines.pandoria import GAME
 from engines.pandoria import data as D
 from engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
-from engines.pandoria.rules import CASTLE, finish
+from engines.core import IllegalAction
+from engines.pandoria.board import EMPTY, KIND, LAKE, LAND, NEIGHBOURS, hex_name, is_enclosed
+from engines.pandoria.rules import CASTLE, close_regions, finish
 
 from .positions import H, at_phase, bare, card_id, cover, figure, give_card, give_tile, play, scripted, set_building
 from .test_examples import crystal_region
@@ -120,6 +122,39 @@ def test_elves_move_a_figure_one_or_two_spaces_at_the_end_of_the_turn():
     assert all(src != H("f4") for src, _ in moves)
     st, events = play(st, "move i4 k4")
     assert st.occupant[H("k4")] == 0 and st.current == 1
+
+
+def test_elves_never_move_onto_an_enclosed_own_castle():
+    # Rules README: « The Elves' move ends on a space that is free and *not enclosed* (seed §11):
+    #   an own castle whose neighbours are all covered is enclosed, so no Elf may move onto it. »
+    st = bare(2, peoples=(ELVES, HUMANS), variant="classic")
+    castle = H("j4")
+    st.terrain[castle], st.owner[castle] = CASTLE, 0
+    cover(st, "i4", FOREST)
+    figure(st, "i4", 0)
+    st = at_phase(st, "elf", 0)
+    assert ("move", H("i4"), castle) in GAME.legal_actions(st, 0)     # open: an empty hex touches it
+    for n in NEIGHBOURS[castle]:
+        if st.terrain[n] == EMPTY and KIND[n] != LAKE:
+            cover(st, hex_name(n), HILL)
+    assert is_enclosed(st.terrain, castle)
+    assert ("move", H("i4"), castle) not in GAME.legal_actions(st, 0)
+    with pytest.raises(IllegalAction, match="not enclosed"):
+        GAME.apply(st, ("move", H("i4"), castle))
+
+
+def test_a_figure_on_an_enclosed_castle_stays():
+    # Rules README: « Castles and ships get enclosed like regions (seed §6.1: their figures stay). »
+    st = bare(2)
+    castle = H("j4")
+    st.terrain[castle], st.owner[castle] = CASTLE, 0
+    figure(st, "j4", 0)
+    holes = [n for n in NEIGHBOURS[castle] if st.terrain[n] == EMPTY and KIND[n] == LAND]
+    for n in holes[1:]:
+        cover(st, hex_name(n), HILL)
+    st.terrain[holes[0]] = CITY   # the last hole is covered: the castle is enclosed
+    close_regions(st, [holes[0]], [])
+    assert is_enclosed(st.terrain, castle) and st.occupant[castle] == 0
 
 
 def test_elves_have_their_move_phase_after_drawing():
