@@ -1,32 +1,38 @@
-"""A network peer: one session, its log file, and the links that carry it.
+"""N peers at one table (3 to 16): a full mesh of links carrying one session.
 
-This is where the sans-IO :class:`protocol.session.Session` meets sockets.
-A :class:`NetPeer` owns one game: it writes every entry to the game's log
-file before it is sent (the session's ``store``), moves for its seat when
-a player (a bot, or the UI) says what to play, and survives its link:
+Why a full mesh, and not the host relaying: the issue asks for every peer
+connected to every other, and a mesh keeps a game going when any one peer
+(the host included) is gone: the others still reach each other. It also
+makes equivocation visible: every peer forwards *every* entry it accepted
+to every other peer (the session's echoes), so an entry a seat sent to one
+peer reaches the others by a second path, and a seat that signed two
+different entries for one place in the chain is caught by both signatures
+(``Session`` names it in an ``abort`` carrying the other entry as evidence).
 
-* a dropped link (timeout, reset, cable) leaves the session as it was; the
-  guest reconnects (to the last address, or wherever discovery now lists
-  the host's fingerprint) and asks to ``resume``; both sides then send each
-  other the entries the other lacks (the handshake says how many each
-  holds) and play on;
-* a crash is survived by the files: ``<table>.log`` (the chain),
-  ``<table>.seed`` (the session's secret seed, owner-only) and
-  ``<table>.json`` (who the other peer is, where it was, our role).
-  :meth:`GameFiles.unfinished` finds them and :meth:`NetPeer.from_files`
-  rebuilds the session (``Session.from_log``) and resumes;
-* a peer gone longer than ``claim_after`` seconds while we wait for it
-  lets us claim the game: the session writes a signed ``abort`` entry
-  naming the absent seat (``Session.tick``), logged like any other.
+How the mesh forms:
 
-The table id is the hash of the first entry (the host's hello): it names a
-game before the game id exists and is what a ``resume`` asks for.
+1. the host opens a table for N seats (``MeshPeer.host``) and accepts N-1
+   joiners (each join request says the port the joiner listens on);
+2. once every seat is taken the host starts the session with the guests'
+   keys in join order (``Session(guests=...)``: nobody else may join) and
+   sends each guest a ``roster``: the table id, every seat's key, name,
+   address and port (hints: every link proves its key again);
+3. each guest dials every peer seated before it (the later seat dials the
+   earlier one, so a pair never races to link twice) with a ``resume`` for
+   the table id; the listener accepts only keys of the roster.
+
+What goes out on a link is read from the chain: a per-link count, one
+sender task per link, entries the link's peer wrote itself skipped. Each
+link therefore carries a contiguous copy of the sender's chain, so entries
+never arrive out of order, and duplicates from other paths are harmless.
+
+Files, resume and claim are those of :mod:`protocol.net.peer` (the meta file
+also holds the roster and ``"mesh": true``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import inspect
 import json
 import os
@@ -35,593 +41,700 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from engines.core import TABLE, Action, Game, Player, RulesError
+from engines.core import TABLE, Game, Player, RulesError
 from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
-from protocol.log import LogFormatError, LogWriter, open_entry, read_log
+from protocol.log import Entry, open_entry
+from protocol.session import ON_GONE_END, Aborted, ReplaceAsked, Replaced, SeatReplaced, Session
 from protocol.wire import ProtocolError
-from protocol.session import Aborted, GameOver, Moved, Session, TableSet
 
 from .discovery import Advert, Discovery, TableHint
-from .handshake import HandshakeError
+from .handshake import HandshakeError, decode, encode
 from .invite import Answer, Declined, Request, ask, host_connection, join_request, resume_request
-from .transport import Link, LinkClosed, LinkOptions, bound_port, serve, within
+from .peer import GameFiles, PeerOptions, ResumeError, Say, _write_private, event_line, listen, read_game_files, think
+from .transport import Link, LinkClosed, bound_port, within
 
-Say = Callable[[str], None]
+COMPUTER_MARK = "[computer] "
+"""Starts the name of a seat played by a computer that a peer hosts: every peer sees it in the table."""
 
-
-@dataclass(frozen=True)
-class PeerOptions:
-    link: LinkOptions = LinkOptions(read_timeout=20.0, keepalive=5.0, connect_timeout=3.0)
-    claim_after: float = 300.0
-    """Seconds we wait for an absent peer before claiming the game."""
-    reconnect_every: float = 0.5
-    linger: float = 10.0
-    """Seconds a host stays up after the end, for a guest that missed the last entries."""
-    move_delay: float = 0.0
-    """Seconds a bot waits before each move (tests use it to act mid-game)."""
-
-
-class ResumeError(RuntimeError):
-    """An unfinished game's files cannot be resumed; one line."""
-
-
-# --------------------------------------------------------------------------
-# Files
-
-
-class GameFiles:
-    """The three files of one game in ``folder``, named after the table id."""
-
-    def __init__(self, folder: Path | str):
-        self.folder = Path(folder)
-        self.table_id: bytes = b""
-        self._writer: LogWriter | None = None
-        self.meta: dict = {}
-
-    @property
-    def stem(self) -> Path:
-        return self.folder / self.table_id.hex()[:16]
-
-    @property
-    def log_path(self) -> Path:
-        return self.stem.with_suffix(".log")
-
-    def store(self, seed: bytes, meta: dict) -> Callable[[bytes], None]:
-        """The session's ``store``: the first entry fixes the table id and creates the files."""
-
-        def append(raw: bytes) -> None:
-            if self._writer is None:
-                self.table_id = hashlib.sha256(raw).digest()
-                self.folder.mkdir(parents=True, exist_ok=True)
-                _write_private(self.stem.with_suffix(".seed"), seed)
-                self.meta = dict(meta, **self.meta, table=self.table_id.hex())
-                self.save_meta()
-                self._writer = LogWriter(self.log_path)
-            self._writer.append(raw)
-
-        return append
-
-    def attach(self, table_id: bytes, meta: dict) -> Callable[[bytes], None]:
-        """Go on writing an existing game's files (after a restart)."""
-        self.table_id, self.meta = table_id, meta
-        self._writer = LogWriter(self.log_path)
-        return self._writer.append
-
-    def update(self, **fields) -> None:
-        """Change the meta file (kept in memory until the first entry creates the files)."""
-        self.meta.update(fields)
-        if self.table_id:
-            self.save_meta()
-
-    def save_meta(self) -> None:
-        tmp = self.stem.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(self.meta, sort_keys=True, indent=1))
-        os.replace(tmp, self.stem.with_suffix(".json"))
-
-    def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
-
-    @staticmethod
-    def unfinished(folder: Path | str) -> list[Path]:
-        """Meta files of games in ``folder`` that did not end (newest first)."""
-        out = []
-        for meta in Path(folder).glob("*.json"):
-            try:
-                data = json.loads(meta.read_text())
-            except (OSError, ValueError):
-                continue
-            if not data.get("over"):
-                out.append(meta)
-        return sorted(out, key=lambda p: p.stat().st_mtime, reverse=True)
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-# --------------------------------------------------------------------------
-# The peer
+ROSTER_WAIT = 3600.0
+"""Seconds a seated guest waits for the others to join (a lobby may take a while)."""
 
 
 @dataclass
-class NetPeer:
-    """One side of one network game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
+class Seat:
+    """One member of the table as this peer knows it."""
+
+    key: bytes
+    name: str = ""
+    address: tuple[str, int] | None = None
+
+
+@dataclass
+class MeshPeer:
+    """One peer of an N-peer game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
 
     me: Identity
     name: str
-    session: Session
     files: GameFiles
     player: Player | None
     options: PeerOptions = PeerOptions()
     say: Say = print
-    peer_key: bytes | None = None
-    address: tuple[str, int] | None = None
-    link: Link | None = None
+    session: Session | None = None
+    seats: list[Seat] = field(default_factory=list)
+    """Every member in seat order (the host first); empty until the table is full."""
+    links: dict[bytes, Link] = field(default_factory=dict)
     discovery: Discovery | None = None
-    _done: asyncio.Event = field(default_factory=asyncio.Event)
     on_events: Callable[[list], None] | None = None
-    """Gets the session's events (Moved, TableSet, GameOver, Aborted...) for a UI."""
-    _background: set = field(default_factory=set)
-    _sent: int = 0
+    port: int = 0
+    _sent: dict[Link, int] = field(default_factory=dict)
+    """Per link: how far into the chain its sender got (a replaced link never moves the new one's count)."""
+    _wake: dict[bytes, asyncio.Event] = field(default_factory=dict)
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _done: asyncio.Event = field(default_factory=asyncio.Event)
+    _full: asyncio.Event = field(default_factory=asyncio.Event)
+    _tasks: set = field(default_factory=set)
+    _game: Game | None = None
+    _players: int = 0
+    _variant: str = "standard"
+    _seed: bytes = b""
+    _joiners: list = field(default_factory=list)
+    _accept_policy: Callable | None = None
+    _dialing: set = field(default_factory=set)
+    _computers: list = field(default_factory=list)
+    _computers_seated: asyncio.Event = field(default_factory=asyncio.Event)
+    on_gone: str = ON_GONE_END
+    """The host's policy for a seat gone past the claim time (``end`` or ``computer``), signed in the table."""
+    computer_player: Callable[[int], Player] | None = None
+    """Makes the player of a computer we host for a replaced seat (by seat); None: a random player."""
+    _former: list = field(default_factory=list)
+    """Seats whose peer was replaced by a computer: still linked, so that a returning one learns it."""
+    _dial_all: bool = False
+    """A computer that took over a seat mid-game dials every peer (none has its address)."""
+    _interfaces: Sequence[str] = ()
+    _replacements: list = field(default_factory=list)
+    require_on_gone: str | None = None
+    """A guest's condition: leave (resign) a table whose on-gone policy is not this one."""
 
-    # -- making one
+    # ------------------------------------------------------------ making one
     @classmethod
-    def host(cls, me: Identity, name: str, game: Game, folder: Path | str, *, variant: str = "standard",
-             player: Player | None = None, options: PeerOptions = PeerOptions(), say: Say = print,
-             seed: bytes | None = None) -> "NetPeer":
-        seed = seed or os.urandom(32)
-        files = GameFiles(folder)
-        meta = {"role": "host", "game": game.id, "variant": variant, "name": name}
-        session = Session(me, host=True, name=name, game=game, players=2, variant=variant, seed=seed,
-                          store=files.store(seed, meta), timeout=options.claim_after)
-        peer = cls(me, name, session, files, player, options, say)
-        peer._report(session.start())
+    def host(cls, me: Identity, name: str, game: Game, players: int, folder: Path | str, *,
+             variant: str = "standard", player: Player | None = None, options: PeerOptions = PeerOptions(),
+             say: Say = print, seed: bytes | None = None, on_gone: str = ON_GONE_END) -> "MeshPeer":
+        """A table for ``players`` seats; the session starts once every seat is taken.
+
+        ``on_gone``: ``computer`` lets the present seats give a seat gone past
+        the claim time to a computer the claimer hosts; ``end`` ends the game.
+        """
+        game.check_options(players, variant)
+        peer = cls(me, name, GameFiles(folder), player, options, say, on_gone=on_gone)
+        peer._game, peer._players, peer._variant, peer._seed = game, players, variant, seed or os.urandom(32)
+        peer.files.update(role="host", mesh=True, game=game.id, variant=variant, name=name, players=players)
         return peer
 
     @classmethod
     def guest(cls, me: Identity, name: str, folder: Path | str, *, player: Player | None = None,
-              options: PeerOptions = PeerOptions(), say: Say = print, seed: bytes | None = None) -> "NetPeer":
+              options: PeerOptions = PeerOptions(), say: Say = print, seed: bytes | None = None) -> "MeshPeer":
         seed = seed or os.urandom(32)
         files = GameFiles(folder)
-        session = Session(me, host=False, name=name, seed=seed, store=files.store(seed, {"role": "guest",
-                                                                                          "name": name}),
+        meta = {"role": "guest", "mesh": True, "name": name}
+        session = Session(me, host=False, name=name, seed=seed, store=files.store(seed, meta),
                           timeout=options.claim_after)
-        return cls(me, name, session, files, player, options, say)
+        return cls(me, name, files, player, options, say, session=session)
 
     @classmethod
     def from_files(cls, me: Identity, meta_path: Path | str, *, player: Player | None = None,
-                   options: PeerOptions = PeerOptions(), say: Say = print) -> "NetPeer":
-        """Restart a game after a crash from its log, seed and meta files.
-
-        Raises :class:`ResumeError` (one line) if they are missing or do not agree.
-        """
+                   options: PeerOptions = PeerOptions(), say: Say = print) -> "MeshPeer":
+        """Restart after a crash from the log, seed and meta files (ResumeError: one line)."""
         meta_path = Path(meta_path)
+        try:
+            seats = [Seat(bytes.fromhex(s["key"]), s.get("name", ""),
+                          (s["address"][0], int(s["address"][1])) if s.get("address") else None)
+                     for s in json.loads(meta_path.read_text())["seats"]]
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
+            raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {e}") from None
         meta, seed, table, raws = read_game_files(meta_path, say)
         files = GameFiles(meta_path.parent)
-        store = files.attach(table, meta)  # what the session writes while it catches up is logged too
+        store = files.attach(table, meta)
+        host = meta.get("role") == "host"
+        guests = [s.key for s in seats[1:]] if host else None
         try:
-            game = get_game(meta["game"]) if meta.get("role") == "host" else None
+            game = get_game(meta["game"]) if host else None
             session = Session.from_log(raws, me, seed, store=store, timeout=options.claim_after,
-                                       name=meta.get("name", ""), game=game, players=2,
-                                       variant=meta.get("variant", "standard"))
+                                       name=meta.get("name", ""), game=game, players=len(seats),
+                                       variant=meta.get("variant", "standard"), guests=guests)
         except (ProtocolError, RulesError, KeyError) as e:
             files.close()
             raise ResumeError(f"cannot resume {meta_path.stem}: {e}") from None
-        peer = cls(me, meta.get("name", "?"), session, files, player, options, say)
-        if meta.get("peer"):
-            peer.peer_key = bytes.fromhex(meta["peer"])
-        if meta.get("address"):
-            peer.address = (meta["address"][0], int(meta["address"][1]))
+        peer = cls(me, meta.get("name", "?"), files, player, options, say, session=session, seats=seats)
+        peer.port = int(meta.get("port", 0))
+        peer._dial_all = bool(meta.get("replaces"))   # a computer that took over a seat mid-game
+        peer._full.set()
         say(f"resuming table {meta['table'][:16]} from {len(raws)} logged entries")
         return peer
 
+    # ------------------------------------------------------------ facts
     @property
     def table_id(self) -> bytes:
         return self.files.table_id
 
     @property
-    def role(self) -> str:
-        return "host" if self.session.host else "guest"
+    def is_host(self) -> bool:
+        return self.files.meta.get("role") == "host"
 
-    # -- the local player (a UI)
+    def keys(self) -> list[bytes]:
+        return [s.key for s in self.seats]
+
+    def _index(self, key: bytes) -> int:
+        return self.keys().index(key)
+
+    def _others(self) -> list[Seat]:
+        return [s for s in self.seats if s.key != self.me.public]
+
+    def linked(self, key: bytes) -> bool:
+        link = self.links.get(key)
+        return link is not None and not link.closed
+
+    # ------------------------------------------------------------ the local player (a UI)
     async def act(self, action) -> None:
-        """Play our seat's ``action`` (for a UI; bots move by themselves): logged, then sent if linked.
-
-        Raises ``engines.core.IllegalAction`` (one line) if it cannot be played now.
-        """
+        """Play our seat's ``action``: logged, then sent on every link (IllegalAction: one line)."""
         self._report(self.session.act(action))
-        link = self.link
-        if link is not None and not link.closed:
-            try:
-                await self._send_out(link)
-            except LinkClosed:
-                pass  # the resume sends it
 
-    # -- reporting
+    # ------------------------------------------------------------ reporting
     def _report(self, events: list) -> None:
+        session = self.session
+        session.data_to_send()  # the chain is the outbox: every sender reads it
+        for event in self._wake.values():
+            event.set()
+        self._changed.set()
         if events and self.on_events is not None:
             self.on_events(list(events))
         for ev in events:
-            line = event_line(ev, self.session)
+            line = event_line(ev, session)
             if line is not None:
                 self.say(line)
-        if self.session.over and not self._done.is_set():
+            if isinstance(ev, (ReplaceAsked, SeatReplaced, Replaced)):
+                self._on_replacement(ev)
+            if isinstance(ev, Aborted):
+                scores = list(ev.scores) if ev.scores is not None else self.scores_so_far()
+                if scores is not None:
+                    self.say(f"scores so far: {scores}")
+        if session.over and not self._done.is_set():
             self.files.update(over=True)
             self.say(f"log: {self.files.log_path}")
             self._done.set()
 
-    # -- one link
-    async def _pump(self, link: Link, peer_have: int) -> None:
-        """Carry the session over ``link`` until the game is over or the link drops.
-
-        What goes out is read from the chain, not from the session's outbox:
-        ``_sent`` counts the entries the peer holds or was sent on this link,
-        so a link that replaces another one never loses an entry.
-        """
+    # ------------------------------------------------------------ a gone seat replaced by a computer
+    def _on_replacement(self, ev) -> None:
         session = self.session
-        self.link = link
-        first = min(peer_have, len(session.chain))
-        session.data_to_send()
-        for entry in session.chain[first:]:  # all it lacks, whoever wrote them
-            await link.send(entry.raw)
-        self._sent = len(session.chain)
-        self.say(f"linked with {fingerprint(self.peer_key)} at {link.peer[0]}:{link.peer[1]}; "
-                 f"sent {self._sent - first} entries")
-        while not session.over:
-            if link is not self.link:
-                raise LinkClosed("replaced by a newer link")
-            if session.my_turn and self.player is not None:
-                if self.options.move_delay:
-                    await asyncio.sleep(self.options.move_delay)
-                    if link is not self.link or session.over or not session.my_turn:
-                        continue
-                action = await think(self.player, session)
-                if action is not None and link is self.link:
-                    self._report(session.act(action))
-                await self._send_out(link)
-                continue
-            try:
-                raw = await within(link.recv(), 1.0)
-            except asyncio.TimeoutError:
-                self._tick()
-                await self._send_out(link)
-                continue
-            await self._check_signed(link, raw)
-            self._report(session.receive(raw, sender=self.peer_key))
-            self._tick()
-            await self._send_out(link)
-
-    async def _check_signed(self, link: Link, raw: bytes) -> None:
-        """Bytes not signed by the peer (or by us) are not the peer's: drop the link, not the game.
-
-        The link proved the peer's key once, at the handshake; its frames
-        carry no MAC, so bytes on it are not evidence against the peer
-        (someone could inject them). An entry the peer *signed* is: the
-        session judges it, and a breach ends the game with the evidence.
-        """
-        try:
-            author = open_entry(raw).author
-        except ProtocolError as e:
-            reason = f"bytes not signed by the peer ({e})"
-        else:
-            if author in (self.peer_key, self.me.public):
-                return
-            reason = f"an entry signed by a stranger ({fingerprint(author)})"
-        await link.close(reason[:120])
-        raise LinkClosed(reason)
-
-    async def _send_out(self, link: Link) -> None:
-        """Send the chain's entries the peer lacks (not its own, which it has)."""
-        session = self.session
-        session.data_to_send()  # the chain is the outbox
-        if link is not self.link:
-            raise LinkClosed("replaced by a newer link")
-        while self._sent < len(session.chain):
-            entry = session.chain[self._sent]
-            self._sent += 1
-            if entry.author != self.peer_key:
-                await link.send(entry.raw)
-
-    def _tick(self) -> None:
-        """Let time pass for the claim, when the claim clock runs.
-
-        It runs while the other peer is *gone* (no link), and while it is
-        linked but withholds an entry it writes without a choice (a fair-table
-        step, its final reveal, its signature of the result): that is
-        stalling. A linked player thinking over its move is not gone.
-        """
-        session = self.session
-        linked = self.link is not None and not self.link.closed
-        if linked and session.phase == "play" and session.game is not None \
-                and not session.game.is_over(session.view) and session.game.next_actor(session.view) != TABLE:
+        if isinstance(ev, Replaced):
+            self.say(f"replaced: {ev.reason}")
             return
-        self._report(session.tick(time.monotonic()))
+        if isinstance(ev, SeatReplaced):
+            self.say(f"seat {ev.seat + 1} is now {ev.name} ({fingerprint(ev.key)}); every hidden card re-dealt")
+            return
+        scores = " ".join(str(x) for x in ev.scores)
+        self.say(f"replace: seat {ev.by + 1} asks to give seat {ev.seat + 1} to {ev.name} ({fingerprint(ev.key)}); "
+                 f"scores so far: {scores}")
+        if ev.seat < len(self.seats) and self.seats[ev.seat].key != ev.key:
+            self._former.append(self.seats[ev.seat])
+            self.seats[ev.seat] = Seat(ev.key, ev.name)
+            self._save_roster()
+        if ev.by == session.my_seat:
+            self._spawn_replacement(ev.seat, ev.name)
 
-    async def _idle_tick(self) -> None:
-        """While no link is up: our moves are still made and logged (resume sends them), and
-        time passes for the claim."""
-        session = self.session
-        while session.my_turn and self.player is not None and not session.over:
-            action = await think(self.player, session)
-            if action is not None:
-                self._report(session.act(action))
-        self._tick()
-        session.data_to_send()  # no link: the next resume sends these
+    def _spawn_replacement(self, seat: int, name: str) -> "MeshPeer":
+        """Host the computer that takes over ``seat``: its own key, log and links, in this process."""
+        identity, seed = self.session.computer_secrets(seat)
+        folder = self.files.folder / "computers" / f"{self.me.fingerprint}-r{seat + 1}-{identity.fingerprint}"
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_private(folder / "computer.key", self.session.computer_key_material(seat))
+        files = GameFiles(folder)
+        meta = {"role": "guest", "mesh": True, "name": name, "replaces": seat + 1}
+        store = files.store(seed, meta)
+        raws = [e.raw for e in self.session.chain]
+        for raw in raws:
+            store(raw)
+        session = Session.from_log(raws, identity, seed, store=store, timeout=self.options.claim_after, name=name)
+        player = self.computer_player(seat) if self.computer_player is not None else _random_player(seat)
+        peer = MeshPeer(identity, name, files, player, self.options, lambda line: None, session=session,
+                        seats=[Seat(s.key, s.name, s.address) for s in self.seats], port=0)
+        peer.seats[self._index(self.me.public)].address = ((self._interfaces or ["127.0.0.1"])[0], self.port)
+        peer._full.set()
+        peer._dial_all = True
+        peer._save_roster()
+        self._computers.append(peer)
+        self._replacements.append(self._spawn(peer.run_guest(None, list(self._interfaces[:1]) or ["127.0.0.1"])))
+        self.say(f"hosting {name} ({identity.fingerprint}) for seat {seat + 1}")
+        return peer
 
-    # -- the host side
+    def _save_roster(self) -> None:
+        self.files.update(seats=[{"key": s.key.hex(), "name": s.name,
+                                  "address": list(s.address) if s.address else None} for s in self.seats],
+                          port=self.port)
+
+    # ------------------------------------------------------------ running
     async def run_host(self, interfaces: Sequence[str], port: int = 0, *, discover: bool = True,
                        accept: Callable[[Request], bool | Awaitable[bool]] | None = None) -> Session:
-        """Open the table on ``interfaces``; play with the first accepted joiner to the end.
-
-        ``accept`` decides on a join request (its proven name, fingerprint and
-        safety code); it may be async, e.g. a dialog where a person compares
-        the code aloud. None: the first joiner for this game takes the seat.
-        """
+        """Open the table, seat N-1 joiners, then play to the end over the mesh."""
         self._accept_policy = accept
-        server = await self._listen(interfaces, port)
-        port = bound_port(server)
-        self.files.update(port=port)
-        for ip in interfaces:
-            self.say(f"listening on {ip}:{port} as {self.name} ({self.me.fingerprint})")
-        if discover:
-            self.discovery = Discovery(list(interfaces))
-            free = 0 if self.peer_key else 1
-            await self.discovery.advertise(Advert(self.name, self.me.fingerprint, port,
-                                                  table=TableHint(self._game_id(), self._variant(), free)))
-            await self._refresh_advert()  # a joiner may have come in while we were probing
-            self.say("advertised on zeroconf")
-        try:
-            while not self.session.over:
+        return await self._run(interfaces, port, discover)
+
+    def add_computer(self, player: Player, say: Say | None = None) -> "MeshPeer":
+        """A seat for a computer player this host runs: a peer of its own (own key, own log, own
+        links), seated first, and named ``[computer] <host name> <n>`` so every peer sees what it is.
+
+        Its key is kept (owner-only) in its own folder under ``computers/``, so that
+        :meth:`resume_computers` brings it back after the host's crash.
+        """
+        if self.session is not None or not self.is_host:
+            raise RulesError("computer seats are added to a host before its table opens")
+        if len(self._computers) >= self._players - 1:
+            raise RulesError(f"a table of {self._players} has no seat left for a computer")
+        n = len(self._computers) + 1
+        seed = os.urandom(32)
+        folder = self.files.folder / "computers" / f"{self.me.fingerprint}-{os.urandom(4).hex()}-{n}"
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_private(folder / "computer.key", seed)
+        peer = MeshPeer.guest(Identity.from_seed(seed), f"{COMPUTER_MARK}{self.name} {n}", folder, player=player,
+                              options=self.options, say=say or (lambda line: None))
+        self._computers.append(peer)
+        return peer
+
+    def resume_computers(self, make_player: Callable[[int], Player], say: Say | None = None) -> list["MeshPeer"]:
+        """After a restart: the computer seats of this game, each from its own files."""
+        found = []
+        for key_file in sorted((self.files.folder / "computers").glob(f"{self.me.fingerprint}-*/computer.key")):
+            for meta in GameFiles.unfinished(key_file.parent):
                 try:
-                    await within(self._done.wait(), 1.0)
-                except asyncio.TimeoutError:
-                    if self.link is None or self.link.closed:
-                        await self._idle_tick()
+                    if json.loads(meta.read_text()).get("table") != self.table_id.hex():
+                        continue
+                    me = Identity.from_seed(key_file.read_bytes())
+                except (OSError, ValueError):
+                    continue
+                n = len(found) + 1
+                found.append(MeshPeer.from_files(me, meta, player=make_player(n), options=self.options,
+                                                 say=say or (lambda line: None)))
+        self._computers = found
+        self._computers_seated.set()
+        return found
+
+    async def _seat_computers(self, interfaces: Sequence[str]) -> list[asyncio.Task]:
+        tasks = []
+        for peer in self._computers:
+            tasks.append(self._spawn(peer.run_guest(
+                (interfaces[0], self.port), interfaces[:1], game=self._game.id, variant=self._variant)))
+            while not any(j.peer.key == peer.me.public for j in self._joiners) and not tasks[-1].done():
+                await asyncio.sleep(0.01)
+        self._computers_seated.set()
+        return tasks
+
+    async def run_guest(self, address: tuple[str, int] | None, interfaces: Sequence[str], port: int = 0, *,
+                        expect_fingerprint: str | None = None, discovery: Discovery | None = None,
+                        game: str = "", variant: str = "standard", players: int = 0) -> Session:
+        """Join the table at ``address`` (or resume from files) and play to the end over the mesh.
+
+        ``interfaces``: where we listen for the peers seated after us.
+        """
+        self.discovery = discovery
+        self._join = (address, expect_fingerprint, game, variant, players)
+        return await self._run(interfaces, port, False)
+
+    async def _run(self, interfaces: Sequence[str], port: int, discover: bool) -> Session:
+        self._interfaces = list(interfaces)
+        if self.session is not None and self.require_on_gone:
+            self.session.require_on_gone = self.require_on_gone
+        server = await self._listen(interfaces, port or self.port)
+        self.port = bound_port(server)
+        self.files.update(port=self.port)
+        for ip in interfaces:
+            self.say(f"listening on {ip}:{self.port} as {self.name} ({self.me.fingerprint})")
+        try:
+            if discover:
+                self.discovery = Discovery(list(interfaces))
+                free = self._players - 1 - len(self._joiners) if self.session is None else 0
+                table = TableHint(self._game.id, self._variant, max(free, 0), self._players) if self._game else None
+                await self.discovery.advertise(Advert(self.name, self.me.fingerprint, self.port, table=table))
+                self.say("advertised on zeroconf")
+            elif self.discovery is not None:
+                await self.discovery.browse()
+                self._spawn(self._advertise_self())
+            if self.session is None and self.is_host:
+                computers = await self._seat_computers(interfaces)
+            else:  # resumed computer seats (if any) come back with their host
+                computers = [self._spawn(c.run_guest(None, interfaces[:1])) for c in self._computers]
+            if self.session is None and self.is_host:
+                await self._full.wait()
+            elif not self._full.is_set():
+                await self._join_host()
+            self._spawn(self._dial_loop())
+            self._spawn(self._play_loop())
+            await self._done.wait()
             await self._linger()
+            computers += self._replacements
+            if computers:
+                await asyncio.wait(computers, timeout=self.options.linger)
         finally:
             server.close()
-            if self.link is not None:
-                await self.link.close("game over" if self.session.over else "host leaving")
+            for task in list(self._tasks):
+                task.cancel()
+            for link in list(self.links.values()):
+                await link.close("game over" if self.session is not None and self.session.over else "leaving")
             if self.discovery is not None:
                 await self.discovery.close()
             self.files.close()
         return self.session
+
+    async def _advertise_self(self) -> None:
+        """A guest advertises itself (no table): restarted on another port, the others still find it."""
+        try:
+            await self.discovery.advertise(Advert(self.name, self.me.fingerprint, self.port))
+        except Exception as e:  # a hint only: the roster's address still works
+            self.say(f"not advertised on zeroconf: {e}")
+
+    def _spawn(self, coro) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.AbstractServer:
         return await listen(self._on_connection, interfaces, port, self.options, self.say)
 
     async def _linger(self) -> None:
-        """Stay reachable a while so a guest that missed the end can resume and finish."""
+        """After our end: until every link is closed (each peer says goodbye once over), or ``linger`` s."""
         deadline = time.monotonic() + self.options.linger
         while time.monotonic() < deadline:
-            link = self.link
-            if link is not None and link.closed and "game over" in (link.close_reason or ""):
-                return  # the guest said goodbye after its own end
-            if link is not None and not link.closed:
-                try:
-                    await within(link.wait_closed(), deadline - time.monotonic())
-                except asyncio.TimeoutError:
-                    pass
-                return  # the guest closed after its own end: it has everything
-            await asyncio.sleep(0.2)
+            if all(not self.linked(s.key) for s in self._others()) and self._drained():
+                return
+            await asyncio.sleep(0.05)
 
-    def _game_id(self) -> str:
-        return self.session.game.id if self.session.game else self.files.meta.get("game", "")
+    def _drained(self) -> bool:
+        return all(self._sent.get(link, 0) >= len(self.session.chain) for link in self.links.values())
 
-    def _variant(self) -> str:
-        return self.session.variant
-
+    # ------------------------------------------------------------ incoming links
     async def _on_connection(self, link: Link) -> None:
         await host_connection(link, self.me, self.name, self._decide, self._accepted)
 
     async def _decide(self, req: Request) -> Answer:
-        have = len(self.session.chain)
-        if self.session.over and req.kind == "join":
-            return Answer(False, "this table's game is over")
         if req.kind == "resume":
-            if req.game_id != self.table_id:
+            if not self.table_id and req.peer.key in self.keys():
+                # a seat after us dials as soon as it has the roster; the host's hello may still be
+                # on its way to us: wait for it rather than send the dialer off to try again
+                deadline = time.monotonic() + 5.0
+                while not self.table_id and time.monotonic() < deadline:
+                    await asyncio.sleep(0.01)
+            if not self.table_id or req.game_id != self.table_id:
                 return Answer(False, "no such game here")
-            if req.peer.key != self.peer_key:
+            former = any(s.key == req.peer.key for s in self._former)
+            if (req.peer.key not in self.keys() and not former) or req.peer.key == self.me.public:
                 return Answer(False, "you hold no seat in this game")
-            self.say(f"resume request from {req.peer.name} ({req.peer.fingerprint}) holding {req.have} entries")
-            return Answer(True, "welcome back", have)
+            self.say(f"link request from {req.peer.name} ({req.peer.fingerprint}) holding {req.have} entries")
+            if req.port and not former:
+                seat = self.seats[self._index(req.peer.key)]
+                seat.address = (req.address[0], req.port)
+                self._save_roster()
+            return Answer(True, "linked", len(self.session.chain))
+        if not self.is_host:
+            return Answer(False, "no open table here")
         self.say(f"join request from {req.peer.name} ({req.peer.fingerprint}) at {req.address[0]}; "
                  f"safety code {req.safety_code}")
-        if self.peer_key is not None:
+        if self._full.is_set():
             return Answer(False, "the table is full")
-        if req.game and (req.game != self._game_id() or req.variant != self._variant()):
-            return Answer(False, f"this table plays {self._game_id()} {self._variant()}")
-        if req.players and req.players != 2:
-            return Answer(False, f"this table seats 2, not {req.players}")
-        verdict = self._accept_policy(req) if self._accept_policy is not None else True
+        if req.game and (req.game != self._game.id or req.variant != self._variant):
+            return Answer(False, f"this table plays {self._game.id} {self._variant}")
+        if req.players and req.players != self._players:
+            return Answer(False, f"this table seats {self._players}, not {req.players}")
+        if any(j.peer.key == req.peer.key for j in self._joiners):
+            return Answer(False, "you already hold a seat here")
+        ours = any(c.me.public == req.peer.key for c in self._computers)
+        if not ours:
+            await self._computers_seated.wait()  # the host's computers take the first seats
+            if self._full.is_set():
+                return Answer(False, "the table is full")
+        verdict = self._accept_policy(req) if self._accept_policy is not None and not ours else True
         if inspect.isawaitable(verdict):
             verdict = await verdict
-        if self.peer_key is not None:  # somebody else was seated while we were deciding
+        if self._full.is_set():
             return Answer(False, "the table is full")
         if not verdict:
             self.say(f"declined {req.peer.name}")
             return Answer(False, "the host declined")
-        self.peer_key = req.peer.key
-        self.files.update(peer=req.peer.key.hex(), address=list(req.address))
-        self.say(f"accepted {req.peer.name}")
-        task = asyncio.get_running_loop().create_task(self._refresh_advert())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-        return Answer(True, "seat offered", have)
+        self._joiners.append(req)
+        self.say(f"accepted {req.peer.name} ({len(self._joiners) + 1}/{self._players} seats)")
+        if len(self._joiners) == self._players - 1:
+            self._seat_everyone()
+        elif self.discovery is not None:
+            self._spawn(self._refresh_advert())
+        return Answer(True, "seat offered", 0)
+
+    def _seat_everyone(self) -> None:
+        """Every seat is taken: start the session with the guests in join order."""
+        self.seats = [Seat(self.me.public, self.name)] + [
+            Seat(j.peer.key, j.peer.name, (j.address[0], j.port) if j.port else None) for j in self._joiners]
+        guests = [j.peer.key for j in self._joiners]
+        meta = dict(self.files.meta)
+        self.session = Session(self.me, host=True, name=self.name, game=self._game, variant=self._variant,
+                               seed=self._seed, store=self.files.store(self._seed, meta),
+                               timeout=self.options.claim_after, guests=guests, on_gone=self.on_gone)
+        self._report(self.session.start())
+        self._save_roster()
+        self._full.set()
+        if self.discovery is not None:
+            self._spawn(self._refresh_advert())
 
     async def _refresh_advert(self) -> None:
-        """Advertise the seat as taken once a guest holds it."""
         current = self.discovery.advert if self.discovery is not None else None
         if current is None or current.table is None:
             return
-        free = 0 if self.peer_key is not None else 1
+        free = 0 if self._full.is_set() else self._players - 1 - len(self._joiners)
         if current.table.free != free:
-            await self.discovery.update_table(TableHint(current.table.game, current.table.variant, free))
+            await self.discovery.update_table(TableHint(current.table.game, current.table.variant, free,
+                                                        current.table.seats))
+
+    def _roster(self) -> bytes:
+        return encode("roster", table=self.table_id, keys=self.keys(), names=[s.name for s in self.seats],
+                      addrs=[s.address[0] if s.address else "" for s in self.seats],
+                      ports=[s.address[1] if s.address else 0 for s in self.seats])
 
     async def _accepted(self, req: Request, link: Link) -> None:
-        old = self.link
-        if old is not None and old is not link and not old.closed:
-            await old.close("replaced by a new link from the same peer")
-        try:
-            await self._pump(link, req.have)
-        except LinkClosed as e:
-            self.say(f"link lost: {e.reason}")
-            return
-        # over: keep the link until the guest closes it (it has everything then)
-        await link.wait_closed()
+        if req.kind == "join":
+            if not await self._full_or_gone(link):
+                self._joiners.remove(req)  # its seat is free again for somebody else
+                self.say(f"left {req.peer.name} ({len(self._joiners) + 1}/{self._players} seats)")
+                if self.discovery is not None:
+                    self._spawn(self._refresh_advert())
+                return
+            try:
+                await link.send(self._roster())
+            except LinkClosed:
+                return
+        await self._carry_quietly(req.peer.key, link, self._resume_from(req.peer.key, req.have))
 
-    # -- the guest side
-    async def run_guest(self, address: tuple[str, int] | None = None, *, expect: bytes | None = None,
-                        expect_fingerprint: str | None = None, discovery: Discovery | None = None,
-                        game: str = "", variant: str = "standard") -> Session:
-        """Join (or resume) the table at ``address`` and play to the end, reconnecting as needed.
-
-        ``discovery`` (browsing) lets the guest find the host again at a new
-        address after a restart, by its key's fingerprint.
-        """
-        if address is not None:
-            self.address = address
-        if expect is not None:
-            self.peer_key = expect
-        self.discovery = discovery
-        if discovery is not None:
-            await discovery.browse()
-        self._join_game = (game, variant)
+    async def _full_or_gone(self, link: Link) -> bool:
+        """Wait until every seat is taken (True) or this joiner's link closed before that (False)."""
+        full = asyncio.ensure_future(self._full.wait())
+        gone = asyncio.ensure_future(link.wait_closed())
         try:
-            while not self.session.over:
-                target = self._target()
-                if target is None:
-                    await asyncio.sleep(self.options.reconnect_every)
-                    await self._idle_tick()
-                    continue
-                try:
-                    await self._connect_and_play(target, expect_fingerprint)
-                except Declined:
-                    raise  # the host said no: asking again will not change that
-                except HandshakeError:
-                    if not self.session.chain:
-                        raise  # a fresh join to somebody who is not who we looked for
-                    await asyncio.sleep(self.options.reconnect_every)  # not our host there (yet)
-                except (LinkClosed, OSError) as e:
-                    if not self.session.chain:
-                        raise  # never linked: a wrong address, or no host there
-                    reason = getattr(e, "reason", None) or str(e)
-                    if self.link is not None:
-                        self.say(f"link lost: {reason}")
-                        self.link = None
-                    await asyncio.sleep(self.options.reconnect_every)
-                    await self._idle_tick()
-            if self.link is not None:
-                await self.link.close("game over")
+            await asyncio.wait([full, gone], return_when=asyncio.FIRST_COMPLETED)
         finally:
-            if self.discovery is not None:
-                await self.discovery.close()
-            self.files.close()
-        return self.session
+            full.cancel()
+            gone.cancel()
+        return self._full.is_set()
 
-    def _target(self) -> tuple[str, int] | None:
-        """Where the host is now: discovery by its key's fingerprint first, else the last address."""
-        if self.discovery is not None and self.peer_key is not None:
-            fp = fingerprint(self.peer_key)
+    def _resume_from(self, key: bytes, have: int) -> int:
+        """Where to start sending to ``key``: a replaced peer gets everything from its replacement on
+        (its log may hold entries of its own that never left it)."""
+        if self.session is not None and any(s.key == key for s in self._former):
+            return min(have, self.session.replaced_at)
+        return have
+
+    # ------------------------------------------------------------ outgoing links
+    async def _join_host(self) -> None:
+        """Ask the host for a seat, wait for the roster, then carry that link."""
+        address, expect_fp, game, variant, players = self._join
+        link, hs, _ = await ask(address[0], address[1], self.me, self.name,
+                                join_request(game, variant, players, self.port),
+                                expect_fingerprint=expect_fp, options=self.options.link)
+        self.say(f"joined {hs.peer.name} ({hs.peer.fingerprint}); safety code {hs.safety_code}; "
+                 f"waiting for the other players")
+        try:
+            roster = decode(await within(link.recv(), ROSTER_WAIT), "roster")
+        except (asyncio.TimeoutError, LinkClosed, HandshakeError) as e:
+            await link.close("no roster")
+            raise Declined(f"{hs.peer.name} never filled the table: {e}") from None
+        except asyncio.CancelledError:  # we leave before the table is full: the host frees our seat
+            await link.close("left before the table was full")
+            raise
+        keys = roster["keys"]
+        if not keys or keys[0] != hs.peer.key or self.me.public not in keys or len(set(keys)) != len(keys) \
+                or not (len(keys) == len(roster["names"]) == len(roster["addrs"]) == len(roster["ports"])):
+            await link.close("bad roster")
+            raise Declined(f"{hs.peer.name} sent a roster without us or without itself first")
+        self.seats = [Seat(k, n, (a, p) if a and p else None)
+                      for k, n, a, p in zip(keys, roster["names"], roster["addrs"], roster["ports"])]
+        self.seats[0].address = address
+        self._save_roster()
+        self._full.set()
+        self.say(f"seated {self._index(self.me.public) + 1} of {len(keys)}: "
+                 f"{', '.join(s.name for s in self.seats)}")
+        self._spawn(self._carry_quietly(hs.peer.key, link, 0))
+
+    async def _dial_loop(self) -> None:
+        """Keep a link to every peer seated before us (they dial the ones seated after them)."""
+        while not self.session.over:
+            mine = self._index(self.me.public)
+            targets = [s for s in self.seats if s.key != self.me.public] if self._dial_all else \
+                self.seats[:mine] + [s for s in self._former if s.address and s.key != self.me.public]
+            for seat in targets:
+                if not self.linked(seat.key) and seat.key not in self._dialing:
+                    self._dialing.add(seat.key)
+                    self._spawn(self._dial(seat))
+            await asyncio.sleep(self.options.reconnect_every)
+
+    def _target(self, seat: Seat) -> tuple[str, int] | None:
+        if self.discovery is not None:
+            fp = fingerprint(seat.key)
             for advert in self.discovery.peers.values():
                 if advert.fingerprint == fp and advert.address:
                     return advert.address, advert.port
-        return self.address
+        return seat.address
 
-    async def _connect_and_play(self, target: tuple[str, int], expect_fingerprint: str | None) -> None:
-        have = len(self.session.chain)
-        if self.table_id:
-            request = resume_request(self.table_id, have)
-        else:
-            game, variant = self._join_game
-            request = join_request(game, variant, 2)
-        link, hs, host_have = await ask(target[0], target[1], self.me, self.name, request,
-                                        expect=self.peer_key, expect_fingerprint=expect_fingerprint,
-                                        options=self.options.link)
-        if self.peer_key is None:
-            self.peer_key = hs.peer.key
-            self.say(f"joined {hs.peer.name} ({hs.peer.fingerprint}); safety code {hs.safety_code}")
-        self.address = target
-        self.files.update(peer=self.peer_key.hex(), address=list(target))
+    async def _dial(self, seat: Seat) -> None:
         try:
-            await self._pump(link, host_have)
+            target = self._target(seat)
+            if target is None or not self.table_id:
+                return
+            link, hs, have = await ask(target[0], target[1], self.me, self.name,
+                                       resume_request(self.table_id, len(self.session.chain), self.port),
+                                       expect=seat.key, options=self.options.link, timeout=10.0)
+        except (Declined, HandshakeError, LinkClosed, OSError, asyncio.TimeoutError):
+            return
         finally:
-            if self.session.over:
-                self.files.update(over=True)
+            self._dialing.discard(seat.key)
+        seat.address = target
+        await self._carry_quietly(seat.key, link, self._resume_from(seat.key, have))
+
+    # ------------------------------------------------------------ one link
+    async def _carry_quietly(self, key: bytes, link: Link, have: int) -> None:
+        try:
+            await self._carry(key, link, have)
+        except LinkClosed:
+            pass
+
+    async def _carry(self, key: bytes, link: Link, have: int) -> None:
+        """Carry the session over ``link`` to ``key`` until it drops or both sides are over."""
+        old = self.links.get(key)
+        if old is not None and old is not link and not old.closed:
+            await old.close("replaced by a newer link")
+        session = self.session
+        self.links[key] = link
+        self._sent[link] = min(have, len(session.chain))
+        wake = self._wake[key] = asyncio.Event()
+        wake.set()
+        self.say(f"linked with {fingerprint(key)} at {link.peer[0]}:{link.peer[1]}")
+        sender = self._spawn(self._send_loop(key, link, wake))
+        try:
+            while True:
+                raw = await link.recv()
+                if session.over:
+                    continue  # what comes after our end changes nothing
+                await self._check_signed(link, raw)
+                self._report(session.receive(raw, sender=key))
+                self._tick()
+        except LinkClosed as e:
+            if not session.over:
+                self.say(f"link lost with {fingerprint(key)}: {e.reason}")
+            raise
+        finally:
+            sender.cancel()
+            self._sent.pop(link, None)
+            if self.links.get(key) is link:
+                del self.links[key]
+            self._changed.set()
+
+    async def _send_loop(self, key: bytes, link: Link, wake: asyncio.Event) -> None:
+        """Send the chain's entries ``key`` lacks, in order; say goodbye once both are done."""
+        session = self.session
+        try:
+            while not link.closed:
+                await wake.wait()
+                wake.clear()
+                while self._sent[link] < len(session.chain):
+                    entry = session.chain[self._sent[link]]
+                    self._sent[link] += 1
+                    if entry.author != key:
+                        await link.send(self._outgoing(key, entry))
+                if session.over:
+                    await link.close("game over")
+                    return
+        except LinkClosed:
+            pass
+
+    def _outgoing(self, key: bytes, entry: Entry) -> bytes:
+        """The bytes of ``entry`` as sent to ``key`` (a cheat test overrides this to lie to one peer)."""
+        return entry.raw
+
+    async def _check_signed(self, link: Link, raw: bytes) -> bytes:
+        """Bytes not signed by a member of the table drop the link, not the game (see peer.py)."""
+        try:
+            author = open_entry(raw).author
+        except ProtocolError as e:
+            reason = f"bytes not signed by the peer ({e})"
+        else:
+            if author in self.keys() or any(s.key == author for s in self._former):
+                return author     # a replaced peer's late entries: the session drops them
+            reason = f"an entry signed by a stranger ({fingerprint(author)})"
+        await link.close(reason[:120])
+        raise LinkClosed(reason)
+
+    # ------------------------------------------------------------ our moves, the clock
+    async def _play_loop(self) -> None:
+        session = self.session
+        while not session.over:
+            if session.my_turn and self.player is not None:
+                if self.options.move_delay:
+                    await asyncio.sleep(self.options.move_delay)
+                    if session.over or not session.my_turn:
+                        continue
+                action = await think(self.player, session)
+                if action is not None:
+                    self._report(session.act(action))
+                await asyncio.sleep(0)  # let the senders run
+                continue
+            self._changed.clear()
+            try:
+                await within(self._changed.wait(), 1.0)
+            except asyncio.TimeoutError:
+                self._tick()
+
+    def _tick(self) -> None:
+        """Let time pass for the claim, when the claim clock runs and we speak for the rest.
+
+        The clock runs while the awaited peer is not linked to us, or while
+        it is linked but withholds a step without a choice (stalling). When
+        it runs out, ONE peer writes the claim: the lowest seat among us and
+        the peers linked to us, the absent seat left out. Every present peer
+        applies the same rule, so the rest agree on one signed ``abort``
+        (no two claims race for one place in the chain); the game ends with
+        the scores so far, signed in the claim and checked by every peer.
+        """
+        session = self.session
+        seat = session.waiting_for()
+        if seat is None or seat == session.my_seat:
+            return
+        linked = self.linked(session.seats[seat])
+        if linked and session.phase == "play" and not session.game.is_over(session.view) \
+                and session.next_actor() != TABLE:
+            return
+        if self.claimer(seat) != session.my_seat:
+            return
+        if any(c.me.public == session.seats[seat] and not c.session.over for c in self._computers
+               if c.session is not None):
+            return   # a computer we run in this process: it is slow, not gone
+        self._report(session.tick(time.monotonic()))
+
+    def claimer(self, absent: int) -> int:
+        """The seat that writes the claim against ``absent``: the lowest present seat we are linked to."""
+        present = [i for i, s in enumerate(self.seats)
+                   if i != absent and (s.key == self.me.public or self.linked(s.key))]
+        return min(present)
+
+    def scores_so_far(self) -> list[int] | None:
+        """The public scores of the position reached (what an ended game is worth), if the game has started."""
+        session = self.session
+        if session is None or session.game is None or session.view is None:
+            return None
+        try:
+            return list(session.game.scores(session.view))
+        except Exception:  # an engine that scores only finished games
+            return None
 
 
-def _truncate_log(path: Path, cut: int) -> None:
-    size = path.stat().st_size
-    with open(path, "r+b") as f:
-        f.truncate(size - cut)
+def _random_player(seat: int) -> Player:
+    from engines.bots import RandomBot
+
+    return RandomBot(f"replace-{seat}")
 
 
-__all__ = ["Declined", "GameFiles", "NetPeer", "PeerOptions", "ResumeError"]
-
-
-def read_game_files(meta_path: Path, say: Say) -> tuple[dict, bytes, bytes, list[bytes]]:
-    """A game's meta, seed, table id and log entries, for a restart (ResumeError: one line).
-
-    A log cut mid-entry (a crash while writing) is trimmed to its last complete entry.
-    """
-    try:
-        meta = json.loads(meta_path.read_text())
-        seed = meta_path.with_suffix(".seed").read_bytes()
-        table = bytes.fromhex(meta["table"])
-        raws, cut = read_log(meta_path.with_suffix(".log"))
-    except (OSError, ValueError, KeyError, TypeError, LogFormatError) as e:
-        raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {e}") from None
-    if not raws or hashlib.sha256(raws[0]).digest() != table:
-        raise ResumeError(f"cannot resume {meta_path.stem}: its log does not start with table {table.hex()[:16]}")
-    if cut:
-        say(f"log: {cut} bytes after the last complete entry were dropped")
-        _truncate_log(meta_path.with_suffix(".log"), cut)
-    return meta, seed, table, raws
-
-
-async def think(player: Player, session: Session) -> Action | None:
-    """The computer's choice, computed on a worker thread so that links, heartbeats and the app stay live.
-
-    None when the position moved on meanwhile (an abort, a replacement):
-    the caller looks again instead of playing a move chosen for a stale view.
-    """
-    view = session.view
-    action = await asyncio.to_thread(player.choose, session.game, view, session.my_seat)
-    if session.over or not session.my_turn or session.view is not view:
-        return None
-    return action
-
-
-def event_line(ev: object, session: Session) -> str | None:
-    """The line a headless peer prints for a session event (None: nothing to say)."""
-    if isinstance(ev, Moved):
-        return f"move {len(session.chain)}: seat {ev.seat + 1} {ev.text}"
-    if isinstance(ev, TableSet):
-        return f"table: {ev.game} {ev.variant}, seats {', '.join(ev.names)}; safety code {ev.safety_code}"
-    if isinstance(ev, GameOver):
-        return f"game over: scores {list(ev.scores)} winners {', '.join(f'seat {w + 1}' for w in ev.winners)}"
-    if isinstance(ev, Aborted):
-        if ev.by == session.my_seat and ev.culprit is not None and ev.culprit != ev.by:
-            return f"claimed: {ev.reason}"
-        return f"game ended: {ev.reason}"
-    return None
-
-
-async def listen(on_connection, interfaces: Sequence[str], port: int, options: PeerOptions,
-                 say: Say) -> asyncio.AbstractServer:
-    """Serve on ``port``, or on any free port (said) if that one is busy: a restart keeps its table."""
-    try:
-        return await serve(on_connection, list(interfaces), port, options.link)
-    except OSError as e:
-        if port:
-            say(f"port {port} is busy ({e.strerror}); listening on another")
-            return await serve(on_connection, list(interfaces), 0, options.link)
-        raise
+__all__ = ["MeshPeer", "Seat"]
