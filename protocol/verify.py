@@ -21,6 +21,12 @@
    is reported, so the one pass never decides how an invalid log is blamed.
 4. An aborted game: the abort's evidence is fed to the replayed session of
    its author and must fail there, naming the same culprit.
+5. A log that stops before the game ended, every entry of it sound, is
+   *unfinished* (``Report.result == "unfinished"``, ``lanterne verify``
+   exit 3), not invalid: a game under way or paused says nothing against
+   anyone. With no seed revealed yet it is replayed as a watcher (a session
+   with no seat, checking every entry on the public view). Bytes after the
+   last complete entry still make a log invalid.
 """
 
 from __future__ import annotations
@@ -62,12 +68,32 @@ class Report:
     problem: str = ""
     replayed: list[int] = field(default_factory=list)
 
+    @property
+    def unfinished(self) -> bool:
+        """Every entry sound, but the game did not end (exit 3 of ``lanterne verify``)."""
+        return self.result == UNFINISHED
+
     def fail(self, entry: int | None, author: str, why: str) -> "Report":
         self.ok, self.bad_entry, self.bad_author, self.problem = False, entry, author, why
         return self
 
     def to_json(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
+
+
+UNFINISHED = "unfinished"
+
+
+def _stops(report: Report, entries: list[Entry], tail: int, label: dict[bytes, str]) -> Report:
+    """A sound log that stops before the game ended: unfinished, unless bytes trail after it."""
+    if tail:
+        return report.fail(len(entries), "", f"{tail} bytes after the last complete entry (a cut or damaged "
+                                             f"file), and the game had not ended")
+    last = entries[-1]
+    report.result = UNFINISHED
+    report.problem = (f"the log stops at entry {last.seq} ({last.kind} by "
+                      f"{label.get(last.author, ids.fingerprint(last.author))}) before the game ended")
+    return report
 
 
 def _lenient(raw: bytes) -> dict:
@@ -235,17 +261,22 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
     for e in entries:
         if e.kind in (END, ABORT) and isinstance(e.body, dict) and isinstance(e.body.get("seed"), bytes):
             seeds.setdefault(e.author, e.body["seed"])
-    if not seeds:
-        last = entries[-1]
-        return report.fail(len(entries) - 1, label.get(last.author, ids.fingerprint(last.author)),
-                           "the log stops before the game ended (no seat revealed its seed): nothing to replay")
     first_error: tuple[int, str, str] | None = None
     final: Session | None = None
+    if not seeds:    # no seat revealed its seed: check what can be checked as a watcher
+        try:
+            final = Session.replay(entries, OUTSIDER, bytes(32), games=games)
+        except ProtocolError as e:
+            index = min(getattr(e, "entry", len(entries) - 1), len(entries) - 1)
+            author = entries[index].author
+            return report.fail(index, label.get(author, ids.fingerprint(author)), str(e))
+        if final.result is None:
+            return _stops(report, entries, tail, label)
     if one_pass and seats and all(k in seeds for k in seats):
         final = check_every_seat(entries, seeds, games)
         if final is not None:
             report.replayed = list(range(1, len(seats) + 1))
-    for key in (seats + computers) or list(seeds) if final is None else []:
+    for key in (seats + computers) or list(seeds) if final is None and seeds else []:
         if key not in seeds:
             continue
         try:
@@ -265,6 +296,8 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         final = session
     if first_error is not None:
         return report.fail(*first_error)
+    if final is None:     # seeds, but none of a seat's: nothing was replayed
+        return report.fail(None, "", "no seat of the table revealed its seed: nothing to replay")
     if len(final.finals) == len(seats) and (len(report.replayed) < len(seats) or final.replaced):
         # With every seat replayed, each seat's fair table has already audited
         # every other seat's secrets against the transcript (consume_final);
@@ -290,9 +323,7 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         if result.scores is not None:
             report.scores = list(result.scores)
     else:
-        last = entries[-1]
-        return report.fail(len(entries) - 1, label.get(last.author, ids.fingerprint(last.author)),
-                           "the log stops before the game ended")
+        return _stops(report, entries, tail, label)
     if tail:
         return report.fail(len(entries), "", f"{tail} bytes after the last complete entry (a cut or damaged file)")
     report.ok = True

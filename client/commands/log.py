@@ -1,8 +1,15 @@
-"""`lanterne log show LOG`: a game log in move notation."""
+"""`lanterne log show LOG`: a game log in move notation.
+
+Exit 0 when the whole file was shown, finished or not (a game under way is
+replayed as a watcher to name its moves); 1 when it is damaged: an entry
+that does not open, a log that does not replay, or bytes after the last
+complete entry; 2 when it is not a Lanterne log at all.
+"""
 
 from __future__ import annotations
 
 NAME = "log"
+EXIT_DAMAGED = 1
 HELP = "show a signed game log in move notation"
 
 
@@ -20,18 +27,25 @@ def run(args) -> int:
         raws, tail = read_log(args.log)
     except LogFormatError as e:
         raise UserError(f"{args.log}: {e}") from None
-    for line in show_lines(raws):
+    lines, sound = show(raws)
+    for line in lines:
         print(line)
     if tail:
-        print(f"({tail} bytes after the last complete entry: the file was cut)")
-    return 0
+        print(f"({tail} bytes after the last complete entry: the file was cut or damaged)")
+    return 0 if sound and not tail else EXIT_DAMAGED
 
 
 def show_lines(raws: list[bytes], games=None) -> list[str]:
     """The game as text: players, every move in notation, table events, the result."""
+    return show(raws, games)[0]
+
+
+def show(raws: list[bytes], games=None) -> tuple[list[str], bool]:
+    """:func:`show_lines`, and whether every entry opened and replayed (False: a damaged log)."""
     from protocol import identity as ids
     from protocol.log import open_entry
     from protocol.session import Aborted, GameOver, Moved, Session, TableResolved
+    from protocol.verify import OUTSIDER
     from protocol.wire import ProtocolError
 
     entries = []
@@ -39,28 +53,25 @@ def show_lines(raws: list[bytes], games=None) -> list[str]:
         try:
             entries.append(open_entry(raw))
         except ProtocolError as e:
-            return [f"entry {i} is damaged: {e}"]
+            return [f"entry {i} is damaged: {e}"], False
     lines = []
     table = next((e for e in entries if e.kind == "table"), None)
     if table is None:
-        return [f"{len(entries)} entries; no table was set"]
+        return [f"{len(entries)} entries; no table was set"], True
     seats = table.body["seats"]
     lines.append(f"{table.body['game']} ({table.body['variant']}), {len(seats)} players")
     for i, (k, name) in enumerate(zip(seats, table.body["names"])):
         lines.append(f"  seat {i + 1}: {name} ({ids.fingerprint(k)})")
     seeds = {e.author: e.body["seed"] for e in entries if e.kind in ("end", "abort") and "seed" in e.body}
     key = next((k for k in seats if k in seeds), None)
-    if key is None:
-        lines.append("(no seat revealed its seed: the moves as logged)")
-        for e in entries:
-            if e.kind == "move":
-                lines.append(f"{e.seq:5}  seat {seats.index(e.author) + 1}  {' '.join(map(str, e.body['action']))}")
-        return lines
     try:
-        session = Session.replay(entries, key, seeds[key], games=games, keep_events=True)
+        if key is None:    # a game under way: watch it (no seat's secrets needed to name the moves)
+            session = Session.replay(entries, OUTSIDER, bytes(32), games=games, keep_events=True)
+        else:
+            session = Session.replay(entries, key, seeds[key], games=games, keep_events=True)
         events = session.replayed_events
     except ProtocolError as e:
-        return lines + [f"the log does not replay: {e} (run lanterne verify)"]
+        return lines + [f"the log does not replay: {e} (run lanterne verify)"], False
     for ev in events:
         if isinstance(ev, Moved):
             lines.append(f"{ev.entry:5}  seat {ev.seat + 1}  {ev.text}")
@@ -74,4 +85,6 @@ def show_lines(raws: list[bytes], games=None) -> list[str]:
         elif isinstance(ev, Aborted):
             who = f"seat {ev.culprit + 1}" if ev.culprit is not None else "nobody"
             lines.append(f"aborted by seat {ev.by + 1 if ev.by is not None else '?'} ({who} at fault): {ev.reason}")
-    return lines
+    if session.result is None:
+        lines.append(f"unfinished: the log stops at entry {entries[-1].seq} ({entries[-1].kind})")
+    return lines, True

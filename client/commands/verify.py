@@ -1,4 +1,9 @@
-"""`lanterne verify LOG...`: check signed game logs from their bytes alone."""
+"""`lanterne verify LOG...`: check signed game logs from their bytes alone.
+
+Exit status (docs/protocol.md, section 8): 0 valid, 1 invalid, 2 unreadable,
+3 unfinished (every entry sound, the game not over: a game under way or
+paused is no accusation). With several logs, the worst: 2 > 1 > 3 > 0.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +13,14 @@ import sys
 NAME = "verify"
 HELP = "check game logs: signatures, chain, every move re-run, every card and die audited"
 
-EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE, EXIT_UNFINISHED = 0, 1, 2, 3
+_WORST = {EXIT_VALID: 0, EXIT_UNFINISHED: 1, EXIT_INVALID: 2, EXIT_UNREADABLE: 3}
 
 
 def add_arguments(p) -> None:
-    p.add_argument("logs", nargs="+", metavar="LOG", help="log files (.lanterne)")
+    p.add_argument("logs", nargs="+", metavar="LOG",
+                   help="game log files (<table>.log of a network game, .lanterne of netplay); "
+                        "exit 0 valid, 1 invalid, 2 unreadable, 3 unfinished")
     p.add_argument("--json", action="store_true", help="one JSON object per log")
 
 
@@ -21,18 +29,25 @@ def run(args) -> int:
     from protocol.verify import verify_file
 
     worst = EXIT_VALID
+
+    def note(code: int) -> None:
+        nonlocal worst
+        worst = max(worst, code, key=_WORST.__getitem__)
+
     for path in args.logs:
         try:
             report = verify_file(path)
         except LogFormatError as e:
-            worst = max(worst, EXIT_UNREADABLE)
+            note(EXIT_UNREADABLE)
             if args.json:
                 print(json.dumps({"path": path, "ok": False, "unreadable": str(e)}))
             else:
                 sys.stderr.write(f"lanterne: {path}: {e}\n")
             continue
-        if not report.ok:
-            worst = max(worst, EXIT_INVALID)
+        if report.unfinished:
+            note(EXIT_UNFINISHED)
+        elif not report.ok:
+            note(EXIT_INVALID)
         if args.json:
             print(json.dumps(report.to_json()))
         else:
@@ -41,6 +56,10 @@ def run(args) -> int:
 
 
 def describe(r) -> str:
+    if r.unfinished:
+        where = f"{r.game} ({r.variant}), {len(r.seats)} players" if r.game else "no table set yet"
+        return (f"{r.path}: unfinished: {where}, {r.entries} entries, every one sound so far; "
+                f"{r.problem}")
     if not r.ok:
         where = f"entry {r.bad_entry}" if r.bad_entry is not None else "log"
         by = f" by {r.bad_author}" if r.bad_author else ""

@@ -54,10 +54,87 @@ def test_verify_names_the_first_bad_entry(pagode_logs, tmp_path, capsys):
 
 def test_verify_cut_log_is_invalid(pagode_logs, tmp_path, capsys):
     data = pagode_logs[0].read_bytes()
+    raws, _ = parse_log(data[: len(data) // 2])
     path = tmp_path / "cut.lanterne"
     path.write_bytes(data[: len(data) // 2])
+    assert parse_log(path.read_bytes())[1] > 0          # cut inside an entry
     assert main(["verify", str(path)]) == 1
-    assert "stops before the game ended" in capsys.readouterr().out
+    assert f"INVALID: entry {len(raws)}" in capsys.readouterr().out
+
+
+def _first(raws, kind):
+    from protocol.log import open_entry
+
+    return next(i for i, raw in enumerate(raws) if open_entry(raw).kind == kind)
+
+
+@pytest.mark.parametrize("upto", ["half", "after the first end"])
+def test_verify_tells_an_unfinished_log_from_an_invalid_one(pagode_logs, tmp_path, capsys, upto):
+    raws, _ = parse_log(pagode_logs[0].read_bytes())
+    n = len(raws) // 2 if upto == "half" else _first(raws, "end") + 1   # no seed revealed / one seat's
+    path = tmp_path / "paused.log"
+    write_log(path, raws[:n])
+    assert main(["verify", str(path)]) == 3
+    out = capsys.readouterr().out
+    assert "unfinished: pagode (standard), 2 players" in out and f"stops at entry {n - 1}" in out
+    assert "INVALID" not in out
+    assert main(["verify", str(path), "--json"]) == 3
+    report = json.loads(capsys.readouterr().out)
+    assert report["result"] == "unfinished" and report["ok"] is False and report["bad_entry"] is None
+    # the worst status wins: invalid over unfinished, unfinished over valid
+    assert main(["verify", str(path), str(pagode_logs[0])]) == 3
+    bad = tmp_path / "bad.log"
+    bad.write_bytes(path.read_bytes()[:-3])
+    assert main(["verify", str(pagode_logs[0]), str(path), str(bad)]) == 1
+
+
+def test_an_unfinished_log_with_a_bad_move_is_invalid(tmp_path, capsys):
+    """No seat revealed its seed, yet the watcher's replay catches a wrong digest."""
+    from tests.protocol.test_cheats import Tamper, forge, run
+
+    t = Tamper("move", lambda e, s: forge(e, s[1].identity, body={**e.body, "digest": bytes(32)}))
+    honest = run(t)[0]
+    raws = [e.raw for e in honest.chain[:-1]] + t.sent[:1]      # the log up to the forged move
+    report = verify_entries(raws, games=games)
+    assert not report.ok and not report.unfinished
+    assert report.bad_entry == len(raws) - 1 and "digest" in report.problem
+    report = verify_entries(raws[:-1], games=games)
+    assert report.unfinished
+
+
+def test_log_show_names_the_moves_of_an_unfinished_game(pagode_logs, tmp_path, capsys):
+    raws, _ = parse_log(pagode_logs[0].read_bytes())
+    assert main(["log", "show", str(pagode_logs[0])]) == 0
+    whole = capsys.readouterr().out.splitlines()
+    n = len(raws) // 2
+    path = tmp_path / "paused.log"
+    write_log(path, raws[:n])
+    assert main(["log", "show", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "       table  roll (first player): seat 1 starts" in out
+    moves = [line for line in out if line.strip()[:1].isdigit()]
+    known = [line for line in whole if line.strip()[:1].isdigit() and int(line.split()[0]) < n]
+    assert len(moves) == len(known) > 5
+    # the same moves in the game's notation; a watcher, who does not know the hands, may say more
+    # where a seat's own view says less ("c6 V@2" for "c6 V") or less ("t6 V" for "t6 V/g")
+    assert [m.split()[:4] for m in moves] == [k.split()[:4] for k in known]
+    assert out[-1].startswith(f"unfinished: the log stops at entry {n - 1} (")
+
+
+def test_log_show_of_a_damaged_log_exits_non_zero(pagode_logs, tmp_path, capsys):
+    raws, _ = parse_log(pagode_logs[0].read_bytes())
+    bad = list(raws)
+    entry = bytearray(bad[30])
+    entry[len(entry) // 2] ^= 0x10
+    bad[30] = bytes(entry)
+    path = tmp_path / "bad.log"
+    write_log(path, bad)
+    assert main(["log", "show", str(path)]) == 1
+    assert "entry 30 is damaged" in capsys.readouterr().out
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(pagode_logs[0].read_bytes()[:-5])
+    assert main(["log", "show", str(cut)]) == 1
+    assert "the file was cut or damaged" in capsys.readouterr().out
 
 
 def test_verify_unreadable(tmp_path, capsys):
