@@ -22,6 +22,17 @@ class UserError(Exception):
     """A mistake in what the user asked for; the message is the whole story."""
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a duration in seconds, 0 or more (``--delay -3`` is refused in one line)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0 or value == float("inf"):       # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} seconds: give 0 or more")
+    return value
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not usage + error
         sys.stderr.write(f"{self.prog}: {message} (see '{self.prog} --help')\n")

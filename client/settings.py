@@ -13,7 +13,10 @@ from pathlib import Path
 
 import platformdirs
 
+from client.cells import cell_len, cut
+
 MAX_NAME = 24
+"""Longest display name, in terminal cells (a wide character such as 漢 takes two)."""
 
 
 def config_dir() -> Path:
@@ -22,7 +25,7 @@ def config_dir() -> Path:
 
 
 def default_name() -> str:
-    return (os.environ.get("USER") or os.environ.get("USERNAME") or "Player")[:MAX_NAME]
+    return cut(os.environ.get("USER") or os.environ.get("USERNAME") or "Player", MAX_NAME)
 
 
 def check_name(name: str) -> str:
@@ -30,8 +33,9 @@ def check_name(name: str) -> str:
     name = name.strip()
     if not name:
         raise ValueError("the display name cannot be empty")
-    if len(name) > MAX_NAME:
-        raise ValueError(f"the display name is at most {MAX_NAME} characters")
+    if cell_len(name) > MAX_NAME:
+        raise ValueError(f"the display name is at most {MAX_NAME} columns wide (a wide character such as 漢 "
+                         f"takes two)")
     if any(not ch.isprintable() for ch in name):
         raise ValueError("the display name has a character that cannot be printed")
     return name

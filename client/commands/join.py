@@ -5,30 +5,68 @@ with zeroconf; HOST:PORT joins directly where multicast is blocked. The
 host's key is then proven on the connection (the TXT record is only a
 hint). If the log folder holds an unfinished game this peer joined (after a
 crash), it resumes that game instead.
+
+``join --list`` prints one line per peer heard; when nobody answers within
+``--wait`` seconds it says so on stderr and exits 1 (:data:`EXIT_NOBODY`).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import ipaddress
+import sys
 
-from client.commands.host import (_meta, add_common, check_bot, fail, identity_and_name, interfaces_of,
-                                  log_folder, peer_options, replacement_player, say)
+from client.cli import seconds
+from client.commands.host import (add_common, check_bot, fail, identity_and_name, interfaces_of, log_folder,
+                                  peer_options, replacement_player, say)
 
 NAME = "join"
 HELP = "join a table on the LAN (by host name or HOST:PORT) and play it with a computer player"
+EXIT_NOBODY = 1
+"""``join --list``: no Lanterne peer was heard within --wait seconds."""
+
+
+def target(text: str) -> str:
+    """An argparse type for NAME|HOST:PORT: a malformed address is one line, not a name to search for.
+
+    Text is an address attempt when the part before its last ``:`` is an IP
+    address (``[...]`` for IPv6), ``localhost`` or a dotted host name, or the
+    part after it is a number; its port must then be 1..65535. Anything else
+    is a player's name or fingerprint, looked up on the LAN.
+    """
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        return text
+    bare = host.strip("[]")
+    try:
+        ipaddress.ip_address(bare)
+        is_ip = True
+    except ValueError:
+        is_ip = False
+    numeric = port.lstrip("+-").isdigit()
+    dotted = "." in bare and not any(ch.isspace() for ch in bare)
+    if not (is_ip or bare == "localhost" or dotted or numeric):
+        return text
+    if not bare:
+        raise argparse.ArgumentTypeError(f"{text!r} has no host before the ':' (HOST:PORT)")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r}: the port {port!r} is not a number from 1 to 65535 (HOST:PORT)")
+    return text
 
 
 def add_arguments(p) -> None:
-    p.add_argument("target", nargs="?", default="", metavar="NAME|HOST:PORT",
+    p.add_argument("target", nargs="?", default="", metavar="NAME|HOST:PORT", type=target,
                    help="the host's name or fingerprint (found by zeroconf), or its address")
-    p.add_argument("--wait", type=float, default=10.0, metavar="S",
+    p.add_argument("--wait", type=seconds, default=10.0, metavar="S",
                    help="seconds to look for the host on the LAN (default 10)")
     p.add_argument("--players", type=int, default=0, metavar="N",
                    help="seats at a HOST:PORT table (default: what the host advertises, else 2)")
     p.add_argument("--on-gone", choices=("end", "computer"), default=None,
                    help="leave unless the table's policy for a gone peer is this (default: the host's choice)")
     p.add_argument("--list", action="store_true",
-                   help="only list the peers heard on the LAN within --wait seconds, one per line, and exit")
+                   help="only list the peers heard on the LAN within --wait seconds, one per line, and exit "
+                        "(exit 1 if nobody was heard)")
     add_common(p)
 
 
@@ -37,9 +75,9 @@ def run(args) -> int:
     from protocol.net.discovery import Discovery, DiscoveryError
     from protocol.net.handshake import HandshakeError
     from protocol.net.invite import Declined, parse_address
+    from protocol.net.files import GameFiles, ResumeError, read_meta
+    from protocol.net.peer import Peer
     from protocol.net.transport import LinkClosed
-    from protocol.net.mesh import MeshPeer
-    from protocol.net.peer import GameFiles, NetPeer, ResumeError
 
     if args.list:
         return list_peers(args)
@@ -49,7 +87,7 @@ def run(args) -> int:
     player = make_bot(args.bot, args.bot_seed)
     options = peer_options(args)
     address = parse_address(args.target) if args.target else None
-    unfinished = [m for m in GameFiles.unfinished(folder) if _role(m) == "guest"]
+    unfinished = [m for m in GameFiles.unfinished(folder) if read_meta(m).get("role") == "guest"]
     if not args.target and not unfinished:
         fail("join needs a host: NAME or HOST:PORT")
     interfaces = [] if args.no_discovery else interfaces_of(args)
@@ -66,20 +104,17 @@ def run(args) -> int:
         expect_fp = None
         target = address
         game = variant = ""
-        seats = args.players or 2
+        seats = args.players
         if unfinished and not args.new:
-            mesh = bool(_meta(unfinished[0]).get("mesh"))
             try:
-                peer = (MeshPeer if mesh else NetPeer).from_files(me, unfinished[0], player=player,
-                                                                  options=options, say=say)
-                if mesh:   # a computer we took a gone seat over with comes back with us
-                    peer.resume_computers(lambda n: make_bot(args.bot, f"{args.bot_seed}-replace-{n}"))
+                peer = Peer.from_files(me, unfinished[0], player=player, options=options, say=say)
+                # a computer we took a gone seat over with comes back with us
+                peer.resume_computers(lambda n: make_bot(args.bot, f"{args.bot_seed}-replace-{n}"))
             except ResumeError as e:
                 fail(f"{e} (start a new game with --new)")
-            if target is not None and not mesh:
-                peer.address = target
+            if target is not None and peer.seats:
+                peer.seats[0].address = target     # the host moved: where to find it now
         else:
-            peer = None
             if target is None:
                 if discovery is None:
                     fail(f"{args.target!r} is not HOST:PORT, and --no-discovery forbids looking it up")
@@ -99,21 +134,13 @@ def run(args) -> int:
                 expect_fp = advert.fingerprint
                 game, variant = advert.table.game, advert.table.variant
                 seats = args.players or advert.table.seats
-            if seats > 2:
-                peer = MeshPeer.guest(me, name, folder, player=player, options=options, say=say)
-            else:
-                peer = NetPeer.guest(me, name, folder, player=player, options=options, say=say)
-        if isinstance(peer, MeshPeer):
-            peer.computer_player = replacement_player(args)
-            peer.require_on_gone = args.on_gone
+            peer = Peer.guest(me, name, folder, player=player, options=options, say=say)
+        peer.computer_player = replacement_player(args)
+        peer.require_on_gone = args.on_gone
         try:
-            if isinstance(peer, MeshPeer):
-                session = await peer.run_guest(target, interfaces or interfaces_of(args), discovery=discovery,
-                                               expect_fingerprint=expect_fp, game=game,
-                                               variant=variant or "standard", players=seats)
-            else:
-                session = await peer.run_guest(target, expect_fingerprint=expect_fp, discovery=discovery,
-                                               game=game, variant=variant or "standard")
+            session = await peer.run_guest(target, interfaces or interfaces_of(args), discovery=discovery,
+                                           expect_fingerprint=expect_fp, game=game,
+                                           variant=variant or "standard", players=seats)
         except (Declined, HandshakeError, LinkClosed, DiscoveryError) as e:
             fail(str(e))
         finally:
@@ -122,10 +149,6 @@ def run(args) -> int:
         return 0 if session.phase == "over" else 1
 
     return asyncio.run(main())
-
-
-def _role(meta_path) -> str:
-    return _meta(meta_path).get("role", "")
 
 
 def list_peers(args) -> int:
@@ -145,7 +168,11 @@ def list_peers(args) -> int:
         except DiscoveryError as e:
             fail(str(e))
 
-    for a in asyncio.run(main()):
+    heard = asyncio.run(main())
+    for a in heard:
         table = f"{a.table.game} {a.table.variant} free={a.table.free}" if a.table else "no open table"
         say(f"{a.name}\t{a.fingerprint}\t{a.address}:{a.port}\t{table}")
+    if not heard:
+        sys.stderr.write(f"lanterne: nobody heard on {', '.join(interfaces)} within {args.wait:g} s\n")
+        return EXIT_NOBODY
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from client.cli import seconds
+
 NAME = "play"
 HELP = "play a game on this machine: against the computer (--vs bot) or hot-seat (--hot-seat)"
 
@@ -17,7 +19,7 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", default=None, metavar="S", help="seed of the table (default: a new random game)")
     p.add_argument("--variant", default="standard", help="the game's variant (default standard)")
     p.add_argument("--players", type=int, default=2, metavar="N", help="number of players (default 2)")
-    p.add_argument("--delay", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--delay", type=seconds, default=None, metavar="SECONDS",
                    help="pause after each computer move (default from the settings, 0.4)")
 
 
