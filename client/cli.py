@@ -48,8 +48,20 @@ def command_modules() -> list:
     return mods
 
 
+def version() -> str:
+    """The installed distribution's version (from its metadata: pyproject.toml is the one place it is set)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("lanterne")
+    except PackageNotFoundError:       # a source checkout that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     parser = _Parser(prog="lanterne", description="A terminal board-game table for the LAN.")
+    parser.add_argument("--version", action="version", version=f"lanterne {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     runners = {}
     for mod in command_modules():

@@ -1,23 +1,26 @@
-"""Where the English rules live: docs/rules/<game>.md next to the source.
+"""The English rules of each game: package data ``client/rules/<game>.md``.
 
-The rules are read from the repository's ``docs/rules`` folder (found from
-this file's location), or from ``client/rules`` when a packaged copy exists.
+They are read through :mod:`importlib.resources`, so an installed wheel (or
+``pipx install``) finds them wherever the package landed. There is one copy:
+``docs/rules/*.md`` in the repository, which is what people read and edit;
+``client/rules`` is a symbolic link to it, so the source checkout reads the
+same files and setuptools copies them into the wheel as package data
+(``tests/test_install.py`` builds one and reads every game's rules from it).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 
-_HERE = Path(__file__).resolve().parent
-RULES_DIRS = (_HERE.parent / "docs" / "rules", _HERE / "rules")
+RULES_PACKAGE = "client"
+RULES_FOLDER = "rules"
 
 
-def rules_path(game_id: str) -> Path | None:
-    for folder in RULES_DIRS:
-        path = folder / f"{game_id}.md"
-        if path.is_file():
-            return path
-    return None
+def rules_path(game_id: str) -> Traversable | None:
+    """The rules file of ``game_id`` in the package data, or None."""
+    path = resources.files(RULES_PACKAGE).joinpath(RULES_FOLDER, f"{game_id}.md")
+    return path if path.is_file() else None
 
 
 def rules_text(game_id: str, game_name: str | None = None) -> str:
@@ -25,9 +28,9 @@ def rules_text(game_id: str, game_name: str | None = None) -> str:
     path = rules_path(game_id)
     name = game_name or game_id
     if path is None:
-        where = " or ".join(str(d / f"{game_id}.md") for d in RULES_DIRS)
         return (f"# {name}\n\nThe rules of {name} are not written yet.\n\n"
-                f"Lanterne looks for them in `{where}`.")
+                f"Lanterne looks for them in its package data, "
+                f"`{RULES_PACKAGE}/{RULES_FOLDER}/{game_id}.md`.")
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
