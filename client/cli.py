@@ -8,6 +8,7 @@ ends as one line on stderr and exit status 2; never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import pkgutil
 import sys
@@ -16,6 +17,13 @@ import client.commands
 from engines.core import RulesError
 
 EXIT_USAGE = 2
+
+
+def holds_data_folder(args) -> bool:
+    """Whether this command runs as *the* app of its data folder (client/single.py): the app,
+    ``host`` and ``join`` (not ``join --list``), which use the identity and the games folder."""
+    return args.command is None or args.command == "host" or (args.command == "join"
+                                                              and not getattr(args, "list", False))
 
 
 class UserError(Exception):
@@ -74,13 +82,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
 def main(argv: list[str] | None = None) -> int:
     parser, runners = build_parser()
     args = parser.parse_args(argv)
-    try:
-        if args.command is None:
-            from client.app import run_app
+    from client.single import AlreadyRunning, only_instance
 
-            return run_app() or 0
-        return runners[args.command](args) or 0
-    except (UserError, RulesError) as e:
+    try:
+        with only_instance() if holds_data_folder(args) else contextlib.nullcontext():
+            if args.command is None:
+                from client.app import run_app
+
+                return run_app() or 0
+            return runners[args.command](args) or 0
+    except (UserError, RulesError, AlreadyRunning) as e:
         sys.stderr.write(f"lanterne: {e}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
