@@ -101,22 +101,10 @@ class LanterneApp(App):
     def _handle_exception(self, error: Exception) -> None:
         if not self.resilient:
             return super()._handle_exception(error)
-        import traceback
-
-        from client.settings import config_dir
+        from client.logs import crash_line
 
         self._return_code = 1
-        where = ""
-        try:
-            path = config_dir() / "crash.log"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as f:
-                f.write("".join(traceback.format_exception(error)) + "\n")
-            where = f" (details in {path})"
-        except OSError:
-            pass
-        first = str(error).splitlines()[0] if str(error) else ""
-        self.exit(return_code=1, message=f"lanterne: internal error: {type(error).__name__}: {first}{where}")
+        self.exit(return_code=1, message=crash_line(error, "the app"))   # the traceback: crash.log in the log folder
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

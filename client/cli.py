@@ -17,6 +17,8 @@ import client.commands
 from engines.core import RulesError
 
 EXIT_USAGE = 2
+EXIT_CRASH = 70
+"""An unexpected error (a bug): BSD's EX_SOFTWARE; the traceback is in crash.log (client/logs.py)."""
 
 
 def holds_data_folder(args) -> bool:
@@ -82,8 +84,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
 def main(argv: list[str] | None = None) -> int:
     parser, runners = build_parser()
     args = parser.parse_args(argv)
+    from client.logs import crash_line, log, setup_logging
     from client.single import AlreadyRunning, only_instance
 
+    setup_logging()
+    log.info("lanterne %s %s: %s", version(), args.command or "app", " ".join(argv if argv is not None else sys.argv[1:]))
     try:
         with only_instance() if holds_data_folder(args) else contextlib.nullcontext():
             if args.command is None:
@@ -92,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
                 return run_app() or 0
             return runners[args.command](args) or 0
     except (UserError, RulesError, AlreadyRunning) as e:
+        log.info("refused: %s", e)
         sys.stderr.write(f"lanterne: {e}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -99,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:            # a bug: one line here, the traceback in the log folder's crash.log
+        sys.stderr.write(crash_line(e, args.command or "app") + "\n")
+        return EXIT_CRASH
 
 
 if __name__ == "__main__":

@@ -1,0 +1,80 @@
+"""Standard logging to the platform's log folder; crash reports there, not in the settings folder."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import platformdirs
+from textual.screen import Screen
+
+from client.logs import crash_line, log_dir, setup_logging
+from client.settings import config_dir
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_the_log_folder_is_the_platforms_state_folder_not_the_config_folder(monkeypatch, lanterne_home):
+    assert log_dir() == lanterne_home / "logs"
+    monkeypatch.delenv("LANTERNE_HOME")
+    assert log_dir() == Path(platformdirs.user_log_dir("lanterne"))
+    assert log_dir() != config_dir() and config_dir() not in log_dir().parents
+
+
+def test_a_command_logs_to_the_file(tmp_path):
+    home = tmp_path / "home"
+    env = dict(os.environ, LANTERNE_HOME=str(home))
+    r = subprocess.run([sys.executable, "-m", "client", "log", "show", str(tmp_path / "missing.log")], cwd=REPO,
+                       env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1
+    lines = (home / "logs" / "lanterne.log").read_text().splitlines()
+    assert len(lines) == 2
+    assert " INFO lanterne: lanterne " in lines[0] and f"log: log show {tmp_path / 'missing.log'}" in lines[0]
+    assert lines[1].endswith("refused: " + r.stderr.removeprefix("lanterne: ").strip())
+
+
+def test_logging_follows_the_home_of_each_run(tmp_path, monkeypatch):
+    for name in ("a", "b"):
+        monkeypatch.setenv("LANTERNE_HOME", str(tmp_path / name))
+        path = setup_logging()
+        logging.getLogger("protocol.somewhere").warning("hello %s", name)
+        assert path == tmp_path / name / "logs" / "lanterne.log"
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    assert "hello a" in (tmp_path / "a" / "logs" / "lanterne.log").read_text()
+    b = (tmp_path / "b" / "logs" / "lanterne.log").read_text()
+    assert "WARNING protocol.somewhere: hello b" in b and "hello a" not in b
+
+
+def test_a_crash_report_goes_to_the_log_folder(lanterne_home):
+    try:
+        {}["missing"]
+    except KeyError as e:
+        line = crash_line(e, "a test")
+    report = lanterne_home / "logs" / "crash.log"
+    assert line == f"lanterne: internal error: KeyError: 'missing' (details in {report})"
+    text = report.read_text()
+    assert "Traceback" in text and "KeyError: 'missing'" in text and 'line' in text
+    assert not (config_dir() / "crash.log").exists()
+
+
+class Broken(Screen):
+    def compose(self):
+        raise ZeroDivisionError("a screen that cannot be drawn")
+
+
+async def test_the_app_crashes_in_one_line_with_the_report_in_the_log_folder(lanterne_home):
+    from client.app import LanterneApp
+
+    app = LanterneApp(settings_path=lanterne_home / "settings.json", resilient=True)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        app.push_screen(Broken())
+        await pilot.pause()
+    assert app.return_code == 1
+    report = lanterne_home / "logs" / "crash.log"
+    assert "ZeroDivisionError: a screen that cannot be drawn" in report.read_text()
+    assert not (config_dir() / "crash.log").exists()
