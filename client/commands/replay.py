@@ -7,7 +7,7 @@ HELP = "watch a signed game log in the app: verdict, board, step through every m
 
 
 def add_arguments(p) -> None:
-    p.add_argument("log", metavar="LOG", nargs="?", help="a game log (.lanterne); none: choose one in the app")
+    p.add_argument("log", metavar="LOG", nargs="?", help="a game log (<table>.log of a LAN game, or a selfplay .lanterne); none: choose one in the app")
 
 
 def run(args) -> int:

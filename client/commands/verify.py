@@ -19,7 +19,7 @@ _WORST = {EXIT_VALID: 0, EXIT_UNFINISHED: 1, EXIT_INVALID: 2, EXIT_UNREADABLE: 3
 
 def add_arguments(p) -> None:
     p.add_argument("logs", nargs="+", metavar="LOG",
-                   help="game log files (<table>.log of a network game, .lanterne of netplay); "
+                   help="game log files (<table>.log of a LAN game, or a selfplay .lanterne); "
                         "exit 0 valid, 1 invalid, 2 unreadable, 3 unfinished")
     p.add_argument("--json", action="store_true", help="one JSON object per log")
 
