@@ -398,6 +398,8 @@ def _same_public(game: Game, a: State, b: State) -> bool:
 
 def verdict_line(report) -> str:
     """``protocol.verify``'s report as one line for the screen."""
+    if getattr(report, "unfinished", False):     # sound so far: a game under way is no accusation
+        return f"Unfinished: {report.entries} entries, every one sound so far; {report.problem}"
     if not report.ok:
         where = f"entry {report.bad_entry}" if report.bad_entry is not None else "the log"
         by = f" by {report.bad_author}" if report.bad_author else ""

@@ -195,3 +195,17 @@ def test_log_show_of_an_aborted_game(tmp_path, capsys):
 
     lines = show_lines([e.raw for e in honest.chain], games=games)
     assert lines[-1].startswith("aborted by seat 1 (seat 2 at fault)") and "digest" in lines[-1]
+
+
+def test_the_replay_screen_says_unfinished_not_unverified(pagode_logs, tmp_path):
+    from client.replay_model import verify_log
+
+    raws, _ = parse_log(pagode_logs[0].read_bytes())
+    path = tmp_path / "paused.log"
+    write_log(path, raws[:100])
+    ok, line = verify_log(path)
+    assert not ok and line == ("Unfinished: 100 entries, every one sound so far; the log stops at entry 99 "
+                               f"{line.split('entry 99 ', 1)[1]}")
+    assert line.endswith("before the game ended") and "NOT VERIFIED" not in line
+    path.write_bytes(path.read_bytes()[:-1])
+    assert verify_log(path)[1].startswith("NOT VERIFIED: entry 99")
