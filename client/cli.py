@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     from client.single import AlreadyRunning, only_instance
 
     setup_logging()
-    log.info("lanterne %s %s: %s", version(), args.command or "app", " ".join(argv if argv is not None else sys.argv[1:]))
+    log.debug("lanterne %s %s: %s", version(), args.command or "app", " ".join(argv if argv is not None else sys.argv[1:]))
     try:
         with only_instance() if holds_data_folder(args) else contextlib.nullcontext():
             if args.command is None:

@@ -9,6 +9,10 @@ in the app or a command) is appended to ``crash.log`` in the same folder
 and logged too; the user sees one line naming the file.
 
 Modules log with ``logging.getLogger(__name__)``; nothing here prints.
+Lanterne's own loggers (``client``, ``protocol``, ``engines``, ``lanterne``)
+record INFO and above, other libraries WARNING and above. The folder and
+the file are made with the first record, so a command that has nothing to
+say leaves no trace.
 """
 
 from __future__ import annotations
@@ -37,16 +41,29 @@ def log_dir() -> Path:
     return Path(platformdirs.user_log_dir("lanterne"))
 
 
+OURS = ("lanterne", "client", "protocol", "engines")
+
+
 class _LanterneHandler(logging.handlers.RotatingFileHandler):
-    """Our file handler (told apart from anyone else's on the root logger)."""
+    """Our file handler (told apart from anyone else's on the root logger); makes its folder when first used."""
+
+    def _open(self):
+        Path(self.baseFilename).parent.mkdir(parents=True, exist_ok=True)
+        return super()._open()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            super().emit(record)
+        except OSError:       # a folder that cannot be written: logging stays quiet, never an error
+            pass
 
 
-def setup_logging(level: int = logging.INFO) -> Path | None:
-    """Send the root logger's records at ``level`` and above to ``lanterne.log``; its path, or None.
+def setup_logging(level: int = logging.INFO) -> Path:
+    """Send our records at ``level`` and above (others' from WARNING) to ``lanterne.log``; its path.
 
     Called again (tests run many commands in one process, each with its
     own ``LANTERNE_HOME``) it moves the handler to the current folder. A
-    folder that cannot be written leaves logging off: never an error.
+    folder that cannot be written leaves logging quiet: never an error.
     """
     root = logging.getLogger()
     path = log_dir() / LOG_FILE
@@ -56,15 +73,14 @@ def setup_logging(level: int = logging.INFO) -> Path | None:
                 return path
             root.removeHandler(handler)
             handler.close()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handler = _LanterneHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True)
-    except OSError:
-        return None
+    handler = _LanterneHandler(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True)
     handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setLevel(level)
     root.addHandler(handler)
-    if root.level > level or root.level == logging.NOTSET:
-        root.setLevel(level)
+    for name in OURS:
+        ours = logging.getLogger(name)
+        if ours.level == logging.NOTSET or ours.level > level:
+            ours.setLevel(level)
     return path
 
 

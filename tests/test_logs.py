@@ -30,23 +30,34 @@ def test_a_command_logs_to_the_file(tmp_path):
     r = subprocess.run([sys.executable, "-m", "client", "log", "show", str(tmp_path / "missing.log")], cwd=REPO,
                        env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1
-    lines = (home / "logs" / "lanterne.log").read_text().splitlines()
-    assert len(lines) == 2
-    assert " INFO lanterne: lanterne " in lines[0] and f"log: log show {tmp_path / 'missing.log'}" in lines[0]
-    assert lines[1].endswith("refused: " + r.stderr.removeprefix("lanterne: ").strip())
+    [line] = (home / "logs" / "lanterne.log").read_text().splitlines()
+    assert " INFO lanterne: refused: " in line
+    assert line.endswith("refused: " + r.stderr.removeprefix("lanterne: ").strip())
+
+
+def test_a_command_with_nothing_to_log_leaves_no_trace(tmp_path):
+    home = tmp_path / "home"
+    env = dict(os.environ, LANTERNE_HOME=str(home))
+    r = subprocess.run([sys.executable, "-m", "client", "--version"], cwd=REPO, env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0
+    r = subprocess.run([sys.executable, "-m", "client", "verify", str(tmp_path / "missing.log")], cwd=REPO, env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and not home.exists()
 
 
 def test_logging_follows_the_home_of_each_run(tmp_path, monkeypatch):
     for name in ("a", "b"):
         monkeypatch.setenv("LANTERNE_HOME", str(tmp_path / name))
         path = setup_logging()
-        logging.getLogger("protocol.somewhere").warning("hello %s", name)
+        logging.getLogger("protocol.somewhere").info("hello %s", name)
+        logging.getLogger("zeroconf").info("not ours, not a warning")
         assert path == tmp_path / name / "logs" / "lanterne.log"
     for handler in logging.getLogger().handlers:
         handler.flush()
     assert "hello a" in (tmp_path / "a" / "logs" / "lanterne.log").read_text()
     b = (tmp_path / "b" / "logs" / "lanterne.log").read_text()
-    assert "WARNING protocol.somewhere: hello b" in b and "hello a" not in b
+    assert "INFO protocol.somewhere: hello b" in b and "hello a" not in b and "not ours" not in b
 
 
 def test_a_crash_report_goes_to_the_log_folder(lanterne_home):
