@@ -89,3 +89,24 @@ async def test_the_app_crashes_in_one_line_with_the_report_in_the_log_folder(lan
     report = lanterne_home / "logs" / "crash.log"
     assert "ZeroDivisionError: a screen that cannot be drawn" in report.read_text()
     assert not (config_dir() / "crash.log").exists()
+
+
+def test_a_command_that_breaks_is_one_line_and_exit_70_with_the_report_in_the_log_folder(tmp_path):
+    """A real command module with a real bug, found the way every command is (client/commands' path)."""
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "boom.py").write_text(
+        "NAME = 'boom'\nHELP = 'a command with a bug'\n"
+        "def add_arguments(p):\n    pass\n"
+        "def run(args):\n    return {}['no such key']\n")
+    home = tmp_path / "home"
+    code = ("import sys, client.commands\n"
+            f"client.commands.__path__.append({str(plugins)!r})\n"
+            "from client.cli import main\nraise SystemExit(main(['boom']))\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=dict(os.environ, LANTERNE_HOME=str(home)),
+                       capture_output=True, text=True, timeout=60)
+    report = home / "logs" / "crash.log"
+    assert r.returncode == 70
+    assert r.stderr == f"lanterne: internal error: KeyError: 'no such key' (details in {report})\n"
+    assert "boom.py" in report.read_text() and "Traceback" not in r.stderr
+    assert "ERROR lanterne: crash in boom: KeyError" in (home / "logs" / "lanterne.log").read_text()
