@@ -9,7 +9,7 @@ from engines.core import TABLE, Game, RulesError, State
 from . import data as D
 from . import notation, rules
 from .board import DIRECTIONS, hex_name
-from .position import PandoriaState
+from .state import PandoriaState
 
 VARIANTS = ("classic", "beginner", "team")
 ALIASES = {"standard": "classic"}

@@ -22,7 +22,7 @@ from engines.core import NotationError
 from . import data as D
 from .board import DIRECTIONS, hex_name, parse_hex
 from .rules import card_of, tile_face
-from .position import PandoriaState
+from .state import PandoriaState
 
 OUTCOMES = ("roll", "deal", "shuffle", "reveal")
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, apply_outcome_to_cards
 
 from . import data as D
-from .board import (CASTLE, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED, PRINTED_SPACES,
-                    START_HEXES, STEP, hex_name, is_enclosed, is_open_region, region_of)
-from .position import PandoriaState
+from .board import (CASTLE, DIRECTIONS, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED,
+                    PRINTED_SPACES, START_HEXES, STEP, hex_name, is_enclosed, is_open_region, region_of)
+from .state import PandoriaState
 
 MONUMENT = 1000
 FREE = -1
@@ -1049,6 +1049,5 @@ def _hexname(h: int) -> str:
 
 
 def _dirname(d: int) -> str:
-    from .board import DIRECTIONS
     return DIRECTIONS[d] if 0 <= d < 6 else str(d)
 

@@ -7,7 +7,7 @@ from engines.pandoria import GAME
 from engines.pandoria import data as D
 from engines.pandoria.board import parse_hex
 from engines.pandoria.rules import start_turn
-from engines.pandoria.position import PandoriaState
+from engines.pandoria.state import PandoriaState
 
 
 def H(name: str) -> int:

@@ -1,10 +1,11 @@
-"""The Pandoria position: every fact of the game as plain lists and ints."""
+"""The Pandoria state: every fact of the game as plain lists and ints, with its save/load."""
 
 from __future__ import annotations
 
 from engines.core import Cards, PositionError, State, TableOp
 
 from .board import NHEX
+from .data import BUILDING_SLOTS, CASTLES, FIGURES, IDENTITIES, RESOURCE_CAP
 
 PHASES = ("setup", "place", "figure", "card", "terrain", "terrain_figure", "buy", "draw", "elf", "over")
 
@@ -121,8 +122,6 @@ def _in(name: str, values, low: int, high: int) -> None:
 
 def _check_values(s: "PandoriaState") -> None:
     """Every number in its range, so that a loaded position can be played on."""
-    from .data import BUILDING_SLOTS, CASTLES, FIGURES, IDENTITIES, RESOURCE_CAP
-
     n = s.players
     if s.variant not in ("classic", "beginner", "team"):
         raise PositionError(f"Pandoria position: unknown variant {s.variant!r}")
