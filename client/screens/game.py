@@ -27,9 +27,11 @@ from textual.widgets.option_list import Option
 
 from client.controller import COMPUTER, HUMAN, Change, GameController
 from client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
+from client.widgets.move_input import MoveInput
 from client.widgets.move_log import MoveLog
 from client.widgets.scoreboard import ScoreBoard
 from client.widgets.status_line import StatusLine
+from client.widgets.text_panel import TextPanel
 from engines.core import Action, RulesError, State
 
 BOARD_SCREENS = {
@@ -41,6 +43,11 @@ BOARD_SCREENS = {
 """Game id -> the screen with that game's board; a game whose screen is not built gets GameScreen."""
 
 MAX_LISTED = 400
+
+MIN_SIZE = (80, 24)
+"""Below this the boards do not fit: the screen says so instead of drawing half a board."""
+COMPACT_BELOW = (110, 28)
+"""Narrower or lower than this, the side panel (scores, facts, move log) is a toggle (F2), not a column."""
 
 
 def game_screen_for(controller: GameController) -> "GameScreen":
@@ -68,9 +75,13 @@ class GameScreen(Screen):
 
     BINDINGS = [
         Binding("escape", "leave", "Leave"),
-        Binding("colon", "command", "Type a move"),
+        Binding("colon", "command", "Type a move", priority=True),  # priority: taken before the keys after it
         Binding("ctrl+r", "rules", "Rules"),
+        Binding("f2", "toggle_side", "Scores/log"),
     ]
+
+    COMPACT_WIDTH = 0
+    """A wide board's screen sets the width below which its side panel becomes a toggle (F2)."""
 
     def __init__(self, controller: GameController):
         super().__init__()
@@ -95,8 +106,10 @@ class GameScreen(Screen):
                 yield from self.compose_info()
                 yield Label("Moves", classes="panel-title")
                 yield MoveLog(id="move-log")
+        yield TextPanel("", id="too-small")
+        yield TextPanel("", id="compact-bar")
         yield StatusLine("", id="status")
-        yield Input(placeholder=": type a move (? lists the legal moves)", compact=True, id="command")
+        yield MoveInput(placeholder=": type a move (? lists the legal moves)", compact=True, id="command")
         yield Footer()
 
     def compose_board(self) -> ComposeResult:
@@ -109,6 +122,7 @@ class GameScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.game.name} — {self.controller.mode}"
+        self.fit_to(self.app.size)
         self.controller.subscribe(self._on_change)
         self.run_worker(self._drive(), group="controller", exit_on_error=False)
         self.refresh_game()
@@ -117,6 +131,57 @@ class GameScreen(Screen):
 
     def focus_default(self) -> None:
         self.query_one("#moves").focus()
+
+    # -- sizes
+    @property
+    def compact(self) -> bool:
+        """True when the side panel is a toggle (F2) rather than a column."""
+        return self.has_class("-compact")
+
+    def on_resize(self, event) -> None:
+        self.fit_to(event.size)
+
+    def fit_to(self, size) -> None:
+        """Choose the layout for the terminal's size: full, compact, or a notice below 80x24."""
+        width, height = size.width, size.height
+        self.set_class(width < max(COMPACT_BELOW[0], self.COMPACT_WIDTH) or height < COMPACT_BELOW[1], "-compact")
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", TextPanel).set(Text(
+                f"This terminal is {width}x{height}; the {self.game.name} table needs at least "
+                f"{MIN_SIZE[0]}x{MIN_SIZE[1]}.\nMake the window larger (or the font smaller); "
+                "the game goes on meanwhile.", style="bold"))
+
+    def action_toggle_side(self) -> None:
+        """Compact layout: show the scores, facts and move log instead of the board, or back."""
+        if not self.compact:
+            self.notify("The scores and the move log are on the right.", timeout=2)
+            return
+        self.toggle_class("-side")
+        self.query_one("#compact-bar", TextPanel).set(self.compact_summary())
+        if self.has_class("-side"):
+            self.query_one(MoveLog).scroll_end(animate=False)
+        else:
+            self.focus_default()
+
+    def score_words(self) -> list[str]:
+        """Each seat's score as the compact line says it."""
+        return [str(score) for score in self.controller.scores()]
+
+    def compact_summary(self) -> Text:
+        """One line for the compact layout: the scores, and where the side panel went."""
+        text = Text(no_wrap=True, overflow="ellipsis")
+        waiting = self.controller.waiting
+        for seat, score in zip(self.controller.seats, self.score_words()):
+            if seat.index:
+                text.append(" · ", style="dim")
+            style = "bold reverse" if waiting.seat == seat.index else "bold"
+            text.append(f"P{seat.index + 1} {seat.name}", style=style)
+            text.append(f" {score}")
+        text.append("   F2: ", style="dim")
+        text.append("board" if self.has_class("-side") else "scores, log", style="dim")
+        return text
 
     def on_unmount(self) -> None:
         self.controller.unsubscribe(self._on_change)
@@ -185,6 +250,7 @@ class GameScreen(Screen):
     # -- drawing
     def refresh_game(self) -> None:
         self.query_one(ScoreBoard).show(self.controller)
+        self.query_one("#compact-bar", TextPanel).set(self.compact_summary())
         self.query_one(MoveLog).show(self.controller)
         self.show_status(self.status_text())
         self.refresh_board(self.view())
@@ -244,24 +310,27 @@ class GameScreen(Screen):
 
     @on(Input.Submitted, "#command")
     def _command(self, event: Input.Submitted) -> None:
+        """A typed move. The line is already empty (MoveInput); a refused move is given back."""
         text = event.value.strip().lstrip(":").strip()   # ":" opens the command line; typed again, it is no move
         if not text:
             return
+        line = self.query_one("#command", MoveInput)
         seat = self.acting_seat
         if text in ("?", "help"):
-            event.input.value = ""  # the list is shown; the next move is typed into an empty line
             self.list_moves(seat)
             return
         if seat is None:
             self.play(())  # explains why nothing can be played now
+            line.give_back(event.value)
             return
         try:
             action = self.controller.parse(seat, text)
         except RulesError as e:
             self.show_status(f"Not a move: {e}", error=True)
+            line.give_back(event.value)
             return
-        if self.play(action):
-            event.input.value = ""
+        if not self.play(action):
+            line.give_back(event.value)
 
     def list_moves(self, seat: int | None) -> None:
         if seat is None:
@@ -273,7 +342,8 @@ class GameScreen(Screen):
 
     # -- keys
     def action_command(self) -> None:
-        self.query_one("#command", Input).focus()
+        # at once, not after a refresh (Widget.focus): the keys typed right after ":" go to the line
+        self.set_focus(self.query_one("#command", Input))
 
     def action_rules(self) -> None:
         from client.screens.rules import RulesScreen

@@ -21,7 +21,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import ScrollableContainer, Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -65,9 +65,12 @@ class PacalScreen(GameScreen):
         Binding("m", "focus_map", "Map", show=False),
     ] + [Binding(str(n), f"choose({n - 1})", f"Choice {n}", show=False) for n in range(1, 10)]
 
+    COMPACT_WIDTH = 140  # the city is 95 columns: beside a side panel it needs 140
     DEFAULT_CSS = """
-    #pacal-board { height: 1fr; overflow: auto auto; }
-    #pacal-choices { height: 1fr; min-height: 4; }
+    #pacal-board { height: 1fr; }
+    #pacal-map-scroll { height: 1fr; overflow: auto auto; }
+    #pacal-choices { height: auto; min-height: 3; max-height: 10; }
+    PacalScreen.-compact #pacal-choices { max-height: 6; }
     #pacal-choices-title { padding: 0 1; color: $text-muted; }
     """
 
@@ -94,7 +97,8 @@ class PacalScreen(GameScreen):
     def compose_board(self) -> ComposeResult:
         with Vertical(id="pacal-board"):
             yield PacalPanel(Text(), id="pacal-die")
-            yield PacalMap(id="pacal-map")
+            with ScrollableContainer(id="pacal-map-scroll"):  # the map scrolls; the die and choices stay
+                yield PacalMap(id="pacal-map")
             yield PacalPanel(legend_text(), id="pacal-legend")
             yield Label("Choices (click or press the number)", id="pacal-choices-title")
             yield OptionList(id="pacal-choices")

@@ -16,7 +16,7 @@ from collections import Counter
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label
 
 from client.screens.dialogs import ChoiceScreen
@@ -65,9 +65,10 @@ class PagodeScreen(GameScreen):
     # -- layout
     def compose_board(self) -> ComposeResult:
         with Vertical(id="pagode-board"):
-            with Grid(id="sites"):
-                for site in range(SITES):
-                    yield SiteWidget(site, id=f"site-{site + 1}")
+            with VerticalScroll(id="pagode-scroll"):  # the sites scroll; the cards and the buttons stay
+                with Grid(id="sites"):
+                    for site in range(SITES):
+                        yield SiteWidget(site, id=f"site-{site + 1}")
             yield TextPanel("", id="opponent-row", classes="pagode-row")
             yield TextPanel("", id="played-row", classes="pagode-row")
             with Horizontal(classes="card-row"):
@@ -96,6 +97,12 @@ class PagodeScreen(GameScreen):
                 widget.focus()
                 return
         self.query_one("#site-1").focus()
+
+    def fit_to(self, size) -> None:
+        super().fit_to(size)
+        short = self.compact
+        self.query_one("#reserve-label", Label).update("Res." if short else "Reserve")
+        self.query_one("#hand-label", Label).update("Hand" if short else "  Hand")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -209,6 +216,7 @@ class PagodeScreen(GameScreen):
         self.build_on(message.site)
 
     def action_site(self, site: int) -> None:
+        self.query_one(f"#site-{site + 1}").scroll_visible(animate=False)
         self.build_on(site)
 
     def _signature(self, view: State, seat: int, cards) -> Counter:

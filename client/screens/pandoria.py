@@ -71,6 +71,8 @@ class PandoriaScreen(GameScreen):
         Binding("s", "skip", "Skip"),
     ] + [Binding(str(i + 1), f"number({i})", show=False) for i in range(D.BUILDING_SLOTS)]
 
+    COMPACT_WIDTH = 155  # the map and the market side by side take 111 columns, the side panel 42 more
+
     def __init__(self, controller):
         super().__init__(controller)
         self.tile_slot: int | None = None

@@ -122,6 +122,9 @@ class PuebloScreen(GameScreen):
         variant = getattr(self.controller, "variant", "standard")
         self.sub_title = f"Pueblo ({variant}) — {self.controller.mode}"
 
+    def score_words(self) -> list[str]:
+        return [f"{-score} pen." for score in self.controller.scores()]
+
     def focus_default(self) -> None:
         if self.query_one("#moves", OptionList).display:
             self.query_one("#moves").focus()

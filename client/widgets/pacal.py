@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from rich.text import Text
 from textual.binding import Binding
 from textual.events import Click, MouseMove
+from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
 
+from client.widgets.scrolling import scroll_to_part
 from client.widgets.text_panel import TextPanel
 from engines.pacal import board_for
 from engines.pacal import data as D
@@ -264,10 +266,21 @@ class PacalMap(Widget, can_focus=True):
         self._text = map_text(view, marks)
         self.refresh()
 
-    def move_cursor(self, c: int) -> None:
+    def cell_region(self, c: int) -> Region:
+        """Where cell ``c`` is drawn, in this widget's coordinates (its row and column labels too)."""
+        r, col = divmod(c, COLS)
+        return Region(LEFT + col * (CELL_W + 1), TOP + r * CELL_H, CELL_W + 2, CELL_H)
+
+    def scroll_to_cell(self, c: int) -> None:
+        """Bring cell ``c`` into the scrolling container's view (a small terminal shows part of the city)."""
+        scroll_to_part(self, self.cell_region(c))
+
+    def move_cursor(self, c: int, scroll: bool = True) -> None:
         if c == self.marks.cursor:
             return
         self.marks.cursor = c
+        if scroll:  # the keyboard's cursor stays in view; the mouse's is where the mouse is
+            self.scroll_to_cell(c)
         if getattr(self, "_view", None) is not None:
             self._key = None
             self.show(self._view, self.marks)
@@ -285,13 +298,13 @@ class PacalMap(Widget, can_focus=True):
         offset = event.get_content_offset(self)
         c = cell_at(offset.x, offset.y) if offset is not None else None
         if c is not None:
-            self.move_cursor(c)
+            self.move_cursor(c, scroll=False)
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)
         c = cell_at(offset.x, offset.y) if offset is not None else None
         if c is not None:
-            self.move_cursor(c)
+            self.move_cursor(c, scroll=False)
             self.post_message(self.Clicked(c))
 
 

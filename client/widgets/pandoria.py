@@ -19,9 +19,12 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.events import Click, MouseMove
+from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
+
+from client.widgets.scrolling import scroll_to_part
 
 from engines.pandoria import data as D
 from engines.pandoria.board import (CASTLE, COLUMN_LETTERS, KIND, LAKE, OFF, PATH_HEXES, hex_name,
@@ -313,9 +316,12 @@ class HexMap(Widget, can_focus=True):
         self._strips.clear()
         self.refresh()
 
-    def move_cursor(self, h: int) -> None:
+    def move_cursor(self, h: int, scroll: bool = True) -> None:
         if h != self.cursor:
             self.cursor = h
+            if scroll:  # the keyboard's cursor stays in view; the mouse's is where the mouse is
+                x, y = cell_origin(h)
+                scroll_to_part(self, Region(x - 1, y - 1, CELL + 2, 3))
             self.post_message(self.CursorMoved(h))
 
     def action_move(self, key: str) -> None:
@@ -335,11 +341,11 @@ class HexMap(Widget, can_focus=True):
         offset = event.get_content_offset(self)
         h = hex_at(offset.x, offset.y) if offset is not None else None
         if h is not None:
-            self.move_cursor(h)
+            self.move_cursor(h, scroll=False)
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)
         h = hex_at(offset.x, offset.y) if offset is not None else None
         if h is not None:
-            self.move_cursor(h)
+            self.move_cursor(h, scroll=False)
             self.post_message(self.Clicked(h))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.events import Click
 from textual.message import Message
 from textual.widget import Widget
@@ -282,7 +282,8 @@ class BoardModel:
 
 class PandoriaBoard(Vertical):
     DEFAULT_CSS = """
-    PandoriaBoard { height: 1fr; overflow-y: auto; }
+    PandoriaBoard { height: 1fr; }
+    PandoriaBoard #pandoria-scroll { height: 1fr; }
     PandoriaBoard.-narrow #pandoria-top { layout: vertical; }
     PandoriaBoard.-narrow #pandoria-right { width: 100%; padding: 0 1; }
     PandoriaBoard #pandoria-top { height: auto; }
@@ -293,29 +294,33 @@ class PandoriaBoard(Vertical):
     PandoriaBoard #pandoria-market { grid-size: 1; grid-rows: 2; height: 8; }
     PandoriaBoard #pandoria-players { height: auto; max-height: 8; padding: 0 1; text-wrap: nowrap;
                                       text-overflow: ellipsis; }
-    PandoriaBoard #pandoria-hand { grid-size: 4; grid-rows: 2; grid-gutter: 0 1; height: auto; padding: 0 1; }
+    PandoriaBoard #pandoria-hand { grid-size: 3; grid-rows: 2; grid-gutter: 0 1; height: auto; max-height: 8;
+                                   padding: 0 1; overflow-y: auto; }
+    PandoriaBoard.-narrow #pandoria-hand { grid-size: 2; max-height: 4; }
     PandoriaBoard #pandoria-buttons { height: 1; padding: 0 1; }
     PandoriaBoard #pandoria-buttons Button { margin-right: 1; min-width: 8; }
+    PandoriaBoard.-narrow #pandoria-buttons Button { margin-right: 0; min-width: 4; }
     PandoriaBoard #pandoria-buttons Button.-unavailable { opacity: 50%; }
     """
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="pandoria-top"):
-            yield HexMap(id="hexmap")
-            with Vertical(id="pandoria-right"):
-                yield Panel("", id="pandoria-info")
-                yield Label("Market (click or 1-4 to buy)", classes="pandoria-title")
-                with Grid(id="pandoria-market"):
-                    for i in range(D.MARKET_SIZE):
-                        yield MarketCard(i, id=f"market-{i}")
-                yield Label("Your buildings", classes="pandoria-title")
-                for i in range(D.BUILDING_SLOTS):
-                    yield BuildingSlot(i, id=f"building-{i}")
-        yield Panel(LEGEND, id="pandoria-legend")
-        yield Panel("", id="pandoria-players")
+        with VerticalScroll(id="pandoria-scroll"):  # the map and the table scroll; the hand and buttons stay
+            with Horizontal(id="pandoria-top"):
+                yield HexMap(id="hexmap")
+                with Vertical(id="pandoria-right"):
+                    yield Panel("", id="pandoria-info")
+                    yield Label("Market (click or 1-4 to buy)", classes="pandoria-title")
+                    with Grid(id="pandoria-market"):
+                        for i in range(D.MARKET_SIZE):
+                            yield MarketCard(i, id=f"market-{i}")
+                    yield Label("Your buildings", classes="pandoria-title")
+                    for i in range(D.BUILDING_SLOTS):
+                        yield BuildingSlot(i, id=f"building-{i}")
+            yield Panel(LEGEND, id="pandoria-legend")
+            yield Panel("", id="pandoria-players")
         yield Label("Your hand: tiles, and cards (spell on top, building below)", classes="pandoria-title",
                     id="hand-title")
-        with Grid(id="pandoria-hand"):
+        with Grid(id="pandoria-hand"):  # as many rows as the hand needs; it scrolls when it is long
             for i in range(MAX_TILES):
                 yield TileCard(i, id=f"tile-{i}")
             for i in range(MAX_HAND):
@@ -361,9 +366,15 @@ class PandoriaBoard(Vertical):
             self.query_one(f"#tile-{i}", TileCard).set(slot, tile_text(ids[slot]) if slot is not None else "",
                                                          slot is not None and slot == model.tile_slot)
         hand = sorted(view.piles[f"hand{seat}"]) if seat is not None else []
-        for i in range(MAX_HAND):
+        cards = list(self.query(HandCard))
+        if len(hand) > len(cards):  # a hand larger than ever before: more places, never a card left out
+            grid = self.query_one("#pandoria-hand", Grid)
+            extra = [HandCard(i, id=f"card-{i}") for i in range(len(cards), len(hand))]
+            grid.mount_all(extra)
+            cards += extra
+        for i, card in enumerate(cards):
             slot = hand[i] if i < len(hand) else None
-            self.query_one(f"#card-{i}", HandCard).set_card(slot, ids[slot] if slot is not None else None,
-                                                           slot is not None and slot == model.card_slot)
+            card.set_card(slot, ids[slot] if slot is not None else None,
+                          slot is not None and slot == model.card_slot)
         for key, _ in BUTTONS:
             self.query_one(f"#btn-{key}", Button).set_class(key not in model.buttons, "-unavailable")

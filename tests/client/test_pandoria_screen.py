@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from rich.console import Console
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -735,3 +737,45 @@ async def test_the_mouse_wheel_turns_the_tile_like_r():
         hexmap._on_mouse_scroll_down(MouseScrollDown(hexmap, 1, 1, 0, 0, 0, False, False, False))
         await pilot.pause()
         assert screen.direction == next((d for d in dirs if d > expected), dirs[0])
+
+
+# -- a hand of any size (issue 16: a fifth item was never shown)
+
+def give_cards(controller, seat: int, count: int) -> list[int]:
+    """Move ``count`` cards from the deck into ``seat``'s hand, seen by that seat (a test position)."""
+    state = controller.state
+    moved = [s for s in state.piles["deck"] if state.cards.ids[s] is not None][:count]
+    for slot in moved:
+        state.piles["deck"].remove(slot)
+        state.piles[f"hand{seat}"].append(slot)
+        state.cards.seen[slot] |= 1 << seat
+    state.resources[seat] = type(state.resources[seat])((30, 30, 30))  # every building affordable
+    return moved
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50), (500, 60)])
+async def test_every_card_of_a_big_hand_is_shown_and_takes_a_click(size):
+    controller, app = local()
+    to_card_phase(controller)
+    give_cards(controller, 0, 13)  # 4 dealt + 13: more than the screen ever had places for
+    hand = sorted(controller.state.piles["hand0"])
+    assert len(hand) == 17
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = the_screen(app)
+        shown = [w for w in screen.query(HandCard) if w.display]
+        assert sorted(w.slot for w in shown) == hand
+        for slot in hand[::4]:  # the click lands on that very card, wherever it is in the hand
+            card = hand_card(screen, slot)
+            card.scroll_visible(animate=False, immediate=True)
+            await pilot.pause()
+            assert await pilot.hover(card, offset=(2, 0))
+            assert app.mouse_over is card
+        last = hand_card(screen, hand[-1])  # and the last card of the hand is played by a click
+        last.scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        before = len(controller.log)
+        assert await pilot.click(last, offset=(2, 1))  # its building half: built (slot 1 is the only one)
+        await pilot.pause()
+        assert hand[-1] not in controller.state.piles["hand0"], status(screen)
+        assert controller.log[before].actor == 0 and controller.log[before].text.startswith("build")

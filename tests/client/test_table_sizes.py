@@ -1,0 +1,106 @@
+"""Every game at the sizes people use: 80x24 (compact), 120x40 and 160x50 (side panel).
+
+At 80x24 the side panel is a toggle (F2) and the board area keeps the hand
+and the actions in view while the board scrolls; below 80x24 the screen says
+so instead of drawing half a board. Snapshots of every game at three sizes,
+mid-game, at the person's turn.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from client.controller import LocalGame
+from client.screens.game import game_screen_for
+from engines.bots import make_bot
+from engines.registry import get_game
+from tests.client.conftest import make_app
+from tests.client.test_snapshots import no_blink
+
+GAMES = ("pagode", "pueblo", "pacal", "pandoria")
+SIZES = ((80, 24), (120, 40), (160, 50))
+TURNS = {"pagode": 14, "pueblo": 8, "pacal": 10, "pandoria": 12}
+"""Actions played before the snapshot (a board with pieces on it, not the empty start)."""
+
+
+def mid_game(game_id: str, actions: int | None = None, seed: int = 7) -> LocalGame:
+    """You (P1) against a random computer, ``actions`` actions in, stopped at your turn."""
+    game = get_game(game_id)
+    controller = LocalGame(game, [None, make_bot("random", f"{seed}/bot")], names=["Ann", "Bot"], seed=seed,
+                           variant=game.variants[0] if "standard" not in game.variants else "standard")
+    rng = random.Random(seed)
+    played = 0
+    target = TURNS[game_id] if actions is None else actions
+    while not controller.is_over():
+        w = controller.waiting
+        if w.kind == "human":
+            if played >= target:
+                break
+            controller.submit(w.seat, rng.choice(controller.legal_actions(w.seat)))
+        else:
+            controller.play_computer_now()
+        played += 1
+    assert controller.waiting.kind == "human"
+    return controller
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_at_every_size(snap_compare, game_id, size):
+    controller = mid_game(game_id)
+    assert snap_compare(make_app(lambda: game_screen_for(controller)), terminal_size=size, run_before=no_blink)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_compact_layout_keeps_the_hand_and_actions_in_view(game_id):
+    """At 80x24 the side panel is hidden (F2 shows it instead of the board) and every piece a
+    person acts with (hand, buttons, choices, the move line) lies inside the screen."""
+    controller = mid_game(game_id)
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.compact
+        side = screen.query_one("#game-side")
+        assert side.region.width == 0, "the side panel takes no column at 80x24"
+        screen_region = app.screen.region
+        must_show = {"pagode": ["#reserve-0", "#hand-0", "#btn-end", "#btn-end-fan"],
+                     "pueblo": ["#pueblo-stone", "PuebloBoard"],
+                     "pacal": ["#pacal-die", "#pacal-choices"],
+                     "pandoria": ["#hand-title", "#tile-0", "#btn-skip", "#btn-cancel"]}[game_id]
+        for selector in must_show + ["#command", "#status", "#compact-bar"]:
+            widget = screen.query_one(selector)
+            assert widget.region.area > 0 and screen_region.contains_region(widget.region), selector
+        bar = str(screen.query_one("#compact-bar").render())
+        assert "P1 Ann" in bar and "F2" in bar
+        await pilot.press("f2")
+        assert side.region.width >= 76 and screen.query_one("#game-main").region.area == 0
+        assert screen.query_one("#move-log").region.height >= 4
+        await pilot.press("f2")
+        assert side.region.width == 0 and screen.query_one("#game-main").region.width == 80
+
+
+async def test_the_side_panel_is_a_column_at_120x40():
+    controller = mid_game("pagode")
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert not app.screen.compact
+        assert app.screen.query_one("#game-side").region.width == 42
+        assert app.screen.query_one("#compact-bar").region.area == 0
+
+
+async def test_below_80x24_a_notice_replaces_the_board_and_the_game_goes_on():
+    controller = mid_game("pueblo")
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(70, 20)) as pilot:
+        await pilot.pause()
+        notice = app.screen.query_one("#too-small")
+        assert notice.region.area > 0
+        assert "70x20" in str(notice.render()) and "80x24" in str(notice.render())
+        assert app.screen.query_one("#game-body").region.area == 0
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert notice.region.area == 0 and app.screen.query_one("PuebloBoard").region.area > 0
