@@ -1,8 +1,10 @@
 """Pueblo for 2 to 4 players: the engine (rules, geometry, notation, positions, previews).
 
-Modules by idea: ``data`` (rulebook numbers and house data), ``geometry``
-(orientations, support, sight), ``state``, ``rules`` (legal actions, apply),
-``notation``, ``position`` (save/load), ``preview`` (helpers for the screen).
+Modules in import order (each imports only those before it): ``data``
+(rulebook numbers and house data), ``geometry`` (orientations, support,
+sight), ``state`` (with its save/load), ``rules`` (legal actions, apply),
+``preview`` (helpers for the screen), ``notation``, ``game`` (the contract).
+``bench`` measures the package from above.
 """
 
 from .game import PuebloGame

@@ -1,4 +1,4 @@
-"""PuebloGame: the engine contract wired to Pueblo's rules, notation and positions."""
+"""PuebloGame: the engine contract wired to Pueblo's state, rules and notation."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from typing import Any
 
 from engines.core import Game, RulesError, State
 
-from . import notation, position, rules
+from . import notation, rules
 from .geometry import SPACE_NAMES, cell_name
 from .data import COLOURS
-from .state import OVER, PuebloState
+from .state import OVER, VARIANTS, PuebloState, load_state
 
 
 class PuebloGame(Game):
@@ -23,7 +23,7 @@ class PuebloGame(Game):
     name = "Pueblo"
     min_players = 2
     max_players = 4
-    variants = position.VARIANTS
+    variants = VARIANTS
 
     def setup(self, players: int = 2, variant: str = "standard", **options: Any) -> PuebloState:
         self.check_options(players, variant)
@@ -67,7 +67,7 @@ class PuebloGame(Game):
         return notation.parse_action(state, text, seat)
 
     def load(self, data: dict) -> PuebloState:
-        return position.load_state(data)
+        return load_state(data)
 
     def describe_event(self, event: tuple) -> str:
         kind = event[0]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import permutations, product
 from typing import NamedTuple, Sequence
 
-from .data import CORNER_QUARTERS, CORNERS, SIZE, STONE_CUBES, TRACK, TRACK_SIDES
+from .data import CORNER_QUARTERS, CORNERS, SITE_SHAPE, SIZE, STONE_CUBES, TRACK, TRACK_SIDES
 
 Cube = tuple[int, int, int]
 
@@ -316,3 +316,21 @@ def penalties_at(heights: Sequence[int], stacks: Sequence[tuple[int, ...]],
                     pts[o] += z
             top = h
     return pts
+
+
+def _site_shapes() -> tuple[tuple[int, int, int], ...]:
+    out = set()
+    shape = SITE_SHAPE
+    for _ in range(4):
+        low_x, low_y = min(x for x, _ in shape), min(y for _, y in shape)
+        shape = tuple((x - low_x, y - low_y) for x, y in shape)
+        w, h = max(x for x, _ in shape), max(y for _, y in shape)
+        for y in range(SIZE - h):
+            for x in range(SIZE - w):
+                out.add(tuple(sorted((y + dy) * SIZE + x + dx for dx, dy in shape)))
+        shape = tuple((-y, x) for x, y in shape)  # a quarter turn
+    return tuple(sorted(out))
+
+
+SITE_SHAPES: tuple[tuple[int, int, int], ...] = _site_shapes()
+"""Every place a sacred site may lie: the house-data shape in its 4 rotations (196 for the L)."""

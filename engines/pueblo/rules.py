@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from engines.core import ROLL, TABLE, Event, IllegalAction, TableOp
 
-from .data import (DEFAULT_SITES, HELD_BLOCKS, MAX_BID, MAX_SITES, MIN_BID, MOVES, NEUTRAL, SITE_SHAPE,
-                   SIZE, START_SPACE, STONES_PER_PLAYER, TRACK)
-from .geometry import (BOXES_OF_CELL, POSE_COLUMNS, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES, all_box_fits,
-                       base_level, box_fit, cell_name, penalties_at, why_not)
+from .data import (DEFAULT_SITES, HELD_BLOCKS, MAX_BID, MAX_SITES, MIN_BID, MOVES, NEUTRAL, START_SPACE,
+                   STONES_PER_PLAYER, TRACK)
+from .geometry import (BOXES_OF_CELL, POSE_COLUMNS, SITE_SHAPES, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES,
+                       all_box_fits, base_level, box_fit, cell_name, penalties_at, why_not)
 from .state import (BID, BUILD_1, BUILD_2, DISMANTLE, MOVE, OVER, PICK, PLACE, REMOVE, ROLL_PHASE, SITE,
                     PuebloState)
 
@@ -23,23 +23,6 @@ KINDS = (COLOURED, NEUTRAL_KIND)
 PLACE_ACTIONS: dict[str, tuple[tuple, ...]] = {
     k: tuple(("place", k, t.orient, t.x, t.y) for t in TEMPLATES) for k in KINDS}
 """Every place action, in TEMPLATES order, built once."""
-
-def _site_shapes() -> tuple[tuple[int, int, int], ...]:
-    out = set()
-    shape = SITE_SHAPE
-    for _ in range(4):
-        low_x, low_y = min(x for x, _ in shape), min(y for _, y in shape)
-        shape = tuple((x - low_x, y - low_y) for x, y in shape)
-        w, h = max(x for x, _ in shape), max(y for _, y in shape)
-        for y in range(SIZE - h):
-            for x in range(SIZE - w):
-                out.add(tuple(sorted((y + dy) * SIZE + x + dx for dx, dy in shape)))
-        shape = tuple((-y, x) for x, y in shape)  # a quarter turn
-    return tuple(sorted(out))
-
-
-SITE_SHAPES: tuple[tuple[int, int, int], ...] = _site_shapes()
-"""Every place a sacred site may lie: the house-data shape in its 4 rotations (196 for the L)."""
 
 _SITE_SET = frozenset(SITE_SHAPES)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from engines.pueblo import GAME
 from engines.pueblo.data import NEUTRAL
 from engines.pueblo.notation import parse_action
-from engines.pueblo.position import state_to_data
+from engines.pueblo.state import state_to_data
 from engines.pueblo.state import PuebloState
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from engines.core import IllegalAction, NotationError, PositionError
 from engines.pueblo import GAME
-from engines.pueblo.position import state_to_data
+from engines.pueblo.state import state_to_data
 
 from tests.engines.pueblo.pueblo_build import build
 

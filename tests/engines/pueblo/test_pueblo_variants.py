@@ -285,6 +285,6 @@ def test_auction_events_read_as_sentences():
 def test_house_data_a_sacred_site_is_an_l_of_3_cells_like_a_stone_footprint():
     # README: "sacred sites: 1-4 L-shaped 3-cell sites placed at setup"
     from engines.pueblo.geometry import TEMPLATES
-    from engines.pueblo.rules import SITE_SHAPES
+    from engines.pueblo.geometry import SITE_SHAPES
     assert len(SITE_SHAPES) == 4 * 49
     assert set(SITE_SHAPES) == {tuple(sorted(t.cells)) for t in TEMPLATES}
