@@ -140,20 +140,3 @@ def teleport_cells(state: PacalState, seat: int) -> list[int]:
     free = free_map(state, seat)
     own = state.ships[seat]
     return [c for c, ok in enumerate(free) if ok and c != own]
-
-
-def reachable(state: PacalState, seat: int) -> dict[int, list[str]]:
-    """For the screen: every destination of ``seat``'s ship with the ways to get there
-    ('straight', 'turn', 'arrow', 'energy', 'relocate'); empty unless it is that seat's move."""
-    from engines.pacal.rules import move_actions
-    from engines.pacal.state import MOVE
-
-    out: dict[int, list[str]] = {}
-    if state.phase != MOVE or state.pending is not None or seat != state.current:
-        return out  # not this seat's move now
-    for a in move_actions(state, seat):
-        way = a[1] if a[0] == "move" else a[0]
-        cell = a[-1]
-        if way not in out.setdefault(cell, []):
-            out[cell].append(way)
-    return out

@@ -528,3 +528,17 @@ def build_choices(state: PacalState, seat: int) -> list[tuple[tuple, int]]:
     if state.phase != BUILD or seat != state.current or state.pending is not None:
         return []
     return [(a, build_points(state, a)) for a in build_actions(state, seat)]
+
+
+def reachable(state: PacalState, seat: int) -> dict[int, list[str]]:
+    """For the screen: every destination of ``seat``'s ship with the ways to get there
+    ('straight', 'turn', 'arrow', 'energy', 'relocate'); empty unless it is that seat's move."""
+    out: dict[int, list[str]] = {}
+    if state.phase != MOVE or state.pending is not None or seat != state.current:
+        return out  # not this seat's move now
+    for a in move_actions(state, seat):
+        way = a[1] if a[0] == "move" else a[0]
+        cell = a[-1]
+        if way not in out.setdefault(cell, []):
+            out[cell].append(way)
+    return out
