@@ -2,10 +2,15 @@
 
 ``GAME`` is the rules engine; see docs/rules/pagode.md for the rules as
 implemented, the house rules and house data, and the move notation.
+
+Modules in import order (each imports only those before it): ``data``,
+``state`` (with its save/load), ``views`` (what a seat may see), ``payments``
+(ways to pay), ``rules`` (setup, legal actions, apply), ``notation``, ``game``
+(the contract: rules plus name and notation).
 """
 
 from .data import COLOURS, LETTERS, TILES, VARIANTS
-from .rules import Pagode
+from .game import Pagode
 from .state import PagodeState
 
 GAME = Pagode()

@@ -20,15 +20,12 @@ See docs/rules/pagode.md.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from engines.core import DEAL, ROLL, SHUFFLE, NotationError
 
 from .data import COLOURS, LETTERS, SITES, TILES
-
-if TYPE_CHECKING:
-    from .rules import Pagode
-    from .state import PagodeState
+from .rules import PagodeRules
+from .state import PagodeState
 
 _CARD = re.compile(r"([rbgvyRBGVY])(?:@([0-9]+))?")
 _SITE_HEAD = re.compile(r"(c|t|roof)([0-9]+)(?:=([A-Za-z]))?")
@@ -40,7 +37,7 @@ COMMANDS = "c, t, roof, lantern, dragon, draw, mod, x, end"
 # ---------------------------------------------------------------------- format
 
 
-def format_action(game: "Pagode", state: "PagodeState", action: tuple) -> str:
+def format_action(game: PagodeRules, state: PagodeState, action: tuple) -> str:
     if state.pending is not None:
         return _format_outcome(state, action)
     seat = state.current
@@ -122,7 +119,7 @@ def _format_outcome(state: "PagodeState", outcome: tuple) -> str:
 # ---------------------------------------------------------------------- parse
 
 
-def parse_action(game: "Pagode", state: "PagodeState", text: str, seat: int | None = None) -> tuple:
+def parse_action(game: PagodeRules, state: PagodeState, text: str, seat: int | None = None) -> tuple:
     if not isinstance(text, str) or not text.strip():
         raise NotationError("empty move: type a move such as 'c3 r' or 'end'")
     if seat is None:

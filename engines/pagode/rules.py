@@ -37,7 +37,6 @@ from .data import (ABILITY_OF_COLOUR, BUDDHA, CARDS_PER_COLOUR, COLOUR_OF_IDENT,
                    DECK_SIZE, DRAGON, FAN, FAN_HAND_SIZE, FLOOR_COLUMNS, HAND_LIMIT, HAND_SIZE, LANTERN,
                    LANTERN_COLUMN_LIMIT, MODIFIED_DISCARDS, PAGODAS_TO_END, RESERVE_SIZE, RICE_BOWL, SITES,
                    TILE_POINTS, TILES, USES_PER_TILE, VARIANTS)
-from . import notation
 from .payments import by_colour, free_options, free_singles, summits
 from .state import PagodeState
 from .views import remask, view_cards
@@ -52,12 +51,8 @@ SPOTS = tuple(tuple(f for f in range(5) if bits >> f & 1) for bits in range(32))
 """The spot colours of the tiles left of one background, by its 5 bits of ``tiles_left``."""
 
 
-class Pagode(Game):
-    id = "pagode"
-    name = "Pagode"
-    min_players = 2
-    max_players = 2
-    variants = tuple(VARIANTS)
+class PagodeRules(Game):
+    """The rules as the contract's methods; :class:`engines.pagode.game.Pagode` adds its name and notation."""
 
     # ------------------------------------------------------------------ setup
 
@@ -825,17 +820,6 @@ class Pagode(Game):
         self._next_deal(s, events)
         return s, events
 
-    # ------------------------------------------------------------------ text
-
-    def format_action(self, state: PagodeState, action: tuple) -> str:
-        return notation.format_action(self, state, action)
-
-    def parse_action(self, state: PagodeState, text: str, seat: int | None = None) -> tuple:
-        return notation.parse_action(self, state, text, seat)
-
-    def describe_event(self, event: tuple) -> str:
-        return notation.describe_event(event)
-
 
 _DEAL_OPS: dict[tuple, TableOp] = {}
 
@@ -853,9 +837,9 @@ def _deal_op(slots: tuple[int, ...], to: int | None, why: str) -> TableOp:
 
 _DEAL_WHY = {(place, seat): f"{place} {seat}" for place in ("reserve", "hand") for seat in (0, 1)}
 _HANDLERS = {
-    "column": Pagode._do_column, "tile": Pagode._do_tile, "roof": Pagode._do_roof,
-    "lantern": Pagode._do_lantern, "dragon": Pagode._do_dragon, "discard": Pagode._do_discard,
-    "draw": Pagode._do_draw, "modified": Pagode._do_modified, "end": Pagode._do_end,
+    "column": PagodeRules._do_column, "tile": PagodeRules._do_tile, "roof": PagodeRules._do_roof,
+    "lantern": PagodeRules._do_lantern, "dragon": PagodeRules._do_dragon, "discard": PagodeRules._do_discard,
+    "draw": PagodeRules._do_draw, "modified": PagodeRules._do_modified, "end": PagodeRules._do_end,
 }
 
 
