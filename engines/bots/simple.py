@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 
+from engines.bots.ismcts import IsmctsBot
 from engines.core import TABLE, Action, Game, RulesError, State
 
 
@@ -84,8 +85,6 @@ def make_bot(kind: str, seed: int | str = 0, max_seconds: float | None = None):
     0.9); without it the search runs its iterations exactly, so the same seed
     plays the same game. A time level is the user's own choice and is kept.
     """
-    from engines.bots.ismcts import IsmctsBot
-
     name, _, level = kind.partition(":")
     if name == "random" and not level:
         return RandomBot(seed)

@@ -1,0 +1,216 @@
+"""The import layers, read from the source (the AST: nothing is imported).
+
+* Dependencies point one way, ``client -> protocol -> engines``: no module of
+  ``engines/`` imports ``protocol`` or ``client``; none of ``protocol/``
+  imports ``client`` (docs/architecture.md).
+* Every game package is laid out in one order, each module importing only
+  modules before it: data -> board -> state (with its save/load) -> rules ->
+  notation -> game -> package ``__init__``, ``engines/core.py`` below them
+  all. :data:`ORDER` places each package's modules; a new module must be
+  placed there, so it cannot form a cycle.
+* ``engines/`` has no import cycle at all, and no import inside a function
+  (the usual way to hide a cycle) other than those in :data:`ALLOWED_LATE`,
+  each with its reason.
+
+A small AST walk rather than import-linter: the rules are these few lines,
+they cover imports inside functions and ``TYPE_CHECKING`` blocks (which an
+import-time graph misses), and the suite needs no new dependency.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("pagode", "pueblo", "pacal", "pandoria")
+
+ORDER: dict[str, tuple[str, ...]] = {
+    "pagode": ("data", "state", "views", "payments", "rules", "notation", "game", "__init__"),
+    "pueblo": ("data", "geometry", "state", "rules", "preview", "notation", "game", "__init__", "bench"),
+    "pacal": ("data", "board", "state", "movement", "constellations", "scoring", "picture", "rules", "notation",
+              "game", "__init__"),
+    "pandoria": ("data", "board", "state", "rules", "notation", "game", "__init__"),
+    "example": ("game", "__init__"),
+}
+"""Each game package's modules, lowest first. Extras sit at one place:
+pagode ``views``/``payments`` (helpers of the rules), pueblo ``geometry``
+(below the state, whose load rebuilds the pueblo) and ``preview`` (the
+screen's helpers) and ``bench`` (a benchmark, above the package), pacal
+``movement``/``constellations``/``scoring``/``picture``."""
+
+ALLOWED_FROM_ENGINES = {
+    "engines.pueblo.bench": {"engines.bots"},   # a benchmark drives the package with a bot
+}
+"""What a game package may import from ``engines`` besides ``engines.core`` and itself."""
+
+ALLOWED_LATE = {
+    ("engines.registry", "importlib.import_module"):
+        "the registry loads a game package on first use, so that a broken or unbuilt game does not stop the others",
+    ("engines.bots.ismcts", "time"):
+        "the wall clock, only for a search level given in seconds when no clock was injected",
+}
+"""Imports inside functions in ``engines/`` that stay, with why."""
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def exists(name: str, root: Path = ROOT) -> bool:
+    base = root.joinpath(*name.split("."))
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+class Import:
+    def __init__(self, target: str, line: int, late: bool):
+        self.target, self.line, self.late = target, line, late
+
+
+def imports(path: Path, root: Path = ROOT) -> list[Import]:
+    """Every module ``path`` imports (resolved: ``from . import x`` gives the package's ``x`` when it is a
+    module), and whether the import is inside a function; ``importlib.import_module`` calls count too."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    me = module_name(path, root)
+    package = me if is_package(path) else me.rpartition(".")[0]
+    out: list[Import] = []
+
+    def visit(node: ast.AST, late: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = late or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            if isinstance(child, ast.Import):
+                out.extend(Import(a.name, child.lineno, late) for a in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package.split(".")
+                    base = base[:len(base) - (child.level - 1)]
+                    source = ".".join(base + ([child.module] if child.module else []))
+                else:
+                    source = child.module or ""
+                for a in child.names:
+                    sub = f"{source}.{a.name}"
+                    out.append(Import(sub if exists(sub, root) else source, child.lineno, late))
+            elif isinstance(child, ast.Call) and late:
+                f = child.func
+                if ((isinstance(f, ast.Attribute) and f.attr == "import_module")
+                        or (isinstance(f, ast.Name) and f.id in ("import_module", "__import__"))):
+                    out.append(Import("importlib.import_module", child.lineno, late))
+            visit(child, inner)
+
+    visit(tree, False)
+    return out
+
+
+def sources(top: str, root: Path = ROOT) -> list[Path]:
+    return sorted(p for p in (root / top).rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def within(target: str, top: str) -> bool:
+    return target == top or target.startswith(top + ".")
+
+
+@pytest.mark.parametrize("lower, upper", [("engines", "protocol"), ("engines", "client"), ("protocol", "client")])
+def test_no_module_imports_a_layer_above_its_own(lower, upper):
+    bad = [f"{module_name(p)}:{i.line} imports {i.target}"
+           for p in sources(lower) for i in imports(p) if within(i.target, upper)]
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_package_imports_in_one_direction(game):
+    pkg = f"engines.{game}"
+    files = {p.stem: p for p in (ROOT / "engines" / game).glob("*.py")}
+    order = ORDER[game]
+    assert set(files) == set(order), f"place every module of {pkg} in ORDER (unplaced: {set(files) - set(order)})"
+    bad = []
+    for stem, path in files.items():
+        rank = order.index(stem)
+        for i in imports(path):
+            if within(i.target, pkg):
+                rest = i.target[len(pkg) + 1:].split(".")[0] or "__init__"
+                if order.index(rest) >= rank:
+                    bad.append(f"{pkg}.{stem}:{i.line} imports {i.target}, which is not below it")
+            elif within(i.target, "engines") and i.target != "engines.core" and not any(
+                    within(i.target, ok) for ok in ALLOWED_FROM_ENGINES.get(f"{pkg}.{stem}", ())):
+                bad.append(f"{pkg}.{stem}:{i.line} imports {i.target} (a game needs engines.core only)")
+    assert not bad, bad
+
+
+def test_the_game_class_is_in_game_py_and_the_state_class_in_state_py():
+    for game in GAMES:
+        tree = ast.parse((ROOT / "engines" / game / "game.py").read_text(encoding="utf-8"))
+        classes = [n.name for n in tree.body if isinstance(n, ast.ClassDef)]
+        assert classes, f"engines/{game}/game.py defines no class"
+    for game in GAMES:
+        tree = ast.parse((ROOT / "engines" / game / "state.py").read_text(encoding="utf-8"))
+        assert any(isinstance(n, ast.ClassDef) and n.name.endswith("State") for n in tree.body), game
+
+
+def test_engines_have_no_import_cycle():
+    graph: dict[str, set[str]] = {}
+    for p in sources("engines"):
+        me = module_name(p)
+        graph[me] = {i.target for i in imports(p) if within(i.target, "engines") and i.target != me}
+    cycle = find_cycle({k: {t for t in v if t in graph} for k, v in graph.items()})
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = walk(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = walk(node)
+            if found:
+                return found
+    return None
+
+
+def test_no_import_inside_a_function_in_engines_but_the_listed_ones():
+    late = {(module_name(p), i.target): i.line for p in sources("engines") for i in imports(p) if i.late}
+    unlisted = [f"{m}:{line} imports {t} inside a function" for (m, t), line in late.items() if (m, t) not in ALLOWED_LATE]
+    assert not unlisted, unlisted
+    stale = [k for k in ALLOWED_LATE if k not in late]
+    assert not stale, f"ALLOWED_LATE lists imports that are gone: {stale}"
+
+
+def test_the_check_finds_what_it_is_for(tmp_path):
+    """The walk sees a late import, a TYPE_CHECKING import and a relative one; the cycle finder finds a cycle."""
+    src = tmp_path / "engines" / "toy"
+    src.mkdir(parents=True)
+    (src / "__init__.py").write_text("")
+    (src / "rules.py").write_text("from . import notation\n")
+    (src / "notation.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .rules import X\n"
+        "def f():\n    from protocol import wire\n")
+    found = {(module_name(p, tmp_path), i.target, i.late)
+             for p in sources("engines", tmp_path) for i in imports(p, tmp_path)}
+    assert ("engines.toy.rules", "engines.toy.notation", False) in found
+    assert ("engines.toy.notation", "engines.toy.rules", False) in found
+    assert ("engines.toy.notation", "protocol", True) in found
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
