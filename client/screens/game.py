@@ -78,6 +78,8 @@ class GameScreen(Screen):
         Binding("colon", "command", "Type a move", priority=True),  # priority: taken before the keys after it
         Binding("ctrl+r", "rules", "Rules"),
         Binding("f2", "toggle_side", "Scores/log"),
+        # priority: "?" lists the moves from the board and from the move line alike (help is F1)
+        Binding("question_mark", "legal_moves", "Legal moves", priority=True),
     ]
 
     COMPACT_WIDTH = 0
@@ -333,12 +335,31 @@ class GameScreen(Screen):
             line.give_back(event.value)
 
     def list_moves(self, seat: int | None) -> None:
+        """Every legal move of the seat on screen, in a scrollable list; the one chosen is played."""
         if seat is None:
             self.show_status("No move to play from this seat now: " + self.controller.status(), error=True)
             return
-        names = [self.controller.format(seat, a) for a in self.controller.legal_actions(seat)]
-        shown = ", ".join(names[:30]) + (f" ... ({len(names)} moves)" if len(names) > 30 else "")
-        self.show_status(f"Legal: {shown}")
+        from client.screens.moves import MovesScreen, move_words
+
+        actions = self.controller.legal_actions(seat)
+        view = self.view()
+        labels = [s.label for s in self.controller.seats]
+        moves = [(self.controller.format(seat, a), move_words(self.game, view, a, labels)) for a in actions]
+        count = len(moves)
+        title = f"{self.controller.seats[seat].label}: {count} legal move{'s' if count != 1 else ''}"
+
+        def chosen(index: int | None) -> None:
+            if index is not None and self.acting_seat == seat:
+                self.play_listed(actions[index])
+
+        self.app.push_screen(MovesScreen(title, moves), chosen)
+
+    def play_listed(self, action: Action) -> None:
+        """A move chosen in the list of legal moves (a board screen also forgets its half-made move)."""
+        self.play(action)
+
+    def action_legal_moves(self) -> None:
+        self.list_moves(self.acting_seat)
 
     # -- keys
     def action_command(self) -> None:

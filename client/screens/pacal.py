@@ -440,6 +440,9 @@ class PacalScreen(GameScreen):
             self.taken = []
             self.refresh_game()
 
+    def play_listed(self, action: Action) -> None:
+        self.act(action)
+
     def act(self, action: Action) -> bool:
         """Play ``action``; the intent is cleared when it is played, kept when it is refused."""
         if self.play(action):

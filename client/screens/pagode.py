@@ -305,6 +305,9 @@ class PagodeScreen(GameScreen):
         reason = self.game.check(view, guess)
         return reason or f"those cards do not pay for a move on site {site + 1}"
 
+    def play_listed(self, action: Action) -> None:
+        self.play_and_clear(action)
+
     def play_and_clear(self, action: Action) -> bool:
         if self.play(action):
             self.selected = []

@@ -123,6 +123,9 @@ class PandoriaScreen(GameScreen):
         self.anchor = self.card = self.source = None
         self.castle_mode = self.monument_mode = False
 
+    def play_listed(self, action: Action) -> None:
+        self.act(action)
+
     def act(self, action: Action) -> bool:
         """Play an action; on success forget the half-made intent."""
         if self.play(action):

@@ -14,6 +14,10 @@ from textual.widgets import Input
 
 
 class MoveInput(Input):
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """"?" is no part of any move: it stays the screen's key (the list of legal moves)."""
+        return character != "?" and super().check_consume_key(key, character)
+
     async def _on_key(self, event) -> None:
         # Enter is taken here, in the order the keys came. Left to the bindings, it would travel up to
         # the app and back (a binding is looked up after the key bubbles), and the letters typed

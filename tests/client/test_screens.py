@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from textual.widgets import Button, Input, MarkdownViewer, Static
+from textual.widgets import Button, Input, MarkdownViewer, OptionList, Static
 
 from client.controller import LocalGame
 from client.rules_docs import rules_path, rules_text
@@ -178,9 +178,15 @@ async def test_generic_game_typed_moves_and_refusals():
         await pilot.pause()
         status = screen.query_one(StatusLine)
         assert "Not a move: unknown toy move 'fly'" in text_of(status) and status.has_class("-error")
-        screen.query_one("#command", Input).value = "?"
-        await pilot.press("enter")
-        assert "Legal: +1, +2, play" in text_of(status)
+        assert screen.query_one("#command", Input).value == "fly"  # given back to be corrected
+        screen.query_one("#command", Input).value = ""
+        await pilot.press("question_mark")  # from the focused line: the list of legal moves, not help
+        await pilot.pause()
+        options = app.screen.query_one("#legal-moves", OptionList)
+        assert [str(options.get_option_at_index(i).prompt).split()[0] for i in range(options.option_count)] == [
+            "+1", "+2", "play"]
+        await pilot.press("escape")
+        await pilot.pause()
         assert screen.query_one("#command", Input).value == ""  # the next move goes into an empty line
         screen.query_one("#command", Input).value = ":+2"  # ":" typed again in the focused line is no part of the move
         await pilot.press("enter")
