@@ -18,7 +18,10 @@ a network game only ever holds such a view. The same engine code runs on both.
 
 Actions and events are tuples whose first item names the kind; they contain
 only ints, strings, bools, None and tuples, so they round-trip through msgpack
-(lists come back; :func:`as_action` turns them into tuples again).
+(lists come back; :func:`as_action` turns them into tuples again). Each game
+names its action kinds as typed records (``NamedTuple`` classes whose first
+field is ``kind``, in the game's ``actions.py``): still tuples on the wire and
+in logs, read from untrusted input with :func:`read_action`.
 
 Example, a whole game on the open table::
 
@@ -37,9 +40,10 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import typing
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence, TypeVar
 
 import msgpack
 
@@ -52,6 +56,7 @@ NOBODY = None
 Action = tuple
 Event = tuple
 Outcome = tuple
+A = TypeVar("A", bound=tuple)
 
 SHUFFLE = "shuffle"
 DEAL = "deal"
@@ -426,6 +431,33 @@ def as_action(obj: Any) -> Any:
     if isinstance(obj, (list, tuple)):
         return tuple(as_action(x) for x in obj)
     return obj
+
+
+def read_action(record: type[A], action: Any) -> A:
+    """An untrusted action as its typed record, once its shape is checked.
+
+    ``record`` is a ``NamedTuple`` whose first field is ``kind``. The action
+    must be a tuple of the record's length whose ``int`` fields hold ints (not
+    bools) and ``bool`` fields bools; other fields are the rules' to check.
+    Anything else is an :class:`IllegalAction` with a one-line reason
+    ("castle takes 1 arguments", "tile: argument 3 must be a number").
+    """
+    checks = _RECORD_CHECKS.get(record)
+    if checks is None:
+        hints = typing.get_type_hints(record)
+        checks = _RECORD_CHECKS[record] = tuple(hints[f] for f in record._fields)   # type: ignore[attr-defined]
+    kind = action[0] if isinstance(action, tuple) and action else "an action"
+    if not isinstance(action, tuple) or len(action) != len(checks):
+        raise IllegalAction(f"{kind} takes {len(checks) - 1} arguments")
+    for i, (value, want) in enumerate(zip(action, checks)):
+        if want is int and (type(value) is not int):
+            raise IllegalAction(f"{kind}: argument {i} must be a number")
+        if want is bool and type(value) is not bool:
+            raise IllegalAction(f"{kind}: argument {i} must be true or false")
+    return record._make(action)      # type: ignore[attr-defined]
+
+
+_RECORD_CHECKS: dict[type, tuple] = {}
 
 
 def _sorted_maps(obj: Any) -> Any:

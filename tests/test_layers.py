@@ -125,7 +125,7 @@ def test_no_module_imports_a_layer_above_its_own(lower, upper):
     assert not bad, bad
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", GAMES + ("example",))
 def test_every_game_package_imports_in_one_direction(game):
     pkg = f"engines.{game}"
     files = {p.stem: p for p in (ROOT / "engines" / game).glob("*.py")}
@@ -146,7 +146,7 @@ def test_every_game_package_imports_in_one_direction(game):
 
 
 def test_the_game_class_is_in_game_py_and_the_state_class_in_state_py():
-    for game in GAMES:
+    for game in GAMES + ("example",):
         tree = ast.parse((ROOT / "engines" / game / "game.py").read_text(encoding="utf-8"))
         classes = [n.name for n in tree.body if isinstance(n, ast.ClassDef)]
         assert classes, f"engines/{game}/game.py defines no class"

@@ -1,4 +1,4 @@
-"""The engine contract, exercised on a tiny real game (tests/engines/highcard.py)."""
+"""The engine contract, exercised on a tiny real game (engines/example, the template game)."""
 
 import msgpack
 import pytest
@@ -8,7 +8,7 @@ from engines.core import (DEAL, NOBODY, ROLL, SHUFFLE, TABLE, Cards, IllegalActi
                           PositionError, RulesError, TableOp, apply_outcome_to_cards, as_action,
                           canonical_pack, play_out)
 from engines.registry import get_game
-from tests.engines.highcard import GAME
+from engines.example import GAME
 
 
 def run(seed, players=2, bots=None):
@@ -214,3 +214,35 @@ def test_ismcts_plays_whole_games_and_prefers_a_sure_win():
             assert IsmctsBot(seed, iterations=200).choose(GAME, GAME.view(state, 0), 0) == ("keep",)
             return
     pytest.fail("no deal gave seat 1 the top card")
+
+
+def _at_play(players=2):
+    state = GAME.setup(players=players)
+    table = OpenTable(3)
+    while GAME.next_actor(state) == TABLE:
+        state, _ = GAME.apply(state, table.resolve(state, GAME.table_op(state)))
+    return state
+
+
+def test_actions_are_typed_records_that_are_still_tuples_on_the_wire():
+    state = _at_play()
+    keep, swap = GAME.legal_actions(state, 0)
+    assert (type(keep).__name__, type(swap).__name__) == ("Keep", "Swap")
+    assert swap.slot == state.hands[0] and swap == ("swap", swap.slot, swap.ident)
+    back = as_action(msgpack.unpackb(canonical_pack(swap)))
+    assert type(back) is tuple and back == swap
+    assert GAME.apply(state, back)[0].to_data() == GAME.apply(state, swap)[0].to_data()
+
+
+@pytest.mark.parametrize("action, why", [
+    (("swap", 3), "swap takes 2 arguments"),
+    (("swap", True, 4), "swap: argument 1 must be a number"),
+    (("swap", 1, "4"), "swap: argument 2 must be a number"),
+    (("keep", 0), "keep takes 0 arguments"),
+    (("fold",), "is not legal now"),
+])
+def test_a_malformed_action_from_a_peer_is_a_one_line_illegal_action(action, why):
+    state = _at_play()
+    with pytest.raises(IllegalAction, match=why) as e:
+        GAME.apply(state, action)
+    assert "\n" not in str(e.value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engines.bots import RandomBot
 from protocol.memory import make_sessions, play
-from tests.engines.highcard import GAME as HIGHCARD
+from engines.example import GAME as HIGHCARD
 
 
 class ReshuffleHighCard(type(HIGHCARD)):

@@ -1,15 +1,51 @@
-"""High card: the smallest real game on the contract, for testing the core.
+"""High card: the smallest complete game on the engine contract, to copy from.
 
 Two or three seats; a 12-card deck (values 0..11) is shuffled, each seat is
 dealt one card face down, then each seat in turn either keeps or swaps its card
 for the top of the deck (the old card goes face up to a discard), then all hands
 are revealed; the highest card scores its value plus a die roll.
+
+Everything a game needs is here, in the order a bigger game splits it into
+modules (docs/adding-a-game.md walks through it): the actions as typed records
+(``actions.py``), the state with its save/load (``state.py``), the rules
+(``rules.py``: legal actions, apply; chance and hidden cards through the table),
+the notation (``notation.py``) and the Game class (``game.py``). It is not in
+the registry: the protocol and core tests play it (tests/engines/test_core.py,
+tests/protocol/helpers.py).
 """
 
 from __future__ import annotations
 
-from engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, Cards, Game, IllegalAction,
-                          NotationError, PositionError, State, TableOp, apply_outcome_to_cards)
+from typing import NamedTuple
+
+from engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, NotationError,
+                          PositionError, State, TableOp, apply_outcome_to_cards, read_action)
+
+# ---------------------------------------------------------------- actions
+
+
+class Keep(NamedTuple):
+    """Keep the card in hand: ``("keep",)``."""
+
+    kind: str
+
+
+class Swap(NamedTuple):
+    """Swap the card in hand (``slot``, which is ``ident``) for the top of the deck: ``("swap", slot, ident)``.
+
+    Naming the identity is a *claim*: the card becomes public (core.Cards.claim).
+    """
+
+    kind: str
+    slot: int
+    ident: int
+
+
+ACTIONS: dict[str, type] = {"keep": Keep, "swap": Swap}
+"""Every action kind a seat may send, by the name on the wire."""
+
+
+# ---------------------------------------------------------------- state
 
 
 class HighCardState(State):
@@ -28,6 +64,21 @@ class HighCardState(State):
                 "phase": self.phase, "bonus": self.bonus, "turn": self.turn, "players": self.players}
 
 
+def load_state(data: dict) -> HighCardState:
+    s = HighCardState.__new__(HighCardState)
+    s.players = data["players"]
+    s.cards = Cards.from_data(data["cards"], s.players)
+    s.pending = TableOp.from_data(data["pending"])
+    for k in ("deck", "hands", "discard", "to_move", "phase", "bonus", "turn"):
+        setattr(s, k, data[k])
+    if not isinstance(s.deck, list):
+        raise PositionError("deck must be a list")
+    return s
+
+
+# ---------------------------------------------------------------- the game (rules and notation)
+
+
 class HighCard(Game):
     id, name, min_players, max_players = "highcard", "High card", 2, 3
 
@@ -41,13 +92,13 @@ class HighCard(Game):
         return s
 
     def next_actor(self, state):
-        return -1 if state.pending else state.to_move
+        return TABLE if state.pending else state.to_move
 
     def legal_actions(self, state, seat):
         if state.pending or self.is_over(state) or seat != state.to_move:
             return []
         mine = state.hands[seat]
-        return [("keep",), ("swap", mine, state.cards.ids[mine])]
+        return [Keep("keep"), Swap("swap", mine, state.cards.ids[mine])]
 
     def apply(self, state, action):
         s = state.copy()
@@ -75,18 +126,20 @@ class HighCard(Game):
                 s.bonus, s.phase = action[1] + 1, "over"
             return s, [("table", op.kind)]
         seat = s.to_move
-        if self.next_actor(state) == -1 or action[0] not in ("keep", "swap"):
+        record = ACTIONS.get(action[0]) if isinstance(action, tuple) and action else None
+        if self.next_actor(state) == TABLE or record is None:
             raise IllegalAction(f"{action!r} is not legal now")
-        if action[0] == "swap":
+        a = read_action(record, action)    # untrusted (a peer's list): its length and field types checked
+        if isinstance(a, Swap):
             old = s.hands[seat]
-            if action[1] != old:
-                raise IllegalAction(f"slot {action[1]} is not in seat {seat + 1}'s hand")
-            s.cards.claim(old, action[2], seat)
+            if a.slot != old:
+                raise IllegalAction(f"slot {a.slot} is not in seat {seat + 1}'s hand")
+            s.cards.claim(old, a.ident, seat)
             s.discard.append(old)
             s.pending = TableOp(DEAL, pile="deck", slots=(s.deck[0],), to=seat)
         else:
             self._next_turn(s)
-        return s, [(action[0], seat)]
+        return s, [(a.kind, seat)]
 
     def _deal_next(self, s, seat):
         s.pending = TableOp(DEAL, pile="deck", slots=(s.deck[0],), to=seat)
@@ -113,22 +166,11 @@ class HighCard(Game):
     def parse_action(self, state, text, seat=None):
         word = text.strip()
         if word == "keep":
-            return ("keep",)
+            return Keep("keep")
         if word == "swap":
             mine = state.hands[state.to_move]
-            return ("swap", mine, state.cards.ids[mine])
+            return Swap("swap", mine, state.cards.ids[mine])
         raise NotationError(f"unknown move {text!r}: say keep or swap")
 
     def load(self, data):
-        s = HighCardState.__new__(HighCardState)
-        s.players = data["players"]
-        s.cards = Cards.from_data(data["cards"], s.players)
-        s.pending = TableOp.from_data(data["pending"])
-        for k in ("deck", "hands", "discard", "to_move", "phase", "bonus", "turn"):
-            setattr(s, k, data[k])
-        if not isinstance(s.deck, list):
-            raise PositionError("deck must be a list")
-        return s
-
-
-GAME = HighCard()
+        return load_state(data)
