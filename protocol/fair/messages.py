@@ -1,4 +1,4 @@
-"""The fair table's message kinds and their body schemas (wire.py's schema language).
+"""The fair table's message kinds and their body schemas (protocol/wire.py's schema language).
 
 Kinds on the wire, each authored by one known seat at its step:
 
@@ -23,6 +23,8 @@ for :func:`audit_transcript`: the claimed slots and identities with the proof).
 from __future__ import annotations
 
 from typing import Any
+
+from protocol import wire
 
 MAX_CARDS = 1024
 """Largest pile a shuffle may hold."""
@@ -59,42 +61,13 @@ def check_body(kind: str, body: Any) -> None:
 
     The session checks schemas before we see a message; this second check
     keeps the table and the audit safe on their own (a log read from disk).
+    It is :func:`protocol.wire.check`, the one schema checker, naming the
+    field from ``kind`` (``fair_open.roll must be uint, not int``).
     """
     schema = SCHEMAS.get(kind)
     if schema is None:
         raise BodyError(f"unknown fair message kind {kind!r}")
-    _check(schema, body, kind)
-
-
-def _check(schema: Any, value: Any, where: str) -> None:
-    if isinstance(schema, dict):
-        if not isinstance(value, dict):
-            raise BodyError(f"{where} must be a map")
-        names = {name.rstrip("?"): name for name in schema}
-        for key in value:
-            if key not in names:
-                raise BodyError(f"{where} has an unknown field {key!r}")
-        for key, name in names.items():
-            if key in value:
-                _check(schema[name], value[key], f"{where}.{key}")
-            elif not name.endswith("?"):
-                raise BodyError(f"{where} lacks the field {key!r}")
-        return
-    if isinstance(schema, list):
-        _, elem, limit = schema
-        if not isinstance(value, (list, tuple)):
-            raise BodyError(f"{where} must be a list")
-        if len(value) > limit:
-            raise BodyError(f"{where} has {len(value)} items, over {limit}")
-        if elem == "bytes32" and all(type(v) is bytes and len(v) == 32 for v in value):
-            return      # the common case (deck points, keys), checked in one pass
-        for i, item in enumerate(value):
-            _check(elem, item, f"{where}[{i}]")
-        return
-    ok = {
-        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "uint": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
-        "bytes32": lambda v: isinstance(v, bytes) and len(v) == 32,
-    }[schema](value)
-    if not ok:
-        raise BodyError(f"{where} must be {schema}")
+    try:
+        wire.check(schema, body, kind)
+    except wire.SchemaError as e:
+        raise BodyError(str(e)) from None

@@ -120,7 +120,7 @@ def test_a_missing_or_malformed_final_reveal_is_a_problem():
     finals = finals_of(local)
     assert audit_transcript(GAME, 2, local.log, {0: finals[0]}) == ["seat 2 did not reveal its secrets"]
     problems = audit_transcript(GAME, 2, local.log, {0: finals[0], 1: {"decks": "none"}})
-    assert problems == ["seat 2: bad fair_final: fair_final.decks must be a list"]
+    assert problems == ["seat 2: bad fair_final: fair_final.decks must be a list, not str"]
 
 
 def test_a_die_secret_that_does_not_match_in_the_log_is_caught():
@@ -147,7 +147,7 @@ def test_a_malformed_step_is_a_problem_not_a_crash():
     problems = audit_transcript(GAME, 2, steps, {})
     assert problems[0].startswith("step 0: seat 1: bad fair_shuffle")
     assert problems[1:3] == ["step 1: fair_open by an unknown author 5", "step 2: fair_open by an unknown author 'x'"]
-    assert problems[3] == "step 3: seat 2: bad fair_open: fair_open must be a map"
+    assert problems[3] == "step 3: seat 2: bad fair_open: fair_open must be a map, not list"
 
 
 def test_the_audit_catches_what_the_reveal_does_not_show_live():

@@ -1,4 +1,4 @@
-"""Every fair message fits its schema, in our checker and in wire.py's."""
+"""Every fair message fits its schema; check_body is wire.check with the kind named."""
 
 import pytest
 
@@ -45,7 +45,7 @@ def test_the_schemas_agree_with_wire_check():
     ("fair_open", {"roll": -1, "nonce": bytes(32)}, "roll must be uint"),
     ("fair_open", {"roll": 0, "nonce": bytes(32), "x": 1}, "unknown field 'x'"),
     ("fair_keys", {"decks": [0], "pos": [0], "keys": [b"short"]}, r"keys\[0\] must be bytes32"),
-    ("fair_shuffle", {"deck": 0, "points": [bytes(32)] * 1025}, "over 1024"),
+    ("fair_shuffle", {"deck": 0, "points": [bytes(32)] * 1025}, "over the limit of 1024"),
     ("fair_final", {"decks": [{"deck": 0, "perm": [0], "keys": []}, 5]}, r"decks\[1\] must be a map"),
     ("nonsense", {}, "unknown fair message kind"),
 ])
