@@ -1,6 +1,6 @@
 """Constellations: which patterns of a player's pieces build how many storeys.
 
-Seed (guide card): 1 storey = one stone; 2 = two stones side by side
+Rulebook (guide card): 1 storey = one stone; 2 = two stones side by side
 (orthogonally, no gap); 3 or 4 = that many in a row, column or diagonal with
 equal gaps (0 or more cells); 5 = four at the corners of a square with equal
 gaps. House data: the square is axis-aligned (``data.ROTATED_SQUARES``).

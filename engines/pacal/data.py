@@ -1,9 +1,9 @@
 """House data and fixed numbers of Pacal's Rocket, in one place.
 
 The printed board, the die's doubled face and a few readings of the rulebook
-are not known (see ``shared/rules/pacals-rocket.research.md``). Every such
-item below is marked **house data**: replace it here and nothing else changes.
-The numbers the French rulebook prints are marked *seed*.
+are not known (docs/rules/pacal.md lists each house datum and house reading).
+Every such item below is marked **house data**: replace it here and nothing
+else changes. The numbers the French rulebook prints are marked *rulebook*.
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ DISTRICTS: dict[str, tuple[int, tuple[tuple[int, int, int, int], ...]]] = {
 }
 """House data: the 16 districts, name -> (value, rectangles [row0, row1, col0, col1] inclusive).
 
-Only the sacred district's value 7 and central 3x3 place are seed facts."""
+Only the sacred district's value 7 and central 3x3 place are rulebook facts."""
 
 SACRED = "S"
-"""The sacred district (seed: the one worth 7 in the centre, where the ships start)."""
+"""The sacred district (rulebook: the one worth 7 in the centre, where the ships start)."""
 
 LAKE: tuple[tuple[int, int], ...] = ((3, 2), (3, 3), (4, 2), (4, 3))
 """House data: the lake cells (an obstacle; in no district)."""
@@ -50,7 +50,7 @@ COVERS: dict[str, tuple[str, ...]] = {"4": ("D",), "2/3": ("D", "H"), "2": ("N",
 """House data: the districts each cover piece hides."""
 
 COVERS_BY_PLAYERS: dict[int, tuple[str, ...]] = {5: (), 4: ("4",), 3: ("2/3",), 2: ("2", "2/3")}
-"""Seed: which cover pieces lie on the board for each player count."""
+"""Rulebook: which cover pieces lie on the board for each player count."""
 
 ARROWS = 0
 """The arrows face of the die (any distance in one direction, over obstacles)."""
@@ -59,41 +59,41 @@ DIE_FACES: tuple[int, ...] = (2, 3, 3, 4, 5, ARROWS)
 """House data: the special die; the table's roll value 0..5 indexes this table."""
 
 STONES_PER_COLOUR = 11
-"""Seed: 11 divine stones per colour; one of them marks the score (seed: "sur la case 0")."""
+"""Rulebook: 11 divine stones per colour; one of them marks the score (rulebook: "sur la case 0")."""
 
 STONES_IN_PLAY = STONES_PER_COLOUR - 1
 """The stones a player can put into ships (the eleventh is the score marker)."""
 
 PYRAMIDS: dict[int, int] = {1: 1, 2: 3, 3: 3, 4: 2, 5: 2}
-"""Seed: pyramids per colour by storeys (11 in all)."""
+"""Rulebook: pyramids per colour by storeys (11 in all)."""
 
 PYRAMIDS_PER_COLOUR = sum(PYRAMIDS.values())
 
 ENERGY: tuple[int, ...] = (2, 4, 6)
-"""Seed: each player's energy pieces (worth their value at the end if unused)."""
+"""Rulebook: each player's energy pieces (worth their value at the end if unused)."""
 
 END_THRESHOLD: dict[int, int] = {2: 45, 3: 40, 4: 35, 5: 30}
-"""Seed: the score that ends the game, by player count."""
+"""Rulebook: the score that ends the game, by player count."""
 
 LAST_PYRAMID_BONUS = 5
-"""Seed: building one's last pyramid ends the game and scores 5 more."""
+"""Rulebook: building one's last pyramid ends the game and scores 5 more."""
 
 SECOND_TO_LAST_BONUS = 5
-"""Seed: after the point threshold, building one's second-to-last pyramid scores 5."""
+"""Rulebook: after the point threshold, building one's second-to-last pyramid scores 5."""
 
 WATER_AWARDS: tuple[int, ...] = (12, 8, 4)
-"""Seed: first, second and third place around the river, and around the lake."""
+"""Rulebook: first, second and third place around the river, and around the lake."""
 
 DISTRICT_SECOND_PLACE = 2
-"""Seed: second place in a district at the end scores 2."""
+"""Rulebook: second place in a district at the end scores 2."""
 
 ROTATED_SQUARES = False
-"""House data (rule flag): whether a square turned 45 degrees makes 5 storeys. The seed
+"""House data (rule flag): whether a square turned 45 degrees makes 5 storeys. The rulebook
 says only "un carré"; Lanterne reads an axis-aligned square."""
 
 TWO_PLAYER_ENDS_AT_ONCE = True
 """House reading: with 2 players the game ends as soon as a player reaches 45
-(seed: "dès qu'un joueur obtient 45 points"), without finishing the round."""
+(rulebook: "dès qu'un joueur obtient 45 points"), without finishing the round."""
 
 COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "violet")
 """House data: the colour of each seat (seat 1 = red ...); only names for the screen."""

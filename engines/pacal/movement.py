@@ -1,6 +1,6 @@
 """Where a ship may go: straight, turning, arrows, energy teleport, forced relocation.
 
-Obstacles (seed): another ship, the board's edge (covered cells count as the
+Obstacles (rulebook): another ship, the board's edge (covered cells count as the
 edge), the lake and pyramids. Stones and the river are no obstacle. The moving
 ship is lifted first, so its own cell is free while it moves.
 """
@@ -50,7 +50,7 @@ _TURN_MEMO_SIZE = 20_000
 
 def turn_destinations(board: Board, free: list[bool], start: int, n: int) -> frozenset[int]:
     """Ends of exactly ``n`` orthogonal steps with right-angle turns (never back, never
-    twice on a cell), plus the dead ends reached earlier (seed: "règle du cul de sac":
+    twice on a cell), plus the dead ends reached earlier (rulebook: "règle du cul de sac":
     a cell whose every way on is an obstacle keeps the ship, the rest of the count is lost).
 
     Only the cells within ``n`` steps matter, so results are remembered by that
@@ -109,7 +109,7 @@ def regular_moves(state: PacalState, seat: int, only: str | None = None) -> list
     """The die moves open to ``seat`` now, as (mode, destination); ``only`` one mode if given.
 
     In the first round a ship must leave the sacred district in a straight line
-    (seed), so only straight and arrow moves ending outside it count.
+    (rulebook), so only straight and arrow moves ending outside it count.
     """
     board = board_for(state.players)
     free = free_map(state, seat)

@@ -72,7 +72,7 @@ def legal_actions(state: PacalState, seat: int) -> list[tuple]:
 
 def voluntary_energy_allowed(state: PacalState) -> bool:
     """House reading: in the first round the ship must leave the sacred district
-    in a straight line (seed), so an energy piece is spent then only when forced."""
+    in a straight line (rulebook), so an energy piece is spent then only when forced."""
     return state.round > 1
 
 
@@ -86,13 +86,13 @@ def move_actions(state: PacalState, seat: int) -> list[tuple]:
             acts += [("energy", v, c) for v in values for c in cells]
         return acts
     cells = teleport_cells(state, seat)
-    if values:  # seed: surrounded, the player must use an energy piece
+    if values:  # rulebook: surrounded, the player must use an energy piece
         return [("energy", v, c) for v in values for c in cells]
-    return [("relocate", c) for c in cells]  # seed: and only without one, anywhere, no stone
+    return [("relocate", c) for c in cells]  # rulebook: and only without one, anywhere, no stone
 
 
 def visible_stones(state: PacalState, seat: int) -> list[int]:
-    """Cells where ``seat`` has a stone no ship stands on (seed: "visibles")."""
+    """Cells where ``seat`` has a stone no ship stands on (rulebook: "visibles")."""
     bits = state.stones[seat]
     for at in state.ships:
         if at is not None and bits >> at & 1:
@@ -131,7 +131,7 @@ def pieces_of(state: PacalState, seat: int) -> tuple[set[int], set[int]]:
 
 def sizes_for(supply: list[int], storeys: int, above: int = 0) -> list[int]:
     """Pyramid sizes a constellation of ``storeys`` may build: that size, or when the
-    player has none left, any lower size he still has (seed); all higher than ``above``."""
+    player has none left, any lower size he still has (rulebook); all higher than ``above``."""
     if supply[storeys - 1] > 0:
         return [storeys] if storeys > above else []
     return [k for k in range(above + 1, storeys) if supply[k - 1] > 0]
@@ -328,7 +328,7 @@ def _stones(s: PacalState, action: tuple, events: list[Event]) -> None:
     targets = ([s.ships[seat]] if own else []) + ([s.ships[other]] if other is not None else [])
     for c, into in zip(targets, ([seat] if own else []) + ([other] if other is not None else [])):
         s.stone_supply[seat] -= 1
-        if s.stones[seat] >> c & 1:  # seed: two of a colour on a cell go back to their owner
+        if s.stones[seat] >> c & 1:  # rulebook: two of a colour on a cell go back to their owner
             s.stones[seat] ^= 1 << c
             s.stone_supply[seat] += 2
             events.append(("stones back", seat, c, 2))
@@ -414,7 +414,7 @@ def _build(s: PacalState, action: tuple, events: list[Event]) -> None:
             s.stones[seat] ^= 1 << c
             s.stone_supply[seat] += 1
     if action[0] == "build":
-        for other in range(s.players):  # seed: other colours on the cell go back
+        for other in range(s.players):  # rulebook: other colours on the cell go back
             if s.stones[other] >> at & 1:
                 s.stones[other] ^= 1 << at
                 s.stone_supply[other] += 1
@@ -466,7 +466,7 @@ def _end_turn(s: PacalState, events: list[Event]) -> None:
 
     With 3-5 players the round's roll holds for every seat and the die passes to
     the next seat each round (the starter of a round plays last in the next).
-    With 2 players each seat rolls for its own turn (seed)."""
+    With 2 players each seat rolls for its own turn (rulebook)."""
     s.turn += 1
     seat, n = s.current, s.players
     s.current = (seat + 1) % n

@@ -105,7 +105,7 @@ def is_open_region(terrain: list[int], region: list[int]) -> bool:
 
 def is_enclosed(terrain: list[int], h: int) -> bool:
     """A castle or a ship (one hex) is enclosed, like a region, once no empty
-    land hex touches it (rules README: no Elf may then move onto it)."""
+    land hex touches it (docs/rules/pandoria.md: no Elf may then move onto it)."""
     return not any(terrain[n] == EMPTY and KIND[n] != LAKE for n in NEIGHBOURS[h])
 
 

@@ -1,7 +1,7 @@
 """Pandoria's house data: the Lanterne edition.
 
 The French rulebook gives no map, no tile list and no card list. Every table
-here is *house data* (shared/rules/README.md, research notes §3-§7): invented,
+here is *house data* (docs/rules/pandoria.md lists every item): invented,
 plausible data that fits the rulebook, kept in this one module so that the
 real data can replace it in one place. docs/rules/pandoria.md names each item.
 """
@@ -22,12 +22,12 @@ WOOD, GOLD, CRYSTAL = FOREST, HILL, MOUNTAIN
 
 RESOURCE_CAP = 10
 OVERFLOW_RATE = 3
-"""Above 10 of a resource during a scoring: 1 point per 3 (seed 7.2)."""
+"""Above 10 of a resource during a scoring: 1 point per 3 (rulebook §7.2)."""
 FINAL_RATE = 3
-"""At the end: 1 point per 3 resources of a kind (seed 10)."""
+"""At the end: 1 point per 3 resources of a kind (rulebook §10)."""
 
 # --------------------------------------------------------------------------
-# HOUSE DATA: the map sketch (research §3), offset rows, odd rows shifted right.
+# HOUSE DATA: the map sketch (docs/rules/pandoria.md), offset rows, odd rows shifted right.
 #   '#' off the board, '.' empty land, 'L' lake with one ship, 'S' start hex,
 #   'M' 'H' 'F' 'C' printed mountain / hill / forest / city space (1 symbol).
 
@@ -54,7 +54,7 @@ PATHS = (((1, 1), MOUNTAIN), ((1, 12), FOREST), ((8, 1), HILL), ((8, 12), CITY))
 leaves the plain. A region of that terrain containing or touching it never closes."""
 
 # --------------------------------------------------------------------------
-# HOUSE DATA: tiles (research §4)
+# HOUSE DATA: tiles (docs/rules/pandoria.md)
 
 PAIRS = ((FOREST, HILL), (FOREST, MOUNTAIN), (FOREST, CITY),
          (HILL, MOUNTAIN), (HILL, CITY), (MOUNTAIN, CITY))
@@ -80,10 +80,10 @@ SINGLE_TILES = tuple((t, 1) for t in TERRAINS for _ in range(2))
 """HOUSE DATA: the 8 single tiles (terrain, symbols): 2 per terrain, 1 symbol."""
 
 SET_ASIDE = {2: 12, 3: 8, 4: 4}
-"""Double tiles set aside unseen at setup, by players (seed 5)."""
+"""Double tiles set aside unseen at setup, by players (rulebook §5)."""
 
 # --------------------------------------------------------------------------
-# HOUSE DATA: monuments (research §5): 4 x 3, 3 x 4, 3 x 5, 3 x 6 points.
+# HOUSE DATA: monuments (docs/rules/pandoria.md): 4 x 3, 3 x 4, 3 x 5, 3 x 6 points.
 
 MONUMENTS = (3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6)
 """Bottom of the stack first: the 3s at the bottom, then 4, 5 and 6 on top."""
@@ -94,26 +94,26 @@ MONUMENT_WOOD = 8
 # Pieces
 
 FIGURES = {2: 6, 3: 5, 4: 4}
-"""Figures per player besides the leader (seed 5)."""
+"""Figures per player besides the leader (rulebook §5)."""
 CASTLES = 2
 BUILDING_SLOTS = 5
 MARKET_SIZE = 4
 
 # --------------------------------------------------------------------------
-# Peoples (seed 11 and 12)
+# Peoples (rulebook §11 and §12)
 
 HUMANS, DWARVES, ELVES, MAGES, HALFLINGS = range(5)
 PEOPLE_NAMES = ("Humans", "Dwarves", "Elves", "Mages", "Halflings")
 START_B = ((5, 4, 5), (5, 10, 2), (4, 3, 8), (2, 2, 9), (7, 3, 4))
-"""Side B (classic) start resources as (wood, gold, crystal) (seed 11)."""
+"""Side B (classic) start resources as (wood, gold, crystal) (rulebook §11)."""
 START_A = ((5, 5, 5), (5, 8, 2), (4, 3, 6), (2, 2, 7), (6, 3, 5))
-"""Side A (beginner) start resources as (wood, gold, crystal) (seed 12)."""
+"""Side A (beginner) start resources as (wood, gold, crystal) (rulebook §12)."""
 HAND_B = 4
 HAND_A = 2
 """Cards dealt from the deck: 4 on side B; 2 on side A (plus the second individual card)."""
 
 # --------------------------------------------------------------------------
-# HOUSE DATA: the 54 cards (research §7.4). A card is a spell (crystals) on top
+# HOUSE DATA: the 54 cards (docs/rules/pandoria.md). A card is a spell (crystals) on top
 # and a building (wood) below; the price in gold is for buying it at the market.
 
 SPELL_COST = {

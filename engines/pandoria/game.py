@@ -77,7 +77,7 @@ class Pandoria(Game):
         return left
 
     def winners(self, state: State) -> list[int]:
-        """Best score; a tie goes to the most resources left (seed 10)."""
+        """Best score; a tie goes to the most resources left (rulebook §10)."""
         key = list(zip(self.scores(state), self.resources_left(state)))
         best = max(key)
         return [s for s, k in enumerate(key) if k == best]

@@ -1,6 +1,6 @@
 """Pandoria's rules: setup, legal actions and their effects, scoring, the end.
 
-A turn runs through phases (seed 6): ``place`` (a double tile or a castle),
+A turn runs through phases (rulebook §6): ``place`` (a double tile or a castle),
 ``figure`` (place a figure on it or take one back), ``card`` (a spell, a
 building or a monument), the scoring of the regions closed this turn, ``buy``
 (one market card), the draw of a double tile (a table deal) and, for the
@@ -347,7 +347,7 @@ def _cover(st: PandoriaState, h: int, terrain: int, symbols: int, events: list) 
 
 
 def close_regions(st: PandoriaState, hexes: list[int], events: list) -> None:
-    """Close every region the new hexes closed; figures inside leave at once (seed 6.1, 7.1)."""
+    """Close every region the new hexes closed; figures inside leave at once (rulebook §6.1, §7.1)."""
     todo = set()
     for h in hexes:
         todo.add(h)
@@ -800,7 +800,7 @@ def gain(st: PandoriaState, seat: int, terrain: int, amount: int, events: list) 
 
 
 def region_yield(st: PandoriaState, region: list[int]) -> dict[int, int]:
-    """What each seat with an adjacent figure gets from a closed region (seed 7.2):
+    """What each seat with an adjacent figure gets from a closed region (rulebook §7.2):
     figures x symbols (the leader counts 2), plus buildings and the active seat's Conjure."""
     terrain = st.terrain[region[0]]
     symbols = sum(st.symbols[h] for h in region)
@@ -881,7 +881,7 @@ def do_buy(st: PandoriaState, action: tuple, events: list) -> None:
 
 def draw_step(st: PandoriaState, events: list) -> None:
     """After a double tile (not a castle): draw back to 1 tile (Dwarves of side B: 2).
-    No tile to draw starts the end: the round is finished (seed 9)."""
+    No tile to draw starts the end: the round is finished (rulebook §9)."""
     seat = st.current
     st.phase = "draw"
     if st.tile_placed:
@@ -898,7 +898,7 @@ def draw_step(st: PandoriaState, events: list) -> None:
 def elf_moves(st: PandoriaState, seat: int) -> list[tuple]:
     """Elves (side B): a figure (not the leader) moves 1 or 2 spaces to a free space that
     is not enclosed (an unclosed region, or an own castle some empty land hex still
-    touches: rules README), never onto or across ships or other players' castles."""
+    touches: docs/rules/pandoria.md), never onto or across ships or other players' castles."""
     def space(h: int) -> bool:
         return is_region_hex(st, h) or (st.terrain[h] == CASTLE and st.owner[h] == seat)
 
@@ -948,7 +948,7 @@ def end_turn(st: PandoriaState, events: list) -> None:
 
 def finish(st: PandoriaState, events: list) -> None:
     """Final points: 1 per card in hand, 1 per 3 of each resource (2 with Vault,
-    Lumberyard, Repository); what is left over breaks ties (seed 10)."""
+    Lumberyard, Repository); what is left over breaks ties (rulebook §10)."""
     st.phase = "over"
     st.pending = None
     for seat in range(st.players):

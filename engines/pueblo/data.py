@@ -2,7 +2,7 @@
 
 Every item the French rulebook does not fix is *house data*: it lives here,
 in one named constant, so that real data can replace it in one place (see
-docs/rules/pueblo.md and shared/rules/README.md).
+docs/rules/pueblo.md, which lists every house rule and house datum).
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ STONES_PER_PLAYER = {2: (8, 7), 3: (6, 5), 4: (5, 4)}
 
 STONE_CUBES = ((0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 0, 1))
 """HOUSE DATA: the stone's handedness. x east, y north, z up: an L of three cubes
-on the table with a fourth cube on the east end (research §4). The mirror
+on the table with a fourth cube on the east end (docs/rules/pueblo.md, components). The mirror
 piece would give a mirror-image game."""
 
 TRACK = 36
 """The chieftain's track: 8 spaces per side and 4 corners."""
 
 CORNERS = (0, 9, 18, 27)
-"""HOUSE DATA (numbering, research §5): 0 = north-west corner, then clockwise:
+"""HOUSE DATA (numbering, docs/rules/pueblo.md): 0 = north-west corner, then clockwise:
 1-8 north side (west to east, looking south), 9 north-east corner, 10-17 east
 side (north to south, looking west), 18 south-east corner, 19-26 south side
 (east to west, looking north), 27 south-west corner, 28-35 west side (south
