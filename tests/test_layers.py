@@ -32,7 +32,7 @@ ORDER: dict[str, tuple[str, ...]] = {
     "pueblo": ("data", "geometry", "state", "rules", "preview", "notation", "game", "__init__", "bench"),
     "pacal": ("data", "board", "state", "movement", "constellations", "scoring", "picture", "rules", "notation",
               "game", "__init__"),
-    "pandoria": ("data", "board", "state", "rules", "notation", "game", "__init__"),
+    "pandoria": ("data", "board", "state", "actions", "rules", "notation", "game", "__init__"),
     "example": ("game", "__init__"),
 }
 """Each game package's modules, lowest first. Extras sit at one place:

@@ -11,12 +11,13 @@ label say what the outcome continues with.
 
 from __future__ import annotations
 
-from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, apply_outcome_to_cards
+from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, apply_outcome_to_cards, read_action
 
 from . import data as D
 from .board import (CASTLE, DIRECTIONS, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED,
                     PRINTED_SPACES, START_HEXES, STEP, hex_name, is_enclosed, is_open_region, region_of)
 from .state import PandoriaState
+from .actions import Build, Buy, Castle, Figure, Monument, Move, Pass, Single, Skip, Spell, Take, Tile
 
 MONUMENT = 1000
 FREE = -1
@@ -396,6 +397,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
     seat = st.current
     kind = action[0]
     if kind == "pass":
+        read_action(Pass, action)
         if place_actions(st, seat) != [("pass",)]:
             raise IllegalAction("placing a tile or a castle is compulsory while one fits")
         st.passes += 1
@@ -403,8 +405,8 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         st.phase = "figure"
         return
     if kind == "tile":
-        _, slot, ident, h, d = _ints(action, 5)
-        _hex(action, 3)
+        _, slot, ident, h, d = read_action(Tile, action)
+        _on_board(kind, h)
         if slot not in st.piles[f"tiles{seat}"]:
             raise IllegalAction(f"seat {seat + 1} has no double tile in slot {slot}")
         face = tile_face(ident)
@@ -420,8 +422,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         st.tile_placed = True
         events.append(("tile", seat, ident, h, d))
     elif kind == "castle":
-        _, h = _ints(action, 2)
-        _hex(action, 1)
+        h = _on_board(kind, read_action(Castle, action).hex)
         if st.castles_left[seat] <= 0:
             raise IllegalAction(f"seat {seat + 1} has no castle left")
         if not fits_single(st, h):
@@ -450,7 +451,8 @@ def do_figure(st: PandoriaState, action: tuple, events: list) -> None:
     seat = st.current
     kind = action[0]
     if kind == "figure":
-        h, leader = _hex(action, 1), _bool(action, 2)
+        a = read_action(Figure, action)
+        h, leader = _on_board(kind, a.hex), a.leader
         if h not in st.placed:
             raise IllegalAction(f"a figure goes on the tile or castle just placed, not on {_hexname(h)}")
         if ("figure", h, leader) not in figure_actions(st, seat, [h]):
@@ -458,13 +460,15 @@ def do_figure(st: PandoriaState, action: tuple, events: list) -> None:
         _put_figure(st, seat, h, leader)
         events.append(("figure", seat, h, leader))
     elif kind == "take":
-        h = _hex(action, 1)
+        h = _on_board(kind, read_action(Take, action).hex)
         if st.occupant[h] < 0 or st.occupant[h] >> 1 != seat:
             raise IllegalAction(f"no figure of seat {seat + 1} on {_hexname(h)}")
         leader = bool(st.occupant[h] & 1)
         _to_reserve(st, h)
         events.append(("take", seat, h, leader))
-    elif kind != "skip":
+    elif kind == "skip":
+        read_action(Skip, action)
+    else:
         raise IllegalAction(f"now place or take back a figure, or skip; not {kind}")
     st.phase = "card"
 
@@ -612,11 +616,12 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
     seat = st.current
     kind = action[0]
     if kind == "skip":
+        read_action(Skip, action)
         st.main_left, st.bonus = False, ""
         return after_card(st, events)
     res = st.resources[seat]
     if kind == "monument":
-        _, index = _ints(action, 2)
+        index = read_action(Monument, action).index
         if not (st.main_left or st.bonus == "monument"):
             raise IllegalAction("no monument may be built now")
         if not st.monuments:
@@ -637,14 +642,18 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
         return after_card(st, events)
     if kind not in ("spell", "build"):
         raise IllegalAction(f"now play a card, build a monument or skip; not {kind}")
-    slot, ident = _int(action, 1), _int(action, 2)
+    if kind == "build":
+        card = read_action(Build, action)
+    else:
+        card = read_action(Spell, action[:len(Spell._fields)])
+    slot, ident = card.slot, card.ident
     if slot not in st.piles[f"hand{seat}"]:
         raise IllegalAction(f"seat {seat + 1} has no card in slot {slot}")
     if not 0 <= ident < len(D.CARDS):
         raise IllegalAction(f"{ident} is not a card")
     spell, building, _ = D.CARDS[ident]
-    if kind == "build":
-        index = _int(action, 3)
+    if isinstance(card, Build):
+        index = card.index
         if not (st.main_left or st.bonus == "building"):
             raise IllegalAction("no building may be built now")
         if index not in build_indexes(st, seat, ident):
@@ -665,7 +674,7 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
     # a spell
     if not (st.main_left or st.bonus == "spell"):
         raise IllegalAction("no spell may be played now")
-    target = tuple(action[3:])
+    target = tuple(action[len(Spell._fields):])
     cost = spell_cost(st, seat, spell)
     if cost > res[D.CRYSTAL]:
         raise IllegalAction(f"{spell} costs {cost} crystals, seat {seat + 1} has {res[D.CRYSTAL]}")
@@ -747,7 +756,7 @@ def terrain_actions(st: PandoriaState) -> list[tuple]:
 def do_terrain(st: PandoriaState, action: tuple, events: list) -> None:
     if action[0] != "single":
         raise IllegalAction(f"place the single tile first, not {action[0]}")
-    h = _hex(action, 1)
+    h = _on_board("single", read_action(Single, action).hex)
     if not fits_single(st, h):
         raise IllegalAction(f"the single tile does not fit at {_hexname(h)}")
     terrain, symbols = D.SINGLE_TILES[card_of(st, st.single) - D.SINGLE_BASE]
@@ -763,12 +772,15 @@ def do_terrain(st: PandoriaState, action: tuple, events: list) -> None:
 def do_terrain_figure(st: PandoriaState, action: tuple, events: list) -> None:
     seat = st.current
     if action[0] == "figure":
-        h, leader = _hex(action, 1), _bool(action, 2)
+        a = read_action(Figure, action)
+        h, leader = _on_board("figure", a.hex), a.leader
         if ("figure", h, leader) not in figure_actions(st, seat, st.placed[-1:]):
             raise IllegalAction(f"no figure may go on {_hexname(h)}")
         _put_figure(st, seat, h, leader)
         events.append(("figure", seat, h, leader))
-    elif action[0] != "skip":
+    elif action[0] == "skip":
+        read_action(Skip, action)
+    else:
         raise IllegalAction(f"put a figure on the single tile or skip; not {action[0]}")
     after_card(st, events)
 
@@ -859,10 +871,11 @@ def buy_actions(st: PandoriaState, seat: int) -> list[tuple]:
 def do_buy(st: PandoriaState, action: tuple, events: list) -> None:
     seat = st.current
     if action[0] == "skip":
+        read_action(Skip, action)
         return draw_step(st, events)
     if action[0] != "buy":
         raise IllegalAction(f"now buy a market card or skip; not {action[0]}")
-    slot = _int(action, 1)
+    slot = read_action(Buy, action).slot
     if slot not in st.piles["market"]:
         raise IllegalAction(f"slot {slot} is not in the market")
     price = buy_price(st, seat, card_of(st, slot))
@@ -927,12 +940,15 @@ def elf_step(st: PandoriaState, events: list) -> None:
 
 def do_elf(st: PandoriaState, action: tuple, events: list) -> None:
     if action[0] == "move":
-        if tuple(action) not in elf_moves(st, st.current):
+        move = read_action(Move, action)
+        if move not in elf_moves(st, st.current):
             raise IllegalAction("an Elf moves a figure (not the leader) 1 or 2 spaces to a free space that is not enclosed")
-        _, src, dst = action
+        src, dst = move.source, move.to
         st.occupant[dst], st.occupant[src] = st.occupant[src], FREE
         events.append(("move", st.current, src, dst))
-    elif action[0] != "skip":
+    elif action[0] == "skip":
+        read_action(Skip, action)
+    else:
         raise IllegalAction(f"move a figure or skip; not {action[0]}")
     end_turn(st, events)
 
@@ -1016,32 +1032,13 @@ def apply(st: PandoriaState, action: tuple) -> tuple[PandoriaState, list]:
 
 
 # --------------------------------------------------------------------------
-# Checking action arguments
+# Checking action arguments (their shape: core.read_action with the records of actions.py)
 
 
-def _int(action: tuple, i: int) -> int:
-    if len(action) <= i or not isinstance(action[i], int) or isinstance(action[i], bool):
-        raise IllegalAction(f"{action[0]}: argument {i} must be a number")
-    return action[i]
-
-
-def _ints(action: tuple, n: int) -> tuple:
-    if len(action) != n:
-        raise IllegalAction(f"{action[0]} takes {n - 1} arguments")
-    return (action[0],) + tuple(_int(action, i) for i in range(1, n))
-
-
-def _hex(action: tuple, i: int) -> int:
-    h = _int(action, i)
+def _on_board(kind: str, h: int) -> int:
     if not 0 <= h < NHEX or KIND[h] == 0:
-        raise IllegalAction(f"{action[0]}: {h} is not a hex of the board")
+        raise IllegalAction(f"{kind}: {h} is not a hex of the board")
     return h
-
-
-def _bool(action: tuple, i: int) -> bool:
-    if len(action) <= i or not isinstance(action[i], bool):
-        raise IllegalAction(f"{action[0]}: argument {i} must be true or false")
-    return action[i]
 
 
 def _hexname(h: int) -> str:

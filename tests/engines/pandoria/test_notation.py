@@ -72,6 +72,12 @@ def test_bad_notation_gives_a_one_line_error(text, message):
     (("figure", H("i4"), False), "place a double tile or a castle first"),
     (("castle",), "castle takes 1 arguments"),
     ((), "starts with its kind"),
+    # a peer's action, field by field through its record (actions.py)
+    (("pass", 0), "pass takes 0 arguments"),
+    (("tile", 0, 100, H("i4")), "tile takes 4 arguments"),
+    (("tile", 0, True, H("i4"), 0), "tile: argument 2 must be a number"),
+    (("castle", "c8"), "castle: argument 1 must be a number"),
+    (("castle", 10**6), "castle: 1000000 is not a hex of the board"),
 ])
 def test_illegal_moves_give_a_one_line_error(action, message):
     st = bare(2)
