@@ -30,7 +30,7 @@ GAMES = ("pagode", "pueblo", "pacal", "pandoria")
 ORDER: dict[str, tuple[str, ...]] = {
     "pagode": ("data", "state", "views", "payments", "rules", "notation", "game", "__init__"),
     "pueblo": ("data", "geometry", "state", "rules", "preview", "notation", "game", "__init__", "bench"),
-    "pacal": ("data", "board", "state", "movement", "constellations", "scoring", "picture", "rules", "notation",
+    "pacal": ("data", "board", "state", "actions", "movement", "constellations", "scoring", "picture", "rules", "notation",
               "game", "__init__"),
     "pandoria": ("data", "board", "state", "actions", "rules", "notation", "game", "__init__"),
     "example": ("game", "__init__"),

@@ -24,8 +24,9 @@ from itertools import combinations
 from typing import Iterator
 
 from engines.core import ROLL as ROLL_OP
-from engines.core import TABLE, IllegalAction, TableOp
+from engines.core import TABLE, IllegalAction, TableOp, read_action
 from engines.pacal import data
+from engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
 from engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name
 from engines.pacal.constellations import constellations, shape_storeys
 from engines.pacal.movement import (ARROW, MODES, STRAIGHT, TURN, can_teleport_to, regular_moves,
@@ -212,20 +213,14 @@ def _apply_roll(s: PacalState, action: tuple, events: list[Event]) -> None:
     events.append(("roll", s.current, s.face))
 
 
-def _arity(action: tuple, n: int) -> None:
-    if len(action) != n:
-        raise IllegalAction(f"a {action[0]} action has {n - 1} parts, not {len(action) - 1}")
-
-
-def _cell_arg(x) -> int:
-    if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < CELLS:
+def _cell_arg(x: int) -> int:
+    if not 0 <= x < CELLS:
         raise IllegalAction(f"not a cell: {x!r}")
     return x
 
 
 def _place(s: PacalState, action: tuple, events: list[Event]) -> None:
-    _arity(action, 2)
-    c = _cell_arg(action[1])
+    c = _cell_arg(read_action(Place, action).cell)
     if c not in SACRED_CELLS:
         raise IllegalAction(f"{cell_name(c)} is not in the sacred district")
     if c in s.ships:
@@ -244,8 +239,8 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
     seat = s.current
     kind = action[0]
     if kind == "move":
-        _arity(action, 3)
-        mode, c = action[1], _cell_arg(action[2])
+        move = read_action(Move, action)
+        mode, c = move.mode, _cell_arg(move.cell)
         if mode not in MODES:
             raise IllegalAction(f"no move mode {mode!r} (modes: {', '.join(MODES)})")
         if (mode, c) not in regular_moves(s, seat, only=mode):
@@ -253,8 +248,8 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
         allowance = STONES_FOR_MODE[mode]
         how = mode
     elif kind == "energy":
-        _arity(action, 3)
-        value, c = action[1], _cell_arg(action[2])
+        energy = read_action(Energy, action)
+        value, c = energy.value, _cell_arg(energy.cell)
         if value not in s.energy[seat]:
             raise IllegalAction(f"player {seat + 1} has no energy piece worth {value!r}")
         if not voluntary_energy_allowed(s) and regular_moves(s, seat):
@@ -265,8 +260,7 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
         allowance, how = 1, "energy"
         events.append(("energy", seat, value))
     else:  # relocate
-        _arity(action, 2)
-        c = _cell_arg(action[1])
+        c = _cell_arg(read_action(Relocate, action).cell)
         if regular_moves(s, seat):
             raise IllegalAction("the ship can still move: relocating is only for a surrounded ship")
         if s.energy[seat]:
@@ -298,9 +292,8 @@ def _why_not_move(s: PacalState, mode: str, c: int) -> str:
 
 
 def _stones(s: PacalState, action: tuple, events: list[Event]) -> None:
-    _arity(action, 4)
     seat = s.current
-    _kind, own, other, take = action
+    _kind, own, other, take = read_action(Stones, action)
     if not isinstance(own, bool):
         raise IllegalAction("the own-ship part of a stones action is true or false")
     if other is not None and (not isinstance(other, int) or isinstance(other, bool)
@@ -356,9 +349,7 @@ def can_build(s: PacalState, seat: int) -> bool:
 
 def check_build(s: PacalState, action: tuple) -> tuple[int, int, tuple[int, ...], int]:
     """Why a build or upgrade is illegal (IllegalAction), else (storeys, cell, cells, old size)."""
-    if len(action) != 4:
-        raise IllegalAction(f"a {action[0]} action has 3 parts, not {len(action) - 1}")
-    kind, k, at, cells = action
+    kind, k, at, cells = read_action(ACTIONS[action[0]], action)
     seat = s.current
     if not isinstance(cells, tuple) or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < CELLS
                                                for c in cells):
@@ -404,6 +395,7 @@ def check_build(s: PacalState, action: tuple) -> tuple[int, int, tuple[int, ...]
 
 def _build(s: PacalState, action: tuple, events: list[Event]) -> None:
     k, at, cells, old = check_build(s, action)
+    new = action[0] == "build"     # a new pyramid, not an upgrade
     seat = s.current
     board = board_for(s.players)
     district = board.district[at]
@@ -413,7 +405,7 @@ def _build(s: PacalState, action: tuple, events: list[Event]) -> None:
         if s.stones[seat] >> c & 1:
             s.stones[seat] ^= 1 << c
             s.stone_supply[seat] += 1
-    if action[0] == "build":
+    if new:
         for other in range(s.players):  # rulebook: other colours on the cell go back
             if s.stones[other] >> at & 1:
                 s.stones[other] ^= 1 << at
@@ -433,11 +425,11 @@ def _build(s: PacalState, action: tuple, events: list[Event]) -> None:
         _score(s, events, seat, board.value(district),
                f"district {district} {'first pyramid' if first else 'majority taken'}")
     left = sum(s.pyramid_supply[seat])
-    if action[0] == "build" and left == 0:
+    if new and left == 0:
         _score(s, events, seat, data.LAST_PYRAMID_BONUS, "last pyramid")
         _game_over(s, events, f"player {seat + 1} built their last pyramid")
         return
-    if action[0] == "build" and left == 1 and was_triggered and not s.bonus_taken[seat]:
+    if new and left == 1 and was_triggered and not s.bonus_taken[seat]:
         s.bonus_taken[seat] = True
         _score(s, events, seat, data.SECOND_TO_LAST_BONUS, "second-to-last pyramid after the end was triggered")
     if s.phase == OVER:  # 2 players: the threshold ends the game at once
@@ -447,7 +439,7 @@ def _build(s: PacalState, action: tuple, events: list[Event]) -> None:
 
 
 def _pass(s: PacalState, action: tuple, events: list[Event]) -> None:
-    _arity(action, 1)
+    read_action(ACTIONS["pass"], action)
     _end_turn(s, events)
 
 

@@ -1,6 +1,8 @@
 """Turn order and the die: the shared roll of a round, the 2-player own roll."""
 
-from engines.core import TABLE
+import pytest
+
+from engines.core import TABLE, IllegalAction
 from engines.pacal import GAME
 from engines.pacal.state import MOVE, ROLL
 from tests.engines.pacal.helpers import started
@@ -70,3 +72,26 @@ def test_a_turn_is_move_then_stones_then_build():
     assert ("pass",) not in GAME.legal_actions(s, 0)  # moving is obligatory
     s, _ = GAME.apply(s, GAME.legal_actions(s, 0)[0])
     assert s.phase == "stones" and ("stones", False, None, ()) in GAME.legal_actions(s, 0)
+
+
+@pytest.mark.parametrize("action, why", [
+    (("place",), "place takes 1 arguments"),
+    (("place", True), "place: argument 1 must be a number"),
+    (("place", "f6"), "place: argument 1 must be a number"),
+    (("place", 10_000), "not a cell"),
+    (("pass", 1), "'pass' is not a move now"),
+])
+def test_a_malformed_action_from_a_peer_is_refused_field_by_field_in_one_line(action, why):
+    s, _ = GAME.apply(GAME.setup(players=2), ("roll", 0))
+    with pytest.raises(IllegalAction, match=why) as e:
+        GAME.apply(s, action)
+    assert "\n" not in str(e.value)
+
+
+def test_a_malformed_move_or_stones_action_is_refused():
+    s, _ = GAME.apply(started(2), ("roll", 1))
+    for action, why in [(("move", "straight"), "move takes 2 arguments"),
+                        (("move", "straight", None), "move: argument 2 must be a number"),
+                        (("energy", True, 5), "energy: argument 1 must be a number")]:
+        with pytest.raises(IllegalAction, match=why):
+            GAME.apply(s, action)
