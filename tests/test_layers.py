@@ -29,7 +29,7 @@ GAMES = ("pagode", "pueblo", "pacal", "pandoria")
 
 ORDER: dict[str, tuple[str, ...]] = {
     "pagode": ("data", "state", "views", "payments", "rules", "notation", "game", "__init__"),
-    "pueblo": ("data", "geometry", "state", "rules", "preview", "notation", "game", "__init__", "bench"),
+    "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "__init__", "bench"),
     "pacal": ("data", "board", "state", "actions", "movement", "constellations", "scoring", "picture", "rules", "notation",
               "game", "__init__"),
     "pandoria": ("data", "board", "state", "actions", "rules", "notation", "game", "__init__"),

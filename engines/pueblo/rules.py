@@ -7,7 +7,9 @@ event, so that ``scores`` (negated penalties) is the sum of the score events.
 
 from __future__ import annotations
 
-from engines.core import ROLL, TABLE, Event, IllegalAction, TableOp
+from engines.core import ROLL, TABLE, Event, IllegalAction, TableOp, read_action
+
+from .actions import Bid, Card, Drop, Move, Pass, Place, Remove, Site
 
 from .data import (DEFAULT_SITES, HELD_BLOCKS, MAX_BID, MAX_SITES, MIN_BID, MOVES, NEUTRAL, START_SPACE,
                    STONES_PER_PLAYER, TRACK)
@@ -165,10 +167,19 @@ def apply(state: PuebloState, action: tuple) -> tuple[PuebloState, list[Event]]:
 
 
 def _ints(action: tuple, n: int) -> tuple[int, ...]:
+    """A table outcome's numbers (the first-player roll)."""
     args = action[1:]
     if len(args) != n or not all(type(a) is int for a in args):
         raise IllegalAction(f"{action[0]} takes {n} whole number{'s' if n > 1 else ''}")
     return args
+
+
+def _read(record: type, action: tuple, why: str):
+    """A seat's action as its record (actions.py), checked field by field; IllegalAction ``why`` if it is not one."""
+    try:
+        return read_action(record, action)
+    except IllegalAction:
+        raise IllegalAction(why) from None
 
 
 def _roll(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
@@ -187,7 +198,8 @@ def _roll(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
 
 
 def _site(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
-    cells = tuple(sorted(_ints(action, 3)))
+    site = _read(Site, action, "site takes 3 whole numbers")
+    cells = tuple(sorted((site.cell_a, site.cell_b, site.cell_c)))
     if cells not in _SITE_SET:
         raise IllegalAction("a sacred site covers 3 cells of a 2x2 square (an L)")
     mask = _mask(cells)
@@ -257,7 +269,7 @@ def _after_bid(s: PuebloState) -> None:
 
 
 def _bid(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
-    (n,) = _ints(action, 1)
+    n = _read(Bid, action, "bid takes 1 whole number").points
     if n < MIN_BID or n > MAX_BID:
         raise IllegalAction(f"a bid is {MIN_BID} to {MAX_BID} penalty points")
     if n <= s.high:
@@ -269,15 +281,14 @@ def _bid(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
 
 
 def _pass(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
-    if len(action) != 1:
-        raise IllegalAction("pass takes nothing")
+    _read(Pass, action, "pass takes nothing")
     s.passed |= 1 << seat
     ev.append(("pass", seat))
     _after_bid(s)
 
 
 def _card(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
-    (k,) = _ints(action, 1)
+    k = _read(Card, action, "card takes 1 whole number").number
     if k not in free_cards(s):
         raise IllegalAction(f"turn-order card {k} is not available (left: {', '.join(map(str, free_cards(s)))})")
     s.card_of[seat] = k
@@ -299,9 +310,11 @@ def _penalise(s: PuebloState, seat: int, points: int, what: str, ev: list) -> No
 
 
 def _place(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
-    if len(action) != 5 or action[1] not in KINDS or not all(type(a) is int for a in action[2:]):
-        raise IllegalAction("place takes a stone (C or N), an orientation and a cell")
-    kind = action[1]
+    why = "place takes a stone (C or N), an orientation and a cell"
+    place = _read(Place, action, why)
+    if place.stone not in KINDS:
+        raise IllegalAction(why)
+    kind = place.stone
     allowed = kinds_allowed(s, seat)
     if kind not in allowed:
         if s.lone[seat]:
@@ -309,7 +322,7 @@ def _place(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
         if s.half[seat] is not None:
             raise IllegalAction(f"the begun block must be finished: place the {_kind_name(s.half[seat])} stone")
         raise IllegalAction(f"no {_kind_name(kind)} stone left")
-    t = TEMPLATE_INDEX.get((action[2], action[3], action[4]))
+    t = TEMPLATE_INDEX.get((place.orient, place.x, place.y))
     if t is None:
         raise IllegalAction("no such orientation or position on the 8x8 area")
     if t.mask & s.site_mask:
@@ -349,9 +362,9 @@ def _kind_name(kind: str) -> str:
 
 
 def _drop(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
-    if len(action) != 2 or action[1] not in KINDS:
+    kind = _read(Drop, action, "drop takes a stone, C or N").stone
+    if kind not in KINDS:
         raise IllegalAction("drop takes a stone, C or N")
-    kind = action[1]
     if kind not in kinds_allowed(s, seat):
         raise IllegalAction(f"the {_kind_name(kind)} stone is not the one due")
     if fitting_templates(s):
@@ -363,7 +376,7 @@ def _drop(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
 
 
 def _move(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
-    (n,) = _ints(action, 1)
+    n = _read(Move, action, "move takes 1 whole number").steps
     if n not in MOVES:
         raise IllegalAction("the chieftain moves 1 to 4 spaces")
     start = s.chief
@@ -426,7 +439,7 @@ def _start_dismantle_turn(s: PuebloState) -> None:
 
 
 def _remove(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
-    (c,) = _ints(action, 1)
+    c = _read(Remove, action, "remove takes 1 whole number").cell
     if not 0 <= c < len(s.heights) or not s.heights[c]:
         raise IllegalAction("no stone there")
     sid = s.stacks[c][-1]

@@ -66,6 +66,10 @@ def test_bad_notation_gives_a_one_line_error(text, message):
     (("move", 1), "stone must be placed"), (("place", "C", 12, 0, 0), "no such orientation"),
     (("place", "X", 0, 0, 0), "place takes"), (("fly",), "unknown action"), ((), "not an action"),
     (("place", "C", 0, 0), "place takes"), (("bid", 3), "cannot bid now"),
+    # a peer's list, field by field through its record (actions.py)
+    (("place", "C", True, 0, 0), "place takes a stone"), (("place", "C", 0, 0, "a1"), "place takes a stone"),
+    (("place", ["C"], 0, 0, 0), "place takes a stone"), (("place", "C", 0, 0, 0, 0), "place takes a stone"),
+    (("drop", "C", 1), "drop takes a stone"),
 ])
 def test_illegal_actions_give_a_one_line_error(action, message):
     state = started()
