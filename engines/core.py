@@ -442,22 +442,27 @@ def read_action(record: type[A], action: Any) -> A:
     Anything else is an :class:`IllegalAction` with a one-line reason
     ("castle takes 1 arguments", "tile: argument 3 must be a number").
     """
-    checks = _RECORD_CHECKS.get(record)
-    if checks is None:
+    spec = _RECORD_CHECKS.get(record)
+    if spec is None:
         hints = typing.get_type_hints(record)
-        checks = _RECORD_CHECKS[record] = tuple(hints[f] for f in record._fields)   # type: ignore[attr-defined]
-    kind = action[0] if isinstance(action, tuple) and action else "an action"
-    if not isinstance(action, tuple) or len(action) != len(checks):
-        raise IllegalAction(f"{kind} takes {len(checks) - 1} arguments")
-    for i, (value, want) in enumerate(zip(action, checks)):
-        if want is int and (type(value) is not int):
-            raise IllegalAction(f"{kind}: argument {i} must be a number")
-        if want is bool and type(value) is not bool:
-            raise IllegalAction(f"{kind}: argument {i} must be true or false")
-    return record._make(action)      # type: ignore[attr-defined]
+        fields = record._fields        # type: ignore[attr-defined]
+        spec = _RECORD_CHECKS[record] = (len(fields), tuple(i for i, f in enumerate(fields) if hints[f] is int),
+                                         tuple(i for i, f in enumerate(fields) if hints[f] is bool))
+    size, ints, bools = spec
+    if not isinstance(action, tuple) or len(action) != size:
+        kind = action[0] if isinstance(action, tuple) and action else "an action"
+        raise IllegalAction(f"{kind} takes {size - 1} arguments")
+    for i in ints:
+        if type(action[i]) is not int:
+            raise IllegalAction(f"{action[0]}: argument {i} must be a number")
+    for i in bools:
+        if type(action[i]) is not bool:
+            raise IllegalAction(f"{action[0]}: argument {i} must be true or false")
+    return tuple.__new__(record, action)    # type: ignore[return-value]
 
 
-_RECORD_CHECKS: dict[type, tuple] = {}
+_RECORD_CHECKS: dict[type, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
+"""Per record: its length, the indexes of its int fields and of its bool fields."""
 
 
 def _sorted_maps(obj: Any) -> Any:

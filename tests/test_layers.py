@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("pagode", "pueblo", "pacal", "pandoria")
 
 ORDER: dict[str, tuple[str, ...]] = {
-    "pagode": ("data", "state", "views", "payments", "rules", "notation", "game", "__init__"),
+    "pagode": ("data", "state", "actions", "views", "payments", "rules", "notation", "game", "__init__"),
     "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "__init__", "bench"),
     "pacal": ("data", "board", "state", "actions", "movement", "constellations", "scoring", "picture", "rules", "notation",
               "game", "__init__"),

@@ -37,6 +37,7 @@ from .data import (ABILITY_OF_COLOUR, BUDDHA, CARDS_PER_COLOUR, COLOUR_OF_IDENT,
                    DECK_SIZE, DRAGON, FAN, FAN_HAND_SIZE, FLOOR_COLUMNS, HAND_LIMIT, HAND_SIZE, LANTERN,
                    LANTERN_COLUMN_LIMIT, MODIFIED_DISCARDS, PAGODAS_TO_END, RESERVE_SIZE, RICE_BOWL, SITES,
                    TILE_POINTS, TILES, USES_PER_TILE, VARIANTS)
+from .actions import Column, Discard, Dragon, Draw, End, Lantern, Modified, Roof, Tile, read
 from .payments import by_colour, free_options, free_singles, summits
 from .state import PagodeState
 from .views import remask, view_cards
@@ -481,9 +482,7 @@ class PagodeRules(Game):
     # -- handlers
 
     def _do_column(self, s: PagodeState, action: tuple, events: list) -> None:
-        if len(action) != 4:
-            raise IllegalAction("a column is (column, site, colour, cards)")
-        _, site, colour, cards = action
+        _, site, colour, cards = read(Column, action, "a column is (column, site, colour, cards)")
         if not isinstance(site, int) or isinstance(site, bool) or not 0 <= site < SITES:
             site = self._site(s, site)  # raises
         if not isinstance(colour, int) or isinstance(colour, bool) or not 0 <= colour < 5:
@@ -566,9 +565,7 @@ class PagodeRules(Game):
                     events.append(("complete", other, "exhausted"))
 
     def _do_tile(self, s: PagodeState, action: tuple, events: list) -> None:
-        if len(action) != 4:
-            raise IllegalAction("a tile is (tile, site, spots, cards)")
-        _, site, spots, cards = action
+        _, site, spots, cards = read(Tile, action, "a tile is (tile, site, spots, cards)")
         site = self._site(s, site)
         self._phase(s, "play")
         tile = self._tile_checks(s, site, spots)
@@ -579,9 +576,8 @@ class PagodeRules(Game):
         self._place_tile(s, site, tile, events, roof=False)
 
     def _do_roof(self, s: PagodeState, action: tuple, events: list) -> None:
-        if len(action) != 5:
-            raise IllegalAction("a roof is (roof, site, spots, tile cards, summit cards)")
-        _, site, spots, tile_cards, summit_cards = action
+        _, site, spots, tile_cards, summit_cards = read(
+            Roof, action, "a roof is (roof, site, spots, tile cards, summit cards)")
         site = self._site(s, site)
         self._phase(s, "play")
         tile = self._tile_checks(s, site, spots)
@@ -610,14 +606,12 @@ class PagodeRules(Game):
         events.append(("complete", site, "roof"))
 
     def _do_lantern(self, s: PagodeState, action: tuple, events: list) -> None:
-        if len(action) != 1:
-            raise IllegalAction("the lantern is (lantern,)")
+        read(Lantern, action, "the lantern is (lantern,)")
         self._phase(s, "play")
         self._use(s, LANTERN, events)
 
     def _do_dragon(self, s: PagodeState, action: tuple, events: list) -> None:
-        if len(action) != 1:
-            raise IllegalAction("the dragon is (dragon,)")
+        read(Dragon, action, "the dragon is (dragon,)")
         self._phase(s, "play")
         if s.acted:
             raise IllegalAction("the dragon only before the turn's first action")
@@ -627,23 +621,21 @@ class PagodeRules(Game):
         s.phase = "dragon"
 
     def _do_discard(self, s: PagodeState, action: tuple, events: list) -> None:
-        if len(action) != 3:
-            raise IllegalAction("a discard is (discard, slot, card)")
+        discard = read(Discard, action, "a discard is (discard, slot, card)")
         if s.phase == "play":
             if not self.is_stuck(s, s.current):
                 raise IllegalAction("discards only under the dragon, in a modified turn, or when nothing can be built")
             s.acted = True
         else:
             self._phase(s, "dragon", "modified")
-        self._take_one(s, action[1:], events, kind="discard")
+        self._take_one(s, (discard.slot, discard.ident), events, kind="discard")
         if s.phase == "modified":
             s.mod_left -= 1
             if s.mod_left == 0:
                 s.phase = "modified column"
 
     def _do_draw(self, s: PagodeState, action: tuple, events: list) -> None:
-        if len(action) != 1:
-            raise IllegalAction("the dragon's draw is (draw,)")
+        read(Draw, action, "the dragon's draw is (draw,)")
         self._phase(s, "dragon")
         seat = s.current
         rsize, hsize = s.mark
@@ -653,8 +645,7 @@ class PagodeRules(Game):
         self._next_deal(s, events)
 
     def _do_modified(self, s: PagodeState, action: tuple, events: list) -> None:
-        if len(action) != 1:
-            raise IllegalAction("a modified turn is (modified,)")
+        read(Modified, action, "a modified turn is (modified,)")
         self._phase(s, "play")
         seat = s.current
         if s.acted:
@@ -671,15 +662,17 @@ class PagodeRules(Game):
         events.append(("modified", seat))
 
     def _do_end(self, s: PagodeState, action: tuple, events: list) -> None:
-        if len(action) != 2 or not isinstance(action[1], bool):
-            raise IllegalAction("the end of a turn is (end, fan) with fan true or false")
+        why = "the end of a turn is (end, fan) with fan true or false"
+        fan = read(End, action, why).fan
+        if not isinstance(fan, bool):
+            raise IllegalAction(why)
         seat = s.current
         phase = s.phase
         if phase != "play" and phase != "modified end":
             raise IllegalAction(f"not now: seat {seat + 1} is in the {phase} phase")
         if phase == "play" and not s.columns and not self.is_stuck(s, seat):
             raise IllegalAction("a turn must build at least 1 column")
-        if action[1]:
+        if fan:
             self._use(s, FAN, events)
         s.discard = s.discard + s.played
         s.played = ()
@@ -689,7 +682,7 @@ class PagodeRules(Game):
             s.phase = "over"
             events.append(("over", tuple(s.scores), tuple(self.winners(s))))
             return
-        target = FAN_HAND_SIZE if action[1] else HAND_SIZE
+        target = FAN_HAND_SIZE if fan else HAND_SIZE
         hand_need = max(0, min(target, HAND_LIMIT) - len(s.hands[seat]))
         s.refill = ((seat, "reserve", RESERVE_SIZE - len(s.reserves[seat])), (seat, "hand", hand_need))
         s.after = "next"
