@@ -4,8 +4,8 @@
   ``engines/`` imports ``protocol`` or ``client``; none of ``protocol/``
   imports ``client`` (docs/architecture.md).
 * Every game package is laid out in one order, each module importing only
-  modules before it: data -> board -> state (with its save/load) -> rules ->
-  notation -> game -> package ``__init__``, ``engines/core.py`` below them
+  modules before it: data -> board -> state (with its save/load) -> actions
+  -> rules -> notation -> game -> package ``__init__``, ``engines/core.py`` below them
   all. :data:`ORDER` places each package's modules; a new module must be
   placed there, so it cannot form a cycle.
 * ``engines/`` has no import cycle at all, and no import inside a function

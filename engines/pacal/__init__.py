@@ -10,7 +10,7 @@ current roll) and :func:`build_choices` (each build or upgrade with the points
 it scores at once); :func:`picture` draws the board as text.
 
 Modules in import order (each imports only those before it): ``data``,
-``board``, ``state`` (with its save/load), ``movement``, ``constellations``,
+``board``, ``state`` (with its save/load), ``actions`` (typed records), ``movement``, ``constellations``,
 ``scoring``, ``picture``, ``rules``, ``notation``, ``game`` (the contract).
 """
 

@@ -4,9 +4,9 @@
 implemented, the house rules and house data, and the move notation.
 
 Modules in import order (each imports only those before it): ``data``,
-``state`` (with its save/load), ``views`` (what a seat may see), ``payments``
-(ways to pay), ``rules`` (setup, legal actions, apply), ``notation``, ``game``
-(the contract: rules plus name and notation).
+``state`` (with its save/load), ``actions`` (typed records), ``views`` (what
+a seat may see), ``payments`` (ways to pay), ``rules`` (setup, legal actions,
+apply), ``notation``, ``game`` (the contract: rules plus name and notation).
 """
 
 from .data import COLOURS, LETTERS, TILES, VARIANTS

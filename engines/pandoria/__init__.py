@@ -2,6 +2,10 @@
 
 ``GAME`` is the engines.core.Game; see docs/rules/pandoria.md for the rules as
 implemented, the house data of the Lanterne edition and the move notation.
+
+Modules in import order (each imports only those before it): ``data``,
+``board``, ``state`` (with its save/load), ``actions`` (typed records),
+``rules``, ``notation``, ``game`` (the contract).
 """
 
 from .game import Pandoria

@@ -2,7 +2,8 @@
 
 Modules in import order (each imports only those before it): ``data``
 (rulebook numbers and house data), ``geometry`` (orientations, support,
-sight), ``state`` (with its save/load), ``rules`` (legal actions, apply),
+sight), ``state`` (with its save/load), ``actions`` (typed records),
+``rules`` (legal actions, apply),
 ``preview`` (helpers for the screen), ``notation``, ``game`` (the contract).
 ``bench`` measures the package from above.
 """
