@@ -1,31 +1,54 @@
-"""A network game behind the ordinary game screens: :class:`NetworkGame` adapts a :class:`NetPeer`.
+"""A network game behind the ordinary game screens: :class:`NetworkGame` adapts a :class:`Peer`.
 
-The game screens talk to a :class:`~client.controller.GameController`; this
-one plays the local seat through the peer's signed session and learns the
-other seat's moves from the session's events. Only our seat is human here;
-the other seat is ``REMOTE``. The status line says what we wait for: the
-other player's move, its part of a shuffle (a key), a reveal, or the link.
+One controller for every table size (two seats are a table of two). The
+game screens talk to a :class:`~client.controller.GameController`; this one
+plays the local seat through the peer's signed session and learns the other
+seats' moves from the session's events; what happens around the game
+(seats taken and freed while the table fills, links up and down) comes as
+the peer's typed events (:mod:`protocol.net.events`). Only our seat is human
+here; the others are ``REMOTE``. The status line says what we wait for: a
+move, a part of a shuffle (a key), a reveal, or a peer that is gone.
 
 The peer runs in its own task (started by :meth:`NetworkGame.start`), so the
 lobby can wait for the table to be set before it shows the board, and a
 failure (nobody at that address, a declined invitation, a cheat) becomes one
 readable line in :attr:`NetworkGame.failure` / ``last_error``, never a
 traceback. The log files stay where the peer wrote them.
+
+Computer seats are peers of their own that the host runs
+(:meth:`Peer.add_computer`); their names start with ``[computer] `` so every
+app shows what they are. A seat gone for good: the table's policy
+(``on_gone``) and claim time, signed in the table, are shown everywhere
+(:meth:`NetworkGame.policy_text`); while the awaited peer is gone the status
+counts up to the claim (:meth:`NetworkGame.gone_text`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import time
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
 from client.controller import (HUMAN, REMOTE, Change, GameController, LogEntry, Seat, Waiting,
                                describe_table_op)
+from client.local_play import MOVE_SECONDS
+from engines.bots import make_bot
 from engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
-from protocol.identity import Identity
-from protocol.net.peer import NetPeer, PeerOptions
-from protocol.session import Aborted, Disputed, GameOver, GameStarted, Moved, TableResolved, TableSet
+from protocol.identity import Identity, safety_code
+from protocol.net.discovery import Discovery, DiscoveryError
+from protocol.net.events import LinkLost, Linked, Listening, PeerEvent, SeatFreed, SeatOffered, SeatTaken, Seated
+from protocol.net.files import ResumeError
+from protocol.net.handshake import HandshakeError
+from protocol.net.invite import Declined
+from protocol.net.peer import Peer, PeerOptions, Think
+from protocol.session import (CLAIM_REASON, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Disputed,
+                              GameOver, GameStarted, Moved, Replaced, ReplaceAsked, SeatReplaced, Session,
+                              TableResolved, TableSet)
+from protocol.net.transport import LinkClosed
+from protocol.wire import ProtocolError
 
 FAIR_WORDS = {
     "fair_commit": "sealed die",
@@ -38,19 +61,45 @@ FAIR_WORDS = {
 }
 """What a fair-table step is, in a player's words (a key, a reveal...)."""
 
-_LISTENING = re.compile(r"^listening on (\S+):(\d+) ")
 NOTES_KEPT = 200
+_CLAIM_TIME = re.compile(r" for ([0-9.]+) s$")
+"""The claim time in a claim's signed reason ('... sent nothing for 60 s')."""
+
+
+def is_computer(name: str) -> bool:
+    """A seat a host's computer plays (every peer sees the mark in its name)."""
+    return name.startswith(COMPUTER_MARK)
+
+
+def clock(seconds: float) -> str:
+    """``m:ss`` for a duration (the gone clock and the claim time)."""
+    seconds = max(int(seconds), 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def claim_time(seconds: float) -> str:
+    """The claim time in words: ``5 min``, ``90 s``."""
+    return f"{seconds / 60:g} min" if seconds >= 60 and seconds % 60 == 0 else f"{seconds:g} s"
+
+
+ON_GONE_WORDS = {ON_GONE_END: "the game ends with the scores so far",
+                 ON_GONE_COMPUTER: "a computer takes the seat"}
+"""What the table does with a seat gone past the claim time, in a player's words."""
+
+
+def describe_policy(on_gone: str, claim_after: float) -> str:
+    """'if a player is gone 5 min: a computer takes the seat'."""
+    return f"if a player is gone {claim_time(claim_after)}: {ON_GONE_WORDS.get(on_gone, on_gone)}"
+
+
+def replacement_players(bot: str) -> Callable[[int], object]:
+    """The player of a computer this app hosts for a seat it replaced (the lobby's computer level)."""
+    salt = os.urandom(4).hex()
+    return lambda seat: make_bot(bot, f"{salt}-replace-{seat + 1}", max_seconds=MOVE_SECONDS)
 
 
 def failure_text(error: BaseException) -> str:
     """One readable line for whatever stopped the peer."""
-    from protocol.net.discovery import DiscoveryError
-    from protocol.net.handshake import HandshakeError
-    from protocol.net.invite import Declined
-    from protocol.net.peer import ResumeError
-    from protocol.net.transport import LinkClosed
-    from protocol.wire import ProtocolError
-
     if isinstance(error, Declined):
         return f"Not seated: {error}"
     if isinstance(error, HandshakeError):
@@ -71,120 +120,186 @@ def failure_text(error: BaseException) -> str:
 
 
 class NetworkGame(GameController):
-    """One network game as a controller. Make it with :meth:`open_table` or :meth:`join`, then :meth:`start`."""
+    """One network game of any size as a controller. Make it with :meth:`open_table`, :meth:`join` or
+    :meth:`resume`, then :meth:`start`."""
 
     mode = "LAN game"
 
-    def __init__(self, peer: NetPeer, runner: Callable[[], Awaitable[object]], game: Game | None = None):
+    def __init__(self, peer: Peer, runner: Callable[[], Awaitable[object]] | None, game: Game | None = None, *,
+                 players: int = 0):
         super().__init__()
         self.peer = peer
         self._runner = runner
         self.game = game  # type: ignore[assignment]  # a guest learns it from the table
+        self.players = players
+        """Seats at the table (the host knows it at once; a guest from the advert, then the roster)."""
         self.seats: tuple[Seat, ...] = ()
         self.my_seat: int | None = None
         self.safety_code: str = ""
         self.failure: str | None = None
         self.listening: tuple[str, int] | None = None
         self.notes: list[str] = []
-        """The peer's own lines (listening, linked, link lost...), newest last."""
+        """What happened around the game (listening, linked, link lost...), newest last."""
+        self.taken: list[str] = [peer.name] if peer.is_host else []
+        """Names seated so far, in seat order, until the roster is known (the host's view)."""
+        self.host_name = ""
+        self.joined = False
+        """A guest: the host took us (we wait for the others, then the roster)."""
+        self.host_code = ""
+        """A guest: the safety code of the host's key and ours, as the host's join dialog showed it."""
         self.last_remote: LogEntry | None = None
-        """The other seat's last move: the screen highlights it."""
+        """The last move of another seat: the screen highlights it."""
+        self.last_moves: dict[int, LogEntry] = {}
+        """Every other seat's last move (the banner shows them all)."""
+        self.notice = ""
+        """The last replacement, in one line (the banner shows it)."""
         self.ready = asyncio.Event()
         """Set once the board can be shown (play started) or the peer failed."""
         self._was_linked = False
         self._last_linked = False
+        self._link_state: tuple[bool, ...] = ()
+        self._gone_since: dict[bytes, float] = {}
+        """Key of a peer whose link with us is down -> when we saw it go (time.monotonic)."""
+        self._gone_shown = ""
         self._task: asyncio.Task | None = None
         self._closed = False
         peer.on_events = self._on_events
-        peer.say = self._say
+        peer.on_peer_event = self._on_peer_event
+        peer.say = lambda line: None
 
     # -- making one
     @classmethod
     def open_table(cls, me: Identity, name: str, game: Game, folder: Path | str, *, variant: str = "standard",
-                   interfaces: Sequence[str], port: int = 0, discover: bool = True,
-                   accept: Callable | None = None, options: PeerOptions = PeerOptions()) -> "NetworkGame":
-        """Host a table for ``game`` on ``interfaces``; ``accept`` decides on each join request (may be async)."""
-        game.check_options(2, variant)
-        peer = NetPeer.host(me, name, game, folder, variant=variant, options=options, say=lambda _: None)
-        return cls(peer, lambda: peer.run_host(list(interfaces), port, discover=discover, accept=accept), game)
+                   players: int = 2, computers: int = 0, bot: str = "greedy", interfaces: Sequence[str],
+                   port: int = 0, discover: bool = True, accept: Callable | None = None,
+                   options: PeerOptions = PeerOptions(), on_gone: str = ON_GONE_END,
+                   think: Think | None = None) -> "NetworkGame":
+        """Host a table of ``players`` seats, ``computers`` of them played by ``bot`` players this app runs.
+
+        ``accept`` decides on each join request (may be async: a dialog). ``on_gone`` (signed in the
+        table): a seat gone past ``options.claim_after`` ends the game with the scores so far (``end``)
+        or is given to a ``bot`` player this app hosts, if this app is the one that claims (``computer``).
+        """
+        game.check_options(players, variant)
+        if not 0 <= computers < players:
+            raise RulesError(f"a table of {players} takes 0 to {players - 1} computer players, not {computers}")
+        make_bot(bot)  # an unknown kind fails here, in one line
+        if on_gone not in ON_GONE_WORDS:
+            raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE_WORDS)}")
+        peer = Peer.host(me, name, game, players, folder, variant=variant, options=options, say=lambda _: None,
+                         on_gone=on_gone)
+        if think is not None:
+            peer.think = think
+        peer.computer_player = replacement_players(bot)
+        salt = os.urandom(4).hex()
+        for n in range(computers):
+            peer.add_computer(make_bot(bot, f"{salt}-computer-{n + 1}", max_seconds=MOVE_SECONDS))
+        return cls(peer, lambda: peer.run_host(list(interfaces), port, discover=discover, accept=accept), game,
+                   players=players)
 
     @classmethod
     def join(cls, me: Identity, name: str, folder: Path | str, address: tuple[str, int], *,
-             expect_fingerprint: str | None = None, game: str = "", variant: str = "standard",
-             rediscover_on: Sequence[str] = (), games: Callable[[str], Game] | None = None,
-             options: PeerOptions = PeerOptions()) -> "NetworkGame":
-        """Join the table at ``address``; ``rediscover_on`` (interfaces) finds a restarted host again."""
-        peer = NetPeer.guest(me, name, folder, options=options, say=lambda _: None)
+             interfaces: Sequence[str], players: int = 0, expect_fingerprint: str | None = None, game: str = "",
+             variant: str = "standard", discover: bool = True, games: Callable[[str], Game] | None = None,
+             options: PeerOptions = PeerOptions(), bot: str = "greedy", think: Think | None = None) -> "NetworkGame":
+        """Ask the host at ``address`` for a seat; listen on ``interfaces`` for the peers seated after us.
+
+        ``bot``: the kind of the computer this app hosts if it gives a gone seat to one.
+        """
+        peer = Peer.guest(me, name, folder, options=options, say=lambda _: None)
+        if think is not None:
+            peer.think = think
+        peer.computer_player = replacement_players(bot)
         if games is not None:
-            peer.session._games = games  # a game the registry does not know (tests); see the report
+            peer.session._games = games  # a game the registry does not know (tests)
 
         async def run():
-            discovery = None
-            if rediscover_on:
-                from protocol.net.discovery import Discovery
+            discovery = Discovery(list(interfaces)) if discover else None
+            return await peer.run_guest(address, list(interfaces), expect_fingerprint=expect_fingerprint,
+                                        discovery=discovery, game=game, variant=variant or "standard",
+                                        players=players)
 
-                discovery = Discovery(list(rediscover_on))
-            return await peer.run_guest(address, expect_fingerprint=expect_fingerprint, discovery=discovery,
-                                        game=game, variant=variant or "standard")
-
-        return cls(peer, run)
+        return cls(peer, run, players=players)
 
     @classmethod
     def resume(cls, me: Identity, meta_path: Path | str, *, interfaces: Sequence[str], discover: bool = True,
-               options: PeerOptions = PeerOptions()) -> "NetworkGame":
-        """Go on with an unfinished game from its files (after the app was closed or crashed).
+               options: PeerOptions = PeerOptions(), bot: str = "greedy", think: Think | None = None) -> "NetworkGame":
+        """Go on with an unfinished table from its files; a host brings its computer seats back too.
 
-        Raises ``protocol.net.peer.ResumeError`` (one line) if the files cannot be resumed.
+        Raises :class:`protocol.net.files.ResumeError` (one line) if the files cannot be resumed.
         """
-        peer = NetPeer.from_files(me, meta_path, options=options, say=lambda _: None)
-        if peer.role == "host":
+        peer = Peer.from_files(me, meta_path, options=options, say=lambda _: None)
+        if think is not None:
+            peer.think = think
+        peer.computer_player = replacement_players(bot)
+        salt = os.urandom(4).hex()
+        peer.resume_computers(lambda n: make_bot(bot, f"{salt}-computer-{n}", max_seconds=MOVE_SECONDS))
+        if peer.is_host:
             port = int(peer.files.meta.get("port", 0) or 0)
             runner = lambda: peer.run_host(list(interfaces), port, discover=discover)  # noqa: E731
         else:
             async def runner():
-                discovery = None
-                if discover and interfaces:
-                    from protocol.net.discovery import Discovery
-
-                    discovery = Discovery(list(interfaces))
-                return await peer.run_guest(None, discovery=discovery)
-        controller = cls(peer, runner, peer.session.game)
+                discovery = Discovery(list(interfaces)) if discover and interfaces else None
+                return await peer.run_guest(None, list(interfaces), discovery=discovery)
+        controller = cls(peer, runner, peer.session.game, players=len(peer.seats))
         controller._adopt()
         controller._replay_log()
-        controller._was_linked = True  # until the other player is back, the banner says the link is down
+        controller._was_linked = True  # until the others are back, the banner says which links are down
         controller.notes.append(f"resumed from {len(peer.session.chain)} logged entries")
         return controller
 
-    # -- what the lobby reads until the board shows
-    players = 2
-
+    # -- facts the lobby shows
     @property
     def variant(self) -> str:
-        return self.peer.session.variant
+        s = self.peer.session
+        return s.variant if s is not None and s.game is not None else self.peer.files.meta.get("variant", "standard")
 
     @property
     def board_ready(self) -> bool:
         """The table is set and play started: the board can be shown."""
-        return self.failure is None and self.game is not None and self.peer.session.view is not None
+        s = self.peer.session
+        return self.failure is None and self.game is not None and s is not None and s.view is not None
 
     def table_lines(self) -> list[str]:
-        """Seat by seat, for the lobby: who sits there, or that it is free."""
+        """Seat by seat, for the lobby: who sits there (you, the host, a computer) or that it is free."""
         if self.seats:
-            return [f"{s.index + 1}. {s.name}{' (you)' if s.index == self.my_seat else ''}" for s in self.seats]
-        if self.peer.role == "host":
-            return [f"1. {self.peer.name} (host, you)", "2. (free)"]
-        return []
+            names = [s.name for s in self.seats]
+        elif self.peer.seats:
+            names = [s.name for s in self.peer.seats]
+        else:
+            names = list(self.taken)
+        if not self.peer.is_host and not names:
+            host = self.host_name or "the host"
+            size = self.players or "several"
+            if not self.joined:
+                return [f"Asking {host} for a seat at a table of {size}..."]
+            return [f"Seated at {host}'s table of {size}: waiting for the other players...",
+                    f"Safety code with {host}: {self.host_code} (as on {host}'s join dialog)"]
+        me = self.peer.name
+        lines = []
+        for i in range(max(self.players, len(names))):
+            if i < len(names):
+                notes = []
+                if i == 0:
+                    notes.append("host")
+                if names[i] == me and (self.my_seat is None or self.my_seat == i) and (i == 0) == self.peer.is_host:
+                    notes.append("you")
+                extra = f" ({', '.join(notes)})" if notes else ""
+                lines.append(f"{i + 1}. {names[i]}{extra}")
+            else:
+                lines.append(f"{i + 1}. (free)")
+        return lines
+
+    def free_seats(self) -> int:
+        return max(self.players - len(self.taken), 0) if not self.peer.seats else 0
 
     def forget_if_unjoined(self) -> None:
-        """A host closing a table nobody joined: not an unfinished game to resume."""
-        peer = self.peer
-        if peer.role == "host" and peer.peer_key is None and not peer.session.over:
-            peer.files.update(over=True, closed="nobody joined")
+        """A host closing a table that never filled: not an unfinished game to resume."""
+        if self.peer.is_host and self.peer.session is None:
+            self.peer.files.update(over=True, closed="the table never filled")
 
     def _adopt(self) -> None:
         """Take the table from a session rebuilt from its log (no TableSet event comes then)."""
-        from protocol.identity import safety_code
-
         s = self.peer.session
         if not s.seats:
             return
@@ -196,10 +311,7 @@ class NetworkGame(GameController):
             self.ready.set()
 
     def _replay_log(self) -> None:
-        """Rebuild the move log (and the other player's last move) from the chain of a resumed game."""
-        from protocol.session import Session
-        from protocol.wire import ProtocolError
-
+        """Rebuild the move log (and the others' last moves) from the chain of a resumed game."""
         s = self.peer.session
         game = s.game
         try:
@@ -229,15 +341,27 @@ class NetworkGame(GameController):
             self.ready.set()  # whoever waits for the board learns that it will not come
 
     # -- what the peer tells us
-    def _say(self, line: str) -> None:
-        self.notes.append(line)
+    def _on_peer_event(self, ev: PeerEvent) -> None:
+        self.notes.append(str(ev))
         del self.notes[:-NOTES_KEPT]
-        found = _LISTENING.match(line)
-        if found and self.listening is None:
-            self.listening = (found.group(1), int(found.group(2)))
-        if line.startswith(("listening on", "linked with", "link lost", "join request", "accepted", "declined")):
+        if isinstance(ev, Listening):
+            if self.listening is None:
+                self.listening = (ev.address, ev.port)
+        elif isinstance(ev, SeatTaken):
+            self.taken.append(ev.name)
+            self.players = ev.seats
+        elif isinstance(ev, SeatFreed):  # a joiner gone before the table was full: its seat is free again
+            for i in range(len(self.taken) - 1, 0, -1):  # never seat 1: that is the host
+                if self.taken[i] == ev.name:
+                    del self.taken[i]
+                    break
+        elif isinstance(ev, SeatOffered):
+            self.host_name, self.joined, self.host_code = ev.host, True, ev.safety_code
+        elif isinstance(ev, Seated):
+            self.players = len(ev.names)
+        elif isinstance(ev, (Linked, LinkLost)):
             self._check_link()
-            self._notify(Change())
+        self._notify(Change())
 
     def _on_events(self, events: list) -> None:
         for ev in events:
@@ -250,11 +374,20 @@ class NetworkGame(GameController):
                 change.entry = self._record(ev.seat, ev.text, ev.events)
                 if ev.seat != self.my_seat:
                     self.last_remote = change.entry
+                    self.last_moves[ev.seat] = change.entry
             elif isinstance(ev, TableResolved):
                 public = ev.outcome if ev.op.kind == ROLL else None
                 change.entry = self._record(TABLE, describe_table_op(ev.op, public), ev.events)
             elif isinstance(ev, Disputed):
                 self.notes.append(f"dispute: {ev.reason}")
+            elif isinstance(ev, ReplaceAsked) and ev.seat < len(self.seats):
+                self.notes.append(f"{self.seats[ev.by].label} asks to give {self.seats[ev.seat].label}'s seat to "
+                                  f"{ev.name}")
+            elif isinstance(ev, SeatReplaced):
+                self._seat_replaced(ev)
+            elif isinstance(ev, Replaced):
+                self.last_error = self.replaced_text(ev)
+                change.error = self.last_error
             elif isinstance(ev, Aborted):
                 self.last_error = self.ended_text(ev)
                 change.error = self.last_error
@@ -269,12 +402,24 @@ class NetworkGame(GameController):
         self.my_seat = ev.my_seat
         self.safety_code = ev.safety_code
         self.seats = tuple(Seat(i, name, HUMAN if i == ev.my_seat else REMOTE) for i, name in enumerate(ev.names))
+        self.players = len(self.seats)
 
     def _record(self, actor: int, text: str, events) -> LogEntry:
         entry = LogEntry(len(self.log) + 1, actor, text, tuple(events))
         self.log.append(entry)
         return entry
 
+    def _seat_replaced(self, ev: SeatReplaced) -> None:
+        """The computer holds the seat now: its name (``[computer] Bob``) everywhere, and one line of notice."""
+        s = self.peer.session
+        old = self.seats[ev.seat].label if ev.seat < len(self.seats) else f"P{ev.seat + 1}"
+        self.my_seat = s.my_seat
+        self.seats = tuple(Seat(i, name, HUMAN if i == s.my_seat else REMOTE) for i, name in enumerate(s.names))
+        self.notice = (f"{old} was gone {claim_time(self.claim_after)}: {self.seats[ev.seat].label} "
+                       f"plays that seat from now on (every present player signed it; hidden cards re-dealt)")
+        self.notes.append(self.notice)
+
+    # -- how a game ended early
     def early_end(self) -> str:
         """The one line of a game that stopped without a result (an abort, a failure); '' otherwise.
 
@@ -283,35 +428,127 @@ class NetworkGame(GameController):
         s = self.peer.session
         if self.failure is not None:
             return self.failure
+        if s is not None and isinstance(s.result, Replaced):
+            return self.replaced_text(s.result)
         if s is not None and isinstance(s.result, Aborted):
             return self.ended_text(s.result)
         return ""
 
+    def replaced_text(self, ev: Replaced) -> str:
+        """We are the one who was gone: our seat is a computer's now; the board stays as we left it."""
+        by = self.seats[ev.by].label if 0 <= ev.by < len(self.seats) else f"P{ev.by + 1}"
+        return (f"Game over for you: while you were gone, {by} gave your seat (P{ev.seat + 1}) to a computer, "
+                f"which plays on; the board shows the game as you left it")
+
     def ended_text(self, ev: Aborted) -> str:
+        """A claim says who was gone and the scores so far; another early end names the seat at fault."""
+        if ev.culprit is not None and ev.reason.startswith(CLAIM_REASON) and 0 <= ev.culprit < len(self.seats):
+            who = self.seats[ev.culprit].label + (" (you)" if ev.culprit == self.my_seat else "")
+            found = _CLAIM_TIME.search(ev.reason)
+            text = f"Game ended: {who} was gone" + (f" {claim_time(float(found.group(1)))}" if found else "")
+            scores = list(ev.scores) if ev.scores is not None else self.peer.scores_so_far()
+            if scores:
+                text += "; scores so far: " + ", ".join(f"{seat.label} {score}"
+                                                        for seat, score in zip(self.seats, scores))
+            return text
         if ev.culprit is not None and 0 <= ev.culprit < len(self.seats):
             who = "you" if ev.culprit == self.my_seat else self.seats[ev.culprit].label
             return f"Game ended, fault of {who}: {ev.reason}"
         return f"Game ended: {ev.reason}"
 
-    # -- the link
+    # -- a seat gone for good: the table's policy and the clock
+    @property
+    def on_gone(self) -> str | None:
+        """The table's policy for a seat gone past the claim time (None: a guest before the table is known)."""
+        s = self.peer.session
+        if s is not None and s.game is not None:
+            return s.on_gone
+        return self.peer.on_gone if self.peer.is_host else None
+
+    @property
+    def claim_after(self) -> float:
+        """Seconds a gone player has before the claim: the host's, signed in the table, once it is known."""
+        s = self.peer.session
+        if s is not None and s.timeout is not None and s.game is not None:
+            return s.timeout
+        return self.peer.options.claim_after
+
+    def policy_text(self) -> str:
+        """'if a player is gone 5 min: a computer takes the seat' ('' until the table is known)."""
+        on_gone = self.on_gone
+        return "" if on_gone is None else describe_policy(on_gone, self.claim_after)
+
+    def gone_text(self, now: float | None = None) -> str:
+        """While the awaited peer's link with us is down: who, for how long, and what happens at the claim time."""
+        s = self.peer.session
+        if s is None or s.over or self.failure is not None or s.game is None:
+            return ""
+        seat = s.waiting_for()
+        if seat is None or seat == s.my_seat or seat >= len(s.seats):
+            return ""
+        key = s.seats[seat]
+        since = self._gone_since.get(key)
+        if since is None or self.peer.linked(key):
+            return ""
+        now = time.monotonic() if now is None else now
+        then = ON_GONE_WORDS[ON_GONE_COMPUTER] if s.may_replace(seat) else ON_GONE_WORDS[ON_GONE_END]
+        who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
+        return f"Waiting for {who} (gone {clock(now - since)}; at {clock(self.claim_after)} {then})"
+
+    def _replace_text(self) -> str:
+        s = self.peer.session
+        seat = (s.replacing or {}).get("seat", 0)
+        who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
+        expected = s.waiting_for()
+        if expected is None or expected == s.my_seat:
+            return f"Giving {who}'s seat to a computer: agreeing..."
+        return f"Giving {who}'s seat to a computer: waiting for {self.seats[expected].label} to agree"
+
+    # -- the links: one per other peer
+    def peer_links(self) -> list[tuple[str, bool]]:
+        """(seat label, linked) for every other seat, in seat order (empty until the roster is known)."""
+        out = []
+        for i, seat in enumerate(self.peer.seats):
+            if seat.key == self.peer.me.public:
+                continue
+            label = self.seats[i].label if i < len(self.seats) else f"P{i + 1} {seat.name}"
+            out.append((label, self.peer.linked(seat.key)))
+        return out
+
     @property
     def linked(self) -> bool:
-        link = self.peer.link
-        return link is not None and not link.closed
+        """Linked with every other peer."""
+        links = self.peer_links()
+        return bool(links) and all(up for _, up in links)
 
     @property
     def link_down(self) -> bool:
         """True while a link we had is gone and the game is not over (the peer reconnects by itself)."""
-        return self._was_linked and not self.linked and not self.peer.session.over and self.failure is None
+        s = self.peer.session
+        over = s is None or s.over
+        return self._was_linked and not self.linked and not over and self.failure is None
 
     def _check_link(self) -> bool:
-        """Note a link that came up or went down; True if it changed since the last look."""
-        linked = self.linked
-        if linked == self._last_linked:
-            return False
-        self._last_linked = linked
-        self._was_linked = self._was_linked or linked
-        return True
+        """Note links that came up or went down (and when); True if what the screen shows changed."""
+        changed = False
+        state = tuple(up for _, up in self.peer_links())
+        if state != self._link_state:
+            self._link_state = state
+            self._last_linked = self.linked
+            self._was_linked = self._was_linked or self._last_linked
+            changed = True
+        now = time.monotonic()
+        me = self.peer.me.public
+        for seat in self.peer.seats:
+            if seat.key == me or self.peer.linked(seat.key):
+                self._gone_since.pop(seat.key, None)
+            elif self._was_linked:
+                self._gone_since.setdefault(seat.key, now)
+        gone = self.gone_text(now)
+        if gone != self._gone_shown:   # the clock ticks on the screen once a second
+            self._gone_shown = gone
+            changed = True
+        return changed
 
     # -- GameController
     def view(self, seat: int | None) -> State:
@@ -323,6 +560,8 @@ class NetworkGame(GameController):
     @property
     def waiting(self) -> Waiting:
         s = self.peer.session
+        if s is None:
+            return Waiting("over") if self.failure is not None else Waiting("table")
         if s.over or self.failure is not None:
             return Waiting("over")
         if s.phase == "play" and s.view is not None and not self.game.is_over(s.view):
@@ -333,23 +572,35 @@ class NetworkGame(GameController):
         return Waiting("table")
 
     def is_over(self) -> bool:
-        return self.peer.session.over or self.failure is not None
+        s = self.peer.session
+        return self.failure is not None or (s is not None and s.over)
 
     def scores(self) -> list[int]:
-        return self.game.scores(self.view(None)) if self.peer.session.view is not None else []
+        s = self.peer.session
+        return self.game.scores(self.view(None)) if s is not None and s.view is not None else []
 
     def winners(self) -> list[int]:
-        return self.game.winners(self.view(None)) if self.peer.session.view is not None else []
+        s = self.peer.session
+        return self.game.winners(self.view(None)) if s is not None and s.view is not None else []
 
     def status(self) -> str:
-        """Whose turn it is and what we wait for (a move, a key, a reveal, the link)."""
+        """Whose turn it is and what we wait for (a move, a key, a reveal, a gone peer, the links)."""
         s = self.peer.session
         if self.failure is not None:
             return self.failure
+        if s is None:
+            return f"Waiting for players: {len(self.taken)} of {self.players} seats taken"
+        if isinstance(s.result, Replaced):
+            return self.replaced_text(s.result)
         if isinstance(s.result, Aborted):
             return self.ended_text(s.result)
         if s.over:
             return super().status()
+        gone = self.gone_text()
+        if gone:
+            return gone
+        if s.phase == "replace":
+            return self._replace_text()
         text = self._waiting_text()
         if self.link_down:
             return f"Link down, reconnecting by itself... ({text})"
@@ -359,7 +610,7 @@ class NetworkGame(GameController):
         s = self.peer.session
         expected = s.waiting_for()
         if expected is None:
-            return "Waiting for the other player to join..."
+            return "Waiting for the other players to join..."
         other = expected != self.my_seat
         who = self.seats[expected].label if 0 <= expected < len(self.seats) else f"P{expected + 1}"
         if s.phase == "genesis":
@@ -389,22 +640,9 @@ class NetworkGame(GameController):
         if not self.peer.session.my_turn:
             raise IllegalAction(f"it is not your turn ({self._waiting_text()})")
         count = len(self.log)
-        # NetPeer.act is async; the session's act is not: the move is logged now, sent just after.
-        self.peer._report(self.peer.session.act(action))
-        task = asyncio.get_running_loop().create_task(self._send())
-        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        self.peer.play(action)   # logged now; every link's sender sends it in its turn
         mine = [e for e in self.log[count:] if e.actor == seat]
         return mine[0] if mine else self.log[-1]
-
-    async def _send(self) -> None:
-        from protocol.net.transport import LinkClosed
-
-        link = self.peer.link
-        if link is not None and not link.closed:
-            try:
-                await self.peer._send_out(link)
-            except (LinkClosed, OSError):
-                pass  # the resume sends it
 
     async def run(self) -> None:
         """Watch the peer until it stops: link changes are announced (the banner), failures become one line."""
@@ -431,3 +669,6 @@ class NetworkGame(GameController):
                 await self._task
             except BaseException:
                 pass
+
+
+__all__ = ["NetworkGame", "claim_time", "clock", "describe_policy", "failure_text", "is_computer"]

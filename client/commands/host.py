@@ -4,7 +4,8 @@ The host advertises its table with zeroconf (on the interfaces given, else
 the machine's LAN interfaces), listens on TCP, accepts the first joiner its
 policy allows, and plays to the end with a computer player, printing one
 line per event. If the log folder holds an unfinished game this host
-started (after a crash), it resumes that game instead.
+started for the same game (after a crash), it resumes that game instead.
+Every table size, two seats included, runs the same peer.
 """
 
 from __future__ import annotations
@@ -22,32 +23,30 @@ def add_arguments(p) -> None:
     p.add_argument("game", help="pagode, pueblo, pacal or pandoria")
     p.add_argument("--variant", default="standard", help="the game's variant (default standard)")
     p.add_argument("--players", type=int, default=2, metavar="N",
-                   help="seats at the table (default 2; 3 or more: every peer links with every other)")
+                   help="seats at the table (default 2; every peer links with every other)")
     p.add_argument("--computers", type=int, default=0, metavar="K",
-                   help="seats for computer players this host runs (named '[computer] NAME n'; with --players 3+)")
+                   help="seats for computer players this host runs (named '[computer] NAME n'; 0 to N-1)")
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--accept", default="any", metavar="any|FP[,FP...]",
                    help="whom to seat: anyone (default) or only these key fingerprints")
     p.add_argument("--on-gone", choices=("end", "computer"), default="end",
                    help="a peer gone past --claim-after: end the game with the scores so far (default), or "
-                        "give its seat to a computer by agreement of the rest (signed in the table; 3+ players)")
+                        "give its seat to a computer by agreement of the rest (signed in the table)")
     add_common(p)
 
 
 def run(args) -> int:
     from engines.bots import make_bot
     from engines.registry import get_game
-    from protocol.net.mesh import MeshPeer
-    from protocol.net.peer import GameFiles, NetPeer, ResumeError
+    from protocol.net.files import GameFiles, ResumeError, read_meta
+    from protocol.net.peer import Peer
 
     game = get_game(args.game)
     game.check_options(args.players, args.variant)
-    if args.computers and not (args.players > 2 and 0 < args.computers < args.players):
-        fail(f"--computers must be 1..{max(args.players - 1, 1)} at a table of 3 or more (--players), "
+    if not 0 <= args.computers < args.players:
+        fail(f"--computers must be 0..{args.players - 1} at a table of {args.players} (one seat is yours), "
              f"not {args.computers}")
     check_bot(args.bot)
-    if args.on_gone == "computer" and args.players < 3:
-        fail("--on-gone computer needs a table of 3 or more (--players): the rest must agree")
     if not 0 <= args.port < 65536:
         fail(f"--port must be 0..65535, not {args.port}")
     me, name = identity_and_name(args)
@@ -55,27 +54,22 @@ def run(args) -> int:
     folder = log_folder(args)
     player = make_bot(args.bot, args.bot_seed)
     options = peer_options(args)
-    unfinished = [m for m in GameFiles.unfinished(folder) if _role(m) == "host"]
+    unfinished = [m for m in GameFiles.unfinished(folder)
+                  if read_meta(m).get("role") == "host" and read_meta(m).get("game") == game.id]
     if unfinished and not args.new:
-        kind = MeshPeer if _meta(unfinished[0]).get("mesh") else NetPeer
         try:
-            peer = kind.from_files(me, unfinished[0], player=player, options=options, say=say)
-            if kind is MeshPeer:
-                peer.resume_computers(lambda n: make_bot(args.bot, f"{args.bot_seed}-computer-{n}"))
-                peer.computer_player = replacement_player(args)
+            peer = Peer.from_files(me, unfinished[0], player=player, options=options, say=say)
+            peer.resume_computers(lambda n: make_bot(args.bot, f"{args.bot_seed}-computer-{n}"))
         except ResumeError as e:
             fail(f"{e} (start a new game with --new)")
-        port = args.port or int(peer.files.meta.get("port", 0))
-    elif args.players > 2:
-        peer = MeshPeer.host(me, name, game, args.players, folder, variant=args.variant, player=player,
-                             options=options, say=say, on_gone=args.on_gone)
-        peer.computer_player = replacement_player(args)
+        port = args.port or int(peer.files.meta.get("port", 0) or 0)
+    else:
+        peer = Peer.host(me, name, game, args.players, folder, variant=args.variant, player=player,
+                         options=options, say=say, on_gone=args.on_gone)
         for n in range(args.computers):
             peer.add_computer(make_bot(args.bot, f"{args.bot_seed}-computer-{n + 1}"))
         port = args.port
-    else:
-        peer = NetPeer.host(me, name, game, folder, variant=args.variant, player=player, options=options, say=say)
-        port = args.port
+    peer.computer_player = replacement_player(args)
     allowed = None if args.accept == "any" else {f.strip() for f in args.accept.split(",") if f.strip()}
     policy = None if allowed is None else (lambda req: req.peer.fingerprint in allowed)
     from protocol.net.discovery import DiscoveryError
@@ -87,21 +81,6 @@ def run(args) -> int:
     except OSError as e:
         fail(f"cannot listen on {', '.join(interfaces)}: {e.strerror or e}")
     return 0 if session.phase == "over" else 1
-
-
-def _role(meta_path) -> str:
-    return _meta(meta_path).get("role", "")
-
-
-def _meta(meta_path) -> dict:
-    """An unfinished game's meta file (role, mesh...); empty if unreadable."""
-    import json
-
-    try:
-        data = json.loads(meta_path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 # --------------------------------------------------------------------------

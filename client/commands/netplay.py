@@ -1,35 +1,35 @@
-"""Selfplay through signed sessions: `lanterne selfplay GAME --net memory`.
+"""Selfplay through signed sessions: `lanterne selfplay GAME --net memory|tcp`.
 
 Not a subcommand of its own (no NAME): ``selfplay`` calls :func:`selfplay`
-when ``--net`` is not ``open``. Each game runs between one session per seat
-joined by an in-memory pipe; each seat writes its own log file and the logs
-must come out identical, byte for byte.
+when ``--net`` is not ``open``. With ``memory`` each game runs between one
+session per seat joined by in-memory pipes; with ``tcp`` between one real
+``lanterne host`` process and one ``lanterne join HOST:PORT`` process per
+other seat, over 127.0.0.1 only (no zeroconf). Either way each seat writes
+its own log file and the logs must come out identical, byte for byte.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
+from client.cli import UserError
+from client.selfplay_report import emit, game_seed, report
+from engines.bots import make_bot
+from protocol.log import LogWriter, open_entry, read_log
+from protocol.memory import make_sessions, play
+from protocol.session import Session
+
 
 def selfplay(args, game, kinds: list[str]) -> int:
-    from client.cli import UserError
-    from client.commands.selfplay import emit, game_seed, report
-    from engines.bots import make_bot
-    from protocol.log import LogWriter
-    from protocol.memory import make_sessions, play
-
-    if args.net != "memory":
-        import importlib
-
-        try:
-            tcp = importlib.import_module("protocol.net.selfplay")
-        except ModuleNotFoundError:
-            tcp = None
-        if tcp is None or not hasattr(tcp, "selfplay"):
-            raise UserError(f"--net {args.net} is not built yet (use --net memory)")
-        return tcp.selfplay(args, game, kinds)   # protocol/net's own driver, two processes over TCP
+    if args.net == "tcp":
+        return selfplay_tcp(args, game, kinds)
     log_dir = Path(args.log_dir) if args.log_dir else None
     if log_dir is not None:
         try:
@@ -68,4 +68,86 @@ def selfplay(args, game, kinds: list[str]) -> int:
         print(json.dumps({"summary": summary}))
     else:
         print(f"{args.games} games in {elapsed:.2f} s over signed sessions: {summary['games_per_second']} games/s")
+    return 0
+
+
+# --------------------------------------------------------------------------
+# One process per seat over TCP on 127.0.0.1
+
+LISTENING = re.compile(r"^listening on 127\.0\.0\.1:(\d+)")
+
+
+def _spawn(args: list[str], home: Path) -> subprocess.Popen:
+    env = dict(os.environ, LANTERNE_HOME=str(home), PYTHONUNBUFFERED="1")
+    return subprocess.Popen([sys.executable, "-m", "client", *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def play_one(game_id: str, variant: str, players: int, bots: list[str], seed: str, folder: Path,
+             timeout: float = 300.0) -> list[Path]:
+    """One game between a host process and ``players - 1`` guest processes; returns every seat's log file."""
+    common = ["--interface", "127.0.0.1", "--no-discovery", "--new"]
+    host = _spawn(["host", game_id, "--variant", variant, "--players", str(players), "--bot", bots[0],
+                   "--bot-seed", f"{seed}/bot0", "--name", "bot1", "--log-dir", str(folder / "seat1"), *common],
+                  folder / "home1")
+    procs = [host]
+    try:
+        port = None
+        for line in host.stdout:
+            m = LISTENING.match(line)
+            if m:
+                port = int(m.group(1))
+                break
+        if port is None:
+            raise UserError(f"the host process ended without listening: {host.stderr.read().strip()[-300:]}")
+        for i in range(1, players):
+            procs.append(_spawn(["join", f"127.0.0.1:{port}", "--players", str(players),
+                                 "--bot", bots[i % len(bots)], "--bot-seed", f"{seed}/bot{i}", "--name",
+                                 f"bot{i + 1}", "--log-dir", str(folder / f"seat{i + 1}"), *common],
+                                folder / f"home{i + 1}"))
+        outputs = [None] * players
+        deadline = time.monotonic() + timeout
+        for i in list(range(1, players)) + [0]:
+            outputs[i] = procs[i].communicate(timeout=max(deadline - time.monotonic(), 1.0))
+    except subprocess.TimeoutExpired:
+        raise UserError(f"the TCP game did not end within {timeout:g} s") from None
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    failed = [(i, p.returncode) for i, p in enumerate(procs) if p.returncode]
+    if failed:
+        i, code = failed[0]
+        raise UserError(f"seat {i + 1}'s process failed (exit {code}): {outputs[i][1].strip()[-300:]}")
+    logs = []
+    for i, (out, _) in enumerate(outputs):
+        m = re.search(r"^log: (.+)$", out, re.M)
+        if m is None:
+            raise UserError(f"seat {i + 1}'s process did not say where its log is")
+        logs.append(Path(m.group(1)))
+    return logs
+
+
+def selfplay_tcp(args, game, kinds: list[str]) -> int:
+    root = Path(args.log_dir) if args.log_dir else Path(tempfile.mkdtemp(prefix="lanterne-tcp-"))
+    started = time.perf_counter()
+    for g in range(args.games):
+        seed = game_seed(args.seed, g)
+        logs = play_one(game.id, args.variant, args.players, kinds, seed, root / f"game{g}")
+        if len({log.read_bytes() for log in logs}) != 1:
+            raise UserError(f"game {g}: the peers' logs differ ({', '.join(map(str, logs))})")
+        raws, _ = read_log(logs[0])
+        host_key = open_entry(raws[0]).author
+        final = Session.replay(raws, host_key, logs[0].with_suffix(".seed").read_bytes())
+        result = report(game, final.view, g, seed, len(raws))
+        result["log"] = str(logs[0])
+        emit(result, args.json)
+    elapsed = time.perf_counter() - started
+    summary = {"games": args.games, "seconds": round(elapsed, 3), "net": "tcp", "players": args.players,
+               "logs": str(root)}
+    if args.json:
+        print(json.dumps({"summary": summary}))
+    else:
+        print(f"{args.games} games of {args.players} in {elapsed:.2f} s over TCP on 127.0.0.1; logs in {root}")
     return 0

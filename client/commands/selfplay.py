@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 
 from engines.bots import make_bot
 from engines.core import OpenTable, play_out
 from engines.registry import get_game
+
+from client.commands import netplay
+from client.selfplay_report import emit, game_seed, report
 
 NAME = "selfplay"
 HELP = "play complete games between computer players and print the results"
@@ -23,13 +25,9 @@ def add_arguments(p) -> None:
     p.add_argument("--bots", default="random", metavar="B[,B...]",
                    help="computer player per seat, cycled: random, greedy, ismcts[:easy|normal|hard|ITERATIONS|SECONDSs] (default random)")
     p.add_argument("--net", choices=["open", "memory", "tcp"], default="open",
-                   help="open table (default), two signed sessions in memory, or two processes over TCP")
+                   help="open table (default), signed sessions in memory, or one process per seat over TCP")
     p.add_argument("--log-dir", metavar="DIR", help="where the signed logs go (with --net memory or tcp)")
     p.add_argument("--json", action="store_true", help="one JSON object per game, then a summary")
-
-
-def game_seed(seed: str, index: int) -> str:
-    return f"{seed}/{index}"
 
 
 def run(args) -> int:
@@ -41,8 +39,6 @@ def run(args) -> int:
     game.check_options(args.players, args.variant)
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()] or ["random"]
     if args.net != "open":
-        from client.commands import netplay
-
         return netplay.selfplay(args, game, kinds)
     started = time.perf_counter()
     results = []
@@ -61,17 +57,3 @@ def run(args) -> int:
     else:
         print(f"{args.games} games in {elapsed:.2f} s: {summary['games_per_second']} games/s")
     return 0
-
-
-def report(game, final, index: int, seed: str, steps: int) -> dict:
-    return {"game": index, "seed": seed, "scores": game.display_scores(final), "counted": game.score_name,
-            "winners": [w + 1 for w in game.winners(final)], "turns": game.turn(final), "steps": steps}
-
-
-def emit(r: dict, as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(r))
-    else:
-        scores = f"{r['counted']} " + " ".join(f"P{i + 1}={s}" for i, s in enumerate(r["scores"]))
-        print(f"game {r['game']}: {scores}  winner(s) {','.join(f'P{w}' for w in r['winners'])}  turns {r['turns']}")
-    sys.stdout.flush()

@@ -1,9 +1,9 @@
 """The LAN lobby: who is on this network, their open tables, and yours.
 
 Open a table (game, variant, number of seats, how many of them computer
-players this app runs, their level, and at a table of 3+ what happens to a
-player gone for good: after the claim time (1, 2, 5 or 10 minutes) the game
-ends with the scores so far, or a computer takes the seat) and wait: each join request opens
+players this app runs, their level, and what happens to a player gone for
+good: after the claim time (1, 2, 5 or 10 minutes) the game ends with the
+scores so far, or a computer takes the seat) and wait: each join request opens
 the accept/decline dialog with the joiner's name and the safety code, and
 the table view here shows every seat, taken or free (computers marked
 ``[computer]``). Or join a table heard on the LAN (click it) or typed as
@@ -11,12 +11,10 @@ HOST:PORT. Once the table is full and set, every person's app opens the
 game's own board screen, driven by the network session, with a banner for
 the links and the other players' last moves.
 
-Two seats and no computer: one link (:class:`client.net_controller.NetworkGame`
-on a ``NetPeer``). Three seats or more: every peer linked with every other
-(:class:`client.mesh_controller.MeshGame` on a ``MeshPeer``). Computer seats
-take 0 to seats-1 places; with no other person the table fills at once and
-plays as a signed game on this machine. A table of two has no computer seat
-(play against the computer from "Play on this machine").
+Every table size runs the same way (:class:`client.net_controller.NetworkGame`
+on a :class:`protocol.net.peer.Peer`, every peer linked with every other).
+Computer seats take 0 to seats-1 places; with no other person the table
+fills at once and plays as a signed game on this machine.
 
 Every failure (nobody there, a declined invitation, a cheat) is one line
 in the status here or on the game screen; the game's log files stay in the
@@ -39,8 +37,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Select, Static
 
 from client.local_play import BOT_KINDS
-from client.mesh_controller import MeshGame, clock, describe_policy
-from client.net_controller import NetworkGame
+from client.net_controller import NetworkGame, clock, describe_policy
 from client.screens.dialogs import ConfirmScreen
 from client.screens.invite import InviteScreen, JoinAddressScreen
 from client.widgets.link_banner import LinkBanner
@@ -225,18 +222,18 @@ class LobbyScreen(Screen):
                 yield Select(_seat_options(first) if first else [], value=_default_seats(first) if first else Select.BLANK,
                              allow_blank=first is None, compact=True, id="lan-seats")
                 yield Label("Computer players (this app runs them)")
-                yield Select([("none", 0)], value=0, allow_blank=False, compact=True, id="lan-computers")
+                yield Select(_computer_options(_default_seats(first) if first else 2), value=0, allow_blank=False,
+                             compact=True, id="lan-computers")
                 yield Label("Computer level")
                 yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True,
                              id="lan-bot")
-                two = first is None or _default_seats(first) < 3
-                yield Label("A player gone for (3+ seats)")
+                yield Label("A player gone for")
                 claim, on_gone = self._last_gone_choice()
                 yield Select(_claim_options(self.options.claim_after), value=claim,
-                             allow_blank=False, compact=True, id="lan-claim", disabled=two)
+                             allow_blank=False, compact=True, id="lan-claim")
                 yield Select([("end it, scores so far", "end"), ("a computer plays it", "computer")],
                              value=on_gone,
-                             allow_blank=False, compact=True, id="lan-on-gone", disabled=two)
+                             allow_blank=False, compact=True, id="lan-on-gone")
                 yield Button("Open table \\[o]", id="open-table", variant="primary", compact=True)
                 yield Button("Close table \\[c]", id="close-table", compact=True, disabled=True)
                 yield Static("", id="lobby-table")
@@ -268,7 +265,7 @@ class LobbyScreen(Screen):
 
     # -- unfinished games (the app was left or crashed mid-game)
     def unfinished(self) -> list[Path]:
-        from protocol.net.peer import GameFiles
+        from protocol.net.files import GameFiles
 
         try:
             return GameFiles.unfinished(self.log_dir)
@@ -285,7 +282,7 @@ class LobbyScreen(Screen):
         self.query_one("#lobby-unfinished", Static).update(Text(text))
 
     def action_resume(self) -> None:
-        from protocol.net.peer import ResumeError
+        from protocol.net.files import ResumeError
 
         if self.pending is not None:
             self.say("You already have a table open or a join under way (close it first: c).", error=True)
@@ -295,13 +292,9 @@ class LobbyScreen(Screen):
             self.say("No unfinished network game in the log folder.", error=True)
             return
         try:
-            if _is_mesh(found[0]):
-                controller: NetworkGame = MeshGame.resume(
-                    self.identity, found[0], interfaces=self.interfaces, discover=self.discover,
-                    options=self.peer_options(), bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
-            else:
-                controller = NetworkGame.resume(self.identity, found[0], interfaces=self.interfaces,
-                                                discover=self.discover, options=self.options)
+            controller = NetworkGame.resume(
+                self.identity, found[0], interfaces=self.interfaces, discover=self.discover,
+                options=self.peer_options(), bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
         except (ResumeError, RulesError, OSError, ValueError) as e:
             self.say(f"Cannot resume: {str(e).splitlines()[0]}", error=True)
             return
@@ -348,12 +341,10 @@ class LobbyScreen(Screen):
             seats.set_options(_seat_options(game))
             seats.value = _default_seats(game)
         elif event.select.id == "lan-seats" and isinstance(event.value, int):
-            for select_id in ("#lan-on-gone", "#lan-claim"):
-                self.query_one(select_id, Select).disabled = event.value < 3
             computers = self.query_one("#lan-computers", Select)
             keep = computers.value
             computers.set_options(_computer_options(event.value))
-            computers.value = keep if isinstance(keep, int) and keep < max(event.value - 1, 1) else 0
+            computers.value = keep if isinstance(keep, int) and keep < event.value else 0
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"open-table": self.action_open_table, "close-table": self.action_close_table,
@@ -380,8 +371,7 @@ class LobbyScreen(Screen):
         computers = computers if isinstance(computers, int) else 0
         bot = bot if isinstance(bot, str) else DEFAULT_BOT
         on_gone = _chosen(self.query_one("#lan-on-gone", Select), DEFAULT_ON_GONE)
-        if seats >= 3:
-            self._remember_gone_choice(on_gone, self.claim_after)
+        self._remember_gone_choice(on_gone, self.claim_after)
         self.open_table(game_id, variant, seats, computers, bot, on_gone=on_gone, claim_after=self.claim_after)
 
     @property
@@ -420,34 +410,25 @@ class LobbyScreen(Screen):
 
     def open_table(self, game_id: str, variant: str, seats: int = 2, computers: int = 0,
                    bot: str = "greedy", *, on_gone: str = "end", claim_after: float | None = None) -> None:
-        """Open a table: two seats and no computer over one link, else over the full mesh.
+        """Open a table of ``seats``, ``computers`` of them played by ``bot`` players this app runs.
 
-        At 3+ seats ``on_gone`` (``end`` or ``computer``) is the table's signed policy for a
-        player gone longer than ``claim_after`` seconds (default: the form's claim time).
+        ``on_gone`` (``end`` or ``computer``) is the table's signed policy for a player gone
+        longer than ``claim_after`` seconds (default: the form's claim time).
         """
         try:
             options = self.peer_options(claim_after)
             game = self.resolve(game_id)
-            if seats == 2 and computers == 0:
-                controller: NetworkGame = NetworkGame.open_table(
-                    self.identity, self.display_name, game, self.log_dir, variant=variant,
-                    interfaces=self.interfaces, discover=self.discover, accept=self._ask_host,
-                    options=options)
-            elif seats < 3:
-                raise RulesError("computer seats need a table of 3 or more "
-                                 "(against the computer alone: Play on this machine)")
-            else:
-                controller = MeshGame.open_table(
-                    self.identity, self.display_name, game, self.log_dir, variant=variant, players=seats,
-                    computers=computers, bot=bot, interfaces=self.interfaces, discover=self.discover,
-                    accept=self._ask_host, options=options, on_gone=on_gone)
+            controller = NetworkGame.open_table(
+                self.identity, self.display_name, game, self.log_dir, variant=variant, players=seats,
+                computers=computers, bot=bot, interfaces=self.interfaces, discover=self.discover,
+                accept=self._ask_host, options=options, on_gone=on_gone)
         except (RulesError, OSError, ValueError) as e:
             self.say(f"Cannot open the table: {str(e).splitlines()[0]}", error=True)
             return
         self.hosting = True
         self._follow(controller)
         robots = f", {computers} computer{'s' if computers != 1 else ''} ({bot})" if computers else ""
-        policy = f"; {describe_policy(on_gone, options.claim_after)}" if seats >= 3 else ""
+        policy = f"; {describe_policy(on_gone, options.claim_after)}"
         self.say(f"Opening your {game.name} ({variant}) table of {seats}{robots}{policy}...")
 
     async def _ask_host(self, request) -> bool:
@@ -508,30 +489,23 @@ class LobbyScreen(Screen):
 
     def join(self, address: tuple[str, int], *, fingerprint: str | None = None, game: str = "",
              variant: str = "standard", who: str = "", seats: int = 2) -> None:
-        """Ask the host at ``address`` for a free seat (a table of ``seats``: 3+ is a mesh)."""
+        """Ask the host at ``address`` for a free seat at its table of ``seats`` (0: whatever it seats)."""
         if self.pending is not None:
             self.say("You already have a table open or a join under way (close it first: c).", error=True)
             return
         try:
-            if seats > 2:
-                if not self.interfaces:
-                    raise RulesError(f"a table of {seats} needs a LAN interface to listen on for the others")
-                controller: NetworkGame = MeshGame.join(
-                    self.identity, self.display_name, self.log_dir, address, interfaces=self.interfaces,
-                    players=seats, expect_fingerprint=fingerprint, game=game, variant=variant,
-                    discover=self.discover, games=self.resolve, options=self.peer_options(),
-                    bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
-            else:
-                controller = NetworkGame.join(
-                    self.identity, self.display_name, self.log_dir, address, expect_fingerprint=fingerprint,
-                    game=game, variant=variant, rediscover_on=self.interfaces if self.discover else (),
-                    games=self.resolve, options=self.options)
+            if not self.interfaces:
+                raise RulesError("joining needs a LAN interface to listen on for the other players")
+            controller = NetworkGame.join(
+                self.identity, self.display_name, self.log_dir, address, interfaces=self.interfaces,
+                players=seats, expect_fingerprint=fingerprint, game=game, variant=variant,
+                discover=self.discover, games=self.resolve, options=self.peer_options(),
+                bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
         except (RulesError, OSError, ValueError) as e:
             self.say(f"Cannot join: {e}", error=True)
             return
         self.hosting = False
-        if isinstance(controller, MeshGame):
-            controller.host_name = who
+        controller.host_name = who
         self._follow(controller)
         self.say(f"Asking {who or 'the host'} at {address[0]}:{address[1]} for a seat... "
                  f"(the host checks the safety code with you)")
@@ -569,7 +543,7 @@ class LobbyScreen(Screen):
         lines = controller.table_lines() if controller is not None else []
         text = ("Your table:\n" if self.hosting else "The table:\n") + "\n".join(lines) if lines else ""
         self.query_one("#lobby-table", Static).update(Text(text))  # names are not markup: "[computer] ..."
-        policy = controller.policy_text() if isinstance(controller, MeshGame) and lines else ""
+        policy = controller.policy_text() if controller is not None and lines else ""
         self.query_one("#lobby-policy", Static).update(Text(policy[:1].upper() + policy[1:]))
 
     async def _until_ready(self, controller: NetworkGame) -> None:
@@ -599,7 +573,7 @@ def _describe_meta(meta_path: Path) -> str:
 
     try:
         meta = json.loads(meta_path.read_text())
-        if meta.get("mesh") and meta.get("seats"):
+        if meta.get("seats"):
             other = ", ".join(str(s.get("name", "?")) for s in meta["seats"] if s.get("name") != meta.get("name"))
         else:
             other = fingerprint(bytes.fromhex(meta["peer"])) if meta.get("peer") else "nobody yet"
@@ -608,16 +582,6 @@ def _describe_meta(meta_path: Path) -> str:
     game = meta.get("game") or "a game"
     role = "you host" if meta.get("role") == "host" else "you joined"
     return f"{game} with {other} ({role}, table {meta_path.stem[:8]})"
-
-
-def _is_mesh(meta_path: Path) -> bool:
-    """A table of 3+ (its meta file says ``"mesh": true``); never raises."""
-    import json
-
-    try:
-        return bool(json.loads(meta_path.read_text()).get("mesh"))
-    except (OSError, ValueError, AttributeError):
-        return False
 
 
 def _chosen(select: Select, default):
@@ -633,14 +597,14 @@ def _plays_lan(game: Game) -> bool:
 
 
 def _seat_options(game: Game) -> list[tuple[str, int]]:
-    """The table sizes the game takes (2: one link; 3 or more: every peer linked with every other)."""
+    """The table sizes the game takes (every peer linked with every other, whatever the size)."""
     out = []
     for n in range(max(game.min_players, 2), min(game.max_players, 16) + 1):
         try:
             game.check_options(n, _default_variant(game))
         except RulesError:
             continue
-        out.append((f"{n}" + (" (you and one guest)" if n == 2 else ""), n))
+        out.append((f"{n}" + (" (you and one other)" if n == 2 else ""), n))
     return out
 
 
@@ -664,9 +628,7 @@ DEFAULT_ON_GONE = "end"
 
 
 def _computer_options(seats: int) -> list[tuple[str, int]]:
-    """0 to seats-1 computer seats at a table of 3+ (all but you: a signed game on this machine); none at 2."""
-    if seats < 3:
-        return [("none", 0)]
+    """0 to seats-1 computer seats (all but you: a signed game on this machine)."""
     return [("none", 0)] + [(str(k), k) for k in range(1, seats)]
 
 

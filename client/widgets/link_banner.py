@@ -1,13 +1,12 @@
-"""The network game's banner: the link's state, the safety code, the other players' last moves.
+"""The network game's banner: every other peer's link, the safety code, the others' last moves.
 
 A line above the status line of any game screen playing a network game.
-While a link is down it turns red and says that play resumes by itself;
-the other player's last move is shown highlighted, so a move made while
-you looked away is never missed. At a table of 3 or more
-(:class:`client.mesh_controller.MeshGame`) it names every other peer with
-its link (linked / lost), shows each other seat's last move, the table's
-policy for a player gone for good (``if a player is gone 5 min: a computer
-takes the seat``) and, once a seat was given to a computer, that notice.
+It names every other peer with its link (linked / lost); while a link is
+down it turns red and says that play resumes by itself. It shows the
+table's policy for a player gone for good (``if a player is gone 5 min: a
+computer takes the seat``), once a seat was given to a computer that
+notice, and each other seat's last move, the newest highlighted, so a move
+made while you looked away is never missed.
 """
 
 from __future__ import annotations
@@ -32,33 +31,24 @@ class LinkBanner(Static):
         """Draw the banner from a :class:`client.net_controller.NetworkGame`."""
         line = Text()
         down = controller.link_down
-        links = controller.peer_links() if hasattr(controller, "peer_links") else None
-        if links is not None:
-            if down:
-                line.append("Link down: play resumes by itself when every peer is back.  ")
-            for i, (label, up) in enumerate(links):
-                line.append("   " if i else "")
-                line.append(f"{label} ")
-                line.append("linked" if up else "lost", style="bold green" if up else "bold")
-            if not links:
-                line.append("Not linked yet", style="dim")
-        elif down:
-            line.append("Link down: waiting for the other player; play resumes by itself when it is back.")
-        elif controller.linked:
-            line.append("Linked", style="bold green")
-        else:
-            line.append("Not linked", style="dim")
+        links = controller.peer_links()
+        if down:
+            line.append("Link down: play resumes by itself when every peer is back.  ")
+        for i, (label, up) in enumerate(links):
+            line.append("   " if i else "")
+            line.append(f"{label} ")
+            line.append("linked" if up else "lost", style="bold green" if up else "bold")
+        if not links:
+            line.append("Not linked yet", style="dim")
         if controller.safety_code:
             line.append(f"   safety code {controller.safety_code}", style="bold")
-        policy = controller.policy_text() if hasattr(controller, "policy_text") else ""
+        policy = controller.policy_text()
         if policy:
             line.append(f"   {policy}", style="italic")
-        notice = getattr(controller, "notice", "")
-        if notice:
+        if controller.notice:
             line.append("\n")
-            line.append(notice, style="bold")
-        moves = getattr(controller, "last_moves", None)
-        last = controller.last_remote
+            line.append(controller.notice, style="bold")
+        moves, last = controller.last_moves, controller.last_remote
         if moves:
             line.append("\n")
             for i, seat in enumerate(sorted(moves)):
@@ -66,10 +56,6 @@ class LinkBanner(Static):
                 line.append("   " if i else "")
                 line.append(f"{controller.seats[seat].label} played: ")
                 line.append(f" {entry.text} ", style="reverse bold" if entry is last else "bold")
-        elif last is not None and 0 <= last.actor < len(controller.seats):
-            line.append("\n")
-            line.append(f"{controller.seats[last.actor].label} played: ")
-            line.append(f" {last.text} ", style="reverse bold")
         self.set_class(down, "-down")
         if line.plain != self.text:
             self.text = line.plain

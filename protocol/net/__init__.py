@@ -5,9 +5,12 @@
 * :mod:`.handshake`: the mutual key proof on a link (sans-IO);
 * :mod:`.invite`: join / resume requests, the host's accept or decline;
 * :mod:`.discovery`: zeroconf advertise and browse on explicit interfaces;
-* :mod:`.peer`: :class:`~.peer.NetPeer`, a session carried over links, with
-  its files, resume after a dropped link or a crash, and claims;
-* :mod:`.selfplay`: ``lanterne selfplay GAME --net tcp``.
+* :mod:`.files`: a game's log, seed and meta files (what a crash leaves);
+* :mod:`.events`: what a peer tells its user about the table and the links;
+* :mod:`.peer`: :class:`~.peer.Peer`, one seat of a table of 2 to 16 carried
+  over a full mesh of links, with resume after a dropped link or a crash,
+  and claims;
+* :mod:`.bench`, :mod:`.bench_npeer`: the network rows of ``lanterne bench``.
 
 Submodules are imported on use, so ``import protocol.net`` stays cheap.
 """

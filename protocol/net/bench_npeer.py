@@ -1,4 +1,4 @@
-"""N-peer figures over a full mesh of MeshPeers on 127.0.0.1.
+"""N-peer figures over a full mesh of Peers on 127.0.0.1.
 
     .venv/bin/python -m protocol.net.bench_npeer [--rounds 3] [--moves 150]
 
@@ -31,8 +31,7 @@ from engines.registry import get_game
 from protocol.identity import Identity
 from protocol.session import GameStarted, Moved
 
-from .mesh import MeshPeer
-from .peer import PeerOptions
+from .peer import Peer, PeerOptions
 from .transport import LinkOptions
 
 LOCAL = "127.0.0.1"
@@ -40,11 +39,11 @@ OPTIONS = PeerOptions(link=LinkOptions(read_timeout=20.0, keepalive=5.0, connect
                       reconnect_every=0.1, linger=0.5)
 
 
-async def _table(game: str, players: int, folder: Path, on_events) -> tuple[list[MeshPeer], list[asyncio.Task]]:
+async def _table(game: str, players: int, folder: Path, on_events) -> tuple[list[Peer], list[asyncio.Task]]:
     ids = [Identity.generate() for _ in range(players)]
-    host = MeshPeer.host(ids[0], "p1", get_game(game), players, folder / "p1", player=make_bot("random", 1),
+    host = Peer.host(ids[0], "p1", get_game(game), players, folder / "p1", player=make_bot("random", 1),
                          options=OPTIONS, say=lambda line: None)
-    peers = [host] + [MeshPeer.guest(ids[i], f"p{i + 1}", folder / f"p{i + 1}", player=make_bot("random", i + 1),
+    peers = [host] + [Peer.guest(ids[i], f"p{i + 1}", folder / f"p{i + 1}", player=make_bot("random", i + 1),
                                      options=OPTIONS, say=lambda line: None) for i in range(1, players)]
     for i, peer in enumerate(peers):
         peer.on_events = (lambda events, i=i: on_events(i, events))

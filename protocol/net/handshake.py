@@ -36,7 +36,7 @@ SCHEMAS: dict[str, dict] = {
     "resume": {"t": "str", "game_id": "bytes", "have": "uint", "port?": "uint"},
     "accept": {"t": "str", "note": "str", "have": "uint"},
     "decline": {"t": "str", "reason": "str"},
-    # N peers (protocol/net/mesh.py): once every seat is taken the host tells
+    # every table (protocol/net/peer.py): once every seat is taken the host tells
     # each guest who sits where and where they listen (addresses are hints;
     # every mesh link proves its key again).
     "roster": {"t": "str", "table": "bytes32", "keys": ["list", "bytes32", 16], "names": ["list", "str", 16],

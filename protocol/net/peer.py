@@ -1,78 +1,94 @@
-"""N peers at one table (3 to 16): a full mesh of links carrying one session.
+"""A network peer: one seat of one game, carried over a full mesh of links (2 to MAX_SEATS seats).
 
-Why a full mesh, and not the host relaying: the issue asks for every peer
-connected to every other, and a mesh keeps a game going when any one peer
-(the host included) is gone: the others still reach each other. It also
-makes equivocation visible: every peer forwards *every* entry it accepted
-to every other peer (the session's echoes), so an entry a seat sent to one
-peer reaches the others by a second path, and a seat that signed two
-different entries for one place in the chain is caught by both signatures
-(``Session`` names it in an ``abort`` carrying the other entry as evidence).
+This is where the sans-IO :class:`protocol.session.Session` meets sockets.
+A two-player game is simply a table of two: every size runs this code.
 
-How the mesh forms:
+How a table forms:
 
-1. the host opens a table for N seats (``MeshPeer.host``) and accepts N-1
-   joiners (each join request says the port the joiner listens on);
+1. the host opens a table for N seats (:meth:`Peer.host`) and accepts N-1
+   joiners, one at a time (each join request says the port the joiner
+   listens on);
 2. once every seat is taken the host starts the session with the guests'
-   keys in join order (``Session(guests=...)``: nobody else may join) and
-   sends each guest a ``roster``: the table id, every seat's key, name,
-   address and port (hints: every link proves its key again);
+   keys in join order (``Session(guests=...)``: nobody else may join, and
+   the claim time is signed in the table) and sends each guest a
+   ``roster``: the table id, every seat's key, name, address and port
+   (hints: every link proves its key again);
 3. each guest dials every peer seated before it (the later seat dials the
    earlier one, so a pair never races to link twice) with a ``resume`` for
    the table id; the listener accepts only keys of the roster.
+
+Why a full mesh, and not the host relaying: the game goes on when any one
+peer (the host included) is gone, and every peer forwards every entry it
+accepted to every other, so a seat that shows different entries to
+different peers is caught by its own two signatures.
 
 What goes out on a link is read from the chain: a per-link count, one
 sender task per link, entries the link's peer wrote itself skipped. Each
 link therefore carries a contiguous copy of the sender's chain, so entries
 never arrive out of order, and duplicates from other paths are harmless.
+A move made while a link catches up waits its turn in that one sender.
 
-Files, resume and claim are those of :mod:`protocol.net.peer` (the meta file
-also holds the roster and ``"mesh": true``).
+A crash is survived by the files (:mod:`.files`); a dropped link by
+dialing again (to the last address, or wherever discovery now lists the
+key); a peer gone past the claim time by one claim, written by the lowest
+present seat (:meth:`Peer.claimer`). The peer tells its user what happens
+around the game as typed events (:mod:`.events`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from engines.core import TABLE, Game, Player, RulesError
+from engines.bots import RandomBot
+from engines.core import TABLE, Action, Game, Player, RulesError, State
 from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
 from protocol.log import Entry, open_entry
-from protocol.session import ON_GONE_END, Aborted, ReplaceAsked, Replaced, SeatReplaced, Session
+from protocol.session import (COMPUTER_MARK, MAX_SEATS, ON_GONE_END, Aborted, GameOver, Moved, ReplaceAsked,
+                              Replaced, SeatReplaced, Session, TableSet)
 from protocol.wire import ProtocolError
 
 from .discovery import Advert, Discovery, TableHint
+from .events import (Advertised, JoinAsked, JoinRefused, LinkAsked, Linked, LinkLost, Listening, Note, PeerEvent,
+                     Resumed, SeatFreed, SeatOffered, SeatTaken, Seated)
+from .files import GameFiles, ResumeError, Say, Seat, read_game_files, read_meta, seats_of, write_private
 from .handshake import HandshakeError, decode, encode
 from .invite import Answer, Declined, Request, ask, host_connection, join_request, resume_request
-from .peer import GameFiles, PeerOptions, ResumeError, Say, _write_private, event_line, listen, read_game_files, think
-from .transport import Link, LinkClosed, bound_port, within
-
-COMPUTER_MARK = "[computer] "
-"""Starts the name of a seat played by a computer that a peer hosts: every peer sees it in the table."""
+from .transport import Link, LinkClosed, LinkOptions, bound_port, serve, within
 
 ROSTER_WAIT = 3600.0
 """Seconds a seated guest waits for the others to join (a lobby may take a while)."""
 
+Think = Callable[[Player, Game, State, int], Awaitable[Action]]
+"""How a computer player's choice is computed without stalling the links (the app may use a process)."""
+
+
+async def think_on_thread(player: Player, game: Game, view: State, seat: int) -> Action:
+    """The default: the choice on a worker thread, so that links and heartbeats stay live."""
+    return await asyncio.to_thread(player.choose, game, view, seat)
+
+
+@dataclass(frozen=True)
+class PeerOptions:
+    link: LinkOptions = LinkOptions(read_timeout=20.0, keepalive=5.0, connect_timeout=3.0)
+    claim_after: float = 300.0
+    """Seconds we wait for an absent peer before claiming (the host's is signed in the table)."""
+    reconnect_every: float = 0.5
+    linger: float = 10.0
+    """Seconds a peer stays up after the end, for a peer that missed the last entries."""
+    move_delay: float = 0.0
+    """Seconds a bot waits before each move (tests use it to act mid-game)."""
+
 
 @dataclass
-class Seat:
-    """One member of the table as this peer knows it."""
-
-    key: bytes
-    name: str = ""
-    address: tuple[str, int] | None = None
-
-
-@dataclass
-class MeshPeer:
-    """One peer of an N-peer game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
+class Peer:
+    """One seat of a network game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
 
     me: Identity
     name: str
@@ -86,6 +102,10 @@ class MeshPeer:
     links: dict[bytes, Link] = field(default_factory=dict)
     discovery: Discovery | None = None
     on_events: Callable[[list], None] | None = None
+    """Gets the session's events (Moved, TableSet, GameOver, Aborted...) for a UI."""
+    on_peer_event: Callable[[PeerEvent], None] | None = None
+    """Gets the table's and the links' events (:mod:`.events`) for a UI."""
+    think: Think = think_on_thread
     port: int = 0
     _sent: dict[Link, int] = field(default_factory=dict)
     """Per link: how far into the chain its sender got (a replaced link never moves the new one's count)."""
@@ -120,40 +140,40 @@ class MeshPeer:
     @classmethod
     def host(cls, me: Identity, name: str, game: Game, players: int, folder: Path | str, *,
              variant: str = "standard", player: Player | None = None, options: PeerOptions = PeerOptions(),
-             say: Say = print, seed: bytes | None = None, on_gone: str = ON_GONE_END) -> "MeshPeer":
+             say: Say = print, seed: bytes | None = None, on_gone: str = ON_GONE_END) -> "Peer":
         """A table for ``players`` seats; the session starts once every seat is taken.
 
         ``on_gone``: ``computer`` lets the present seats give a seat gone past
         the claim time to a computer the claimer hosts; ``end`` ends the game.
         """
+        if not 2 <= players <= MAX_SEATS:
+            raise RulesError(f"a table seats 2 to {MAX_SEATS} players, not {players}")
         game.check_options(players, variant)
         peer = cls(me, name, GameFiles(folder), player, options, say, on_gone=on_gone)
         peer._game, peer._players, peer._variant, peer._seed = game, players, variant, seed or os.urandom(32)
-        peer.files.update(role="host", mesh=True, game=game.id, variant=variant, name=name, players=players)
+        peer.files.update(role="host", game=game.id, variant=variant, name=name, players=players)
         return peer
 
     @classmethod
     def guest(cls, me: Identity, name: str, folder: Path | str, *, player: Player | None = None,
-              options: PeerOptions = PeerOptions(), say: Say = print, seed: bytes | None = None) -> "MeshPeer":
+              options: PeerOptions = PeerOptions(), say: Say = print, seed: bytes | None = None) -> "Peer":
         seed = seed or os.urandom(32)
         files = GameFiles(folder)
-        meta = {"role": "guest", "mesh": True, "name": name}
+        meta = {"role": "guest", "name": name}
         session = Session(me, host=False, name=name, seed=seed, store=files.store(seed, meta),
                           timeout=options.claim_after)
         return cls(me, name, files, player, options, say, session=session)
 
     @classmethod
     def from_files(cls, me: Identity, meta_path: Path | str, *, player: Player | None = None,
-                   options: PeerOptions = PeerOptions(), say: Say = print) -> "MeshPeer":
-        """Restart after a crash from the log, seed and meta files (ResumeError: one line)."""
+                   options: PeerOptions = PeerOptions(), say: Say = print) -> "Peer":
+        """Restart after a crash from the log, seed and meta files (ResumeError: one line).
+
+        Games of two seats from before one peer served every size are read too (:func:`.files.seats_of`).
+        """
         meta_path = Path(meta_path)
-        try:
-            seats = [Seat(bytes.fromhex(s["key"]), s.get("name", ""),
-                          (s["address"][0], int(s["address"][1])) if s.get("address") else None)
-                     for s in json.loads(meta_path.read_text())["seats"]]
-        except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
-            raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {e}") from None
         meta, seed, table, raws = read_game_files(meta_path, say)
+        seats = seats_of(meta, me.public, meta_path)
         files = GameFiles(meta_path.parent)
         store = files.attach(table, meta)
         host = meta.get("role") == "host"
@@ -167,10 +187,11 @@ class MeshPeer:
             files.close()
             raise ResumeError(f"cannot resume {meta_path.stem}: {e}") from None
         peer = cls(me, meta.get("name", "?"), files, player, options, say, session=session, seats=seats)
-        peer.port = int(meta.get("port", 0))
+        peer.port = int(meta.get("port", 0) or 0)
         peer._dial_all = bool(meta.get("replaces"))   # a computer that took over a seat mid-game
         peer._full.set()
-        say(f"resuming table {meta['table'][:16]} from {len(raws)} logged entries")
+        peer._save_roster()
+        peer._emit(Resumed(meta["table"], len(raws)))
         return peer
 
     # ------------------------------------------------------------ facts
@@ -196,9 +217,16 @@ class MeshPeer:
         return link is not None and not link.closed
 
     # ------------------------------------------------------------ the local player (a UI)
-    async def act(self, action) -> None:
-        """Play our seat's ``action``: logged, then sent on every link (IllegalAction: one line)."""
+    def play(self, action) -> None:
+        """Play our seat's ``action`` now (a UI): logged at once; every link's sender sends it in its turn.
+
+        Raises ``engines.core.IllegalAction`` (one line) if it cannot be played now.
+        """
         self._report(self.session.act(action))
+
+    async def act(self, action) -> None:
+        """:meth:`play` for callers that await (IllegalAction: one line)."""
+        self.play(action)
 
     # ------------------------------------------------------------ reporting
     def _report(self, events: list) -> None:
@@ -218,24 +246,30 @@ class MeshPeer:
             if isinstance(ev, Aborted):
                 scores = list(ev.scores) if ev.scores is not None else self.scores_so_far()
                 if scores is not None:
-                    self.say(f"scores so far: {scores}")
+                    self._emit(Note(f"scores so far: {scores}"))
         if session.over and not self._done.is_set():
             self.files.update(over=True)
-            self.say(f"log: {self.files.log_path}")
+            self._emit(Note(f"log: {self.files.log_path}"))
             self._done.set()
+
+    def _emit(self, event: PeerEvent) -> None:
+        """Tell the user what happens around the game: the UI gets the event, a headless peer its line."""
+        if self.on_peer_event is not None:
+            self.on_peer_event(event)
+        self.say(str(event))
 
     # ------------------------------------------------------------ a gone seat replaced by a computer
     def _on_replacement(self, ev) -> None:
         session = self.session
         if isinstance(ev, Replaced):
-            self.say(f"replaced: {ev.reason}")
+            self._emit(Note(f"replaced: {ev.reason}"))
             return
         if isinstance(ev, SeatReplaced):
-            self.say(f"seat {ev.seat + 1} is now {ev.name} ({fingerprint(ev.key)}); every hidden card re-dealt")
+            self._emit(Note(f"seat {ev.seat + 1} is now {ev.name} ({fingerprint(ev.key)}); every hidden card re-dealt"))
             return
         scores = " ".join(str(x) for x in ev.scores)
-        self.say(f"replace: seat {ev.by + 1} asks to give seat {ev.seat + 1} to {ev.name} ({fingerprint(ev.key)}); "
-                 f"scores so far: {scores}")
+        self._emit(Note(f"replace: seat {ev.by + 1} asks to give seat {ev.seat + 1} to {ev.name} "
+                        f"({fingerprint(ev.key)}); scores so far: {scores}"))
         if ev.seat < len(self.seats) and self.seats[ev.seat].key != ev.key:
             self._former.append(self.seats[ev.seat])
             self.seats[ev.seat] = Seat(ev.key, ev.name)
@@ -243,35 +277,33 @@ class MeshPeer:
         if ev.by == session.my_seat:
             self._spawn_replacement(ev.seat, ev.name)
 
-    def _spawn_replacement(self, seat: int, name: str) -> "MeshPeer":
+    def _spawn_replacement(self, seat: int, name: str) -> "Peer":
         """Host the computer that takes over ``seat``: its own key, log and links, in this process."""
         identity, seed = self.session.computer_secrets(seat)
         folder = self.files.folder / "computers" / f"{self.me.fingerprint}-r{seat + 1}-{identity.fingerprint}"
         folder.mkdir(parents=True, exist_ok=True)
-        _write_private(folder / "computer.key", self.session.computer_key_material(seat))
+        write_private(folder / "computer.key", self.session.computer_key_material(seat))
         files = GameFiles(folder)
-        meta = {"role": "guest", "mesh": True, "name": name, "replaces": seat + 1}
+        meta = {"role": "guest", "name": name, "replaces": seat + 1}
         store = files.store(seed, meta)
         raws = [e.raw for e in self.session.chain]
         for raw in raws:
             store(raw)
         session = Session.from_log(raws, identity, seed, store=store, timeout=self.options.claim_after, name=name)
-        player = self.computer_player(seat) if self.computer_player is not None else _random_player(seat)
-        peer = MeshPeer(identity, name, files, player, self.options, lambda line: None, session=session,
-                        seats=[Seat(s.key, s.name, s.address) for s in self.seats], port=0)
+        player = self.computer_player(seat) if self.computer_player is not None else RandomBot(f"replace-{seat}")
+        peer = Peer(identity, name, files, player, self.options, lambda line: None, session=session,
+                    seats=[Seat(s.key, s.name, s.address) for s in self.seats], port=0, think=self.think)
         peer.seats[self._index(self.me.public)].address = ((self._interfaces or ["127.0.0.1"])[0], self.port)
         peer._full.set()
         peer._dial_all = True
         peer._save_roster()
         self._computers.append(peer)
         self._replacements.append(self._spawn(peer.run_guest(None, list(self._interfaces[:1]) or ["127.0.0.1"])))
-        self.say(f"hosting {name} ({identity.fingerprint}) for seat {seat + 1}")
+        self._emit(Note(f"hosting {name} ({identity.fingerprint}) for seat {seat + 1}"))
         return peer
 
     def _save_roster(self) -> None:
-        self.files.update(seats=[{"key": s.key.hex(), "name": s.name,
-                                  "address": list(s.address) if s.address else None} for s in self.seats],
-                          port=self.port)
+        self.files.update(seats=[s.to_data() for s in self.seats])
 
     # ------------------------------------------------------------ running
     async def run_host(self, interfaces: Sequence[str], port: int = 0, *, discover: bool = True,
@@ -280,7 +312,7 @@ class MeshPeer:
         self._accept_policy = accept
         return await self._run(interfaces, port, discover)
 
-    def add_computer(self, player: Player, say: Say | None = None) -> "MeshPeer":
+    def add_computer(self, player: Player, say: Say | None = None) -> "Peer":
         """A seat for a computer player this host runs: a peer of its own (own key, own log, own
         links), seated first, and named ``[computer] <host name> <n>`` so every peer sees what it is.
 
@@ -289,32 +321,35 @@ class MeshPeer:
         """
         if self.session is not None or not self.is_host:
             raise RulesError("computer seats are added to a host before its table opens")
-        if len(self._computers) >= self._players - 1:
+        if len(self._computers) >= self._players - 1:  # at least one person: the host
             raise RulesError(f"a table of {self._players} has no seat left for a computer")
         n = len(self._computers) + 1
         seed = os.urandom(32)
         folder = self.files.folder / "computers" / f"{self.me.fingerprint}-{os.urandom(4).hex()}-{n}"
         folder.mkdir(parents=True, exist_ok=True)
-        _write_private(folder / "computer.key", seed)
-        peer = MeshPeer.guest(Identity.from_seed(seed), f"{COMPUTER_MARK}{self.name} {n}", folder, player=player,
-                              options=self.options, say=say or (lambda line: None))
+        write_private(folder / "computer.key", seed)
+        peer = Peer.guest(Identity.from_seed(seed), f"{COMPUTER_MARK}{self.name} {n}", folder, player=player,
+                          options=self.options, say=say or (lambda line: None))
+        peer.think = self.think
         self._computers.append(peer)
         return peer
 
-    def resume_computers(self, make_player: Callable[[int], Player], say: Say | None = None) -> list["MeshPeer"]:
+    def resume_computers(self, make_player: Callable[[int], Player], say: Say | None = None) -> list["Peer"]:
         """After a restart: the computer seats of this game, each from its own files."""
         found = []
         for key_file in sorted((self.files.folder / "computers").glob(f"{self.me.fingerprint}-*/computer.key")):
             for meta in GameFiles.unfinished(key_file.parent):
+                if read_meta(meta).get("table") != self.table_id.hex():
+                    continue
                 try:
-                    if json.loads(meta.read_text()).get("table") != self.table_id.hex():
-                        continue
                     me = Identity.from_seed(key_file.read_bytes())
                 except (OSError, ValueError):
                     continue
                 n = len(found) + 1
-                found.append(MeshPeer.from_files(me, meta, player=make_player(n), options=self.options,
-                                                 say=say or (lambda line: None)))
+                peer = Peer.from_files(me, meta, player=make_player(n), options=self.options,
+                                       say=say or (lambda line: None))
+                peer.think = self.think
+                found.append(peer)
         self._computers = found
         self._computers_seated.set()
         return found
@@ -348,14 +383,14 @@ class MeshPeer:
         self.port = bound_port(server)
         self.files.update(port=self.port)
         for ip in interfaces:
-            self.say(f"listening on {ip}:{self.port} as {self.name} ({self.me.fingerprint})")
+            self._emit(Listening(ip, self.port, self.name, self.me.fingerprint))
         try:
             if discover:
                 self.discovery = Discovery(list(interfaces))
                 free = self._players - 1 - len(self._joiners) if self.session is None else 0
                 table = TableHint(self._game.id, self._variant, max(free, 0), self._players) if self._game else None
                 await self.discovery.advertise(Advert(self.name, self.me.fingerprint, self.port, table=table))
-                self.say("advertised on zeroconf")
+                self._emit(Advertised())
             elif self.discovery is not None:
                 await self.discovery.browse()
                 self._spawn(self._advertise_self())
@@ -390,7 +425,7 @@ class MeshPeer:
         try:
             await self.discovery.advertise(Advert(self.name, self.me.fingerprint, self.port))
         except Exception as e:  # a hint only: the roster's address still works
-            self.say(f"not advertised on zeroconf: {e}")
+            self._emit(Note(f"not advertised on zeroconf: {e}"))
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
@@ -399,7 +434,14 @@ class MeshPeer:
         return task
 
     async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.AbstractServer:
-        return await listen(self._on_connection, interfaces, port, self.options, self.say)
+        """Serve on ``port``, or on any free port (said) if that one is busy: a restart keeps its table."""
+        try:
+            return await serve(self._on_connection, list(interfaces), port, self.options.link)
+        except OSError as e:
+            if port:
+                self._emit(Note(f"port {port} is busy ({e.strerror}); listening on another"))
+                return await serve(self._on_connection, list(interfaces), 0, self.options.link)
+            raise
 
     async def _linger(self) -> None:
         """After our end: until every link is closed (each peer says goodbye once over), or ``linger`` s."""
@@ -429,7 +471,7 @@ class MeshPeer:
             former = any(s.key == req.peer.key for s in self._former)
             if (req.peer.key not in self.keys() and not former) or req.peer.key == self.me.public:
                 return Answer(False, "you hold no seat in this game")
-            self.say(f"link request from {req.peer.name} ({req.peer.fingerprint}) holding {req.have} entries")
+            self._emit(LinkAsked(req.peer.name, req.peer.fingerprint, req.have))
             if req.port and not former:
                 seat = self.seats[self._index(req.peer.key)]
                 seat.address = (req.address[0], req.port)
@@ -437,8 +479,20 @@ class MeshPeer:
             return Answer(True, "linked", len(self.session.chain))
         if not self.is_host:
             return Answer(False, "no open table here")
-        self.say(f"join request from {req.peer.name} ({req.peer.fingerprint}) at {req.address[0]}; "
-                 f"safety code {req.safety_code}")
+        self._emit(JoinAsked(req.peer.name, req.peer.fingerprint, req.address[0], req.safety_code))
+        answer = await self._decide_join(req)
+        if answer.accept:
+            self._emit(SeatTaken(req.peer.name, req.peer.fingerprint, len(self._joiners) + 1, self._players))
+            if len(self._joiners) == self._players - 1:
+                self._seat_everyone()
+            elif self.discovery is not None:
+                self._spawn(self._refresh_advert())
+        else:
+            self._emit(JoinRefused(req.peer.name, answer.reason))
+        return answer
+
+    async def _decide_join(self, req: Request) -> Answer:
+        """The host's answer to a join: the table's conditions first, then its policy (a person, maybe)."""
         if self._full.is_set():
             return Answer(False, "the table is full")
         if req.game and (req.game != self._game.id or req.variant != self._variant):
@@ -458,14 +512,8 @@ class MeshPeer:
         if self._full.is_set():
             return Answer(False, "the table is full")
         if not verdict:
-            self.say(f"declined {req.peer.name}")
             return Answer(False, "the host declined")
         self._joiners.append(req)
-        self.say(f"accepted {req.peer.name} ({len(self._joiners) + 1}/{self._players} seats)")
-        if len(self._joiners) == self._players - 1:
-            self._seat_everyone()
-        elif self.discovery is not None:
-            self._spawn(self._refresh_advert())
         return Answer(True, "seat offered", 0)
 
     def _seat_everyone(self) -> None:
@@ -480,6 +528,7 @@ class MeshPeer:
         self._report(self.session.start())
         self._save_roster()
         self._full.set()
+        self._emit(Seated(0, tuple(s.name for s in self.seats)))
         if self.discovery is not None:
             self._spawn(self._refresh_advert())
 
@@ -501,7 +550,7 @@ class MeshPeer:
         if req.kind == "join":
             if not await self._full_or_gone(link):
                 self._joiners.remove(req)  # its seat is free again for somebody else
-                self.say(f"left {req.peer.name} ({len(self._joiners) + 1}/{self._players} seats)")
+                self._emit(SeatFreed(req.peer.name, req.peer.fingerprint, len(self._joiners) + 1, self._players))
                 if self.discovery is not None:
                     self._spawn(self._refresh_advert())
                 return
@@ -536,8 +585,7 @@ class MeshPeer:
         link, hs, _ = await ask(address[0], address[1], self.me, self.name,
                                 join_request(game, variant, players, self.port),
                                 expect_fingerprint=expect_fp, options=self.options.link)
-        self.say(f"joined {hs.peer.name} ({hs.peer.fingerprint}); safety code {hs.safety_code}; "
-                 f"waiting for the other players")
+        self._emit(SeatOffered(hs.peer.name, hs.peer.fingerprint, hs.safety_code))
         try:
             roster = decode(await within(link.recv(), ROSTER_WAIT), "roster")
         except (asyncio.TimeoutError, LinkClosed, HandshakeError) as e:
@@ -556,8 +604,7 @@ class MeshPeer:
         self.seats[0].address = address
         self._save_roster()
         self._full.set()
-        self.say(f"seated {self._index(self.me.public) + 1} of {len(keys)}: "
-                 f"{', '.join(s.name for s in self.seats)}")
+        self._emit(Seated(self._index(self.me.public), tuple(s.name for s in self.seats)))
         self._spawn(self._carry_quietly(hs.peer.key, link, 0))
 
     async def _dial_loop(self) -> None:
@@ -612,7 +659,7 @@ class MeshPeer:
         self._sent[link] = min(have, len(session.chain))
         wake = self._wake[key] = asyncio.Event()
         wake.set()
-        self.say(f"linked with {fingerprint(key)} at {link.peer[0]}:{link.peer[1]}")
+        self._emit(Linked(key, fingerprint(key), link.peer[0], link.peer[1]))
         sender = self._spawn(self._send_loop(key, link, wake))
         try:
             while True:
@@ -624,7 +671,7 @@ class MeshPeer:
                 self._tick()
         except LinkClosed as e:
             if not session.over:
-                self.say(f"link lost with {fingerprint(key)}: {e.reason}")
+                self._emit(LinkLost(key, fingerprint(key), e.reason))
             raise
         finally:
             sender.cancel()
@@ -677,7 +724,7 @@ class MeshPeer:
                     await asyncio.sleep(self.options.move_delay)
                     if session.over or not session.my_turn:
                         continue
-                action = await think(self.player, session)
+                action = await choose(self)
                 if action is not None:
                     self._report(session.act(action))
                 await asyncio.sleep(0)  # let the senders run
@@ -731,10 +778,33 @@ class MeshPeer:
             return None
 
 
-def _random_player(seat: int) -> Player:
-    from engines.bots import RandomBot
+async def choose(peer: Peer) -> Action | None:
+    """Our computer's choice, computed off the event loop (``peer.think``) so that links and the app stay live.
 
-    return RandomBot(f"replace-{seat}")
+    None when the position moved on meanwhile (an abort, a replacement):
+    the caller looks again instead of playing a move chosen for a stale view.
+    """
+    session = peer.session
+    view = session.view
+    action = await peer.think(peer.player, session.game, view, session.my_seat)
+    if session.over or not session.my_turn or session.view is not view:
+        return None
+    return action
 
 
-__all__ = ["MeshPeer", "Seat"]
+def event_line(ev: object, session: Session) -> str | None:
+    """The line a headless peer prints for a session event (None: nothing to say)."""
+    if isinstance(ev, Moved):
+        return f"move {ev.entry + 1}: seat {ev.seat + 1} {ev.text}"
+    if isinstance(ev, TableSet):
+        return f"table: {ev.game} {ev.variant}, seats {', '.join(ev.names)}; safety code {ev.safety_code}"
+    if isinstance(ev, GameOver):
+        return f"game over: scores {list(ev.scores)} winners {', '.join(f'seat {w + 1}' for w in ev.winners)}"
+    if isinstance(ev, Aborted):
+        if ev.by == session.my_seat and ev.culprit is not None and ev.culprit != ev.by:
+            return f"claimed: {ev.reason}"
+        return f"game ended: {ev.reason}"
+    return None
+
+
+__all__ = ["Declined", "GameFiles", "Peer", "PeerOptions", "ResumeError", "Seat", "Think", "think_on_thread"]

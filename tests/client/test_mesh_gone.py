@@ -19,7 +19,7 @@ from pathlib import Path
 from textual.widgets import Select
 
 from client.app import LanterneApp
-from client.mesh_controller import MeshGame, claim_time, clock, describe_policy
+from client.net_controller import NetworkGame, claim_time, clock, describe_policy
 from client.screens.dialogs import GameOverScreen
 from client.screens.game import GameScreen
 from client.screens.lobby import LobbyScreen
@@ -52,7 +52,7 @@ def policy_line(pilot) -> str:
     return str(pilot.app.screen.query_one("#lobby-policy").render())
 
 
-def record_statuses(controller: MeshGame) -> list[str]:
+def record_statuses(controller: NetworkGame) -> list[str]:
     """Every status the controller had when it announced a change (the screen redraws on each)."""
     seen: list[str] = []
     controller.subscribe(lambda change: seen.append(controller.status()))
@@ -85,7 +85,7 @@ def test_the_words_of_the_policy_and_the_clocks():
     assert clock(42.9) == "0:42" and clock(300) == "5:00" and clock(-1) == "0:00"
 
 
-async def test_the_form_offers_the_policy_and_claim_time_at_tables_of_three_and_more(tmp_path):
+async def test_the_form_offers_the_policy_and_claim_time_at_every_table_size(tmp_path):
     app = LanterneApp(settings=Settings(display_name="Ann", computer_delay=0.0),
                       start=lambda: LobbyScreen(identity=Identity.generate(), interfaces=LOOPBACK, log_dir=tmp_path,
                                                 discover=False, games=[PUEBLO]))
@@ -95,7 +95,8 @@ async def test_the_form_offers_the_policy_and_claim_time_at_tables_of_three_and_
         assert on_gone.value == "end" and claim.value == 300.0   # the defaults: end, 5 minutes
         assert [v for _, v in claim._options if v is not Select.BLANK] == [60.0, 120.0, 300.0, 600.0]
         assert [str(label) for label, _ in claim._options][:4] == ["1 min", "2 min", "5 min", "10 min"]
-        assert on_gone.disabled and claim.disabled   # a table of two has no third player to decide
+        assert lobby.query_one("#lan-seats", Select).value == 2
+        assert not on_gone.disabled and not claim.disabled   # a table of two has its policy too
         await choose(pilot, "#lan-seats", 3)
         assert not on_gone.disabled and not claim.disabled
         await choose(pilot, "#lan-on-gone", "computer")
@@ -163,7 +164,7 @@ async def test_a_player_gone_for_good_is_replaced_by_a_computer_and_the_game_goe
         await until(lambda: isinstance(app_c.screen, GameOverScreen), pa, pb, pc, what="Cyd's end dialog")
         await pc.pause()
         back = app_c.screen_stack[-2].controller   # her board, under the dialog
-        assert isinstance(back, MeshGame) and back is not gone
+        assert isinstance(back, NetworkGame) and back is not gone
         assert isinstance(back.peer.session.result, Replaced)
         assert back.status() == (f"Game over for you: while you were gone, P1 {ann} gave your seat (P3) to a "
                                  f"computer, which plays on; the board shows the game as you left it")

@@ -15,7 +15,7 @@ from pathlib import Path
 from textual.widgets import Input, Select
 
 from client.app import LanterneApp
-from client.mesh_controller import MeshGame, is_computer
+from client.net_controller import NetworkGame, is_computer
 from client.screens.dialogs import GameOverScreen
 from client.screens.game import GameScreen
 from client.screens.invite import InviteScreen
@@ -51,7 +51,7 @@ async def choose(pilot, select_id: str, value) -> None:
     await pilot.pause()
 
 
-async def open_table(pilot, seats: int, computers: int = 0, bot: str = "random") -> MeshGame:
+async def open_table(pilot, seats: int, computers: int = 0, bot: str = "random") -> NetworkGame:
     lobby = pilot.app.screen
     await choose(pilot, "#lan-seats", seats)
     await choose(pilot, "#lan-computers", computers)
@@ -62,7 +62,7 @@ async def open_table(pilot, seats: int, computers: int = 0, bot: str = "random")
                 else lobby.pending is not None and lobby.pending.listening is not None, pilot,
                 what="the table listening")
     controller = pilot.app.screen.controller if full else lobby.pending
-    assert isinstance(controller, MeshGame) and controller.players == seats
+    assert isinstance(controller, NetworkGame) and controller.players == seats
     return controller
 
 
@@ -104,7 +104,7 @@ async def type_move(pilot, screen: GameScreen) -> str:
     return text
 
 
-def play_one(controller: MeshGame, rng: random.Random) -> bool:
+def play_one(controller: NetworkGame, rng: random.Random) -> bool:
     """A test's hand on the controller: a random legal move for our seat, if it is our turn."""
     if controller.waiting.kind != "human":
         return False
@@ -135,7 +135,7 @@ async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves
         await ask_and_accept(pa, pc, ann, cyd, free=1)
         screens = await boards(pa, pb, pc)
         controllers = [s.controller for s in screens]
-        assert controllers[0] is host and all(isinstance(c, MeshGame) for c in controllers)
+        assert controllers[0] is host and all(isinstance(c, NetworkGame) for c in controllers)
         assert [c.my_seat for c in controllers] == [0, 1, 2]
         labels = [s.label for s in host.seats]
         assert labels == [f"P1 {ann}", f"P2 {bob}", f"P3 {cyd}"]
@@ -198,7 +198,8 @@ async def test_a_host_alone_with_two_computer_seats_plays_a_whole_pueblo_game(tm
         await play_to_the_end([pilot], [host])
         await until(lambda: host.peer.session.over, pilot, what="the session over")
         assert host.status().startswith("Game over") and "[computer]" in host.status()
-        await until(lambda: isinstance(app.screen, GameOverScreen), pilot, what="the game-over dialog")
+        await until(lambda: isinstance(app.screen, GameOverScreen) and app.screen.query("#game-over-scores"), pilot,
+                    what="the game-over dialog")
         scores = str(app.screen.query_one("#game-over-scores").render())
         assert f"[computer] {ann} 1" in scores  # names are shown as they are, never read as markup
         log = host.peer.files.log_path
@@ -235,7 +236,7 @@ async def test_a_four_seat_table_with_two_computers_and_one_guest_plays_to_the_e
     assert report.ok and len(report.seats) == 4, report
 
 
-async def test_the_table_form_follows_the_game_and_the_seats_and_refuses_a_computer_at_a_table_of_two(tmp_path):
+async def test_the_table_form_follows_the_game_and_the_seats_at_every_size(tmp_path):
     from tests.client.toy_game import GAME as TOY
 
     app = LanterneApp(settings=Settings(display_name="Ann", computer_delay=0.0),
@@ -248,7 +249,7 @@ async def test_the_table_form_follows_the_game_and_the_seats_and_refuses_a_compu
             select = lobby.query_one(select_id, Select)
             return [value for _, value in select._options if value is not Select.BLANK]
 
-        assert options("#lan-seats") == [2] and options("#lan-computers") == [0]  # Toy seats two
+        assert options("#lan-seats") == [2] and options("#lan-computers") == [0, 1]  # Toy seats two
         assert lobby.query_one("#lan-bot", Select).value == "ismcts:normal"
         await choose(pilot, "#lan-game", "pueblo")
         assert options("#lan-seats") == [2, 3, 4] and lobby.query_one("#lan-seats", Select).value == 2
@@ -258,10 +259,10 @@ async def test_the_table_form_follows_the_game_and_the_seats_and_refuses_a_compu
         await choose(pilot, "#lan-seats", 3)
         assert options("#lan-computers") == [0, 1, 2] and lobby.query_one("#lan-computers", Select).value == 0
         await choose(pilot, "#lan-seats", 2)
-        assert options("#lan-computers") == [0]
-        lobby.open_table("pueblo", "standard", 2, 1, "random")
-        assert lobby.status_text == ("Cannot open the table: computer seats need a table of 3 or more "
-                                     "(against the computer alone: Play on this machine)")
+        assert options("#lan-computers") == [0, 1]
+        assert not lobby.query_one("#lan-on-gone", Select).disabled   # the policy is every table's
+        lobby.open_table("pueblo", "standard", 2, 2, "random")
+        assert lobby.status_text == "Cannot open the table: a table of 2 takes 0 to 1 computer players, not 2"
         lobby.open_table("pueblo", "standard", 5, 0, "random")
         assert lobby.status_text == "Cannot open the table: Pueblo seats 2 to 4 players, not 5"
         lobby.open_table("pueblo", "standard", 3, 1, "nobody")
@@ -291,7 +292,7 @@ async def test_a_table_with_computers_left_mid_game_resumes_from_the_lobby_with_
         await pilot.press("r")
         resumed = await boards(pilot)
         again = resumed[0].controller
-        assert isinstance(again, MeshGame) and again is not host and again.safety_code == host.safety_code
+        assert isinstance(again, NetworkGame) and again is not host and again.safety_code == host.safety_code
         assert [e.text for e in again.log[:played]] == [e.text for e in host.log[:played]]
         await until(lambda: again.linked, pilot, what="the computers back")
         await play_to_the_end([pilot], [again])
@@ -320,5 +321,5 @@ async def test_a_table_of_three_joined_by_address_when_the_dialog_says_its_size(
         assert await pa.click("#invite-accept")
         screens = await boards(pa, pb)
         guest = screens[1].controller
-        assert isinstance(guest, MeshGame) and guest.my_seat == 2
+        assert isinstance(guest, NetworkGame) and guest.my_seat == 2
         assert [s.name for s in guest.seats] == [ann, f"[computer] {ann} 1", bob]

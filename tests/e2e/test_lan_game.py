@@ -140,7 +140,7 @@ def test_the_link_goes_down_mid_game_and_comes_back(netns_network):
     wait_line(guest, r"^link lost", 20)  # the read timeout (2 s) notices the silence
     b.link_up()
     guest_out, host_out = finish(guest), finish(host)
-    assert "resume request from Bob" in host_out
+    assert "link request from Bob" in host_out
     assert_identical_and_verified(host_out, guest_out)
 
 
@@ -168,5 +168,5 @@ def test_each_peer_is_killed_mid_game_in_turn_and_restarts_from_its_log(netns_ne
     back = b.lanterne(*join_cmd(b, "Ana", "--move-delay", "0.02"))
     wait_line(back, r"^resuming table", 30)
     guest_out, host_out = finish(back), finish(again)
-    assert host_out.count("resume request from Bob") >= 2
+    assert host_out.count("link request from Bob") >= 2
     assert_identical_and_verified(host_out, guest_out)

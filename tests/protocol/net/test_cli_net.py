@@ -58,22 +58,19 @@ def test_join_by_name_finds_nothing_in_time(capsys, tmp_path):
     assert "no open table of 'Nobody-here' found on the LAN within 0.5 s" in capsys.readouterr().err
 
 
-def test_selfplay_over_tcp_gives_identical_verified_logs(tmp_path, capsys):
-    run = lanterne("selfplay", "pagode", "--net", "tcp", "--bots", "random,greedy", "--json",
+@pytest.mark.parametrize("game, players", [("pagode", 2), ("pueblo", 3)])
+def test_selfplay_over_tcp_gives_identical_verified_logs(game, players, tmp_path, capsys):
+    """One process per seat, every size through the same peer: the logs are one log, valid."""
+    run = lanterne("selfplay", game, "--net", "tcp", "--players", str(players), "--bots", "random,greedy", "--json",
                    "--log-dir", str(tmp_path / "logs"), home=tmp_path / "home")
     assert run.returncode == 0, run.stderr
-    game, summary = (json.loads(line) for line in run.stdout.splitlines())
-    assert summary["summary"]["net"] == "tcp" and len(game["scores"]) == 2
-    host_log = Path(game["log"])
-    [guest_log] = (tmp_path / "logs" / "game0" / "guest").glob("*.log")
-    assert host_log.read_bytes() == guest_log.read_bytes()
-    assert main(["verify", str(host_log), str(guest_log)]) == 0, capsys.readouterr()
-    assert capsys.readouterr().out.count(": valid: pagode") == 2
-
-
-def test_selfplay_over_tcp_is_for_two_players(capsys):
-    assert main(["selfplay", "pueblo", "--net", "tcp", "--players", "3"]) == 2
-    assert "--players must be 2" in capsys.readouterr().err
+    result, summary = (json.loads(line) for line in run.stdout.splitlines())
+    assert summary["summary"]["net"] == "tcp" and len(result["scores"]) == players
+    logs = [Path(result["log"])] + [next((tmp_path / "logs" / "game0" / f"seat{i + 1}").glob("*.log"))
+                                    for i in range(1, players)]
+    assert len({log.read_bytes() for log in logs}) == 1
+    assert main(["verify", *map(str, logs)]) == 0, capsys.readouterr()
+    assert capsys.readouterr().out.count(f": valid: {game}") == players
 
 
 def test_join_list_prints_the_peers_heard_on_the_lan(tmp_path, capsys):

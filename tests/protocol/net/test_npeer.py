@@ -1,4 +1,4 @@
-"""N peers over TCP on 127.0.0.1: a full mesh of MeshPeers plays whole games with identical, verified logs."""
+"""N peers over TCP on 127.0.0.1: a full mesh of Peers plays whole games with identical, verified logs."""
 
 import asyncio
 from pathlib import Path
@@ -10,8 +10,7 @@ from engines.core import RulesError
 from engines.registry import get_game
 from protocol.identity import Identity
 from protocol.log import open_entry, read_log
-from protocol.net.mesh import MeshPeer
-from protocol.net.peer import GameFiles, PeerOptions
+from protocol.net.peer import GameFiles, Peer, PeerOptions
 from protocol.net.transport import LinkOptions
 from protocol.session import Aborted, TableSet
 from protocol.verify import verify_file
@@ -25,20 +24,20 @@ NAMES = ["Ana", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
 def make_table(tmp_path: Path, game: str, players: int, options=FAST, bots=("random",)):
     lines = [[] for _ in range(players)]
-    host = MeshPeer.host(IDS[0], NAMES[0], get_game(game), players, tmp_path / "p0",
+    host = Peer.host(IDS[0], NAMES[0], get_game(game), players, tmp_path / "p0",
                          player=make_bot(bots[0], 1), options=options, say=lines[0].append)
-    guests = [MeshPeer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot(bots[i % len(bots)], i + 1),
+    guests = [Peer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot(bots[i % len(bots)], i + 1),
                              options=options, say=lines[i].append) for i in range(1, players)]
     return host, guests, lines
 
 
-async def wait_port(peer: MeshPeer) -> int:
+async def wait_port(peer: Peer) -> int:
     while not peer.port:
         await asyncio.sleep(0.01)
     return peer.port
 
 
-async def play(host: MeshPeer, guests: list[MeshPeer], game: str, timeout: float = 60):
+async def play(host: Peer, guests: list[Peer], game: str, timeout: float = 60):
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     tasks = []
@@ -49,7 +48,7 @@ async def play(host: MeshPeer, guests: list[MeshPeer], game: str, timeout: float
     return await asyncio.wait_for(asyncio.gather(host_task, *tasks), timeout)
 
 
-def logs_of(*peers: MeshPeer) -> list[list[bytes]]:
+def logs_of(*peers: Peer) -> list[list[bytes]]:
     return [read_log(p.files.log_path)[0] for p in peers]
 
 
@@ -77,7 +76,7 @@ async def until(predicate, timeout: float = 30) -> None:
     await asyncio.wait_for(loop(), timeout)
 
 
-async def start_table(host: MeshPeer, guests: list[MeshPeer], game: str) -> list[asyncio.Task]:
+async def start_table(host: Peer, guests: list[Peer], game: str) -> list[asyncio.Task]:
     """The host's task, then each guest's, seated in that order."""
     tasks = [asyncio.create_task(host.run_host([LOCAL], 0, discover=False))]
     port = await wait_port(host)
@@ -107,7 +106,7 @@ async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_othe
     stalled = len(witness.session.chain)
     await asyncio.sleep(0.3)
     assert not witness.session.over and len(witness.session.chain) == stalled, "the others wait"
-    back = MeshPeer.from_files(IDS[seat], meta[0], player=make_bot("random", seat + 1), options=slow,
+    back = Peer.from_files(IDS[seat], meta[0], player=make_bot("random", seat + 1), options=slow,
                                say=lines[seat].append)
     assert back.port == victim.port and len(back.session.chain) == crashed_at
     again = back.run_host([LOCAL], 0, discover=False) if seat == 0 else back.run_guest(None, [LOCAL])
@@ -151,7 +150,7 @@ async def test_a_peer_gone_past_the_claim_time_ends_the_game_by_one_agreed_signe
 async def test_a_host_runs_a_computer_seat_that_every_peer_sees_as_one(tmp_path):
     host, guests, lines = make_table(tmp_path, "pueblo", 4)
     computers = [host.add_computer(make_bot("greedy", 7)), host.add_computer(make_bot("random", 8))]
-    small = MeshPeer.host(IDS[5], "Fay", get_game("pueblo"), 3, tmp_path / "small", say=lambda line: None)
+    small = Peer.host(IDS[5], "Fay", get_game("pueblo"), 3, tmp_path / "small", say=lambda line: None)
     small.add_computer(make_bot("random", 9)), small.add_computer(make_bot("random", 10))
     with pytest.raises(RulesError, match="a table of 3 has no seat left"):
         small.add_computer(make_bot("random", 11))
@@ -176,7 +175,7 @@ async def test_a_host_that_crashes_brings_its_computer_seat_back_from_their_file
     with pytest.raises(asyncio.CancelledError):
         await tasks[0]
     assert not computer.session.over
-    back = MeshPeer.from_files(IDS[0], GameFiles.unfinished(tmp_path / "p0")[0], player=make_bot("random", 1),
+    back = Peer.from_files(IDS[0], GameFiles.unfinished(tmp_path / "p0")[0], player=make_bot("random", 1),
                                options=slow, say=lines[0].append)
     resumed = back.resume_computers(lambda n: make_bot("random", 7))
     assert [c.me.public for c in resumed] == [computer.me.public]
@@ -213,7 +212,7 @@ async def test_a_peer_restarted_on_another_port_is_found_again_by_its_fingerprin
     squatter.listen()
     try:
         # no player yet: the game waits for seat 2, so seat 3 has all the time it needs to find it
-        back = MeshPeer.from_files(IDS[1], GameFiles.unfinished(tmp_path / "p1")[0], player=None, options=slow,
+        back = Peer.from_files(IDS[1], GameFiles.unfinished(tmp_path / "p1")[0], player=None, options=slow,
                                    say=lines[1].append)
         again = asyncio.create_task(back.run_guest(None, [LOCAL], discovery=Discovery([LOCAL])))
         await until(lambda: back.port and back.port != middle.port)
@@ -266,10 +265,10 @@ async def test_a_wrong_size_join_is_refused_and_a_joiner_leaving_early_frees_its
     host, guests, lines = make_table(tmp_path, "pueblo", 3)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
-    wrong = MeshPeer.guest(IDS[5], "Fay", tmp_path / "wrong", options=FAST, say=lambda line: None)
+    wrong = Peer.guest(IDS[5], "Fay", tmp_path / "wrong", options=FAST, say=lambda line: None)
     with pytest.raises(Declined, match="this table seats 3, not 4"):
         await asyncio.wait_for(wrong.run_guest((LOCAL, port), [LOCAL], game="pueblo", players=4), 30)
-    quitter = MeshPeer.guest(IDS[4], "Dee", tmp_path / "quitter", options=FAST, say=lambda line: None)
+    quitter = Peer.guest(IDS[4], "Dee", tmp_path / "quitter", options=FAST, say=lambda line: None)
     leaving = asyncio.create_task(quitter.run_guest((LOCAL, port), [LOCAL], game="pueblo"))
     await until(lambda: len(host._joiners) == 1)
     leaving.cancel()

@@ -1,6 +1,6 @@
 """Cheats over real links with three peers: seat 3 lies to seat 1 only, and both honest seats name it.
 
-The cheater is a MeshPeer whose ``_outgoing`` re-signs (with its own key, so
+The cheater is a Peer whose ``_outgoing`` re-signs (with its own key, so
 the lie is its own) what it sends to seat 1, while seat 2 gets the truth.
 Every peer forwards what it accepted to every other, so the honest seats
 compare what each received: both end the game with an ``abort`` naming
@@ -15,7 +15,7 @@ from engines.bots import make_bot
 from engines.core import as_action
 from engines.registry import get_game
 from protocol.log import open_entry, read_log
-from protocol.net.mesh import MeshPeer
+from protocol.net.peer import Peer
 from protocol.session import Aborted
 from protocol.verify import verify_file
 from tests.protocol.helpers import forge
@@ -43,7 +43,7 @@ class Plotter:
         return action
 
 
-class Liar(MeshPeer):
+class Liar(Peer):
     """Sends seat 1 a different version of one of its own moves (``lie``), everyone else the truth."""
 
     def _outgoing(self, key, entry):
@@ -76,9 +76,9 @@ def an_illegal_move(entry, plotter):
                          ids=["equivocation", "digest", "illegal"])
 async def test_seat_3_lies_to_seat_1_and_both_honest_seats_name_it(tmp_path, lie, words):
     lines = [[] for _ in range(3)]
-    host = MeshPeer.host(IDS[0], NAMES[0], get_game("pueblo"), 3,
+    host = Peer.host(IDS[0], NAMES[0], get_game("pueblo"), 3,
                          tmp_path / "p0", player=make_bot("random", 1), options=FAST, say=lines[0].append)
-    witness = MeshPeer.guest(IDS[1], NAMES[1], tmp_path / "p1", player=make_bot("random", 2), options=FAST,
+    witness = Peer.guest(IDS[1], NAMES[1], tmp_path / "p1", player=make_bot("random", 2), options=FAST,
                              say=lines[1].append)
     liar = Liar.guest(IDS[2], NAMES[2], tmp_path / "p2", player=Plotter(3), options=FAST, say=lines[2].append)
     liar.lie = lie
@@ -109,7 +109,7 @@ async def test_seat_3_lies_to_seat_1_and_both_honest_seats_name_it(tmp_path, lie
 async def test_bytes_not_signed_by_seat_3_drop_one_link_and_the_entry_comes_through_seat_2(tmp_path):
     """A stranger could inject such bytes: not evidence against seat 3; the mesh delivers the true entry."""
 
-    class Garbler(MeshPeer):
+    class Garbler(Peer):
         def _outgoing(self, key, entry):
             if (entry.author == self.me.public and entry.kind == "move" and key == self.seats[VICTIM].key
                     and not getattr(self, "told", None)):
@@ -118,9 +118,9 @@ async def test_bytes_not_signed_by_seat_3_drop_one_link_and_the_entry_comes_thro
             return entry.raw
 
     lines = [[] for _ in range(3)]
-    host = MeshPeer.host(IDS[0], NAMES[0], get_game("pueblo"), 3, tmp_path / "p0", player=make_bot("random", 1),
+    host = Peer.host(IDS[0], NAMES[0], get_game("pueblo"), 3, tmp_path / "p0", player=make_bot("random", 1),
                          options=FAST, say=lines[0].append)
-    witness = MeshPeer.guest(IDS[1], NAMES[1], tmp_path / "p1", player=make_bot("random", 2), options=FAST,
+    witness = Peer.guest(IDS[1], NAMES[1], tmp_path / "p1", player=make_bot("random", 2), options=FAST,
                              say=lines[1].append)
     garbler = Garbler.guest(IDS[2], NAMES[2], tmp_path / "p2", player=make_bot("random", 3), options=FAST,
                             say=lines[2].append)

@@ -26,7 +26,7 @@ def start(*args: str, home: Path) -> subprocess.Popen:
     (["join", "127.0.0.1:9", "--players", "40", "--bot", "random", "--interface", "127.0.0.1"],
      "--players must be 2..16, not 40"),
     (["host", "pueblo", "--players", "3", "--computers", "3", "--bot", "random", "--interface", "127.0.0.1"],
-     "--computers must be 1..2 at a table of 3 or more (--players), not 3"),
+     "--computers must be 0..2 at a table of 3 (one seat is yours), not 3"),
 ])
 def test_bad_player_counts_are_one_line(argv, message, capsys, tmp_path):
     assert main([*argv, "--log-dir", str(tmp_path)]) == 2
@@ -76,3 +76,16 @@ def test_a_host_with_a_computer_seat_and_one_joiner(tmp_path):
     paths = [Path(re.findall(r"^log: (.+)$", out, re.M)[-1]) for out in outs]
     assert paths[0].read_bytes() == paths[1].read_bytes()
     assert verify_file(paths[1]).ok
+
+
+def test_a_table_of_two_takes_a_computer_seat_like_any_other(tmp_path):
+    """Computer seats at two seats too: the host and the computer it runs, each a peer with its own log."""
+    common = ["--bot", "random", "--interface", "127.0.0.1", "--no-discovery", "--read-timeout", "5"]
+    host = start("host", "pagode", "--players", "2", "--computers", "1", "--name", "Ana",
+                 "--log-dir", str(tmp_path / "a"), *common, home=tmp_path / "a")
+    out, err = host.communicate(timeout=120)
+    assert host.returncode == 0, err[-2000:] + out[-2000:]
+    assert "table: pagode standard, seats Ana, [computer] Ana 1" in out
+    path = Path(re.findall(r"^log: (.+)$", out, re.M)[-1])
+    [computer_log] = (tmp_path / "a" / "computers").glob("*/*.log")
+    assert computer_log.read_bytes() == path.read_bytes() and verify_file(path).ok

@@ -7,8 +7,7 @@ import pytest
 from engines.bots import make_bot
 from engines.registry import get_game
 from protocol.log import open_entry, read_log
-from protocol.net.mesh import MeshPeer
-from protocol.net.peer import GameFiles, PeerOptions
+from protocol.net.peer import GameFiles, Peer, PeerOptions
 from protocol.session import AGREE, REPLACE, GameOver, Replaced
 from protocol.verify import verify_file
 from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, until, wait_port
@@ -18,9 +17,9 @@ PATIENT = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_dela
 
 def _table(tmp_path, game: str):
     lines = [[] for _ in range(3)]
-    host = MeshPeer.host(IDS[0], NAMES[0], get_game(game), 3, tmp_path / "p0", player=make_bot("random", 1),
+    host = Peer.host(IDS[0], NAMES[0], get_game(game), 3, tmp_path / "p0", player=make_bot("random", 1),
                          options=PATIENT, say=lines[0].append, on_gone="computer")
-    guests = [MeshPeer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot("random", i + 1),
+    guests = [Peer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot("random", i + 1),
                              options=PATIENT, say=lines[i].append) for i in (1, 2)]
     return host, guests, lines
 
@@ -43,7 +42,7 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
     # seat 3 comes back from its files while the computer plays its seat: it learns it was replaced
     meta = GameFiles.unfinished(tmp_path / "p2")[0]
     back_lines = []
-    back = MeshPeer.from_files(IDS[2], meta, player=make_bot("random", 3), options=PATIENT, say=back_lines.append)
+    back = Peer.from_files(IDS[2], meta, player=make_bot("random", 3), options=PATIENT, say=back_lines.append)
     back_session = await asyncio.wait_for(back.run_guest(None, [LOCAL]), 60)
     assert isinstance(back_session.result, Replaced) and back_session.phase == "replaced"
     assert any(line.startswith("replaced: seat 3 was given to a computer by seat 1") for line in back_lines)
@@ -66,14 +65,30 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
     assert any(line.startswith("seat 3 is now [computer] ") for line in lines[1])
 
 
-def test_on_gone_computer_needs_three_players_one_line(capsys, tmp_path):
-    from client.cli import main
-
-    argv = ["host", "pueblo", "--players", "2", "--on-gone", "computer", "--bot", "random",
-            "--interface", "127.0.0.1", "--log-dir", str(tmp_path)]
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert "--on-gone computer needs a table of 3 or more" in err and err.count("\n") == 1
+async def test_at_a_table_of_two_a_gone_peer_is_replaced_by_a_computer_too(tmp_path):
+    """The policy is the table's at every size: alone, the present seat gives the gone one to a computer."""
+    lines = [[], []]
+    host = Peer.host(IDS[0], NAMES[0], get_game("pagode"), 2, tmp_path / "p0", player=make_bot("random", 1),
+                     options=PATIENT, say=lines[0].append, on_gone="computer")
+    guest = Peer.guest(IDS[1], NAMES[1], tmp_path / "p1", player=make_bot("random", 2), options=PATIENT,
+                       say=lines[1].append)
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    task = asyncio.create_task(guest.run_guest((LOCAL, port), [LOCAL], game="pagode"))
+    await until(lambda: guest.session is not None and len(guest.session.chain) > 30 and host.linked(guest.me.public))
+    for link in list(guest.links.values()):
+        link._writer.transport.abort()   # gone for good
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    session = await asyncio.wait_for(host_task, 120)
+    assert session.phase == "over"
+    raws = read_log(host.files.log_path)[0]
+    kinds = [open_entry(r).kind for r in raws]
+    assert kinds.count(REPLACE) == 1 and AGREE not in kinds   # nobody else is present to agree
+    report = verify_file(host.files.log_path)
+    assert report.ok and report.result == "over", report
+    assert any(line.startswith("hosting [computer] ") for line in lines[0])
 
 
 async def test_a_guest_that_requires_another_policy_leaves_at_the_table(tmp_path):
@@ -111,7 +126,7 @@ async def test_the_host_gone_for_good_is_replaced_by_seat_2_and_learns_it_when_b
     assert any(line.startswith("hosting [computer] Ana") for line in lines[1])
     meta = [m for m in GameFiles.unfinished(tmp_path / "p0")][0]
     back_lines = []
-    back = MeshPeer.from_files(IDS[0], meta, player=make_bot("random", 1), options=PATIENT, say=back_lines.append)
+    back = Peer.from_files(IDS[0], meta, player=make_bot("random", 1), options=PATIENT, say=back_lines.append)
     back_session = await asyncio.wait_for(back.run_host([LOCAL], 0, discover=False), 60)
     assert isinstance(back_session.result, Replaced) and back_session.result.by == 1
     sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)
@@ -140,7 +155,7 @@ async def test_the_claimer_restarted_after_a_crash_brings_its_computer_back(tmp_
     with pytest.raises(asyncio.CancelledError):
         await host_task
     meta = GameFiles.unfinished(tmp_path / "p0")[0]
-    again = MeshPeer.from_files(IDS[0], meta, player=make_bot("random", 1), options=PATIENT, say=lines[0].append)
+    again = Peer.from_files(IDS[0], meta, player=make_bot("random", 1), options=PATIENT, say=lines[0].append)
     computers = again.resume_computers(lambda n: make_bot("random", 10 + n))
     assert len(computers) == 1 and computers[0].me.public == host.session.seats[2]
     sessions = await asyncio.wait_for(asyncio.gather(again.run_host([LOCAL], 0, discover=False), tasks[0]), 120)

@@ -1,4 +1,7 @@
-"""Whole Pagode games between two NetPeers over 127.0.0.1: clean, cut links, crashes, claims, intruders."""
+"""Whole Pagode games at a table of two over 127.0.0.1: clean, cut links, crashes, claims, intruders.
+
+A two-player game is a table of two on the one :class:`Peer` (the N-peer tests cover 3 to 5 seats).
+"""
 
 import asyncio
 import json
@@ -12,7 +15,9 @@ from engines.registry import get_game
 from protocol.identity import Identity, safety_code
 from protocol.log import open_entry, read_log
 from protocol.net.invite import Declined, ask, join_request, resume_request
-from protocol.net.peer import GameFiles, NetPeer, PeerOptions, ResumeError
+from protocol.net.events import JoinAsked, LinkLost
+from protocol.net.files import GameFiles, ResumeError
+from protocol.net.peer import Peer, PeerOptions
 from protocol.net.transport import LinkOptions, bound_port
 from protocol.session import Session
 
@@ -61,7 +66,7 @@ class Proxy:
         self.writers.clear()
 
 
-def logs_of(*peers: NetPeer) -> list[list[bytes]]:
+def logs_of(*peers: Peer) -> list[list[bytes]]:
     return [read_log(p.files.log_path)[0] for p in peers]
 
 
@@ -69,21 +74,25 @@ def make_pair(tmp_path: Path, options=FAST, delay: float = 0.0):
     opts = PeerOptions(link=options.link, reconnect_every=options.reconnect_every, linger=options.linger,
                        claim_after=options.claim_after, move_delay=delay)
     lines = {"host": [], "guest": []}
-    host = NetPeer.host(HOST_ID, "Hana", get_game("pagode"), tmp_path / "host", player=make_bot("random", 1),
-                        options=opts, say=lines["host"].append)
-    guest = NetPeer.guest(GUEST_ID, "Gus", tmp_path / "guest", player=make_bot("random", 2), options=opts,
-                          say=lines["guest"].append)
+    host = Peer.host(HOST_ID, "Hana", get_game("pagode"), 2, tmp_path / "host", player=make_bot("random", 1),
+                     options=opts, say=lines["host"].append)
+    guest = Peer.guest(GUEST_ID, "Gus", tmp_path / "guest", player=make_bot("random", 2), options=opts,
+                       say=lines["guest"].append)
     return host, guest, lines
 
 
-async def start_host(host: NetPeer, accept=None) -> tuple[asyncio.Task, int]:
+def join(guest: Peer, port: int):
+    return guest.run_guest((LOCAL, port), [LOCAL], game="pagode", players=2)
+
+
+async def start_host(host: Peer, accept=None) -> tuple[asyncio.Task, int]:
     task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False, accept=accept))
     while "port" not in host.files.meta:
         await asyncio.sleep(0.01)
     return task, host.files.meta["port"]
 
 
-def assert_finished_alike(host: NetPeer, guest: NetPeer) -> None:
+def assert_finished_alike(host: Peer, guest: Peer) -> None:
     a, b = logs_of(host, guest)
     assert a == b and len(a) > 50
     # the log replays on its own: every signature, move and fair step checks out
@@ -95,7 +104,7 @@ def assert_finished_alike(host: NetPeer, guest: NetPeer) -> None:
 async def test_a_whole_game_over_tcp_ends_with_identical_logs_and_no_intruder_gets_in(tmp_path):
     host, guest, lines = make_pair(tmp_path, delay=0.002)
     task, port = await start_host(host)
-    play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
+    play = asyncio.create_task(join(guest, port))
     while len(guest.session.chain) < 5:
         await asyncio.sleep(0.005)
     # a third peer, mid-game: no seat for it, and it cannot pass for the guest
@@ -119,7 +128,7 @@ async def test_cut_links_are_resumed_and_the_game_still_ends_alike(tmp_path):
     task, port = await start_host(host)
     proxy = Proxy(port)
     proxy_port = await proxy.start()
-    play = asyncio.create_task(guest.run_guest((LOCAL, proxy_port), game="pagode"))
+    play = asyncio.create_task(join(guest, proxy_port))
     for cut_at in (40, 120):
         while len(guest.session.chain) < cut_at and not guest.session.over:
             await asyncio.sleep(0.01)
@@ -128,25 +137,24 @@ async def test_cut_links_are_resumed_and_the_game_still_ends_alike(tmp_path):
     await asyncio.wait_for(task, 30)
     assert_finished_alike(host, guest)
     assert proxy.connections >= 3
-    assert sum("resume request" in line for line in lines["host"]) >= 2
+    assert sum("link request from Gus" in line for line in lines["host"]) >= 2
 
 
 async def test_a_crashed_guest_restarts_from_its_files(tmp_path):
     host, guest, lines = make_pair(tmp_path, delay=0.01)
     task, port = await start_host(host)
-    play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
+    play = asyncio.create_task(join(guest, port))
     while len(guest.session.chain) < 60:
         await asyncio.sleep(0.01)
-    play.cancel()  # the process dies: no goodbye, only what is on disk survives
+    for link in list(guest.links.values()):
+        link._writer.transport.abort()  # the process dies: no goodbye, only what is on disk survives
+    play.cancel()
     with pytest.raises(asyncio.CancelledError):
         await play
-    guest.link and guest.link._writer.transport.abort()
-    guest.files.close()
     [meta] = GameFiles.unfinished(tmp_path / "guest")
-    again = NetPeer.from_files(GUEST_ID, meta, player=make_bot("random", 3), options=FAST,
-                               say=lines["guest"].append)
-    assert again.peer_key == HOST_ID.public and again.address == (LOCAL, port)
-    await asyncio.wait_for(again.run_guest(), 60)
+    again = Peer.from_files(GUEST_ID, meta, player=make_bot("random", 3), options=FAST, say=lines["guest"].append)
+    assert again.seats[0].key == HOST_ID.public and again.seats[0].address == (LOCAL, port)
+    await asyncio.wait_for(again.run_guest(None, [LOCAL]), 60)
     await asyncio.wait_for(task, 30)
     assert_finished_alike(host, again)
 
@@ -155,13 +163,14 @@ async def test_an_absent_guest_lets_the_host_claim_the_game(tmp_path):
     opts = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=0.5, claim_after=1.0)
     host, guest, lines = make_pair(tmp_path, opts, delay=0.01)
     task, port = await start_host(host)
-    play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
+    play = asyncio.create_task(join(guest, port))
     while len(guest.session.chain) < 40:
         await asyncio.sleep(0.01)
+    for link in list(guest.links.values()):
+        link._writer.transport.abort()  # gone for good
     play.cancel()
     with pytest.raises(asyncio.CancelledError):
         await play
-    guest.link._writer.transport.abort()  # gone for good
     await asyncio.wait_for(task, 30)
     [log] = logs_of(host)
     last = open_entry(log[-1])
@@ -171,7 +180,7 @@ async def test_an_absent_guest_lets_the_host_claim_the_game(tmp_path):
 
 
 async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
-    """No bot on the host: a 'UI' watches the events and plays with NetPeer.act.
+    """No bot on the host: a 'UI' watches the events and plays with Peer.act.
 
     The person thinks longer over a move than the claim time: linked and
     thinking is not gone, so nobody claims the game.
@@ -179,8 +188,9 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
     patient = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=3.0, claim_after=0.5)
     host, guest, lines = make_pair(tmp_path, patient)
     host.player = None
-    events = []
+    events, table_events = [], []
     host.on_events = events.extend
+    host.on_peer_event = table_events.append
     bot = make_bot("greedy", 7)
     asked = []
 
@@ -192,7 +202,9 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
     task, port = await start_host(host, accept=dialog)
     with pytest.raises(Declined, match="Hana declined: the host declined"):
         await ask(LOCAL, port, EVE_ID, "Eve", join_request("pagode", "standard", 2))
-    play = asyncio.create_task(guest.run_guest((LOCAL, port), game="pagode"))
+    play = asyncio.create_task(join(guest, port))
+    while host.session is None:   # the session starts once every seat is taken
+        await asyncio.sleep(0.01)
     moves = 0
     while not host.session.over:
         if host.session.my_turn:
@@ -210,6 +222,7 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
     assert asked[1][1] == safety_code(HOST_ID.public, GUEST_ID.public)
     kinds = {type(e).__name__ for e in events}
     assert {"TableSet", "Moved", "GameOver"} <= kinds and moves > 10
+    assert [e.name for e in table_events if isinstance(e, JoinAsked)] == ["Eve", "Gus"]
     with pytest.raises(IllegalAction, match="not our turn"):
         await host.act(("pass",))
 
@@ -273,39 +286,100 @@ async def test_bytes_injected_on_the_wire_drop_the_link_not_the_game(tmp_path):
     task, port = await start_host(host)
     proxy = TamperingProxy(port, at=30, rewrites=[flip_a_signature_byte, sign_as_a_stranger])
     proxy_port = await proxy.start()
-    await asyncio.wait_for(guest.run_guest((LOCAL, proxy_port), game="pagode"), 60)
+    lost = []
+    guest.on_peer_event = lambda e: lost.append(e.reason) if isinstance(e, LinkLost) else None
+    await asyncio.wait_for(join(guest, proxy_port), 60)
     await asyncio.wait_for(task, 30)
     assert proxy.connections == 3
-    lost = [line for line in lines["guest"] if line.startswith("link lost: ")]
-    assert lost[0].startswith("link lost: bytes not signed by the peer (entry ")
-    assert lost[1].startswith("link lost: an entry signed by a stranger")
+    assert lost[0].startswith("bytes not signed by the peer (entry ")
+    assert lost[1].startswith("an entry signed by a stranger")
     assert_finished_alike(host, guest)  # the honest entries came again on the next link; nobody was blamed
 
 
-async def test_a_host_restarted_before_anyone_joined_opens_its_table_again(tmp_path):
+async def test_a_host_stopped_before_anyone_joined_leaves_nothing_to_resume(tmp_path):
+    """The session starts once every seat is taken: a table nobody joined writes no files."""
     host, guest, lines = make_pair(tmp_path)
-    host.files.close()  # it crashed while waiting: only its hello is logged
-    [meta] = GameFiles.unfinished(tmp_path / "host")
-    again = NetPeer.from_files(HOST_ID, meta, player=make_bot("random", 4), options=FAST, say=lines["host"].append)
-    assert again.peer_key is None and len(again.session.chain) == 1
-    task, port = await start_host(again)
-    await asyncio.wait_for(guest.run_guest((LOCAL, port), game="pagode"), 60)
-    await asyncio.wait_for(task, 30)
-    assert_finished_alike(again, guest)
+    task, port = await start_host(host)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert GameFiles.unfinished(tmp_path / "host") == [] and not list((tmp_path / "host").glob("*.log"))
 
 
-def test_files_that_do_not_agree_are_a_one_line_resume_error(tmp_path):
-    host, _, _ = make_pair(tmp_path)
-    host.files.close()
+async def stopped_mid_game(tmp_path) -> tuple[Peer, Peer]:
+    """A table of two stopped after 30 entries, both peers' files kept."""
+    host, guest, lines = make_pair(tmp_path, delay=0.01)
+    task, port = await start_host(host)
+    play = asyncio.create_task(join(guest, port))
+    while len(guest.session.chain) < 30:
+        await asyncio.sleep(0.01)
+    for t in (play, task):
+        t.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await t
+    return host, guest
+
+
+async def test_files_that_do_not_agree_are_a_one_line_resume_error(tmp_path):
+    await stopped_mid_game(tmp_path)
     [meta] = GameFiles.unfinished(tmp_path / "host")
     data = json.loads(meta.read_text())
     meta.write_text(json.dumps(dict(data, table="00" * 32)))
     with pytest.raises(ResumeError, match="its log does not start with table 0000000000000000"):
-        NetPeer.from_files(HOST_ID, meta, say=lambda line: None)
+        Peer.from_files(HOST_ID, meta, say=lambda line: None)
     meta.write_text("{not json")
     with pytest.raises(ResumeError, match="cannot resume .*JSONDecodeError"):
-        NetPeer.from_files(HOST_ID, meta, say=lambda line: None)
+        Peer.from_files(HOST_ID, meta, say=lambda line: None)
+    meta.write_text(json.dumps(dict(data, seats="nobody")))
+    with pytest.raises(ResumeError, match="cannot resume "):
+        Peer.from_files(HOST_ID, meta, say=lambda line: None)
     meta.write_text(json.dumps(data))
+    with pytest.raises(ResumeError, match="this identity holds no seat"):
+        Peer.from_files(EVE_ID, meta, say=lambda line: None)
     meta.with_suffix(".log").unlink()
     with pytest.raises(ResumeError, match="cannot resume .*cannot read"):
-        NetPeer.from_files(HOST_ID, meta, say=lambda line: None)
+        Peer.from_files(HOST_ID, meta, say=lambda line: None)
+
+
+def old_two_peer_game(tmp_path) -> None:
+    """The files of a game begun before one peer served every table size: a two-peer session (no guest
+    list, no signed claim time), meta files with ``peer`` and ``address`` instead of ``seats``."""
+    from protocol.memory import Pipe
+
+    files = [GameFiles(tmp_path / "host"), GameFiles(tmp_path / "guest")]
+    seeds = [b"h" * 32, b"g" * 32]
+    metas = [{"role": "host", "game": "pagode", "variant": "standard", "name": "Hana"},
+             {"role": "guest", "name": "Gus"}]
+    host = Session(HOST_ID, host=True, name="Hana", game=get_game("pagode"), players=2, seed=seeds[0],
+                   store=files[0].store(seeds[0], metas[0]))
+    guest = Session(GUEST_ID, host=False, name="Gus", seed=seeds[1], store=files[1].store(seeds[1], metas[1]))
+    pipe = Pipe([host, guest])
+    pipe.collect(0, host.start())
+    bots = [make_bot("random", 1), make_bot("random", 2)]
+    while len(host.chain) < 30:
+        pipe.deliver()
+        i = 0 if host.my_turn else 1
+        s = (host, guest)[i]
+        pipe.collect(i, s.act(bots[i].choose(s.game, s.view, s.my_seat)))
+    pipe.deliver()
+    assert "guests" not in host.chain[0].body
+    files[0].update(peer=GUEST_ID.public.hex(), address=[LOCAL, 1])
+    files[1].update(peer=HOST_ID.public.hex(), address=[LOCAL, 1])
+    for f in files:
+        f.close()
+
+
+async def test_a_two_peer_game_from_the_old_layout_resumes_on_the_one_peer(tmp_path):
+    old_two_peer_game(tmp_path)
+    [host_meta] = GameFiles.unfinished(tmp_path / "host")
+    [guest_meta] = GameFiles.unfinished(tmp_path / "guest")
+    assert "seats" not in json.loads(host_meta.read_text())
+    host = Peer.from_files(HOST_ID, host_meta, player=make_bot("random", 1), options=FAST, say=lambda line: None)
+    guest = Peer.from_files(GUEST_ID, guest_meta, player=make_bot("random", 2), options=FAST, say=lambda line: None)
+    assert [s.key for s in host.seats] == [s.key for s in guest.seats] == [HOST_ID.public, GUEST_ID.public]
+    task, port = await start_host(host)
+    guest.seats[0].address = (LOCAL, port)
+    await asyncio.wait_for(guest.run_guest(None, [LOCAL]), 60)
+    await asyncio.wait_for(task, 30)
+    assert_finished_alike(host, guest)
+    assert "seats" in json.loads(host_meta.read_text())   # written in today's layout from now on

@@ -1,0 +1,165 @@
+"""What a peer tells its user about the table and the links: typed events, not text.
+
+The session's own events (``protocol.session``: a move, the table set, the
+end) say what happens in the game; these say what happens around it:
+seats taken and freed while a table fills, links up and down. The app
+reads their fields; a headless peer prints ``str(event)``, one line each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PeerEvent:
+    """Base of every peer event; ``str()`` is the line a headless peer prints."""
+
+
+@dataclass(frozen=True)
+class Listening(PeerEvent):
+    address: str
+    port: int
+    name: str
+    fingerprint: str
+
+    def __str__(self) -> str:
+        return f"listening on {self.address}:{self.port} as {self.name} ({self.fingerprint})"
+
+
+@dataclass(frozen=True)
+class Advertised(PeerEvent):
+    def __str__(self) -> str:
+        return "advertised on zeroconf"
+
+
+@dataclass(frozen=True)
+class JoinAsked(PeerEvent):
+    """The host: somebody proved its key and asks for a seat."""
+
+    name: str
+    fingerprint: str
+    address: str
+    safety_code: str
+
+    def __str__(self) -> str:
+        return f"join request from {self.name} ({self.fingerprint}) at {self.address}; safety code {self.safety_code}"
+
+
+@dataclass(frozen=True)
+class SeatTaken(PeerEvent):
+    """The host seated a joiner: ``taken`` of ``seats`` seats are held now (the host's included)."""
+
+    name: str
+    fingerprint: str
+    taken: int
+    seats: int
+
+    def __str__(self) -> str:
+        return f"accepted {self.name} ({self.taken}/{self.seats} seats)"
+
+
+@dataclass(frozen=True)
+class JoinRefused(PeerEvent):
+    """The host said no to a joiner (the person declined, or the table cannot take it)."""
+
+    name: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"declined {self.name}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class SeatFreed(PeerEvent):
+    """A seated joiner left before the table was full: its seat is free again."""
+
+    name: str
+    fingerprint: str
+    taken: int
+    seats: int
+
+    def __str__(self) -> str:
+        return f"left {self.name} ({self.taken}/{self.seats} seats)"
+
+
+@dataclass(frozen=True)
+class SeatOffered(PeerEvent):
+    """A joiner: the host took us; we wait until every seat is taken."""
+
+    host: str
+    fingerprint: str
+    safety_code: str
+
+    def __str__(self) -> str:
+        return (f"joined {self.host} ({self.fingerprint}); safety code {self.safety_code}; "
+                f"waiting for the other players")
+
+
+@dataclass(frozen=True)
+class Seated(PeerEvent):
+    """Every seat is taken: who sits where (``seat`` is ours, 0-based)."""
+
+    seat: int
+    names: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"seated {self.seat + 1} of {len(self.names)}: {', '.join(self.names)}"
+
+
+@dataclass(frozen=True)
+class LinkAsked(PeerEvent):
+    """A member of the table dials us to carry the game (first link or after a cut)."""
+
+    name: str
+    fingerprint: str
+    have: int
+
+    def __str__(self) -> str:
+        return f"link request from {self.name} ({self.fingerprint}) holding {self.have} entries"
+
+
+@dataclass(frozen=True)
+class Linked(PeerEvent):
+    key: bytes
+    fingerprint: str
+    address: str
+    port: int
+
+    def __str__(self) -> str:
+        return f"linked with {self.fingerprint} at {self.address}:{self.port}"
+
+
+@dataclass(frozen=True)
+class LinkLost(PeerEvent):
+    key: bytes
+    fingerprint: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"link lost with {self.fingerprint}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Resumed(PeerEvent):
+    """A restarted peer rebuilt its game from its files."""
+
+    table: str
+    entries: int
+
+    def __str__(self) -> str:
+        return f"resuming table {self.table[:16]} from {self.entries} logged entries"
+
+
+@dataclass(frozen=True)
+class Note(PeerEvent):
+    """A line for the person only (the log's path, a port that was busy...): nothing reads its text."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+__all__ = ["Advertised", "JoinAsked", "JoinRefused", "LinkAsked", "LinkLost", "Linked", "Listening", "Note",
+           "PeerEvent", "Resumed", "SeatFreed", "SeatOffered", "SeatTaken", "Seated"]
