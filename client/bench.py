@@ -184,6 +184,8 @@ BENCHMARKS: list[Benchmark] = [
               "lower", 1.0, _measure("client.perf", "start_to_home_cpu_s")),
     Benchmark("tui.redraw", "Board redraw after a move (Pagode)", "ms",
               "lower", 50, _measure("client.perf", "board_redraw_ms")),
+    Benchmark("tui.pause", "Longest screen pause (key to redraw) while the computer thinks at ismcts:hard",
+              "ms", "lower", 50, _measure("client.perf", "pause_while_thinking_ms")),
 ]
 
 

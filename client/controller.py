@@ -8,8 +8,9 @@ session can implement the same interface later (``NetworkGame``), and the
 screens will not notice the difference.
 
 Changes are announced to listeners (plain callables, called on the thread
-that owns the controller, the app's event loop). Computer players think in a
-worker thread (:func:`asyncio.to_thread`), so the app stays responsive.
+that owns the controller, the app's event loop). Computer players think
+through an injected ``think`` (client/thinking.py: another process, so the
+app never stalls; a worker thread by default).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Awaitable, Callable, Sequence
 
 from engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
                           IllegalAction, OpenTable, Player, RulesError, State, TableOp)
@@ -67,6 +68,14 @@ class Change:
 
 
 Listener = Callable[[Change], None]
+
+Think = Callable[[Player, Game, State, int], Awaitable[Action]]
+"""How a computer player's choice is computed: ``await think(player, game, view, seat)``."""
+
+
+async def think_on_thread(player: Player, game: Game, view: State, seat: int) -> Action:
+    """On a worker thread (a game the engine registry cannot rebuild in a process, e.g. a test's toy)."""
+    return await asyncio.to_thread(player.choose, game, view, seat)
 
 
 def describe_table_op(op: TableOp, outcome: Action | None = None) -> str:
@@ -198,8 +207,10 @@ class LocalGame(GameController):
 
     def __init__(self, game: Game, players: Sequence[Player | None], names: Sequence[str] | None = None,
                  seed: int | str = 0, variant: str = "standard", computer_delay: float = 0.0,
-                 state: State | None = None):
+                 state: State | None = None, think: Think | None = None):
         super().__init__()
+        self.think: Think = think or think_on_thread
+        """How a computer player's choice is computed (client.thinking: in another process)."""
         self.game = game
         self.players = list(players)
         game.check_options(len(self.players), variant)
@@ -272,6 +283,9 @@ class LocalGame(GameController):
 
     async def run(self) -> None:
         """Let the computer players play whenever it is their turn, until the game ends."""
+        start = getattr(self.think, "start", None)
+        if start is not None and any(s.kind == COMPUTER for s in self.seats):
+            start()  # a thinking process gets ready while the person reads the board
         while not self._closed:
             w = self.waiting
             if w.kind == "over":
@@ -284,7 +298,7 @@ class LocalGame(GameController):
             player = self.players[seat]
             view = self.view(seat)
             try:
-                action = await asyncio.to_thread(player.choose, self.game, view, seat)
+                action = await self.think(player, self.game, view, seat)
             except RulesError as e:
                 self.last_error = f"{self.seats[seat].label} failed: {e}"
                 self._notify(Change(error=self.last_error))
@@ -310,6 +324,9 @@ class LocalGame(GameController):
     def close(self) -> None:
         self._closed = True
         self._wake.set()
+        stop = getattr(self.think, "close", None)
+        if stop is not None:  # a thinking process goes with the game
+            stop()
 
     def save_position(self) -> str:
         return self.game.save_position(self.state)

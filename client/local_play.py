@@ -50,7 +50,13 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal"
         names = [you] + [f"{bot} bot" if players == 2 else f"{bot} bot {i}" for i in range(1, players)]
     else:
         raise ValueError(f"unknown mode {mode!r}")
-    return LocalGame(game, seats, names=names, seed=seed, variant=variant, computer_delay=computer_delay)
+    think = None
+    if mode == VS_COMPUTER and bot.startswith("ismcts"):
+        from client.thinking import Thinker
+
+        think = Thinker()  # a search thinks in its own process: the screen never stalls (random, greedy: instant)
+    return LocalGame(game, seats, names=names, seed=seed, variant=variant, computer_delay=computer_delay,
+                     think=think)
 
 
 BOT_KINDS = ("random", "greedy", "ismcts:easy", "ismcts:normal", "ismcts:hard")

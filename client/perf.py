@@ -87,3 +87,64 @@ async def _board_redraw_ms(moves: int, seed: int) -> float:
             await pilot.pause()
             samples.append((time.process_time() - started) * 1000)
     return statistics.median(samples)
+
+
+
+def pause_while_thinking_ms(level: str = "ismcts:hard", presses: int = 20, seed: int = 11) -> float:
+    """The longest pause of the screen (a key press to the screen redrawn), in wall milliseconds,
+    over ``presses`` key presses while the computer thinks at ``level`` (Pacal, 120x40).
+
+    The key moves the cursor on the city map (right, then left), what a person does while the
+    computer thinks. The clock starts when the key is handed to the app as the terminal driver
+    hands it over, and stops when the app has handled it and painted the screen (a callback
+    after the next refresh). The computer thinks in its own process (client/thinking.py).
+    """
+    return asyncio.run(_pause_while_thinking_ms(level, presses, seed))
+
+
+async def _pause_while_thinking_ms(level: str, presses: int, seed: int) -> float:
+    from textual import events
+
+    from client.app import LanterneApp
+    from client.controller import COMPUTER
+    from client.local_play import VS_COMPUTER, make_local_game
+    from client.screens.game import game_screen_for
+    from client.settings import Settings
+    from client.widgets.pacal import PacalMap
+    from engines.registry import get_game
+
+    controller = make_local_game(get_game("pacal"), mode=VS_COMPUTER, bot=level, seed=seed)
+    app = LanterneApp(settings=Settings(display_name="bench", computer_delay=0.0),
+                      start=lambda: game_screen_for(controller))
+    worst = 0.0
+    done = 0
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        city = app.screen.query_one(PacalMap)
+        while done < presses and not controller.is_over():
+            if controller.waiting.kind != COMPUTER:
+                seat = controller.waiting.seat
+                controller.submit(seat, controller.legal_actions(seat)[0])
+                await pilot.pause()
+                continue
+            await asyncio.sleep(0.05)  # the search is under way
+            if controller.waiting.kind != COMPUTER:
+                continue
+            if app.focused is not city:
+                city.focus()
+                await pilot.pause()
+            cursor = city.cursor
+            painted = asyncio.get_running_loop().create_future()
+            started = time.perf_counter()
+            key = events.Key("right" if done % 2 == 0 else "left", None)
+            key.set_sender(app)
+            app._driver.send_message(key)
+            while city.cursor == cursor:
+                await asyncio.sleep(0.0005)
+            app.call_after_refresh(lambda: painted.done() or painted.set_result(time.perf_counter()))
+            worst = max(worst, (await painted - started) * 1000)
+            done += 1
+    controller.close()
+    if done < presses:
+        raise RuntimeError(f"the game ended after {done} key presses")
+    return worst

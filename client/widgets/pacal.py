@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.events import Click, MouseMove
 from textual.geometry import Region
 from textual.message import Message
+from textual.strip import Strip
 from textual.widget import Widget
 
 from client.widgets.scrolling import scroll_to_part
@@ -245,14 +246,25 @@ class PacalMap(Widget, can_focus=True):
         super().__init__(**kwargs)
         self.marks = Marks()
         self._text = Text()
+        self._strips: tuple | None = None
         self._key: object = None
 
     @property
     def cursor(self) -> int:
         return self.marks.cursor
 
-    def render(self) -> Text:
-        return self._text
+    def render_line(self, y: int) -> Strip:
+        """One line of the city (the Line API: rich renders the map once a change, in a few ms;
+        Textual's own conversion of the whole Text took 30-50 ms a cursor step)."""
+        key = (self.rich_style, self.size.width)
+        if self._strips is None or self._strips[0] != key:
+            console = self.app.console
+            options = console.options.update(width=max(1, self.size.width), no_wrap=True, overflow="crop",
+                                             height=None)
+            lines = console.render_lines(self._text, options, style=self.rich_style, pad=True)
+            self._strips = (key, [Strip(line, self.size.width) for line in lines])
+        strips = self._strips[1]
+        return strips[y] if 0 <= y < len(strips) else Strip.blank(self.size.width, self.rich_style)
 
     def show(self, view, marks: Marks) -> None:
         marks.cursor = self.marks.cursor
@@ -264,6 +276,7 @@ class PacalMap(Widget, can_focus=True):
         self._key = key
         self._view = view
         self._text = map_text(view, marks)
+        self._strips = None
         self.refresh()
 
     def cell_region(self, c: int) -> Region:

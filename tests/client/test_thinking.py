@@ -1,0 +1,133 @@
+"""The computer thinks in another process (client/thinking.py): the same choices, no stall, no stray."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+import pytest
+
+from client.controller import COMPUTER
+from client.local_play import VS_COMPUTER, make_local_game
+from client.screens.game import game_screen_for
+from client.thinking import Thinker
+from engines.bots import make_bot
+from engines.core import OpenTable, TABLE
+from engines.registry import get_game
+from tests.client.conftest import make_app
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+async def wait_for(condition, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        await asyncio.sleep(0.01)
+    return condition()
+
+
+async def test_a_seeded_player_chooses_in_the_process_what_it_chooses_here():
+    """The player goes to the worker and comes back: its random state moves on as if it thought here."""
+    game = get_game("pagode")
+    here, there = make_bot("ismcts:60", "same"), make_bot("ismcts:60", "same")
+    thinker = Thinker()
+    try:
+        state = game.setup(players=2, variant="standard")
+        table = OpenTable(5)
+        for _ in range(12):
+            while game.next_actor(state) == TABLE:
+                state, _ = game.apply(state, table.resolve(state, game.table_op(state)))
+            seat = game.next_actor(state)
+            view = game.view(state, seat)
+            mine = here.choose(game, view, seat)
+            theirs = await thinker(there, game, view, seat)
+            assert theirs == mine
+            state, _ = game.apply(state, mine)
+        assert thinker.alive()
+    finally:
+        thinker.close()
+    assert not thinker.alive()
+
+
+async def test_a_cancelled_search_kills_its_process():
+    game = get_game("pandoria")
+    thinker = Thinker()
+    state = game.setup(players=2, variant="classic")
+    table = OpenTable(1)
+    while game.next_actor(state) == TABLE:
+        state, _ = game.apply(state, table.resolve(state, game.table_op(state)))
+    seat = game.next_actor(state)
+    task = asyncio.ensure_future(thinker(make_bot("ismcts:30s", "x"), game, game.view(state, seat), seat))
+    assert await wait_for(thinker.alive)
+    pid = thinker.pid
+    await asyncio.sleep(0.5)  # searching now
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert gone(pid) and not thinker.alive()
+
+
+def vs_hard(game_id: str = "pagode"):
+    controller = make_local_game(get_game(game_id), mode=VS_COMPUTER, bot="ismcts:hard", seed=11)
+    return controller, make_app(lambda: game_screen_for(controller))
+
+
+async def play_until_the_computer_thinks(pilot, controller) -> int:
+    """Play the person's moves (the first legal one) until the computer's search is under way; its pid."""
+    for _ in range(50):
+        if controller.waiting.kind == COMPUTER:
+            break
+        seat = controller.waiting.seat
+        controller.submit(seat, controller.legal_actions(seat)[-1])
+        await pilot.pause()
+    assert controller.waiting.kind == COMPUTER
+    assert await wait_for(controller.think.alive)
+    await asyncio.sleep(0.3)
+    return controller.think.pid
+
+
+async def test_the_search_runs_outside_the_app_and_keys_are_answered_meanwhile():
+    controller, app = vs_hard()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await play_until_the_computer_thinks(pilot, controller)
+        cpu, wall = time.process_time(), time.perf_counter()
+        await asyncio.sleep(0.4)
+        assert controller.waiting.kind == COMPUTER  # still thinking (a hard move takes up to 0.9 s)
+        busy = (time.process_time() - cpu) / (time.perf_counter() - wall)
+        assert busy < 0.5, f"the app's process was busy {busy:.0%} of the time: the search runs here"
+        started = time.perf_counter()
+        await pilot.press("f2")  # the side panel: a relayout of the screen
+        await pilot.pause()
+        assert time.perf_counter() - started < 0.5
+        assert controller.waiting.kind == COMPUTER or controller.log[-1].actor == 1
+
+
+async def test_leaving_the_screen_while_the_computer_thinks_leaves_no_process():
+    controller, app = vs_hard()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        pid = await play_until_the_computer_thinks(pilot, controller)
+        await pilot.press("escape")
+        await pilot.press("y")  # leave the game
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HomeScreen"
+        assert await wait_for(lambda: gone(pid), 5)
+
+
+async def test_quitting_while_the_computer_thinks_leaves_no_process():
+    controller, app = vs_hard("pueblo")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        pid = await play_until_the_computer_thinks(pilot, controller)
+        await pilot.press("ctrl+q")
+    assert await wait_for(lambda: gone(pid), 5)
