@@ -23,6 +23,9 @@ from . import data as D
 from .board import DIRECTIONS, hex_name, parse_hex
 from .rules import card_of, tile_face
 from .state import PandoriaState
+from .actions import Build, Buy, Castle, Figure, Monument, Move, Single, Spell, Take, Tile
+
+_ON_A_HEX = {"castle": Castle, "take": Take, "single": Single}
 
 OUTCOMES = ("roll", "deal", "shuffle", "reveal")
 
@@ -53,22 +56,26 @@ def format_action(st: PandoriaState, action: tuple) -> str:
     if kind in ("pass", "skip"):
         return kind
     if kind == "tile":
-        _, _, ident, h, d = action
-        return f"tile {face_text(tile_face(ident))} {hex_name(h)} {DIRECTIONS[d]}"
+        tile = Tile._make(action)
+        return f"tile {face_text(tile_face(tile.ident))} {hex_name(tile.hex)} {DIRECTIONS[tile.direction]}"
     if kind in ("castle", "take", "single"):
-        return f"{kind} {hex_name(action[1])}"
+        return f"{kind} {hex_name(_ON_A_HEX[kind]._make(action).hex)}"
     if kind == "figure":
-        return _figure(action[2], action[1])
+        figure = Figure._make(action)
+        return _figure(figure.leader, figure.hex)
     if kind == "move":
-        return f"move {hex_name(action[1])} {hex_name(action[2])}"
+        move = Move._make(action)
+        return f"move {hex_name(move.source)} {hex_name(move.to)}"
     if kind == "monument":
-        return f"monument {action[1] + 1}"
+        return f"monument {Monument._make(action).index + 1}"
     if kind == "buy":
-        return f"buy {card_text(card_of(st, action[1]))}"
+        return f"buy {card_text(card_of(st, Buy._make(action).slot))}"
     if kind == "build":
-        return f"build {card_text(action[2])} {action[3] + 1}"
+        build = Build._make(action)
+        return f"build {card_text(build.ident)} {build.index + 1}"
     if kind == "spell":
-        ident, target = action[2], action[3:]
+        head = len(Spell._fields)
+        ident, target = Spell._make(action[:head]).ident, action[head:]
         words = ["spell", card_text(ident)]
         spell = D.CARDS[ident][0]
         if spell == "Acquire":
