@@ -29,6 +29,7 @@ from typing import Callable
 
 from engines.core import NotationError
 from engines.pacal import data
+from engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
 from engines.pacal.board import cell_name, parse_cell
 from engines.pacal.movement import MODES
 from engines.pacal.state import FIRST, PacalState
@@ -45,23 +46,25 @@ def format_action(state: PacalState, action: tuple) -> str:
             return f"first P{action[1] + 1}"
         return f"roll {action[1]} = {face_name(data.DIE_FACES[action[1]])}"
     if kind == "place":
-        return f"place {cell_name(action[1])}"
+        return f"place {cell_name(Place._make(action).cell)}"
     if kind == "move":
-        return f"{action[1]} {cell_name(action[2])}"
+        move = Move._make(action)
+        return f"{move.mode} {cell_name(move.cell)}"
     if kind == "energy":
-        return f"energy {action[1]} {cell_name(action[2])}"
+        energy = Energy._make(action)
+        return f"energy {energy.value} {cell_name(energy.cell)}"
     if kind == "relocate":
-        return f"relocate {cell_name(action[1])}"
+        return f"relocate {cell_name(Relocate._make(action).cell)}"
     if kind == "stones":
-        _, own, other, take = action
+        _, own, other, take = Stones._make(action)
         words = (["own"] if own else []) + ([f"P{other + 1}"] if other is not None else [])
         text = "stones " + (" ".join(words) if words else "none")
         if take:
             text += " take " + " ".join(cell_name(c) for c in take)
         return text
     if kind in ("build", "upgrade"):
-        _, k, at, cells = action
-        return f"{kind} {k} on {cell_name(at)} with {' '.join(cell_name(c) for c in cells)}"
+        build = ACTIONS[kind]._make(action)
+        return f"{kind} {build.storeys} on {cell_name(build.cell)} with {' '.join(cell_name(c) for c in build.cells)}"
     if kind == "pass":
         return "pass"
     raise NotationError(f"no notation for {action!r}")

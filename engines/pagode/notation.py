@@ -23,6 +23,7 @@ import re
 
 from engines.core import DEAL, ROLL, SHUFFLE, NotationError
 
+from .actions import Column, Discard, End, Roof, Tile
 from .data import COLOURS, LETTERS, SITES, TILES
 from .rules import PagodeRules
 from .state import PagodeState
@@ -44,16 +45,16 @@ def format_action(game: PagodeRules, state: PagodeState, action: tuple) -> str:
     kind = action[0] if isinstance(action, tuple) and action else None
     try:
         if kind == "column":
-            _, site, colour, cards = action
+            _, site, colour, cards = Column._make(action)
             head = f"c{site + 1}"
             if not (len(cards) == 1 and cards[0][1] // 11 == colour):
                 head += f"={LETTERS[colour]}"
             return f"{head} {_tokens(state, seat, cards, [])}" if cards else head
         if kind == "tile":
-            _, site, spots, cards = action
+            _, site, spots, cards = Tile._make(action)
             return f"t{site + 1} {_tokens(state, seat, cards, [])}/{LETTERS[spots]}"
         if kind == "roof":
-            _, site, spots, tile_cards, summit_cards = action
+            _, site, spots, tile_cards, summit_cards = Roof._make(action)
             used: list[int] = []
             pay = _tokens(state, seat, tile_cards, used)
             summit = _tokens(state, seat, summit_cards[:1], used)
@@ -61,9 +62,10 @@ def format_action(game: PagodeRules, state: PagodeState, action: tuple) -> str:
             summit += ("+" if len(summit_cards) == 3 else "") + rest
             return f"roof{site + 1} {pay}/{LETTERS[spots]} {summit}"
         if kind == "discard":
-            return f"x {_tokens(state, seat, (action[1:],), [])}"
+            discard = Discard._make(action)
+            return f"x {_tokens(state, seat, ((discard.slot, discard.ident),), [])}"
         if kind == "end":
-            return "end fan" if action[1] else "end"
+            return "end fan" if End._make(action).fan else "end"
         if kind == "modified":
             return "mod"
         if kind in ("lantern", "dragon", "draw"):

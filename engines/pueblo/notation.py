@@ -23,6 +23,7 @@ import re
 
 from engines.core import NotationError
 
+from .actions import Bid, Card, Drop, Move, Place, Remove, Site
 from .geometry import BY_CELLS, TEMPLATE_INDEX, cell_name, parse_cell
 from .state import PuebloState
 
@@ -39,23 +40,25 @@ def format_action(state: PuebloState, action: tuple) -> str:
 def _format(action: tuple) -> str:
     kind = action[0]
     if kind == "place":
-        t = TEMPLATE_INDEX[action[2], action[3], action[4]]
+        place = Place._make(action)
+        t = TEMPLATE_INDEX[place.orient, place.x, place.y]
         others = sorted(c for c in t.cells if c != t.tall)
-        return f"{action[1]} {cell_name(t.tall)}^ {cell_name(others[0])} {cell_name(others[1])}"
+        return f"{place.stone} {cell_name(t.tall)}^ {cell_name(others[0])} {cell_name(others[1])}"
     if kind == "move":
-        return f"m{action[1]}"
+        return f"m{Move._make(action).steps}"
     if kind == "remove":
-        return f"x {_cell(action[1])}"
+        return f"x {_cell(Remove._make(action).cell)}"
     if kind == "drop":
-        return f"drop {action[1]}"
+        return f"drop {Drop._make(action).stone}"
     if kind == "site":
-        return "site " + " ".join(_cell(c) for c in action[1:])
+        site = Site._make(action)
+        return "site " + " ".join(_cell(c) for c in (site.cell_a, site.cell_b, site.cell_c))
     if kind == "bid":
-        return f"bid {action[1]}"
+        return f"bid {Bid._make(action).points}"
     if kind == "pass":
         return "pass"
     if kind == "card":
-        return f"card {action[1]}"
+        return f"card {Card._make(action).number}"
     if kind == "roll":
         return f"first P{action[1] + 1}"
     raise NotationError(f"no notation for action {kind!r}")
