@@ -56,6 +56,8 @@ class LanterneApp(App):
         self._start = start
 
     def on_mount(self) -> None:
+        if self.resilient:
+            self._exit_on_signals()
         self.register_theme(LANTERNE_THEME)
         self.theme = self.settings.theme if self.settings.theme in self.available_themes else "lanterne"
         from client.screens.home import HomeScreen
@@ -66,6 +68,21 @@ class LanterneApp(App):
                 self.push_screen(self._start())
             except Exception as e:  # a bad start shows as a message, never a traceback
                 self.notify(f"Could not open the game: {e}", severity="error", timeout=10)
+
+    def _exit_on_signals(self) -> None:
+        """SIGTERM or SIGHUP (kill, a closed terminal) end the app the normal way: the terminal gets
+        its screen, cursor and mouse back (the default action killed us with the mouse still on)."""
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if number is None:
+                continue
+            try:
+                loop.add_signal_handler(number, lambda n=number: self.exit(return_code=128 + n))
+            except (NotImplementedError, RuntimeError, ValueError):  # not on this platform or loop
+                pass
 
     def watch_theme(self, theme: str) -> None:
         if getattr(self, "settings", None) is not None and self.settings.theme != theme:

@@ -78,10 +78,27 @@ async def think_on_thread(player: Player, game: Game, view: State, seat: int) ->
     return await asyncio.to_thread(player.choose, game, view, seat)
 
 
-def describe_table_op(op: TableOp, outcome: Action | None = None) -> str:
+def roll_words(op: TableOp, value: int, game_id: str | None = None) -> str:
+    """A roll's outcome as a person reads it: a seat is P1..Pn, a die shows its printed face.
+
+    The engines roll 0-based values (the first player: seat 0 is P1; Pacal's die: an index
+    into its faces), which no person should have to translate.
+    """
+    if op.why == "first player":
+        return f"P{value + 1} starts"
+    if game_id == "pacal" and op.why == "die":
+        from engines.pacal.data import DIE_FACES
+        from engines.pacal.notation import face_name
+
+        if 0 <= value < len(DIE_FACES):
+            return face_name(DIE_FACES[value])
+    return str(value)
+
+
+def describe_table_op(op: TableOp, outcome: Action | None = None, game_id: str | None = None) -> str:
     """A public sentence for a table operation; never names hidden cards."""
     if op.kind == ROLL:
-        value = f": {outcome[1]}" if outcome is not None else ""
+        value = f": {roll_words(op, outcome[1], game_id)}" if outcome is not None else ""
         return f"roll ({op.why or f'{op.faces} faces'}){value}"
     count = len(op.slots)
     cards = f"{count} card{'s' if count != 1 else ''}"
@@ -279,7 +296,7 @@ class LocalGame(GameController):
             outcome = self.table.resolve(self.state, op)
             self.state, events = self.game.apply(self.state, outcome)
             public = outcome if op.kind == ROLL else None
-            self._record(TABLE, describe_table_op(op, public), events)
+            self._record(TABLE, describe_table_op(op, public, self.game.id), events)
 
     async def run(self) -> None:
         """Let the computer players play whenever it is their turn, until the game ends."""

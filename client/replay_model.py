@@ -300,7 +300,7 @@ def _build(replay: Replay, events: list, table: dict) -> None:
             if ev.op.kind == "roll" and ev.op.why == "first player":
                 text = f"first player: P{ev.outcome[1] + 1}"
             else:
-                text = describe_table_op(ev.op, ev.outcome if ev.op.kind == "roll" else None)
+                text = describe_table_op(ev.op, ev.outcome if ev.op.kind == "roll" else None, game.id)
             steps.append(Step(len(steps) + 1, TABLE, text, None, tuple(ev.events)))
         elif isinstance(ev, GameOver):
             replay.result = "over"

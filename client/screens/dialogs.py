@@ -13,7 +13,7 @@ from textual.widgets import Button, Static
 class HandoffScreen(ModalScreen[bool]):
     """Hot-seat: hides the board until the next player has the keyboard."""
 
-    BINDINGS = [Binding("enter,space", "ready", "I am ready")]
+    BINDINGS = [Binding("enter,space", "ready", "I am ready"), Binding("escape", "leave", "Leave the game")]
 
     def __init__(self, label: str, note: str = ""):
         super().__init__()
@@ -36,6 +36,15 @@ class HandoffScreen(ModalScreen[bool]):
     def action_ready(self) -> None:
         self.dismiss(True)
 
+    def action_leave(self) -> None:
+        """Escape: leave the game (after a yes); the hands stay hidden meanwhile. Dismissed False."""
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.dismiss(False)
+
+        self.app.push_screen(ConfirmScreen("Leave this game? It is not saved."), answer)
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(True)
 
@@ -51,8 +60,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="screen-title")
             with Horizontal(classes="buttons"):
-                yield Button("Yes [y]", id="yes", variant="error")
-                yield Button("No [n]", id="no", variant="primary")
+                yield Button(Text("Yes [y]"), id="yes", variant="error")
+                yield Button(Text("No [n]"), id="no", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#no").focus()
@@ -86,7 +95,7 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(Text(self.table) if isinstance(self.table, str) else self.table, id="game-over-scores")
             with Horizontal(classes="buttons"):
                 yield Button("See the board", id="board", variant="primary")
-                yield Button("Home [h]", id="home")
+                yield Button(Text("Home [h]"), id="game-over-home")  # not "#home": the home screen's box
 
     def action_board(self) -> None:
         self.dismiss("board")
@@ -95,7 +104,7 @@ class GameOverScreen(ModalScreen[str]):
         self.dismiss("home")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id or "board")
+        self.dismiss("home" if event.button.id == "game-over-home" else "board")
 
 
 class ChoiceScreen(ModalScreen[int | None]):

@@ -233,7 +233,8 @@ class GameScreen(Screen):
             self.viewer = None
             self.refresh_game()
             seat = self.controller.seats[w.seat]
-            self.app.push_screen(HandoffScreen(seat.label), lambda _: self._handed_over(w.seat))
+            self.app.push_screen(HandoffScreen(seat.label),
+                                 lambda ready: self._handed_over(w.seat) if ready is not False else self._left())
 
     def _handed_over(self, seat: int) -> None:
         self._handoff_open = False
@@ -241,6 +242,11 @@ class GameScreen(Screen):
         self.refresh_game()
         self.check_turn()
         self.focus_default()
+
+    def _left(self) -> None:
+        """Escape on the hand-off, confirmed: leave the game without showing anyone's hand."""
+        if self.app.screen is self:
+            self.app.pop_screen()
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "home":

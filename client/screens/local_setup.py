@@ -13,6 +13,14 @@ from engines.core import RulesError
 from engines.registry import get_game
 
 
+class MarkedRadio(RadioButton):
+    """A radio button whose choice shows by shape too (a dot, and a bold label), not by colour alone."""
+
+    @property
+    def BUTTON_INNER(self) -> str:  # noqa: N802 - the name ToggleButton reads
+        return "●" if self.value else " "
+
+
 class LocalSetupScreen(Screen):
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+s", "start", "Start")]
 
@@ -35,8 +43,8 @@ class LocalSetupScreen(Screen):
                          id="players")
             yield Label("Players")
             with RadioSet(compact=True, id="mode"):
-                yield RadioButton("Hot-seat: everyone at this keyboard", value=True, id="mode-hot-seat")
-                yield RadioButton("Against the computer", id="mode-vs")
+                yield MarkedRadio("Against the computer", value=True, id="mode-vs")
+                yield MarkedRadio("Hot-seat: everyone at this keyboard", id="mode-hot-seat")
             yield Label("Computer player")
             yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True, id="bot")
             yield Label("Seed (empty: a new random game)")

@@ -36,7 +36,7 @@ from client.widgets.pandoria_board import (SPELL_HELP, BoardModel, BuildingSlot,
 from engines.core import Action, RulesError, State
 from engines.pandoria import data as D
 from engines.pandoria import rules
-from engines.pandoria.board import DIRECTIONS, NEIGHBOURS, STEP, hex_name
+from engines.pandoria.board import DIRECTIONS, KIND, LAKE, NEIGHBOURS, OFF, STEP, hex_name
 from engines.pandoria.notation import face_text
 
 TARGET_FIGURE = ("Muster", "Clone", "Astral Ship", "Enchanted Castle", "Adopt")
@@ -95,8 +95,25 @@ class PandoriaScreen(GameScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.start_cursor()
         variant = getattr(self.controller, "variant", "classic")
         self.sub_title = f"Pandoria ({variant}) — {self.controller.mode}"
+
+    def start_cursor(self) -> None:
+        """The cursor starts where a tile can go (or on empty land), never on a taken hex."""
+        hexmap = self.query_one(HexMap)
+        view = self.view()
+
+        def free(h: int) -> bool:
+            return KIND[h] not in (OFF, LAKE) and view.terrain[h] < 0 and view.occupant[h] < 0
+
+        if free(hexmap.cursor):
+            return
+        anchors = sorted({a[3] for a in self.legal() if a[0] == "tile"})
+        empty = [h for h in range(len(view.terrain)) if free(h)]
+        target = min(anchors or empty, key=lambda h: abs(h - hexmap.cursor), default=None)
+        if target is not None:
+            hexmap.move_cursor(target, scroll=False)
 
     # -- what the seat may do
     @property

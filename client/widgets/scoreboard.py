@@ -10,19 +10,32 @@ from client.controller import COMPUTER, GameController
 
 class ScoreBoard(TextPanel):
     def show(self, controller: GameController) -> None:
+        self._controller = controller
         scores = controller.scores()
         waiting = controller.waiting
         over = waiting.kind == "over"
         winners = set(controller.winners()) if over else set()
         text = Text()
+        width = max(12, (self.size.width or 40) - 5)  # the name column; a long name goes on, never cut
+        lines = 0
         for seat, score in zip(controller.seats, scores):
             turn = waiting.seat == seat.index
             mark = "▶ " if turn else ("★ " if seat.index in winners else "  ")
             kind = " (computer)" if seat.kind == COMPUTER else ""
             style = "bold reverse" if turn else ("bold" if seat.index in winners else "")
             name = f"{mark}{seat.label}{kind}"
-            text.append(f"{name[:28]:<28}", style=style)
+            parts = [name[i:i + width] for i in range(0, len(name), width)] or [""]
+            for part in parts[:-1]:
+                text.append(f"{part}\n", style=style)
+            text.append(f"{parts[-1]:<{width}}", style=style)
             text.append(f"{score:>4}\n", style="bold")
+            lines += len(parts)
         text.rstrip()
-        self.styles.height = len(controller.seats)
+        if self.styles.height is None or self.styles.height.value != lines:
+            self.styles.height = lines
         self.set(text)
+
+    def on_resize(self) -> None:
+        controller = getattr(self, "_controller", None)
+        if controller is not None:
+            self.show(controller)

@@ -116,4 +116,6 @@ def test_describe_table_op_is_public():
     assert describe_table_op(TableOp(SHUFFLE, "draw", (1, 2, 3))) == "shuffle draw (3 cards)"
     assert describe_table_op(TableOp(DEAL, "draw", (4, 5), to=1)) == "deal 2 cards to P2"
     assert describe_table_op(TableOp(DEAL, "draw", (4,))) == "deal 1 card face up"
-    assert describe_table_op(TableOp(ROLL, faces=2, why="first player"), (ROLL, 1)) == "roll (first player): 1"
+    assert describe_table_op(TableOp(ROLL, faces=2, why="first player"), (ROLL, 1)) == "roll (first player): P2 starts"
+    assert describe_table_op(TableOp(ROLL, faces=6, why="die"), (ROLL, 0), "pacal") == "roll (die): 2"
+    assert describe_table_op(TableOp(ROLL, faces=6, why="die"), (ROLL, 5), "pacal") == "roll (die): arrows"

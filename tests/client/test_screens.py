@@ -237,6 +237,7 @@ async def test_local_setup_starts_a_hot_seat_pagode_game():
         screen.query_one("#game").value = "pagode"
         screen.query_one("#variant").value = "quick"
         screen.query_one("#seed", Input).value = "7"
+        await pilot.click("#mode-hot-seat")  # the default is against the computer
         await pilot.click("#start")
         await pilot.pause()
         assert isinstance(app.screen, HandoffScreen)

@@ -1,0 +1,152 @@
+"""The smaller defects of issue 16, each with its test."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from textual.widgets import Button, RadioButton
+
+from client.controller import LocalGame
+from client.local_play import make_local_game
+from client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
+from client.screens.game import game_screen_for
+from client.screens.local_setup import LocalSetupScreen
+from client.widgets.scoreboard import ScoreBoard
+from engines.registry import get_game
+from tests.client.conftest import make_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_dialog_key_hints_are_shown_as_written():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(ConfirmScreen("Leave?"))
+        await pilot.pause()
+        labels = [str(b.label) for b in app.screen.query(Button)]
+        assert labels == ["Yes [y]", "No [n]"]
+        app.pop_screen()
+        app.push_screen(GameOverScreen("Game over", "P1 Ann: 3"))
+        await pilot.pause()
+        board, home = app.screen.query_one("#board"), app.screen.query_one("#game-over-home")
+        assert str(home.label) == "Home [h]"
+        assert home.region.y == board.region.y and home.region.height == board.region.height == 3
+
+
+async def test_escape_on_the_hand_off_leaves_the_game_after_a_yes_and_never_shows_a_hand():
+    controller = LocalGame(get_game("pagode"), [None, None], names=["Ann", "Bob"], seed=33)
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")  # no: back to the hand-off, hands still hidden
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HomeScreen"
+
+
+async def test_local_setup_defaults_to_the_computer_and_the_choice_shows_by_shape():
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, LocalSetupScreen)
+        vs, hot = app.screen.query_one("#mode-vs", RadioButton), app.screen.query_one("#mode-hot-seat", RadioButton)
+        assert vs.value and not hot.value
+        assert "●" in str(vs.render()) and "●" not in str(hot.render())
+        assert vs.has_class("-on") and vs.styles.text_style.bold
+
+
+async def test_pandoria_cursor_starts_on_a_free_hex():
+    controller = make_local_game(get_game("pandoria"), mode="vs", bot="random", seed=1, variant="classic")
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        from client.widgets.pandoria import HexMap
+
+        view = controller.view(0)
+        h = app.screen.query_one(HexMap).cursor
+        assert view.terrain[h] < 0 and view.occupant[h] < 0
+        seat = controller.waiting.seat
+        assert any(a[0] == "tile" and a[3] == h for a in controller.legal_actions(seat))
+
+
+@pytest.mark.parametrize("size", [(120, 40), (160, 50)])
+async def test_long_names_are_never_cut(size):
+    controller = make_local_game(get_game("pagode"), mode="vs", bot="ismcts:normal", seed=1,
+                                 you="Annabelle-Marguerite de la Fontaine")
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        text = str(app.screen.query_one(ScoreBoard).render()).replace("\n", "")  # wrapped, never cut
+        assert "P1 Annabelle-Marguerite de la Fontaine" in text
+        assert "P2 ismcts:normal bot (computer)" in text
+    controller.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_first_player_and_pacal_die_are_said_as_a_person_reads_them(seed):
+    import random
+
+    from engines.pacal.data import DIE_FACES
+    from engines.pacal.notation import face_name
+
+    pacal = LocalGame(get_game("pacal"), [None, None], seed=seed)
+    first = pacal.log[0].text
+    assert first.startswith("roll (first player): P") and first.endswith(" starts")
+    assert first == f"roll (first player): P{pacal.game.next_actor(pacal.state) + 1} starts"  # who plays first
+    rng = random.Random(seed)
+    while not any(e.text.startswith("roll (die)") for e in pacal.log):
+        seat = pacal.waiting.seat
+        pacal.submit(seat, rng.choice(pacal.legal_actions(seat)))
+    roll = next(e.text for e in pacal.log if e.text.startswith("roll (die)"))
+    shown = pacal.view(None).face
+    assert roll == f"roll (die): {face_name(shown)}" and shown in DIE_FACES  # the face the board shows
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals and signals")
+def test_sigterm_gives_the_terminal_back(tmp_path):
+    import pty
+
+    env = dict(os.environ, LANTERNE_HOME=str(tmp_path), TERM="xterm-256color",
+               COLUMNS="80", LINES="24")
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "client"], cwd=ROOT, env=env, stdin=follower,
+                            stdout=follower, stderr=follower, close_fds=True, start_new_session=True)
+    os.close(follower)
+    out = b""
+
+    def read_for(seconds: float) -> bytes:
+        got = b""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([leader], [], [], 0.1)
+            if ready:
+                try:
+                    got += os.read(leader, 65536)
+                except OSError:
+                    break
+        return got
+
+    try:
+        out += read_for(4)
+        assert b"\x1b[?1049h" in out and b"\x1b[?1000h" in out  # alternate screen and mouse on
+        proc.send_signal(signal.SIGTERM)
+        after = read_for(3)
+        assert proc.wait(timeout=5) == 128 + signal.SIGTERM
+        assert b"\x1b[?1049l" in after and b"\x1b[?1000l" in after  # and off again
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(leader)
