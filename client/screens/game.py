@@ -93,6 +93,7 @@ class GameScreen(Screen):
         self.hot_seat = len(local) > 1
         self.viewer: int | None = local[0] if len(local) == 1 else None
         self._handoff_open = False
+        self._started = False
         self._over_shown = False
         self._actions: list[Action] = []
 
@@ -123,6 +124,12 @@ class GameScreen(Screen):
         return iter(())
 
     def on_mount(self) -> None:
+        # Textual calls every on_mount up the class chain, and a board screen's own on_mount calls
+        # this one too: without the guard each screen ran two controller loops and listened twice
+        # (every change drawn twice; two computer loops raced and played moves on a stale view).
+        if self._started:
+            return
+        self._started = True
         self.sub_title = f"{self.game.name} — {self.controller.mode}"
         self.fit_to(self.app.size)
         self.controller.subscribe(self._on_change)

@@ -150,3 +150,17 @@ def test_sigterm_gives_the_terminal_back(tmp_path):
         if proc.poll() is None:
             proc.kill()
         os.close(leader)
+
+
+@pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
+async def test_a_board_screen_drives_its_game_once(game_id):
+    """Textual calls each on_mount up the class chain: the game loop and the listener are set up once
+    (twice, every change was drawn twice and two computer loops raced each other)."""
+    from tests.client.test_table_sizes import mid_game
+
+    controller = mid_game(game_id)
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert len(controller._listeners) == 1
+        assert len([w for w in app.screen.workers if w.group == "controller"]) == 1
