@@ -39,7 +39,8 @@ from engines.bots import make_bot
 from engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
 from protocol.identity import Identity, safety_code
 from protocol.net.discovery import Discovery, DiscoveryError
-from protocol.net.events import LinkLost, Linked, Listening, PeerEvent, SeatFreed, SeatOffered, SeatTaken, Seated
+from protocol.net.events import (JoinPending, LinkLost, Linked, Listening, PeerEvent, SeatFreed, SeatOffered,
+                                 SeatTaken, Seated)
 from protocol.net.files import ResumeError
 from protocol.net.handshake import HandshakeError
 from protocol.net.invite import Declined
@@ -269,12 +270,7 @@ class NetworkGame(GameController):
         else:
             names = list(self.taken)
         if not self.peer.is_host and not names:
-            host = self.host_name or "the host"
-            size = self.players or "several"
-            if not self.joined:
-                return [f"Asking {host} for a seat at a table of {size}..."]
-            return [f"Seated at {host}'s table of {size}: waiting for the other players...",
-                    f"Safety code with {host}: {self.host_code} (as on {host}'s join dialog)"]
+            return self.seating_lines()
         me = self.peer.name
         lines = []
         for i in range(max(self.players, len(names))):
@@ -289,6 +285,18 @@ class NetworkGame(GameController):
             else:
                 lines.append(f"{i + 1}. (free)")
         return lines
+
+    def seating_lines(self) -> list[str]:
+        """A joiner before the table is full: where its request stands, and the safety code to compare."""
+        host = self.host_name or "the host"
+        size = self.players or "several"
+        if not self.host_code:
+            return [f"Asking {host} for a seat at a table of {size}..."]
+        code = f"Safety code with {host}: {self.host_code}"
+        if not self.joined:
+            return [f"Asking {host} for a seat at a table of {size}: {host} reads your request.",
+                    f"{code} (compare it aloud with {host}'s join dialog before {host} accepts)"]
+        return [f"Seated at {host}'s table of {size}: waiting for the other players...", code]
 
     def free_seats(self) -> int:
         return max(self.players - len(self.taken), 0) if not self.peer.seats else 0
@@ -355,6 +363,8 @@ class NetworkGame(GameController):
                 if self.taken[i] == ev.name:
                     del self.taken[i]
                     break
+        elif isinstance(ev, JoinPending):
+            self.host_name, self.host_code = ev.host, ev.safety_code
         elif isinstance(ev, SeatOffered):
             self.host_name, self.joined, self.host_code = ev.host, True, ev.safety_code
         elif isinstance(ev, Seated):

@@ -7,6 +7,7 @@ before the host accepts, so nobody in between can pass for the other.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -22,26 +23,42 @@ class InviteScreen(ModalScreen[bool]):
     BINDINGS = [Binding("a", "accept", "Accept"), Binding("d,escape", "decline", "Decline")]
     DEFAULT_CSS = "InviteScreen #invite-code { text-style: bold; color: $accent; margin: 1 0; }"
 
-    def __init__(self, name: str, fingerprint: str, address: str, safety_code: str, table: str = ""):
+    def __init__(self, name: str, fingerprint: str, address: str, safety_code: str, table: str = "",
+                 waiting: int = 0):
         super().__init__()
         self.joiner = name
         self.fingerprint = fingerprint
         self.address = address
         self.safety_code = safety_code
         self.table = table
+        self.waiting = waiting
+        """Requests waiting after this one (each gets its own dialog, in the order they came)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="invite-box"):
             yield Static("Join request", classes="screen-title")
-            yield Static(f"{self.joiner} asks to sit at your table{' (' + self.table + ')' if self.table else ''}.",
+            # names are not markup: "[x] Bob" must show as it is
+            yield Static(Text(f"{self.joiner} asks to sit at your table{' (' + self.table + ')' if self.table else ''}."),
                          id="invite-who")
             yield Static(f"Key {self.fingerprint}, from {self.address}", classes="muted", id="invite-key")
             yield Static(f"Safety code: {self.safety_code}", id="invite-code")
             yield Static("Compare this code aloud with the other player: accept only if it is the same "
                          "on both screens.", classes="muted")
+            yield Static(self._queue_text(), classes="muted", id="invite-queue")
             with Horizontal(classes="buttons"):
                 yield Button("Accept \\[a]", id="invite-accept", variant="primary")
                 yield Button("Decline \\[d]", id="invite-decline", variant="error")
+
+    def _queue_text(self) -> str:
+        if not self.waiting:
+            return ""
+        return f"{self.waiting} more {'request waits' if self.waiting == 1 else 'requests wait'} after this one."
+
+    def set_waiting(self, waiting: int) -> None:
+        """Requests that came (or left) while this dialog is open."""
+        self.waiting = waiting
+        if self.is_mounted:
+            self.query_one("#invite-queue", Static).update(self._queue_text())
 
     def on_mount(self) -> None:
         self.query_one("#invite-decline").focus()

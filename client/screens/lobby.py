@@ -147,6 +147,10 @@ class LobbyScreen(Screen):
         self.options = options
         self.discovery: Discovery | None = None
         self.pending: NetworkGame | None = None
+        self._invite_turn = asyncio.Lock()
+        """One join dialog at a time, the oldest request first (asyncio's lock wakes waiters in order)."""
+        self.asking: list = []
+        """Join requests not decided yet, oldest first (the dialog shows the first)."""
         """The table we opened or asked to join, until its board is shown."""
         self.hosting = False
         self._announced = False
@@ -432,26 +436,51 @@ class LobbyScreen(Screen):
         self.say(f"Opening your {game.name} ({variant}) table of {seats}{robots}{policy}...")
 
     async def _ask_host(self, request) -> bool:
-        """A join request: the host's person decides, comparing the safety code aloud."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future = loop.create_future()
-        table = ""
-        if self.pending is not None and self.pending.game is not None:
-            table = f"{self.pending.game.name}, {self.pending.variant}"
-            if self.pending.players > 2:
-                table += f", {self.pending.players} seats"
+        """A join request: the host's person decides, comparing the safety code aloud.
 
-        def decided(ok: bool | None) -> None:
-            if not answer.done():
-                answer.set_result(bool(ok))
+        Requests wait their turn, oldest first, one dialog at a time; a request whose asker
+        leaves (gives up, quits) is withdrawn by the peer, and its dialog closes at once.
+        """
+        self.asking.append(request)
+        self._show_queue()
+        dialog: InviteScreen | None = None
+        try:
+            if len(self.asking) > 1:
+                self.say(f"{request.peer.name} asks too; after {self.asking[0].peer.name}.")
+            async with self._invite_turn:
+                answer: asyncio.Future = asyncio.get_running_loop().create_future()
+                table = ""
+                if self.pending is not None and self.pending.game is not None:
+                    table = f"{self.pending.game.name}, {self.pending.variant}, {self.pending.players} seats"
 
-        self.app.push_screen(InviteScreen(request.peer.name, request.peer.fingerprint,
-                                          f"{request.address[0]}:{request.address[1]}", request.safety_code,
-                                          table), decided)
-        ok = await answer
+                def decided(ok: bool | None) -> None:
+                    if not answer.done():
+                        answer.set_result(bool(ok))
+
+                later = len(self.asking) - 1
+                dialog = InviteScreen(request.peer.name, request.peer.fingerprint,
+                                      f"{request.address[0]}:{request.address[1]}", request.safety_code, table,
+                                      waiting=later)
+                self.app.push_screen(dialog, decided)
+                ok = await answer
+                dialog = None
+        except asyncio.CancelledError:
+            if dialog is not None and dialog.is_current:
+                dialog.dismiss(False)
+            self.say(f"{request.peer.name} gave up asking (nothing was answered); your table stays open.")
+            raise
+        finally:
+            self.asking.remove(request)
+            self._show_queue()
         if not ok:
             self.say(f"You declined {request.peer.name}; your table stays open.")
         return ok
+
+    def _show_queue(self) -> None:
+        """The open join dialog says how many requests wait after it."""
+        screen = self.app.screen
+        if isinstance(screen, InviteScreen):
+            screen.set_waiting(max(len(self.asking) - 1, 0))
 
     def action_close_table(self) -> None:
         pending = self.pending
@@ -537,6 +566,8 @@ class LobbyScreen(Screen):
             wanted = "a player" if controller.players <= 2 else "the other players"
             self.say(f"Your table is open at {ip}:{port}: waiting for {wanted} "
                      f"(they see it in their lobby, or join {ip}:{port}).")
+        if not self.hosting and controller.failure is None:
+            self.say(controller.seating_lines()[0])   # the status says where the request stands now
 
     def show_table(self, controller: NetworkGame | None) -> None:
         """The table we host or joined, seat by seat (computers marked), until the board shows."""

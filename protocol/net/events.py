@@ -84,6 +84,29 @@ class SeatFreed(PeerEvent):
 
 
 @dataclass(frozen=True)
+class JoinPending(PeerEvent):
+    """A joiner: the host proved its key and reads our request; both sides show this safety code now."""
+
+    host: str
+    fingerprint: str
+    safety_code: str
+
+    def __str__(self) -> str:
+        return f"asking {self.host} ({self.fingerprint}) for a seat; safety code {self.safety_code}"
+
+
+@dataclass(frozen=True)
+class JoinWithdrawn(PeerEvent):
+    """The host: a joiner left while its request was still undecided (nothing was answered)."""
+
+    name: str
+    fingerprint: str
+
+    def __str__(self) -> str:
+        return f"withdrawn: {self.name} ({self.fingerprint}) left before the host decided"
+
+
+@dataclass(frozen=True)
 class SeatOffered(PeerEvent):
     """A joiner: the host took us; we wait until every seat is taken."""
 
@@ -161,5 +184,5 @@ class Note(PeerEvent):
         return self.text
 
 
-__all__ = ["Advertised", "JoinAsked", "JoinRefused", "LinkAsked", "LinkLost", "Linked", "Listening", "Note",
+__all__ = ["Advertised", "JoinAsked", "JoinPending", "JoinRefused", "JoinWithdrawn", "LinkAsked", "LinkLost", "Linked", "Listening", "Note",
            "PeerEvent", "Resumed", "SeatFreed", "SeatOffered", "SeatTaken", "Seated"]

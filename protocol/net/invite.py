@@ -87,6 +87,9 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
 
     Returns the request (None if the link failed before making one). Any
     failure of the stranger closes its link with a reason and goes no further.
+    A joiner that leaves (gives up waiting, quits) while the host decides
+    withdraws its request: the decision is cancelled (a dialog closes) and
+    nothing is answered, so a late accept can never seat somebody absent.
     """
     try:
         hs = await authenticate(link, me, name, timeout=timeout)
@@ -100,7 +103,21 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
     else:
         request = Request(hs.peer, hs.safety_code, "resume", game_id=msg["game_id"], have=msg["have"],
                           address=link.peer, port=msg.get("port", 0))
-    answer = await decide(request)
+    deciding = asyncio.ensure_future(decide(request))
+    gone = asyncio.ensure_future(link.wait_closed())
+    try:
+        await asyncio.wait([deciding, gone], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not deciding.done():
+            deciding.cancel()
+    if deciding.cancelled() or not deciding.done():
+        try:
+            await deciding
+        except asyncio.CancelledError:
+            pass
+        return request      # withdrawn: the asker left before the host decided
+    answer = deciding.result()
     if not answer.accept:
         try:
             await link.send(encode("decline", reason=answer.reason[:200]))
@@ -108,17 +125,24 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
             pass
         await link.close("declined")
         return request
-    await link.send(encode("accept", note=answer.reason[:200], have=answer.have))
+    try:
+        await link.send(encode("accept", note=answer.reason[:200], have=answer.have))
+    except LinkClosed:
+        pass   # on_accepted finds the link closed and gives back what the accept reserved
     await on_accepted(request, link)
     return request
 
 
 async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, *,
               expect: bytes | None = None, expect_fingerprint: str | None = None,
-              options: LinkOptions = LinkOptions(), timeout: float = 60.0) -> tuple[Link, Handshake, int]:
+              options: LinkOptions = LinkOptions(), timeout: float = 60.0,
+              on_proven: Callable[[Handshake], None] | None = None) -> tuple[Link, Handshake, int]:
     """Connect, prove keys, send ``request`` (join or resume fields) and wait for the answer.
 
     ``timeout`` covers the host's decision (a person may take a while).
+    ``on_proven`` gets the finished handshake before the wait: the safety
+    code is known on both sides while the host decides, so the two people
+    compare it before the host accepts.
     Returns the link, the finished handshake and how many log entries the
     host holds. Raises :class:`Declined` with the host's reason, or
     HandshakeError/LinkClosed.
@@ -127,6 +151,8 @@ async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, 
     try:
         hs = await authenticate(link, me, name, expect=expect, expect_fingerprint=expect_fingerprint)
         await link.send(encode(request["t"], **{k: v for k, v in request.items() if k != "t"}))
+        if on_proven is not None:
+            on_proven(hs)
         try:
             answer = decode(await within(link.recv(), timeout), "accept", "decline")
         except asyncio.TimeoutError:

@@ -56,7 +56,7 @@ from protocol.wire import ProtocolError
 
 from .discovery import Advert, Discovery, TableHint
 from .events import (Advertised, JoinAsked, JoinRefused, LinkAsked, Linked, LinkLost, Listening, Note, PeerEvent,
-                     Resumed, SeatFreed, SeatOffered, SeatTaken, Seated)
+                     Resumed, SeatFreed, SeatOffered, SeatTaken, Seated, JoinPending, JoinWithdrawn)
 from .files import GameFiles, ResumeError, Say, Seat, read_game_files, read_meta, seats_of, write_private
 from .handshake import HandshakeError, decode, encode
 from .invite import Answer, Declined, Request, ask, host_connection, join_request, resume_request
@@ -480,20 +480,20 @@ class Peer:
         if not self.is_host:
             return Answer(False, "no open table here")
         self._emit(JoinAsked(req.peer.name, req.peer.fingerprint, req.address[0], req.safety_code))
-        answer = await self._decide_join(req)
-        if answer.accept:
+        try:
+            answer = await self._decide_join(req)
+        except asyncio.CancelledError:   # the joiner left while we decided: its request is withdrawn
+            self._emit(JoinWithdrawn(req.peer.name, req.peer.fingerprint))
+            raise
+        if answer.accept:    # the seat is held for it; the table starts once its link proves it is there
             self._emit(SeatTaken(req.peer.name, req.peer.fingerprint, len(self._joiners) + 1, self._players))
-            if len(self._joiners) == self._players - 1:
-                self._seat_everyone()
-            elif self.discovery is not None:
-                self._spawn(self._refresh_advert())
         else:
             self._emit(JoinRefused(req.peer.name, answer.reason))
         return answer
 
     async def _decide_join(self, req: Request) -> Answer:
         """The host's answer to a join: the table's conditions first, then its policy (a person, maybe)."""
-        if self._full.is_set():
+        if self._full.is_set() or len(self._joiners) >= self._players - 1:
             return Answer(False, "the table is full")
         if req.game and (req.game != self._game.id or req.variant != self._variant):
             return Answer(False, f"this table plays {self._game.id} {self._variant}")
@@ -509,11 +509,13 @@ class Peer:
         verdict = self._accept_policy(req) if self._accept_policy is not None and not ours else True
         if inspect.isawaitable(verdict):
             verdict = await verdict
-        if self._full.is_set():
+        if self._full.is_set() or len(self._joiners) >= self._players - 1:
             return Answer(False, "the table is full")
         if not verdict:
             return Answer(False, "the host declined")
-        self._joiners.append(req)
+        if any(j.peer.key == req.peer.key for j in self._joiners):
+            return Answer(False, "you already hold a seat here")
+        self._joiners.append(req)       # seat order is the order of acceptance
         return Answer(True, "seat offered", 0)
 
     def _seat_everyone(self) -> None:
@@ -548,6 +550,10 @@ class Peer:
 
     async def _accepted(self, req: Request, link: Link) -> None:
         if req.kind == "join":
+            if not link.closed and len(self._joiners) == self._players - 1 and not self._full.is_set():
+                self._seat_everyone()      # the last seat's accept reached a joiner still there
+            elif self.discovery is not None and not link.closed:
+                self._spawn(self._refresh_advert())
             if not await self._full_or_gone(link):
                 self._joiners.remove(req)  # its seat is free again for somebody else
                 self._emit(SeatFreed(req.peer.name, req.peer.fingerprint, len(self._joiners) + 1, self._players))
@@ -584,7 +590,9 @@ class Peer:
         address, expect_fp, game, variant, players = self._join
         link, hs, _ = await ask(address[0], address[1], self.me, self.name,
                                 join_request(game, variant, players, self.port),
-                                expect_fingerprint=expect_fp, options=self.options.link)
+                                expect_fingerprint=expect_fp, options=self.options.link,
+                                on_proven=lambda hs: self._emit(JoinPending(hs.peer.name, hs.peer.fingerprint,
+                                                                            hs.safety_code)))
         self._emit(SeatOffered(hs.peer.name, hs.peer.fingerprint, hs.safety_code))
         try:
             roster = decode(await within(link.recv(), ROSTER_WAIT), "roster")

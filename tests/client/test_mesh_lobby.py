@@ -79,6 +79,10 @@ async def ask_and_accept(host, guest, host_name: str, guest_name: str, free: int
     await host.pause()
     invite = host.app.screen
     assert invite.joiner == guest_name and "seats" in invite.table
+    # before Accept, the joiner's lobby shows the same safety code as the host's dialog
+    await until(lambda: f"Safety code with {host_name}: {invite.safety_code} (compare it aloud"
+                in table_text(guest), host, guest, what="the code on the joiner's side while pending")
+    assert guest.app.screen.status_text.startswith(f"Asking {host_name} for a seat")
     assert await host.click("#invite-accept")
     return invite.safety_code
 
@@ -131,7 +135,8 @@ async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves
         await until(lambda: f"2. {bob}" in table_text(pa), pa, pb, what="Bob in the host's table")
         await until(lambda: f"Seated at {ann}'s table of 3: waiting" in table_text(pb), pa, pb,
                     what="Bob told he is seated")
-        assert f"Safety code with {ann}: {code} (as on {ann}'s join dialog)" in table_text(pb)
+        assert f"Safety code with {ann}: {code}" in table_text(pb)
+        assert pb.app.screen.status_text.startswith(f"Seated at {ann}'s table of 3")   # the status follows
         await ask_and_accept(pa, pc, ann, cyd, free=1)
         screens = await boards(pa, pb, pc)
         controllers = [s.controller for s in screens]
@@ -323,3 +328,49 @@ async def test_a_table_of_three_joined_by_address_when_the_dialog_says_its_size(
         guest = screens[1].controller
         assert isinstance(guest, NetworkGame) and guest.my_seat == 2
         assert [s.name for s in guest.seats] == [ann, f"[computer] {ann} 1", bob]
+
+
+async def test_join_requests_wait_their_turn_oldest_first_and_one_that_gives_up_vanishes(tmp_path):
+    """Four people ask within 100 ms for the three free seats of a Pueblo table: one dialog at a time, the
+    oldest first; the first gives up while its dialog is open and the dialog closes at once; the three
+    Accepts seat the others in the order they were accepted, and the boards open."""
+    import asyncio
+
+    from engines.bots import make_bot
+    from protocol.net.peer import Peer
+
+    ann = unique("Ann")
+    app = lobby_app(ann, tmp_path / "a", discover=False)
+    async with app.run_test(size=SIZE) as pilot:
+        lobby = app.screen
+        host = await open_table(pilot, 4)
+        port = host.listening[1]
+        names = ["Bob", "Cy", "Dee", "Eve"]
+        guests = [Peer.guest(Identity.generate(), n, tmp_path / n, player=make_bot("random", i), options=FAST,
+                             say=lambda line: None) for i, n in enumerate(names)]
+        tasks = []
+        for g in guests:
+            tasks.append(asyncio.create_task(g.run_guest(("127.0.0.1", port), LOOPBACK, game="pueblo", players=4)))
+            await asyncio.sleep(0.03)
+        try:
+            await until(lambda: len(lobby.asking) == 4, pilot, what="four requests")
+            assert [r.peer.name for r in lobby.asking] == names
+            invite = app.screen
+            assert isinstance(invite, InviteScreen) and invite.joiner == "Bob"
+            assert "3 more requests wait after this one." in str(invite.query_one("#invite-queue").render())
+            tasks[0].cancel()   # Bob gives up while Ann reads his dialog
+            await until(lambda: isinstance(app.screen, InviteScreen) and app.screen.joiner == "Cy", pilot,
+                        what="Bob's dialog gone, Cy's shown")
+            assert "Bob gave up asking" in lobby.status_text
+            for name in ("Cy", "Dee", "Eve"):
+                await until(lambda: isinstance(app.screen, InviteScreen) and app.screen.joiner == name
+                            and app.screen.is_current, pilot, what=f"{name}'s dialog")
+                await pilot.pause()
+                assert await pilot.click("#invite-accept")
+            (screen,) = await boards(pilot)
+            assert [s.name for s in screen.controller.seats] == [ann, "Cy", "Dee", "Eve"]
+            assert guests[0].session.chain == []
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)

@@ -177,6 +177,40 @@ async def test_an_absent_guest_lets_the_host_claim_the_game(tmp_path):
     assert last.kind == "abort" and last.author == HOST_ID.public and last.body["culprit"] == 1
     assert "sent nothing for 1 s" in last.body["reason"]
     assert any(line.startswith("claimed:") for line in lines["host"])
+    # the claim time is the host's, signed in the table, at two seats as at more
+    table = next(open_entry(raw) for raw in log if open_entry(raw).kind == "table")
+    assert table.body["claim_ms"] == 1000
+    # the scores so far are signed in the claim and said
+    assert last.body["scores"] == host.scores_so_far()
+    assert f"scores so far: {last.body['scores']}" in lines["host"]
+
+
+async def test_moves_made_while_a_link_catches_up_go_out_in_chain_order(tmp_path):
+    """A person plays the instant it is her turn, also while a new link is sending the backlog: one
+    sender per link reads the chain, so the other side never sees an entry out of order (it would
+    blame her). The link is cut five times; the game ends alike and nobody is blamed."""
+    host, guest, lines = make_pair(tmp_path, delay=0.0)
+    host.player = None
+    bot = make_bot("random", 9)
+    task, port = await start_host(host)
+    proxy = Proxy(port)
+    proxy_port = await proxy.start()
+    play = asyncio.create_task(join(guest, proxy_port))
+    cuts = 0
+    while host.session is None:
+        await asyncio.sleep(0.005)
+    while not host.session.over:
+        s = host.session
+        if s.my_turn:
+            host.play(bot.choose(s.game, s.view, s.my_seat))
+            if cuts < 5 and len(s.chain) > 30 * (cuts + 1):
+                proxy.cut()
+                cuts += 1
+        await asyncio.sleep(0)
+    await asyncio.wait_for(play, 60)
+    await asyncio.wait_for(task, 30)
+    assert cuts == 5 and proxy.connections >= 6
+    assert_finished_alike(host, guest)
 
 
 async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
