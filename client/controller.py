@@ -302,7 +302,10 @@ class LocalGame(GameController):
         """Let the computer players play whenever it is their turn, until the game ends."""
         start = getattr(self.think, "start", None)
         if start is not None and any(s.kind == COMPUTER for s in self.seats):
-            start()  # a thinking process gets ready while the person reads the board
+            try:
+                start()  # a thinking process gets ready while the person reads the board
+            except (OSError, ValueError):
+                pass  # the first move tries again, and thinks on a thread if it must
         while not self._closed:
             w = self.waiting
             if w.kind == "over":

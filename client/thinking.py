@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import multiprocessing
+import sys
 import threading
 import weakref
 from typing import Any
@@ -84,6 +85,8 @@ class Thinker:
         self._conn: Any = None
         self._lock = threading.Lock()
         self._async_lock: tuple | None = None
+        self.failed: str | None = None
+        """Why the last start failed (the choice was then made on a thread), or None."""
         _LIVE.add(self)
 
     @property
@@ -101,8 +104,16 @@ class Thinker:
             self._stop_locked()
             parent, child = _CONTEXT.Pipe()
             process = _CONTEXT.Process(target=_worker, args=(child,), name="lanterne-thinking", daemon=True)
-            process.start()
-            child.close()
+            # The app's sys.stderr is Textual's capture, whose fileno() is no file: multiprocessing's
+            # resource tracker passes sys.stderr's descriptor to its own process and failed with
+            # "bad value(s) in fds_to_keep". The real streams, while the processes start.
+            streams = sys.stdout, sys.stderr
+            sys.stdout, sys.stderr = sys.__stdout__ or streams[0], sys.__stderr__ or streams[1]
+            try:
+                process.start()
+            finally:
+                sys.stdout, sys.stderr = streams
+                child.close()
             self._process, self._conn = process, parent
 
     async def __call__(self, player: Player, game: Game, view: State, seat: int) -> Action:
@@ -117,7 +128,11 @@ class Thinker:
         return self._async_lock[1]
 
     async def _ask(self, player: Player, game: Game, view: State, seat: int) -> Action:
-        self.start()
+        try:
+            self.start()
+        except (OSError, ValueError) as e:  # no process here (a locked-down system): think on a thread
+            self.failed = f"{type(e).__name__}: {e}"
+            return await asyncio.to_thread(player.choose, game, view, seat)
         conn = self._conn
         try:
             conn.send((player, game.id, view, seat))

@@ -169,8 +169,9 @@ class GameScreen(Screen):
             return
         self.toggle_class("-side")
         self.query_one("#compact-bar", TextPanel).set(self.compact_summary())
-        if self.has_class("-side"):
+        if self.has_class("-side"):  # the latest moves in view: the log is at the panel's foot
             self.query_one(MoveLog).scroll_end(animate=False)
+            self.query_one("#game-side").scroll_end(animate=False)
         else:
             self.focus_default()
 
@@ -357,7 +358,7 @@ class GameScreen(Screen):
         actions = self.controller.legal_actions(seat)
         view = self.view()
         labels = [s.label for s in self.controller.seats]
-        moves = [(self.controller.format(seat, a), move_words(self.game, view, a, labels)) for a in actions]
+        moves = [(self.controller.format(seat, a), move_words(self.game, view, a, labels, seat)) for a in actions]
         count = len(moves)
         title = f"{self.controller.seats[seat].label}: {count} legal move{'s' if count != 1 else ''}"
 

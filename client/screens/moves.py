@@ -24,8 +24,9 @@ from engines.core import Action, Game, RulesError, State
 SEAT_WORD = re.compile(r"\bseat (\d+)\b")
 
 
-def move_words(game: Game, view: State, action: Action, labels: list[str]) -> str:
-    """What ``action`` would do, in the engine's words (seats named as on screen); '' if it says nothing."""
+def move_words(game: Game, view: State, action: Action, labels: list[str], seat: int | None = None) -> str:
+    """What ``action`` would do, in the engine's words (seats named as on screen, the mover left
+    out: "builds a red column on site 1; scores 1"); '' if it says nothing."""
     try:
         _, events = game.apply(view, action)
         words = [game.describe_event(e) for e in events]
@@ -36,7 +37,11 @@ def move_words(game: Game, view: State, action: Action, labels: list[str]) -> st
         n = int(m.group(1))
         return labels[n - 1] if 1 <= n <= len(labels) else m.group(0)
 
-    return "; ".join(SEAT_WORD.sub(label, w) for w in words if w)
+    said = [SEAT_WORD.sub(label, w) for w in words if w]
+    if seat is not None and 0 <= seat < len(labels):
+        me = labels[seat] + " "
+        said = [w[len(me):] if w.startswith(me) else w for w in said]
+    return "; ".join(said)
 
 
 class MovesScreen(ModalScreen[int | None]):

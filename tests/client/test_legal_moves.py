@@ -54,7 +54,8 @@ async def test_the_list_says_moves_in_words_and_plays_by_enter_and_by_click():
         await pilot.press("question_mark")
         await pilot.pause()
         lines = listed(app)
-        assert any("builds" in line and "column on site" in line for line in lines), lines
+        assert any(" builds a " in line and "column on site" in line for line in lines), lines
+        assert not any("P1 Ann builds" in line for line in lines)  # the mover is not repeated on every line
         assert not any("seat " in line for line in lines)  # seats are named as on screen: P1 Ann
         legal = controller.legal_actions(seat)
         await pilot.press("down", "enter")  # the second move

@@ -131,3 +131,35 @@ async def test_quitting_while_the_computer_thinks_leaves_no_process():
         pid = await play_until_the_computer_thinks(pilot, controller)
         await pilot.press("ctrl+q")
     assert await wait_for(lambda: gone(pid), 5)
+
+
+def test_the_worker_starts_when_stderr_is_the_apps_capture():
+    """In the app, sys.stderr is Textual's capture (no file behind it); multiprocessing's resource
+    tracker took its descriptor and the worker never started ("bad value(s) in fds_to_keep")."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import asyncio, sys\n"
+        "class Capture:\n"
+        "    def write(self, text): return len(text)\n"
+        "    def flush(self): pass\n"
+        "    def fileno(self): return -1\n"
+        "sys.stderr = sys.stdout = Capture()\n"
+        "from client.thinking import Thinker\n"
+        "from engines.bots import make_bot\n"
+        "from engines.core import OpenTable, TABLE\n"
+        "from engines.registry import get_game\n"
+        "game = get_game('pagode'); state = game.setup(players=2, variant='standard'); table = OpenTable(1)\n"
+        "while game.next_actor(state) == TABLE: state, _ = game.apply(state, table.resolve(state, game.table_op(state)))\n"
+        "seat = game.next_actor(state)\n"
+        "thinker = Thinker()\n"
+        "action = asyncio.run(thinker(make_bot('random', 1), game, game.view(state, seat), seat))\n"
+        "ok = thinker.failed is None and thinker.pid is not None\n"
+        "thinker.close()\n"
+        "sys.__stdout__.write('OK' if ok else f'FAILED {thinker.failed}')\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "OK", out.stdout + out.stderr
