@@ -26,12 +26,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, OptionList
+from textual.geometry import Region
 from textual.widgets.option_list import Option
 from rich.text import Text
 
 from client.screens.dialogs import GameOverScreen
 from client.screens.game import GameScreen
-from client.widgets.pueblo import (CHIEF, FAMILY_NAMES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER, BoardPicture, Overlay,
+from client.widgets.scrolling import scroll_to_part
+from client.widgets.pueblo import (CELL_H, CELL_W, CHIEF, FAMILY_NAMES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER, BoardPicture, Overlay,
                                    PuebloBoard, SEAT_INK, box_for, family_of, footprint_overlay, next_family,
                                    stone_sketch, turn, wheel)
 from client.widgets.pueblo_panels import (ChiefPanel, HotText, PenaltyBoard, SideView, StonePanel, chief_text,
@@ -75,8 +77,8 @@ class PuebloScreen(GameScreen):
     ] + [Binding(str(n), f"chief({n})", f"Move {n}", show=False) for n in (1, 2, 3, 4)]
 
     DEFAULT_CSS = """
-    PuebloScreen #pueblo-area { height: 1fr; overflow-y: auto; }
-    PuebloScreen #pueblo-top { height: auto; }
+    PuebloScreen #pueblo-area { height: 1fr; }
+    PuebloScreen #pueblo-top { height: 1fr; overflow-y: auto; }  /* the board scrolls; the stone stays */
     PuebloScreen #pueblo-board { margin: 0 1; }
     PuebloScreen #pueblo-right { width: 1fr; height: auto; }
     PuebloScreen #side-title { margin-top: 1; }
@@ -401,6 +403,9 @@ class PuebloScreen(GameScreen):
         else:
             x, y = self.cursor
             self.cursor = (min(max(x + dx, 0), SIZE - 1), min(max(y + dy, 0), SIZE - 1))
+            x, y = self.cursor  # the keyboard's cursor stays in view on a small terminal
+            scroll_to_part(self.query_one(PuebloBoard),
+                           Region((x + 1) * CELL_W - 2, (SIZE - 1 - y) * CELL_H, CELL_W * 3, CELL_H * 2 + 1))
         self.redraw()
 
     def action_turn(self, step: int) -> None:

@@ -243,7 +243,11 @@ def penalties_text(labels: Sequence[str], penalties: Sequence[int], reserves: Se
             out.append("\n")
         mark = "▶ " if seat == turn else ("★ " if seat in winners else "  ")
         short = label.replace("[computer] ", "[c] ")  # "P2 [computer] Ann 1" and "... Ann 2" stay apart in 16
-        out.append(f"{mark}{short[:16]:<16} ", style="bold reverse" if seat == turn else "bold")
+        style = "bold reverse" if seat == turn else "bold"
+        if len(short) > 16:  # a long name on its own line, never cut; the figures under it
+            out.append(f"{mark}{short}\n", style=style)
+            mark, short = "  ", ""
+        out.append(f"{mark}{short:<16} ", style=style)
         out.append(f"{COLOURS[seat]:<6}", style=f"bold {SEAT_INK[seat]}")
         out.append(f"{pts:>4}", style="bold")
         out.append(f"  C{col} N{neu}" + (f" +{held}" if held else ""), style="dim")

@@ -164,3 +164,11 @@ async def test_a_board_screen_drives_its_game_once(game_id):
         await pilot.pause()
         assert len(controller._listeners) == 1
         assert len([w for w in app.screen.workers if w.group == "controller"]) == 1
+
+
+def test_pueblo_penalties_keep_a_long_name_whole():
+    from client.widgets.pueblo_panels import penalties_text
+
+    text = penalties_text(["P1 Annabelle-Marguerite", "P2 ismcts:normal bot"], [3, 0], [(7, 7, 0), (7, 7, 0)],
+                          turn=0, winners=[]).plain
+    assert "P1 Annabelle-Marguerite" in text and "P2 ismcts:normal bot" in text

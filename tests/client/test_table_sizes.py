@@ -73,6 +73,8 @@ async def test_compact_layout_keeps_the_hand_and_actions_in_view(game_id):
         for selector in must_show + ["#command", "#status", "#compact-bar"]:
             widget = screen.query_one(selector)
             assert widget.region.area > 0 and screen_region.contains_region(widget.region), selector
+            shown, _ = screen.get_widget_at(*widget.region.offset)  # drawn there: not scrolled out of view
+            assert shown is widget or widget in shown.ancestors_with_self, (selector, shown)
         bar = str(screen.query_one("#compact-bar").render())
         assert "P1 Ann" in bar and "F2" in bar
         await pilot.press("f2")
