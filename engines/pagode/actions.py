@@ -85,6 +85,11 @@ class End(NamedTuple):
     fan: bool
 
 
+ACTIONS: dict[str, type] = {"column": Column, "tile": Tile, "roof": Roof, "lantern": Lantern, "dragon": Dragon,
+                            "discard": Discard, "draw": Draw, "modified": Modified, "end": End}
+"""Every action kind a seat may send, by the name on the wire."""
+
+
 def read(record: type, action: tuple, why: str, _new: Any = tuple.__new__) -> Any:
     """``action`` as ``record`` once its length is right (IllegalAction ``why`` if not); the rules check each field.
 

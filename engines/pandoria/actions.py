@@ -106,3 +106,9 @@ class Move(NamedTuple):
     kind: str
     source: int
     to: int
+
+
+ACTIONS: dict[str, type] = {"pass": Pass, "skip": Skip, "tile": Tile, "castle": Castle, "figure": Figure,
+                            "take": Take, "monument": Monument, "build": Build, "spell": Spell,
+                            "single": Single, "buy": Buy, "move": Move}
+"""Every action kind a seat may send, by the name on the wire."""

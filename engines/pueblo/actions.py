@@ -71,3 +71,8 @@ class Remove(NamedTuple):
 
     kind: str
     cell: int
+
+
+ACTIONS: dict[str, type] = {"site": Site, "bid": Bid, "pass": Pass, "card": Card, "place": Place, "drop": Drop,
+                            "move": Move, "remove": Remove}
+"""Every action kind a seat may send, by the name on the wire."""
