@@ -156,6 +156,10 @@ def test_the_game_class_is_in_game_py_and_the_state_class_in_state_py(game):
     assert type(state).__module__ == expected, type(state)
 
 
+def test_the_contract_is_at_the_bottom():
+    assert not [i.target for i in imports(ROOT / "engines" / "core.py") if within(i.target, "engines")]
+
+
 def test_engines_have_no_import_cycle():
     graph: dict[str, set[str]] = {}
     for p in sources("engines"):
