@@ -141,6 +141,13 @@ class GameScreen(Screen):
     def focus_default(self) -> None:
         self.query_one("#moves").focus()
 
+    def set_focus(self, widget, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        """A board larger than its window (a map on a small terminal) keeps its scroll when focused:
+        Textual would scroll to its top-left corner, away from the cells the board scrolled to."""
+        if getattr(widget, "KEEP_SCROLL_ON_FOCUS", False):
+            scroll_visible = False
+        super().set_focus(widget, scroll_visible=scroll_visible, from_app_focus=from_app_focus)
+
     # -- sizes
     @property
     def compact(self) -> bool:
@@ -154,6 +161,7 @@ class GameScreen(Screen):
         """Choose the layout for the terminal's size: full, compact, or a notice below 80x24."""
         width, height = size.width, size.height
         self.set_class(width < max(COMPACT_BELOW[0], self.COMPACT_WIDTH) or height < COMPACT_BELOW[1], "-compact")
+        self.set_class(height < 30, "-short")  # a board may drop its legend, borders
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         self.set_class(small, "-too-small")
         if small:

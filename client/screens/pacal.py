@@ -26,6 +26,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from client.screens.game import GameScreen
+from client.widgets.scrolling import scroll_to_part
 from client.widgets.pacal import Marks, PacalMap, PacalPanel, die_text, legend_text, players_text, water_text
 from engines.core import Action, State
 from engines.pacal import build_choices, cell_name, reachable
@@ -71,6 +72,8 @@ class PacalScreen(GameScreen):
     #pacal-map-scroll { height: 1fr; overflow: auto auto; }
     #pacal-choices { height: auto; min-height: 3; max-height: 10; }
     PacalScreen.-compact #pacal-choices { max-height: 6; }
+    PacalScreen.-short #pacal-legend { display: none; }  /* 24-29 rows: the city first */
+    PacalScreen.-short #pacal-choices { border: none; min-height: 1; }
     #pacal-choices-title { padding: 0 1; color: $text-muted; }
     """
 
@@ -92,6 +95,7 @@ class PacalScreen(GameScreen):
         self.notes: dict[int, str] = {}
         self.preview: Choice | None = None
         self._shown: tuple[str, ...] = ()
+        self._scrolled_to: frozenset[int] = frozenset()
 
     # -- layout
     def compose_board(self) -> ComposeResult:
@@ -233,6 +237,18 @@ class PacalScreen(GameScreen):
         self.query_one("#pacal-legend", PacalPanel).put(legend_text())
         self.draw_map(view)
         self.fill_choices()
+        if self.targets and self.targets != self._scrolled_to:  # new cells to click: bring them into view
+            self._scrolled_to = self.targets
+            self.call_after_refresh(self._scroll_to_targets, self.targets, 20)
+
+    def _scroll_to_targets(self, targets: frozenset[int], tries: int) -> None:
+        city = self.query_one(PacalMap)
+        cells = sorted(targets)
+        part = city.cell_region(cells[0])
+        if len(cells) < 12:
+            part = part.union(city.cell_region(cells[-1]))
+        if not scroll_to_part(city, part, center=True) and tries:  # not laid out yet
+            self.set_timer(0.05, lambda: self._scroll_to_targets(targets, tries - 1))
 
     def draw_map(self, view: State | None = None) -> None:
         view = view if view is not None else self.view()

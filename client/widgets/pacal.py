@@ -220,6 +220,8 @@ def cell_offset(c: int) -> tuple[int, int]:
 class PacalMap(Widget, can_focus=True):
     """The city. Click a cell, or move the cursor with the arrow keys and press Enter."""
 
+    KEEP_SCROLL_ON_FOCUS = True  # it scrolls to its cursor and targets itself (GameScreen.set_focus)
+
     DEFAULT_CSS = f"""
     PacalMap {{ width: {MAP_WIDTH}; height: {MAP_HEIGHT}; }}
     PacalMap:focus {{ background: $boost; }}

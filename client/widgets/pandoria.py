@@ -251,6 +251,8 @@ def step(h: int, key: str) -> int:
 class HexMap(Widget, can_focus=True):
     """The board. Click a hex (or move the cursor with the arrows and press Enter)."""
 
+    KEEP_SCROLL_ON_FOCUS = True  # it scrolls to its cursor itself (GameScreen.set_focus)
+
     DEFAULT_CSS = f"""
     HexMap {{ width: {MAP_WIDTH}; height: {MAP_HEIGHT}; }}
     HexMap:focus {{ background: $boost; }}

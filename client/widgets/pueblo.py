@@ -298,6 +298,8 @@ def _strip(row: list[tuple[str, str]]) -> Strip:
 class PuebloBoard(Widget, can_focus=True):
     """The top view and the track; reports the pointer as a cell or a track space."""
 
+    KEEP_SCROLL_ON_FOCUS = True  # the screen scrolls it to the keyboard cursor (GameScreen.set_focus)
+
     DEFAULT_CSS = f"""
     PuebloBoard {{ width: {BOARD_W}; height: {BOARD_H}; }}
     PuebloBoard:focus {{ background-tint: $primary 4%; }}
