@@ -39,8 +39,8 @@ def move_words(game: Game, view: State, action: Action, labels: list[str], seat:
 
     said = [SEAT_WORD.sub(label, w) for w in words if w]
     if seat is not None and 0 <= seat < len(labels):
-        me = labels[seat] + " "
-        said = [w[len(me):] if w.startswith(me) else w for w in said]
+        for me in (labels[seat] + " ", f"P{seat + 1} "):
+            said = [w[len(me):] if w.startswith(me) else w for w in said]
     return "; ".join(said)
 
 
