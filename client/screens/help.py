@@ -13,12 +13,14 @@ HELP = """\
 
 | Key | Where | What |
 |---|---|---|
-| F1 or ? | everywhere | this help |
+| F1 (or ? outside a game) | everywhere | this help |
 | Ctrl+P | everywhere | command palette: screens, themes, keys |
 | Ctrl+Q | everywhere | quit |
 | Escape | most screens | back |
 | l p r u s | home | LAN, play locally, replays, rules, settings |
 | : | game | type a move in the move notation |
+| ? | game | every legal move, in words: Enter or a click plays it |
+| F2 | game, small terminal | scores, game facts and the move log instead of the board, and back |
 | Enter | game | play the highlighted move |
 | arrows, Tab | Pagode | move between cards, sites and buttons |
 | e | Pagode | end the turn |
@@ -26,7 +28,7 @@ HELP = """\
 **Playing.** The status line under the board always says whose turn it is
 and what the app is waiting for. A move the rules refuse is not played;
 the reason appears in the status line. Every game can be played by typing
-its move notation in the command line (`?` there lists the legal moves).
+its move notation in the command line (`?` lists the legal moves).
 
 **Hot-seat.** Between the turns of two people at one keyboard, a
 *pass the keyboard* screen hides the hands; the next player presses Enter.
