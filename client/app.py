@@ -93,7 +93,8 @@ class LanterneApp(App):
         from client.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            game_help = getattr(self.screen, "help_text", None)  # a game screen: its own keys and mouse first
+            self.push_screen(HelpScreen(game_help() if callable(game_help) else ""))
 
     def action_home(self) -> None:
         from client.screens.home import HomeScreen

@@ -46,6 +46,8 @@ class Settings:
     display_name: str = ""
     theme: str = "lanterne"
     computer_delay: float = 0.4
+    computer_level: str = "ismcts:normal"
+    """The computer player a new local game gets (the setup screen and ``lanterne play`` without --bot)."""
     interfaces: list = field(default_factory=list)
     """IPv4 addresses of the interfaces the LAN lobby uses; empty: the machine's LAN interfaces."""
     on_gone: str = "end"

@@ -82,6 +82,9 @@ class GameScreen(Screen):
         Binding("question_mark", "legal_moves", "Legal moves", priority=True),
     ]
 
+    MOUSE_HELP = "Click a move in the list to play it."
+    """How the board is played by mouse, for the help screen (F1)."""
+
     COMPACT_WIDTH = 0
     """A wide board's screen sets the width below which its side panel becomes a toggle (F2)."""
 
@@ -148,6 +151,22 @@ class GameScreen(Screen):
             scroll_visible = False
         super().set_focus(widget, scroll_visible=scroll_visible, from_app_focus=from_app_focus)
 
+    def help_text(self) -> str:
+        """The help for this game (F1): its keys, read from the screen's own bindings, and its mouse."""
+        rows = []
+        seen = set()
+        for key, bindings in self._bindings.key_to_bindings.items():
+            for binding in bindings:
+                words = binding.description or binding.action.split("(")[0].replace("_", " ")
+                if (key, words) in seen or binding.action.startswith("app."):
+                    continue
+                seen.add((key, words))
+                rows.append(f"| {self.app.get_key_display(binding)} | {words} |")
+        keys = "\n".join(rows)
+        return (f"# {self.game.name}: keys and mouse\n\n**Mouse.** {self.MOUSE_HELP}\n\n"
+                f"| Key | What |\n|---|---|\n{keys}\n\nEvery move can also be typed after `:` in the move "
+                "notation (the rules screen, Ctrl+R, has it); `?` lists the legal moves.")
+
     # -- sizes
     @property
     def compact(self) -> bool:
@@ -197,9 +216,40 @@ class GameScreen(Screen):
             style = "bold reverse" if waiting.seat == seat.index else "bold"
             text.append(f"P{seat.index + 1} {seat.name}", style=style)
             text.append(f" {score}")
-        text.append("   F2: ", style="dim")
-        text.append("board" if self.has_class("-side") else "scores, log", style="dim")
+        text.append("  F2: ", style="dim")
+        text.append("board" if self.has_class("-side") else "log", style="dim")
+        others = self.others_since_my_move() or ([self.last_other_move()] if self.last_other_move() else [])
+        if others:  # the log is out of sight: what the others did since your move, in words
+            from client.widgets.move_log import said
+
+            shown = None
+            for entry in others:
+                if entry.actor != shown:
+                    shown = entry.actor
+                    text.append("  │ ", style="dim")
+                    text.append(f"P{entry.actor + 1} ", style="bold")
+                else:
+                    text.append("; ", style="dim")
+                text.append(said(self.controller, entry) or entry.text)
         return text
+
+    def others_since_my_move(self) -> list:
+        """The log entries of the other seats since the seat on screen last played (what changed
+        on the board meanwhile: a board screen highlights it)."""
+        out = []
+        for entry in reversed(self.controller.log):
+            if entry.actor == self.viewer and self.viewer is not None:
+                break
+            if entry.actor >= 0:
+                out.append(entry)
+        return out[::-1]
+
+    def last_other_move(self):
+        """The last log entry of a seat other than the one on screen (None: none yet)."""
+        for entry in reversed(self.controller.log):
+            if entry.actor >= 0 and entry.actor != self.viewer:
+                return entry
+        return None
 
     def on_unmount(self) -> None:
         self.controller.unsubscribe(self._on_change)

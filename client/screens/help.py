@@ -38,10 +38,15 @@ its move notation in the command line (`?` lists the legal moves).
 class HelpScreen(ModalScreen):
     BINDINGS = [Binding("escape,f1,question_mark,q", "dismiss", "Close")]
 
+    def __init__(self, game_help: str = ""):
+        super().__init__()
+        self.game_help = game_help
+        """Markdown for the game on screen (its keys, from its bindings, and its mouse), shown first."""
+
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
             with VerticalScroll(id="help-scroll"):
-                yield Markdown(HELP, id="help-text")
+                yield Markdown(self.game_help + "\n\n" + HELP if self.game_help else HELP, id="help-text")
             yield Button("Close", id="help-close")
 
     def on_mount(self) -> None:

@@ -46,7 +46,9 @@ class LocalSetupScreen(Screen):
                 yield MarkedRadio("Against the computer", value=True, id="mode-vs")
                 yield MarkedRadio("Hot-seat: everyone at this keyboard", id="mode-hot-seat")
             yield Label("Computer player")
-            yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True, id="bot")
+            level = getattr(self.app.settings, "computer_level", DEFAULT_BOT)  # type: ignore[attr-defined]
+            kinds = list(BOT_KINDS) + ([level] if level not in BOT_KINDS else [])
+            yield Select([(k, k) for k in kinds], value=level, allow_blank=False, compact=True, id="bot")
             yield Label("Seed (empty: a new random game)")
             yield Input("", placeholder="any text or number", compact=True, id="seed")
             yield Static("", id="setup-status", classes="status")

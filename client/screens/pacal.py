@@ -61,6 +61,11 @@ def visible_stones(view: State, seat: int) -> list[int]:
 
 
 class PacalScreen(GameScreen):
+    MOUSE_HELP = (
+        'Click a highlighted cell of the city (where your ship may go, or where a pyramid may be built); '
+        'click a choice in the list (or press its number) when a click could mean several moves; to take '
+        'stones back, click them on the map.')
+
     BINDINGS = [
         Binding("escape", "escape", "Cancel / leave"),
         Binding("m", "focus_map", "Map", show=False),
@@ -253,7 +258,10 @@ class PacalScreen(GameScreen):
     def draw_map(self, view: State | None = None) -> None:
         view = view if view is not None else self.view()
         p = self.preview
-        marks = Marks(targets=self.targets,
+        last = frozenset(e[4] if e[0] == "move" else e[2] for entry in self.others_since_my_move()
+                         for e in entry.events if e and e[0] in ("move", "stone", "build")
+                         and len(e) > (4 if e[0] == "move" else 2) and isinstance(e[4 if e[0] == "move" else 2], int))
+        marks = Marks(targets=self.targets, last=last,
                       preview=frozenset(p.cells) if p and p.cells else frozenset(),
                       preview_at=p.at if p else None,
                       preview_note=f"+{p.points}" if p and p.points is not None else "",

@@ -45,6 +45,11 @@ MAX_HAND_SHOWN = HAND_LIMIT + 2
 
 
 class PagodeScreen(GameScreen):
+    MOUSE_HELP = (
+        'Click the cards to pay with (your reserve and hand), then the site to build on; a list asks when the'
+        " click could mean several moves (which tile, a Rice bowl column's colour). The buttons play the "
+        'abilities and end the turn; Discard throws the selected cards.')
+
     BINDINGS = [
         Binding("escape", "escape", "Clear / leave"),
         Binding("e", "button('end')", "End turn"),
@@ -115,10 +120,16 @@ class PagodeScreen(GameScreen):
         seat = self.viewer
         floors = VARIANTS[view.variant].floors
         complete = game.complete_mask(view)
+        changed = {e[2] for entry in self.others_since_my_move() for e in entry.events
+                   if e and e[0] in BUILDS and len(e) > 2 and isinstance(e[2], int)}
         for site in range(SITES):
-            self.query_one(f"#site-{site + 1}", SiteWidget).show(
-                view.site_tiles[site], view.site_cols[site], view.site_colour[site], floors,
-                bool(complete >> site & 1))
+            widget = self.query_one(f"#site-{site + 1}", SiteWidget)
+            widget.show(view.site_tiles[site], view.site_cols[site], view.site_colour[site], floors,
+                        bool(complete >> site & 1))
+            widget.set_class(site in changed, "-last")  # built on by another player since your move
+            title = "just built" if site in changed else ""
+            if widget.border_title != title:
+                widget.border_title = title
         ids = view.cards.ids
         self.selected = [s for s in self.selected
                          if seat is not None and (s in view.reserves[seat] or s in view.hands[seat])]

@@ -60,6 +60,11 @@ HINTS = {
 
 
 class PandoriaScreen(GameScreen):
+    MOUSE_HELP = (
+        "Click a hex for your tile's first half, then a neighbour for the second (or the same hex again); the"
+        " wheel turns it. Click the new tile for a figure. Click a hand card's spell (top) or building "
+        '(bottom), then its target; a market card to buy it; a building slot to build there.')
+
     BINDINGS = [
         Binding("escape", "cancel", "Cancel / leave"),
         Binding("r", "rotate", "Rotate"),
@@ -166,8 +171,27 @@ class PandoriaScreen(GameScreen):
                               self.chosen_tile(view), self.card[0] if self.card else None, slot_targets,
                               self.buttons(view, legal)))
 
+    def changed_hexes(self) -> frozenset[int]:
+        """The hexes the other players changed since the seat on screen last played."""
+        out: set[int] = set()
+        for entry in self.others_since_my_move():
+            for e in entry.events:
+                kind = e[0] if e else None
+                if kind == "tile" and len(e) > 4:
+                    out.add(e[3])
+                    if 0 <= e[4] < len(STEP[e[3]]) and STEP[e[3]][e[4]] >= 0:
+                        out.add(STEP[e[3]][e[4]])
+                elif kind in ("figure", "take", "castle") and len(e) > 2:
+                    out.add(e[2])
+                elif kind == "single" and len(e) > 3:
+                    out.add(e[3])
+                elif kind == "move" and len(e) > 3:
+                    out.update((e[2], e[3]))
+        return frozenset(h for h in out if isinstance(h, int) and 0 <= h < len(STEP))
+
     def marks(self, view: State, legal: list[Action]) -> Marks:
-        marks = Marks(seat=self.viewer if self.viewer is not None else 0, source=self.source)
+        marks = Marks(seat=self.viewer if self.viewer is not None else 0, source=self.source,
+                      last=self.changed_hexes())
         self.preview_note = ""
         if self.acting_seat is None:
             return marks

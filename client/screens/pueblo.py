@@ -62,6 +62,11 @@ class Preview:
 
 
 class PuebloScreen(GameScreen):
+    MOUSE_HELP = (
+        'Point at the board: the stone in hand is previewed there (green: it fits, red: the reason it does '
+        "not); the wheel turns it; a click places it. In the chieftain's phase click a numbered space of the "
+        'track (or press 1-4).')
+
     BINDINGS = [
         Binding("enter,space", "act", "Place / move"),
         Binding("r", "turn(1)", "Turn stone"),

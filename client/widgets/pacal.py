@@ -55,6 +55,8 @@ TARGET_BG = "#2a4a7a"
 PREVIEW_BG = "#6a4a00"
 """The constellation of the build chosen in the list."""
 SELECTED_BG = "#5a2d6a"
+LAST_BG = "#6a3a10"
+"""A cell another player changed since your last move."""
 CURSOR_INK = "#ffffff"
 
 
@@ -70,6 +72,8 @@ class Marks:
     notes: dict[int, str] = field(default_factory=dict)
     """A short word on a target cell: the stones a move there allows (·· two, · one), a build's best points."""
     cursor: int = field(default=6 * COLS + 6)
+    last: frozenset[int] = frozenset()
+    """Cells the other players changed since the seat on screen last played (ships moved, stones)."""
 
 
 def seat_style(seat: int) -> str:
@@ -98,6 +102,8 @@ def cell_bg(view, c: int, marks: Marks) -> str:
         return SELECTED_BG
     if c in marks.targets:
         return TARGET_BG
+    if c in marks.last:
+        return LAST_BG
     if c in LAKE:
         return LAKE_BG
     if board.covered[c]:

@@ -91,6 +91,8 @@ class Marks:
     """Hexes of regions that will score (closed this turn, or closed by the preview)."""
     source: int | None = None
     """A figure picked up (Teleport, the Elves' move)."""
+    last: frozenset[int] = frozenset()
+    """Hexes the other players changed since the seat on screen last played (framed in orange)."""
 
 
 class _Canvas:
@@ -169,6 +171,11 @@ def map_canvas(view, marks: Marks) -> _Canvas:
         canvas.put(x, y + 1, bottom, bottom_style)
         if h in marks.targets and view.occupant[h] >= 0:  # a figure a click acts on
             canvas.put(x + 3, y + 1, "◇", "bold yellow on " + PLAYER_COLOURS[view.occupant[h] >> 1])
+    for h in sorted(marks.last):
+        x, y = cell_origin(h)
+        for dy in (0, 1):
+            canvas.put(x - 1, y + dy, "{", "bold #ff9a3c")
+            canvas.put(x + CELL - 1, y + dy, "}", "bold #ff9a3c")
     for h, left, right, style in ((marks.source, "[", "]", "bold yellow"), (marks.cursor, "▶", "◀", "bold white")):
         if h is not None:
             x, y = cell_origin(h)

@@ -378,3 +378,8 @@ class PandoriaBoard(Vertical):
                           slot is not None and slot == model.card_slot)
         for key, _ in BUTTONS:
             self.query_one(f"#btn-{key}", Button).set_class(key not in model.buttons, "-unavailable")
+        shown = (len(tiles), len(hand))
+        if shown != getattr(self, "_hand_shown", None):  # the grid's own height follows its pieces:
+            self._hand_shown = shown                      # ask for a new layout (it stayed 0 rows high)
+            self.query_one("#pandoria-hand", Grid).refresh(layout=True)
+            self.refresh(layout=True)

@@ -172,3 +172,76 @@ def test_pueblo_penalties_keep_a_long_name_whole():
     text = penalties_text(["P1 Annabelle-Marguerite", "P2 ismcts:normal bot"], [3, 0], [(7, 7, 0), (7, 7, 0)],
                           turn=0, winners=[]).plain
     assert "P1 Annabelle-Marguerite" in text and "P2 ismcts:normal bot" in text
+
+
+async def test_the_move_log_says_moves_in_words_with_the_notation_beside_and_no_slot():
+    from textual.widgets import RichLog
+
+    from tests.client.test_table_sizes import mid_game
+
+    controller = mid_game("pagode", actions=20)
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        lines = [strip.text for strip in app.screen.query_one("#move-log", RichLog).lines]
+        text = "".join(lines)  # wrapped lines joined back
+        assert "P2 Bot builds a " in text and "column on site" in text
+        assert "@" not in text
+        bot_moves = [e for e in controller.log if e.actor == 1 and e.text.startswith("c")]
+        assert any(e.text.split("@")[0] in text for e in bot_moves)  # the notation beside the words
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        bar = str(app.screen.query_one("#compact-bar").render())
+        assert "│ P2 " in bar  # the other player's last move, in words, on the compact screen
+
+
+async def test_settings_keep_theme_computer_level_and_delay(tmp_path):
+    from textual.widgets import Select
+
+    from client.app import LanterneApp
+    from client.settings import Settings
+
+    path = tmp_path / "settings.json"
+    app = LanterneApp(settings=Settings(display_name="Ann", interfaces=["127.0.0.1"]), settings_path=path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#theme", Select).value = "textual-light"
+        screen.query_one("#computer-level", Select).value = "ismcts:hard"
+        screen.query_one("#computer-delay", Select).value = 0.8
+        await pilot.pause()
+        assert app.theme == "textual-light"  # seen at once
+        await pilot.click("#save")
+        await pilot.pause()
+    saved = Settings.load(path)
+    assert (saved.theme, saved.computer_level, saved.computer_delay) == ("textual-light", "ismcts:hard", 0.8)
+    app = LanterneApp(settings=saved, settings_path=path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("p")  # a new local game offers the chosen computer
+        await pilot.pause()
+        assert app.screen.query_one("#bot", Select).value == "ismcts:hard"
+        assert app.theme == "textual-light"
+
+
+@pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
+async def test_help_starts_with_the_game_on_screen_its_keys_and_mouse(game_id):
+    from textual.widgets import Markdown
+
+    from client.screens.help import HelpScreen
+    from tests.client.test_table_sizes import mid_game
+
+    controller = mid_game(game_id)
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen.game_help
+        assert text.startswith(f"# {controller.game.name}: keys and mouse") and board.MOUSE_HELP in text
+        for binding in board.BINDINGS:  # every key the board screen binds is explained
+            if binding.description and not binding.action.startswith("app."):
+                assert f"| {binding.description} |" in text, binding
+        assert "Lanterne help" in app.screen.query_one(Markdown).source
