@@ -325,6 +325,18 @@ def start_turn(st: PandoriaState) -> None:
     st.bonus = ""
 
 
+def must_place(st: PandoriaState, seat: int) -> bool:
+    """Whether a tile or a castle of the seat fits somewhere (then it may not pass).
+
+    Every double tile fits the same places, so this needs no tile's face:
+    another seat's view, which does not know its tiles, judges its pass too.
+    """
+    touching = touching_free(st)
+    if st.castles_left[seat] > 0 and touching:
+        return True
+    return bool(st.piles[f"tiles{seat}"]) and bool(double_positions(st, touching))
+
+
 def place_actions(st: PandoriaState, seat: int) -> list[tuple]:
     out: list[tuple] = []
     seen_faces = set()
@@ -398,7 +410,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
     kind = action[0]
     if kind == "pass":
         read_action(Pass, action)
-        if place_actions(st, seat) != [("pass",)]:
+        if must_place(st, seat):
             raise IllegalAction("placing a tile or a castle is compulsory while one fits")
         st.passes += 1
         events.append(("pass", seat))
