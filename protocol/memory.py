@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 
 from engines.core import Game, Player, RulesError
 from protocol.identity import Identity
+from protocol.wire import ProtocolError, unpack
 from protocol.session import REPLACE, Session
 
 
@@ -34,19 +35,33 @@ class Pipe:
             self.frames.append((index, raw))
 
     def deliver(self, filter: Callable[[int, int, bytes], bytes | None] | None = None) -> int:
-        """Deliver every frame in flight (and those they cause); returns how many."""
+        """Deliver every frame in flight (and those they cause); returns how many.
+
+        A frame goes to every session but its sender and the entry's author
+        (an echo of another seat's entry goes to the others, as on the LAN).
+        """
         count = 0
         while self.frames:
             src, raw = self.frames.popleft()
             count += 1
+            author = _author(raw)
             for dst, session in enumerate(self.sessions):
-                if dst == src:
+                if dst == src or session.public == author:
                     continue
                 data = raw if filter is None else filter(src, dst, raw)
                 if data is None:
                     continue
                 self.collect(dst, session.receive(data, sender=self.sessions[src].public))
         return count
+
+
+def _author(raw: bytes) -> bytes | None:
+    """The author an entry names (unchecked: the receiving session checks the signature)."""
+    try:
+        value = unpack(raw)
+    except ProtocolError:
+        return None
+    return value.get("author") if isinstance(value, dict) else None
 
 
 def play(sessions: Sequence[Session], players: Sequence[Player], *, max_steps: int = 100_000,

@@ -32,7 +32,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -42,8 +41,8 @@ from engines.core import Game
 from protocol import identity as ids
 from protocol.fair.reveal import RevealedTable
 from protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
-from protocol.session import (ABORT, CLAIM_REASON, END, MOVE, REPLACE, FAIR_DOMAIN, GENESIS, NONCE_DOMAIN, TABLE_KIND, Aborted, Drbg, GameOver,
-                              GameStarted, ReplayMismatch, Session)
+from protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, GENESIS, MOVE, NONCE_DOMAIN, REPLACE, TABLE_KIND,
+                              Aborted, Drbg, GameOver, GameStarted, Phase, ReplayMismatch, Session)
 from protocol.wire import ProtocolError
 
 
@@ -196,7 +195,7 @@ class _EverySeat(Session):
         self.view = self.game.setup(players=len(self.seats), variant=self.variant, **self.options)
         self.fair = RevealedTable(self.game_id, len(self.seats),
                                   [Drbg(self.seeds[k], FAIR_DOMAIN) for k in self.seats])
-        self.phase = "play"
+        self.phase = Phase.PLAY
         self._events.append(GameStarted(self.game_id))
 
 
@@ -211,13 +210,10 @@ def check_every_seat(entries: list[Entry], seeds: dict[bytes, bytes],
     """
     session = _EverySeat(None, host=False, seed=bytes(32), games=games, auto_join=False, public=OUTSIDER)
     session.seeds = seeds
-    session._replay = deque(entries)
     try:
-        session._run_replay()
+        session.replay_entries(entries)
     except Exception:  # any problem: the seat-by-seat replay names it
         return None
-    finally:
-        session._replay = None
     if not isinstance(session.result, GameOver) or any(k not in seeds for k in session.seats):
         return None
     return session

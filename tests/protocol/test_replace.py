@@ -144,14 +144,12 @@ def test_a_refusing_seat_ends_the_game_with_the_scores_so_far():
     sessions = make_sessions(get_game("pueblo"), 3, "refuse", on_gone="computer")
     sessions[0].timeout = 30
     refuser = sessions[1]
-    original = refuser._advance_inner
 
-    def refuse():
-        if refuser.phase == REPLACE:
+    def refuse():   # its step in the replace phase (protocol.session.phases): an abort instead of an agree
+        if refuser._expected_seat() == refuser.my_seat:
             refuser._abort("I do not agree to a computer", None, [])
-            return
-        original()
-    refuser._advance_inner = refuse
+        return False
+    refuser._step_agree = refuse
     pipe, comp = play_replacing(sessions, [RandomBot(i) for i in range(3)], RandomBot(9), gone=GONE, after_moves=6)
     for s in sessions[:2]:
         assert isinstance(s.result, Aborted) and s.result.by == 1 and s.result.scores is not None

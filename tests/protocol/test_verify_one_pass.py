@@ -285,19 +285,19 @@ def test_the_revealed_table_agrees_with_every_seats_fair_table():
 
 def test_a_seat_whose_genesis_nonce_is_not_the_hash_of_its_seed():
     """Seat 2 commits to another seed than the one it reveals (its fair play is its seed's): verify refuses."""
-    import protocol.session as session_module
+    import protocol.session.seating as seating
 
     sessions = highcard_sessions(2, "other-nonce")
     cheat = sessions[1]
-    write = cheat._maybe_genesis
+    write = cheat._step_genesis     # its row's step in the phase table (protocol.session.phases)
 
     def other_nonce():
-        domain, session_module.NONCE_DOMAIN = session_module.NONCE_DOMAIN, b"another/nonce"
+        domain, seating.NONCE_DOMAIN = seating.NONCE_DOMAIN, b"another/nonce"
         try:
-            write()
+            return write()
         finally:
-            session_module.NONCE_DOMAIN = domain
-    cheat._maybe_genesis = other_nonce
+            seating.NONCE_DOMAIN = domain
+    cheat._step_genesis = other_nonce
     play(sessions, [RandomBot("a"), RandomBot("b")])
     assert all(s.phase == "over" for s in sessions)
     both_refuse([e.raw for e in sessions[0].chain])

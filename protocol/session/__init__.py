@@ -1,0 +1,21 @@
+"""The game session: one peer's side of one game, sans-IO (see :mod:`.session` and the phase table in :mod:`.phases`).
+
+Everything a caller needs is importable from here: the :class:`Session`,
+its events, the message kinds and constants.
+"""
+
+from .events import (Aborted, Dispute, Disputed, GameOver, GameStarted, Joined, Moved, Replaced, ReplaceAsked,
+                     ReplayEnd, ReplayMismatch, SeatReplaced, TableResolved, TableSet)
+from .kinds import (ABORT, AGREE, CHOICE_KINDS, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, END, EPOCH_DOMAIN,
+                    FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_LOCAL_STEPS, MAX_SEATS, MOVE, NONCE_DOMAIN,
+                    ON_GONE, ON_GONE_COMPUTER, ON_GONE_END, REPLACE, TABLE_KIND, TABLE_NONCE_DOMAIN, Drbg, schemas)
+from .phases import RULES, Phase
+from .session import Session
+
+__all__ = [
+    "ABORT", "AGREE", "CHOICE_KINDS", "CLAIM_REASON", "COMPUTER_DOMAIN", "COMPUTER_MARK", "END", "EPOCH_DOMAIN",
+    "FAIR_DOMAIN", "GAME_ID_DOMAIN", "GENESIS", "HELLO", "MAX_LOCAL_STEPS", "MAX_SEATS", "MOVE", "NONCE_DOMAIN",
+    "ON_GONE", "ON_GONE_COMPUTER", "ON_GONE_END", "REPLACE", "RULES", "TABLE_KIND", "TABLE_NONCE_DOMAIN",
+    "Aborted", "Dispute", "Disputed", "Drbg", "GameOver", "GameStarted", "Joined", "Moved", "Phase", "Replaced",
+    "ReplaceAsked", "ReplayEnd", "ReplayMismatch", "SeatReplaced", "Session", "TableResolved", "TableSet", "schemas",
+]

@@ -1,0 +1,110 @@
+"""What a session tells its user (typed events), and the errors it raises inside."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.core import Action, TableOp
+from protocol.wire import ProtocolError
+
+
+@dataclass(frozen=True)
+class Joined:
+    index: int
+    name: str
+    key: bytes
+
+
+@dataclass(frozen=True)
+class TableSet:
+    game: str
+    variant: str
+    players: int
+    names: tuple[str, ...]
+    my_seat: int
+    safety_code: str
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    game_id: bytes
+
+
+@dataclass(frozen=True)
+class TableResolved:
+    op: TableOp
+    outcome: tuple
+    events: tuple = ()
+
+
+@dataclass(frozen=True)
+class Moved:
+    seat: int
+    action: Action
+    text: str
+    events: tuple = ()
+    entry: int = -1
+
+
+@dataclass(frozen=True)
+class GameOver:
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ReplaceAsked:
+    """A present seat asks to give the gone ``seat`` to a computer; the other present seats now agree in turn."""
+
+    by: int
+    seat: int
+    name: str
+    scores: tuple[int, ...]
+    key: bytes = b""
+
+
+@dataclass(frozen=True)
+class SeatReplaced:
+    """Every present seat agreed: ``seat`` is played by the computer ``key`` from now on (its hands re-dealt)."""
+
+    seat: int
+    name: str
+    key: bytes
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """Our own seat was given to a computer while we were gone: this peer plays no more."""
+
+    seat: int
+    by: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Disputed:
+    """A card opened to no card: every seat now reveals its secrets so the audit names the cheat."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Aborted:
+    """The game ended early; ``scores`` are the signed scores of the position reached (None: not started)."""
+
+    by: int | None
+    culprit: int | None
+    reason: str
+    scores: tuple[int, ...] | None = None
+
+
+class Dispute(ProtocolError):
+    """A cheat nobody can be blamed for yet (a tampered shuffle seen at a deal): audit now."""
+
+
+class ReplayMismatch(ProtocolError):
+    """A logged entry differs from what the seat's own session would have written."""
+
+
+class ReplayEnd(Exception):
+    """A replay reached the end of the log where the seat would write next."""

@@ -1,0 +1,95 @@
+"""The session's vocabulary: message kinds, their body schemas, domains, limits, and the seat's randomness.
+
+Every kind a session writes or reads has a schema here; :func:`schemas`
+adds the fair table's. A body passes its schema before any field is read.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+
+import protocol.fair as fair
+
+GAME_ID_DOMAIN = b"lanterne/game-id/v1"
+NONCE_DOMAIN = b"lanterne/seed/nonce/v1"
+TABLE_NONCE_DOMAIN = b"lanterne/seed/table/v1"
+"""The host's hello carries sha256(this || seed): every table gets its own id (its first entry's hash)."""
+FAIR_DOMAIN = b"lanterne/seed/fair/v1"
+MAX_SEATS = 16
+MAX_LOCAL_STEPS = 100_000
+"""Steps a peer may take on its own between two entries (table outcomes, its own messages)."""
+
+HELLO = "hello"
+TABLE_KIND = "table"
+GENESIS = "genesis"
+MOVE = "move"
+END = "end"
+ABORT = "abort"
+REPLACE = "replace"
+AGREE = "agree"
+
+ON_GONE_END = "end"
+ON_GONE_COMPUTER = "computer"
+ON_GONE = (ON_GONE_END, ON_GONE_COMPUTER)
+"""The table's policy for a seat gone past the claim time: end the game, or replace it by a computer."""
+COMPUTER_MARK = "[computer] "
+"""Starts the name of a seat played by a computer (the table's, or a replacement's)."""
+COMPUTER_DOMAIN = b"lanterne/seed/computer/v1"
+"""The claimer derives the replacing computer's identity and session seed from its own seed and the seat."""
+EPOCH_DOMAIN = b"lanterne/fair-epoch/v1"
+"""A replacement starts a new fair table whose id is SHA-256(this || game id || hash of the last agree)."""
+
+CLAIM_REASON = "timeout: "
+"""How a claim's reason starts: the abort a present seat writes against a seat gone past the claim time."""
+
+CHOICE_KINDS = (HELLO, TABLE_KIND, MOVE, ABORT, REPLACE)
+"""Kinds whose content is the author's free choice (a replay takes them from the log)."""
+
+
+@functools.lru_cache(maxsize=None)
+def schemas() -> dict[str, dict]:
+    """Every message kind -> the schema of its body (the session's and the fair table's).
+
+    One shared, read-only dict: ``wire.check`` compiles each schema once.
+    """
+    proof = fair.SCHEMAS["proof"]
+    own = {
+        HELLO: {"versions": ["list", "uint", 8], "name": "str", "guests?": ["list", "bytes32", MAX_SEATS - 1],
+                "table?": "bytes32"},
+        TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],
+                     "seats": ["list", "bytes32", MAX_SEATS], "names": ["list", "str", MAX_SEATS],
+                     "on_gone?": "str", "claim_ms?": "uint"},
+        GENESIS: {"nonce": "bytes32"},
+        MOVE: {"action": ["list", "any", 64], "digest": "bytes32", "proof?": proof},
+        END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],
+              "digest": "bytes32", "seed": "bytes32"},
+        REPLACE: {"seat": "uint", "key": "bytes32", "name": "str", "scores": ["list", "int", MAX_SEATS]},
+        AGREE: {"replace": "bytes32"},
+        ABORT: {"reason": "str", "culprit?": "uint", "evidence": ["list", "bytes", 4], "seed?": "bytes32",
+                "audit?": "bool", "scores?": ["list", "int", MAX_SEATS]},
+    }
+    for kind, schema in fair.SCHEMAS.items():
+        if kind not in ("proof", "fair_claim"):
+            own[kind] = schema
+    return own
+
+
+class Drbg:
+    """Deterministic bytes from a secret seed: SHA-256(domain || seed || counter) blocks.
+
+    A session draws all its randomness from one 32-byte seed (os.urandom in
+    real play); revealing the seed at the end lets a verifier re-run the
+    seat's fair table exactly.
+    """
+
+    def __init__(self, seed: bytes, domain: bytes):
+        self._key = hashlib.sha256(domain + seed).digest()
+        self._counter = 0
+
+    def __call__(self, n: int) -> bytes:
+        out = bytearray()
+        while len(out) < n:
+            out += hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+        return bytes(out[:n])

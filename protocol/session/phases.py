@@ -1,0 +1,144 @@
+"""The session's phases as a table: who writes next, what it may send, who reads it, what we write, what follows.
+
+Everything that moves a session from one phase to the next is named here;
+:class:`~protocol.session.Session` only looks rows up. At every
+point exactly one seat may write the next entry; besides the kinds of its
+row, any member may write an ``abort`` (every phase but the last three),
+and during play any seat may write a ``replace`` for the seat the game waits
+for (the table's on-gone policy permitting, see :mod:`.replacement`).
+
+========  ==========================================  =====================  ================  ==============
+phase     writes next                                 accepts                we write          then
+========  ==========================================  =====================  ================  ==============
+hello     a newcomer (hello), then the host (table)   hello, table           our hello, table  genesis
+genesis   seat k, k = genesis entries so far          genesis                our nonce         play
+play      the engine's actor; for a table step, the   move; fair_* steps     our fair steps    final, replace
+          seat the fair table waits for
+replace   the present seats in order                  agree                  our agree         play
+final     seat k, k = reveals so far                  fair_final             our reveal        end
+dispute   seat k, k = reveals so far                  fair_final             our reveal        aborted
+end       seat k, k = results so far                  end                    our result        over
+over, aborted, replaced: the game is over; nothing is accepted
+========  ==========================================  =====================  ================  ==============
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Callable
+
+from engines.core import TABLE
+
+from .kinds import AGREE, END, GENESIS, HELLO, MOVE, TABLE_KIND
+
+if TYPE_CHECKING:
+    from .session import Session
+
+
+class Phase(str, Enum):
+    """A session's phase; a ``str`` so that ``session.phase == "play"`` reads as before."""
+
+    HELLO = "hello"
+    GENESIS = "genesis"
+    PLAY = "play"
+    REPLACE = "replace"
+    FINAL = "final"
+    DISPUTE = "dispute"
+    END = "end"
+    OVER = "over"
+    ABORTED = "aborted"
+    REPLACED = "replaced"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+OVER_PHASES = frozenset({Phase.OVER, Phase.ABORTED, Phase.REPLACED})
+FAIR_FINAL = "fair_final"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of the table (see the module docstring)."""
+
+    writer: Callable[["Session"], int | None]
+    """The seat that writes the next entry (None: nobody known yet, or any newcomer)."""
+    accepts: Callable[["Session"], Callable[[str], bool]]
+    """Whether a kind may come now from that writer."""
+    refusal: Callable[["Session", int | None, str], str]
+    """The reason a kind is refused (``seat``: the author's seat, ``kind``)."""
+    reader: str
+    """The session's method that reads an accepted entry."""
+    step: str | None
+    """The session's method that writes what we write next (True: it wrote and the loop goes on)."""
+
+
+def _seat_name(seat: int | None) -> str:
+    return str(seat + 1) if seat is not None else "?"
+
+
+def _play_writer(s: "Session") -> int | None:
+    actor = s.next_actor()
+    if actor == TABLE:
+        return s.fair.expected() if s._op is not None else None
+    return actor
+
+
+def _play_accepts(s: "Session") -> Callable[[str], bool]:
+    if s.next_actor() == TABLE:
+        return lambda kind: kind.startswith("fair_") and kind != FAIR_FINAL
+    return lambda kind: kind == MOVE
+
+
+def _play_refusal(s: "Session", seat: int | None, kind: str) -> str:
+    actor = s.next_actor()
+    if actor == TABLE:
+        return f"the table is resolving {s._op.kind if s._op is not None else 'a step'}; {kind} is not a table message"
+    return f"seat {actor + 1} must move, not send {kind}"
+
+
+def _only(*kinds: str) -> Callable[["Session"], Callable[[str], bool]]:
+    allowed = frozenset(kinds)
+    return lambda s: allowed.__contains__
+
+
+def _none(s: "Session") -> Callable[[str], bool]:
+    return lambda kind: False
+
+
+_REVEALS = Rule(
+    writer=lambda s: len(s.finals),
+    accepts=_only(FAIR_FINAL),
+    refusal=lambda s, seat, kind: f"the game is over; seat {_seat_name(seat)} must reveal its secrets, not send {kind}",
+    reader="_on_final", step="_step_final")
+
+RULES: dict[Phase, Rule] = {
+    Phase.HELLO: Rule(
+        writer=lambda s: None,
+        accepts=_only(HELLO, TABLE_KIND),
+        refusal=lambda s, seat, kind: f"expected a hello or the table, got {kind}",
+        reader="_on_hello", step=None),
+    Phase.GENESIS: Rule(
+        writer=lambda s: len(s.chain) - s._genesis_start,
+        accepts=_only(GENESIS),
+        refusal=lambda s, seat, kind: f"expected a genesis nonce, got {kind}",
+        reader="_on_genesis", step="_step_genesis"),
+    Phase.PLAY: Rule(
+        writer=_play_writer, accepts=_play_accepts, refusal=_play_refusal,
+        reader="_on_play", step="_step_play"),
+    Phase.REPLACE: Rule(
+        writer=lambda s: s.replacing["order"][len(s.replacing["agreed"])],
+        accepts=_only(AGREE),
+        refusal=lambda s, seat, kind: (f"seat {_seat_name(seat)} must agree to the replacement of seat "
+                                       f"{s.replacing['seat'] + 1} (or abort), not send {kind}"),
+        reader="_on_agree", step="_step_agree"),
+    Phase.FINAL: _REVEALS,
+    Phase.DISPUTE: _REVEALS,
+    Phase.END: Rule(
+        writer=lambda s: len(s.ends),
+        accepts=_only(END),
+        refusal=lambda s, seat, kind: f"seat {_seat_name(seat)} must sign the result, not send {kind}",
+        reader="_on_end", step="_step_end"),
+}
+"""The table. Phases absent from it (over, aborted, replaced) accept nothing and write nothing."""

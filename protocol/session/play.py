@@ -1,0 +1,165 @@
+"""The play phase: the engine runs on this peer's view; seats move, the fair table resolves chance.
+
+Its first table op is the ROLL "first player": that is the coin. Table ops
+are resolved by ``protocol.fair.FairTable``; seat moves carry the
+public-state digest after the move and, when they make hidden cards
+public, the mover's proof.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from engines import redeal
+from engines.core import TABLE, Action, IllegalAction, RulesError, State, as_action
+from protocol.log import Entry
+from protocol.wire import ProtocolError, pack
+
+from .events import Dispute, Moved, ReplayMismatch, TableResolved
+from .kinds import MOVE
+from .phases import Phase
+
+
+class Play:
+    """The play phase of :class:`~protocol.session.Session`."""
+
+    _redeal: deque
+
+    @property
+    def my_turn(self) -> bool:
+        return (self.phase == Phase.PLAY and self.game is not None and not self.game.is_over(self.view)
+                and self.next_actor() == self.my_seat)
+
+    def next_actor(self) -> int:
+        """The engine's next actor, or TABLE while a re-deal is being resolved."""
+        return TABLE if self._redeal else self.game.next_actor(self.view)
+
+    def legal_actions(self) -> list[Action]:
+        return self.game.legal_actions(self.view, self.my_seat) if self.my_turn else []
+
+    def act(self, action: Action) -> list:
+        """Play ``action`` for our seat; IllegalAction (not a protocol error) if it cannot be played."""
+        if not self.my_turn:
+            raise IllegalAction("it is not our turn")
+        action = as_action(action)
+        before = self.view
+        after, events = self.game.apply(before, action)
+        slots = self._made_public(before, after)
+        body: dict[str, Any] = {"action": list(action), "digest": self.game.digest(after)}
+        if slots:
+            body["proof"] = self.fair.prove(slots)
+            self.steps.append((self.my_seat, "fair_claim",
+                               {"slots": slots, "ids": [after.cards.ids[s] for s in slots], "proof": body["proof"]}))
+        text = self._text(before, action)
+        self.writer.write(self, MOVE, body)
+        self.view = after
+        self._events.append(Moved(self.my_seat, action, text, tuple(events), len(self.chain) - 1))
+        self._advance_safely()
+        return self._flush()
+
+    def _on_play(self, entry: Entry, blame: int | None) -> None:
+        seat = self._seat_of(entry.author)
+        if self.next_actor() != TABLE:
+            self._on_move(entry, seat)
+            return
+        if seat == self.my_seat:
+            raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1} would not have written this", seat)
+        try:
+            self.fair.consume(seat, entry.kind, entry.body)
+        except self._fairmod.CheatDetected as e:
+            if e.seat is not None:
+                raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
+            self._append(entry)      # a sound message that opened a tampered deck
+            self.steps.append((seat, entry.kind, entry.body))
+            raise Dispute(f"entry {entry.seq}: {e}", None) from None
+        self._append(entry)
+        self.steps.append((seat, entry.kind, entry.body))
+
+    def _on_move(self, entry: Entry, seat: int) -> None:
+        body = entry.body
+        action = as_action(body["action"])
+        if not action or not isinstance(action[0], str):
+            raise ProtocolError(f"entry {entry.seq}: an action is a list whose first item names its kind", seat)
+        before = self.view
+        try:
+            after, events = self.game.apply(before, action)
+        except IllegalAction as e:
+            raise ProtocolError(f"entry {entry.seq}: illegal move by seat {seat + 1}: {e}", seat) from None
+        except (RulesError, KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+            raise ProtocolError(f"entry {entry.seq}: illegal move by seat {seat + 1}: {type(e).__name__} "
+                                f"{str(e)[:200]}", seat) from None
+        slots = self._made_public(before, after)
+        proof = body.get("proof")
+        if slots:
+            if proof is None:
+                raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} plays hidden cards without a proof", seat)
+            claimed = [after.cards.ids[s] for s in slots]
+            if seat == self.my_seat:
+                if pack(self.fair.prove(slots)) != pack(proof):
+                    raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1}'s proof is not its keys", seat)
+            else:
+                try:
+                    self.fair.check_claims(seat, slots, claimed, proof)
+                except self._fairmod.CheatDetected as e:
+                    if e.seat is not None:
+                        raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
+                    self._append(entry)      # sound keys that open a tampered deck: the audit must decide
+                    raise Dispute(f"entry {entry.seq}: {e}", None) from None
+            step = {"slots": slots, "ids": claimed, "proof": proof}
+        elif proof is not None:
+            raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} sends a proof but plays no hidden card", seat)
+        digest = self.game.digest(after)
+        if digest != body["digest"]:
+            raise ProtocolError(f"entry {entry.seq}: seat {seat + 1}'s state digest differs from ours after "
+                                f"{self._text(before, action)}", seat)
+        self._append(entry)
+        if slots:
+            self.steps.append((seat, "fair_claim", step))
+        self.view = after
+        self._events.append(Moved(seat, action, self._text(before, action), tuple(events), entry.seq))
+
+    def _step_play(self) -> bool:
+        """What needs nobody else during play: the end of the game, a table outcome, our fair step."""
+        if not self._redeal and self.game.is_over(self.view):
+            if self._op is not None:
+                raise ProtocolError("the game ended while the table was busy", None)
+            self.phase = Phase.FINAL
+            return True
+        if self.next_actor() != TABLE:
+            return False
+        if self._op is None:
+            self._op = self._redeal[0] if self._redeal else self.game.table_op(self.view)
+            self.fair.begin(self._op, self.view)
+        expected = self.fair.expected()
+        if expected is None:
+            op, outcome = self._op, self.fair.outcome()
+            try:
+                if self._redeal:
+                    self.view, events = redeal.apply_redeal(self.view, op, outcome), []
+                    self._redeal.popleft()
+                else:
+                    self.view, events = self.game.apply(self.view, outcome)
+            except (IllegalAction, RulesError) as e:
+                raise ProtocolError(f"the table's outcome does not apply: {e}", None) from None
+            self._op = None
+            self._events.append(TableResolved(op, outcome, tuple(events)))
+            return True
+        if expected != self.my_seat or not self.writer.may_write(self):
+            return False
+        kind, body = self.fair.produce()
+        self.writer.write(self, kind, body)
+        self.steps.append((self.my_seat, kind, body))
+        return True
+
+    def _made_public(self, before: State, after: State) -> list[int]:
+        """Slots a move makes public that were not: the cards it plays from a hidden hand."""
+        everyone = after.cards.everyone
+        b, a = before.cards.seen, after.cards.seen
+        return [s for s in range(len(a)) if a[s] == everyone and (s >= len(b) or b[s] != everyone)]
+
+    def _text(self, state: State, action: Action) -> str:
+        try:
+            return self.game.format_action(state, action)
+        except Exception:  # notation is for people; never let it break the protocol
+            return " ".join(str(x) for x in action)

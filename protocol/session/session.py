@@ -1,0 +1,383 @@
+"""The game session: a sans-IO state machine for one game between N peers.
+
+Feed it what arrives (:meth:`Session.receive`, one envelope per call) and what
+the local player wants (:meth:`Session.act`, :meth:`Session.resign`); it
+returns events for the UI and queues the bytes to send
+(:meth:`Session.data_to_send`, to every other peer). It never reads a socket
+or a clock: :meth:`Session.tick` takes ``now`` for timeouts. Every entry it
+accepts, its own or a peer's, goes to ``store`` (the log file) before any
+byte that depends on it is handed out for sending.
+
+The whole game is ONE hash chain with a total order; at every point exactly
+one seat may write the next entry (and any member may end the game with an
+``abort``). The phases, who writes in each and what it may send, are the
+table in :mod:`.phases`; each phase's reading and writing is in its module
+(:mod:`.seating`, :mod:`.play`, :mod:`.ending`, :mod:`.replacement`); where
+an entry belongs in the chain is :mod:`.chain`; whether our entries are
+signed now or read back from a log is the writer (:mod:`.writers`).
+
+Every protocol breach ends the game with an ``abort`` entry naming the seat
+at fault and carrying the offending bytes as evidence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import deque
+from typing import Callable, Sequence
+
+from engines.core import Game, RulesError, State, TableOp
+from protocol import identity as ids
+from protocol.log import FIRST_PREV, VERSION, Entry, open_entry
+from protocol.wire import ProtocolError, check
+
+from . import chain
+from .ending import Ending
+from .events import Aborted, Dispute, GameOver, Replaced, ReplayEnd, ReplayMismatch
+from .kinds import (ABORT, CHOICE_KINDS, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REPLACE, TABLE_NONCE_DOMAIN,
+                    fair, schemas)
+from .phases import OVER_PHASES, RULES, Phase
+from .play import Play
+from .replacement import Replacement
+from .seating import Member, Seating
+from .writers import LiveWriter, ReplayWriter
+
+
+class Session(Seating, Play, Ending, Replacement):
+    """One peer's side of one game. See the module docstring and :mod:`.phases`."""
+
+    def __init__(self, identity: ids.Identity | None, *, host: bool, name: str = "",
+                 game: Game | None = None, players: int = 2, variant: str = "standard",
+                 options: dict | None = None, seed: bytes | None = None,
+                 games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
+                 timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
+                 guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END):
+        self.identity = identity
+        self.public: bytes = identity.public if identity is not None else public
+        if self.public is None:
+            raise ValueError("a session needs an identity (or a public key to replay)")
+        self.host = host
+        self.name = name
+        if host and game is not None:
+            game.check_options(len(guests) + 1 if guests else players, variant)   # a local mistake: RulesError
+        self._proposal = (game, players, variant, dict(options or {}))
+        if on_gone not in ON_GONE:
+            raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
+        self.on_gone = on_gone
+        """What the table does with a seat gone past the claim time (the host's choice, signed in the table)."""
+        self.require_on_gone: str | None = None
+        """A guest's condition: at its genesis turn it leaves (an abort naming itself) a table with another policy."""
+        self.seed = seed if seed is not None else os.urandom(32)
+        self._games = games
+        self.writer: LiveWriter | ReplayWriter = LiveWriter(store)
+        self.timeout = timeout
+        self.auto_join = auto_join
+        self.guests = list(guests) if guests else None
+        """The host's list of guest keys in join order (known from the lobby); None: first come."""
+        self._schemas = schemas()
+        self._fairmod = fair
+        """The fair-table module (a test swaps in a cheating one)."""
+
+        self.chain: list[Entry] = []
+        self.phase = Phase.HELLO
+        self.peers: list[Member] = []
+        self.seats: list[bytes] = []
+        self.names: list[str] = []
+        self.my_seat: int | None = None
+        self.game: Game | None = None
+        self.variant = variant
+        self.options: dict = {}
+        self.game_id: bytes = b""
+        self.view: State | None = None
+        self.fair = None
+        self._op: TableOp | None = None
+        self._genesis_start = 0
+        self.steps: list[tuple[int, str, dict]] = []
+        self.finals: dict[int, dict] = {}
+        self.ends: dict[int, dict] = {}
+        self.result: GameOver | Aborted | Replaced | None = None
+        self._outbox: list[bytes] = []
+        self._events: list = []
+        self._waiting_since: float | None = None
+        self.replacing: dict | None = None
+        """While present seats agree to a replacement: seat, key, name, by, hash, order, agreed."""
+        self.replaced: dict[bytes, int] = {}
+        """Keys that held a seat before a computer took it over -> that seat."""
+        self._redeal: deque[TableOp] = deque()
+        self.epoch = 0
+        """Fair tables so far after the first: one more per replacement."""
+        self.old_steps: list[tuple[int, str, dict]] = []
+        self.replaced_at = 0
+        """Index of the last replace entry (entries by a replaced key from there on are dropped)."""
+
+    # ------------------------------------------------------------------ API
+
+    @property
+    def store(self) -> Callable[[bytes], None] | None:
+        """Where every accepted entry is written (the log file), while live."""
+        return getattr(self.writer, "store", None)
+
+    @property
+    def head(self) -> tuple[int, bytes]:
+        """(number of entries, hash of the last one): what peers compare to resume."""
+        return len(self.chain), self.chain[-1].hash if self.chain else FIRST_PREV
+
+    @property
+    def over(self) -> bool:
+        return self.phase in OVER_PHASES
+
+    def entries_after(self, count: int) -> list[bytes]:
+        """The entries a peer with ``count`` entries lacks (resume after a dropped link)."""
+        return [e.raw for e in self.chain[count:]]
+
+    def data_to_send(self) -> list[bytes]:
+        """The entries to send to every other peer (but an entry's author), in order (and forget them)."""
+        out, self._outbox = self._outbox, []
+        return out
+
+    def start(self) -> list:
+        """The host writes its hello."""
+        if self.host and not self.chain:
+            body: dict = {"versions": [VERSION], "name": self.name,
+                          "table": hashlib.sha256(TABLE_NONCE_DOMAIN + self.seed).digest()}
+            if self.guests:
+                body["guests"] = self.guests
+            self.writer.write(self, HELLO, body)
+            self._after_hello_entry(self.chain[-1])
+        return self._flush()
+
+    def waiting_for(self) -> int | None:
+        """The seat whose entry comes next (None before the seats are set or when over)."""
+        if self.over or not self.seats:
+            return None
+        return self._expected_seat()
+
+    def receive(self, raw: bytes, sender: bytes | None = None, on_error: str = "abort") -> list:
+        """One entry from a peer. Returns events; queues what to send.
+
+        A protocol breach ends the game with an abort naming the culprit
+        (``on_error="abort"``); with ``on_error="raise"`` the ProtocolError is
+        raised instead and a malformed entry leaves the session unchanged.
+        ``sender`` is the key of the link the bytes came on, when known: it
+        names the culprit of bytes that carry no valid signature.
+        """
+        if self.over:
+            if on_error == "raise":
+                raise ProtocolError("the game is over")
+            return []
+        try:
+            self._receive(raw, sender)
+        except Dispute as e:
+            self._abort(str(e), None, [], audit=True)
+        except ProtocolError as e:
+            if on_error == "raise":
+                raise
+            self._abort(str(e), e.seat, [raw])
+        self._advance_safely()
+        return self._flush()
+
+    # ------------------------------------------------------------ replay
+
+    @classmethod
+    def replay(cls, raws: Sequence[bytes | Entry], public: bytes, seed: bytes, *,
+               games: Callable[[str], Game] | None = None, identity: ids.Identity | None = None,
+               check_evidence: bool = False, upto: int | None = None, keep_events: bool = False) -> "Session":
+        """The session of seat ``public`` rebuilt from a log: every entry is checked.
+
+        Our own fair entries are re-derived from ``seed`` and must equal the
+        log's; others' are received as live. Raises ProtocolError (``.seat``
+        the culprit, ``.entry`` the index of the first bad entry).
+        """
+        entries = []
+        for i, raw in enumerate(raws[:upto] if upto is not None else raws):
+            try:
+                entries.append(raw if isinstance(raw, Entry) else open_entry(raw))
+            except ProtocolError as e:
+                e.entry = i
+                raise
+        if not entries:
+            raise ProtocolError("the log holds no entry")
+        s = cls(identity, host=entries[0].author == public, seed=seed, games=games, auto_join=False, public=public)
+        s.replay_entries(entries, check_evidence)
+        if keep_events:
+            s.replayed_events = s._events
+        s._events = []
+        return s
+
+    @classmethod
+    def from_log(cls, raws: Sequence[bytes], identity: ids.Identity, seed: bytes, *,
+                 games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
+                 timeout: float | None = None, name: str = "", game: Game | None = None, players: int = 2,
+                 variant: str = "standard", options: dict | None = None,
+                 guests: Sequence[bytes] | None = None) -> "Session":
+        """Restart after a crash: replay our own log, then go on live (with ``seed`` kept aside).
+
+        A host restarted before its table was written needs its proposal again
+        (``game``, ``players``, ``variant``, ``options``).
+        """
+        s = cls.replay(raws, identity.public, seed, games=games, identity=identity)
+        s.writer, s.timeout, s.auto_join, s.name = LiveWriter(store), timeout, True, name
+        s._proposal = (game, players, variant, dict(options or {}))
+        s.guests = list(guests) if guests else s._listed_guests() if s.host else None
+        if not s.host and s.phase == Phase.HELLO and s.chain:
+            s._maybe_join()
+            s._after_hello()
+        s._advance_safely()      # what we would have written next; its events come with the next call
+        return s
+
+    def replay_entries(self, entries: Sequence[Entry], check_evidence: bool = False) -> None:
+        """Read a log's entries as they came, our own through a :class:`ReplayWriter`; then write live again
+        (with no store: :meth:`from_log` gives it the log file)."""
+        log = self.writer = ReplayWriter(deque(entries), check_evidence)
+        try:
+            while log.entries:
+                entry = log.entries[0]
+                index = len(self.chain)
+                try:
+                    if self.over:
+                        raise ProtocolError(f"entry {index} ({entry.kind}) comes after the end of the game",
+                                            self._seat_of(entry.author))
+                    if entry.author == self.public and entry.kind not in CHOICE_KINDS:
+                        raise ReplayMismatch(f"{entry.kind} is not what seat {self._seat_name(entry.author)} would "
+                                             f"write here", self._seat_of(entry.author))
+                    log.entries.popleft()
+                    self._accept(entry, sender=None)
+                    try:
+                        self._advance()
+                    except ProtocolError as e:
+                        # Live, this session would have aborted here: the log's next
+                        # entry must be that abort, naming the same seat.
+                        head = log.entries[0] if log.entries else None
+                        if (head is None or head.kind != ABORT or head.author != self.public
+                                or head.body.get("culprit") != e.seat):
+                            raise
+                except (ReplayEnd, Dispute):
+                    continue
+                except ProtocolError as e:
+                    if not hasattr(e, "entry"):
+                        e.entry = index
+                    raise
+        finally:
+            self.writer = LiveWriter(None)
+
+    # ------------------------------------------------------------ who is who
+
+    def _flush(self) -> list:
+        out, self._events = self._events, []
+        return out
+
+    def _keys(self) -> list[bytes]:
+        return [p.key for p in self.peers]
+
+    def _seat_of(self, key: bytes | None) -> int | None:
+        if key is not None and key in self.seats:
+            return self.seats.index(key)
+        return None
+
+    def _seat_name(self, key: bytes) -> str:
+        seat = self._seat_of(key)
+        return str(seat + 1) if seat is not None else ids.fingerprint(key)
+
+    def _seat_label(self, key: bytes) -> str:
+        seat = self._seat_of(key)
+        if seat is not None:
+            return f"seat {seat + 1}"
+        if key in self._keys():
+            return f"peer {ids.fingerprint(key)}"
+        return f"unknown key {ids.fingerprint(key)}"
+
+    def _sender_seat(self, sender: bytes | None) -> int | None:
+        """The seat that sent bytes which do not prove their author: the link's, when known.
+
+        Without a link (a replay, verify), the only other seat of a table of
+        two. That guess names a seat on evidence it could not be shown to
+        have produced; the trust work replaces it (bytes that prove no
+        author are dropped, never blamed), with the network peer already
+        closing such a link before its session sees the bytes.
+        """
+        if sender is not None:
+            return self._seat_of(sender)
+        others = [i for i, k in enumerate(self.seats) if k != self.public]
+        return others[0] if len(others) == 1 else None
+
+    def _expected_seat(self) -> int | None:
+        rule = RULES.get(self.phase)
+        return rule.writer(self) if rule is not None else None
+
+    # ------------------------------------------------------------ reading an entry
+
+    def _receive(self, raw: bytes, sender: bytes | None) -> None:
+        blame = self._sender_seat(sender)
+        try:
+            entry = open_entry(raw)
+        except ProtocolError as e:
+            e.seat = blame
+            raise
+        if entry.seq < len(self.chain) and self.chain[entry.seq].raw == entry.raw:
+            return  # a resent entry we already hold: harmless
+        leaving = self.seats[self.replacing["seat"]] if self.replacing else None
+        if (entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.replaced_at:
+            return  # a replaced peer that came back late: it learns of its replacement from our entries
+        self._accept(entry, sender)
+
+    def _accept(self, entry: Entry, sender: bytes | None) -> None:
+        """Check an entry's place in the chain, its shape, its author and kind, then let its phase read it."""
+        author_seat = self._seat_of(entry.author)
+        blame = author_seat if author_seat is not None else self._sender_seat(sender)
+        if chain.place(self, entry, blame) == chain.HELD:
+            return
+        schema = self._schemas.get(entry.kind)
+        if schema is None:
+            raise ProtocolError(f"entry {entry.seq}: unknown message kind {entry.kind!r}", blame)
+        try:
+            check(schema, entry.body, entry.kind)
+        except ProtocolError as e:
+            raise ProtocolError(f"entry {entry.seq} by {self._seat_label(entry.author)}: {e}", blame) from None
+        if entry.kind == ABORT:
+            self._read_abort(entry, blame)
+            return
+        if entry.kind == REPLACE:
+            self._read_replace(entry, blame)
+            return
+        rule = RULES.get(self.phase)
+        if rule is None:
+            raise ProtocolError(f"entry {entry.seq} ({entry.kind}) comes after the end of the game", blame)
+        expected = rule.writer(self)
+        if expected is not None and entry.author != self.seats[expected]:
+            raise ProtocolError(f"entry {entry.seq} ({entry.kind}) is {self._seat_label(self.seats[expected])}'s to "
+                                f"write, not {self._seat_label(entry.author)}'s (wrong author)", blame)
+        if not rule.accepts(self)(entry.kind):
+            raise ProtocolError(f"entry {entry.seq}: {rule.refusal(self, author_seat, entry.kind)}", blame)
+        getattr(self, rule.reader)(entry, blame)
+
+    def _append(self, entry: Entry) -> None:
+        self.chain.append(entry)
+        self._waiting_since = None
+        self.writer.keep(self, entry)
+
+    # ------------------------------------------------------------ what needs nobody else
+
+    def _advance_safely(self) -> None:
+        try:
+            self._advance()
+        except ProtocolError as e:
+            if not self.over:
+                self._abort(str(e), e.seat, [])
+
+    def _advance(self) -> None:
+        """Do every step that needs nobody else: table outcomes, our table messages, finals, ends."""
+        try:
+            for _ in range(MAX_LOCAL_STEPS):
+                rule = RULES.get(self.phase)
+                if self.over or rule is None or rule.step is None or not getattr(self, rule.step)():
+                    return
+            raise ProtocolError(f"no one is asked to write after {MAX_LOCAL_STEPS} table steps: the engine loops",
+                                None)
+        except ReplayEnd:
+            return
+        except self._fairmod.CheatDetected as e:
+            raise ProtocolError(str(e), e.seat) from None
+        except self._fairmod.FairError as e:
+            raise ProtocolError(f"the fair table failed: {e}", None) from None
+

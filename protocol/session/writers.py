@@ -1,0 +1,105 @@
+"""Who puts our entries into the chain: a live writer signs them; a replay writer takes them from our log.
+
+A session runs the same code live and when it is rebuilt from a log (a
+restart, ``lanterne verify``); only its writer differs. Entries the seat
+*must* write (a fair step, a reveal, a result) go through :meth:`write`:
+live, they are signed; in a replay, the log must hold exactly them.
+Entries that are the seat's free *choice* (a hello, the table, an abort)
+go through :meth:`choose`: live, they are signed; in a replay nothing is
+written, and the log's own entry arrives as any other.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Callable
+
+from protocol.log import FIRST_PREV, Entry, seal
+from protocol.wire import ProtocolError, pack
+
+from .events import ReplayEnd, ReplayMismatch
+from .kinds import ABORT
+
+if TYPE_CHECKING:
+    from .session import Session
+
+
+class LiveWriter:
+    """Signs our entries with our identity; every accepted entry goes to ``store`` (the log file) and,
+    if another seat wrote it, to the outbox too (the echo: a seat that shows different entries to
+    different peers is caught by both signatures)."""
+
+    live = True
+    checks_evidence = False
+
+    def __init__(self, store: Callable[[bytes], None] | None = None):
+        self.store = store
+
+    def write(self, s: "Session", kind: str, body: dict) -> Entry:
+        if s.identity is None:
+            raise ReplayEnd()     # a watcher writes nothing
+        prev = s.chain[-1].hash if s.chain else FIRST_PREV
+        entry = seal(s.identity, game=s.game_id, seq=len(s.chain), prev=prev, kind=kind, body=body)
+        s._append(entry)
+        s._outbox.append(entry.raw)
+        return entry
+
+    def choose(self, s: "Session", kind: str, body: dict) -> Entry | None:
+        return self.write(s, kind, body) if s.identity is not None else None
+
+    def may_write(self, s: "Session") -> bool:
+        return s.identity is not None
+
+    def keep(self, s: "Session", entry: Entry) -> None:
+        if self.store is not None:
+            self.store(entry.raw)
+        if entry.author != s.public:
+            s._outbox.append(entry.raw)
+
+
+class ReplayWriter:
+    """Takes our entries from the log being replayed and checks they are what we would have written."""
+
+    live = False
+
+    def __init__(self, entries: deque[Entry], checks_evidence: bool = False):
+        self.entries = entries
+        self.checks_evidence = checks_evidence
+        """verify: an abort of ours must carry evidence that blames the seat it names."""
+
+    def write(self, s: "Session", kind: str, body: dict) -> Entry:
+        if not self.entries:
+            raise ReplayEnd()
+        logged = self.entries[0]
+        seat = s._seat_of(s.public)
+        if logged.author != s.public and logged.kind != ABORT:
+            err = ProtocolError(f"entry {len(s.chain)} ({logged.kind}) is {s._seat_label(s.public)}'s to write, not "
+                                f"{s._seat_label(logged.author)}'s (wrong author)", s._seat_of(logged.author))
+            err.entry = len(s.chain)
+            raise err
+        if logged.kind == ABORT:
+            raise ReplayEnd()
+        if logged.author != s.public or logged.kind != kind or pack(logged.body) != pack(body):
+            err = ReplayMismatch(f"seat {seat + 1 if seat is not None else '?'} should have written {kind} here, "
+                                 f"and its log entry {len(s.chain)} differs", seat)
+            err.entry = len(s.chain)
+            raise err
+        self.entries.popleft()
+        prev = s.chain[-1].hash if s.chain else FIRST_PREV
+        if logged.seq != len(s.chain) or logged.prev != prev or logged.game != s.game_id:
+            raise ReplayMismatch(f"entry {len(s.chain)} is out of place in the chain", s._seat_of(logged.author))
+        s._append(logged)
+        return logged
+
+    def choose(self, s: "Session", kind: str, body: dict) -> Entry | None:
+        """Nothing: the log's own entry comes as received. An abort ends what we write here
+        (:class:`ReplayEnd`): the log's abort follows, naming the same seat, or the replay fails."""
+        if kind == ABORT:
+            raise ReplayEnd()
+        return None
+
+    def may_write(self, s: "Session") -> bool:
+        return bool(self.entries)
+
+    def keep(self, s: "Session", entry: Entry) -> None:
+        pass
