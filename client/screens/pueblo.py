@@ -33,9 +33,9 @@ from rich.text import Text
 from client.screens.dialogs import GameOverScreen
 from client.screens.game import GameScreen
 from client.widgets.scrolling import scroll_to_part
-from client.widgets.pueblo import (CELL_H, CELL_W, CHIEF, FAMILY_NAMES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER, BoardPicture, Overlay,
-                                   PuebloBoard, SEAT_INK, box_for, family_of, footprint_overlay, next_family,
-                                   stone_sketch, turn, wheel)
+from client.widgets.pueblo import (CELL_H, CELL_W, CHIEF, FAMILY_NAMES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER,
+                                   BoardPicture, Overlay, PuebloBoard, SEAT_INK, box_for, family_of,
+                                   footprint_overlay, next_family, stone_sketch, top_style, turn, wheel)
 from client.widgets.pueblo_panels import (ChiefPanel, HotText, PenaltyBoard, SideView, StonePanel, chief_text,
                                           chip, column_text, penalties_text, side_view_text)
 from engines.core import Action, RulesError, State
@@ -201,10 +201,23 @@ class PuebloScreen(GameScreen):
         if hot is None and self.hot_move is not None:
             hot = next((s for s, n in options.items() if n == self.hot_move), None)
         pointing = self.acting_seat is not None and view.phase in (PLACE, SITE, REMOVE)
-        picture = BoardPicture(tuple(view.heights), tops, sites, view.chief, options, hot,
-                               preview.overlay if preview else {},
+        overlay = {c: Overlay("new", top_style(*tops[c]) if tops[c] else "bold #ff9a3c")
+                   for c in self.changed_cells()}  # the stones the others placed since your move
+        overlay.update(preview.overlay if preview else {})
+        picture = BoardPicture(tuple(view.heights), tops, sites, view.chief, options, hot, overlay,
                                self.cursor[1] * SIZE + self.cursor[0] if pointing else None)
         self.query_one(PuebloBoard).show(picture)
+
+    def changed_cells(self) -> frozenset[int]:
+        """The cells of the stones the other players placed since the seat on screen last played."""
+        out: set[int] = set()
+        for entry in self.others_since_my_move():
+            for e in entry.events:
+                if e and e[0] == "place" and len(e) > 5:
+                    template = TEMPLATE_INDEX.get((e[3], e[4], e[5]))
+                    if template is not None:
+                        out.update(template.cells)
+        return frozenset(out)
 
     def _draw_stone(self, view: State, preview: Preview | None) -> None:
         seat = self.acting_seat

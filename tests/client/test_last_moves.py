@@ -88,3 +88,22 @@ async def test_the_compact_line_says_what_the_others_did_since_your_move(game_id
         assert others
         first = said(controller, others[0]) or others[0].text
         assert f"P{others[0].actor + 1} {first[:20]}" in bar
+
+
+async def test_pueblo_cells_of_the_other_players_stone_are_marked_new():
+    from engines.pueblo.geometry import TEMPLATE_INDEX
+
+    def cells_of(entries):
+        return {c for entry in entries for e in entry.events if e[0] == "place"
+                for c in TEMPLATE_INDEX[(e[3], e[4], e[5])].cells}
+
+    controller = at_my_turn_after_theirs("pueblo", cells_of)
+    cells = cells_of(since_mine(controller))
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.changed_cells() == cells
+        overlay = screen.query_one("PuebloBoard").picture.overlay
+        marked = {c for c, over in overlay.items() if over.text == "new"}
+        assert marked and marked <= cells  # (the stone in hand's preview may cover some of them)
