@@ -38,32 +38,27 @@ around the game as typed events (:mod:`.events`).
 from __future__ import annotations
 
 import asyncio
-import inspect
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from engines.bots import RandomBot
 from engines.core import TABLE, Action, Game, Player, RulesError, State
 from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
 from protocol.log import Entry, open_entry
-from protocol.session import (COMPUTER_MARK, MAX_SEATS, ON_GONE_END, Aborted, GameOver, Moved, ReplaceAsked,
-                              Replaced, SeatReplaced, Session, TableSet)
+from protocol.session import (MAX_SEATS, ON_GONE_END, Aborted, GameOver, Moved, ReplaceAsked, Replaced, SeatReplaced,
+                              Session, TableSet)
 from protocol.wire import ProtocolError
 
+from .computers import Computers
 from .discovery import Advert, Discovery, TableHint
-from .events import (Advertised, JoinAsked, JoinRefused, LinkAsked, Linked, LinkLost, Listening, Note, PeerEvent,
-                     Resumed, SeatFreed, SeatOffered, SeatTaken, Seated, JoinPending, JoinWithdrawn)
-from .files import GameFiles, ResumeError, Say, Seat, read_game_files, read_meta, seats_of, write_private
-from .handshake import HandshakeError, decode, encode
-from .invite import Answer, Declined, Request, ask, host_connection, join_request, resume_request
+from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, Resumed
+from .files import GameFiles, ResumeError, Say, Seat, read_game_files, seats_of
+from .invite import Declined, Request
+from .seating import Seating
 from .transport import Link, LinkClosed, LinkOptions, bound_port, serve, within
-
-ROSTER_WAIT = 3600.0
-"""Seconds a seated guest waits for the others to join (a lobby may take a while)."""
 
 Think = Callable[[Player, Game, State, int], Awaitable[Action]]
 """How a computer player's choice is computed without stalling the links (the app may use a process)."""
@@ -87,7 +82,7 @@ class PeerOptions:
 
 
 @dataclass
-class Peer:
+class Peer(Seating, Computers):
     """One seat of a network game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
 
     me: Identity
@@ -258,50 +253,6 @@ class Peer:
             self.on_peer_event(event)
         self.say(str(event))
 
-    # ------------------------------------------------------------ a gone seat replaced by a computer
-    def _on_replacement(self, ev) -> None:
-        session = self.session
-        if isinstance(ev, Replaced):
-            self._emit(Note(f"replaced: {ev.reason}"))
-            return
-        if isinstance(ev, SeatReplaced):
-            self._emit(Note(f"seat {ev.seat + 1} is now {ev.name} ({fingerprint(ev.key)}); every hidden card re-dealt"))
-            return
-        scores = " ".join(str(x) for x in ev.scores)
-        self._emit(Note(f"replace: seat {ev.by + 1} asks to give seat {ev.seat + 1} to {ev.name} "
-                        f"({fingerprint(ev.key)}); scores so far: {scores}"))
-        if ev.seat < len(self.seats) and self.seats[ev.seat].key != ev.key:
-            self._former.append(self.seats[ev.seat])
-            self.seats[ev.seat] = Seat(ev.key, ev.name)
-            self._save_roster()
-        if ev.by == session.my_seat:
-            self._spawn_replacement(ev.seat, ev.name)
-
-    def _spawn_replacement(self, seat: int, name: str) -> "Peer":
-        """Host the computer that takes over ``seat``: its own key, log and links, in this process."""
-        identity, seed = self.session.computer_secrets(seat)
-        folder = self.files.folder / "computers" / f"{self.me.fingerprint}-r{seat + 1}-{identity.fingerprint}"
-        folder.mkdir(parents=True, exist_ok=True)
-        write_private(folder / "computer.key", self.session.computer_key_material(seat))
-        files = GameFiles(folder)
-        meta = {"role": "guest", "name": name, "replaces": seat + 1}
-        store = files.store(seed, meta)
-        raws = [e.raw for e in self.session.chain]
-        for raw in raws:
-            store(raw)
-        session = Session.from_log(raws, identity, seed, store=store, timeout=self.options.claim_after, name=name)
-        player = self.computer_player(seat) if self.computer_player is not None else RandomBot(f"replace-{seat}")
-        peer = Peer(identity, name, files, player, self.options, lambda line: None, session=session,
-                    seats=[Seat(s.key, s.name, s.address) for s in self.seats], port=0, think=self.think)
-        peer.seats[self._index(self.me.public)].address = ((self._interfaces or ["127.0.0.1"])[0], self.port)
-        peer._full.set()
-        peer._dial_all = True
-        peer._save_roster()
-        self._computers.append(peer)
-        self._replacements.append(self._spawn(peer.run_guest(None, list(self._interfaces[:1]) or ["127.0.0.1"])))
-        self._emit(Note(f"hosting {name} ({identity.fingerprint}) for seat {seat + 1}"))
-        return peer
-
     def _save_roster(self) -> None:
         self.files.update(seats=[s.to_data() for s in self.seats])
 
@@ -311,58 +262,6 @@ class Peer:
         """Open the table, seat N-1 joiners, then play to the end over the mesh."""
         self._accept_policy = accept
         return await self._run(interfaces, port, discover)
-
-    def add_computer(self, player: Player, say: Say | None = None) -> "Peer":
-        """A seat for a computer player this host runs: a peer of its own (own key, own log, own
-        links), seated first, and named ``[computer] <host name> <n>`` so every peer sees what it is.
-
-        Its key is kept (owner-only) in its own folder under ``computers/``, so that
-        :meth:`resume_computers` brings it back after the host's crash.
-        """
-        if self.session is not None or not self.is_host:
-            raise RulesError("computer seats are added to a host before its table opens")
-        if len(self._computers) >= self._players - 1:  # at least one person: the host
-            raise RulesError(f"a table of {self._players} has no seat left for a computer")
-        n = len(self._computers) + 1
-        seed = os.urandom(32)
-        folder = self.files.folder / "computers" / f"{self.me.fingerprint}-{os.urandom(4).hex()}-{n}"
-        folder.mkdir(parents=True, exist_ok=True)
-        write_private(folder / "computer.key", seed)
-        peer = Peer.guest(Identity.from_seed(seed), f"{COMPUTER_MARK}{self.name} {n}", folder, player=player,
-                          options=self.options, say=say or (lambda line: None))
-        peer.think = self.think
-        self._computers.append(peer)
-        return peer
-
-    def resume_computers(self, make_player: Callable[[int], Player], say: Say | None = None) -> list["Peer"]:
-        """After a restart: the computer seats of this game, each from its own files."""
-        found = []
-        for key_file in sorted((self.files.folder / "computers").glob(f"{self.me.fingerprint}-*/computer.key")):
-            for meta in GameFiles.unfinished(key_file.parent):
-                if read_meta(meta).get("table") != self.table_id.hex():
-                    continue
-                try:
-                    me = Identity.from_seed(key_file.read_bytes())
-                except (OSError, ValueError):
-                    continue
-                n = len(found) + 1
-                peer = Peer.from_files(me, meta, player=make_player(n), options=self.options,
-                                       say=say or (lambda line: None))
-                peer.think = self.think
-                found.append(peer)
-        self._computers = found
-        self._computers_seated.set()
-        return found
-
-    async def _seat_computers(self, interfaces: Sequence[str]) -> list[asyncio.Task]:
-        tasks = []
-        for peer in self._computers:
-            tasks.append(self._spawn(peer.run_guest(
-                (interfaces[0], self.port), interfaces[:1], game=self._game.id, variant=self._variant)))
-            while not any(j.peer.key == peer.me.public for j in self._joiners) and not tasks[-1].done():
-                await asyncio.sleep(0.01)
-        self._computers_seated.set()
-        return tasks
 
     async def run_guest(self, address: tuple[str, int] | None, interfaces: Sequence[str], port: int = 0, *,
                         expect_fingerprint: str | None = None, discovery: Discovery | None = None,
@@ -453,202 +352,6 @@ class Peer:
 
     def _drained(self) -> bool:
         return all(self._sent.get(link, 0) >= len(self.session.chain) for link in self.links.values())
-
-    # ------------------------------------------------------------ incoming links
-    async def _on_connection(self, link: Link) -> None:
-        await host_connection(link, self.me, self.name, self._decide, self._accepted)
-
-    async def _decide(self, req: Request) -> Answer:
-        if req.kind == "resume":
-            if not self.table_id and req.peer.key in self.keys():
-                # a seat after us dials as soon as it has the roster; the host's hello may still be
-                # on its way to us: wait for it rather than send the dialer off to try again
-                deadline = time.monotonic() + 5.0
-                while not self.table_id and time.monotonic() < deadline:
-                    await asyncio.sleep(0.01)
-            if not self.table_id or req.game_id != self.table_id:
-                return Answer(False, "no such game here")
-            former = any(s.key == req.peer.key for s in self._former)
-            if (req.peer.key not in self.keys() and not former) or req.peer.key == self.me.public:
-                return Answer(False, "you hold no seat in this game")
-            self._emit(LinkAsked(req.peer.name, req.peer.fingerprint, req.have))
-            if req.port and not former:
-                seat = self.seats[self._index(req.peer.key)]
-                seat.address = (req.address[0], req.port)
-                self._save_roster()
-            return Answer(True, "linked", len(self.session.chain))
-        if not self.is_host:
-            return Answer(False, "no open table here")
-        self._emit(JoinAsked(req.peer.name, req.peer.fingerprint, req.address[0], req.safety_code))
-        try:
-            answer = await self._decide_join(req)
-        except asyncio.CancelledError:   # the joiner left while we decided: its request is withdrawn
-            self._emit(JoinWithdrawn(req.peer.name, req.peer.fingerprint))
-            raise
-        if answer.accept:    # the seat is held for it; the table starts once its link proves it is there
-            self._emit(SeatTaken(req.peer.name, req.peer.fingerprint, len(self._joiners) + 1, self._players))
-        else:
-            self._emit(JoinRefused(req.peer.name, answer.reason))
-        return answer
-
-    async def _decide_join(self, req: Request) -> Answer:
-        """The host's answer to a join: the table's conditions first, then its policy (a person, maybe)."""
-        if self._full.is_set() or len(self._joiners) >= self._players - 1:
-            return Answer(False, "the table is full")
-        if req.game and (req.game != self._game.id or req.variant != self._variant):
-            return Answer(False, f"this table plays {self._game.id} {self._variant}")
-        if req.players and req.players != self._players:
-            return Answer(False, f"this table seats {self._players}, not {req.players}")
-        if any(j.peer.key == req.peer.key for j in self._joiners):
-            return Answer(False, "you already hold a seat here")
-        ours = any(c.me.public == req.peer.key for c in self._computers)
-        if not ours:
-            await self._computers_seated.wait()  # the host's computers take the first seats
-            if self._full.is_set():
-                return Answer(False, "the table is full")
-        verdict = self._accept_policy(req) if self._accept_policy is not None and not ours else True
-        if inspect.isawaitable(verdict):
-            verdict = await verdict
-        if self._full.is_set() or len(self._joiners) >= self._players - 1:
-            return Answer(False, "the table is full")
-        if not verdict:
-            return Answer(False, "the host declined")
-        if any(j.peer.key == req.peer.key for j in self._joiners):
-            return Answer(False, "you already hold a seat here")
-        self._joiners.append(req)       # seat order is the order of acceptance
-        return Answer(True, "seat offered", 0)
-
-    def _seat_everyone(self) -> None:
-        """Every seat is taken: start the session with the guests in join order."""
-        self.seats = [Seat(self.me.public, self.name)] + [
-            Seat(j.peer.key, j.peer.name, (j.address[0], j.port) if j.port else None) for j in self._joiners]
-        guests = [j.peer.key for j in self._joiners]
-        meta = dict(self.files.meta)
-        self.session = Session(self.me, host=True, name=self.name, game=self._game, variant=self._variant,
-                               seed=self._seed, store=self.files.store(self._seed, meta),
-                               timeout=self.options.claim_after, guests=guests, on_gone=self.on_gone)
-        self._report(self.session.start())
-        self._save_roster()
-        self._full.set()
-        self._emit(Seated(0, tuple(s.name for s in self.seats)))
-        if self.discovery is not None:
-            self._spawn(self._refresh_advert())
-
-    async def _refresh_advert(self) -> None:
-        current = self.discovery.advert if self.discovery is not None else None
-        if current is None or current.table is None:
-            return
-        free = 0 if self._full.is_set() else self._players - 1 - len(self._joiners)
-        if current.table.free != free:
-            await self.discovery.update_table(TableHint(current.table.game, current.table.variant, free,
-                                                        current.table.seats))
-
-    def _roster(self) -> bytes:
-        return encode("roster", table=self.table_id, keys=self.keys(), names=[s.name for s in self.seats],
-                      addrs=[s.address[0] if s.address else "" for s in self.seats],
-                      ports=[s.address[1] if s.address else 0 for s in self.seats])
-
-    async def _accepted(self, req: Request, link: Link) -> None:
-        if req.kind == "join":
-            if not link.closed and len(self._joiners) == self._players - 1 and not self._full.is_set():
-                self._seat_everyone()      # the last seat's accept reached a joiner still there
-            elif self.discovery is not None and not link.closed:
-                self._spawn(self._refresh_advert())
-            if not await self._full_or_gone(link):
-                self._joiners.remove(req)  # its seat is free again for somebody else
-                self._emit(SeatFreed(req.peer.name, req.peer.fingerprint, len(self._joiners) + 1, self._players))
-                if self.discovery is not None:
-                    self._spawn(self._refresh_advert())
-                return
-            try:
-                await link.send(self._roster())
-            except LinkClosed:
-                return
-        await self._carry_quietly(req.peer.key, link, self._resume_from(req.peer.key, req.have))
-
-    async def _full_or_gone(self, link: Link) -> bool:
-        """Wait until every seat is taken (True) or this joiner's link closed before that (False)."""
-        full = asyncio.ensure_future(self._full.wait())
-        gone = asyncio.ensure_future(link.wait_closed())
-        try:
-            await asyncio.wait([full, gone], return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            full.cancel()
-            gone.cancel()
-        return self._full.is_set()
-
-    def _resume_from(self, key: bytes, have: int) -> int:
-        """Where to start sending to ``key``: a replaced peer gets everything from its replacement on
-        (its log may hold entries of its own that never left it)."""
-        if self.session is not None and any(s.key == key for s in self._former):
-            return min(have, self.session.replaced_at)
-        return have
-
-    # ------------------------------------------------------------ outgoing links
-    async def _join_host(self) -> None:
-        """Ask the host for a seat, wait for the roster, then carry that link."""
-        address, expect_fp, game, variant, players = self._join
-        link, hs, _ = await ask(address[0], address[1], self.me, self.name,
-                                join_request(game, variant, players, self.port),
-                                expect_fingerprint=expect_fp, options=self.options.link,
-                                on_proven=lambda hs: self._emit(JoinPending(hs.peer.name, hs.peer.fingerprint,
-                                                                            hs.safety_code)))
-        self._emit(SeatOffered(hs.peer.name, hs.peer.fingerprint, hs.safety_code))
-        try:
-            roster = decode(await within(link.recv(), ROSTER_WAIT), "roster")
-        except (asyncio.TimeoutError, LinkClosed, HandshakeError) as e:
-            await link.close("no roster")
-            raise Declined(f"{hs.peer.name} never filled the table: {e}") from None
-        except asyncio.CancelledError:  # we leave before the table is full: the host frees our seat
-            await link.close("left before the table was full")
-            raise
-        keys = roster["keys"]
-        if not keys or keys[0] != hs.peer.key or self.me.public not in keys or len(set(keys)) != len(keys) \
-                or not (len(keys) == len(roster["names"]) == len(roster["addrs"]) == len(roster["ports"])):
-            await link.close("bad roster")
-            raise Declined(f"{hs.peer.name} sent a roster without us or without itself first")
-        self.seats = [Seat(k, n, (a, p) if a and p else None)
-                      for k, n, a, p in zip(keys, roster["names"], roster["addrs"], roster["ports"])]
-        self.seats[0].address = address
-        self._save_roster()
-        self._full.set()
-        self._emit(Seated(self._index(self.me.public), tuple(s.name for s in self.seats)))
-        self._spawn(self._carry_quietly(hs.peer.key, link, 0))
-
-    async def _dial_loop(self) -> None:
-        """Keep a link to every peer seated before us (they dial the ones seated after them)."""
-        while not self.session.over:
-            mine = self._index(self.me.public)
-            targets = [s for s in self.seats if s.key != self.me.public] if self._dial_all else \
-                self.seats[:mine] + [s for s in self._former if s.address and s.key != self.me.public]
-            for seat in targets:
-                if not self.linked(seat.key) and seat.key not in self._dialing:
-                    self._dialing.add(seat.key)
-                    self._spawn(self._dial(seat))
-            await asyncio.sleep(self.options.reconnect_every)
-
-    def _target(self, seat: Seat) -> tuple[str, int] | None:
-        if self.discovery is not None:
-            fp = fingerprint(seat.key)
-            for advert in self.discovery.peers.values():
-                if advert.fingerprint == fp and advert.address:
-                    return advert.address, advert.port
-        return seat.address
-
-    async def _dial(self, seat: Seat) -> None:
-        try:
-            target = self._target(seat)
-            if target is None or not self.table_id:
-                return
-            link, hs, have = await ask(target[0], target[1], self.me, self.name,
-                                       resume_request(self.table_id, len(self.session.chain), self.port),
-                                       expect=seat.key, options=self.options.link, timeout=10.0)
-        except (Declined, HandshakeError, LinkClosed, OSError, asyncio.TimeoutError):
-            return
-        finally:
-            self._dialing.discard(seat.key)
-        seat.address = target
-        await self._carry_quietly(seat.key, link, self._resume_from(seat.key, have))
 
     # ------------------------------------------------------------ one link
     async def _carry_quietly(self, key: bytes, link: Link, have: int) -> None:
