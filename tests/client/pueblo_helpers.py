@@ -116,6 +116,8 @@ def overlay_levels(picture) -> dict[int, tuple[int, int]]:
     """Cell -> (first, last) level as the preview prints them ('▲1-2' or '2')."""
     out = {}
     for c, over in picture.overlay.items():
+        if over.text == "new":  # not the preview: a cell of a stone another player placed since
+            continue
         text = over.text.lstrip("▲")
         first, _, last = text.partition("-")
         out[c] = (int(first), int(last or first))
