@@ -254,7 +254,9 @@ class PacalMap(Widget, can_focus=True):
         super().__init__(**kwargs)
         self.marks = Marks()
         self._text = Text()
-        self._strips: tuple | None = None
+        self._strips: list | None = None
+        self._line_cache: dict[int, tuple] = {}
+        self._line_cache_key: tuple | None = None
         self._key: object = None
 
     @property
@@ -264,15 +266,33 @@ class PacalMap(Widget, can_focus=True):
     def render_line(self, y: int) -> Strip:
         """One line of the city (the Line API: rich renders the map once a change, in a few ms;
         Textual's own conversion of the whole Text took 30-50 ms a cursor step)."""
-        key = (self.rich_style, self.size.width)
-        if self._strips is None or self._strips[0] != key:
+        if self._strips is None:
+            base = self.rich_style
+            key = (base, self.size.width)
+            if self._line_cache_key != key:  # a new style or width: every line again
+                self._line_cache_key, self._line_cache = key, {}
             console = self.app.console
             options = console.options.update(width=max(1, self.size.width), no_wrap=True, overflow="crop",
                                              height=None)
-            lines = console.render_lines(self._text, options, style=self.rich_style, pad=True)
-            self._strips = (key, [Strip(line, self.size.width) for line in lines])
-        strips = self._strips[1]
+            strips = []
+            for i, line in enumerate(self._text.split("\n", allow_blank=True)):
+                cached = self._line_cache.get(i)
+                if cached is None or cached[0] != line:  # only the lines that changed (a cursor step: 4)
+                    rendered = console.render_lines(line, options, style=base, pad=True)[0]
+                    cached = self._line_cache[i] = (line, Strip(rendered, self.size.width))
+                strips.append(cached[1])
+            self._strips = strips
+        strips = self._strips
         return strips[y] if 0 <= y < len(strips) else Strip.blank(self.size.width, self.rich_style)
+
+    def on_resize(self) -> None:
+        self._strips = None
+
+    def on_focus(self, event) -> None:  # the focus changes the background (a new style: redraw)
+        self._strips = None
+
+    def on_blur(self, event) -> None:
+        self._strips = None
 
     def show(self, view, marks: Marks) -> None:
         marks.cursor = self.marks.cursor
