@@ -10,6 +10,7 @@ same files and setuptools copies them into the wheel as package data
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from importlib.resources.abc import Traversable
 
@@ -35,3 +36,29 @@ def rules_text(game_id: str, game_name: str | None = None) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         return f"# {name}\n\nThe rules file `{path}` cannot be read: {e}."
+
+
+DEVELOPER_SECTIONS = re.compile(
+    r"for programs|engine api|position format|for the (game )?screen|^speed$|tests and speed|^events$",
+    re.IGNORECASE)
+"""Sections of docs/rules/*.md written for programmers (the engine's API, the position format, the
+events, speed), which the rules screen leaves out: a player reads the rules and the move notation."""
+
+
+def for_players(markdown: str) -> str:
+    """The rules without the sections for programmers, nor a source path in what is left."""
+    out: list[str] = []
+    skipping = False
+    for line in markdown.splitlines():
+        heading = re.match(r"^(#{1,6})\s+(.*)$", line)
+        if heading and len(heading.group(1)) <= 2:
+            skipping = len(heading.group(1)) == 2 and bool(DEVELOPER_SECTIONS.search(heading.group(2).strip()))
+        elif heading and skipping:
+            continue
+        if not skipping:
+            out.append(SOURCE_PATH.sub("", line))
+    return "\n".join(out).rstrip() + "\n"
+
+
+SOURCE_PATH = re.compile(r"\s*\(?`(?:engines|client|protocol|tests)/[^`]*`\)?")
+"""A source path in the text (`engines/pueblo/preview.py`), with its brackets: no use to a player."""

@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Header, MarkdownViewer, Select
 
-from client.rules_docs import rules_text
+from client.rules_docs import for_players, rules_text
 from engines.registry import GAMES
 
 GAME_NAMES = {"pagode": "Pagode", "pueblo": "Pueblo", "pacal": "Pacal's Rocket", "pandoria": "Pandoria"}
@@ -32,7 +32,7 @@ class RulesScreen(Screen):
         self.query_one("#rules-view").focus()
 
     def _text(self) -> str:
-        return rules_text(self.game_id, GAME_NAMES.get(self.game_id))
+        return for_players(rules_text(self.game_id, GAME_NAMES.get(self.game_id)))
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.value in GAMES and event.value != self.game_id:

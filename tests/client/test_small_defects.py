@@ -245,3 +245,19 @@ async def test_help_starts_with_the_game_on_screen_its_keys_and_mouse(game_id):
             if binding.description and not binding.action.startswith("app."):
                 assert f"| {binding.description} |" in text, binding
         assert "Lanterne help" in app.screen.query_one(Markdown).source
+
+
+@pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
+async def test_the_rules_screen_has_no_developer_text(game_id):
+    from textual.widgets import MarkdownViewer
+
+    from client.screens.rules import RulesScreen
+
+    app = make_app(lambda: RulesScreen(game_id))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        text = app.screen.query_one(MarkdownViewer).document.source
+        assert "## Move notation" in text and ("## A turn" in text or "## Rounds and turns" in text)
+        for developer in ("Engine API", "Position format", "for programs", "engines/", "client/", "## Speed",
+                          "## Tests and speed", "For the screen", "For the game screen"):
+            assert developer not in text, developer
