@@ -6,7 +6,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Markdown
+from rich.markdown import Markdown as RichMarkdown
+from textual.widgets import Button, Static
 
 HELP = """\
 # Lanterne help
@@ -42,11 +43,15 @@ class HelpScreen(ModalScreen):
         super().__init__()
         self.game_help = game_help
         """Markdown for the game on screen (its keys, from its bindings, and its mouse), shown first."""
+        self.source = game_help + "\n\n" + HELP if game_help else HELP
+        """The whole help, as Markdown."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
             with VerticalScroll(id="help-scroll"):
-                yield Markdown(self.game_help + "\n\n" + HELP if self.game_help else HELP, id="help-text")
+                # rich's Markdown in one Static: Textual's Markdown widget (a widget per block and per table
+                # cell) took 0.5 s to open, a pause people noticed on F1
+                yield Static(RichMarkdown(self.source), id="help-text")
             yield Button("Close", id="help-close")
 
     def on_mount(self) -> None:

@@ -226,8 +226,6 @@ async def test_settings_keep_theme_computer_level_and_delay(tmp_path):
 
 @pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
 async def test_help_starts_with_the_game_on_screen_its_keys_and_mouse(game_id):
-    from textual.widgets import Markdown
-
     from client.screens.help import HelpScreen
     from tests.client.test_table_sizes import mid_game
 
@@ -244,7 +242,9 @@ async def test_help_starts_with_the_game_on_screen_its_keys_and_mouse(game_id):
         for binding in board.BINDINGS:  # every key the board screen binds is explained
             if binding.description and not binding.action.startswith("app."):
                 assert f"| {binding.description} |" in text, binding
-        assert "Lanterne help" in app.screen.query_one(Markdown).source
+        assert "Lanterne help" in app.screen.source
+        await pilot.press("escape", "f1")  # closed and opened again
+        assert isinstance(app.screen, HelpScreen)
 
 
 @pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
