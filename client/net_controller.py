@@ -501,8 +501,13 @@ class NetworkGame(GameController):
         if since is None or self.peer.linked(key):
             return ""
         now = time.monotonic() if now is None else now
+        due = s.claim_due        # the session's own claim clock: the countdown is the one that fires
+        if due is not None:
+            since = due - self.claim_after
         then = ON_GONE_WORDS[ON_GONE_COMPUTER] if s.may_replace(seat) else ON_GONE_WORDS[ON_GONE_END]
         who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
+        if self.peer.cut_off(seat):
+            return f"Waiting for {who} (gone {clock(now - since)}); cut off from the others too: no claim from here"
         return f"Waiting for {who} (gone {clock(now - since)}; at {clock(self.claim_after)} {then})"
 
     def _replace_text(self) -> str:

@@ -60,6 +60,9 @@ from .invite import Declined, Request
 from .seating import Seating
 from .transport import Link, LinkClosed, LinkOptions, bound_port, serve, within
 
+GOODBYE = "game over"
+"""The CLOSE reason of a peer that is over and sent everything on that link: the other side has it all."""
+
 Think = Callable[[Player, Game, State, int], Awaitable[Action]]
 """How a computer player's choice is computed without stalling the links (the app may use a process)."""
 
@@ -109,6 +112,8 @@ class Peer(Seating, Computers):
     _done: asyncio.Event = field(default_factory=asyncio.Event)
     _full: asyncio.Event = field(default_factory=asyncio.Event)
     _tasks: set = field(default_factory=set)
+    _finished: set = field(default_factory=set)
+    """Keys of the seats known to hold our end (a goodbye went or came on their link once over)."""
     _game: Game | None = None
     _players: int = 0
     _variant: str = "standard"
@@ -313,7 +318,7 @@ class Peer(Seating, Computers):
             for task in list(self._tasks):
                 task.cancel()
             for link in list(self.links.values()):
-                await link.close("game over" if self.session is not None and self.session.over else "leaving")
+                await link.close(GOODBYE if self.session is not None and self.session.over else "leaving")
             if self.discovery is not None:
                 await self.discovery.close()
             self.files.close()
@@ -343,10 +348,11 @@ class Peer(Seating, Computers):
             raise
 
     async def _linger(self) -> None:
-        """After our end: until every link is closed (each peer says goodbye once over), or ``linger`` s."""
+        """After our end: until every other seat has the end (a goodbye on its link, either way), or ``linger``
+        seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
         deadline = time.monotonic() + self.options.linger
         while time.monotonic() < deadline:
-            if all(not self.linked(s.key) for s in self._others()) and self._drained():
+            if all(s.key in self._finished for s in self._others()) and self._drained():
                 return
             await asyncio.sleep(0.05)
 
@@ -385,6 +391,8 @@ class Peer(Seating, Computers):
                 self._emit(LinkLost(key, fingerprint(key), e.reason))
             raise
         finally:
+            if link.peer_reason == GOODBYE:
+                self._finished.add(key)     # it was over: it has the end
             sender.cancel()
             self._sent.pop(link, None)
             if self.links.get(key) is link:
@@ -404,7 +412,8 @@ class Peer(Seating, Computers):
                     if entry.author != key:
                         await link.send(self._outgoing(key, entry))
                 if session.over:
-                    await link.close("game over")
+                    self._finished.add(key)     # it has every entry up to our end
+                    await link.close(GOODBYE)
                     return
         except LinkClosed:
             pass
@@ -464,19 +473,33 @@ class Peer(Seating, Computers):
         linked = self.linked(session.seats[seat])
         if linked and session.phase == "play" and not session.game.is_over(session.view) \
                 and session.next_actor() != TABLE:
+            session.watch(None)      # here and thinking: not gone
             return
-        if self.claimer(seat) != session.my_seat:
+        now = time.monotonic()
+        session.watch(now)
+        if not self.may_claim(seat):
             return
         if any(c.me.public == session.seats[seat] and not c.session.over for c in self._computers
                if c.session is not None):
             return   # a computer we run in this process: it is slow, not gone
-        self._report(session.tick(time.monotonic()))
+        self._report(session.tick(now))
 
     def claimer(self, absent: int) -> int:
         """The seat that writes the claim against ``absent``: the lowest present seat we are linked to."""
         present = [i for i, s in enumerate(self.seats)
                    if i != absent and (s.key == self.me.public or self.linked(s.key))]
         return min(present)
+
+    def may_claim(self, absent: int) -> bool:
+        """We write the claim against ``absent`` only as the claimer, and only while linked with some other
+        seat, if the table has one: a peer cut off from every other seat cannot tell that it is not the one
+        who is gone, so it waits (it never claims, nor hosts a replacement, on its own)."""
+        return not self.cut_off(absent) and self.claimer(absent) == self.session.my_seat
+
+    def cut_off(self, absent: int) -> bool:
+        """Whether we are linked with none of the seats but ``absent`` and ourselves (when the table has any)."""
+        others = [s for i, s in enumerate(self.seats) if i != absent and s.key != self.me.public]
+        return bool(others) and not any(self.linked(s.key) for s in others)
 
     def scores_so_far(self) -> list[int] | None:
         """The public scores of the position reached (what an ended game is worth), if the game has started."""

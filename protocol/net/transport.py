@@ -72,6 +72,8 @@ class Link:
         self._pings: dict[bytes, asyncio.Future] = {}
         self._closed = asyncio.Event()
         self.close_reason: str | None = None
+        self.peer_reason: str | None = None
+        """The reason the peer's CLOSE frame gave, exactly as sent (None: it did not close the link itself)."""
         self._close_error: LinkClosed | None = None
         self.last_received = time.monotonic()
         peer = writer.get_extra_info("peername") or ("?", 0)
@@ -174,6 +176,7 @@ class Link:
                             fut.set_result(None)
                     elif frame.kind == CLOSE:
                         reason = frame.payload.decode("utf-8", "replace") or "no reason"
+                        self.peer_reason = reason
                         self._shutdown(f"the peer closed the link: {reason}")
                         return
         except (ConnectionError, OSError) as e:

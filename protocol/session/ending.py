@@ -53,6 +53,21 @@ class Ending:
                 self._abort(f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s", seat, [])
         return self._flush()
 
+    def watch(self, now: float | None) -> None:
+        """Start the claim clock for the awaited seat at ``now`` if it is not running (None: stop it, the
+        seat is here). Every present peer runs it, so every screen can show when the claim is due."""
+        if now is None:
+            self._waiting_since = None
+        elif self._waiting_since is None and self.waiting_for() not in (None, self.my_seat):
+            self._waiting_since = now
+
+    @property
+    def claim_due(self) -> float | None:
+        """When the claim against the awaited seat falls due (on the clock :meth:`tick` is given); None: no clock."""
+        if self._waiting_since is None or self.timeout is None or self.over:
+            return None
+        return self._waiting_since + self.timeout
+
     def scores_so_far(self) -> tuple[int, ...] | None:
         """The public scores of the position reached (what a game ended early is worth); None before play.
 

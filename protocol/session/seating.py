@@ -137,6 +137,7 @@ class Seating:
         self.on_gone = body.get("on_gone", ON_GONE_END)
         if "claim_ms" in body:  # the host's claim time, signed in the table, is everybody's
             self.timeout = body["claim_ms"] / 1000
+            self.claim_signed = True
         self.my_seat = self._seat_of(self.public)
         self.phase = Phase.GENESIS
         self._genesis_start = len(self.chain)

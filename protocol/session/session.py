@@ -72,6 +72,8 @@ class Session(Seating, Play, Ending, Replacement):
         self._games = games
         self.writer: LiveWriter | ReplayWriter = LiveWriter(store)
         self.timeout = timeout
+        self.claim_signed = False
+        """The timeout is the host's, signed in the table (``claim_ms``): no peer's own setting replaces it."""
         self.auto_join = auto_join
         self.guests = list(guests) if guests else None
         """The host's list of guest keys in join order (known from the lobby); None: first come."""
@@ -217,7 +219,9 @@ class Session(Seating, Play, Ending, Replacement):
         (``game``, ``players``, ``variant``, ``options``).
         """
         s = cls.replay(raws, identity.public, seed, games=games, identity=identity)
-        s.writer, s.timeout, s.auto_join, s.name = LiveWriter(store), timeout, True, name
+        s.writer, s.auto_join, s.name = LiveWriter(store), True, name
+        if not s.claim_signed:      # a restart keeps the table's signed claim time, not its own setting
+            s.timeout = timeout
         s._proposal = (game, players, variant, dict(options or {}))
         s.guests = list(guests) if guests else s._listed_guests() if s.host else None
         if not s.host and s.phase == Phase.HELLO and s.chain:

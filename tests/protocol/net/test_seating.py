@@ -37,14 +37,14 @@ class Clicks:
         self.waiting.pop(name).set_result(ok)
 
 
-def peers(tmp_path, game: str, players: int, guests: int):
+def peers(tmp_path, game: str, players: int, guests: int, options=FAST):
     events = [[] for _ in range(guests + 1)]
     host = Peer.host(IDS[0], NAMES[0], get_game(game), players, tmp_path / "p0", player=make_bot("random", 1),
-                     options=FAST, say=lambda line: None)
+                     options=options, say=lambda line: None)
     host.on_peer_event = events[0].append
     joiners = []
     for i in range(1, guests + 1):
-        g = Peer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot("random", i + 1), options=FAST,
+        g = Peer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot("random", i + 1), options=options,
                        say=lambda line: None)
         g.on_peer_event = events[i].append
         joiners.append(g)
@@ -82,3 +82,62 @@ async def test_a_joiner_that_gives_up_withdraws_its_request_and_the_table_starts
     assert [e.name for e in events[0] if isinstance(e, SeatTaken)] == [g.name for g in reversed(stayers)]
     assert verify_file(host.files.log_path).ok
     assert quitter.session.chain == []                 # never seated: nothing logged, nothing to resume
+
+
+def test_a_peer_cut_off_from_every_other_seat_never_claims(tmp_path):
+    """At a table of three, a peer linked with nobody cannot tell that it is not the one who is gone: it
+    waits, it never claims. At a table of two the gone seat is the only other one: the present seat claims."""
+    from protocol.net.files import GameFiles, Seat
+
+    keys = [IDS[i].public for i in range(3)]
+    alone = Peer(IDS[1], NAMES[1], GameFiles(tmp_path), None, seats=[Seat(k) for k in keys])
+    assert alone.cut_off(0) and alone.cut_off(2)
+    two = Peer(IDS[1], NAMES[1], GameFiles(tmp_path), None, seats=[Seat(k) for k in keys[:2]])
+    assert not two.cut_off(0)
+
+
+async def test_a_restarted_peer_keeps_the_tables_signed_claim_time(tmp_path):
+    """The claim time the host signed in the table is every peer's, also after a restart with another setting."""
+    from dataclasses import replace
+
+    from protocol.net.files import GameFiles
+
+    host, joiners, _ = peers(tmp_path, "pagode", 2, 1)
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    task = asyncio.create_task(joiners[0].run_guest((LOCAL, port), [LOCAL], game="pagode", players=2))
+    await until(lambda: joiners[0].session is not None and len(joiners[0].session.chain) > 10)
+    for t in (task, host_task):
+        t.cancel()
+        await asyncio.gather(t, return_exceptions=True)
+    assert joiners[0].session.timeout == FAST.claim_after
+    [meta] = GameFiles.unfinished(tmp_path / "p1")
+    again = Peer.from_files(IDS[1], meta, options=replace(FAST, claim_after=999.0), say=lambda line: None)
+    assert again.session.timeout == FAST.claim_after and again.session.claim_signed
+
+
+async def test_a_peer_cut_off_alone_past_the_claim_time_waits(tmp_path):
+    """Cy's cable is out: Ann and Bob, still linked, claim against Cy; Cy, alone, cannot tell that it is not
+    the one who is gone: it waits past the claim time and writes no claim of its own."""
+    from dataclasses import replace
+
+    options = replace(FAST, claim_after=1.0, move_delay=0.01)
+    host, (bob, cy), _ = peers(tmp_path, "pueblo", 3, 2, options)
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    tasks = [asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo", players=3)) for g in (bob, cy)]
+    await until(lambda: cy.session is not None and len(cy.session.chain) > 30
+                and cy.linked(host.me.public) and cy.linked(bob.me.public))
+    for s in cy.seats:
+        if s.key != cy.me.public:
+            s.address = (LOCAL, 1)          # nobody listens there: Cy cannot dial back
+    for link in list(cy.links.values()):
+        link._writer.transport.abort()
+    await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 60)
+    assert host.session.result.culprit == 2 and host.session.chain[-1].author == host.me.public
+    assert bob.session.chain == host.session.chain
+    await asyncio.sleep(2.5)                # Cy: more than twice the claim time, alone
+    assert not cy.session.over
+    assert not any(e.kind in ("abort", "replace") and e.author == cy.me.public for e in cy.session.chain)
+    tasks[1].cancel()
+    await asyncio.gather(tasks[1], return_exceptions=True)
