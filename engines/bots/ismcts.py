@@ -31,30 +31,56 @@ def determinize(game: Game, view: State, rng: random.Random) -> State:
     ``identities[i]`` and shuffles never mix decks, so a hidden slot only
     ever holds a card of its first card's kind.
     """
-    ids = view.cards.ids
-    hidden = [slot for slot, ident in enumerate(ids) if ident is None]
-    if not hidden:
-        return view
-    first = game.identities(view)
-    known = {ident for ident in ids if ident is not None}
-    unseen: dict[int, list[int]] = {}
-    for ident in first:
-        if ident not in known:
-            unseen.setdefault(game.card_kind(ident), []).append(ident)
-    slots: dict[int, list[int]] = {}
-    for slot in hidden:
-        slots.setdefault(game.card_kind(first[slot]), []).append(slot)
-    det = view.copy()
-    det.cards = view.cards.copy()
-    for kind, kind_slots in slots.items():
-        pool = unseen.get(kind, [])
-        if len(pool) != len(kind_slots):
-            raise RulesError(f"{game.name}: {len(kind_slots)} hidden slots but {len(pool)} unseen cards "
-                             f"of kind {kind}")
-        rng.shuffle(pool)
-        for slot, ident in zip(kind_slots, pool):
-            det.cards.ids[slot] = ident
-    return det
+    return Dealer(game, view).deal(rng)
+
+
+class Dealer:
+    """Determinizations of one view: which slots are hidden and which cards are unseen, worked out once.
+
+    The search deals a new determinization every iteration from the same
+    view; only the shuffles differ, so the slots and pools per deck are
+    computed here once and each :meth:`deal` shuffles a fresh copy of a pool
+    (in the same order as a fresh computation would list it, so the RNG
+    gives the same deal).
+    """
+
+    def __init__(self, game: Game, view: State):
+        self.view = view
+        ids = view.cards.ids
+        hidden = [slot for slot, ident in enumerate(ids) if ident is None]
+        self.decks: list[tuple[list[int], list[int]]] = []
+        """(hidden slots, unseen identities) per deck, in the order the decks are first met in the hidden slots."""
+        if not hidden:
+            return
+        first = game.identities(view)
+        known = {ident for ident in ids if ident is not None}
+        unseen: dict[int, list[int]] = {}
+        for ident in first:
+            if ident not in known:
+                unseen.setdefault(game.card_kind(ident), []).append(ident)
+        slots: dict[int, list[int]] = {}
+        for slot in hidden:
+            slots.setdefault(game.card_kind(first[slot]), []).append(slot)
+        for kind, kind_slots in slots.items():
+            pool = unseen.get(kind, [])
+            if len(pool) != len(kind_slots):
+                raise RulesError(f"{game.name}: {len(kind_slots)} hidden slots but {len(pool)} unseen cards "
+                                 f"of kind {kind}")
+            self.decks.append((kind_slots, pool))
+
+    def deal(self, rng: random.Random) -> State:
+        view = self.view
+        if not self.decks:
+            return view
+        det = view.copy()
+        det.cards = view.cards.copy()
+        ids = det.cards.ids
+        for kind_slots, first_pool in self.decks:
+            pool = first_pool[:]
+            rng.shuffle(pool)
+            for slot, ident in zip(kind_slots, pool):
+                ids[slot] = ident
+        return det
 
 
 class _Node:
@@ -142,13 +168,14 @@ class IsmctsBot:
 
                 self.clock = time.perf_counter
             deadline = self.clock() + self.seconds
+        dealer = Dealer(game, view)
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
             if deadline is not None and done and self.clock() >= deadline:
                 break
-            self._iterate(game, determinize(game, view, self.rng), root, players)
+            self._iterate(game, dealer.deal(self.rng), root, players)
             done += 1
         self.last_iterations = done
         legal = set(actions)

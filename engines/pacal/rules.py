@@ -401,6 +401,7 @@ def _build(s: PacalState, action: tuple, events: list[Event]) -> None:
     district = board.district[at]
     before = district_storeys(s, board, district)
     was_triggered = s.triggered
+    s.pyramid_owner, s.pyramid_size = s.pyramid_owner[:], s.pyramid_size[:]  # shared with the state before (PacalState.copy)
     for c in cells:  # the constellation's stones go back; pyramids standing in stay
         if s.stones[seat] >> c & 1:
             s.stones[seat] ^= 1 << c

@@ -60,7 +60,9 @@ class PacalState(State):
         s.phase, s.turn, s.round, s.roller, s.current = self.phase, self.turn, self.round, self.roller, self.current
         s.face, s.allowance = self.face, self.allowance
         s.ships, s.stones, s.pyramids = self.ships[:], self.stones[:], self.pyramids[:]
-        s.pyramid_owner, s.pyramid_size = self.pyramid_owner[:], self.pyramid_size[:]
+        # Shared, not copied: only a build changes them, and rules._build copies them first
+        # (two 169-cell lists copied on every move were a tenth of a random game's time).
+        s.pyramid_owner, s.pyramid_size = self.pyramid_owner, self.pyramid_size
         s.stone_supply = self.stone_supply[:]
         s.pyramid_supply = [p[:] for p in self.pyramid_supply]
         s.energy = [e[:] for e in self.energy]

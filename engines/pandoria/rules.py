@@ -62,7 +62,13 @@ def open_space(st: PandoriaState, h: int) -> bool:
 
 
 def seat_figures(st: PandoriaState, seat: int) -> list[int]:
-    return [h for h in range(NHEX) if st.occupant[h] >= 0 and st.occupant[h] >> 1 == seat]
+    return [h for h, occ in enumerate(st.occupant) if occ >= 0 and occ >> 1 == seat]
+
+
+def open_spaces(st: PandoriaState) -> list[int]:
+    """Every ``open_space``, in hex order (one pass over the lists: card_actions asks per spell)."""
+    return [h for h, (t, closed, occ) in enumerate(zip(st.terrain, st.closed, st.occupant))
+            if 0 <= t < CASTLE and not closed and occ == FREE]
 
 
 def figure_choices(st: PandoriaState, seat: int) -> list[bool]:
@@ -95,12 +101,20 @@ def touches(st: PandoriaState, h: int) -> bool:
 
 
 def touching_free(st: PandoriaState) -> set[int]:
-    """The free land hexes that touch an anchor."""
+    """The free land hexes that touch an anchor.
+
+    The hot path of every place phase (a search lists it once a rollout
+    turn): it walks the precomputed ``_ANCHOR_WALK`` instead of calling
+    ``is_anchor`` per hex, in the same hex and neighbour order as before, so
+    the set is built by the same insertions.
+    """
     t = st.terrain
     out: set[int] = set()
-    for h in LAND_HEXES:
-        if t[h] != EMPTY and (KIND[h] != PRINTED or is_anchor(st, h)):
-            for _, n in LAND_STEPS[h]:
+    for h, printed_next, land in _ANCHOR_WALK:
+        if t[h] != EMPTY:
+            if printed_next is not None and not any(t[n] != EMPTY for n in printed_next):
+                continue  # a printed space is an anchor only once a tile or castle touches it
+            for n in land:
                 if t[n] == EMPTY:
                     out.add(n)
     return out
@@ -115,12 +129,20 @@ def double_positions(st: PandoriaState, touching: set[int] | None = None) -> lis
         touching = touching_free(st)
     out: list[tuple[int, int]] = []
     for h in sorted(touching):
-        for d, b in LAND_STEPS[h]:
+        for b, there, back in _PAIRS[h]:   # prebuilt (h, d) and (b, d + 3) tuples
             if t[b] == EMPTY:
-                out.append((h, d))
+                out.append(there)
                 if b not in touching:
-                    out.append((b, (d + 3) % 6))
+                    out.append(back)
     return out
+
+
+_ANCHOR_WALK = tuple((h, tuple(n for n in NEIGHBOURS[h] if KIND[n] != PRINTED) if KIND[h] == PRINTED else None,
+                      tuple(n for _, n in LAND_STEPS[h])) for h in LAND_HEXES)
+"""Per hex of the board: the hex, its non-printed neighbours if it is a printed space
+(``is_anchor``), and its plain-land neighbours (``LAND_STEPS``)."""
+_PAIRS = tuple(tuple((b, (h, d), (b, (d + 3) % 6)) for d, b in LAND_STEPS[h]) for h in range(NHEX))
+"""Per hex h: (b, (h, d), (b, opposite of d)) for each plain-land neighbour b in direction d."""
 
 
 def fits_double(st: PandoriaState, h: int, d: int) -> bool:
@@ -560,15 +582,15 @@ def spell_targets(st: PandoriaState, seat: int, spell: str) -> list[tuple]:
         return [(slot,) for slot, _ in _market_designs(st)]
     choices = figure_choices(st, seat)
     if spell == "Teleport":
-        dests = [h for h in range(NHEX) if open_space(st, h)]
+        dests = open_spaces(st)
         return [(f, t) for f in seat_figures(st, seat) for t in dests]
     if not choices:
         return []
     if spell == "Muster":
-        spots = [h for h in range(NHEX) if open_space(st, h)]
+        spots = open_spaces(st)
     elif spell == "Clone":
         mine = seat_figures(st, seat)
-        spots = [h for h in range(NHEX) if open_space(st, h) and any(n in mine for n in NEIGHBOURS[h])]
+        spots = [h for h in open_spaces(st) if any(n in mine for n in NEIGHBOURS[h])]
     elif spell == "Astral Ship":
         spots = [h for h in LAKES if st.occupant[h] == FREE]
     elif spell == "Enchanted Castle":
