@@ -22,6 +22,17 @@ from .actions import Build, Buy, Castle, Figure, Monument, Move, Pass, Single, S
 MONUMENT = 1000
 FREE = -1
 
+def _pile(st: PandoriaState, name: str) -> list[int]:
+    """The pile ``name``, ready to change in place.
+
+    ``PandoriaState.copy`` shares the pile lists with the state it copies
+    (copying all 25 of a 4-player game on every apply was a tenth of a
+    search's time), so a pile is copied here, just before it changes.
+    """
+    pile = st.piles[name] = st.piles[name][:]
+    return pile
+
+
 # --------------------------------------------------------------------------
 # Small queries
 
@@ -223,7 +234,7 @@ def _deal(st: PandoriaState, pile: str, n: int, to: int | None, after: str, why:
 
 def _take_top(st: PandoriaState, pile: str, n: int) -> list[int]:
     top = st.piles[pile][:n]
-    del st.piles[pile][:n]
+    del _pile(st, pile)[:n]
     return top
 
 
@@ -237,7 +248,7 @@ def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None
         _deal(st, "peoples", n, None, "peoples", "people boards")
     elif label == "peoples":
         for seat, slot in enumerate(_take_top(st, "peoples", n)):
-            st.piles["seated"].append(slot)
+            _pile(st, "seated").append(slot)
             p = card_of(st, slot) - D.PEOPLE_BASE
             st.people[seat] = p
             start = D.START_B if classic(st) else D.START_A
@@ -246,10 +257,10 @@ def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None
         if not classic(st):
             for seat, p in enumerate(st.people):
                 a, second = 2 * p, 2 * p + 1
-                st.piles["deck"].remove(a)
-                st.piles["deck"].remove(second)
+                _pile(st, "deck").remove(a)
+                _pile(st, "deck").remove(second)
                 st.buildings[seat][0] = a
-                st.piles[f"hand{seat}"].append(second)
+                _pile(st, f"hand{seat}").append(second)
         _shuffle(st, "deck", "deck", "card deck")
     elif label == "deck":
         _deal(st, "deck", D.MARKET_SIZE, None, "market", "market")
@@ -258,7 +269,7 @@ def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None
         _deal(st, "deck", D.HAND_B if classic(st) else D.HAND_A, 0, "hand0", "hand of seat 1")
     elif label.startswith("hand"):
         seat = int(label[4:])
-        st.piles[f"hand{seat}"] += _take_top(st, "deck", len(op.slots))
+        st.piles[f"hand{seat}"] = st.piles[f"hand{seat}"] + _take_top(st, "deck", len(op.slots))
         if seat + 1 < n:
             _deal(st, "deck", D.HAND_B if classic(st) else D.HAND_A, seat + 1, f"hand{seat + 1}",
                   f"hand of seat {seat + 2}")
@@ -267,7 +278,7 @@ def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None
     elif label == "tiles" or label.startswith("tilehand"):
         if label.startswith("tilehand"):
             seat = int(label[8:])
-            st.piles[f"tiles{seat}"] += _take_top(st, "tiles", len(op.slots))
+            st.piles[f"tiles{seat}"] = st.piles[f"tiles{seat}"] + _take_top(st, "tiles", len(op.slots))
             seat += 1
         else:
             seat = 0
@@ -288,6 +299,7 @@ def place_start_tiles(st: PandoriaState, value: int) -> None:
     tiles = list(D.START_TILES)
     if value & 1:
         tiles.reverse()
+    st.terrain, st.symbols = st.terrain[:], st.symbols[:]  # shared with the state before (PandoriaState.copy)
     for i, ((a, b), tile) in enumerate(zip(START_HEXES, tiles)):
         if value >> (i + 1) & 1:
             a, b = b, a
@@ -314,7 +326,7 @@ def apply_outcome(st: PandoriaState, outcome: tuple, events: list) -> None:
         events.append(("start", outcome[1]))
         start_turn(st)
     elif label in ("refill_buy", "refill_card"):
-        st.piles["market"] += _take_top(st, "deck", 1)
+        st.piles["market"] = st.piles["market"] + _take_top(st, "deck", 1)
         if label == "refill_buy":
             draw_step(st, events)
         else:
@@ -323,12 +335,12 @@ def apply_outcome(st: PandoriaState, outcome: tuple, events: list) -> None:
         st.single = _take_top(st, "singles", 1)[0]
         st.phase = "terrain"
         if not single_positions(st):
-            st.piles["discard"].append(st.single)
+            _pile(st, "discard").append(st.single)
             st.single = -1
             events.append(("discard", st.current))
             after_card(st, events)
     elif label == "draw":
-        st.piles[f"tiles{st.current}"] += _take_top(st, "tiles", len(op.slots))
+        st.piles[f"tiles{st.current}"] = st.piles[f"tiles{st.current}"] + _take_top(st, "tiles", len(op.slots))
         elf_step(st, events)
     else:
         st.after = label
@@ -378,6 +390,7 @@ def place_actions(st: PandoriaState, seat: int) -> list[tuple]:
 
 
 def _cover(st: PandoriaState, h: int, terrain: int, symbols: int, events: list) -> None:
+    st.terrain, st.symbols = st.terrain[:], st.symbols[:]  # shared with the state before (PandoriaState.copy)
     st.terrain[h], st.symbols[h] = terrain, symbols
 
 
@@ -395,6 +408,7 @@ def close_regions(st: PandoriaState, hexes: list[int], events: list) -> None:
         done.update(region)
         if is_open_region(st.terrain, region):
             continue
+        st.closed = st.closed[:]  # shared with the state before (PandoriaState.copy)
         for r in region:
             st.closed[r] = 1
         st.closing.append(region)
@@ -409,6 +423,7 @@ def close_regions(st: PandoriaState, hexes: list[int], events: list) -> None:
 def _to_reserve(st: PandoriaState, h: int) -> None:
     occ = st.occupant[h]
     seat, leader = occ >> 1, occ & 1
+    st.occupant = st.occupant[:]  # shared with the state before (PandoriaState.copy)
     st.occupant[h] = FREE
     if leader:
         st.leader_home[seat] = True
@@ -420,6 +435,7 @@ def _put_figure(st: PandoriaState, seat: int, h: int, leader: bool) -> None:
     if leader not in figure_choices(st, seat):
         raise IllegalAction("the leader comes out only after all other figures" if leader
                             else "no figure left in reserve")
+    st.occupant = st.occupant[:]  # shared with the state before (PandoriaState.copy)
     st.occupant[h] = seat * 2 + int(leader)
     if leader:
         st.leader_home[seat] = False
@@ -447,8 +463,8 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         if not fits_double(st, h, d):
             raise IllegalAction(f"a double tile does not fit at {_hexname(h)} {_dirname(d)}")
         st.cards.claim(slot, ident, seat)
-        st.piles[f"tiles{seat}"].remove(slot)
-        st.piles["board"].append(slot)
+        _pile(st, f"tiles{seat}").remove(slot)
+        _pile(st, "board").append(slot)
         b = STEP[h][d]
         _cover(st, h, face[0], face[1], events)
         _cover(st, b, face[2], face[3], events)
@@ -462,6 +478,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         if not fits_single(st, h):
             raise IllegalAction(f"a castle does not fit at {_hexname(h)}")
         st.castles_left[seat] -= 1
+        st.terrain, st.owner = st.terrain[:], st.owner[:]  # shared with the state before (PandoriaState.copy)
         st.terrain[h], st.owner[h] = CASTLE, seat
         st.placed = [h]
         events.append(("castle", seat, h))
@@ -667,7 +684,7 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
             raise IllegalAction(f"the monument costs {cost} wood, seat {seat + 1} has {res[D.WOOD]}")
         _use(st, "monument")
         res[D.WOOD] -= cost
-        st.piles[f"under{seat}"].append(st.buildings[seat][index])
+        _pile(st, f"under{seat}").append(st.buildings[seat][index])
         value = st.monuments.pop()
         st.buildings[seat][index] = MONUMENT + value
         events.append(("pay", seat, "wood", cost))
@@ -698,9 +715,9 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
         st.cards.claim(slot, ident, seat)
         _use(st, "building")
         res[D.WOOD] -= cost
-        st.piles[f"hand{seat}"].remove(slot)
+        _pile(st, f"hand{seat}").remove(slot)
         if st.buildings[seat][index] >= 0:
-            st.piles[f"under{seat}"].append(st.buildings[seat][index])
+            _pile(st, f"under{seat}").append(st.buildings[seat][index])
         st.buildings[seat][index] = slot
         events.append(("build", seat, ident, index, cost))
         _halfling(st, seat)
@@ -717,8 +734,8 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
     st.cards.claim(slot, ident, seat)
     _use(st, "spell")
     res[D.CRYSTAL] -= cost
-    st.piles[f"hand{seat}"].remove(slot)
-    st.piles[f"spells{seat}"].append(slot)
+    _pile(st, f"hand{seat}").remove(slot)
+    _pile(st, f"spells{seat}").append(slot)
     events.append(("spell", seat, ident, cost) + target)
     cast(st, seat, spell, target, events)
 
@@ -754,13 +771,14 @@ def cast(st: PandoriaState, seat: int, spell: str, target: tuple, events: list) 
         return _deal(st, "singles", 1, None, "single", "Terrain: a single tile")
     elif spell == "Acquire":
         (slot,) = target
-        st.piles["market"].remove(slot)
-        st.piles[f"hand{seat}"].append(slot)
+        _pile(st, "market").remove(slot)
+        _pile(st, f"hand{seat}").append(slot)
         events.append(("acquire", seat, card_of(st, slot)))
         if st.piles["deck"]:
             return _deal(st, "deck", 1, None, "refill_card", "market")
     elif spell == "Teleport":
         src, dst = target
+        st.occupant = st.occupant[:]  # shared with the state before (PandoriaState.copy)
         st.occupant[dst], st.occupant[src] = st.occupant[src], FREE
         events.append(("move", seat, src, dst))
     else:
@@ -795,7 +813,7 @@ def do_terrain(st: PandoriaState, action: tuple, events: list) -> None:
         raise IllegalAction(f"the single tile does not fit at {_hexname(h)}")
     terrain, symbols = D.SINGLE_TILES[card_of(st, st.single) - D.SINGLE_BASE]
     _cover(st, h, terrain, symbols, events)
-    st.piles["board"].append(st.single)
+    _pile(st, "board").append(st.single)
     st.single = -1
     events.append(("single", st.current, terrain, h))
     close_regions(st, [h], events)
@@ -916,8 +934,8 @@ def do_buy(st: PandoriaState, action: tuple, events: list) -> None:
     if price > st.resources[seat][D.GOLD]:
         raise IllegalAction(f"that card costs {price} gold, seat {seat + 1} has {st.resources[seat][D.GOLD]}")
     st.resources[seat][D.GOLD] -= price
-    st.piles["market"].remove(slot)
-    st.piles[f"hand{seat}"].append(slot)
+    _pile(st, "market").remove(slot)
+    _pile(st, f"hand{seat}").append(slot)
     events.append(("buy", seat, card_of(st, slot), price))
     if st.piles["deck"]:
         _deal(st, "deck", 1, None, "refill_buy", "market")
@@ -978,6 +996,7 @@ def do_elf(st: PandoriaState, action: tuple, events: list) -> None:
         if move not in elf_moves(st, st.current):
             raise IllegalAction("an Elf moves a figure (not the leader) 1 or 2 spaces to a free space that is not enclosed")
         src, dst = move.source, move.to
+        st.occupant = st.occupant[:]  # shared with the state before (PandoriaState.copy)
         st.occupant[dst], st.occupant[src] = st.occupant[src], FREE
         events.append(("move", st.current, src, dst))
     elif action[0] == "skip":

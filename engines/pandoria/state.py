@@ -34,11 +34,14 @@ class PandoriaState(State):
         s = PandoriaState.__new__(PandoriaState)
         s.players, s.variant, s.pending, s.after = self.players, self.variant, self.pending, self.after
         s.cards = self.cards.copy()
-        s.piles = {k: v[:] for k, v in self.piles.items()}
+        # Copy-on-write: the pile lists and the five per-hex lists are shared with this
+        # state; the rules copy one just before changing it (rules._pile, and each write
+        # to terrain/symbols/owner/occupant/closed), since a move changes few of them.
+        s.piles = dict(self.piles)
         s.people = self.people[:]
         s.first, s.current, s.turn, s.phase = self.first, self.current, self.turn, self.phase
-        s.terrain, s.symbols, s.owner = self.terrain[:], self.symbols[:], self.owner[:]
-        s.occupant, s.closed = self.occupant[:], self.closed[:]
+        s.terrain, s.symbols, s.owner = self.terrain, self.symbols, self.owner
+        s.occupant, s.closed = self.occupant, self.closed
         s.resources = [r[:] for r in self.resources]
         s.points, s.reserve = self.points[:], self.reserve[:]
         s.leader_home, s.castles_left = self.leader_home[:], self.castles_left[:]
