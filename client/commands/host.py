@@ -33,6 +33,7 @@ def add_arguments(p) -> None:
                    help="a peer gone past --claim-after: end the game with the scores so far (default), or "
                         "give its seat to a computer by agreement of the rest (signed in the table)")
     add_common(p)
+    p.epilog = EXIT_CODES
 
 
 def run(args) -> int:
@@ -75,12 +76,79 @@ def run(args) -> int:
     from protocol.net.discovery import DiscoveryError
 
     try:
-        session = asyncio.run(peer.run_host(interfaces, port, discover=not args.no_discovery, accept=policy))
+        session = asyncio.run(until_signal(peer.run_host(interfaces, port, discover=not args.no_discovery,
+                                                         accept=policy)))
     except DiscoveryError as e:
         fail(str(e))
     except OSError as e:
         fail(f"cannot listen on {', '.join(interfaces)}: {e.strerror or e}")
+    except Stopped as e:
+        return stopped(e)
     return 0 if session.phase == "over" else 1
+
+
+# --------------------------------------------------------------------------
+# SIGTERM and SIGHUP (kill, a closed terminal): leave the LAN cleanly
+
+EXIT_CODES = ("exit codes: 0 the game ended normally; 1 it ended by an abort or a claim; 2 a user error "
+              "(one line on stderr); 129 stopped by SIGHUP (its terminal closed), 143 stopped by SIGTERM, "
+              "130 by Ctrl-C: links closed, the zeroconf record withdrawn (goodbye), the unfinished game "
+              "left in the log folder to resume")
+
+
+class Stopped(Exception):
+    """The command was stopped by a signal, after the peer closed its links and its zeroconf record."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+async def until_signal(coro):
+    """Await ``coro``; SIGTERM or SIGHUP cancel it (its ``finally`` closes links and withdraws the
+    zeroconf record, as on Ctrl-C) and raise :class:`Stopped`. Python's default for these signals
+    ends the process at once, leaving a ghost table in other lobbies for the record's TTL."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    got: list[int] = []
+
+    def stop(signum: int) -> None:
+        if not got:            # a second signal does not cut the goodbye short
+            got.append(signum)
+            task.cancel()
+
+    numbers = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+    installed = []
+    for number in numbers:
+        try:
+            loop.add_signal_handler(number, stop, number)
+            installed.append(number)
+        except (NotImplementedError, RuntimeError, ValueError):  # not on this platform or loop
+            pass
+    try:
+        return await coro
+    except asyncio.CancelledError:
+        if got:
+            raise Stopped(got[0]) from None
+        raise
+    finally:
+        for number in installed:
+            loop.remove_signal_handler(number)
+
+
+def stopped(e: Stopped) -> int:
+    """One line on stderr for a signal that stopped the command; its exit code, 128 + the signal's number."""
+    import signal
+
+    try:
+        sys.stderr.write(f"lanterne: stopped by {signal.Signals(e.signum).name}: links closed, "
+                         f"withdrawn from the LAN\n")
+        sys.stderr.flush()
+    except OSError:           # the terminal is gone (SIGHUP): the exit code still tells
+        pass
+    return 128 + e.signum
 
 
 # --------------------------------------------------------------------------

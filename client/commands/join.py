@@ -18,8 +18,9 @@ import ipaddress
 import sys
 
 from client.cli import seconds
-from client.commands.host import (add_common, check_bot, fail, identity_and_name, interfaces_of, log_folder,
-                                  peer_options, replacement_player, say)
+from client.commands.host import (EXIT_CODES, Stopped, add_common, check_bot, fail, identity_and_name,
+                                  interfaces_of, log_folder, peer_options, replacement_player, say, stopped,
+                                  until_signal)
 
 NAME = "join"
 HELP = "join a table on the LAN (by host name or HOST:PORT) and play it with a computer player"
@@ -68,6 +69,7 @@ def add_arguments(p) -> None:
                    help="only list the peers heard on the LAN within --wait seconds, one per line, and exit "
                         "(exit 1 if nobody was heard)")
     add_common(p)
+    p.epilog = EXIT_CODES + "; join --list: 1 when nobody was heard"
 
 
 def run(args) -> int:
@@ -148,7 +150,10 @@ def run(args) -> int:
                 await discovery.close()
         return 0 if session.phase == "over" else 1
 
-    return asyncio.run(main())
+    try:
+        return asyncio.run(until_signal(main()))
+    except Stopped as e:
+        return stopped(e)
 
 
 def list_peers(args) -> int:
@@ -168,7 +173,10 @@ def list_peers(args) -> int:
         except DiscoveryError as e:
             fail(str(e))
 
-    heard = asyncio.run(main())
+    try:
+        heard = asyncio.run(until_signal(main()))
+    except Stopped as e:
+        return stopped(e)
     for a in heard:
         table = f"{a.table.game} {a.table.variant} free={a.table.free}" if a.table else "no open table"
         say(f"{a.name}\t{a.fingerprint}\t{a.address}:{a.port}\t{table}")
