@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 
 from engines.bots import make_bot
 from engines.core import Game
@@ -34,12 +35,16 @@ def new_seed() -> str:
 
 def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal", seed: int | str | None = None,
                     variant: str = "standard", players: int = 2, you: str = "You",
-                    computer_delay: float = 0.0) -> LocalGame:
+                    computer_delay: float = 0.0, save_to: Path | str | None = None) -> LocalGame:
     """A LocalGame: everyone at this keyboard (hot-seat), or you as P1 against computers.
 
+    With ``save_to`` (a folder: the app passes ``games/local`` of the data folder) the game is a
+    :class:`~client.local_record.RecordedGame`: one signed session per seat, written to a log as it
+    is played, resumable and verifiable. Without it, an open table in memory (nothing written).
     Raises RulesError (one line) for an unknown bot, variant or player count.
     """
-    seed = new_seed() if seed is None or seed == "" else seed
+    chosen = None if seed is None or seed == "" else seed
+    seed = new_seed() if chosen is None else seed
     game.check_options(players, variant)
     if mode == HOT_SEAT:
         seats = [None] * players
@@ -55,6 +60,13 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal"
         from client.thinking import Thinker
 
         think = Thinker()  # a search thinks in its own process: the screen never stalls (random, greedy: instant)
+    if save_to is not None:
+        from client.local_record import RecordedGame, fresh_secret
+
+        bots = [None if p is None else bot for p in seats]
+        secret = fresh_secret(chosen, save_to, (game.id, variant, mode, bots, names), names[0], players - 1)
+        return RecordedGame(game, seats, names, seed=seed, secret=secret, folder=save_to,
+                            variant=variant, computer_delay=computer_delay, think=think, bots=bots)
     return LocalGame(game, seats, names=names, seed=seed, variant=variant, computer_delay=computer_delay,
                      think=think)
 
