@@ -170,17 +170,20 @@ class RecordedGame(LocalGame):
         return last
 
     def _log_from_chain(self) -> None:
-        """After a resume: the move log rebuilt by replaying seat 1's own log (public words)."""
+        """After a resume: the move log rebuilt from the log, each seat's move in its own words as played."""
         from protocol.session import Moved, Session, TableResolved
 
-        s0 = self.sessions[0]
+        chain = self.sessions[0].chain
         try:
-            replayed = Session.replay(s0.chain, s0.public, seat_secrets(self.secret, 0)[1], keep_events=True,
-                                      games=lambda _id: self.game).replayed_events
+            seen = [Session.replay(chain, s.public, seat_secrets(self.secret, i)[1], keep_events=True,
+                                   games=lambda _id: self.game).replayed_events
+                    for i, s in enumerate(self.sessions)]
         except Exception:  # noqa: BLE001 - the log lines are a courtesy; the game goes on without them
             return
-        for ev in replayed:
+        own = {ev.entry: ev for i, evs in enumerate(seen) for ev in evs if isinstance(ev, Moved) and ev.seat == i}
+        for ev in seen[0]:
             if isinstance(ev, Moved):
+                ev = own.get(ev.entry, ev)
                 self._record(ev.seat, ev.text, list(ev.events))
             elif isinstance(ev, TableResolved):
                 public = ev.outcome if ev.op.kind == ROLL else None
@@ -266,7 +269,8 @@ def describe_unfinished(meta_path: Path) -> str:
         name = str(meta.get("game", "?"))
     seats = meta.get("seats") or []
     others = [str(s.get("name", "?")) for s in seats[1:] if isinstance(s, dict)]
-    who = " and ".join(others) or "nobody"
+    who = " and ".join(others) if len(others) <= 2 else f"{others[0]} and {len(others) - 1} others"
+    who = who or "nobody"
     return f"{name} against {who}, move {int(meta.get('moves', 0) or 0)}"
 
 

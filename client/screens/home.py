@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -55,6 +57,7 @@ class HomeScreen(Screen):
     """Where the app starts."""
 
     BINDINGS = [Binding(key, f"app.open('{name}')", label) for name, label, key in ENTRIES] + [
+        Binding("c", "resume", "Resume", show=False),
         Binding("q", "app.quit", "Quit"),
         Binding("up", "app.focus_previous", show=False),
         Binding("down", "app.focus_next", show=False),
@@ -67,6 +70,8 @@ class HomeScreen(Screen):
                 yield Static(BANNER.strip("\n"), id="banner")
             yield Static("A terminal board-game table for the LAN", id="tagline")
             with Center():
+                yield Button("Resume", id="home-resume", classes="home-entry")
+            with Center():
                 with Vertical(id="home-menu"):
                     for name, label, key in ENTRIES:
                         yield Button(f"{label}  \\[{key}]", id=f"home-{name}", classes="home-entry")
@@ -74,11 +79,51 @@ class HomeScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#home-local", Button).focus()
+        self.show_resume()
+        self.query_one("#home-resume" if self.resumable else "#home-local", Button).focus()
+
+    def on_screen_resume(self) -> None:
+        self.show_resume()
+
+    # -- the last unfinished local game
+    resumable: Path | None = None
+
+    def show_resume(self) -> None:
+        """The resume entry, shown only when a local game was left (or cut off) before its end."""
+        from client.local_record import describe_unfinished, unfinished_local
+
+        found = unfinished_local()
+        self.resumable = found[0] if found else None
+        button = self.query_one("#home-resume", Button)
+        button.display = self.resumable is not None
+        button.styles.width = "auto"  # longer than the menu's entries: a game, who, how far
+        button.styles.max_width = 76
+        if self.resumable is not None:
+            button.label = f"Resume: {describe_unfinished(self.resumable)}  \\[c]"
+
+    def action_resume(self) -> None:
+        """Go on with the last unfinished local game, from the position where it stopped."""
+        from client.local_record import resume_local
+        from client.screens.game import game_screen_for
+        from protocol.net.files import ResumeError
+
+        self.show_resume()
+        if self.resumable is None:
+            self.notify("No unfinished local game to resume.", severity="warning")
+            return
+        try:
+            controller = resume_local(self.resumable, computer_delay=getattr(self.app.settings, "computer_delay", 0.0))  # type: ignore[attr-defined]
+            screen = game_screen_for(controller)
+        except (ResumeError, OSError, ValueError) as e:
+            self.notify(str(e), severity="error")
+            return
+        self.app.push_screen(screen)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         name = (event.button.id or "").removeprefix("home-")
         if name == "quit":
             self.app.exit()
+        elif name == "resume":
+            self.action_resume()
         else:
             self.app.action_open(name)  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, RadioSet, Select, Static
 
 from client.local_play import BOT_KINDS, DEFAULT_BOT, HOT_SEAT, VS_COMPUTER, make_local_game, playable_games
+from client.local_record import local_folder
 from engines.core import RulesError
 from engines.registry import get_game
 
@@ -98,7 +99,8 @@ class LocalSetupScreen(Screen):
                 variant=str(self.query_one("#variant", Select).value),
                 players=int(self.query_one("#players", Select).value),
                 you=self.app.settings.display_name,  # type: ignore[attr-defined]
-                computer_delay=self.app.settings.computer_delay)  # type: ignore[attr-defined]
+                computer_delay=self.app.settings.computer_delay,  # type: ignore[attr-defined]
+                save_to=local_folder())  # written as it is played: resumable, listed under Replays, verifiable
             screen = game_screen_for(controller)
         except (RulesError, ValueError) as e:
             status.update(f"Cannot start: {e}")
