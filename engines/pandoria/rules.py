@@ -589,8 +589,15 @@ def _market_designs(st: PandoriaState) -> list[tuple[int, int]]:
     return out
 
 
-def spell_targets(st: PandoriaState, seat: int, spell: str) -> list[tuple]:
-    """The target arguments a spell may take now ([()] for no target, [] unplayable)."""
+def spell_targets(st: PandoriaState, seat: int, spell: str, memo: dict | None = None) -> list[tuple]:
+    """The target arguments a spell may take now ([()] for no target, [] unplayable).
+
+    ``memo`` (card_actions passes one per call) keeps the open spaces and the
+    seat's figures for the next spell of the same hand: one pass each instead
+    of one per spell.
+    """
+    if memo is None:
+        memo = {}
     if spell in ("Master Builder", "Conjure", "Construct"):
         return [()]
     if spell == "Terrain":
@@ -599,27 +606,39 @@ def spell_targets(st: PandoriaState, seat: int, spell: str) -> list[tuple]:
         return [(slot,) for slot, _ in _market_designs(st)]
     choices = figure_choices(st, seat)
     if spell == "Teleport":
-        dests = open_spaces(st)
-        return [(f, t) for f in seat_figures(st, seat) for t in dests]
+        dests = _memo_spaces(st, memo)
+        return [(f, t) for f in _memo_figures(st, seat, memo) for t in dests]
     if not choices:
         return []
     if spell == "Muster":
-        spots = open_spaces(st)
+        spots = _memo_spaces(st, memo)
     elif spell == "Clone":
-        mine = seat_figures(st, seat)
-        spots = [h for h in open_spaces(st) if any(n in mine for n in NEIGHBOURS[h])]
+        mine = set(_memo_figures(st, seat, memo))
+        spots = [h for h in _memo_spaces(st, memo) if any(n in mine for n in NEIGHBOURS[h])]
     elif spell == "Astral Ship":
         spots = [h for h in LAKES if st.occupant[h] == FREE]
     elif spell == "Enchanted Castle":
         spots = [h for h in range(NHEX) if st.terrain[h] == CASTLE and st.owner[h] == seat
                  and st.occupant[h] == FREE]
     elif spell == "Adopt":
-        mine = set(seat_figures(st, seat))
+        mine = set(_memo_figures(st, seat, memo))
         spots = [h for h in range(NHEX) if is_region_hex(st, h) and st.occupant[h] >= 0
                  and st.occupant[h] >> 1 != seat and any(n in mine for n in NEIGHBOURS[h])]
     else:
         raise IllegalAction(f"unknown spell {spell}")
     return [(h, leader) for h in spots for leader in choices]
+
+
+def _memo_spaces(st: PandoriaState, memo: dict) -> list[int]:
+    if "spaces" not in memo:
+        memo["spaces"] = open_spaces(st)
+    return memo["spaces"]
+
+
+def _memo_figures(st: PandoriaState, seat: int, memo: dict) -> list[int]:
+    if "figures" not in memo:
+        memo["figures"] = seat_figures(st, seat)
+    return memo["figures"]
 
 
 def card_actions(st: PandoriaState, seat: int) -> list[tuple]:
@@ -629,11 +648,12 @@ def card_actions(st: PandoriaState, seat: int) -> list[tuple]:
     can_monument = (st.main_left or st.bonus == "monument") and st.monuments
     hand = _hand_designs(st, seat)
     res = st.resources[seat]
+    memo: dict = {}
     if can_spell:
         for slot, ident in hand:
             spell = D.CARDS[ident][0]
             if spell_cost(st, seat, spell) <= res[D.CRYSTAL]:
-                out += [("spell", slot, ident) + t for t in spell_targets(st, seat, spell)]
+                out += [("spell", slot, ident) + t for t in spell_targets(st, seat, spell, memo)]
     if can_build:
         for slot, ident in hand:
             for index in build_indexes(st, seat, ident):

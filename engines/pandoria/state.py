@@ -56,9 +56,21 @@ class PandoriaState(State):
 
     def shallow_copy(self) -> "PandoriaState":
         """A new state sharing every field's value with this one (see ``Pandoria.view``)."""
+        # Field by field, written out: a loop of getattr/setattr over _FIELDS took twice as long,
+        # and a bot takes a view for every choice. A field left out here fails to_data().
         s = PandoriaState.__new__(PandoriaState)
-        for name in _FIELDS:
-            setattr(s, name, getattr(self, name))
+        s.players, s.variant, s.pending, s.after = self.players, self.variant, self.pending, self.after
+        s.cards, s.piles, s.people = self.cards, self.piles, self.people
+        s.first, s.current, s.turn, s.phase = self.first, self.current, self.turn, self.phase
+        s.terrain, s.symbols, s.owner = self.terrain, self.symbols, self.owner
+        s.occupant, s.closed, s.resources = self.occupant, self.closed, self.resources
+        s.points, s.reserve = self.points, self.reserve
+        s.leader_home, s.castles_left = self.leader_home, self.castles_left
+        s.buildings, s.monuments, s.placed = self.buildings, self.monuments, self.placed
+        s.closing, s.tile_placed, s.main_left, s.bonus = self.closing, self.tile_placed, self.main_left, self.bonus
+        s.halfling_used, s.conjure, s.scored = self.halfling_used, self.conjure, self.scored
+        s.single, s.passes, s.ending = self.single, self.passes, self.ending
+        s.leftover = self.leftover
         return s
 
     def to_data(self) -> dict:
