@@ -35,6 +35,7 @@ from typing import Awaitable, Callable, Sequence
 from client.controller import (HUMAN, REMOTE, Change, GameController, LogEntry, Seat, Waiting,
                                describe_table_op)
 from client.local_play import MOVE_SECONDS
+from client.thinking import Thinker
 from engines.bots import make_bot
 from engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
 from protocol.identity import Identity, safety_code
@@ -91,6 +92,13 @@ ON_GONE_WORDS = {ON_GONE_END: "the game ends with the scores so far",
 def describe_policy(on_gone: str, claim_after: float) -> str:
     """'if a player is gone 5 min: a computer takes the seat'."""
     return f"if a player is gone {claim_time(claim_after)}: {ON_GONE_WORDS.get(on_gone, on_gone)}"
+
+
+def thinker_for(bot: str, think: Think | None) -> Think | None:
+    """How this app's computers think: a search in its own process (the screen never stalls), others at once."""
+    if think is None and bot.startswith("ismcts"):
+        return Thinker()
+    return think
 
 
 def replacement_players(bot: str) -> Callable[[int], object]:
@@ -189,6 +197,7 @@ class NetworkGame(GameController):
             raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE_WORDS)}")
         peer = Peer.host(me, name, game, players, folder, variant=variant, options=options, say=lambda _: None,
                          on_gone=on_gone)
+        think = thinker_for(bot, think)
         if think is not None:
             peer.think = think
         peer.computer_player = replacement_players(bot)
@@ -208,6 +217,7 @@ class NetworkGame(GameController):
         ``bot``: the kind of the computer this app hosts if it gives a gone seat to one.
         """
         peer = Peer.guest(me, name, folder, options=options, say=lambda _: None)
+        think = thinker_for(bot, think)
         if think is not None:
             peer.think = think
         peer.computer_player = replacement_players(bot)
@@ -230,6 +240,7 @@ class NetworkGame(GameController):
         Raises :class:`protocol.net.files.ResumeError` (one line) if the files cannot be resumed.
         """
         peer = Peer.from_files(me, meta_path, options=options, say=lambda _: None)
+        think = thinker_for(bot, think)
         if think is not None:
             peer.think = think
         peer.computer_player = replacement_players(bot)
@@ -387,7 +398,8 @@ class NetworkGame(GameController):
                     self.last_moves[ev.seat] = change.entry
             elif isinstance(ev, TableResolved):
                 public = ev.outcome if ev.op.kind == ROLL else None
-                change.entry = self._record(TABLE, describe_table_op(ev.op, public), ev.events)
+                change.entry = self._record(TABLE, describe_table_op(ev.op, public, self.game.id if self.game else None),
+                                            ev.events)
             elif isinstance(ev, Disputed):
                 self.notes.append(f"dispute: {ev.reason}")
             elif isinstance(ev, ReplaceAsked) and ev.seat < len(self.seats):
@@ -671,10 +683,12 @@ class NetworkGame(GameController):
             self._notify(Change())
 
     def close(self) -> None:
-        """Leave: stop the peer (its files stay; the game can be resumed from them)."""
+        """Leave: stop the peer (its files stay; the game can be resumed from them) and its computers' process."""
         self._closed = True
         if self._task is not None and not self._task.done():
             self._task.cancel()
+        if isinstance(self.peer.think, Thinker):
+            self.peer.think.close()
 
     async def aclose(self) -> None:
         """Stop the peer and wait until its sockets and zeroconf are closed."""

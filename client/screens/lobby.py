@@ -64,7 +64,7 @@ class NetworkScreenMixin:
             banner = self._banner = LinkBanner(id="link-banner")
             self.mount(banner, before=self.query_one(StatusLine))  # type: ignore[attr-defined]
             self.sub_title = f"{self.game.name} — network game"  # type: ignore[attr-defined]
-        banner.show(self.controller)  # type: ignore[attr-defined]
+        banner.show(self.controller, compact=self.compact)  # type: ignore[attr-defined]
 
     def status_text(self) -> str:
         """A game that stopped early (a claim, a replacement, a cheat) says so, not the board's result words."""
@@ -280,7 +280,7 @@ class LobbyScreen(Screen):
         found = self.unfinished()
         text = ""
         if found:
-            newest = _describe_meta(found[0])
+            newest = _describe_meta(found[0], self.identity.public)
             more = f" (and {len(found) - 1} older)" if len(found) > 1 else ""
             text = f"Unfinished: {newest}{more}. Press r to resume it."
         self.query_one("#lobby-unfinished", Static).update(Text(text))
@@ -304,7 +304,7 @@ class LobbyScreen(Screen):
             return
         self.hosting = controller.peer.files.meta.get("role") == "host"
         self._follow(controller)
-        self.say(f"Resuming {_describe_meta(found[0])}: waiting for the others to come back...")
+        self.say(f"Resuming {_describe_meta(found[0], self.identity.public)}: waiting for the others to come back...")
 
     async def _browse(self) -> None:
         from protocol.net.discovery import DiscoveryError
@@ -567,7 +567,9 @@ class LobbyScreen(Screen):
             self.say(f"Your table is open at {ip}:{port}: waiting for {wanted} "
                      f"(they see it in their lobby, or join {ip}:{port}).")
         if not self.hosting and controller.failure is None:
-            self.say(controller.seating_lines()[0])   # the status says where the request stands now
+            # where the request stands now, and the safety code to compare (the table panel may be
+            # scrolled out of a small terminal)
+            self.say("\n".join(controller.seating_lines()))
 
     def show_table(self, controller: NetworkGame | None) -> None:
         """The table we host or joined, seat by seat (computers marked), until the board shows."""
@@ -596,8 +598,10 @@ class LobbyScreen(Screen):
         self.app.pop_screen()
 
 
-def _describe_meta(meta_path: Path) -> str:
-    """'pagode with ABCD-1234 (you host)' for an unfinished game's meta file; never raises."""
+def _describe_meta(meta_path: Path, me: bytes | None = None) -> str:
+    """'pagode with Bob, Cy (you host, table ...)' for an unfinished game's meta file; never raises.
+
+    The others are the seats whose key is not ``me`` (two players may well share a name)."""
     import json
 
     from protocol.identity import fingerprint
@@ -605,7 +609,9 @@ def _describe_meta(meta_path: Path) -> str:
     try:
         meta = json.loads(meta_path.read_text())
         if meta.get("seats"):
-            other = ", ".join(str(s.get("name", "?")) for s in meta["seats"] if s.get("name") != meta.get("name"))
+            mine = me.hex() if me is not None else None
+            other = ", ".join(str(s.get("name", "?")) for s in meta["seats"]
+                              if (s.get("key") != mine if mine else s.get("name") != meta.get("name")))
         else:
             other = fingerprint(bytes.fromhex(meta["peer"])) if meta.get("peer") else "nobody yet"
     except (OSError, ValueError, KeyError, TypeError, AttributeError):

@@ -27,9 +27,13 @@ class LinkBanner(Static):
         self.history: list[str] = []
         """Every distinct text shown (tests and the curious read it)."""
 
-    def show(self, controller) -> None:
-        """Draw the banner from a :class:`client.net_controller.NetworkGame`."""
-        line = Text()
+    def show(self, controller, compact: bool = False) -> None:
+        """Draw the banner from a :class:`client.net_controller.NetworkGame`.
+
+        ``compact`` (a small terminal): one line, the links and the safety code; the others' moves are
+        on the screen's compact line already.
+        """
+        line = Text(no_wrap=compact, overflow="ellipsis")
         down = controller.link_down
         links = controller.peer_links()
         if down:
@@ -42,6 +46,9 @@ class LinkBanner(Static):
             line.append("Not linked yet", style="dim")
         if controller.safety_code:
             line.append(f"   safety code {controller.safety_code}", style="bold")
+        if compact:
+            self._draw(line, down)
+            return
         policy = controller.policy_text()
         if policy:
             line.append(f"   {policy}", style="italic")
@@ -56,6 +63,9 @@ class LinkBanner(Static):
                 line.append("   " if i else "")
                 line.append(f"{controller.seats[seat].label} played: ")
                 line.append(f" {entry.text} ", style="reverse bold" if entry is last else "bold")
+        self._draw(line, down)
+
+    def _draw(self, line: Text, down: bool) -> None:
         self.set_class(down, "-down")
         if line.plain != self.text:
             self.text = line.plain

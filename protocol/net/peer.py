@@ -243,6 +243,8 @@ class Peer(Seating, Computers):
                 self.say(line)
             if isinstance(ev, (ReplaceAsked, SeatReplaced, Replaced)):
                 self._on_replacement(ev)
+            if isinstance(ev, TableSet) and self.files.meta.get("game") != ev.game:
+                self.files.update(game=ev.game, variant=ev.variant)   # a guest learns them from the table
             if isinstance(ev, Aborted):
                 scores = list(ev.scores) if ev.scores is not None else self.scores_so_far()
                 if scores is not None:

@@ -374,3 +374,31 @@ async def test_join_requests_wait_their_turn_oldest_first_and_one_that_gives_up_
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_the_lan_computers_think_in_their_own_process_and_leave_none_behind(tmp_path):
+    """A table of two with a search computer: it thinks in a worker process (the screen never waits for
+    it), and leaving the game stops that process."""
+    import os
+
+    from client.thinking import Thinker
+
+    ann = unique("Ann")
+    app = lobby_app(ann, tmp_path / "a", discover=False)
+    async with app.run_test(size=SIZE) as pilot:
+        host = await open_table(pilot, 2, computers=1, bot="ismcts:easy")
+        (screen,) = await boards(pilot)
+        thinker = host.peer.think
+        assert isinstance(thinker, Thinker) and host.peer._computers[0].think is thinker
+        rng = random.Random(5)
+        for _ in range(2):   # our moves; the computer answers from its process
+            await until(lambda: host.waiting.kind == "human", pilot, timeout=60, what="our turn")
+            play_one(host, rng)
+        await until(lambda: host.waiting.kind == "human", pilot, timeout=60, what="our turn again")
+        pid = thinker.pid
+        assert pid is not None and pid != os.getpid() and thinker.alive()
+        await pilot.press("escape")
+        await until(lambda: not isinstance(app.screen, GameScreen), pilot)
+        await pilot.press("y")
+        await until(lambda: host._task.done(), pilot, what="the peer to stop")
+        assert not thinker.alive()
