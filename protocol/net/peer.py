@@ -57,7 +57,7 @@ from .discovery import Advert, Discovery, TableHint
 from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, Resumed
 from .files import GameFiles, ResumeError, Say, Seat, read_game_files, seats_of
 from .invite import Declined, Request
-from .seating import Seating
+from .seating import TABLE_CLOSED, Seating
 from .transport import Link, LinkClosed, LinkOptions, bound_port, serve, within
 
 GOODBYE = "game over"
@@ -113,6 +113,8 @@ class Peer(Seating, Computers):
     _full: asyncio.Event = field(default_factory=asyncio.Event)
     _tasks: set = field(default_factory=set)
     _finished: set = field(default_factory=set)
+    _waiting_links: dict = field(default_factory=dict)
+    """Seated joiners' links while the table fills (key -> link): a host that closes the table tells them."""
     """Keys of the seats known to hold our end (a goodbye went or came on their link once over)."""
     _game: Game | None = None
     _players: int = 0
@@ -319,8 +321,9 @@ class Peer(Seating, Computers):
             server.close()
             for task in list(self._tasks):
                 task.cancel()
-            for link in list(self.links.values()):
-                await link.close(GOODBYE if self.session is not None and self.session.over else "leaving")
+            for link in list(self.links.values()) + list(self._waiting_links.values()):
+                await link.close(GOODBYE if self.session is not None and self.session.over
+                                 else TABLE_CLOSED if self.session is None and self.is_host else "leaving")
             if self.discovery is not None:
                 await self.discovery.close()
             self.files.close()

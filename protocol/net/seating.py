@@ -24,6 +24,9 @@ from .handshake import HandshakeError, decode, encode
 from .invite import Answer, Declined, Request, ask, host_connection, join_request, resume_request
 from .transport import Link, LinkClosed, within
 
+TABLE_CLOSED = "the host closed the table"
+"""The CLOSE reason a host gives its seated joiners when it closes a table that never filled."""
+
 ROSTER_WAIT = 3600.0
 """Seconds a seated guest waits for the others to join (a lobby may take a while)."""
 
@@ -131,7 +134,12 @@ class Seating:
                 self._seat_everyone()      # the last seat's accept reached a joiner still there
             elif self.discovery is not None and not link.closed:
                 self._spawn(self._refresh_advert())
-            if not await self._full_or_gone(link):
+            self._waiting_links[req.peer.key] = link      # told if the host closes the table meanwhile
+            try:
+                full = await self._full_or_gone(link)
+            finally:
+                self._waiting_links.pop(req.peer.key, None)
+            if not full:
                 self._joiners.remove(req)  # its seat is free again for somebody else
                 self._emit(SeatFreed(req.peer.name, req.peer.fingerprint, len(self._joiners) + 1, self._players))
                 if self.discovery is not None:
@@ -175,6 +183,8 @@ class Seating:
             roster = decode(await within(link.recv(), ROSTER_WAIT), "roster")
         except (asyncio.TimeoutError, LinkClosed, HandshakeError) as e:
             await link.close("no roster")
+            if link.peer_reason == TABLE_CLOSED:
+                raise Declined(f"{hs.peer.name} closed the table before it was full") from None
             raise Declined(f"{hs.peer.name} never filled the table: {e}") from None
         except asyncio.CancelledError:  # we leave before the table is full: the host frees our seat
             await link.close("left before the table was full")

@@ -141,3 +141,20 @@ async def test_a_peer_cut_off_alone_past_the_claim_time_waits(tmp_path):
     assert not any(e.kind in ("abort", "replace") and e.author == cy.me.public for e in cy.session.chain)
     tasks[1].cancel()
     await asyncio.gather(tasks[1], return_exceptions=True)
+
+
+async def test_a_host_that_closes_a_table_not_yet_full_tells_the_seated_joiner(tmp_path):
+    """Bob is seated at a table of three; Ann closes it before a third arrives: Bob is told in one line
+    at once, and neither keeps an unfinished game to resume."""
+    from protocol.net.files import GameFiles
+
+    host, (bob,), _ = peers(tmp_path, "pueblo", 3, 1)
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    task = asyncio.create_task(bob.run_guest((LOCAL, port), [LOCAL], game="pueblo", players=3))
+    await until(lambda: len(host._joiners) == 1 and host._waiting_links)
+    host_task.cancel()
+    await asyncio.gather(host_task, return_exceptions=True)
+    with pytest.raises(Exception, match="Ana closed the table before it was full"):
+        await asyncio.wait_for(task, 10)
+    assert GameFiles.unfinished(tmp_path / "p0") == [] and GameFiles.unfinished(tmp_path / "p1") == []
