@@ -180,19 +180,43 @@ BOXES_OF_CELL: tuple[tuple[int, ...], ...] = tuple(
 """The boxes a cell belongs to (1 to 4): the ones to look at again when its height changes."""
 
 
+_BOX_MASKS: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells, _ in BOXES)
+"""Per box, the bit mask of its 4 cells: a template of the box covers only those, so only those sites matter."""
+
+_FIT_MEMO: dict[tuple[int, int, int, int, int, bool, int], tuple[int, ...]] = {}
+"""Memo of box_fit: (box, relative heights, raised, the box's sacred sites) -> the answer.
+
+A pure cache (the key decides the answer), emptied when it grows large."""
+_FIT_MEMO_SIZE = 50_000
+
+
 def box_fit(heights: Sequence[int], site_mask: int, box: int) -> tuple[int, ...]:
-    """The TEMPLATES indices that rest on the pueblo in one 2x2 box and cover no sacred site."""
+    """The TEMPLATES indices that rest on the pueblo in one 2x2 box and cover no sacred site.
+
+    Every placement re-fits the boxes of its cells (refit), so the whole answer
+    is memoised, not only the fitting orientations (_BOX_FITS).
+    """
     c0, c1, c2, c3 = BOXES[box][0]
     h0, h1, h2, h3 = heights[c0], heights[c1], heights[c2], heights[c3]
     m = min(h0, h1, h2, h3)
+    sites = site_mask & _BOX_MASKS[box]
+    memo_key = (box, h0 - m, h1 - m, h2 - m, h3 - m, m > 0, sites)
+    done = _FIT_MEMO.get(memo_key)
+    if done is not None:
+        return done
     key = (h0 - m, h1 - m, h2 - m, h3 - m, m > 0)
     found = _BOX_FITS.get(key)
     if found is None:
         found = _BOX_FITS[key] = _box_fits(key)
     nos = _BOX_NOS[box]
-    if site_mask:
-        return tuple(nos[k] for k, _ in found if not TEMPLATES[nos[k]].mask & site_mask)
-    return tuple(nos[k] for k, _ in found)
+    if sites:
+        done = tuple(nos[k] for k, _ in found if not TEMPLATES[nos[k]].mask & sites)
+    else:
+        done = tuple(nos[k] for k, _ in found)
+    if len(_FIT_MEMO) >= _FIT_MEMO_SIZE:
+        _FIT_MEMO.clear()
+    _FIT_MEMO[memo_key] = done
+    return done
 
 
 def all_box_fits(heights: Sequence[int], site_mask: int) -> list[tuple[int, ...]]:

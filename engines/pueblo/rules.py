@@ -7,6 +7,8 @@ event, so that ``scores`` (negated penalties) is the sum of the score events.
 
 from __future__ import annotations
 
+from itertools import chain
+
 from engines.core import ROLL, TABLE, Event, IllegalAction, TableOp, read_action
 
 from .actions import Bid, Card, Drop, Move, Pass, Place, Remove, Site
@@ -78,7 +80,13 @@ def kinds_allowed(s: PuebloState, seat: int) -> tuple[str, ...]:
 
 def fitting_templates(s: PuebloState) -> list[int]:
     """The TEMPLATES indices of every placement that rests on the pueblo and covers no sacred site."""
-    return [i for box in s.fit for i in box]
+    return list(chain.from_iterable(s.fit))
+
+
+def _own_board(s: PuebloState) -> None:
+    """Copy the board's lists before a stone is placed or removed: PuebloState.copy shares them."""
+    s.heights, s.stacks, s.stones = s.heights[:], s.stacks[:], s.stones[:]
+    s.owners, s.fit = s.owners[:], s.fit[:]
 
 
 def refit(s: PuebloState, cells) -> None:
@@ -130,7 +138,10 @@ def legal_actions(s: PuebloState, seat: int) -> list[tuple]:
     fits = fitting_templates(s)
     if not fits:
         return [("drop", k) for k in kinds]
-    return [a for k in kinds for actions in (PLACE_ACTIONS[k],) for a in map(actions.__getitem__, fits)]
+    out: list[tuple] = []
+    for k in kinds:
+        out += map(PLACE_ACTIONS[k].__getitem__, fits)
+    return out
 
 
 def free_cards(s: PuebloState) -> list[int]:
@@ -332,6 +343,7 @@ def _place(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     if base is None:
         raise IllegalAction(why_not(s.heights, t))
     owner = seat if kind == COLOURED else NEUTRAL
+    _own_board(s)
     sid = len(s.stones)
     s.stones.append((owner, t.orient, t.x, t.y, base))
     s.owners.append(owner)
@@ -453,6 +465,7 @@ def _remove(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     if not removable(s, sid):
         raise IllegalAction("that stone cannot be lifted without touching another")
     t = TEMPLATE_INDEX[st[1], st[2], st[3]]
+    _own_board(s)
     for cc, col in zip(t.cells, POSE_COLUMNS[t.orient]):
         s.stacks[cc] = s.stacks[cc][:-col.count]
         s.heights[cc] -= col.count

@@ -92,10 +92,13 @@ class PuebloState(State):
         s.stage = self.stage
         s.first = self.first
         s.turn = self.turn
-        s.heights = self.heights[:]
-        s.stacks = self.stacks[:]
-        s.stones = self.stones[:]
-        s.owners = self.owners[:]
+        # Copy-on-write: the board's lists (heights, stacks, stones, owners, fit) are shared;
+        # only placing or removing a stone changes them, and rules._own_board copies them
+        # first (most moves are bids, picks, moves on the track: no copy needed).
+        s.heights = self.heights
+        s.stacks = self.stacks
+        s.stones = self.stones
+        s.owners = self.owners
         s.sites = self.sites[:]
         s.site_mask = self.site_mask
         s.sites_wanted = self.sites_wanted
@@ -116,7 +119,7 @@ class PuebloState(State):
         s.high_seat = self.high_seat
         s.passed = self.passed
         s.opener = self.opener
-        s.fit = self.fit[:]
+        s.fit = self.fit
         return s
 
     @property

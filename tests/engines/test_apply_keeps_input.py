@@ -13,17 +13,18 @@ from engines.bots import RandomBot
 from engines.core import TABLE, OpenTable
 from engines.registry import get_game
 
-TABLES = [("pagode", 2), ("pueblo", 4), ("pacal", 2), ("pacal", 5), ("pandoria", 2), ("pandoria", 4)]
+TABLES = [("pagode", 2, "standard"), ("pueblo", 4, "standard"), ("pueblo", 3, "dismantling"), ("pacal", 2, "standard"),
+          ("pacal", 5, "standard"), ("pandoria", 2, "classic"), ("pandoria", 4, "classic")]
 PER_POSITION = 25
 """Actions tried per position, spread over its legal actions."""
 
 
-@pytest.mark.parametrize("game_id,players", TABLES)
-def test_no_action_changes_the_position_it_is_applied_to(game_id, players):
+@pytest.mark.parametrize("game_id,players,variant", TABLES)
+def test_no_action_changes_the_position_it_is_applied_to(game_id, players, variant):
     game = get_game(game_id)
-    state, table = game.setup(players=players), OpenTable(f"keeps/{game_id}")
+    state, table = game.setup(players=players, variant=variant), OpenTable(f"keeps/{game_id}")
     bots = [RandomBot(f"keeps/{game_id}/{i}") for i in range(players)]
-    tried = 0
+    tried, kinds = 0, set()
     while not game.is_over(state):
         actor = game.next_actor(state)
         if actor == TABLE:
@@ -34,7 +35,10 @@ def test_no_action_changes_the_position_it_is_applied_to(game_id, players):
             for other in legal[:: max(1, len(legal) // PER_POSITION)]:
                 game.apply(state, other)
                 tried += 1
+                kinds.add(other[0])
             assert state.to_data() == before, f"{game_id}: a move changed the position it was applied to"
             action = bots[actor].choose(game, game.view(state, actor), actor)
         state, _ = game.apply(state, action)
     assert tried > 100
+    if variant == "dismantling":
+        assert "remove" in kinds  # the dismantling phase's removals were tried too
