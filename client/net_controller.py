@@ -40,8 +40,8 @@ from engines.bots import make_bot
 from engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
 from protocol.identity import Identity, safety_code
 from protocol.net.discovery import Discovery, DiscoveryError
-from protocol.net.events import (JoinPending, LinkLost, Linked, Listening, PeerEvent, SeatFreed, SeatOffered,
-                                 SeatTaken, Seated)
+from protocol.net.events import (JoinPending, LinkLost, Linked, Listening, PeerEvent, PeerLeft, SeatFreed,
+                                 SeatOffered, SeatTaken, Seated)
 from protocol.net.files import ResumeError
 from protocol.net.handshake import HandshakeError
 from protocol.net.invite import Declined
@@ -170,8 +170,11 @@ class NetworkGame(GameController):
         self._gone_since: dict[bytes, float] = {}
         """Key of a peer whose link with us is down -> when we saw it go (time.monotonic)."""
         self._gone_shown = ""
+        self.paused: set[bytes] = set()
+        """Keys of players who left on purpose and will be back (their link closed saying so)."""
         self._task: asyncio.Task | None = None
         self._closed = False
+        self._finishing = False
         peer.on_events = self._on_events
         peer.on_peer_event = self._on_peer_event
         peer.say = lambda line: None
@@ -380,7 +383,12 @@ class NetworkGame(GameController):
             self.host_name, self.joined, self.host_code = ev.host, True, ev.safety_code
         elif isinstance(ev, Seated):
             self.players = len(ev.names)
+        elif isinstance(ev, PeerLeft):
+            self.paused.add(ev.key)
+            self._check_link()
         elif isinstance(ev, (Linked, LinkLost)):
+            if isinstance(ev, Linked):
+                self.paused.discard(ev.key)
             self._check_link()
         self._notify(Change())
 
@@ -518,6 +526,8 @@ class NetworkGame(GameController):
             since = due - self.claim_after
         then = ON_GONE_WORDS[ON_GONE_COMPUTER] if s.may_replace(seat) else ON_GONE_WORDS[ON_GONE_END]
         who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
+        if key in self.paused:
+            return f"Waiting for {who}, who left on purpose {clock(now - since)} ago; at {clock(self.claim_after)} {then}"
         if self.peer.cut_off(seat):
             return f"Waiting for {who} (gone {clock(now - since)}); cut off from the others too: no claim from here"
         return f"Waiting for {who} (gone {clock(now - since)}; at {clock(self.claim_after)} {then})"
@@ -539,6 +549,8 @@ class NetworkGame(GameController):
             if seat.key == self.peer.me.public:
                 continue
             label = self.seats[i].label if i < len(self.seats) else f"P{i + 1} {seat.name}"
+            if seat.key in self.paused and not self.peer.linked(seat.key):
+                label += " (left on purpose)"
             out.append((label, self.peer.linked(seat.key)))
         return out
 
@@ -550,10 +562,14 @@ class NetworkGame(GameController):
 
     @property
     def link_down(self) -> bool:
-        """True while a link we had is gone and the game is not over (the peer reconnects by itself)."""
+        """True while a link we had is gone and the game is not over (the peer reconnects by itself); a
+        player who left on purpose is not a broken link."""
         s = self.peer.session
         over = s is None or s.over
-        return self._was_linked and not self.linked and not over and self.failure is None
+        me = self.peer.me.public
+        lost = [seat for seat in self.peer.seats
+                if seat.key != me and seat.key not in self.paused and not self.peer.linked(seat.key)]
+        return self._was_linked and bool(lost) and not over and self.failure is None
 
     def _check_link(self) -> bool:
         """Note links that came up or went down (and when); True if what the screen shows changed."""
@@ -682,11 +698,25 @@ class NetworkGame(GameController):
         if self._check_link():
             self._notify(Change())
 
+    def leave(self, resign: bool) -> None:
+        """The player leaves on purpose: a pause (the links say so as they close; r in the lobby resumes the
+        game) or a resignation (a signed abort naming our seat ends the game with the scores so far)."""
+        if resign:
+            self.peer.resign()
+            self._finishing = True
+        else:
+            self.peer.pause()
+
     def close(self) -> None:
-        """Leave: stop the peer (its files stay; the game can be resumed from them) and its computers' process."""
+        """Leave: stop the peer (its files stay; the game can be resumed from them) and its computers' process.
+
+        After a resignation the peer first sends it (up to 5 s), then stops."""
         self._closed = True
         if self._task is not None and not self._task.done():
-            self._task.cancel()
+            if self._finishing:
+                asyncio.get_running_loop().call_later(5.0, self._task.cancel)
+            else:
+                self._task.cancel()
         if isinstance(self.peer.think, Thinker):
             self.peer.think.close()
 

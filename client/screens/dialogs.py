@@ -76,6 +76,39 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
+class LeaveScreen(ModalScreen[str]):
+    """Leaving a network game on purpose: pause (back later) or resign (for good); ``""``: stay."""
+
+    BINDINGS = [Binding("escape,s", "stay", "Stay"), Binding("p,y", "pause", "Pause"), Binding("r", "resign", "Resign")]
+
+    def __init__(self, question: str):
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(self.question), classes="screen-title")
+            with Horizontal(classes="buttons"):
+                yield Button(Text("Pause [p]"), id="pause", variant="primary")
+                yield Button(Text("Resign [r]"), id="resign", variant="error")
+                yield Button(Text("Stay [s]"), id="stay")
+
+    def on_mount(self) -> None:
+        self.query_one("#stay").focus()
+
+    def action_stay(self) -> None:
+        self.dismiss("")
+
+    def action_pause(self) -> None:
+        self.dismiss("pause")
+
+    def action_resign(self) -> None:
+        self.dismiss("resign")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss("" if event.button.id == "stay" else str(event.button.id))
+
+
 class GameOverScreen(ModalScreen[str]):
     """The result, then back to the board or home."""
 

@@ -37,8 +37,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Select, Static
 
 from client.local_play import BOT_KINDS
-from client.net_controller import NetworkGame, clock, describe_policy
-from client.screens.dialogs import ConfirmScreen
+from client.net_controller import ON_GONE_WORDS, NetworkGame, claim_time, clock, describe_policy
+from client.screens.dialogs import LeaveScreen
 from client.screens.invite import InviteScreen, JoinAddressScreen
 from client.widgets.link_banner import LinkBanner
 from client.widgets.peers import PeerList
@@ -89,14 +89,16 @@ class NetworkScreenMixin:
             self.app.pop_screen()  # type: ignore[attr-defined]
             return
 
-        def answer(yes: bool | None) -> None:
-            if yes:
+        def answer(choice: str | None) -> None:
+            if choice:
+                controller.leave(resign=choice == "resign")
                 self.app.pop_screen()  # type: ignore[attr-defined]
 
         others = "the others" if getattr(controller, "players", 2) > 2 else "the other player"
-        self.app.push_screen(ConfirmScreen(  # type: ignore[attr-defined]
-            f"Leave this network game? Its log is kept (r in the lobby resumes it); {others} may claim "
-            f"the game later."), answer)
+        self.app.push_screen(LeaveScreen(  # type: ignore[attr-defined]
+            f"Leave this network game?\nPause: {others} see you left on purpose; r in the lobby brings you "
+            f"back (after {claim_time(controller.claim_after)}: {ON_GONE_WORDS.get(controller.on_gone or 'end')}).\n"
+            f"Resign: the game ends now with the scores so far, signed in every log."), answer)
 
 
 @lru_cache(maxsize=None)

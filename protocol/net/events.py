@@ -164,6 +164,17 @@ class LinkLost(PeerEvent):
 
 
 @dataclass(frozen=True)
+class PeerLeft(PeerEvent):
+    """A member said it leaves on purpose and will be back (a pause): not a crash, not a cut cable."""
+
+    key: bytes
+    fingerprint: str
+
+    def __str__(self) -> str:
+        return f"left on purpose (paused): {self.fingerprint}"
+
+
+@dataclass(frozen=True)
 class Resumed(PeerEvent):
     """A restarted peer rebuilt its game from its files."""
 
@@ -185,4 +196,4 @@ class Note(PeerEvent):
 
 
 __all__ = ["Advertised", "JoinAsked", "JoinPending", "JoinRefused", "JoinWithdrawn", "LinkAsked", "LinkLost", "Linked", "Listening", "Note",
-           "PeerEvent", "Resumed", "SeatFreed", "SeatOffered", "SeatTaken", "Seated"]
+           "PeerEvent", "PeerLeft", "Resumed", "SeatFreed", "SeatOffered", "SeatTaken", "Seated"]

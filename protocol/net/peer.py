@@ -54,11 +54,14 @@ from protocol.wire import ProtocolError
 
 from .computers import Computers
 from .discovery import Advert, Discovery, TableHint
-from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, Resumed
+from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, PeerLeft, Resumed
 from .files import GameFiles, ResumeError, Say, Seat, read_game_files, seats_of
 from .invite import Declined, Request
 from .seating import TABLE_CLOSED, Seating
 from .transport import Link, LinkClosed, LinkOptions, bound_port, serve, within
+
+LEFT_PAUSED = "left on purpose: back later"
+"""The CLOSE reason of a player who pauses: the others show it left, not that its link broke."""
 
 GOODBYE = "game over"
 """The CLOSE reason of a peer that is over and sent everything on that link: the other side has it all."""
@@ -113,6 +116,8 @@ class Peer(Seating, Computers):
     _full: asyncio.Event = field(default_factory=asyncio.Event)
     _tasks: set = field(default_factory=set)
     _finished: set = field(default_factory=set)
+    pausing: bool = False
+    """The player leaves on purpose and will be back: the links close saying so (see :meth:`pause`)."""
     _waiting_links: dict = field(default_factory=dict)
     """Seated joiners' links while the table fills (key -> link): a host that closes the table tells them."""
     """Keys of the seats known to hold our end (a goodbye went or came on their link once over)."""
@@ -226,6 +231,15 @@ class Peer(Seating, Computers):
         """
         self._report(self.session.act(action))
 
+    def pause(self) -> None:
+        """The player leaves on purpose and will come back: when this peer stops, its links say so."""
+        self.pausing = True
+
+    def resign(self, reason: str = "left the table: resigned") -> None:
+        """The player gives up for good: a signed abort naming our seat ends the game (scores so far)."""
+        if self.session is not None:
+            self._report(self.session.resign(reason))
+
     async def act(self, action) -> None:
         """:meth:`play` for callers that await (IllegalAction: one line)."""
         self.play(action)
@@ -323,7 +337,8 @@ class Peer(Seating, Computers):
                 task.cancel()
             for link in list(self.links.values()) + list(self._waiting_links.values()):
                 await link.close(GOODBYE if self.session is not None and self.session.over
-                                 else TABLE_CLOSED if self.session is None and self.is_host else "leaving")
+                                 else TABLE_CLOSED if self.session is None and self.is_host
+                                 else LEFT_PAUSED if self.pausing else "leaving")
             if self.discovery is not None:
                 await self.discovery.close()
             self.files.close()
@@ -393,7 +408,8 @@ class Peer(Seating, Computers):
                 self._tick()
         except LinkClosed as e:
             if not session.over:
-                self._emit(LinkLost(key, fingerprint(key), e.reason))
+                self._emit(PeerLeft(key, fingerprint(key)) if link.peer_reason == LEFT_PAUSED
+                           else LinkLost(key, fingerprint(key), e.reason))
             raise
         finally:
             if link.peer_reason == GOODBYE:

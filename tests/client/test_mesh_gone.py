@@ -141,9 +141,9 @@ async def test_a_player_gone_for_good_is_replaced_by_a_computer_and_the_game_goe
         seen = [record_statuses(c) for c in present]
         await until_turn(2, present, [pa, pb], random.Random(5))
         assert gone.waiting.kind == "human"
-        await leave_board(pc)   # Cyd leaves for good, on her turn
-        # the two others: who is gone, for how long, and what comes at the claim time
-        waiting = re.compile(rf"^Waiting for P3 {cyd} \(gone 0:0\d; at 0:02 a computer takes the seat\)$")
+        await leave_board(pc)   # Cyd leaves on purpose (a pause), on her turn, and does not come back
+        # the two others: who left, how long ago, and what comes at the claim time
+        waiting = re.compile(rf"^Waiting for P3 {cyd}, who left on purpose 0:0\d ago; at 0:02 a computer takes the seat$")
         shown = screens[0].query_one(StatusLine)
         await until(lambda: waiting.match(str(shown._content)) or present[0].seats[2].name != cyd, pa, pb,
                     what="the gone clock on Ann's status line")
@@ -200,10 +200,10 @@ async def test_a_player_gone_for_good_ends_the_game_with_the_scores_so_far(tmp_p
         assert guest.my_seat == 2 and guest.policy_text() == describe_policy("end", CLAIM)
         seen = record_statuses(host)
         await until_turn(2, [host, guest], [pa, pb], random.Random(2))
-        await leave_board(pb)   # Bob leaves for good, on his turn
+        await leave_board(pb)   # Bob leaves on purpose (a pause), on his turn, and does not come back
         await until(lambda: isinstance(host.peer.session.result, Aborted), pa, what="the claim")
-        assert any(t.startswith(f"Waiting for P3 {bob} (gone 0:0") and t.endswith(
-            "at 0:02 the game ends with the scores so far)") for t in seen), seen[-8:]
+        assert any(t.startswith(f"Waiting for P3 {bob}, who left on purpose 0:0") and t.endswith(
+            "ago; at 0:02 the game ends with the scores so far") for t in seen), seen[-8:]
         result = host.peer.session.result
         assert result.culprit == 2 and result.scores is not None
         tally = ", ".join(f"{s.label} {v}" for s, v in zip(host.seats, result.scores))
@@ -218,3 +218,30 @@ async def test_a_player_gone_for_good_ends_the_game_with_the_scores_so_far(tmp_p
         await until(lambda: host._task.done(), pa, what="the peer to close")
     report = verify_file(str(host.peer.files.log_path))
     assert report.ok and len(report.seats) == 3, report
+
+
+async def test_a_player_who_resigns_ends_the_game_at_once_with_the_scores_so_far(tmp_path):
+    """Leaving on purpose for good: a signed abort naming the player's own seat, seen by the others at once."""
+    ann, bob = unique("Ann"), unique("Bob")
+    app_a, app_b = lobby_app(ann, tmp_path / "a", discover=False), lobby_app(bob, tmp_path / "b", discover=False)
+    async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
+        host = await open_table(pa, 2)
+        pb.app.screen.join(host.listening, seats=2, who=ann)
+        from client.screens.invite import InviteScreen
+
+        await until(lambda: isinstance(pa.app.screen, InviteScreen), pa, pb, what="the invitation dialog")
+        await pa.pause()
+        assert await pa.click("#invite-accept")
+        screens = await boards(pa, pb)
+        guest = screens[1].controller
+        await pb.press("escape")
+        await until(lambda: not isinstance(pb.app.screen, GameScreen), pb, what="the leave dialog")
+        await pb.press("r")      # resign
+        await until(lambda: isinstance(host.peer.session.result, Aborted), pa, pb, what="the resignation")
+        result = host.peer.session.result
+        assert result.by == 1 and result.culprit == 1 and "resigned" in result.reason
+        assert result.scores is not None
+        await until(lambda: guest._task.done(), pa, pb, what="Bob's peer to stop")
+        await until(lambda: host._task.done(), pa, pb, what="Ann's peer to stop")
+    report = verify_file(str(host.peer.files.log_path))
+    assert report.ok and report.result == "aborted", report
