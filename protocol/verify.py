@@ -43,7 +43,8 @@ from protocol.fair.reveal import RevealedTable
 from protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
 from protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, GENESIS, MOVE, NONCE_DOMAIN, REPLACE, TABLE_KIND,
                               Aborted, Drbg, GameOver, GameStarted, Phase, ReplayMismatch, Session)
-from protocol.wire import ProtocolError
+from protocol.session.kinds import schemas
+from protocol.wire import ProtocolError, check
 
 
 @dataclass
@@ -219,6 +220,15 @@ def check_every_seat(entries: list[Entry], seeds: dict[bytes, bytes],
     return session
 
 
+def _fits(shapes: dict, entry: Entry) -> bool:
+    """Whether an entry's body passes the schema of its kind (checked before any field of it is read)."""
+    try:
+        check(shapes[entry.kind], entry.body, entry.kind)
+    except ProtocolError:
+        return False
+    return True
+
+
 def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game] | None = None,
                    path: str = "", one_pass: bool = True) -> Report:
     """Check a log's entries (see the module doc). ``one_pass=False`` replays seat by seat only."""
@@ -239,23 +249,28 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         entries.append(entry)
     if not entries:
         return report.fail(None, "", "the log holds no entry")
+    shapes = schemas()
     table = next((e for e in entries if e.kind == TABLE_KIND), None)
-    seats: list[bytes] = list(table.body.get("seats", [])) if table is not None and isinstance(table.body, dict) else []
+    if table is not None and not _fits(shapes, table):
+        table = None     # read nothing of it: the replay below names it (or an earlier bad entry) as it comes
+    seats: list[bytes] = list(table.body["seats"]) if table is not None else []
     if table is not None:
-        report.game, report.variant = str(table.body.get("game", "")), str(table.body.get("variant", ""))
-        names = table.body.get("names", [])
+        report.game, report.variant = table.body["game"], table.body["variant"]
+        names = table.body["names"]
         report.seats = [{"seat": i + 1, "name": names[i] if i < len(names) else "", "key": k.hex(),
                          "fingerprint": ids.fingerprint(k)} for i, k in enumerate(seats)]
     label = {k: f"seat {i + 1} ({ids.fingerprint(k)})" for i, k in enumerate(seats)}
     computers = []    # keys given a seat by a replace entry: replayed like the table's seats
     for e in entries:
-        body = e.body if e.kind == REPLACE and isinstance(e.body, dict) else {}
-        if isinstance(body.get("key"), bytes) and isinstance(body.get("seat"), int) and body["key"] not in seats:
+        if e.kind != REPLACE or not _fits(shapes, e):
+            continue      # a malformed replace: the replay names it
+        body = e.body
+        if body["key"] not in seats:
             computers.append(body["key"])
             label.setdefault(body["key"], f"seat {body['seat'] + 1} ({ids.fingerprint(body['key'])}, computer)")
     seeds: dict[bytes, bytes] = {}
     for e in entries:
-        if e.kind in (END, ABORT) and isinstance(e.body, dict) and isinstance(e.body.get("seed"), bytes):
+        if e.kind in (END, ABORT) and _fits(shapes, e) and "seed" in e.body:
             seeds.setdefault(e.author, e.body["seed"])
     first_error: tuple[int, str, str] | None = None
     final: Session | None = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from protocol.log import FIRST_PREV, Entry, open_entry
-from protocol.wire import ProtocolError
+from protocol.wire import ProtocolError, check
 
 from .kinds import ABORT, REPLACE
 
@@ -60,10 +60,12 @@ def conflicting_abort(s: "Session", entry: Entry) -> None:
     the same number but different, that author forked the chain: blame it.
     Otherwise nobody can be blamed from here.
     """
-    evidence = entry.body.get("evidence") if isinstance(entry.body, dict) else None
-    for raw in evidence if isinstance(evidence, list) else []:
-        if not isinstance(raw, bytes):
-            continue
+    try:
+        check(s._schemas[ABORT], entry.body, ABORT)      # its shape first: nothing is read before
+    except ProtocolError as e:
+        raise ProtocolError(f"{s._seat_label(entry.author)} sent an abort at entry {entry.seq}, which our log "
+                            f"fills otherwise, and it is malformed ({e})", None) from None
+    for raw in entry.body["evidence"]:
         try:
             shown = open_entry(raw)
         except ProtocolError:
@@ -74,6 +76,6 @@ def conflicting_abort(s: "Session", entry: Entry) -> None:
                 raise ProtocolError(f"seat {s._seat_name(shown.author)} signed two different entries for "
                                     f"sequence number {shown.seq} (one shown by {s._seat_label(entry.author)}"
                                     f"'s abort)", s._seat_of(shown.author))
-    reason = entry.body.get("reason", "") if isinstance(entry.body, dict) else ""
+    reason = entry.body["reason"]
     raise ProtocolError(f"{s._seat_label(entry.author)} ended the game at entry {entry.seq}, which our log "
                         f"fills otherwise ({str(reason)[:200]})", None)

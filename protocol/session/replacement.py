@@ -108,13 +108,13 @@ class Replacement:
         Our log is kept as it is: identical to the others' before that place.
         """
         seq, body = entry.seq, entry.body
-        if (self.my_seat is None or body.get("seat") != self.my_seat or seq < 1 or entry.game != self.game_id
+        try:
+            check(self._schemas[REPLACE], body, REPLACE)     # its shape first: nothing is read before
+        except ProtocolError:
+            return False
+        if (self.my_seat is None or body["seat"] != self.my_seat or seq < 1 or entry.game != self.game_id
                 or entry.prev != self.chain[seq - 1].hash or self._seat_of(entry.author) is None
                 or any(e.author != self.public for e in self.chain[seq:])):
-            return False
-        try:
-            check(self._schemas[REPLACE], body, REPLACE)
-        except ProtocolError:
             return False
         self._take_replace(entry)
         return True
