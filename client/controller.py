@@ -154,6 +154,8 @@ class GameController(ABC):
     @property
     def mode(self) -> str:
         """What kind of game this is, for titles: hot-seat, local game, LAN game."""
+        if not self.local_seats and self.seats and all(s.kind == COMPUTER for s in self.seats):
+            return "computers playing"
         return "hot-seat" if len(self.local_seats) > 1 else "local game"
 
     def is_over(self) -> bool:

@@ -11,6 +11,8 @@ from client.controller import LocalGame
 
 HOT_SEAT = "hot-seat"
 VS_COMPUTER = "vs"
+WATCH = "watch"
+"""Computers at every seat; the person watches (the pause after each move sets the speed)."""
 
 
 MOVE_SECONDS = 0.9
@@ -53,10 +55,14 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal"
         make_bot(bot)  # fails early, with the list of bots
         seats = [None] + [make_bot(bot, f"{seed}/bot{i}", max_seconds=MOVE_SECONDS) for i in range(1, players)]
         names = [you] + [f"{bot} bot" if players == 2 else f"{bot} bot {i}" for i in range(1, players)]
+    elif mode == WATCH:
+        make_bot(bot)
+        seats = [make_bot(bot, f"{seed}/bot{i}", max_seconds=MOVE_SECONDS) for i in range(players)]
+        names = [f"{bot} {i + 1}" for i in range(players)]
     else:
         raise ValueError(f"unknown mode {mode!r}")
     think = None
-    if mode == VS_COMPUTER and bot.startswith("ismcts"):
+    if mode in (VS_COMPUTER, WATCH) and bot.startswith("ismcts"):
         from client.thinking import Thinker
 
         think = Thinker()  # a search thinks in its own process: the screen never stalls (random, greedy: instant)

@@ -114,7 +114,7 @@ class RecordedGame(LocalGame):
         self.files = GameFiles(folder)
         if resume is None:
             meta = {"local": True, "role": "local", "game": game.id, "variant": variant, "players": n,
-                    "seed": str(seed), "mode": "hot-seat" if len(self.local_seats) > 1 else "vs",
+                    "seed": str(seed), "mode": ("hot-seat" if len(self.local_seats) > 1 else "vs" if self.local_seats else "watch"),
                     "seats": [{"key": idents[i].public.hex(), "name": names[i], "address": None,
                                "bot": (list(bots)[i] if i < len(bots) else None)} for i in range(n)],
                     "moves": 0, "over": False}
@@ -271,7 +271,10 @@ def describe_unfinished(meta_path: Path) -> str:
     others = [str(s.get("name", "?")) for s in seats[1:] if isinstance(s, dict)]
     who = " and ".join(others) if len(others) <= 2 else f"{others[0]} and {len(others) - 1} others"
     who = who or "nobody"
-    return f"{name} against {who}, move {int(meta.get('moves', 0) or 0)}"
+    move = int(meta.get("moves", 0) or 0)
+    if meta.get("mode") == "watch":
+        return f"{name}: {seats[0].get('name', '?') if seats else '?'} against {who}, move {move}"
+    return f"{name} against {who}, move {move}"
 
 
 def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,

@@ -396,6 +396,52 @@ def _same_public(game: Game, a: State, b: State) -> bool:
     return game.digest(a) == game.digest(b)
 
 
+@dataclass(frozen=True)
+class SavedGame:
+    """A game whose files Lanterne wrote (LAN or local), for the Replays list."""
+
+    log: Path
+    line: str
+    when: float
+
+
+def saved_games(folder: str | Path) -> list[SavedGame]:
+    """Every game in ``folder`` (LAN games) and ``folder/local`` (local games), newest first, in one line each.
+
+    Read from the games' meta files (``<table>.json`` beside ``<table>.log``); never raises.
+    """
+    import json
+    import time
+
+    out = []
+    for sub, where in ((Path(folder), "LAN"), (Path(folder) / "local", "local")):
+        try:
+            metas = list(sub.glob("*.json"))
+        except OSError:
+            continue
+        for meta_path in metas:
+            log = meta_path.with_suffix(".log")
+            try:
+                meta = json.loads(meta_path.read_text())
+                when = log.stat().st_mtime
+            except (OSError, ValueError):
+                continue
+            if not isinstance(meta, dict):
+                continue
+            try:
+                name = _registry(str(meta.get("game"))).name
+            except Exception:  # noqa: BLE001 - a listing never fails
+                name = str(meta.get("game", "?"))
+            seats = meta.get("seats") if isinstance(meta.get("seats"), list) else []
+            names = " vs ".join(str(s.get("name") or "?") for s in seats if isinstance(s, dict)) or "?"
+            kind = "hot-seat" if meta.get("mode") == "hot-seat" else where
+            moves = f", {meta['moves']} moves" if isinstance(meta.get("moves"), int) else ""
+            state = "over" if meta.get("over") else "unfinished"
+            stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
+            out.append(SavedGame(log, f"{stamp}  {name} ({kind}): {names}{moves}, {state}", when))
+    return sorted(out, key=lambda g: g.when, reverse=True)
+
+
 def verdict_line(report) -> str:
     """``protocol.verify``'s report as one line for the screen."""
     if getattr(report, "unfinished", False):     # sound so far: a game under way is no accusation

@@ -8,10 +8,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, RadioSet, Select, Static
 
-from client.local_play import BOT_KINDS, DEFAULT_BOT, HOT_SEAT, VS_COMPUTER, make_local_game, playable_games
+from client.local_play import BOT_KINDS, DEFAULT_BOT, HOT_SEAT, VS_COMPUTER, WATCH, make_local_game, playable_games
 from client.local_record import local_folder
 from engines.core import RulesError
 from engines.registry import get_game
+
+
+DELAYS = (0.0, 0.2, 0.4, 1.0, 2.0, 5.0)
+"""The pauses offered after a computer's move (seconds)."""
 
 
 class MarkedRadio(RadioButton):
@@ -46,10 +50,15 @@ class LocalSetupScreen(Screen):
             with RadioSet(compact=True, id="mode"):
                 yield MarkedRadio("Against the computer", value=True, id="mode-vs")
                 yield MarkedRadio("Hot-seat: everyone at this keyboard", id="mode-hot-seat")
+                yield MarkedRadio("Watch computers play each other", id="mode-watch")
             yield Label("Computer player")
             level = getattr(self.app.settings, "computer_level", DEFAULT_BOT)  # type: ignore[attr-defined]
             kinds = list(BOT_KINDS) + ([level] if level not in BOT_KINDS else [])
             yield Select([(k, k) for k in kinds], value=level, allow_blank=False, compact=True, id="bot")
+            yield Label("Pause after each computer move (the speed when watching)")
+            delay = float(getattr(self.app.settings, "computer_delay", 0.4))  # type: ignore[attr-defined]
+            delays = sorted(set(DELAYS) | {delay})
+            yield Select([(f"{d:g} s", d) for d in delays], value=delay, allow_blank=False, compact=True, id="delay")
             yield Label("Seed (empty: a new random game)")
             yield Input("", placeholder="any text or number", compact=True, id="seed")
             yield Static("", id="setup-status", classes="status")
@@ -92,14 +101,15 @@ class LocalSetupScreen(Screen):
         status = self.query_one("#setup-status", Static)
         try:
             game = get_game(str(self.query_one("#game", Select).value))
-            mode = VS_COMPUTER if self.query_one("#mode-vs", RadioButton).value else HOT_SEAT
+            mode = (VS_COMPUTER if self.query_one("#mode-vs", RadioButton).value
+                    else WATCH if self.query_one("#mode-watch", RadioButton).value else HOT_SEAT)
             controller = make_local_game(
                 game, mode=mode, bot=str(self.query_one("#bot", Select).value),
                 seed=self.query_one("#seed", Input).value.strip() or None,
                 variant=str(self.query_one("#variant", Select).value),
                 players=int(self.query_one("#players", Select).value),
                 you=self.app.settings.display_name,  # type: ignore[attr-defined]
-                computer_delay=self.app.settings.computer_delay,  # type: ignore[attr-defined]
+                computer_delay=float(self.query_one("#delay", Select).value),
                 save_to=local_folder())  # written as it is played: resumable, listed under Replays, verifiable
             screen = game_screen_for(controller)
         except (RulesError, ValueError) as e:

@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DirectoryTree, Footer, Header, Input, Label, OptionList, Static
 
-from client.replay_model import Replay, ReplayCursor, ReplayError, load_replay, verify_log
+from client.replay_model import Replay, ReplayCursor, ReplayError, load_replay, saved_games, verify_log
 from client.widgets.replay_board import ReplayBoard
 from client.widgets.replay_steps import ReplaySteps
 from client.widgets.status_line import StatusLine
@@ -89,6 +89,7 @@ class LogPickerScreen(ModalScreen[str | None]):
                                  padding: 0 1; }
     LogPickerScreen #picker-error { color: $error; height: auto; }
     LogPickerScreen DirectoryTree { height: 1fr; }
+    LogPickerScreen #picker-games { height: auto; max-height: 12; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -101,10 +102,15 @@ class LogPickerScreen(ModalScreen[str | None]):
             yield Label("Open a game log: type its path and Enter, or choose it below", classes="panel-title")
             yield Input(value=str(self.folder) + "/", id="picker-path", compact=True)
             yield Static("", id="picker-error")
+            self.saved = saved_games(self.folder)
+            if self.saved:
+                yield Label("Your games, LAN and local, newest first (Enter or a click opens one)",
+                            classes="panel-title")
+                yield OptionList(*[Text(g.line) for g in self.saved], id="picker-games")
             if self.folder.is_dir():
                 yield DirectoryTree(self.folder, id="picker-tree")
             else:
-                yield Static(f"No log folder yet ({self.folder}): games played on the LAN are saved there.",
+                yield Static(f"No log folder yet ({self.folder}): every game, LAN or local, is saved there.",
                              classes="muted")
 
     def on_mount(self) -> None:
@@ -118,6 +124,10 @@ class LogPickerScreen(ModalScreen[str | None]):
             self.query_one("#picker-error", Static).update(f"{path}: {why}")
             return
         self.dismiss(str(path))
+
+    @on(OptionList.OptionSelected, "#picker-games")
+    def _game_chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(str(self.saved[event.option_index].log))
 
     @on(DirectoryTree.FileSelected)
     def _chosen(self, event: DirectoryTree.FileSelected) -> None:

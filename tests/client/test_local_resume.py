@@ -141,3 +141,85 @@ def test_a_local_game_killed_midway_resumes_with_the_same_hidden_cards(lanterne_
     report = verify_file(str(c.log_path))
     assert report.ok and report.result == "over", report.problem
     assert unfinished_local() == []
+
+
+def play_local(game_id: str, seed: str, stop: int | None = None, mode: str = "hot-seat") -> RecordedGame:
+    from client.local_play import make_local_game
+
+    game = get_game(game_id)
+    c = make_local_game(game, mode=mode, bot="random", seed=seed, you="Ann", save_to=local_folder())
+    bot = RandomBot(seed)
+    while c.waiting.kind != "over" and (stop is None or c.moves < stop):
+        w = c.waiting
+        if w.kind == "computer":
+            c.play_computer_now()
+        else:
+            c.submit(w.seat, bot.choose(game, c.view(w.seat), w.seat))
+    c.close()
+    return c
+
+
+async def test_replays_lists_local_games_and_opens_one_verified():
+    from textual.widgets import OptionList
+
+    from client.screens.replay import LogPickerScreen, ReplayScreen
+
+    done = play_local("pueblo", "r1")
+    left = play_local("pagode", "r2", stop=5, mode="vs")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, LogPickerScreen)
+        games = app.screen.query_one("#picker-games", OptionList)
+        lines = [str(games.get_option_at_index(i).prompt) for i in range(games.option_count)]
+        assert len(lines) == 2
+        assert "Pagode (local): Ann vs random bot, 5 moves, unfinished" in lines[0]
+        assert "Pueblo (hot-seat): Ann vs Player 2, " in lines[1] and lines[1].endswith(", over")
+        games.focus()
+        games.highlighted = 1
+        await pilot.press("enter")
+        for _ in range(100):
+            screen = app.screen
+            if isinstance(screen, ReplayScreen) and screen.verdict is not None:
+                break
+            await pilot.pause(0.05)
+        assert screen.path == str(done.log_path) and screen.replay.result == "over"
+        assert screen.verdict[0] and screen.verdict[1].startswith("Verified"), screen.verdict
+    assert left.log_path.is_file()
+
+
+async def test_computers_play_each_other_at_the_chosen_speed_and_the_game_is_logged():
+    import time
+
+    from textual.widgets import Select
+
+    app = make_app()
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        setup = app.screen
+        setup.query_one("#game").value = "pueblo"
+        setup.query_one("#bot").value = "random"
+        setup.query_one("#delay", Select).value = 0.2
+        await pilot.click("#mode-watch")
+        await pilot.click("#start")
+        await pilot.pause()
+        screen = game_screen_of(app)
+        controller = screen.controller
+        assert [s.kind for s in controller.seats] == ["computer", "computer"] and screen.viewer is None
+        assert controller.mode == "computers playing" and controller.computer_delay == 0.2
+        start, moves = time.monotonic(), controller.moves
+        while controller.moves < moves + 4:
+            await pilot.pause(0.05)
+        assert time.monotonic() - start >= 0.6  # at most one move each 0.2 s
+        controller.computer_delay = 0.0      # then as fast as they play, to the end
+        for _ in range(400):
+            if controller.is_over():
+                break
+            await pilot.pause(0.05)
+        assert controller.is_over()
+        log = controller.log_path
+        await app.action_quit()
+    report = verify_file(str(log))
+    assert report.ok and report.result == "over", report.problem
