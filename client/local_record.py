@@ -309,3 +309,44 @@ def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,
                             think=think, bots=bots, resume=(meta, table, raws))
     except Exception as e:  # noqa: BLE001 - a log that does not replay is one line
         raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {str(e)[:200]}") from None
+
+
+def measure(game_id: str, seed: str = "m", folder: Path | str | None = None) -> dict:
+    """Milliseconds per move of a hot-seat game played by random choices through the sessions and the log
+    (``python -m client.local_record GAME [SEED]``): median, 95th percentile, the longest and where it was."""
+    import tempfile
+    import time
+
+    from client.local_play import make_local_game
+    from engines.bots import RandomBot
+    from engines.registry import get_game
+
+    game = get_game(game_id)
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        c = make_local_game(game, mode="hot-seat", seed=seed, save_to=folder or tmp)
+        setup = (time.perf_counter() - started) * 1000
+        bot = RandomBot(seed)
+        times = []
+        while c.waiting.kind != "over":
+            w = c.waiting
+            action = bot.choose(game, c.view(w.seat), w.seat)
+            t = time.perf_counter()
+            c.submit(w.seat, action)
+            times.append((time.perf_counter() - t) * 1000)
+        c.close()
+        entries = len(c.sessions[0].chain)
+    longest = max(range(len(times)), key=times.__getitem__)
+    ordered = sorted(times)
+    return {"game": game_id, "setup_ms": round(setup, 1), "moves": len(times), "entries": entries,
+            "median_ms": round(ordered[len(times) // 2], 1), "p95_ms": round(ordered[int(len(times) * 0.95)], 1),
+            "max_ms": round(times[longest], 1), "max_at_move": longest + 1,
+            "last_move_ms": round(times[-1], 1)}
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    for gid in sys.argv[1:] or ["pagode", "pueblo", "pacal", "pandoria"]:
+        print(json.dumps(measure(gid)))
