@@ -18,7 +18,9 @@ from protocol import identity as ids
 from .handshake import Handshake, HandshakeError, PeerIdentity, decode, encode
 from .transport import Link, LinkClosed, LinkOptions, connect, within
 
-HANDSHAKE_TIMEOUT = 10.0
+HANDSHAKE_TIMEOUT = 4.0
+"""Seconds for the key proof (and then for the joiner's request); the link itself drops a stranger still
+unproven 5 s after it connected (:data:`.transport.PREAUTH_TIMEOUT`)."""
 
 
 class Declined(ConnectionError):
@@ -56,6 +58,7 @@ async def authenticate(link: Link, me: ids.Identity, name: str, *, expect: bytes
                        timeout: float = HANDSHAKE_TIMEOUT) -> Handshake:
     """Run the key proof on ``link``; raises HandshakeError (and closes the link) on failure."""
     hs = Handshake(me, name, expect=expect, expect_fingerprint=expect_fingerprint)
+    link.guard()       # small frames, few of them, and a deadline until the key is proven
 
     async def run() -> None:
         await link.send(hs.opening())
@@ -74,6 +77,7 @@ async def authenticate(link: Link, me: ids.Identity, name: str, *, expect: bytes
         raise
     except LinkClosed as e:
         raise HandshakeError(f"handshake: {e.reason}") from None
+    link.prove()
     return hs
 
 

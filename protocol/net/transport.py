@@ -8,6 +8,14 @@ single byte means the link is dead (a pulled cable or a closed laptop lid
 sends no FIN), and the link closes with :class:`LinkTimeout`.
 
 Nothing here knows what a session message is: payloads are opaque bytes.
+
+Bounded before authentication: a listener holds at most
+:data:`MAX_STRANGERS` links that have not proven their key (the next one gets
+a CLOSE saying so and is closed at once); a link whose handshake has begun
+(:meth:`Link.guard`) takes frames of at most :data:`PREAUTH_MAX_FRAME` bytes
+and at most :data:`PREAUTH_QUEUE` unread DATA frames, and is closed
+:data:`PREAUTH_TIMEOUT` seconds after it opened unless the handshake proved
+the peer's key by then (:meth:`Link.prove`).
 """
 
 from __future__ import annotations
@@ -20,6 +28,16 @@ from typing import Awaitable, Callable
 
 from .framing import (CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, FrameDecoder,
                       FrameError, encode_close, encode_frame)
+
+
+MAX_STRANGERS = 16
+"""Links a listener holds at once that have not proven their key; the next one is closed at once."""
+PREAUTH_MAX_FRAME = 4096
+"""Largest frame (kind byte and payload) before the handshake is done; a bigger one closes the link."""
+PREAUTH_QUEUE = 8
+"""Unread DATA frames a link may hold before the handshake is done (the handshake reads them one by one)."""
+PREAUTH_TIMEOUT = 5.0
+"""Seconds from the connection to the end of the handshake; a stranger still unproven then is dropped."""
 
 
 class LinkClosed(ConnectionError):
@@ -80,6 +98,12 @@ class Link:
         self.peer: tuple[str, int] = (peer[0], peer[1])
         local = writer.get_extra_info("sockname") or ("?", 0)
         self.local: tuple[str, int] = (local[0], local[1])
+        self.opened = time.monotonic()
+        self.proven = False
+        """The handshake proved the peer's key (:meth:`prove`): the limits before authentication are lifted."""
+        self._guarded = False
+        self._strangers: set | None = None
+        """The listener's set of links not yet proven (this link is in it until it proves itself or closes)."""
         self._writer.write(PREFACE)
         self._tasks = [asyncio.create_task(self._read_loop(), name=f"link-read {self.peer}")]
         if options.keepalive:
@@ -92,6 +116,40 @@ class Link:
     @property
     def closed(self) -> bool:
         return self._closed.is_set()
+
+    # -- before authentication
+    def guard(self, max_frame: int = PREAUTH_MAX_FRAME, timeout: float = PREAUTH_TIMEOUT) -> None:
+        """The handshake begins: frames of at most ``max_frame`` bytes, at most PREAUTH_QUEUE unread, and the
+        link is closed ``timeout`` seconds after it opened unless :meth:`prove` comes first."""
+        if self._guarded or self.proven or self.closed:
+            return
+        self._guarded = True
+        self._decoder.max_frame = min(self._decoder.max_frame, max_frame)
+        self._tasks.append(asyncio.create_task(self._deadline(timeout), name=f"link-deadline {self.peer}"))
+
+    def prove(self) -> None:
+        """The handshake proved the peer's key: the full frame size, and no deadline."""
+        if self.proven:
+            return
+        self.proven = True
+        self._decoder.max_frame = self.options.max_frame
+        self._leave_strangers()
+        current = asyncio.current_task()
+        for task in self._tasks:
+            if task.get_name().startswith("link-deadline") and task is not current:
+                task.cancel()
+
+    async def _deadline(self, timeout: float) -> None:
+        await asyncio.sleep(max(0.0, self.opened + timeout - time.monotonic()))
+        if not self.proven and not self.closed:
+            reason = f"no proof of identity within {timeout:g} s"
+            self._send_close_nowait(reason)
+            self._shutdown(reason, LinkTimeout)
+
+    def _leave_strangers(self) -> None:
+        if self._strangers is not None:
+            self._strangers.discard(self)
+            self._strangers = None
 
     # -- sending
     async def send(self, payload: bytes) -> None:
@@ -167,6 +225,11 @@ class Link:
                     return
                 for frame in frames:
                     if frame.kind == DATA:
+                        if self._guarded and not self.proven and self._queue.qsize() >= PREAUTH_QUEUE:
+                            reason = f"more than {PREAUTH_QUEUE} frames before the handshake is done"
+                            self._send_close_nowait(reason)
+                            self._shutdown(reason)
+                            return
                         await self._queue.put(frame.payload)
                     elif frame.kind == PING:
                         self._writer.write(encode_frame(PONG, frame.payload))
@@ -210,6 +273,7 @@ class Link:
         self.close_reason = reason
         self._close_error = error(reason)
         self._closed.set()
+        self._leave_strangers()
         if not self._queue.full():  # wakes a waiting recv; frames queued before it still come first
             self._queue.put_nowait(_CLOSED)
         for fut in self._pings.values():
@@ -260,15 +324,28 @@ Handler = Callable[[Link], Awaitable[None]]
 
 
 async def serve(handler: Handler, host: str, port: int = 0,
-                options: LinkOptions = LinkOptions()) -> asyncio.Server:
+                options: LinkOptions = LinkOptions(), max_strangers: int | None = MAX_STRANGERS) -> asyncio.Server:
     """Listen on ``host:port`` (port 0: any free port; see ``server.sockets``).
 
     Each connection becomes a :class:`Link` passed to ``handler``; the link
-    is closed when the handler returns.
+    is closed when the handler returns. While ``max_strangers`` links are
+    open that have not proven their key (:meth:`Link.prove`), a new
+    connection is told so in a CLOSE frame and closed at once (None: no cap).
     """
+    strangers: set[Link] = set()
 
     async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if max_strangers is not None and len(strangers) >= max_strangers:
+            try:
+                writer.write(PREFACE + encode_close(f"busy: {max_strangers} connections are still proving who "
+                                                    f"they are; try again"))
+                writer.close()
+            except (ConnectionError, OSError, RuntimeError):
+                pass
+            return
         link = Link(reader, writer, options)
+        strangers.add(link)
+        link._strangers = strangers
         try:
             try:
                 await handler(link)

@@ -1,0 +1,215 @@
+"""Bounded before authentication (issue 15, point 5), over real TCP on 127.0.0.1.
+
+A listener serving invitations (the path every peer's listener takes:
+``serve`` + ``host_connection``) holds at most 16 links that have not
+proven their key (the 17th is closed at once), takes frames of at most
+4 KiB until the handshake is done (a bigger one closes the link), and drops
+a stranger that does not finish the handshake within 5 s. After the
+handshake the full limits are back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+import time
+
+from protocol.identity import Identity
+from protocol.net.framing import CLOSE, DATA, PREFACE, encode_frame
+from protocol.net.handshake import Handshake
+from protocol.net.invite import Answer, ask, host_connection, join_request
+from protocol.net.transport import MAX_STRANGERS, PREAUTH_MAX_FRAME, PREAUTH_TIMEOUT, bound_port, serve
+
+LOCAL = "127.0.0.1"
+HOST, JOINER = Identity.from_seed(b"preauth/host"), Identity.from_seed(b"preauth/joiner")
+
+
+class Table:
+    def __init__(self):
+        self.linked: asyncio.Queue = asyncio.Queue()
+        self.closed: list[str] = []
+
+    async def decide(self, request):
+        return Answer(True, "welcome", have=0)
+
+    async def on_accepted(self, request, link):
+        await self.linked.put(link)
+        await link.wait_closed()
+
+    async def serve(self):
+        async def handler(link):
+            await host_connection(link, HOST, "Host", self.decide, self.on_accepted)
+            self.closed.append(link.close_reason or "")
+        server = await serve(handler, LOCAL, 0)
+        return server, bound_port(server)
+
+
+async def stranger(port, first: bytes = b""):
+    reader, writer = await asyncio.open_connection(LOCAL, port)
+    if first:
+        writer.write(first)
+        await writer.drain()
+    return reader, writer
+
+
+async def closed_within(reader, seconds) -> bytes:
+    """Everything the listener sent until it closed the connection (TimeoutError if it stays open).
+
+    A listener that closes a socket holding bytes it did not read makes the kernel send a reset: what
+    came before it counts, and the reset is a close too.
+    """
+    async def everything() -> bytes:
+        got = b""
+        try:
+            while chunk := await reader.read(65536):
+                got += chunk
+        except ConnectionResetError:
+            pass
+        return got
+    return await asyncio.wait_for(everything(), seconds)
+
+
+async def still_open(reader) -> bool:
+    """Nothing but bytes (the listener's preface and hello) and no end of stream, for a moment."""
+    try:
+        while True:
+            if not await asyncio.wait_for(reader.read(65536), 0.05):
+                return False
+    except asyncio.TimeoutError:
+        return True
+    except ConnectionResetError:
+        return False
+
+
+async def test_the_17th_unauthenticated_connection_is_closed_at_once():
+    table = Table()
+    server, port = await table.serve()
+    async with server:
+        idle = [await stranger(port, PREFACE) for _ in range(MAX_STRANGERS)]
+        for reader, _ in idle:                      # each was served: the listener's preface came back
+            assert await asyncio.wait_for(reader.readexactly(len(PREFACE)), 5) == PREFACE
+        for first in (b"", PREFACE):
+            t = time.monotonic()
+            reader, writer = await stranger(port, first)
+            answer = await closed_within(reader, 1.0)
+            assert time.monotonic() - t < 0.5
+            if not first:    # (with bytes sent, the close may come as a reset before the reason)
+                assert answer.startswith(PREFACE) and answer[len(PREFACE) + 4] == CLOSE and b"busy" in answer
+            writer.close()
+        for reader, _ in idle:                      # the 16 are still open
+            assert await still_open(reader)
+        idle[0][1].close()                          # one leaves: a real joiner gets in
+        await asyncio.sleep(0.2)
+        link, hs, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
+        assert hs.peer.key == HOST.public
+        await link.close()
+        for _, w in idle[1:]:
+            w.close()
+
+
+async def test_proven_links_do_not_count_against_the_cap():
+    table = Table()
+    server, port = await table.serve()
+    async with server:
+        links = []
+        for _ in range(MAX_STRANGERS + 2):
+            link, _, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
+            links.append(link)
+        idle = [await stranger(port, PREFACE) for _ in range(MAX_STRANGERS)]
+        for reader, _ in idle:
+            assert await asyncio.wait_for(reader.readexactly(len(PREFACE)), 5) == PREFACE
+            assert await still_open(reader)
+        for link in links:
+            await link.close()
+        for _, w in idle:
+            w.close()
+
+
+async def test_a_5_kib_first_frame_closes_the_link():
+    table = Table()
+    server, port = await table.serve()
+    async with server:
+        big = encode_frame(DATA, b"\x00" * (5 * 1024))
+        reader, writer = await stranger(port, PREFACE + big)
+        answer = await closed_within(reader, 2.0)
+        assert answer.startswith(PREFACE) and f"maximum of {PREAUTH_MAX_FRAME}".encode() in answer
+        writer.close()
+        # the frame's header alone is enough: the listener does not wait for 5 KiB it will not take
+        reader, writer = await stranger(port, PREFACE + struct.pack(">IB", 5 * 1024 + 1, DATA))
+        assert b"exceeds the maximum" in await closed_within(reader, 2.0)
+        writer.close()
+        await asyncio.sleep(0.1)
+        assert any("exceeds the maximum of 4096" in reason for reason in table.closed)
+
+
+async def test_a_flood_of_small_frames_before_the_handshake_closes_the_link():
+    table = Table()
+    server, port = await table.serve()
+    async with server:
+        flood = b"".join(encode_frame(DATA, b"\x90") for _ in range(50))
+        reader, writer = await stranger(port, PREFACE + encode_frame(DATA, b"junk") + flood)
+        answer = await closed_within(reader, 2.0)
+        assert answer.startswith(PREFACE) and CLOSE in answer[len(PREFACE):]
+        writer.close()
+
+
+async def test_after_the_handshake_frames_of_any_size_pass():
+    table = Table()
+    server, port = await table.serve()
+    async with server:
+        link, _, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
+        host_side = await asyncio.wait_for(table.linked.get(), 5)
+        assert link.proven and host_side.proven
+        payload = bytes(range(256)) * 256            # 64 KiB
+        await link.send(payload)
+        assert await asyncio.wait_for(host_side.recv(), 5) == payload
+        await host_side.send(payload)
+        assert await asyncio.wait_for(link.recv(), 5) == payload
+        await asyncio.sleep(PREAUTH_TIMEOUT + 0.3 - (time.monotonic() - link.opened))
+        assert not link.closed and not host_side.closed      # no deadline once proven
+        await link.close()
+
+
+async def test_a_silent_stranger_is_dropped_within_5_s():
+    """Nothing at all, a preface only, or a valid hello and then silence: each is closed before 5 s."""
+    table = Table()
+    server, port = await table.serve()
+    hello = Handshake(Identity.from_seed(b"preauth/stranger"), "Stranger").opening()
+    async with server:
+        async def dropped_after(first: bytes) -> float:
+            t = time.monotonic()
+            reader, writer = await stranger(port, first)
+            answer = await closed_within(reader, PREAUTH_TIMEOUT + 1)
+            took = time.monotonic() - t
+            assert answer.startswith(PREFACE) and b"timed out" in answer, answer
+            writer.close()
+            return took
+        times = await asyncio.gather(*(dropped_after(first) for first in
+                                       (b"", PREFACE, PREFACE + encode_frame(DATA, hello))))
+        print(f"silent strangers dropped after {', '.join(f'{x:.2f}' for x in times)} s")
+        assert all(3.0 < x < PREAUTH_TIMEOUT for x in times), times    # the handshake's 4 s, not sooner
+
+
+async def test_the_link_itself_drops_a_guarded_stranger_after_5_s():
+    """The backstop under any handshake: a link whose handshake began and never proved a key closes at 5 s."""
+    from protocol.net.transport import LinkClosed, LinkTimeout
+
+    reasons = asyncio.get_running_loop().create_future()
+
+    async def handler(link):
+        link.guard()
+        try:
+            while True:
+                await link.recv()
+        except LinkClosed as e:
+            reasons.set_result((type(e), e.reason, time.monotonic() - link.opened))
+
+    server = await serve(handler, LOCAL, 0)
+    async with server:
+        reader, writer = await stranger(port := bound_port(server), PREFACE + encode_frame(DATA, b"hi"))
+        kind, reason, took = await asyncio.wait_for(reasons, PREAUTH_TIMEOUT + 2)
+        assert kind is LinkTimeout and reason == "no proof of identity within 5 s"
+        assert PREAUTH_TIMEOUT - 0.1 < took < PREAUTH_TIMEOUT + 0.5, took
+        assert b"no proof of identity" in await closed_within(reader, 2)
+        writer.close()
+        assert port
