@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -25,6 +26,12 @@ ENTRIES = (
     ("rules", "Rules", "u"),
     ("settings", "Settings", "s"),
 )
+
+
+def describe(meta_path: Path) -> str:
+    from client.local_record import describe_unfinished
+
+    return describe_unfinished(meta_path)
 
 
 def make_screen(name: str, settings=None) -> Screen:
@@ -103,21 +110,33 @@ class HomeScreen(Screen):
 
     def action_resume(self) -> None:
         """Go on with the last unfinished local game, from the position where it stopped."""
-        from client.local_record import resume_local
-        from client.screens.game import game_screen_for
-        from protocol.net.files import ResumeError
-
         self.show_resume()
         if self.resumable is None:
             self.notify("No unfinished local game to resume.", severity="warning")
             return
+        self.notify(f"Resuming {describe(self.resumable)} ...")
+        self._resume(self.resumable, float(getattr(self.app.settings, "computer_delay", 0.0)))  # type: ignore[attr-defined]
+
+    @work(thread=True, exclusive=True, group="resume", exit_on_error=False)
+    def _resume(self, path: Path, delay: float) -> None:
+        """Every seat's session replayed from the log (a second for a long game): off the screen's loop."""
+        from client.local_record import resume_local
+        from protocol.net.files import ResumeError
+
         try:
-            controller = resume_local(self.resumable, computer_delay=getattr(self.app.settings, "computer_delay", 0.0))  # type: ignore[attr-defined]
-            screen = game_screen_for(controller)
+            controller = resume_local(path, computer_delay=delay)
         except (ResumeError, OSError, ValueError) as e:
-            self.notify(str(e), severity="error")
+            self.app.call_from_thread(self.notify, str(e), severity="error")
             return
-        self.app.push_screen(screen)
+        self.app.call_from_thread(self._resumed, controller)
+
+    def _resumed(self, controller) -> None:
+        from client.screens.game import game_screen_for
+
+        if self.app.screen is not self:  # the person went elsewhere meanwhile
+            controller.close()
+            return
+        self.app.push_screen(game_screen_for(controller))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         name = (event.button.id or "").removeprefix("home-")

@@ -79,7 +79,10 @@ async def test_a_local_game_quit_midway_resumes_from_home_and_its_log_verifies()
         button = app.screen.query_one("#home-resume", Button)
         assert button.display and f"Resume: Pagode against random bot, move {moves}" in str(button.label)
         await pilot.press("c")
-        await pilot.pause()
+        for _ in range(100):  # the sessions are rebuilt in a worker thread
+            if any(hasattr(s, "controller") for s in app.screen_stack):
+                break
+            await pilot.pause(0.05)
         controller = game_screen_of(app).controller
         assert controller.moves == moves and GAME.digest(controller.view(0)) == hand  # same position, same hand
         assert [e.text for e in controller.log] == lines
