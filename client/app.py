@@ -33,6 +33,9 @@ LANTERNE_THEME = Theme(
     dark=True,
 )
 
+LEAVE_SECONDS = 5.0
+"""On exit (quit, SIGTERM, SIGHUP): how long the network games may take to close their links and zeroconf."""
+
 
 class LanterneApp(App):
     """A terminal board-game table. ``start`` opens a screen over the home screen."""
@@ -54,6 +57,8 @@ class LanterneApp(App):
         self.settings = settings if settings is not None else Settings.load(settings_path)
         self.settings_path = settings_path
         self._start = start
+        self._tables_to_close: list = []
+        """The network games open when the app was asked to exit (closed in :meth:`on_unmount`)."""
 
     def on_mount(self) -> None:
         if self.resilient:
@@ -71,7 +76,8 @@ class LanterneApp(App):
 
     def _exit_on_signals(self) -> None:
         """SIGTERM or SIGHUP (kill, a closed terminal) end the app the normal way: the terminal gets
-        its screen, cursor and mouse back (the default action killed us with the mouse still on)."""
+        its screen, cursor and mouse back (the default action killed us with the mouse still on), and
+        every network table closes its links and withdraws its zeroconf record (see :meth:`exit`)."""
         import asyncio
         import signal
 
@@ -83,6 +89,33 @@ class LanterneApp(App):
                 loop.add_signal_handler(number, lambda n=number: self.exit(return_code=128 + n))
             except (NotImplementedError, RuntimeError, ValueError):  # not on this platform or loop
                 pass
+
+    def exit(self, result=None, return_code: int = 0, message=None) -> None:
+        """Exit (quit, SIGTERM, SIGHUP, a crash): the network games on the screens are remembered here,
+        and :meth:`on_unmount` waits until they have closed their links and zeroconf."""
+        import sys
+
+        module = sys.modules.get("client.net_controller")
+        try:
+            screens = list(self.screen_stack) if module is not None else []  # else no network game was opened
+        except Exception:  # no screen yet: nothing to close
+            screens = []
+        for screen in screens:
+            for held in (getattr(screen, "controller", None), getattr(screen, "pending", None)):
+                if isinstance(held, module.NetworkGame) and all(held is not g for g in self._tables_to_close):
+                    self._tables_to_close.append(held)
+        super().exit(result, return_code, message)
+
+    async def on_unmount(self) -> None:
+        """The app's last step, after the terminal is given back and the screens are gone (a game screen
+        only cancels its peer): wait up to LEAVE_SECONDS until each network game has closed its links
+        and sent its zeroconf goodbye, else the loop's end would cut that short (a ghost table in other
+        lobbies for the record's TTL, about 75 min)."""
+        import asyncio
+
+        games, self._tables_to_close = self._tables_to_close, []
+        if games:
+            await asyncio.wait([asyncio.ensure_future(g.aclose()) for g in games], timeout=LEAVE_SECONDS)
 
     def watch_theme(self, theme: str) -> None:
         if getattr(self, "settings", None) is not None and self.settings.theme != theme:

@@ -96,6 +96,10 @@ EXIT_CODES = ("exit codes: 0 the game ended normally; 1 it ended by an abort or 
               "left in the log folder to resume")
 
 
+CLEANUP_SECONDS = 5.0
+"""After SIGTERM or SIGHUP, how long the peer may take to close its links and zeroconf before it is cut."""
+
+
 class Stopped(Exception):
     """The command was stopped by a signal, after the peer closed its links and its zeroconf record."""
 
@@ -113,11 +117,14 @@ async def until_signal(coro):
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     got: list[int] = []
+    timers: list[asyncio.TimerHandle] = []
 
     def stop(signum: int) -> None:
-        if not got:            # a second signal does not cut the goodbye short
+        if not got:
             got.append(signum)
-            task.cancel()
+            # the cleanup gets CLEANUP_SECONDS, then is cut short (so is it by a second signal)
+            timers.append(loop.call_later(CLEANUP_SECONDS, task.cancel))
+        task.cancel()
 
     numbers = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
     installed = []
@@ -134,6 +141,8 @@ async def until_signal(coro):
             raise Stopped(got[0]) from None
         raise
     finally:
+        for timer in timers:
+            timer.cancel()
         for number in installed:
             loop.remove_signal_handler(number)
 
