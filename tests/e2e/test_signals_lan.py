@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from tests.e2e.netns import Host, output, wait_line
+from tests.e2e.netns import REPO, Host, output, wait_line
 
 pytestmark = pytest.mark.netns
 
@@ -104,3 +104,105 @@ def test_the_browser_would_keep_a_ghost_without_the_goodbye(netns_network):
     os.kill(host.pid, signal.SIGKILL)
     with pytest.raises(AssertionError, match="no line matching"):
         wait_line(watch, "^remove ", LIMIT + 1)
+
+
+class Terminal:
+    """The app in a pseudo-terminal of its own (its controlling terminal: closing it hangs the app up)."""
+
+    def __init__(self, host: Host, columns: int = 120, rows: int = 40):
+        import fcntl
+        import json
+        import pty
+        import struct
+        import subprocess
+        import sys
+        import termios
+        import threading
+
+        (host.home / "settings.json").write_text(json.dumps({"display_name": "AppHost",
+                                                              "interfaces": [host.address]}))
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        env = dict(host.env(), TERM="xterm-256color")
+        self.proc = subprocess.Popen(["ip", "netns", "exec", host.namespace, sys.executable, "-m", "client"],
+                                     cwd=str(REPO), env=env, stdin=slave, stdout=slave, stderr=slave,
+                                     start_new_session=True,
+                                     preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+        host.processes.append(self.proc)
+        os.close(slave)
+        self.screen = bytearray()
+        self.hang_up = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        import select
+
+        while True:
+            if self.hang_up.is_set():       # closed here: a read blocked on it would keep it open
+                os.close(self.master)
+                return
+            if not select.select([self.master], [], [], 0.05)[0]:
+                continue
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                os.close(self.master)
+                return
+            self.screen.extend(data)
+
+    def type(self, keys: bytes, then: float = 2.0) -> None:
+        os.write(self.master, keys)
+        time.sleep(then)
+
+    def wait_for(self, text: bytes, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while text not in self.screen:
+            assert time.monotonic() < deadline, f"{text!r} not on the screen within {timeout:g} s"
+            time.sleep(0.1)
+        time.sleep(0.5)
+
+    def close(self) -> None:
+        self.hang_up.set()
+
+
+@pytest.mark.parametrize("how,where", [("SIGTERM", "lobby"), ("SIGHUP", "game"), ("closed", "game")],
+                         ids=["SIGTERM-open-table", "SIGHUP-game", "closed-terminal-game"])
+def test_the_app_leaves_no_ghost_table(netns_network, how, where):
+    """The app's table (open in the lobby, or at play on the board) is withdrawn within 3 s of SIGTERM,
+    SIGHUP or its terminal closed, and the terminal gets its screen, cursor and mouse back."""
+    net = netns_network(2)
+    a, b = net.hosts
+    watch = b.python("-c", WATCH, b.address, "AppHost")
+    wait_line(watch, "^browsing", 20)
+    term = Terminal(a)
+    time.sleep(4)                      # the app starts
+    term.type(b"l", 3)                 # the LAN lobby
+    term.type(b"o", 0)                 # open a table
+    wait_line(watch, "^add pagode", 20)
+    if where == "game":
+        guest = b.lanterne("join", "AppHost", "--bot", "random", "--name", "Bob", "--interface", b.address,
+                           "--log-dir", str(b.home / "games"), "--wait", "20")
+        wait_line(guest, "^found", 20)
+        term.screen.clear()
+        term.wait_for(b"Accept", 15)   # the join request's dialog
+        term.type(b"a", 0)             # accept Bob
+        wait_line(guest, "^seated 2 of 2", 20)
+        time.sleep(2)                  # the board is on screen
+    term.screen.clear()
+    sent = time.time()
+    if how == "closed":
+        term.close()
+    else:
+        os.kill(term.proc.pid, getattr(signal, how))
+    line = wait_line(watch, "^remove ", 15)
+    gone = float(line.split()[1]) - sent
+    assert gone < LIMIT, f"the browser still listed the app's table {gone:.2f} s after {how}"
+    assert term.proc.wait(10) == 128 + (signal.SIGTERM if how == "SIGTERM" else signal.SIGHUP)
+    if how != "closed":
+        term.thread.join(5)
+        tail = bytes(term.screen)
+        assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail and b"\x1b[?1000l" in tail  # screen, cursor, mouse
+    print(f"\napp, {how} at the {where}: record gone after {gone:.3f} s")
