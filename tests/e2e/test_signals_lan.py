@@ -206,3 +206,25 @@ def test_the_app_leaves_no_ghost_table(netns_network, how, where):
         tail = bytes(term.screen)
         assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail and b"\x1b[?1000l" in tail  # screen, cursor, mouse
     print(f"\napp, {how} at the {where}: record gone after {gone:.3f} s")
+
+
+def test_a_seated_guest_stopped_by_sigterm_withdraws_itself_too(netns_network):
+    """`lanterne join` in the middle of a game: SIGTERM, one line, 143, and its own record (a seated
+    guest advertises itself) leaves the other lobbies."""
+    net = netns_network(3)
+    a, b, c = net.hosts
+    watch = c.python("-c", WATCH, c.address, "Bob")
+    wait_line(watch, "^browsing", 20)
+    host = start_host(a, "Ana")
+    guest = b.lanterne("join", "Ana", "--bot", "random", "--name", "Bob", "--interface", b.address,
+                       "--log-dir", str(b.home / "games"), "--wait", "20", "--move-delay", "0.5")
+    wait_line(guest, "^seated 2 of 2", 20)
+    wait_line(watch, "^add ", 20)
+    sent = time.time()
+    os.kill(guest.pid, signal.SIGTERM)
+    gone = float(wait_line(watch, "^remove ", 15).split()[1]) - sent
+    assert gone < LIMIT
+    out, err = output(guest, 15)
+    assert guest.returncode == 143
+    assert err == "lanterne: stopped by SIGTERM: links closed, withdrawn from the LAN\n"
+    assert host.poll() is None or host.returncode in (0, 1)   # the host goes on (or ends by its claim)
