@@ -130,3 +130,40 @@ def _turned_squares(a: int, pieces, stones) -> Iterator[tuple[int, tuple[int, ..
         sq = (a, left, right, bottom)
         if all(x in pieces for x in sq) and any(x in stones for x in sq):
             yield 5, sq
+
+
+def has_constellation(pieces: set[int] | frozenset[int], stones: set[int] | frozenset[int], least: int) -> bool:
+    """Whether ``constellations(pieces, stones)`` would yield one of at least ``least`` storeys.
+
+    The same walk over pairs without building the patterns: Pacal asks this
+    after every turn's stones (``rules.can_build``), and the answer is
+    mostly no, which the generator could only give after yielding them all.
+    """
+    if least <= 1 and stones:
+        return True
+    order = sorted(pieces)
+    nxt, adjacent, square = _NEXT, _ADJACENT, _SQUARE
+    for i, a in enumerate(order):
+        a_stone = a in stones
+        base = a * _N
+        for b in order[i + 1:]:
+            k = base + b
+            ab_stone = a_stone or b in stones
+            if least <= 2 and adjacent[k] and ab_stone:
+                return True
+            e = nxt[k]
+            if e >= 0 and e in pieces:
+                abe_stone = ab_stone or e in stones
+                if least <= 3 and abe_stone:
+                    return True
+                f = nxt[b * _N + e]
+                if least <= 4 and f >= 0 and f in pieces and (abe_stone or f in stones):
+                    return True
+            sq = square[k]
+            if sq is not None:
+                e, f = sq
+                if e in pieces and f in pieces and (ab_stone or e in stones or f in stones):
+                    return True  # 5 storeys: always at least ``least``
+        if data.ROTATED_SQUARES and next(_turned_squares(a, pieces, stones), None) is not None:
+            return True
+    return False

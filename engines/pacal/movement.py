@@ -8,7 +8,7 @@ ship is lifted first, so its own cell is free while it moves.
 from __future__ import annotations
 
 from engines.pacal import data
-from engines.pacal.board import SACRED_CELLS, Board, board_for
+from engines.pacal.board import SACRED_CELLS, Board, bit_cells, board_for
 from engines.pacal.state import PacalState
 
 STRAIGHT, TURN, ARROW = "straight", "turn", "arrow"
@@ -18,8 +18,12 @@ MODES = (STRAIGHT, TURN, ARROW)
 def free_map(state: PacalState, seat: int) -> list[bool]:
     """Per cell: may a ship stand on it now (``seat``'s own ship lifted)."""
     board = board_for(state.players)
-    # pyramid_owner marks the cells of every seat's pyramids bitboard (one list pass, no bit walk)
-    free = [ok and owner < 0 for ok, owner in zip(board.playable, state.pyramid_owner)]
+    free = list(board.playable)
+    every = 0
+    for bits in state.pyramids:
+        every |= bits
+    for c in bit_cells(every):
+        free[c] = False
     for s, at in enumerate(state.ships):
         if at is not None and s != seat:
             free[at] = False

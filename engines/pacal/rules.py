@@ -28,7 +28,7 @@ from engines.core import TABLE, IllegalAction, TableOp, read_action
 from engines.pacal import data
 from engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
 from engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name
-from engines.pacal.constellations import constellations, shape_storeys
+from engines.pacal.constellations import constellations, has_constellation, shape_storeys
 from engines.pacal.movement import (ARROW, MODES, STRAIGHT, TURN, can_teleport_to, regular_moves,
                                    teleport_cells)
 from engines.pacal.scoring import district_storeys, final_scoring, sole_leader
@@ -342,9 +342,18 @@ def can_build(s: PacalState, seat: int) -> bool:
     visible = visible_stones(s, seat)
     if not visible:
         return False
-    if s.pyramid_supply[seat][0] > 0:
+    supply = s.pyramid_supply[seat]
+    if supply[0] > 0:
         return True  # any single visible stone builds a 1-storey pyramid
-    return next(iter_builds(s, seat), None) is not None
+    if s.expert:
+        return next(iter_builds(s, seat), None) is not None
+    # Standard rules: a constellation of n storeys builds (or upgrades) iff some size <= n is
+    # left (sizes_for), so the question is whether one of at least the smallest size left exists.
+    least = next((k for k in range(2, 6) if supply[k - 1] > 0), None)
+    if least is None:
+        return False
+    stones, pyramids = pieces_of(s, seat)
+    return has_constellation(stones | pyramids, stones, least)
 
 
 def check_build(s: PacalState, action: tuple) -> tuple[int, int, tuple[int, ...], int]:
