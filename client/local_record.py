@@ -165,8 +165,8 @@ class RecordedGame(LocalGame):
                 self.last_error = f"The game was aborted: {ev.reason}"
         self._seen[0] = len(self.pipe.events[0])
         over = self.sessions[0].over
-        if self.files.table_id and (over or last is not None):
-            self.files.update(moves=self._moves, over=over)
+        if self.files.table_id and over and not self.files.meta.get("over"):
+            self.files.update(moves=self._moves, over=True)  # not after every move: a meta write costs as much as the move
         return last
 
     def _log_from_chain(self) -> None:
@@ -238,6 +238,8 @@ class RecordedGame(LocalGame):
 
     def close(self) -> None:
         super().close()
+        if self.files.table_id and not self.files.meta.get("over"):
+            self.files.update(moves=self._moves)  # a crash leaves it behind: moves_in_log() counts again
         self.files.close()
 
 
@@ -271,10 +273,29 @@ def describe_unfinished(meta_path: Path) -> str:
     others = [str(s.get("name", "?")) for s in seats[1:] if isinstance(s, dict)]
     who = " and ".join(others) if len(others) <= 2 else f"{others[0]} and {len(others) - 1} others"
     who = who or "nobody"
-    move = int(meta.get("moves", 0) or 0)
+    move = moves_in_log(meta_path.with_suffix(".log"))
     if meta.get("mode") == "watch":
         return f"{name}: {seats[0].get('name', '?') if seats else '?'} against {who}, move {move}"
     return f"{name} against {who}, move {move}"
+
+
+def moves_in_log(log: Path) -> int:
+    """How many moves a log holds (its entries' kinds read, nothing checked: for a listing)."""
+    from protocol.log import LogFormatError, read_log
+    from protocol.wire import ProtocolError, unpack
+
+    try:
+        raws, _cut = read_log(log)
+    except (OSError, LogFormatError):
+        return 0
+    count = 0
+    for raw in raws:
+        try:
+            value = unpack(raw)
+        except ProtocolError:
+            continue
+        count += isinstance(value, dict) and value.get("kind") == "move"
+    return count
 
 
 def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,
