@@ -118,6 +118,8 @@ class GameController(ABC):
 
     game: Game
     seats: tuple[Seat, ...]
+    saved = False
+    """Whether the game is written to disk as it is played (leaving it then loses nothing)."""
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []

@@ -86,6 +86,8 @@ def seat_secrets(secret: bytes, seat: int) -> tuple[bytes, bytes]:
 class RecordedGame(LocalGame):
     """A local game (hot-seat or against computers) through one signed session per seat, logged to disk."""
 
+    saved = True
+
     def __init__(self, game: Game, players: Sequence[Player | None], names: Sequence[str], *,
                  seed: int | str, secret: bytes, folder: Path | str, variant: str = "standard",
                  computer_delay: float = 0.0, think: Think | None = None, bots: Sequence[str | None] = (),

@@ -452,5 +452,7 @@ class GameScreen(Screen):
             if yes:
                 self.app.pop_screen()
 
-        self.app.push_screen(ConfirmScreen("Leave this game? It is not saved."), answer)
+        where = ("Leave this game? It is saved: the home screen resumes it." if self.controller.saved
+                 else "Leave this game? It is not saved.")
+        self.app.push_screen(ConfirmScreen(where), answer)
 
