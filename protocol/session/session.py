@@ -254,7 +254,7 @@ class Session(Seating, Play, Ending, Replacement):
                         # entry must be that abort, naming the same seat.
                         head = log.entries[0] if log.entries else None
                         if (head is None or head.kind != ABORT or head.author != self.public
-                                or head.body.get("culprit") != e.seat):
+                                or not isinstance(head.body, dict) or head.body.get("culprit") != e.seat):
                             raise
                 except (ReplayEnd, Dispute):
                     continue
