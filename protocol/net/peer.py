@@ -335,12 +335,12 @@ class Peer(Seating, Computers):
             server.close()
             for task in list(self._tasks):
                 task.cancel()
-            if self.discovery is not None:   # the zeroconf goodbye first: a slow link must not delay it
-                await self.discovery.close()
             for link in list(self.links.values()) + list(self._waiting_links.values()):
                 await link.close(GOODBYE if self.session is not None and self.session.over
                                  else TABLE_CLOSED if self.session is None and self.is_host
                                  else LEFT_PAUSED if self.pausing else "leaving")
+            if self.discovery is not None:
+                await self.discovery.close()
             self.files.close()
         return self.session
 
