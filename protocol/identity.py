@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import lru_cache
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -19,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 KEY_FILE = "identity.key"
 FINGERPRINT_DOMAIN = b"lanterne/fingerprint/v1"
-SAFETY_DOMAIN = b"lanterne/safety/v1"
+SAFETY_DOMAIN = b"lanterne/safety/v2"
 
 
 def home() -> Path:
@@ -118,12 +119,38 @@ def fingerprint(public: bytes) -> str:
     return "-".join(h[i:i + 4] for i in range(0, 16, 4))
 
 
-def safety_code(*publics: bytes) -> str:
-    """The code all players compare aloud: 16 digits in 4 groups, same on every side.
+SAFETY_ITERATIONS = 5200
+"""SHA-512 rounds per key part (Signal's safety numbers use 5,200 too)."""
+PART_DIGITS = 30
+"""Digits per key: six chunks of 5 decimal digits, about 99.7 bits."""
 
-    SHA-256(domain || the keys sorted bytewise), read as a big number mod 10^16.
-    The order in which the keys are given does not matter.
+
+@lru_cache(maxsize=256)
+def safety_part(public: bytes) -> str:
+    """One key's 30-digit part of a safety code (no spaces), as Signal's safety numbers derive it.
+
+    ``h = "lanterne/safety/v2" || key``, then 5,200 times ``h = SHA-512(h || key)``; the first 30 bytes
+    of ``h`` as six 5-byte big-endian numbers, each mod 100000, 5 digits each. Cached per key: the
+    screens ask for it again and again and each costs 5,200 hashes.
     """
-    h = hashlib.sha256(SAFETY_DOMAIN + b"".join(sorted(publics))).digest()
-    digits = f"{int.from_bytes(h, 'big') % 10 ** 16:016d}"
-    return " ".join(digits[i:i + 4] for i in range(0, 16, 4))
+    public = bytes(public)
+    h = SAFETY_DOMAIN + public
+    for _ in range(SAFETY_ITERATIONS):
+        h = hashlib.sha512(h + public).digest()
+    return "".join(f"{int.from_bytes(h[i:i + 5], 'big') % 100000:05d}" for i in range(0, 30, 5))
+
+
+def safety_code(*publics: bytes) -> str:
+    """The code players compare aloud: each key's 30-digit part, the parts sorted, in groups of 5.
+
+    Two keys (a joiner and a host): 60 digits, 12 groups. A table of N: 30N digits, the same on
+    every screen. The order in which the keys are given does not matter.
+    """
+    digits = "".join(sorted(safety_part(k) for k in publics))
+    return " ".join(digits[i:i + 5] for i in range(0, len(digits), 5))
+
+
+def safety_lines(code: str, per_line: int = 6) -> list[str]:
+    """A code as lines of ``per_line`` groups; with 6, each line is one key's part (35 columns)."""
+    groups = code.split()
+    return [" ".join(groups[i:i + per_line]) for i in range(0, len(groups), per_line)] or [""]

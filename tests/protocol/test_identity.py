@@ -1,9 +1,11 @@
 """identity.py: stored keys with owner-only permissions, fingerprints, safety codes."""
 
+import hashlib
 import os
 import stat
 
-from protocol.identity import KEY_FILE, Identity, fingerprint, home, safety_code, verify
+from protocol.identity import (KEY_FILE, Identity, fingerprint, home, safety_code, safety_lines, safety_part,
+                               verify)
 
 
 def test_identity_is_created_once_with_owner_only_permissions(lanterne_home):
@@ -25,6 +27,14 @@ def test_sign_and_verify_are_domain_separated():
     assert not verify(Identity.from_seed(b"b").public, sig, b"dom/1", b"hello")
 
 
+def _part(key: bytes) -> str:
+    """Signal's numeric fingerprint, re-derived here with hashlib (not with the code under test)."""
+    h = b"lanterne/safety/v2" + key
+    for _ in range(5200):
+        h = hashlib.sha512(h + key).digest()
+    return "".join(str(int.from_bytes(h[i:i + 5], "big") % 100000).zfill(5) for i in range(0, 30, 5))
+
+
 def test_fingerprint_and_safety_code():
     a, b, c = (Identity.from_seed(s).public for s in (b"a", b"b", b"c"))
     assert fingerprint(a) != fingerprint(b) and len(fingerprint(a)) == 19
@@ -32,7 +42,35 @@ def test_fingerprint_and_safety_code():
     assert code == safety_code(b, a)                 # order-independent
     assert code != safety_code(a, c)                 # depends on both keys
     groups = code.split(" ")
-    assert len(groups) == 4 and all(len(g) == 4 and g.isdigit() for g in groups)
+    assert len(groups) == 12 and all(len(g) == 5 and g.isdigit() for g in groups)
+    assert code.replace(" ", "") == "".join(sorted([_part(a), _part(b)]))
+
+
+def test_safety_code_vectors_of_fixed_keys():
+    """Keys 00..1f and 20..3f as Ed25519 seeds: the code re-derived independently matches, and is fixed."""
+    a = Identity.from_seed(bytes(range(32))).public
+    b = Identity.from_seed(bytes(range(32, 64))).public
+    assert safety_part(a) == _part(a) == "051861174142979930871760951499"
+    assert safety_part(b) == _part(b) == "457971161996256346990830637584"
+    assert safety_code(a, b) == ("05186 11741 42979 93087 17609 51499 "
+                                 "45797 11619 96256 34699 08306 37584")
+    assert safety_lines(safety_code(b, a)) == ["05186 11741 42979 93087 17609 51499",
+                                               "45797 11619 96256 34699 08306 37584"]
+
+
+def test_a_table_code_holds_every_seat_part_sorted():
+    keys = [Identity.from_seed(s).public for s in (b"a", b"b", b"c")]
+    code = safety_code(*keys)
+    assert code == safety_code(*reversed(keys)) and len(code.split()) == 18
+    assert safety_lines(code) == sorted(" ".join(_part(k)[i:i + 5] for i in range(0, 30, 5)) for k in keys)
+
+
+def test_safety_part_is_cached_per_key():
+    key = Identity.from_seed(b"cache").public
+    safety_part.cache_clear()
+    safety_part(key)
+    safety_code(key, Identity.from_seed(b"other").public)
+    assert safety_part.cache_info().hits >= 1
 
 
 def test_libsodium_and_openssl_agree_on_signatures():

@@ -106,13 +106,23 @@ def test_a_flipped_byte_of_the_entry_is_refused():
         open_entry(bytes(raw))
 
 
+def _signal_part(key: bytes) -> str:
+    """A key's 30-digit part, re-derived from the page with hashlib alone."""
+    h = b"lanterne/safety/v2" + key
+    for _ in range(5200):
+        h = hashlib.sha512(h + key).digest()
+    return "".join("%05d" % (int.from_bytes(h[i:i + 5], "big") % 100000) for i in range(0, 30, 5))
+
+
 def test_the_safety_code():
     other = ids.Identity.from_seed(bytes(range(32, 64)))
     assert other.public == b("safety.other_public_key")
-    x = hashlib.sha256(b"lanterne/safety/v1" + b"".join(sorted([b("entry.public_key"), other.public]))).digest()
-    digits = f"{int.from_bytes(x, 'big') % 10 ** 16:016d}"
-    assert " ".join(digits[i:i + 4] for i in range(0, 16, 4)) == V["safety.code"]
-    assert ids.safety_code(other.public, b("entry.public_key")) == V["safety.code"]
+    mine = b("entry.public_key")
+    assert _signal_part(mine) == V["safety.entry_part"] and _signal_part(other.public) == V["safety.other_part"]
+    digits = "".join(sorted([V["safety.entry_part"], V["safety.other_part"]]))
+    assert " ".join(digits[i:i + 5] for i in range(0, 60, 5)) == V["safety.code"]
+    assert ids.safety_part(mine) == V["safety.entry_part"]
+    assert ids.safety_code(other.public, mine) == ids.safety_code(mine, other.public) == V["safety.code"]
 
 
 def test_the_game_id_of_the_fair_vectors():
