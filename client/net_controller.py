@@ -38,7 +38,7 @@ from client.local_play import MOVE_SECONDS
 from client.thinking import Thinker
 from engines.bots import make_bot
 from engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
-from protocol.identity import Identity, safety_code
+from protocol.identity import Identity, safety_code, safety_lines
 from protocol.net.discovery import Discovery, DiscoveryError
 from protocol.net.events import (JoinPending, LinkLost, Linked, Listening, PeerEvent, PeerLeft, SeatFreed,
                                  SeatOffered, SeatTaken, Seated)
@@ -156,6 +156,11 @@ class NetworkGame(GameController):
         """A guest: the host took us (we wait for the others, then the roster)."""
         self.host_code = ""
         """A guest: the safety code of the host's key and ours, as the host's join dialog showed it."""
+        self.known = None
+        """The players met before (a :class:`client.known_peers.KnownPeersFile`), if the lobby keeps them: a guest
+        says whether it met the host before and remembers it once seated."""
+        self.host_known = None
+        """A guest: what :attr:`known` says of the host's name and key (a :class:`client.known_peers.Check`)."""
         self.last_remote: LogEntry | None = None
         """The last move of another seat: the screen highlights it."""
         self.last_moves: dict[int, LogEntry] = {}
@@ -306,11 +311,14 @@ class NetworkGame(GameController):
         size = self.players or "several"
         if not self.host_code:
             return [f"Asking {host} for a seat at a table of {size}..."]
-        code = f"Safety code with {host}: {self.host_code}"
+        code = [f"    {line}" for line in safety_lines(self.host_code)]   # one line per key, 35 columns
+        known = [self.host_known.text] if self.host_known is not None else []
         if not self.joined:
-            return [f"Asking {host} for a seat at a table of {size}: {host} reads your request.",
-                    f"{code} (compare it aloud with {host}'s join dialog before {host} accepts)"]
-        return [f"Seated at {host}'s table of {size}: waiting for the other players...", code]
+            return [f"Asking {host} for a seat at a table of {size}: {host} reads your request.", *known,
+                    f"Safety code with {host} (compare it aloud with {host}'s join dialog before {host} accepts):",
+                    *code]
+        return [f"Seated at {host}'s table of {size}: waiting for the other players...", *known,
+                f"Safety code with {host}:", *code]
 
     def free_seats(self) -> int:
         return max(self.players - len(self.taken), 0) if not self.peer.seats else 0
@@ -379,10 +387,13 @@ class NetworkGame(GameController):
                     break
         elif isinstance(ev, JoinPending):
             self.host_name, self.host_code = ev.host, ev.safety_code
+            self._check_host()
         elif isinstance(ev, SeatOffered):
             self.host_name, self.joined, self.host_code = ev.host, True, ev.safety_code
+            self._check_host()
         elif isinstance(ev, Seated):
             self.players = len(ev.names)
+            self._remember_host()
         elif isinstance(ev, PeerLeft):
             self.paused.add(ev.key)
             self._check_link()
@@ -391,6 +402,19 @@ class NetworkGame(GameController):
                 self.paused.discard(ev.key)
             self._check_link()
         self._notify(Change())
+
+    def _check_host(self) -> None:
+        """A guest: is the host a player met before (its key only known from the safety code so far)?"""
+        if self.known is not None and self.host_code:
+            self.host_known = self.known.check_code(self.host_name, self.peer.me.public, self.host_code)
+
+    def _remember_host(self) -> None:
+        """A guest seated: the host accepted us after comparing the code; remember its name and key."""
+        if self.known is None or self.peer.is_host or not self.peer.seats or not self.joined:
+            return
+        host = self.peer.seats[0]
+        if not self.known.remember(host.name, host.key):
+            self.notes.append(self.known.warning or "")
 
     def _on_events(self, events: list) -> None:
         for ev in events:

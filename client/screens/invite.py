@@ -2,7 +2,11 @@
 
 The host sees the joiner's proven name, key fingerprint and the safety code
 (the same code shows on both screens): the two players compare it aloud
-before the host accepts, so nobody in between can pass for the other.
+before the host accepts, so nobody in between can pass for the other. The
+code (60 digits: each key's 30) shows as two lines of six groups of 5, one
+line per key. What the list of known players says comes above it: a name met
+before with this key (comparing again is optional), a name met with another
+key (a warning: compare again), a key met under another name, or nobody met.
 """
 
 from __future__ import annotations
@@ -14,18 +18,30 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select, Static
 
+from client.known_peers import CHANGED, Check
+from protocol.identity import safety_lines
 from protocol.net.invite import parse_address
+
+CODE_LABEL = "Safety code  "
 
 
 class InviteScreen(ModalScreen[bool]):
     """Someone asks for the free seat: accept (True) or decline (False)."""
 
     BINDINGS = [Binding("a", "accept", "Accept"), Binding("d,escape", "decline", "Decline")]
-    DEFAULT_CSS = "InviteScreen #invite-code { text-style: bold; color: $accent; margin: 1 0; }"
+    DEFAULT_CSS = """
+    InviteScreen #invite-code { text-style: bold; color: $accent; margin: 1 0 0 0; }
+    InviteScreen #invite-known { margin: 1 0 0 0; }
+    InviteScreen #invite-known.-known, InviteScreen #invite-known.-renamed { color: $success; }
+    InviteScreen #invite-known.-changed { color: $text; background: $error; text-style: bold; }
+    InviteScreen #invite-compare { margin: 1 0 0 0; }
+    """
 
     def __init__(self, name: str, fingerprint: str, address: str, safety_code: str, table: str = "",
-                 waiting: int = 0):
+                 waiting: int = 0, known: Check | None = None):
         super().__init__()
+        self.known = known
+        """What the list of known players says of this name and key (None: no list)."""
         self.joiner = name
         self.fingerprint = fingerprint
         self.address = address
@@ -41,13 +57,27 @@ class InviteScreen(ModalScreen[bool]):
             yield Static(Text(f"{self.joiner} asks to sit at your table{' (' + self.table + ')' if self.table else ''}."),
                          id="invite-who")
             yield Static(f"Key {self.fingerprint}, from {self.address}", classes="muted", id="invite-key")
-            yield Static(f"Safety code: {self.safety_code}", id="invite-code")
-            yield Static("Compare this code aloud with the other player: accept only if it is the same "
-                         "on both screens.", classes="muted")
+            known = self.known
+            if known is not None:
+                yield Static(Text(known.text), id="invite-known", classes=f"-{known.status}")
+            yield Static(self.code_text(), id="invite-code")
+            if known is not None and not known.compare:
+                compare = "You may compare the code again; it is the same on both screens."
+            elif known is not None and known.status == CHANGED:
+                compare = "Compare it aloud again: accept only if it is the same on both screens."
+            else:
+                compare = "Compare this code aloud with the other player: accept only if it is the same on both screens."
+            yield Static(compare, classes="muted", id="invite-compare")
             yield Static(self._queue_text(), classes="muted", id="invite-queue")
             with Horizontal(classes="buttons"):
                 yield Button("Accept \\[a]", id="invite-accept", variant="primary")
                 yield Button("Decline \\[d]", id="invite-decline", variant="error")
+
+    def code_text(self) -> str:
+        """The code as two lines of 6 groups (one key's 30 digits each), under its label."""
+        lines = safety_lines(self.safety_code)
+        pad = " " * len(CODE_LABEL)
+        return "\n".join((CODE_LABEL if i == 0 else pad) + line for i, line in enumerate(lines))
 
     def _queue_text(self) -> str:
         if not self.waiting:

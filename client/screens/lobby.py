@@ -36,6 +36,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Select, Static
 
+from client.known_peers import CHANGED, KNOWN, KnownPeersFile
 from client.local_play import BOT_KINDS
 from client.net_controller import ON_GONE_WORDS, NetworkGame, claim_time, clock, describe_policy
 from client.screens.dialogs import LeaveScreen
@@ -117,6 +118,42 @@ def network_screen_for(controller: NetworkGame):
 # The lobby
 
 
+class KnownPeerList(PeerList):
+    """The peers heard, each marked from the list of known players: known, or its key changed (a warning).
+
+    The advert's fingerprint is only a hint (the join dialog checks the proven key); a known name heard
+    with another key is worth a warning before anybody clicks it.
+    """
+
+    def __init__(self, known: KnownPeersFile | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.known = known
+
+    def mark(self, advert: Advert) -> Text | None:
+        if self.known is None:
+            return None
+        check = self.known.check_fingerprint(advert.name, advert.fingerprint)
+        if check.status == KNOWN:
+            return Text(f"  known since {check.since}", style="green")
+        if check.status == CHANGED:
+            return Text(f"  KEY CHANGED since {check.since}: compare the code again", style="bold red")
+        return None
+
+    def refresh_marks(self) -> None:
+        """The list of known players changed: mark the lines again."""
+        self._redraw()
+
+    def _redraw(self) -> None:
+        super()._redraw()
+        from client.widgets.peers import describe
+
+        for advert in self.adverts.values():
+            mark = self.mark(advert)
+            if mark is not None:
+                self.replace_option_prompt(self._key(advert), describe(advert) + mark)
+
+
+
 class LobbyScreen(Screen):
     """Play on the LAN. Everything is optional: by default the saved settings, identity and LAN interfaces."""
 
@@ -138,8 +175,10 @@ class LobbyScreen(Screen):
 
     def __init__(self, settings=None, *, identity=None, interfaces: Sequence[str] | None = None,
                  log_dir: Path | str | None = None, discover: bool = True, games: Sequence[Game] | None = None,
-                 options: PeerOptions = PeerOptions()):
+                 options: PeerOptions = PeerOptions(), known_peers: Path | str | None = None):
         super().__init__()
+        self._known_path = known_peers
+        self._known: KnownPeersFile | None = None
         self._settings = settings
         self._identity = identity
         self._interfaces = list(interfaces) if interfaces is not None else None
@@ -188,6 +227,13 @@ class LobbyScreen(Screen):
         return self._identity
 
     @property
+    def known(self) -> KnownPeersFile:
+        """The players met before (``<data folder>/known_peers.json`` unless given)."""
+        if self._known is None:
+            self._known = KnownPeersFile(self._known_path)
+        return self._known
+
+    @property
     def interfaces(self) -> list[str]:
         if self._interfaces is None:
             from protocol.net.discovery import default_interfaces
@@ -212,7 +258,7 @@ class LobbyScreen(Screen):
         with Horizontal(id="lobby-columns"):
             with Vertical(id="lobby-peers"):
                 yield Label("On this network (click a free seat to ask for it)", classes="panel-title")
-                yield PeerList(id="peers")
+                yield KnownPeerList(self.known, id="peers")
                 yield Button("Join by address (HOST:PORT) \\[a]", id="join-address", compact=True)
             with VerticalScroll(id="lobby-open"):  # a small terminal scrolls to the table listing
                 yield Label("Open a table", classes="panel-title")
@@ -265,6 +311,8 @@ class LobbyScreen(Screen):
                      error=True)
         self.query_one(PeerList).own_fingerprint = me.fingerprint
         self.show_unfinished()
+        if self.known.warning:
+            self.say(self.known.warning, error=True)
 
     def on_screen_resume(self) -> None:
         self.show_unfinished()
@@ -460,9 +508,10 @@ class LobbyScreen(Screen):
                         answer.set_result(bool(ok))
 
                 later = len(self.asking) - 1
+                known = self.known.check(request.peer.name, request.peer.key)
                 dialog = InviteScreen(request.peer.name, request.peer.fingerprint,
                                       f"{request.address[0]}:{request.address[1]}", request.safety_code, table,
-                                      waiting=later)
+                                      waiting=later, known=known)
                 self.app.push_screen(dialog, decided)
                 ok = await answer
                 dialog = None
@@ -476,6 +525,10 @@ class LobbyScreen(Screen):
             self._show_queue()
         if not ok:
             self.say(f"You declined {request.peer.name}; your table stays open.")
+        elif not self.known.remember(request.peer.name, request.peer.key):  # compared (or known): remembered
+            self.say(self.known.warning or "", error=True)
+        else:
+            self.query_one(KnownPeerList).refresh_marks()
         return ok
 
     def _show_queue(self) -> None:
@@ -505,6 +558,9 @@ class LobbyScreen(Screen):
             return
         self.join((advert.address, advert.port), fingerprint=advert.fingerprint, game=advert.table.game,
                   variant=advert.table.variant, who=advert.name, seats=advert.table.seats)
+        check = self.known.check_fingerprint(advert.name, advert.fingerprint)
+        if self.pending is not None and check.status == CHANGED:
+            self.say(check.text, error=True)
 
     def action_join_address(self) -> None:
         dialog = JoinAddressScreen()
@@ -537,6 +593,7 @@ class LobbyScreen(Screen):
             return
         self.hosting = False
         controller.host_name = who
+        controller.known = self.known
         self._follow(controller)
         self.say(f"Asking {who or 'the host'} at {address[0]}:{address[1]} for a seat... "
                  f"(the host checks the safety code with you)")

@@ -108,7 +108,8 @@ async def seated(pa, pb, ann: str, bob: str, *, by_address: bool = False) -> dic
     await open_and_join(pa, pb, ann, by_address=by_address)
     invite = pa.app.screen
     assert invite.joiner == bob and len(invite.safety_code) > 4
-    assert invite.safety_code in str(invite.query_one("#invite-code").render())
+    shown = str(invite.query_one("#invite-code").render())
+    assert shown.split() == ["Safety", "code", *invite.safety_code.split()] and len(shown.splitlines()) == 2
     assert await pa.click("#invite-accept")
     await until(lambda: isinstance(pa.app.screen, GameScreen) and isinstance(pb.app.screen, GameScreen),
                 pa, pb, what="both boards")

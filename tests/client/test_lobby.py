@@ -15,10 +15,12 @@ from client.screens.lobby import LobbyScreen
 from client.settings import Settings
 from client.widgets.peers import EMPTY, PeerList
 from engines.registry import get_game
-from protocol.identity import Identity
+from protocol.identity import Identity, safety_code
 from protocol.net.discovery import Advert, Discovery, TableHint
 from tests.client.test_lan_game import until
 from tests.client.toy_game import GAME as TOY
+
+CODE = safety_code(Identity.from_seed(b"ann").public, Identity.from_seed(b"bob").public)
 
 ME = Identity.generate()
 
@@ -131,12 +133,12 @@ async def test_the_invitation_dialog_shows_who_and_the_code_and_answers_by_key_o
     app = app_on(None)
     async with app.run_test(size=(100, 30)) as pilot:
         for keys in (["a"], ["click-decline"]):
-            dialog = InviteScreen("Bob", "ABCD-EF01", "127.0.0.1:5000", "123 456 789", "Toy, standard")
+            dialog = InviteScreen("Bob", "ABCD-EF01", "127.0.0.1:5000", CODE, "Toy, standard")
             await app.push_screen(dialog, answers.append)
             await pilot.pause()
             texts = " ".join(str(w.render()) for w in dialog.query("Static"))
             assert "Bob asks to sit at your table (Toy, standard)" in texts
-            assert "ABCD-EF01" in texts and "127.0.0.1:5000" in texts and "Safety code: 123 456 789" in texts
+            assert "ABCD-EF01" in texts and "127.0.0.1:5000" in texts and "Safety code  " + CODE[:35] + "\n" + " " * 13 + CODE[36:] in texts
             if keys == ["click-decline"]:
                 assert await pilot.click("#invite-decline")
             else:

@@ -24,6 +24,7 @@ from client.settings import Settings
 from client.widgets.link_banner import LinkBanner
 from client.widgets.peers import PeerList
 from engines.registry import get_game
+from protocol.identity import safety_lines
 from protocol.identity import Identity
 from protocol.log import read_log
 from protocol.net.peer import PeerOptions
@@ -80,8 +81,10 @@ async def ask_and_accept(host, guest, host_name: str, guest_name: str, free: int
     invite = host.app.screen
     assert invite.joiner == guest_name and "seats" in invite.table
     # before Accept, the joiner's lobby shows the same safety code as the host's dialog
-    await until(lambda: f"Safety code with {host_name}: {invite.safety_code} (compare it aloud"
-                in table_text(guest), host, guest, what="the code on the joiner's side while pending")
+    code_lines = "\n".join(f"    {line}" for line in safety_lines(invite.safety_code))
+    await until(lambda: f"Safety code with {host_name} (compare it aloud with {host_name}'s join dialog before "
+                        f"{host_name} accepts):\n{code_lines}" in table_text(guest),
+                host, guest, what="the code on the joiner's side while pending")
     assert guest.app.screen.status_text.startswith(f"Asking {host_name} for a seat")
     assert await host.click("#invite-accept")
     return invite.safety_code
@@ -135,7 +138,8 @@ async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves
         await until(lambda: f"2. {bob}" in table_text(pa), pa, pb, what="Bob in the host's table")
         await until(lambda: f"Seated at {ann}'s table of 3: waiting" in table_text(pb), pa, pb,
                     what="Bob told he is seated")
-        assert f"Safety code with {ann}: {code}" in table_text(pb)
+        shown = "\n".join(f"    {line}" for line in safety_lines(code))
+        assert f"Safety code with {ann}:\n{shown}" in table_text(pb)
         assert pb.app.screen.status_text.startswith(f"Seated at {ann}'s table of 3")   # the status follows
         await ask_and_accept(pa, pc, ann, cyd, free=1)
         screens = await boards(pa, pb, pc)
