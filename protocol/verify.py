@@ -42,7 +42,8 @@ from protocol import identity as ids
 from protocol.fair.reveal import RevealedTable
 from protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
 from protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, GENESIS, MOVE, NONCE_DOMAIN, REPLACE, TABLE_KIND,
-                              Aborted, Drbg, GameOver, GameStarted, Phase, ReplayMismatch, Session)
+                              Aborted, Drbg, GameOver, GameStarted, OutOfPlace, Phase, ReplayMismatch,
+                              Session)
 from protocol.session.kinds import schemas
 from protocol.wire import ProtocolError, check
 
@@ -237,14 +238,19 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
     prev = FIRST_PREV
     _, label = _seat_labels(raws)
     for i, raw in enumerate(raws):
+        # A file that is not one chain of sound entries says nothing against the key an entry names:
+        # anyone can cut, splice or damage a file. The problem is reported; no seat is named.
         try:
             entry = open_entry(raw)
         except ProtocolError as e:
-            return report.fail(i, _author_of(raw, label), str(e))
+            return report.fail(i, "", f"{e} (it names {_author_of(raw, label)} as its author; a damaged or forged "
+                                      f"entry, nobody is blamed)")
         if entry.seq != i:
-            return report.fail(i, _author_of(raw, label), f"sequence number {entry.seq} where {i} belongs")
+            return report.fail(i, "", f"sequence number {entry.seq} where {i} belongs (signed by "
+                                      f"{_author_of(raw, label)}; the file is not one chain, nobody is blamed)")
         if entry.prev != prev:
-            return report.fail(i, _author_of(raw, label), "does not link to the previous entry")
+            return report.fail(i, "", f"does not link to the previous entry (signed by {_author_of(raw, label)}; "
+                                      f"the file is not one chain, nobody is blamed)")
         prev = entry.hash
         entries.append(entry)
     if not entries:
@@ -274,13 +280,15 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
             seeds.setdefault(e.author, e.body["seed"])
     first_error: tuple[int, str, str] | None = None
     final: Session | None = None
+    by_key: dict[bytes, Session] = {}
     if not seeds:    # no seat revealed its seed: check what can be checked as a watcher
         try:
             final = Session.replay(entries, OUTSIDER, bytes(32), games=games)
         except ProtocolError as e:
             index = min(getattr(e, "entry", len(entries) - 1), len(entries) - 1)
             author = entries[index].author
-            return report.fail(index, label.get(author, ids.fingerprint(author)), str(e))
+            return report.fail(index, "" if isinstance(e, OutOfPlace) else label.get(author, ids.fingerprint(author)),
+                               str(e))
         if final.result is None:
             return _stops(report, entries, tail, label)
     if one_pass and seats and all(k in seeds for k in seats):
@@ -298,13 +306,16 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
             author = entries[index].author
             culprit = e.seat
             who = label.get(author, ids.fingerprint(author))
-            if culprit is not None and culprit < len(seats) and seats[culprit] != author:
+            if isinstance(e, OutOfPlace):
+                who = ""      # out of context: its signer is not blamed (see protocol.session.chain)
+            elif culprit is not None and culprit < len(seats) and seats[culprit] != author:
                 who += f"; at fault: seat {culprit + 1}"
             if first_error is None or index < first_error[0]:
                 first_error = (index, who, str(e))
             continue
         report.replayed.append(session.my_seat + 1 if session.my_seat is not None else 0)
         final = session
+        by_key[key] = session
     if first_error is not None:
         return report.fail(*first_error)
     if final is None:     # seeds, but none of a seat's: nothing was replayed
@@ -324,6 +335,8 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         if seat < len(report.seats):
             report.seats[seat]["computer"] = {"name": final.names[seat], "key": final.seats[seat].hex(),
                                               "fingerprint": ids.fingerprint(final.seats[seat])}
+    if isinstance(final.result, Aborted) and entries[-1].kind == ABORT and entries[-1].author in by_key:
+        final = by_key[entries[-1].author]    # an accusation is judged by its author's replay (which checked it)
     result = final.result
     if isinstance(result, GameOver):
         report.result, report.scores, report.winners = "over", list(result.scores), [w + 1 for w in result.winners]

@@ -48,8 +48,8 @@ from engines.core import TABLE, Action, Game, Player, RulesError, State
 from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
 from protocol.log import Entry, open_entry
-from protocol.session import (MAX_SEATS, ON_GONE_END, Aborted, GameOver, Moved, ReplaceAsked, Replaced, SeatReplaced,
-                              Session, TableSet)
+from protocol.session import (MAX_SEATS, ON_GONE_END, Aborted, Dropped, GameOver, Moved, ReplaceAsked, Replaced,
+                              SeatReplaced, Session, TableSet)
 from protocol.wire import ProtocolError
 
 from .computers import Computers
@@ -261,6 +261,8 @@ class Peer(Seating, Computers):
                 self._on_replacement(ev)
             if isinstance(ev, TableSet) and self.files.meta.get("game") != ev.game:
                 self.files.update(game=ev.game, variant=ev.variant)   # a guest learns them from the table
+            if isinstance(ev, Dropped):
+                self._dropped(ev)
             if isinstance(ev, Aborted):
                 scores = list(ev.scores) if ev.scores is not None else self.scores_so_far()
                 if scores is not None:
@@ -269,6 +271,15 @@ class Peer(Seating, Computers):
             self.files.update(over=True)
             self._emit(Note(f"log: {self.files.log_path}"))
             self._done.set()
+
+    def _dropped(self, ev: Dropped) -> None:
+        """Bytes the session dropped as out of context: nobody is blamed for them; if an honest peer never sends
+        such bytes, the link they came on is closed (the peer may link again and carry on)."""
+        where = f" from {fingerprint(ev.sender)}" if ev.sender is not None else ""
+        self._emit(Note(f"dropped an entry{where}: {ev.reason}"[:300]))
+        link = self.links.get(ev.sender) if ev.hostile and ev.sender is not None else None
+        if link is not None and not link.closed:
+            self._spawn(link.close(f"sent an entry out of place: {ev.reason}"[:120]))
 
     def _emit(self, event: PeerEvent) -> None:
         """Tell the user what happens around the game: the UI gets the event, a headless peer its line."""

@@ -2,9 +2,15 @@
 
 One chain, one total order: an entry is the next one (same game id,
 sequence number = the chain's length, previous hash = the last entry's), a
-copy of one we hold (harmless), or out of place. Out of place is a breach
-that names its author only where the author's own signatures prove it: two
-different entries by one author for one place (a fork).
+copy of one we hold (harmless), or out of place. Out of place names a seat
+only on evidence that stands on its own (SSB's rule): a *fork*, two
+different entries signed by one author with the same game id, the same
+sequence number and the same previous hash. Anything else out of place (an
+entry of another game or from before the game had an id, an old or skipped
+sequence number, a broken previous-hash) is dropped as noise
+(:class:`~.events.OutOfPlace`): a signature proves its author signed those
+bytes once, not that the author sent them here, so it is never blamed on
+the author.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from typing import TYPE_CHECKING
 from protocol.log import FIRST_PREV, Entry, open_entry
 from protocol.wire import ProtocolError, check
 
+from .events import OutOfPlace
 from .kinds import ABORT, REPLACE
 
 if TYPE_CHECKING:
@@ -24,37 +31,35 @@ NEXT, HELD = "next", "held"
 
 def place(s: "Session", entry: Entry, blame: int | None) -> str:
     """``NEXT`` if ``entry`` extends the chain, ``HELD`` if it needs nothing more (it told us of our
-    own replacement); else ProtocolError with the seat to blame."""
+    own replacement); ProtocolError naming the author for a fork; else :class:`OutOfPlace` (dropped)."""
     index = len(s.chain)
+    who = f"entry {entry.seq} ({entry.kind}) signed by {s._seat_label(entry.author)}"
     if entry.game != s.game_id:
         if not s.game_id:
-            raise ProtocolError(f"entry {entry.seq} ({entry.kind}) by {s._seat_label(entry.author)} "
-                                f"carries a game id before the game has one", blame)
-        raise ProtocolError(f"entry {entry.seq} ({entry.kind}) by {s._seat_label(entry.author)} belongs to "
-                            f"another game", blame)
-    if entry.seq != index:
-        if entry.seq < index and entry.kind == REPLACE and s._replaced_while_gone(entry):
+            raise OutOfPlace(f"{who} carries a game id before the game has one", hostile=True)
+        raise OutOfPlace(f"{who} belongs to another game", hostile=True)
+    if entry.seq < index:
+        if entry.kind == REPLACE and s._replaced_while_gone(entry):
             return HELD
-        if entry.seq < index and entry.kind == ABORT and entry.author in (s.seats or s._keys()):
+        old = s.chain[entry.seq]
+        if old.author == entry.author and old.prev == entry.prev:
+            raise ProtocolError(f"seat {s._seat_name(entry.author)} signed two different entries for "
+                                f"sequence number {entry.seq}", blame)
+        before = s.chain[entry.seq - 1].hash if entry.seq else FIRST_PREV
+        if entry.kind == ABORT and entry.author in (s.seats or s._keys()) and entry.prev == before:
             conflicting_abort(s, entry)
-        if entry.seq < index:
-            old = s.chain[entry.seq]
-            if old.author == entry.author:
-                raise ProtocolError(f"seat {s._seat_name(entry.author)} signed two different entries for "
-                                    f"sequence number {entry.seq}", blame)
-            raise ProtocolError(f"sequence number {entry.seq} by {s._seat_label(entry.author)} is already "
-                                f"taken (next is {index})", blame)
-        raise ProtocolError(f"sequence number {entry.seq} by {s._seat_label(entry.author)} skips "
-                            f"{index} (missing or reordered entries)", blame)
+        raise OutOfPlace(f"{who}: that place is already taken (next is {index})")
+    if entry.seq > index:
+        raise OutOfPlace(f"{who} skips {index} (missing or reordered entries)")
     expected_prev = s.chain[-1].hash if s.chain else FIRST_PREV
     if entry.prev != expected_prev:
-        raise ProtocolError(f"entry {entry.seq} by {s._seat_label(entry.author)} does not link to the "
-                            f"previous entry (broken previous-hash)", blame)
+        raise OutOfPlace(f"{who} does not link to the previous entry (broken previous-hash)")
     return NEXT
 
 
 def conflicting_abort(s: "Session", entry: Entry) -> None:
-    """Another player ended the game at a place our log already fills.
+    """Another member ended the game at a place our log already fills with another author's entry (a race:
+    its abort and that entry were written at once), so the game is over for it, and for us.
 
     If its evidence holds an entry signed by the same author as ours at
     the same number but different, that author forked the chain: blame it.
@@ -72,7 +77,8 @@ def conflicting_abort(s: "Session", entry: Entry) -> None:
             continue
         if shown.seq < len(s.chain):
             ours = s.chain[shown.seq]
-            if ours.author == shown.author and ours.raw != shown.raw and shown.game == ours.game:
+            if (ours.author == shown.author and ours.raw != shown.raw and shown.game == ours.game
+                    and shown.prev == ours.prev):
                 raise ProtocolError(f"seat {s._seat_name(shown.author)} signed two different entries for "
                                     f"sequence number {shown.seq} (one shown by {s._seat_label(entry.author)}"
                                     f"'s abort)", s._seat_of(shown.author))

@@ -9,6 +9,20 @@
   says it found none).
 * An ``abort`` ends the game at once: it names the seat at fault (if any),
   carries the offending bytes as evidence and the scores so far.
+
+Who an abort may name (every peer checks it, and ``verify`` again):
+
+* itself (a resignation, a refused reveal), or nobody;
+* in a claim (reason ``timeout: ...``), only the seat the chain waits for,
+  never its own; a claim against another seat is a broken rule that names
+  the claimer;
+* anyone else only on evidence that stands on its own: fed to this
+  position, the first evidence entry must fail naming that seat (with no
+  evidence, this position's own next step must). A peer that cannot confirm
+  it (its view lacks the accuser's secrets) names nobody; ``verify``
+  replays the accuser with its revealed seed, and an accusation that does
+  not hold there names the accuser;
+* a dispute whose audit finds no cheat ends naming the seat that raised it.
 """
 
 from __future__ import annotations
@@ -21,7 +35,7 @@ from typing import Any
 from protocol.log import Entry
 from protocol.wire import MAX_BIN, ProtocolError, pack
 
-from .events import Aborted, Disputed, GameOver, ReplayMismatch
+from .events import Aborted, Disputed, GameOver, OutOfPlace, ReplayMismatch
 from .kinds import ABORT, CLAIM_REASON, END
 from .phases import Phase
 from .writers import LiveWriter
@@ -108,6 +122,14 @@ class Ending:
         if culprit is not None and culprit >= max(len(self.seats), 1):
             raise ProtocolError(f"entry {entry.seq}: the abort blames seat {culprit + 1}, which does not "
                                 f"exist", blame)
+        by = self._seat_of(entry.author)
+        reason = entry.body["reason"]
+        if reason.startswith(CLAIM_REASON) and culprit is not None and culprit != by:
+            awaited = self._expected_seat()
+            if culprit != awaited:
+                raise ProtocolError(f"entry {entry.seq}: {self._seat_label(entry.author)} claims against seat "
+                                    f"{culprit + 1}, but the game waits for "
+                                    f"{'seat ' + str(awaited + 1) if awaited is not None else 'nobody'}", blame)
         said = entry.body.get("scores")
         ours = self.scores_so_far()
         if said is not None and (ours is None or tuple(said) != ours):   # older logs carry no scores
@@ -116,25 +138,31 @@ class Ending:
             raise ProtocolError(f"entry {entry.seq}: the abort by {self._seat_label(entry.author)} signs scores so "
                                 f"far {theirs}; the position reached gives {mine}", blame)
         body = entry.body
-        if self.writer.checks_evidence and body["evidence"] and entry.author == self.public:
-            self._confirm_evidence(body["evidence"][0], culprit)
+        accuses = culprit is not None and culprit != by and not reason.startswith(CLAIM_REASON)
+        if accuses and entry.author == self.public and self.writer.checks_evidence:
+            self._confirm_evidence(body["evidence"], culprit)
+        elif accuses and entry.author != self.public and self._names(body["evidence"]) != culprit:
+            reason = (f"{reason} (seat {by + 1 if by is not None else '?'} names seat {culprit + 1}; its evidence "
+                      f"does not show it from here)")
+            culprit = None
         self._append(entry)
         scores = tuple(body["scores"]) if "scores" in body else None
-        self._ended(self._seat_of(entry.author), culprit, body["reason"], bool(body.get("audit")), scores)
+        self._ended(by, culprit, reason, bool(body.get("audit")), scores)
 
     def _ended(self, by: int | None, culprit: int | None, reason: str, audit: bool = False,
                scores: tuple[int, ...] | None = None) -> None:
         """An abort: the game is over, unless it asks for the audit now (the dispute)."""
         if audit and culprit is None and self.phase == Phase.PLAY and self.fair is not None:
             self.phase = Phase.DISPUTE
+            self.disputed_by = by
             self._events.append(Disputed(reason))
             return
         self.phase = Phase.ABORTED
         self.result = Aborted(by, culprit, reason, scores)
         self._events.append(self.result)
 
-    def _confirm_evidence(self, raw: bytes, culprit: int | None) -> None:
-        """verify: the evidence of our own abort must be an entry that this position refuses, naming ``culprit``."""
+    def _trial(self):
+        """A copy of this session at this position that can be fed an entry or stepped without changing us."""
         trial = copy.copy(self)
         trial.chain = list(self.chain)
         trial.view = self.view
@@ -143,14 +171,35 @@ class Ending:
         trial.seats, trial.names, trial.replaced = list(self.seats), list(self.names), dict(self.replaced)
         trial.replacing, trial._redeal = copy.deepcopy(self.replacing), deque(self._redeal)
         trial._events, trial._outbox, trial.writer = [], [], LiveWriter(None)
+        return trial
+
+    def _names(self, evidence: list[bytes]) -> int | None:
+        """The seat this position blames on the evidence: its first entry fed here (with none, this position's
+        own next step) fails naming it. None: it fails naming nobody, or does not fail (it proves nothing)."""
+        trial = self._trial()
         try:
-            trial._receive(raw, None)
+            if evidence:
+                trial._receive(evidence[0], None)
+            else:
+                trial._advance()
+        except OutOfPlace:
+            return None
         except ProtocolError as e:
-            if e.seat != culprit:
-                raise ProtocolError(f"the evidence of the abort blames seat {e.seat + 1 if e.seat is not None else '?'}"
-                                    f", not seat {culprit + 1 if culprit is not None else '?'}", self.my_seat)
+            return e.seat
+        return None
+
+    def _confirm_evidence(self, evidence: list[bytes], culprit: int | None) -> None:
+        """verify: our own abort's evidence must be refused by this position naming ``culprit`` (else the
+        accusation was unfounded, and it names us)."""
+        named = self._names(evidence)
+        if named == culprit:
             return
-        raise ProtocolError("the evidence of the abort is a valid entry: the abort was unfounded", self.my_seat)
+        if named is not None:
+            raise ProtocolError(f"the evidence of the abort blames seat {named + 1}, not seat {culprit + 1}",
+                                self.my_seat)
+        what = "is a valid entry, or out of place" if evidence else "is missing, and this position blames nobody"
+        raise ProtocolError(f"the evidence of the abort {what}: the accusation against seat {culprit + 1} was "
+                            f"unfounded", self.my_seat)
 
     # -- final reveals and results
     def _on_final(self, entry: Entry, blame: int | None) -> None:
@@ -179,7 +228,9 @@ class Ending:
         if len(self.finals) < len(self.seats):
             return
         if self.phase == Phase.DISPUTE:
-            self._abort("every seat revealed its secrets and the audit found no cheat", None, [])
+            raiser = getattr(self, "disputed_by", None)
+            self._abort(f"every seat revealed its secrets and the audit found no cheat: the dispute raised by seat "
+                        f"{raiser + 1 if raiser is not None else '?'} was unfounded", raiser, [])
             return
         # FairTable.consume_final has audited every seat's secrets against the
         # whole transcript by now; verify runs audit_transcript on the log again.

@@ -98,6 +98,30 @@ class Aborted:
     scores: tuple[int, ...] | None = None
 
 
+@dataclass(frozen=True)
+class Dropped:
+    """Bytes that were not the chain's next entry nor evidence against anyone: dropped, nobody blamed.
+
+    ``sender`` is the key of the link they came on (None: unknown). ``hostile``:
+    an honest peer never sends such bytes (another game's entry, a stranger's,
+    no valid signature), so the link they came on may be closed; otherwise
+    they may come from a race or a link catching up, and are only noted.
+    """
+
+    reason: str
+    sender: bytes | None = None
+    hostile: bool = False
+
+
+class OutOfPlace(ProtocolError):
+    """An entry out of context (another game, an old or skipped place, a broken link, a non-member's): it proves
+    nothing against its author, so it is dropped (:class:`Dropped`), never blamed."""
+
+    def __init__(self, message: str, hostile: bool = False):
+        super().__init__(message, None)
+        self.hostile = hostile
+
+
 class Dispute(ProtocolError):
     """A cheat nobody can be blamed for yet (a tampered shuffle seen at a deal): audit now."""
 

@@ -17,7 +17,13 @@ an entry belongs in the chain is :mod:`.chain`; whether our entries are
 signed now or read back from a log is the writer (:mod:`.writers`).
 
 Every protocol breach ends the game with an ``abort`` entry naming the seat
-at fault and carrying the offending bytes as evidence.
+at fault and carrying the offending bytes as evidence, and only on evidence
+that stands on its own: an entry that extends the chain and breaks a rule
+names its author; two different entries of one author for one place (a
+fork) name it. Bytes out of context (another game's entry, an old or
+skipped place, a broken previous-hash, no valid signature, a key with no
+seat) prove nothing against anyone: they are dropped with a
+:class:`~.events.Dropped` event, never blamed on their signer (:mod:`.chain`).
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from protocol.wire import ProtocolError, check
 
 from . import chain
 from .ending import Ending
-from .events import Aborted, Dispute, GameOver, Replaced, ReplayEnd, ReplayMismatch
+from .events import Aborted, Dispute, Dropped, GameOver, OutOfPlace, Replaced, ReplayEnd, ReplayMismatch
 from .kinds import (ABORT, CHOICE_KINDS, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REPLACE, TABLE_NONCE_DOMAIN,
                     fair, schemas)
 from .phases import OVER_PHASES, RULES, Phase
@@ -161,8 +167,10 @@ class Session(Seating, Play, Ending, Replacement):
         A protocol breach ends the game with an abort naming the culprit
         (``on_error="abort"``); with ``on_error="raise"`` the ProtocolError is
         raised instead and a malformed entry leaves the session unchanged.
-        ``sender`` is the key of the link the bytes came on, when known: it
-        names the culprit of bytes that carry no valid signature.
+        Bytes out of context leave it unchanged too: a :class:`Dropped` event
+        (or, with ``on_error="raise"``, :class:`OutOfPlace`). ``sender`` is
+        the key of the link the bytes came on, when known: a Dropped event
+        names it (its bytes are never blamed on their signer).
         """
         if self.over:
             if on_error == "raise":
@@ -170,6 +178,10 @@ class Session(Seating, Play, Ending, Replacement):
             return []
         try:
             self._receive(raw, sender)
+        except OutOfPlace as e:
+            if on_error == "raise":
+                raise
+            self._events.append(Dropped(str(e), sender, e.hostile))
         except Dispute as e:
             self._abort(str(e), None, [], audit=True)
         except ProtocolError as e:
@@ -291,20 +303,6 @@ class Session(Seating, Play, Ending, Replacement):
             return f"peer {ids.fingerprint(key)}"
         return f"unknown key {ids.fingerprint(key)}"
 
-    def _sender_seat(self, sender: bytes | None) -> int | None:
-        """The seat that sent bytes which do not prove their author: the link's, when known.
-
-        Without a link (a replay, verify), the only other seat of a table of
-        two. That guess names a seat on evidence it could not be shown to
-        have produced; the trust work replaces it (bytes that prove no
-        author are dropped, never blamed), with the network peer already
-        closing such a link before its session sees the bytes.
-        """
-        if sender is not None:
-            return self._seat_of(sender)
-        others = [i for i, k in enumerate(self.seats) if k != self.public]
-        return others[0] if len(others) == 1 else None
-
     def _expected_seat(self) -> int | None:
         rule = RULES.get(self.phase)
         return rule.writer(self) if rule is not None else None
@@ -312,12 +310,10 @@ class Session(Seating, Play, Ending, Replacement):
     # ------------------------------------------------------------ reading an entry
 
     def _receive(self, raw: bytes, sender: bytes | None) -> None:
-        blame = self._sender_seat(sender)
         try:
             entry = open_entry(raw)
         except ProtocolError as e:
-            e.seat = blame
-            raise
+            raise OutOfPlace(f"bytes that are not an entry signed by its author ({e})", hostile=True) from None
         if entry.seq < len(self.chain) and self.chain[entry.seq].raw == entry.raw:
             return  # a resent entry we already hold: harmless
         leaving = self.seats[self.replacing["seat"]] if self.replacing else None
@@ -328,7 +324,10 @@ class Session(Seating, Play, Ending, Replacement):
     def _accept(self, entry: Entry, sender: bytes | None) -> None:
         """Check an entry's place in the chain, its shape, its author and kind, then let its phase read it."""
         author_seat = self._seat_of(entry.author)
-        blame = author_seat if author_seat is not None else self._sender_seat(sender)
+        blame = author_seat
+        if self.seats and author_seat is None and entry.author not in self.replaced:
+            raise OutOfPlace(f"entry {entry.seq} ({entry.kind}) is signed by {ids.fingerprint(entry.author)}, "
+                             f"who holds no seat here", hostile=True)
         if chain.place(self, entry, blame) == chain.HELD:
             return
         schema = self._schemas.get(entry.kind)

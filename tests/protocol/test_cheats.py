@@ -2,9 +2,16 @@
 
 Seat 1 (index 0, the host) is honest; seat 2 (index 1) cheats. Each scenario
 tampers with what seat 2 sends (re-signed with seat 2's own key, so the lie
-is attributable) or makes seat 2's own fair table cheat consistently. The
-honest peer must end the game with an ``abort`` entry naming seat 2, and
-``verify`` must accept that log and confirm the culprit from the evidence.
+is attributable) or makes seat 2's own fair table cheat consistently. Where
+the lie is an entry that extends the chain and breaks a rule, or a fork, the
+honest peer ends the game with an ``abort`` entry naming seat 2, and
+``verify`` accepts that log and confirms the culprit from the evidence.
+
+Where the lie is out of context (another game's entry, a taken or skipped
+place, a broken previous-hash, a bad signature, a stranger's key), it proves
+nothing against the key that signed it: the honest peer drops it and names
+nobody for it; it goes on waiting for seat 2's real entry, and the claim
+after the claim time names seat 2, the seat the chain waits for.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from engines.bots import RandomBot
 from protocol.fair import group as grp
 from protocol.identity import Identity
 from protocol.log import open_entry, seal
-from protocol.session import Aborted
+from protocol.session import Aborted, Dropped
 from protocol.verify import verify_entries
 from tests.protocol.helpers import AlwaysSwap, drive, forge, games, highcard_sessions, play_highcard
 
@@ -33,6 +40,8 @@ class Tamper:
         self.kind, self.make, self.nth = kind, make, nth
         self.seen = 0
         self.sent: list[bytes] = []
+        self.events: list = []
+        """What the receiver said of the extra frames it got straight from here."""
 
     def __call__(self, src, dst, raw):
         if src != CHEAT:
@@ -43,21 +52,47 @@ class Tamper:
                 out = self.make(entry, self.sessions)
                 self.sent = out if isinstance(out, list) else [out]
                 for extra in self.sent[:-1]:
-                    self.sessions[dst].receive(extra, sender=self.sessions[src].public)
+                    self.events += self.sessions[dst].receive(extra, sender=self.sessions[src].public)
                 return self.sent[-1]
             self.seen += 1
         return raw
 
 
 def run(tamper=None, players=None, before_move=None, seed="cheat", cheat_fair=None):
+    return run_pipe(tamper, players, before_move, seed, cheat_fair)[0]
+
+
+def run_pipe(tamper=None, players=None, before_move=None, seed="cheat", cheat_fair=None):
     sessions = highcard_sessions(2, seed)
     if cheat_fair is not None:
         sessions[CHEAT]._fairmod = cheat_fair
     if tamper is not None:
         tamper.sessions = sessions
     players = players or [RandomBot(1), AlwaysSwap()]
-    drive(sessions, players, filter=tamper, before_move=before_move)
-    return sessions
+    pipe = drive(sessions, players, filter=tamper, before_move=before_move)
+    return sessions, pipe
+
+
+def assert_dropped(tamper, words, hostile=False, claimed=True):
+    """The honest peer drops the cheat's bytes (nobody named for them); then the claim names seat 2."""
+    sessions, pipe = run_pipe(tamper)
+    honest = sessions[HONEST]
+    dropped = [e for e in tamper.events + pipe.events[HONEST] if isinstance(e, Dropped)]
+    assert dropped and words in dropped[0].reason, dropped
+    assert dropped[0].sender == sessions[CHEAT].public and dropped[0].hostile == hostile
+    assert not any(e.kind == "abort" for e in honest.chain), "the dropped bytes ended nothing"
+    if not claimed:
+        return honest
+    assert honest.result is None and honest.waiting_for() == CHEAT
+    honest.timeout = 30
+    honest.tick(0.0)
+    honest.tick(31.0)
+    assert isinstance(honest.result, Aborted) and honest.result.culprit == CHEAT, honest.result
+    assert "timeout" in honest.result.reason
+    report = verify_entries([e.raw for e in honest.chain], games=games)
+    assert report.ok and report.culprit == CHEAT + 1, report
+    assert all(tamper.sent[-1] not in e.raw for e in honest.chain), "no dropped bytes in the log"
+    return honest
 
 
 def assert_caught(sessions, words, evidence=None):
@@ -85,14 +120,14 @@ def test_forged_signature():
     def make(entry, sessions):
         return forge(entry, OUTSIDER)          # claims seat 2 as author, signed by someone else
     t = Tamper("move", make)
-    assert_caught(run(t), "signature", t.sent[-1])
+    assert_dropped(t, "signature", hostile=True)
 
 
 def test_wrong_author_outsider_key():
     def make(entry, sessions):
         return forge(entry, OUTSIDER, author=OUTSIDER.public)
     t = Tamper("move", make)
-    assert_caught(run(t), "wrong author", t.sent[-1])
+    assert_dropped(t, "holds no seat", hostile=True)
 
 
 def test_wrong_author_out_of_turn():
@@ -112,12 +147,12 @@ def test_wrong_author_out_of_turn():
 
 def test_duplicate_sequence_number():
     t = Tamper("move", lambda e, s: forge(e, s[CHEAT].identity, seq=0))
-    assert_caught(run(t), "already taken", t.sent[-1])
+    assert_dropped(t, "already taken")
 
 
 def test_missing_sequence_number():
     t = Tamper("move", lambda e, s: forge(e, s[CHEAT].identity, seq=e.seq + 1))
-    assert_caught(run(t), "skips", t.sent[-1])
+    assert_dropped(t, "skips")
 
 
 def test_reordered_entries():
@@ -126,12 +161,13 @@ def test_reordered_entries():
                      body={"action": ["keep"], "digest": bytes(32)})
         return [later.raw, entry.raw]          # n+1 arrives before n
     t = Tamper("move", make)
-    assert_caught(run(t), "skips", t.sent[0])
+    honest = assert_dropped(t, "skips", claimed=False)     # n+1 is dropped; n, sound, arrives next
+    assert any(e.raw == t.sent[-1] for e in honest.chain)
 
 
 def test_broken_previous_hash():
     t = Tamper("move", reseal(prev=b"\x07" * 32))
-    assert_caught(run(t), "previous-hash", t.sent[-1])
+    assert_dropped(t, "previous-hash")
 
 
 def test_two_messages_for_one_sequence_number():
@@ -248,13 +284,48 @@ def test_silence_past_the_timeout_is_a_forfeit():
     assert report.ok and report.culprit == CHEAT + 1
 
 
+def _same_keys_other_game():
+    """A finished game between the same two keys (another game id: the host gave another name)."""
+    from protocol.memory import play
+
+    sessions = highcard_sessions(2, "cheat")
+    sessions[HONEST].name = "elsewhere"
+    play(sessions, [RandomBot(3), RandomBot(4)])
+    return sessions
+
+
 def test_message_replayed_from_another_game():
     other = play_highcard(2, seed="elsewhere")[CHEAT]
 
     def make(entry, sessions):
         return next(e.raw for e in other.chain if e.seq == entry.seq)
     t = Tamper("fair_shuffle", make)
-    assert_caught(run(t), "another game", t.sent[-1])
+    assert_dropped(t, "holds no seat", hostile=True)
+
+
+@pytest.mark.parametrize("whose", [HONEST, CHEAT])
+def test_an_entry_of_an_earlier_game_between_the_same_keys_blames_nobody(whose):
+    """Seat 2 sends an entry signed in an earlier game, by itself or by the receiver: never blamed on its signer."""
+    earlier = _same_keys_other_game()[whose]
+
+    def make(entry, sessions):
+        return next(e.raw for e in earlier.chain if e.author == earlier.public and e.kind == "fair_shuffle")
+    t = Tamper("fair_shuffle", make)
+    assert_dropped(t, "another game", hostile=True)
+
+
+def test_an_entry_from_before_the_game_had_an_id_blames_nobody():
+    """The receiver's own hello (game id still empty) sent back during play: dropped, its author not blamed."""
+    def make(entry, sessions):
+        return _hello_of_another_table(sessions)
+    t = Tamper("fair_shuffle", make)
+    assert_dropped(t, "another game", hostile=True)
+
+
+def _hello_of_another_table(sessions):
+    honest = sessions[HONEST]
+    return seal(honest.identity, game=b"", seq=0, prev=honest.chain[0].prev, kind="hello",
+                body={"versions": [1], "name": "another table"}).raw
 
 
 class _ReplacingFirstTable(_CheatingTable):
@@ -309,7 +380,8 @@ def test_an_unfounded_accusation_makes_the_log_invalid():
     t = Tamper("move", make)
     sessions = run(t)
     honest = sessions[HONEST]
-    assert honest.result == Aborted(CHEAT, HONEST, "seat 1 cheated")    # the game is over either way...
+    assert honest.result.by == CHEAT and honest.result.culprit is None  # over either way, the innocent unnamed...
+    assert "does not show it" in honest.result.reason
     report = verify_entries([e.raw for e in honest.chain], games=games)
     assert not report.ok                                                 # ...but the log shows who lied
     assert report.bad_entry == len(honest.chain) - 1 and "seat 2" in report.bad_author
@@ -321,8 +393,7 @@ def test_an_abort_by_a_stranger_is_refused():
         return seal(OUTSIDER, game=entry.game, seq=entry.seq, prev=entry.prev, kind="abort",
                     body={"reason": "stop", "evidence": []}).raw
     t = Tamper("move", make)
-    sessions = run(t)
-    assert_caught(sessions, "does not play here", t.sent[-1])
+    assert_dropped(t, "holds no seat", hostile=True)
 
 
 def test_a_fork_sent_to_different_peers_is_caught_by_the_echo():

@@ -49,7 +49,8 @@ def test_verify_names_the_first_bad_entry(pagode_logs, tmp_path, capsys):
     write_log(path, bad)
     assert main(["verify", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "INVALID: entry 40 by seat " in out and "signature" in out
+    assert "INVALID: entry 40: " in out and "signature" in out
+    assert "nobody is blamed" in out and " by seat " not in out     # a damaged entry names nobody
 
 
 def test_verify_cut_log_is_invalid(pagode_logs, tmp_path, capsys):

@@ -50,11 +50,12 @@ def test_an_abort_at_an_old_place_with_evidence_that_is_not_a_list_of_entries(ga
     sessions, raws = game
     k = len(raws) // 2
     victim, other = victim_at(game, k)
-    old = open_entry(raws[k - 3])          # a place our log fills, in this game
+    place = next(j for j in range(k - 1, 0, -1) if open_entry(raws[j]).author != other.public)
+    old = open_entry(raws[place])          # a place our log fills with the victim's entry (not a fork by other)
     frame = forge(old, other.identity, author=other.public, kind="abort",
                   body={"reason": "you cheat", "evidence": evidence})
     reason = refused(victim, frame, other.public)
-    assert f"entry {k - 3}" in reason and "malformed" in reason
+    assert f"entry {place}" in reason and "malformed" in reason
 
 
 @pytest.mark.parametrize("body", [[0, b"k" * 32, "~ bot", []], [], "seat 1", 7, None])
