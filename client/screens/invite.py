@@ -31,7 +31,7 @@ class InviteScreen(ModalScreen[bool]):
     BINDINGS = [Binding("a", "accept", "Accept"), Binding("d,escape", "decline", "Decline")]
     DEFAULT_CSS = """
     InviteScreen #invite-code { text-style: bold; color: $accent; margin: 1 0 0 0; }
-    InviteScreen #invite-known { margin: 1 0 0 0; }
+    InviteScreen #invite-queue.-empty { display: none; }
     InviteScreen #invite-known.-known, InviteScreen #invite-known.-renamed { color: $success; }
     InviteScreen #invite-known.-changed { color: $text; background: $error; text-style: bold; }
     InviteScreen #invite-compare { margin: 1 0 0 0; }
@@ -68,7 +68,8 @@ class InviteScreen(ModalScreen[bool]):
             else:
                 compare = "Compare this code aloud with the other player: accept only if it is the same on both screens."
             yield Static(compare, classes="muted", id="invite-compare")
-            yield Static(self._queue_text(), classes="muted", id="invite-queue")
+            yield Static(self._queue_text(), classes="muted" + (" -empty" if not self.waiting else ""),
+                         id="invite-queue")
             with Horizontal(classes="buttons"):
                 yield Button("Accept \\[a]", id="invite-accept", variant="primary")
                 yield Button("Decline \\[d]", id="invite-decline", variant="error")
@@ -88,7 +89,9 @@ class InviteScreen(ModalScreen[bool]):
         """Requests that came (or left) while this dialog is open."""
         self.waiting = waiting
         if self.is_mounted:
-            self.query_one("#invite-queue", Static).update(self._queue_text())
+            queue = self.query_one("#invite-queue", Static)
+            queue.update(self._queue_text())
+            queue.set_class(not waiting, "-empty")
 
     def on_mount(self) -> None:
         self.query_one("#invite-decline").focus()

@@ -96,3 +96,20 @@ def test_local_setup(snap_compare):
         await no_blink(pilot)
 
     assert snap_compare(make_app(), terminal_size=(100, 40), run_before=run_before)
+
+
+def test_join_dialog_with_a_changed_key_at_80x24(snap_compare):
+    """The tallest join dialog (a changed key's warning, a request waiting) fits a 80x24 terminal."""
+    from client.known_peers import CHANGED, Check
+    from client.screens.invite import InviteScreen
+    from protocol.identity import Identity, safety_code
+
+    code = safety_code(Identity.from_seed(bytes(range(32))).public, Identity.from_seed(bytes(range(32, 64))).public)
+    dialog = InviteScreen("Bea", "1e19-4fa7-00df-7dc1", "192.0.2.7:52202", code, "Pagode, standard, 2 seats",
+                          waiting=1, known=Check(CHANGED, "Bea", "2025-01-02"))
+
+    async def run_before(pilot):
+        await pilot.app.push_screen(dialog)
+        await no_blink(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
