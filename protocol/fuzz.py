@@ -9,9 +9,15 @@ Hostile inputs go to every reader of untrusted bytes:
   envelopes *re-signed* with a real key of the table (another body, kind,
   sequence number or previous hash; an ``abort`` or ``replace`` at an old
   place), so the checks behind the signature are reached;
-- **handshake**: mutated and random messages into a fresh
-  :class:`~protocol.net.handshake.Handshake` (first message, then after a
-  valid hello), and into :func:`~protocol.net.handshake.decode`;
+- **handshake**: the Noise XX handshake of a link
+  (:class:`~protocol.net.handshake.Handshake`): real Noise messages 1, 2
+  and 3 with bytes flipped, cut, inserted or spliced, each into the side
+  that expects it; messages 2 and 3 properly encrypted by a real Noise peer
+  around a hostile identity payload (mutated fields, random values, a
+  signature over another static key), so the checks behind the encryption
+  are reached; mutated encrypted records into the
+  :class:`~protocol.net.framing.Opener` of a finished handshake; and
+  mutated and random messages into :func:`~protocol.net.handshake.decode`;
 - **frames**: random and mutated byte streams into
   :class:`~protocol.net.framing.FrameDecoder` (pre-authentication limit and
   the full one), fed in random chunks;
@@ -46,8 +52,9 @@ from engines.core import Game
 from protocol.identity import Identity
 from protocol.log import ENVELOPE_DOMAIN, MAGIC, Entry, LogFormatError, open_entry, parse_log
 from protocol.memory import make_sessions, play
-from protocol.net.framing import DEFAULT_MAX_FRAME, PREFACE, FrameDecoder, FrameError, encode_frame
-from protocol.net.handshake import SCHEMAS as HANDSHAKE_SCHEMAS, Handshake, decode as decode_handshake
+from protocol.net.framing import DATA, DEFAULT_MAX_FRAME, PREFACE, FrameDecoder, FrameError, Opener, Sealer, encode_frame
+from protocol.net.handshake import (NOISE_PROTOCOL, SCHEMAS as HANDSHAKE_SCHEMAS, STATIC_DOMAIN, Handshake,
+                                    decode as decode_handshake)
 from protocol.session import Session
 from protocol.verify import verify_entries
 from protocol.wire import ProtocolError, pack
@@ -209,10 +216,8 @@ class Fuzzer:
             self.logs += [p for p in self.corpus if len(p.raws) <= 200]
         hs_a, hs_b = Identity.from_seed(b"fuzz/a"), Identity.from_seed(b"fuzz/b")
         self.hs_ids = (hs_a, hs_b)
-        self.hs_hello = Handshake(hs_b, "Bea", nonce=bytes(32)).opening()
-        first = Handshake(hs_a, "Al", nonce=bytes(range(32)))
-        self.hs_auth = Handshake(hs_b, "Bea", nonce=bytes(32)).receive(first.opening())
-        self.frames = [PREFACE + encode_frame(0, self.hs_hello) + encode_frame(1, b"ping") + encode_frame(3, b"bye"),
+        opening = Handshake(hs_a, "Al").opening()
+        self.frames = [PREFACE + encode_frame(0, opening) + encode_frame(1, b"ping") + encode_frame(3, b"bye"),
                        PREFACE + encode_frame(0, self.corpus[0].raws[5]) + encode_frame(2, b"")]
 
     # each returns (input bytes, the call to run)
@@ -268,32 +273,110 @@ class Fuzzer:
 
     def handshake(self) -> tuple[bytes, Callable[[], Any]]:
         rng = self.rng
+        me, other = self.hs_ids
         r = rng.random()
-        kind = rng.choice(list(HANDSHAKE_SCHEMAS))
-        if r < 0.3:
-            payload = mutate_bytes(rng, rng.choice([self.hs_hello, self.hs_auth]))
-        elif r < 0.6:
+        if r < 0.15:                      # a join, resume, accept... (they travel in records after the handshake)
+            kind = rng.choice(list(HANDSHAKE_SCHEMAS))
             base = {"t": kind, **{name.rstrip("?"): random_value(rng) for name in HANDSHAKE_SCHEMAS[kind]
                                   if name != "t" and rng.random() < 0.8}}
-            payload = pack(mutate_value(rng, base) if rng.random() < 0.5 else base)
-        elif r < 0.8:
-            payload = pack(random_value(rng))
+            payload = pack(mutate_value(rng, base) if rng.random() < 0.5 else base) if rng.random() < 0.7 \
+                else rng.randbytes(rng.choice([0, 1, 5, 40, 300, 5000]))
+            expected = rng.sample(list(HANDSHAKE_SCHEMAS), rng.randint(1, 3))
+            return payload, lambda: decode_handshake(payload, *expected)
+        step = rng.choice([1, 2, 3])
+        if r < 0.45:                      # a real Noise message with its bytes mutated
+            return self._noise_bytes(step)
+        if r < 0.85 and step != 1:        # a hostile identity, properly encrypted by a real Noise peer
+            return self._noise_payload(step)
+        return self._records()
+
+    def _honest(self) -> tuple[Handshake, Handshake, list[bytes]]:
+        me, other = self.hs_ids
+        initiator, responder = Handshake(me, "Al"), Handshake(other, "Bea", initiator=False)
+        m1 = initiator.opening()
+        m2 = responder.receive(m1)
+        m3 = initiator.receive(m2)
+        return initiator, responder, [m1, m2, m3]
+
+    def _noise_bytes(self, step: int) -> tuple[bytes, Callable[[], Any]]:
+        rng = self.rng
+        me, other = self.hs_ids
+        if step == 1:
+            message = mutate_bytes(rng, Handshake(other, "Bea").opening())
+            return message, lambda: Handshake(me, "Al", initiator=False).receive(message)
+        if step == 2:
+            victim, peer = Handshake(me, "Al"), Handshake(other, "Bea", initiator=False)
+            message = mutate_bytes(rng, peer.receive(victim.opening()))
         else:
-            payload = rng.randbytes(rng.choice([0, 1, 5, 40, 300, 5000]))
-        after_hello = rng.random() < 0.5
-        direct = rng.random() < 0.5
-        expected = rng.sample(list(HANDSHAKE_SCHEMAS), rng.randint(1, 3))
+            peer, victim = Handshake(other, "Bea"), Handshake(me, "Al", initiator=False)
+            message = mutate_bytes(rng, peer.receive(victim.receive(peer.opening())))
 
         def run() -> None:
-            me, _ = self.hs_ids
-            hs = Handshake(me, "Al")
-            if after_hello:
-                hs.receive(self.hs_hello)
-            if direct:
-                hs.receive(payload)
-            else:
-                decode_handshake(payload, *expected)
+            victim.receive(message)
+        return message, run
+
+    def _noise_payload(self, step: int) -> tuple[bytes, Callable[[], Any]]:
+        from noise.connection import Keypair, NoiseConnection
+
+        rng = self.rng
+        me, other = self.hs_ids
+        raw = NoiseConnection.from_name(NOISE_PROTOCOL)
+        raw.set_keypair_from_private_bytes(Keypair.STATIC, rng.randbytes(32))
+        raw.set_prologue(PREFACE)
+        static = raw.noise_protocol.keypairs["s"].public_bytes
+        signed_static = static if rng.random() < 0.8 else rng.randbytes(32)     # a relay's signature
+        base = {"t": "id", "v": 2, "key": other.public, "name": "Bea",
+                "sig": other.sign(STATIC_DOMAIN, signed_static)}
+        choice = rng.random()
+        if choice < 0.5:
+            payload = pack(mutate_value(rng, base))
+        elif choice < 0.65:
+            payload = pack(random_value(rng))
+        elif choice < 0.9:
+            payload = mutate_bytes(rng, pack(base))
+        else:
+            payload = pack(base)
+        if step == 2:
+            raw.set_as_responder()
+            raw.start_handshake()
+            victim = Handshake(me, "Al", expect=other.public if rng.random() < 0.3 else None)
+            raw.read_message(victim.opening())
+            message = bytes(raw.write_message(payload))
+        else:
+            raw.set_as_initiator()
+            raw.start_handshake()
+            victim = Handshake(me, "Al", initiator=False)
+            raw.read_message(victim.receive(bytes(raw.write_message(b""))))
+            message = bytes(raw.write_message(payload))
+
+        def run() -> None:
+            victim.receive(message)
         return payload, run
+
+    def _records(self) -> tuple[bytes, Callable[[], Any]]:
+        rng = self.rng
+        initiator, responder, (_, _, m3) = self._honest()
+        responder.receive(m3)
+        sealer = Sealer(initiator.send_cipher)
+        good = [sealer.seal(DATA, rng.randbytes(rng.choice([0, 5, 300]))) for _ in range(3)]
+        records = [FrameDecoder(expect_preface=False).feed(g)[0].payload for g in good]
+        i = rng.randrange(3)
+        choice = rng.random()
+        if choice < 0.5:
+            records[i] = mutate_bytes(rng, records[i])
+        elif choice < 0.7:
+            records.insert(i, records[max(i - 1, 0)])         # a replay
+        elif choice < 0.85:
+            records[0], records[-1] = records[-1], records[0]  # reordered
+        else:
+            records[i] = rng.randbytes(rng.choice([0, 1, 16, 17, 100]))
+        opener = Opener(responder.recv_cipher, rng.choice([DEFAULT_MAX_FRAME, 64]))
+        data = b"".join(records)
+
+        def run() -> None:
+            for record in records:
+                opener.open(record)
+        return data, run
 
     def frames_input(self) -> tuple[bytes, Callable[[], Any]]:
         rng = self.rng

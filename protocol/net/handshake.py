@@ -1,37 +1,63 @@
-"""Who is on the other end of a link: a mutual key proof, sans-IO.
+"""Who is on the other end of a link: Noise XX bound to the identity keys, sans-IO.
 
-TXT records and addresses are hints; this is where identity is proven. Both
-sides send ``hello`` (protocol version, public key, display name, a fresh
-32-byte nonce), then ``auth``: an Ed25519 signature over
+TXT records and addresses are hints; this is where identity is proven and
+the link's keys are agreed. The pattern is ``Noise_XX_25519_ChaChaPoly_SHA256``
+(the ``noiseprotocol`` package) with the connection preface as prologue::
 
-    "lanterne/net-auth/v1" || peer's nonce || peer's key || own key
+    -> e                                  (initiator: the side that connected)
+    <- e, ee, s, es + payload
+    -> s, se + payload
 
-so each side proves it holds its key *now* (the peer chose the nonce) and
-for *this* pair of keys (a signature cannot be relayed to a third party).
+Each side's Noise static key is a fresh X25519 key made for this link only.
+What ties it to a Lanterne identity is the payload (encrypted by Noise, so
+a passive listener sees neither side's identity): canonical msgpack
+``{t: "id", v, key, name, sig}``, ``key`` the 32-byte Ed25519 identity key
+and ``sig`` its signature over ``"lanterne/noise-static/v1" || the Noise
+static public key`` (libp2p's identity binding). The receiver checks the
+signature against the static key the handshake itself authenticated, so an
+identity cannot be claimed over somebody else's Noise keys: a relay that
+runs Noise with each side holds neither identity key, and a relay that uses
+its own identity is just a stranger with another key (``expect`` and the
+safety code catch it).
+
+The initiator checks the responder's identity (``expect``) before it sends
+its own, so a joiner that expects a key shows its identity to nobody else.
+
 Then the joiner says what it wants (``join`` a table or ``resume`` a game,
 with how many log entries it holds) and the host answers ``accept`` (with
 how many it holds: each side then sends what the other lacks) or
-``decline``. Every message is canonical
-msgpack checked against its schema (:mod:`protocol.wire`); anything else is
-a :class:`HandshakeError` with a one-line reason.
+``decline``; those travel inside the link's records (:mod:`.framing`).
+Every message is canonical msgpack checked against its schema
+(:mod:`protocol.wire`); anything else is a :class:`HandshakeError` with a
+one-line reason.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from noise.connection import Keypair, NoiseConnection
+from noise import exceptions as noise_errors
 
 from protocol import identity as ids
 from protocol import wire
 
-NET_VERSION = 1
-AUTH_DOMAIN = b"lanterne/net-auth/v1"
+from .framing import NOISE_MAX, PREFACE
+
+NET_VERSION = 2
+"""2: Noise XX and encrypted records (1 was a plaintext key proof)."""
+NOISE_PROTOCOL = b"Noise_XX_25519_ChaChaPoly_SHA256"
+STATIC_DOMAIN = b"lanterne/noise-static/v1"
+"""The identity key signs this || the link's Noise static public key."""
 MAX_NAME = 64
+MAX_PAYLOAD = 1024
+"""Largest identity payload (a name of 64 characters fits many times over)."""
 
 SCHEMAS: dict[str, dict] = {
-    "hello": {"t": "str", "v": "uint", "key": "bytes32", "name": "str", "nonce": "bytes32"},
-    "auth": {"t": "str", "sig": "bytes64"},
+    "id": {"t": "str", "v": "uint", "key": "bytes32", "name": "str", "sig": "bytes64"},
     "join": {"t": "str", "game": "str", "variant": "str", "players": "uint", "port?": "uint"},
     "resume": {"t": "str", "game_id": "bytes", "have": "uint", "port?": "uint"},
     "accept": {"t": "str", "note": "str", "have": "uint"},
@@ -42,6 +68,10 @@ SCHEMAS: dict[str, dict] = {
     "roster": {"t": "str", "table": "bytes32", "keys": ["list", "bytes32", 16], "names": ["list", "str", 16],
                "addrs": ["list", "str", 16], "ports": ["list", "uint", 16]},
 }
+
+_NOISE_ERRORS = (InvalidTag, ValueError, TypeError, IndexError, KeyError, AttributeError,
+                 noise_errors.NoiseValueError, noise_errors.NoiseHandshakeError, noise_errors.NoiseInvalidMessage,
+                 noise_errors.NoiseMaxNonceError, noise_errors.NoiseValidationError)
 
 
 class HandshakeError(wire.ProtocolError):
@@ -87,54 +117,152 @@ def clean_name(name: str) -> str:
     return "".join(c for c in name if c.isprintable())[:MAX_NAME].strip() or "?"
 
 
+def identity_payload(me: ids.Identity, name: str, static_public: bytes) -> bytes:
+    """What a side says about itself inside the Noise handshake (bound to its static key by ``sig``)."""
+    return encode("id", v=NET_VERSION, key=me.public, name=name, sig=me.sign(STATIC_DOMAIN, static_public))
+
+
 class Handshake:
-    """One side of the key proof. Send :meth:`opening`, then feed what comes.
+    """One side of Noise XX with identity binding. Bytes in, bytes out; no I/O.
+
+    The initiator (the side that connected) sends :meth:`opening` (Noise
+    message 1); each side then feeds the peer's messages to :meth:`receive`,
+    which returns the next message to send (None when there is none). When
+    :attr:`done`, :attr:`peer` is the proven identity and
+    :attr:`send_cipher` / :attr:`recv_cipher` are the link's two Noise
+    cipher states (:class:`.framing.Sealer` / :class:`.framing.Opener`).
 
     ``expect``: the key we mean to reach (from a saved game or a fingerprint
     heard on the LAN); another key is an error. ``expect_fingerprint`` does
-    the same with a fingerprint.
+    the same with a fingerprint. ``static``: the 32 private bytes of the
+    Noise static key (default: a fresh one for this link).
     """
 
     def __init__(self, me: ids.Identity, name: str, expect: bytes | None = None,
-                 expect_fingerprint: str | None = None, nonce: bytes | None = None):
+                 expect_fingerprint: str | None = None, *, initiator: bool = True,
+                 static: bytes | None = None, prologue: bytes = PREFACE):
         self.me = me
         self.name = clean_name(name)
         self.expect = expect
         self.expect_fingerprint = expect_fingerprint
-        self.nonce = nonce or os.urandom(32)
+        self.initiator = initiator
         self.peer: PeerIdentity | None = None
-        self._peer_nonce: bytes | None = None
         self.done = False
+        self.send_cipher = None
+        self.recv_cipher = None
+        self.handshake_hash: bytes = b""
+        self._failed: HandshakeError | None = None
+        private = static if static is not None else X25519PrivateKey.generate().private_bytes_raw()
+        self._noise = NoiseConnection.from_name(NOISE_PROTOCOL)
+        self._noise.set_keypair_from_private_bytes(Keypair.STATIC, private)
+        self._noise.set_prologue(prologue)
+        if initiator:
+            self._noise.set_as_initiator()
+        else:
+            self._noise.set_as_responder()
+        self._noise.start_handshake()
+        # noiseprotocol drops its handshake state once the last message is read; keep our own reference
+        # to read the remote static key it authenticated (``rs``) after that
+        self._state = self._noise.noise_protocol.handshake_state
+        self.static_public: bytes = self._state.s.public_bytes
+        self._step = 0     # messages done so far (1, 2, 3)
+        self._opened = False
 
-    def opening(self) -> bytes:
-        return encode("hello", v=NET_VERSION, key=self.me.public, name=self.name, nonce=self.nonce)
+    # -- the three messages
+    def opening(self) -> bytes | None:
+        """Our first message: Noise message 1 for the initiator, nothing for the responder."""
+        if not self.initiator:
+            return None
+        if self._opened:
+            raise HandshakeError("handshake: already opened")
+        self._opened = True
+        self._step = 1
+        return bytes(self._noise.write_message(b""))
 
-    def receive(self, payload: bytes) -> bytes | None:
-        """Feed the peer's next message; returns our answer (or None once done)."""
+    def receive(self, message: bytes) -> bytes | None:
+        """Feed the peer's next Noise message; returns our answer (None once done)."""
+        if self._failed is not None:
+            raise self._failed
         if self.done:
             raise HandshakeError("handshake: already done")
-        if self.peer is None:
-            msg = decode(payload, "hello")
-            if msg["v"] != NET_VERSION:
-                raise HandshakeError(f"handshake: peer speaks network version {msg['v']}, we speak {NET_VERSION}")
-            key = msg["key"]
-            if key == self.me.public:
-                raise HandshakeError("handshake: the peer uses our own key")
-            if self.expect is not None and key != self.expect:
-                raise HandshakeError(f"handshake: expected key {ids.fingerprint(self.expect)}, "
-                                     f"the peer has {ids.fingerprint(key)}")
-            if self.expect_fingerprint is not None and ids.fingerprint(key) != self.expect_fingerprint:
-                raise HandshakeError(f"handshake: expected key {self.expect_fingerprint}, "
-                                     f"the peer has {ids.fingerprint(key)}")
-            self.peer = PeerIdentity(key, clean_name(msg["name"]))
-            self._peer_nonce = msg["nonce"]
-            sig = self.me.sign(AUTH_DOMAIN, self._peer_nonce + key + self.me.public)
-            return encode("auth", sig=sig)
-        msg = decode(payload, "auth")
-        if not ids.verify(self.peer.key, msg["sig"], AUTH_DOMAIN, self.nonce + self.me.public + self.peer.key):
-            raise HandshakeError(f"handshake: {self.peer.fingerprint} failed to prove its key")
-        self.done = True
+        try:
+            return self._receive(bytes(message))
+        except HandshakeError as e:
+            self._failed = e
+            raise
+
+    def _receive(self, message: bytes) -> bytes | None:
+        if len(message) > NOISE_MAX:
+            raise HandshakeError(f"handshake: a Noise message of {len(message)} bytes (at most {NOISE_MAX})")
+        if self.initiator:
+            if not self._opened:
+                raise HandshakeError("handshake: the initiator speaks first")
+            payload = self._read(message, 2)           # <- e, ee, s, es + the responder's identity
+            self._check_identity(payload)
+            answer = self._write(identity_payload(self.me, self.name, self.static_public), 3)
+            self._finish()
+            return answer
+        if self._step == 0:                             # -> e
+            if len(message) != 32:
+                raise HandshakeError(f"handshake: Noise message 1 must be a 32-byte key, got {len(message)} bytes")
+            self._read(message, 1)
+            return self._write(identity_payload(self.me, self.name, self.static_public), 2)
+        payload = self._read(message, 3)               # -> s, se + the initiator's identity
+        self._check_identity(payload)
+        self._finish()
         return None
+
+    def _read(self, message: bytes, number: int) -> bytes:
+        try:
+            payload = bytes(self._noise.read_message(message))
+        except _NOISE_ERRORS:
+            raise HandshakeError(f"handshake: Noise message {number} does not open (not from the key exchange "
+                                 f"under way, or altered)") from None
+        self._step = number
+        return payload
+
+    def _write(self, payload: bytes, number: int) -> bytes:
+        try:
+            message = bytes(self._noise.write_message(payload))
+        except _NOISE_ERRORS:       # e.g. a peer's ephemeral key of small order: no shared secret
+            raise HandshakeError(f"handshake: cannot write Noise message {number} (the peer's key is "
+                                 f"unusable)") from None
+        self._step = number
+        return message
+
+    def _finish(self) -> None:
+        protocol = self._noise.noise_protocol
+        self.send_cipher = protocol.cipher_state_encrypt
+        self.recv_cipher = protocol.cipher_state_decrypt
+        self.handshake_hash = bytes(protocol.handshake_hash)
+        self.done = True
+
+    def _check_identity(self, payload: bytes) -> None:
+        if len(payload) > MAX_PAYLOAD:
+            raise HandshakeError(f"handshake: an identity of {len(payload)} bytes (at most {MAX_PAYLOAD})")
+        msg = decode(payload, "id")
+        if msg["v"] != NET_VERSION:
+            raise HandshakeError(f"handshake: peer speaks network version {msg['v']}, we speak {NET_VERSION}")
+        key = msg["key"]
+        if key == self.me.public:
+            raise HandshakeError("handshake: the peer uses our own key")
+        if self.expect is not None and key != self.expect:
+            raise HandshakeError(f"handshake: expected key {ids.fingerprint(self.expect)}, "
+                                 f"the peer has {ids.fingerprint(key)}")
+        if self.expect_fingerprint is not None and ids.fingerprint(key) != self.expect_fingerprint:
+            raise HandshakeError(f"handshake: expected key {self.expect_fingerprint}, "
+                                 f"the peer has {ids.fingerprint(key)}")
+        remote_static = self._state.rs.public_bytes      # the static key this handshake authenticated
+        if not ids.verify(key, msg["sig"], STATIC_DOMAIN, remote_static):
+            raise HandshakeError(f"handshake: {ids.fingerprint(key)} failed to prove its key "
+                                 f"(its signature does not cover this link's Noise key)")
+        self.peer = PeerIdentity(key, clean_name(msg["name"]))
+
+    @property
+    def remote_static(self) -> bytes | None:
+        """The peer's Noise static public key, once the handshake authenticated it."""
+        rs = getattr(self._state, "rs", None)
+        return getattr(rs, "public_bytes", None)
 
     @property
     def safety_code(self) -> str:

@@ -56,16 +56,24 @@ class Answer:
 async def authenticate(link: Link, me: ids.Identity, name: str, *, expect: bytes | None = None,
                        expect_fingerprint: str | None = None,
                        timeout: float = HANDSHAKE_TIMEOUT) -> Handshake:
-    """Run the key proof on ``link``; raises HandshakeError (and closes the link) on failure."""
-    hs = Handshake(me, name, expect=expect, expect_fingerprint=expect_fingerprint)
+    """Run the Noise handshake on ``link`` and switch it to encrypted records.
+
+    The side that connected (``link.initiator``) is the Noise initiator.
+    Raises HandshakeError (and closes the link) on failure.
+    """
+    hs = Handshake(me, name, expect=expect, expect_fingerprint=expect_fingerprint, initiator=link.initiator)
     link.guard()       # small frames, few of them, and a deadline until the key is proven
 
     async def run() -> None:
-        await link.send(hs.opening())
-        while not hs.done:
+        first = hs.opening()
+        if first is not None:
+            await link.send(first)
+        while True:
             reply = hs.receive(await link.recv())
-            if reply is not None:
-                await link.send(reply)
+            if hs.done:      # our last message (if any) goes out in plaintext, then only records
+                link.secure(hs.send_cipher, hs.recv_cipher, last=reply)
+                return
+            await link.send(reply)
 
     try:
         await within(run(), timeout)

@@ -9,6 +9,15 @@ sends no FIN), and the link closes with :class:`LinkTimeout`.
 
 Nothing here knows what a session message is: payloads are opaque bytes.
 
+Encrypted once the handshake is done: :meth:`Link.secure` takes the two
+Noise cipher states the handshake agreed, and from then on every frame we
+send, of every kind (DATA, PING, PONG, CLOSE), goes out in records
+(:class:`.framing.Sealer`), and every frame we take must come in records
+(:class:`.framing.Opener`). A record that does not open closes the link
+with a one-line reason, and nothing of it is delivered; so does a plaintext
+DATA frame after the handshake. Before it, frames are plaintext (the
+handshake's own messages, a CLOSE such as "busy").
+
 Bounded before authentication: a listener holds at most
 :data:`MAX_STRANGERS` links that have not proven their key (the next one gets
 a CLOSE saying so and is closed at once); a link whose handshake has begun
@@ -26,8 +35,9 @@ import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
-from .framing import (CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, FrameDecoder,
-                      FrameError, encode_close, encode_frame)
+from .framing import KINDS as KIND_NAMES
+from .framing import (CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, RECORD_MAX_FRAME, SEALED, Frame,
+                      FrameDecoder, FrameError, Opener, Sealer, close_payload, encode_close, encode_frame)
 
 
 MAX_STRANGERS = 16
@@ -81,8 +91,10 @@ class Link:
     """One framed TCP connection. Make one with :func:`connect` or :func:`serve`."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 options: LinkOptions = LinkOptions()):
+                 options: LinkOptions = LinkOptions(), initiator: bool = False):
         self.options = options
+        self.initiator = initiator
+        """We opened this connection (:func:`connect`): the Noise initiator."""
         self._reader = reader
         self._writer = writer
         self._decoder = FrameDecoder(options.max_frame)
@@ -102,6 +114,12 @@ class Link:
         self.proven = False
         """The handshake proved the peer's key (:meth:`prove`): the limits before authentication are lifted."""
         self._guarded = False
+        self._sealer: Sealer | None = None
+        self._opener: Opener | None = None
+        self._secured = asyncio.Event()
+        """Set by :meth:`secure` (and at close): a record that came first waits for it."""
+        self._sealed_seen = False
+        """A record came: from then on a plaintext frame is an injection."""
         self._strangers: set | None = None
         """The listener's set of links not yet proven (this link is in it until it proves itself or closes)."""
         self._writer.write(PREFACE)
@@ -116,6 +134,44 @@ class Link:
     @property
     def closed(self) -> bool:
         return self._closed.is_set()
+
+    @property
+    def secured(self) -> bool:
+        """Frames go out and must come in as encrypted records (:meth:`secure`)."""
+        return self._sealer is not None
+
+    def _frame(self, kind: int, payload: bytes = b"") -> bytes:
+        """The wire bytes of one frame: records once secured (encrypted now, so write them now, in order)."""
+        if self._sealer is not None:
+            return self._sealer.seal(kind, payload)
+        return encode_frame(kind, payload, self.options.max_frame)
+
+    # -- encryption
+    def secure(self, send_cipher, recv_cipher, last: bytes | None = None) -> None:
+        """The handshake is done: encrypt every frame from now on, both ways.
+
+        ``send_cipher`` / ``recv_cipher``: the Noise cipher states of each
+        direction. ``last``: our last handshake message, written in
+        plaintext just before the switch (nothing can slip in between).
+        A plaintext DATA frame still unread now did not come from the
+        handshake: the link closes and it is never delivered.
+        """
+        if self.closed:
+            raise self._error()
+        if self._sealer is not None:
+            raise RuntimeError("the link is already secured")
+        if last is not None:
+            self._writer.write(encode_frame(DATA, last, self.options.max_frame))
+        self._sealer = Sealer(send_cipher, self.options.max_frame)
+        self._opener = Opener(recv_cipher, self.options.max_frame)
+        self._secured.set()
+        if not self._queue.empty():
+            while not self._queue.empty():
+                self._queue.get_nowait()
+            reason = "plaintext data after the handshake"
+            self._send_close_nowait(reason)
+            self._shutdown(reason)
+            raise self._error()
 
     # -- before authentication
     def guard(self, max_frame: int = PREAUTH_MAX_FRAME, timeout: float = PREAUTH_TIMEOUT) -> None:
@@ -132,7 +188,8 @@ class Link:
         if self.proven:
             return
         self.proven = True
-        self._decoder.max_frame = self.options.max_frame
+        self._decoder.max_frame = min(self.options.max_frame, RECORD_MAX_FRAME) if self.secured \
+            else self.options.max_frame
         self._leave_strangers()
         current = asyncio.current_task()
         for task in self._tasks:
@@ -154,7 +211,7 @@ class Link:
     # -- sending
     async def send(self, payload: bytes) -> None:
         """Send one DATA frame; raises LinkClosed if the link is (or goes) down."""
-        await self._write(encode_frame(DATA, payload, self.options.max_frame))
+        await self._write(self._frame(DATA, payload))
 
     async def ping(self, timeout: float | None = None) -> float:
         """Round-trip time of one PING/PONG exchange, in seconds."""
@@ -163,7 +220,7 @@ class Link:
         self._pings[token] = fut
         started = time.perf_counter()
         try:
-            await self._write(encode_frame(PING, token))
+            await self._write(self._frame(PING, token))
             await within(self._until_closed(fut), timeout or self.options.read_timeout)
         finally:
             self._pings.pop(token, None)
@@ -224,29 +281,65 @@ class Link:
                     self._shutdown(f"bad framing from the peer: {e}")
                     return
                 for frame in frames:
-                    if frame.kind == DATA:
-                        if self._guarded and not self.proven and self._queue.qsize() >= PREAUTH_QUEUE:
-                            reason = f"more than {PREAUTH_QUEUE} frames before the handshake is done"
-                            self._send_close_nowait(reason)
-                            self._shutdown(reason)
+                    if frame.kind == SEALED:
+                        if self._opener is None:
+                            if not self._guarded:
+                                self._refuse("an encrypted record on a link without a handshake")
+                                return
+                            await self._secured.wait()      # the handshake ends on what is already queued
+                            if self.closed or self._opener is None:
+                                return
+                        self._sealed_seen = True
+                        try:
+                            inner = self._opener.open(frame.payload)
+                        except FrameError as e:
+                            self._send_close_nowait(str(e))
+                            self._shutdown(f"bad record from the peer: {e}")
                             return
-                        await self._queue.put(frame.payload)
-                    elif frame.kind == PING:
-                        self._writer.write(encode_frame(PONG, frame.payload))
-                    elif frame.kind == PONG:
-                        fut = self._pings.get(frame.payload)
-                        if fut is not None and not fut.done():
-                            fut.set_result(None)
-                    elif frame.kind == CLOSE:
-                        reason = frame.payload.decode("utf-8", "replace") or "no reason"
-                        self.peer_reason = reason
-                        self._shutdown(f"the peer closed the link: {reason}")
+                        if inner is not None and not await self._take(inner, authentic=True):
+                            return
+                    elif self._sealed_seen:
+                        self._refuse(f"a plaintext {KIND_NAMES.get(frame.kind, frame.kind)} frame among "
+                                     f"encrypted records")
+                        return
+                    elif not await self._take(frame, authentic=self._opener is None):
                         return
         except (ConnectionError, OSError) as e:
             self._shutdown(f"connection lost: {e}")
         except asyncio.CancelledError:
             self._shutdown(self.close_reason or "closed")
             raise
+
+    def _refuse(self, reason: str) -> None:
+        self._send_close_nowait(reason)
+        self._shutdown(reason)
+
+    async def _take(self, frame: Frame, authentic: bool) -> bool:
+        """Handle one frame; False once the link is closed. ``authentic``: it came in a record, or before
+        any handshake ended (a plaintext frame after :meth:`secure` proves nothing about its sender)."""
+        if frame.kind == DATA:
+            if not authentic:
+                self._refuse("plaintext data after the handshake")
+                return False
+            if self._guarded and not self.proven and self._queue.qsize() >= PREAUTH_QUEUE:
+                self._refuse(f"more than {PREAUTH_QUEUE} frames before the handshake is done")
+                return False
+            await self._queue.put(frame.payload)
+        elif frame.kind == PING:
+            self._writer.write(self._frame(PONG, frame.payload))
+        elif frame.kind == PONG:
+            fut = self._pings.get(frame.payload) if authentic else None
+            if fut is not None and not fut.done():
+                fut.set_result(None)
+        elif frame.kind == CLOSE:
+            reason = frame.payload.decode("utf-8", "replace") or "no reason"
+            if not authentic:   # the peer's handshake failed after ours ended (its reason), or an injection
+                self._shutdown(f"the link was closed before any encrypted record (unauthenticated): {reason}")
+                return False
+            self.peer_reason = reason
+            self._shutdown(f"the peer closed the link: {reason}")
+            return False
+        return True
 
     async def _keepalive_loop(self) -> None:
         interval = self.options.keepalive
@@ -255,7 +348,7 @@ class Link:
                 await asyncio.sleep(interval)
                 if self.closed:
                     return
-                self._writer.write(encode_frame(PING, b""))
+                self._writer.write(self._frame(PING, b""))
         except (ConnectionError, OSError) as e:
             self._shutdown(f"connection lost: {e}")
 
@@ -263,8 +356,8 @@ class Link:
     def _send_close_nowait(self, reason: str) -> None:
         try:
             if not self._writer.is_closing():
-                self._writer.write(encode_close(reason))
-        except (ConnectionError, OSError, RuntimeError):
+                self._writer.write(self._frame(CLOSE, close_payload(reason)))
+        except (ConnectionError, OSError, RuntimeError, FrameError):
             pass
 
     def _shutdown(self, reason: str, error: type[LinkClosed] = LinkClosed) -> None:
@@ -273,6 +366,7 @@ class Link:
         self.close_reason = reason
         self._close_error = error(reason)
         self._closed.set()
+        self._secured.set()     # a reader waiting for the handshake's end stops waiting
         self._leave_strangers()
         if not self._queue.full():  # wakes a waiting recv; frames queued before it still come first
             self._queue.put_nowait(_CLOSED)
@@ -317,7 +411,7 @@ async def connect(host: str, port: int, options: LinkOptions = LinkOptions()) ->
         raise LinkTimeout(f"no answer from {host}:{port} within {options.connect_timeout:g} s") from None
     except OSError as e:
         raise LinkClosed(f"cannot connect to {host}:{port}: {e.strerror or e}") from None
-    return Link(reader, writer, options)
+    return Link(reader, writer, options, initiator=True)
 
 
 Handler = Callable[[Link], Awaitable[None]]
