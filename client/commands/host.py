@@ -175,6 +175,12 @@ def add_common(p) -> None:
     p.add_argument("--new", action="store_true", help="start a new game even if an unfinished one is in the log folder")
     p.add_argument("--claim-after", type=float, default=300.0, metavar="S",
                    help="claim the game after the other peer is gone this long (default 300)")
+    p.add_argument("--min-claim", type=float, default=10.0, metavar="S",
+                   help="leave a table whose claim time or move clock is shorter than this (default 10, or "
+                        "--claim-after if shorter)")
+    p.add_argument("--move-clock", type=float, default=None, metavar="S",
+                   help="as host: a player linked but silent this long for one move may be claimed against "
+                        "(default: none)")
     p.add_argument("--read-timeout", type=float, default=20.0, metavar="S",
                    help="a link silent this long is dead (default 20; keep-alive every quarter of it)")
     p.add_argument("--move-delay", type=float, default=0.0, metavar="S", help="seconds the bot waits before moving")
@@ -250,11 +256,13 @@ def peer_options(args):
     from protocol.net.peer import PeerOptions
     from protocol.net.transport import LinkOptions
 
-    for flag in ("claim_after", "read_timeout"):
-        if getattr(args, flag) <= 0:
+    for flag in ("claim_after", "read_timeout", "min_claim", "move_clock"):
+        value = getattr(args, flag, None)
+        if value is not None and value <= 0:
             fail(f"--{flag.replace('_', '-')} must be positive")
     if args.move_delay < 0:
         fail("--move-delay must not be negative")
     link = LinkOptions(read_timeout=args.read_timeout, keepalive=args.read_timeout / 4,
                        connect_timeout=min(3.0, args.read_timeout))
-    return PeerOptions(link=link, claim_after=args.claim_after, move_delay=args.move_delay)
+    return PeerOptions(link=link, claim_after=args.claim_after, move_delay=args.move_delay,
+                       min_claim=getattr(args, "min_claim", 10.0), move_clock=getattr(args, "move_clock", None))

@@ -80,6 +80,11 @@ class PeerOptions:
     link: LinkOptions = LinkOptions(read_timeout=20.0, keepalive=5.0, connect_timeout=3.0)
     claim_after: float = 300.0
     """Seconds we wait for an absent peer before claiming (the host's is signed in the table)."""
+    min_claim: float = 10.0
+    """The shortest claim time or move clock we accept from a table (or our own ``claim_after``, if shorter):
+    a table that signs less is left at once, in one line, before any move."""
+    move_clock: float | None = None
+    """The host's move clock, signed in the table: a seat linked but silent this long may be claimed against."""
     reconnect_every: float = 0.5
     linger: float = 10.0
     """Seconds a peer stays up after the end, for a peer that missed the last entries."""
@@ -312,6 +317,8 @@ class Peer(Seating, Computers):
         self._interfaces = list(interfaces)
         if self.session is not None and self.require_on_gone:
             self.session.require_on_gone = self.require_on_gone
+        if self.session is not None:
+            self.session.min_claim = min(self.options.min_claim, self.options.claim_after)
         server = await self._listen(interfaces, port or self.port)
         self.port = bound_port(server)
         self.files.update(port=self.port)
@@ -503,18 +510,18 @@ class Peer(Seating, Computers):
         if seat is None or seat == session.my_seat:
             return
         linked = self.linked(session.seats[seat])
-        if linked and session.phase == "play" and not session.game.is_over(session.view) \
-                and session.next_actor() != TABLE:
-            session.watch(None)      # here and thinking: not gone
-            return
+        here = (linked and session.phase == "play" and not session.game.is_over(session.view)
+                and session.next_actor() != TABLE)     # here and thinking: not gone (the move clock still runs)
         now = time.monotonic()
-        session.watch(now)
+        session.watch(now, here)
+        if here and session.move_clock is None:
+            return
         if not self.may_claim(seat):
             return
         if any(c.me.public == session.seats[seat] and not c.session.over for c in self._computers
                if c.session is not None):
             return   # a computer we run in this process: it is slow, not gone
-        self._report(session.tick(now))
+        self._report(session.tick(now, here))
 
     def claimer(self, absent: int) -> int:
         """The seat that writes the claim against ``absent``: the lowest present seat we are linked to."""

@@ -106,7 +106,8 @@ class Seating:
         meta = dict(self.files.meta)
         self.session = Session(self.me, host=True, name=self.name, game=self._game, variant=self._variant,
                                seed=self._seed, store=self.files.store(self._seed, meta),
-                               timeout=self.options.claim_after, guests=guests, on_gone=self.on_gone)
+                               timeout=self.options.claim_after, guests=guests, on_gone=self.on_gone,
+                               move_clock=self.options.move_clock)
         self._report(self.session.start())
         self._save_roster()
         self._full.set()

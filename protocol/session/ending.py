@@ -50,37 +50,61 @@ class Ending:
             self._abort(reason, self.my_seat, [])
         return self._flush()
 
-    def tick(self, now: float) -> list:
-        """Time passes: end the game if the awaited peer is late (``timeout`` seconds)."""
+    def tick(self, now: float, here: bool = False) -> list:
+        """Time passes: claim against the awaited seat if it is late. ``here``: it is linked and thinking.
+
+        Two clocks, both on ``now``'s clock and both restarted by every entry:
+        the claim time (``timeout``) runs while the awaited seat is gone; the
+        move clock (``move_clock``, if the table set one) runs from the moment
+        the seat was awaited, here or not, so a linked player who stalls can be
+        claimed against too.
+        """
         if self.over or self.timeout is None:
             return []
         seat = self.waiting_for()
         if seat is None or seat == self.my_seat:
-            self._waiting_since = None
+            self._waiting_since = self._awaited_since = None
             return []
-        if self._waiting_since is None:
-            self._waiting_since = now
-        elif now - self._waiting_since > self.timeout:
-            if self.may_replace(seat):
-                self._replace(seat)
-            else:
-                self._abort(f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s", seat, [])
+        self.watch(now, here)
+        if self._awaited_since is not None and self.move_clock is not None \
+                and now - self._awaited_since > self.move_clock:
+            why = f"{CLAIM_REASON}seat {seat + 1} took more than the move clock of {self.move_clock:g} s"
+        elif self._waiting_since is not None and now - self._waiting_since > self.timeout:
+            why = f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s"
+        else:
+            return self._flush()
+        if self.may_replace(seat):
+            self._replace(seat)
+        else:
+            self._abort(why, seat, [])
         return self._flush()
 
-    def watch(self, now: float | None) -> None:
-        """Start the claim clock for the awaited seat at ``now`` if it is not running (None: stop it, the
-        seat is here). Every present peer runs it, so every screen can show when the claim is due."""
-        if now is None:
+    def watch(self, now: float | None, here: bool = False) -> None:
+        """Run the clocks for the awaited seat from ``now`` if they are not running (``here``: it is linked and
+        thinking, so only the move clock runs; None: stop both). Every present peer runs them, so every screen
+        can show when the claim is due."""
+        awaited = self.waiting_for() not in (None, self.my_seat)
+        if now is None or not awaited:
+            self._waiting_since = self._awaited_since = None
+            return
+        if self._awaited_since is None:
+            self._awaited_since = now
+        if here:
             self._waiting_since = None
-        elif self._waiting_since is None and self.waiting_for() not in (None, self.my_seat):
+        elif self._waiting_since is None:
             self._waiting_since = now
 
     @property
     def claim_due(self) -> float | None:
         """When the claim against the awaited seat falls due (on the clock :meth:`tick` is given); None: no clock."""
-        if self._waiting_since is None or self.timeout is None or self.over:
+        if self.timeout is None or self.over:
             return None
-        return self._waiting_since + self.timeout
+        due = []
+        if self._waiting_since is not None:
+            due.append(self._waiting_since + self.timeout)
+        if self._awaited_since is not None and self.move_clock is not None:
+            due.append(self._awaited_since + self.move_clock)
+        return min(due) if due else None
 
     def scores_so_far(self) -> tuple[int, ...] | None:
         """The public scores of the position reached (what a game ended early is worth); None before play.

@@ -109,6 +109,8 @@ class Seating:
             body["on_gone"] = self.on_gone
         if self.guests and self.timeout is not None:  # a table seated from a lobby: one claim time for all
             body["claim_ms"] = round(self.timeout * 1000)
+        if self.move_clock is not None:
+            body["move_ms"] = round(self.move_clock * 1000)
         checked = self._check_table(unpack(pack(body)), None)
         if self.writer.choose(self, TABLE_KIND, body) is not None:
             self._set_table(self.chain[-1].body, checked)
@@ -138,6 +140,7 @@ class Seating:
         if "claim_ms" in body:  # the host's claim time, signed in the table, is everybody's
             self.timeout = body["claim_ms"] / 1000
             self.claim_signed = True
+        self.move_clock = body["move_ms"] / 1000 if "move_ms" in body else None
         self.my_seat = self._seat_of(self.public)
         self.phase = Phase.GENESIS
         self._genesis_start = len(self.chain)
@@ -160,10 +163,26 @@ class Seating:
                 self._abort(f"seat {self.my_seat + 1} plays only with on-gone policy {self.require_on_gone}, "
                             f"not {self.on_gone}", self.my_seat, [])
                 return False
+            too_short = self._too_short()
+            if too_short:
+                self._abort(too_short, self.my_seat, [])
+                return False
             nonce = hashlib.sha256(NONCE_DOMAIN + self.seed).digest()
             self.writer.write(self, GENESIS, {"nonce": nonce})
             self._after_genesis_entry()
         return False
+
+    def _too_short(self) -> str:
+        """Why we leave this table at once (our minimum claim time is longer than its claim time or move clock),
+        or ''. A host that signs a 1 ms claim time cannot claim a seat that thinks for 2 ms."""
+        if self.min_claim is None or self.host:
+            return ""
+        for what, value in (("claim time", self.timeout if self.claim_signed else None),
+                            ("move clock", self.move_clock)):
+            if value is not None and value < self.min_claim:
+                return (f"seat {self.my_seat + 1} plays only with a {what} of at least {self.min_claim:g} s; this "
+                        f"table's is {value:g} s")
+        return ""
 
     def _after_genesis_entry(self) -> None:
         if len(self.chain) - self._genesis_start == len(self.seats):

@@ -58,7 +58,8 @@ class Session(Seating, Play, Ending, Replacement):
                  options: dict | None = None, seed: bytes | None = None,
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
-                 guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END):
+                 guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END,
+                 move_clock: float | None = None):
         self.identity = identity
         self.public: bytes = identity.public if identity is not None else public
         if self.public is None:
@@ -80,6 +81,11 @@ class Session(Seating, Play, Ending, Replacement):
         self.timeout = timeout
         self.claim_signed = False
         """The timeout is the host's, signed in the table (``claim_ms``): no peer's own setting replaces it."""
+        self.move_clock = move_clock
+        """Seconds a seat may take for one step even while linked (the host's, signed in the table as ``move_ms``);
+        None: no move clock, a linked player may think as long as it likes."""
+        self.min_claim: float | None = None
+        """A guest's condition: at its genesis turn it leaves a table whose claim time or move clock is shorter."""
         self.auto_join = auto_join
         self.guests = list(guests) if guests else None
         """The host's list of guest keys in join order (known from the lobby); None: first come."""
@@ -108,6 +114,9 @@ class Session(Seating, Play, Ending, Replacement):
         self._outbox: list[bytes] = []
         self._events: list = []
         self._waiting_since: float | None = None
+        """When (on the clock :meth:`tick` is given) the awaited seat was first seen gone at this position."""
+        self._awaited_since: float | None = None
+        """When the awaited seat was first seen awaited at this position (the move clock runs from there)."""
         self.replacing: dict | None = None
         """While present seats agree to a replacement: seat, key, name, by, hash, order, agreed."""
         self.replaced: dict[bytes, int] = {}
@@ -356,7 +365,7 @@ class Session(Seating, Play, Ending, Replacement):
 
     def _append(self, entry: Entry) -> None:
         self.chain.append(entry)
-        self._waiting_since = None
+        self._waiting_since = self._awaited_since = None
         self.writer.keep(self, entry)
 
     # ------------------------------------------------------------ what needs nobody else

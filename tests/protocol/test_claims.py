@@ -1,0 +1,100 @@
+"""Claims carry their evidence (issue 15, part 3), at the session level.
+
+* a claim may name only the seat the chain waits for; one naming another
+  seat is a broken rule that names the claimer;
+* each peer keeps its own minimum claim time: a guest leaves, in one line
+  and before any move, a table whose signed claim time or move clock is
+  shorter;
+* a table may set a move clock (signed in the table), so a linked player who
+  stalls can be claimed against; without one, a linked thinker never is.
+"""
+
+from __future__ import annotations
+
+from engines.bots import RandomBot
+from protocol.identity import Identity
+from protocol.log import seal
+from protocol.session import Aborted, Session
+from protocol.verify import verify_entries
+from tests.protocol.helpers import HIGHCARD, drive, games
+
+
+def seated(claim=30.0, move_clock=None, min_claim=None, seed="claims"):
+    """Two sessions of a table seated from a lobby (the host lists its guest: claim time signed in the table)."""
+    host_id, guest_id = (Identity.from_seed(f"{seed}/{i}".encode()) for i in range(2))
+    host = Session(host_id, host=True, name="Al", game=HIGHCARD, guests=[guest_id.public], timeout=claim,
+                   seed=bytes(32), games=games, move_clock=move_clock)
+    guest = Session(guest_id, host=False, name="Bea", seed=bytes([1]) * 32, games=games, timeout=claim)
+    guest.min_claim = min_claim
+    return [host, guest]
+
+
+def test_a_guest_leaves_a_table_whose_signed_claim_time_is_below_its_minimum():
+    sessions = seated(claim=0.001, min_claim=10.0)
+    drive(sessions, [RandomBot(1), RandomBot(2)])
+    guest, host = sessions[1], sessions[0]
+    assert isinstance(guest.result, Aborted) and guest.result.by == 1 and guest.result.culprit == 1
+    assert guest.result.reason == "seat 2 plays only with a claim time of at least 10 s; this table's is 0.001 s"
+    assert not any(e.kind == "move" for e in guest.chain), "left before any move"
+    assert host.result == guest.result     # the host sees the same line; nobody else is named
+
+
+def test_a_guest_leaves_a_table_whose_move_clock_is_below_its_minimum():
+    sessions = seated(claim=30.0, move_clock=2.0, min_claim=10.0)
+    drive(sessions, [RandomBot(1), RandomBot(2)])
+    assert "move clock of at least 10 s; this table's is 2 s" in sessions[1].result.reason
+
+
+def test_a_table_at_or_above_the_minimum_is_played():
+    sessions = seated(claim=10.0, move_clock=60.0, min_claim=10.0)
+    drive(sessions, [RandomBot(1), RandomBot(2)])
+    assert all(s.phase == "over" for s in sessions)
+    assert sessions[1].timeout == 10.0 and sessions[1].move_clock == 60.0     # the table's, signed
+
+
+def test_a_linked_thinker_is_never_claimed_against_without_a_move_clock():
+    host, guest = sessions = seated(claim=30.0)
+    drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
+    assert host.waiting_for() == 1
+    for now in (0.0, 100.0, 10_000.0):
+        assert host.tick(now, here=True) == []
+    assert host.result is None and host.claim_due is None
+
+
+def test_a_linked_staller_is_claimed_against_after_the_move_clock():
+    host, guest = sessions = seated(claim=300.0, move_clock=20.0)
+    drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
+    assert host.waiting_for() == 1
+    host.tick(0.0, here=True)
+    assert host.claim_due == 20.0
+    assert host.tick(19.0, here=True) == [] and host.result is None
+    host.tick(21.0, here=True)
+    assert isinstance(host.result, Aborted) and host.result.culprit == 1
+    assert host.result.reason == "timeout: seat 2 took more than the move clock of 20 s"
+    report = verify_entries([e.raw for e in host.chain], games=games)
+    assert report.ok and report.culprit == 2 and "move clock" in report.reason
+
+
+def test_a_gone_seat_is_claimed_after_the_claim_time_not_the_move_clock_first():
+    host, guest = sessions = seated(claim=30.0, move_clock=60.0)
+    drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
+    host.tick(0.0)
+    assert host.claim_due == 30.0
+    host.tick(31.0)
+    assert host.result.culprit == 1 and "sent nothing for 30 s" in host.result.reason
+
+
+def test_a_claim_against_a_seat_that_is_not_awaited_names_the_claimer():
+    host, guest = sessions = seated(claim=30.0)
+    drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
+    assert host.waiting_for() == 1
+    # the guest, awaited itself, claims against the host on its own turn
+    false = seal(guest.identity, game=guest.game_id, seq=len(guest.chain), prev=guest.head[1], kind="abort",
+                 body={"reason": "timeout: seat 1 sent nothing for 30 s", "culprit": 0, "evidence": [],
+                       "seed": guest.seed, "scores": list(guest.scores_so_far())})
+    events = host.receive(false.raw, sender=guest.public)
+    assert isinstance(host.result, Aborted) and host.result.culprit == 1, host.result   # the claimer, not seat 1
+    assert "claims against seat 1, but the game waits for seat 2" in host.result.reason
+    assert events[-1] == host.result
+    report = verify_entries([e.raw for e in host.chain], games=games)
+    assert report.ok and report.culprit == 2
