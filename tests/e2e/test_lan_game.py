@@ -55,10 +55,11 @@ def assert_identical_and_verified(host_out: str, guest_out: str) -> bytes:
 
 
 ATTACK = textwrap.dedent("""
-    import asyncio, sys
+    import asyncio, os, sys
+    from noise.connection import Keypair, NoiseConnection
     from protocol.identity import Identity
     from protocol.net.framing import PREFACE, encode_frame, DATA
-    from protocol.net.handshake import HandshakeError, encode
+    from protocol.net.handshake import NET_VERSION, NOISE_PROTOCOL, STATIC_DOMAIN, HandshakeError, encode
     from protocol.net.invite import Declined, ask, join_request, resume_request
     from protocol.net.transport import connect
 
@@ -76,12 +77,18 @@ ATTACK = textwrap.dedent("""
             print("RESUMED")
         except Declined as e:
             print("resume:", e)
-        # pass for the seated guest: send its public key, sign with ours
+        # pass for the seated guest: claim its public key over our own Noise key, signed with ours
         link = await connect(host, port)
-        await link.send(encode("hello", v=1, key=victim, name="Bob", nonce=bytes(32)))
-        await link.recv()  # the host's hello
-        await link.recv()  # the host's auth
-        await link.send(encode("auth", sig=eve.sign(b"lanterne/net-auth/v1", bytes(64))))
+        noise = NoiseConnection.from_name(NOISE_PROTOCOL)
+        noise.set_keypair_from_private_bytes(Keypair.STATIC, os.urandom(32))
+        noise.set_prologue(PREFACE)
+        noise.set_as_initiator()
+        noise.start_handshake()
+        await link.send(bytes(noise.write_message(b"")))
+        noise.read_message(await link.recv())  # the host's identity
+        static = noise.noise_protocol.keypairs["s"].public_bytes
+        await link.send(bytes(noise.write_message(encode("id", v=NET_VERSION, key=victim, name="Bob",
+                                                         sig=eve.sign(STATIC_DOMAIN, static)))))
         try:
             await link.recv()
             print("IMPERSONATED")

@@ -70,7 +70,7 @@ async def closed_within(reader, seconds) -> bytes:
 
 
 async def still_open(reader) -> bool:
-    """Nothing but bytes (the listener's preface and hello) and no end of stream, for a moment."""
+    """Nothing but bytes (the listener's preface) and no end of stream, for a moment."""
     try:
         while True:
             if not await asyncio.wait_for(reader.read(65536), 0.05):
@@ -159,7 +159,7 @@ async def test_after_the_handshake_frames_of_any_size_pass():
     async with server:
         link, _, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))
         host_side = await asyncio.wait_for(table.linked.get(), 5)
-        assert link.proven and host_side.proven
+        assert link.proven and host_side.proven and link.secured and host_side.secured
         payload = bytes(range(256)) * 256            # 64 KiB
         await link.send(payload)
         assert await asyncio.wait_for(host_side.recv(), 5) == payload
@@ -171,10 +171,12 @@ async def test_after_the_handshake_frames_of_any_size_pass():
 
 
 async def test_a_silent_stranger_is_dropped_within_5_s():
-    """Nothing at all, a preface only, or a valid hello and then silence: each is closed before 5 s."""
+    """Nothing at all, a preface only, or a valid Noise message 1 and then silence (the listener answers with
+    message 2 and waits for the third): each is closed before 5 s."""
     table = Table()
     server, port = await table.serve()
     hello = Handshake(Identity.from_seed(b"preauth/stranger"), "Stranger").opening()
+    assert len(hello) == 32
     async with server:
         async def dropped_after(first: bytes) -> float:
             t = time.monotonic()

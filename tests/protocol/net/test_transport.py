@@ -183,3 +183,92 @@ async def test_frames_sent_before_a_close_are_all_delivered():
             while True:
                 got.append(await link.recv())
         assert got == [b"entry %d" % i for i in range(10)]
+
+
+# ---------------------------------------------------------------- secured links
+
+
+async def secured_pair(server_handler):
+    """A link pair over 127.0.0.1, both sides secured with the cipher states of a real sans-IO handshake."""
+    from protocol.identity import Identity
+    from protocol.net.handshake import Handshake
+
+    a = Handshake(Identity.from_seed(b"transport/a"), "A")
+    b = Handshake(Identity.from_seed(b"transport/b"), "B", initiator=False)
+    b.receive(a.receive(b.receive(a.opening())))
+
+    async def handler(link):
+        link.secure(b.send_cipher, b.recv_cipher)
+        await server_handler(link)
+
+    server = await serve(handler, LOCAL, 0)
+    link = await connect(LOCAL, bound_port(server))
+    link.secure(a.send_cipher, a.recv_cipher)
+    return server, link
+
+
+async def test_a_secured_link_carries_data_pings_and_the_close_reason():
+    got = asyncio.get_running_loop().create_future()
+
+    async def echo(link):
+        try:
+            while True:
+                await link.send(await link.recv())
+        except LinkClosed as e:
+            got.set_result((link.peer_reason, e.reason))
+
+    server, link = await secured_pair(echo)
+    async with server:
+        assert link.initiator and link.secured
+        for p in (b"", b"x", bytes(200_000)):
+            await link.send(p)
+            assert await asyncio.wait_for(link.recv(), 5) == p
+        assert await link.ping(5) > 0
+        await link.close("done here")
+        assert await asyncio.wait_for(got, 5) == ("done here", "the peer closed the link: done here")
+
+
+async def test_a_record_on_a_link_that_never_had_a_handshake_is_refused():
+    from protocol.net.framing import SEALED
+    reasons = asyncio.get_running_loop().create_future()
+
+    async def handler(link):
+        try:
+            await link.recv()
+        except LinkClosed as e:
+            reasons.set_result(e.reason)
+
+    server = await serve(handler, LOCAL, 0)
+    async with server:
+        reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
+        writer.write(PREFACE + encode_frame(SEALED, bytes(40)))
+        assert await asyncio.wait_for(reasons, 5) == "an encrypted record on a link without a handshake"
+        writer.close()
+
+
+async def test_plaintext_data_waiting_when_the_link_is_secured_is_never_delivered():
+    from protocol.identity import Identity
+    from protocol.net.handshake import Handshake
+
+    a = Handshake(Identity.from_seed(b"transport/a"), "A")
+    b = Handshake(Identity.from_seed(b"transport/b"), "B", initiator=False)
+    b.receive(a.receive(b.receive(a.opening())))
+    arrived = asyncio.Event()
+    outcome = asyncio.get_running_loop().create_future()
+
+    async def handler(link):
+        link.guard()
+        while link._queue.empty():
+            await asyncio.sleep(0.01)
+        try:
+            link.secure(b.send_cipher, b.recv_cipher)
+        except LinkClosed as e:
+            outcome.set_result(e.reason)
+        arrived.set()
+
+    server = await serve(handler, LOCAL, 0)
+    async with server:
+        reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
+        writer.write(PREFACE + encode_frame(DATA, b"an injected entry"))
+        assert await asyncio.wait_for(outcome, 5) == "plaintext data after the handshake"
+        writer.close()
