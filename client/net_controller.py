@@ -38,7 +38,7 @@ from client.local_play import MOVE_SECONDS
 from client.thinking import Thinker
 from engines.bots import make_bot
 from engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
-from protocol.identity import Identity, safety_code, safety_lines
+from protocol.identity import Identity, safety_code, safety_lines, safety_part
 from protocol.net.discovery import Discovery, DiscoveryError
 from protocol.net.events import (JoinPending, LinkLost, Linked, Listening, PeerEvent, PeerLeft, SeatFreed,
                                  SeatOffered, SeatTaken, Seated)
@@ -311,7 +311,9 @@ class NetworkGame(GameController):
         size = self.players or "several"
         if not self.host_code:
             return [f"Asking {host} for a seat at a table of {size}..."]
-        code = [f"    {line}" for line in safety_lines(self.host_code)]   # one line per key, 35 columns
+        mine = safety_part(self.peer.me.public)
+        code = [f"    {line}" + ("  (you)" if line.replace(" ", "") == mine else "")   # one line per key
+                for line in safety_lines(self.host_code)]
         known = [self.host_known.text] if self.host_known is not None else []
         if not self.joined:
             return [f"Asking {host} for a seat at a table of {size}: {host} reads your request.", *known,

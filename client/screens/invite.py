@@ -25,6 +25,16 @@ from protocol.net.invite import parse_address
 CODE_LABEL = "Safety code  "
 
 
+def code_block(code: str, own_part: str = "", label: str = "") -> str:
+    """A safety code as lines of 6 groups (one key each) after ``label``; the line of ``own_part`` says (you)."""
+    pad = " " * len(label)
+    out = []
+    for i, line in enumerate(safety_lines(code)):
+        mine = bool(own_part) and line.replace(" ", "") == own_part
+        out.append((label if i == 0 else pad) + line + ("  (you)" if mine else ""))
+    return "\n".join(out)
+
+
 class InviteScreen(ModalScreen[bool]):
     """Someone asks for the free seat: accept (True) or decline (False)."""
 
@@ -38,8 +48,10 @@ class InviteScreen(ModalScreen[bool]):
     """
 
     def __init__(self, name: str, fingerprint: str, address: str, safety_code: str, table: str = "",
-                 waiting: int = 0, known: Check | None = None):
+                 waiting: int = 0, known: Check | None = None, own_part: str = ""):
         super().__init__()
+        self.own_part = own_part
+        """Our key's 30 digits (:func:`protocol.identity.safety_part`): its line of the code is marked (you)."""
         self.known = known
         """What the list of known players says of this name and key (None: no list)."""
         self.joiner = name
@@ -75,10 +87,8 @@ class InviteScreen(ModalScreen[bool]):
                 yield Button("Decline \\[d]", id="invite-decline", variant="error")
 
     def code_text(self) -> str:
-        """The code as two lines of 6 groups (one key's 30 digits each), under its label."""
-        lines = safety_lines(self.safety_code)
-        pad = " " * len(CODE_LABEL)
-        return "\n".join((CODE_LABEL if i == 0 else pad) + line for i, line in enumerate(lines))
+        """The code as two lines of 6 groups (one key's 30 digits each), under its label; ours marked (you)."""
+        return code_block(self.safety_code, self.own_part, CODE_LABEL)
 
     def _queue_text(self) -> str:
         if not self.waiting:

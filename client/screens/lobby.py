@@ -45,6 +45,7 @@ from client.widgets.link_banner import LinkBanner
 from client.widgets.peers import PeerList
 from client.widgets.status_line import StatusLine
 from engines.core import Game, RulesError
+from protocol.identity import safety_part
 from protocol.net.discovery import Advert, Discovery
 from protocol.net.peer import PeerOptions
 
@@ -511,7 +512,7 @@ class LobbyScreen(Screen):
                 known = self.known.check(request.peer.name, request.peer.key)
                 dialog = InviteScreen(request.peer.name, request.peer.fingerprint,
                                       f"{request.address[0]}:{request.address[1]}", request.safety_code, table,
-                                      waiting=later, known=known)
+                                      waiting=later, known=known, own_part=safety_part(self.identity.public))
                 self.app.push_screen(dialog, decided)
                 ok = await answer
                 dialog = None

@@ -13,7 +13,7 @@ from client.known_peers import FILE, KnownPeersFile
 from client.screens.invite import InviteScreen
 from client.screens.lobby import KnownPeerList, LobbyScreen
 from client.settings import Settings
-from protocol.identity import Identity, safety_code, safety_lines
+from protocol.identity import Identity, safety_code, safety_lines, safety_part
 from protocol.net.discovery import Advert, TableHint
 from client.screens.invite import JoinAddressScreen
 from tests.client.test_lan_game import FAST, LOOPBACK, unique, until
@@ -72,10 +72,14 @@ async def ask(tmp_path, seed_host=(), seed_guest=(), answer: str = "#invite-acce
         assert box.bottom <= 24 and box.right <= 80
         assert dialog.query_one("#invite-accept").region.bottom <= box.bottom
         shown = str(dialog.query_one("#invite-code").render()).splitlines()
-        assert [line.split("  ")[-1].strip() for line in shown] == safety_lines(code)
+        assert [line.removeprefix("Safety code").replace("(you)", "").strip() for line in shown] == safety_lines(code)
+        mine = " ".join(safety_part(ann_id.public)[i:i + 5] for i in range(0, 30, 5))
+        assert [line.endswith(f"{mine}  (you)") for line in shown] == [line == mine for line in safety_lines(code)]
         guest = pb.app.screen
         await until(lambda: "Safety code with" in guest.status_text, pa, pb, what="the joiner's code")
         pending = guest.status_text
+        bob_line = " ".join(safety_part(bob_id.public)[i:i + 5] for i in range(0, 30, 5))
+        assert f"    {bob_line}  (you)" in pending and pending.count("(you)") == 1
         seen = texts(dialog)
         dialog.known_classes = set(dialog.query_one("#invite-known").classes)  # read before the dialog closes
         assert await pa.click(answer)
