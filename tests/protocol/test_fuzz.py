@@ -14,6 +14,7 @@ import os
 import random
 
 from engines.bots import RandomBot
+from protocol.fuzz import mutate_bytes
 from protocol.log import FIRST_PREV, open_entry, seal
 from protocol.memory import Pipe
 from protocol.wire import ProtocolError, pack
@@ -32,27 +33,6 @@ def _random_value(rng: random.Random, depth: int = 0):
         return [_random_value(rng, depth + 1) for _ in range(rng.randint(0, 5))]
     keys = ["v", "game", "seq", "prev", "author", "kind", "body", "sig", "action", "digest", "proof", "x"]
     return {rng.choice(keys): _random_value(rng, depth + 1) for _ in range(rng.randint(0, 8))}
-
-
-def _mutate(rng: random.Random, raw: bytes) -> bytes:
-    b = bytearray(raw)
-    op = rng.randrange(5)
-    if op == 0:
-        for _ in range(rng.randint(1, 4)):
-            i = rng.randrange(len(b))
-            b[i] ^= 1 << rng.randrange(8)
-    elif op == 1:
-        b = b[:rng.randrange(len(b))]
-    elif op == 2:
-        i = rng.randrange(len(b) + 1)
-        b[i:i] = rng.randbytes(rng.randint(1, 8))
-    elif op == 3:
-        i, j = sorted(rng.randrange(len(b)) for _ in range(2))
-        del b[i:j + 1]
-    else:
-        i = rng.randrange(len(b))
-        b[i] = rng.choice([0x00, 0xC1, 0xFF, 0xDD, 0xDF, 0xC4, 0xD9])
-    return bytes(b)
 
 
 def _session_waiting_for_its_opponent():
@@ -88,7 +68,7 @@ def test_random_and_mutated_frames_are_all_protocol_errors():
         if r < 0.25:
             frame = rng.randbytes(rng.choice([0, 1, 2, 5, 40, 200, 1000]))
         elif r < 0.7:
-            frame = _mutate(rng, rng.choice(real))
+            frame = mutate_bytes(rng, rng.choice(real))
         elif r < 0.85:
             frame = pack(_random_value(rng))
         else:
@@ -140,7 +120,7 @@ def test_frames_before_the_game_begins_are_protocol_errors():
             if r < 0.3:
                 frame = rng.randbytes(rng.choice([1, 3, 60, 300]))
             elif r < 0.8:
-                frame = _mutate(rng, rng.choice(real))
+                frame = mutate_bytes(rng, rng.choice(real))
             else:                                   # signed by the peer, but wrong in place or content
                 kind = rng.choice(["table", "genesis", "move", "hello"])
                 seq = rng.choice([0, 1, 2, 3, 9])
