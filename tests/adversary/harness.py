@@ -156,6 +156,9 @@ class Table:
     def key(self, seat: int) -> bytes:
         return self.peers[seat].me.public
 
+    def keys_honest(self) -> list[bytes]:
+        return [self.key(i) for i in self.honest]
+
     async def play(self, timeout: float = 30.0) -> list[Session]:
         """Open the table, seat the guests in order, play to the end; every peer's session."""
         host = self.peers[0]
