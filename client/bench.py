@@ -164,6 +164,11 @@ BENCHMARKS: list[Benchmark] = [
               "lower", 2.0, _measure("protocol.net.bench", "listed_after_start_s")),
     Benchmark("net.move_rtt", "LAN: signed move round trip over TCP (127.0.0.1)", "ms",
               "lower", 5.0, _measure("protocol.net.bench", "move_round_trip_ms")),
+    Benchmark("net.handshake", "LAN: Noise XX handshake of one link, both sides (CPU)", "ms",
+              "lower", 5.0, _measure("protocol.net.bench", "handshake_cpu_ms")),
+    Benchmark("net.move_crypto", "LAN: per-move cost of the link's encryption (seal + open of its record, "
+              "over the plaintext path)", "ms", "lower", 0.3,
+              _measure("protocol.net.bench", "move_encryption_overhead_ms")),
     Benchmark("mesh.deal4", "Pandoria, 4 peers in one process: host's hello to the first move "
               "(deck and tile stack shuffled and dealt by all)", "s",
               "lower", 2.0, _measure("protocol.net.bench_npeer", "deal4_s")),
