@@ -81,7 +81,7 @@ class Check:
         if self.status == RENAMED:
             return (f"Known key, new name: you met this key as {', '.join(self.other_names)} on {self.since}; "
                     f"comparing the code again is optional.")
-        return f"First meeting: {name} is not in your list of known players."
+        return f"First meeting: you never met {name} before."
 
 
 class KnownPeers:

@@ -73,12 +73,13 @@ class InviteScreen(ModalScreen[bool]):
             if known is not None:
                 yield Static(Text(known.text), id="invite-known", classes=f"-{known.status}")
             yield Static(self.code_text(), id="invite-code")
+            # one line each at 80x24 (58 columns): the tallest dialog must still fit 21 rows
             if known is not None and not known.compare:
-                compare = "You may compare the code again; it is the same on both screens."
+                compare = "You may compare it again: both screens show the same."
             elif known is not None and known.status == CHANGED:
-                compare = "Compare it aloud again: accept only if it is the same on both screens."
+                compare = "Compare it aloud again: accept only if both show it."
             else:
-                compare = "Compare this code aloud with the other player: accept only if it is the same on both screens."
+                compare = "Compare it aloud: accept only if both screens show it."
             yield Static(compare, classes="muted", id="invite-compare")
             yield Static(self._queue_text(), classes="muted" + (" -empty" if not self.waiting else ""),
                          id="invite-queue")

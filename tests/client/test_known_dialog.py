@@ -96,9 +96,9 @@ async def ask(tmp_path, seed_host=(), seed_guest=(), answer: str = "#invite-acce
 async def test_an_unknown_joiner_is_a_first_meeting_and_remembered_once_accepted(tmp_path):
     seen, dialog, pending, files, (ann, bob), (ann_id, bob_id) = await ask(tmp_path)
     assert dialog.known.status == "new" and dialog.known.compare
-    assert f"First meeting: {bob} is not in your list" in seen
-    assert "Compare this code aloud with the other player" in seen
-    assert f"First meeting: {ann}" in pending
+    assert f"First meeting: you never met {bob} before." in seen
+    assert "Compare it aloud: accept only if both screens show it." in seen
+    assert f"First meeting: you never met {ann} before." in pending
     host_list, guest_list = files["ann"], files["bob"]
     assert host_list.check(bob, bob_id.public).status == "known"     # the host accepted after comparing
     assert guest_list.check(ann, ann_id.public).status == "known"    # the host took us
@@ -110,7 +110,7 @@ async def test_a_known_joiner_is_marked_and_the_comparison_is_optional(tmp_path)
         tmp_path, seed_host=[("bob", None, "2024-12-24")], seed_guest=[("ann", None, "2024-12-24")])
     assert dialog.known.status == "known" and not dialog.known.compare
     assert f"Known: you met {bob} with this key on 2024-12-24; comparing the code again is optional." in seen
-    assert "You may compare the code again" in seen and "Compare this code aloud" not in seen
+    assert "You may compare it again: both screens show the same." in seen and "Compare it aloud" not in seen
     assert "-known" in dialog.known_classes
     assert f"Known: you met {ann} with this key on 2024-12-24" in pending
     peer = files["ann"].peers.peers[0]
@@ -124,7 +124,7 @@ async def test_a_changed_key_is_a_warning_and_a_declined_join_is_not_remembered(
         answer="#invite-decline")
     assert dialog.known.status == "changed" and dialog.known.compare
     assert f"Warning: {bob}'s key changed since 2025-01-02: compare the safety code again." in seen
-    assert "Compare it aloud again" in seen
+    assert "Compare it aloud again: accept only if both show it." in seen
     assert "-changed" in dialog.known_classes
     assert f"Warning: {ann}'s key changed since 2025-01-03: compare the safety code again." in pending
     assert files["ann"].check(bob, bob_id.public).status == "changed"   # declined: still the old key only

@@ -105,11 +105,15 @@ def test_join_dialog_with_a_changed_key_at_80x24(snap_compare):
     from protocol.identity import Identity, safety_code
 
     code = safety_code(Identity.from_seed(bytes(range(32))).public, Identity.from_seed(bytes(range(32, 64))).public)
-    dialog = InviteScreen("Bea", "1e19-4fa7-00df-7dc1", "192.0.2.7:52202", code, "Pagode, standard, 2 seats",
-                          waiting=1, known=Check(CHANGED, "Bea", "2025-01-02"))
+    name = "Beatrice from upstairs"    # the who line takes two rows
+    dialog = InviteScreen(name, "1e19-4fa7-00df-7dc1", "192.0.2.7:52202", code, "Pagode, standard, 2 seats",
+                          waiting=1, known=Check(CHANGED, name, "2025-01-02"), own_part=code.replace(" ", "")[:30])
 
     async def run_before(pilot):
         await pilot.app.push_screen(dialog)
         await no_blink(pilot)
+        box = dialog.query_one("#invite-box")
+        assert box.region.bottom <= 23 and dialog.query_one("#invite-accept").region.bottom < box.region.bottom
+        assert box.max_scroll_y == 0                  # nothing scrolled out of the dialog
 
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
