@@ -159,7 +159,8 @@ def secrets_of(game_folder: Path, players: int) -> dict[str, list[bytes]]:
 
 
 def check_capture(streams: dict, secrets: dict, links: int) -> dict:
-    # each link: one stream each way (a link dropped under load and made again adds two)
+    # each link: one stream each way. At least each guest's link to the host; the guests' links to each
+    # other (a fast game may end before a guest dials) and links made again after a drop add more
     assert len(streams) % 2 == 0 and len(streams) >= 2 * links, sorted(streams)
     links = len(streams) // 2
     wire = b"".join(streams.values())
@@ -194,6 +195,6 @@ def test_a_two_peer_game_shows_nothing_of_the_game_on_the_wire(namespace, tmp_pa
 
 def test_a_three_peer_game_shows_nothing_of_the_game_on_the_wire(namespace, tmp_path):
     streams, folder = play_captured(namespace, tmp_path, "pueblo", 3)
-    seen = check_capture(streams, secrets_of(folder, 3), links=3)
+    seen = check_capture(streams, secrets_of(folder, 3), links=2)
     print(f"3 peers: {len(streams)} streams, handshake messages {sorted(seen['handshake'])} bytes, "
           f"{seen['records']} records, {seen['record_bytes']} bytes of records")
