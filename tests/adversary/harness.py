@@ -168,7 +168,10 @@ class Table:
             for i, guest in enumerate(self.peers[1:], 1):
                 tasks.append(asyncio.create_task(guest.run_guest((LOCAL, host.port), [LOCAL], game=self.game)))
                 await until(lambda: len(self.seen[0].of(SeatTaken)) >= i)  # the join order is the seat order
-            return await asyncio.wait_for(asyncio.gather(*tasks), timeout)
+            done, pending = await asyncio.wait(tasks, timeout=timeout)
+            if pending:
+                raise asyncio.TimeoutError(f"the table did not end within {timeout:g} s")
+            return [task.result() for task in tasks]
         finally:
             for task in tasks:
                 task.cancel()

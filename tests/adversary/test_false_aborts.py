@@ -46,16 +46,16 @@ def assert_claimer_named(table: Table, against: int, awaited: int) -> None:
         session, seen = table.peers[i].session, table.seen[i]
         result = session.result
         assert isinstance(result, Aborted) and result.culprit == cheat, (i, result, seen.lines[-10:])
-        assert (f"seat {cheat + 1} claims against seat {against + 1}, but the game waits for seat {awaited + 1}"
-                in result.reason), result.reason
+        # the broken rule, in whatever words: seat C's claim against seat X while the game waits for seat A
+        for words in (f"seat {cheat + 1} ", f"against seat {against + 1}", f"waits for seat {awaited + 1}"):
+            assert words in result.reason, result.reason
         assert seen.ended() == [result], "the honest user sees the game end once, naming the claimer"
         assert all(e.raw != claim.raw for e in session.chain), "the false claim is not in the honest log"
         last = session.chain[-1]
         assert last.kind == "abort" and last.body["culprit"] == cheat and last.author in table.keys_honest()
         assert open_entry(last.body["evidence"][0]).raw == claim.raw, "the false claim is the evidence"
         if last.author == table.key(i):
-            assert any(line.startswith(f"claimed: entry {claim.seq}: seat {cheat + 1} claims against")
-                       for line in seen.lines), seen.lines[-5:]
+            assert f"claimed: {result.reason}" in seen.lines, seen.lines[-5:]
     reports = assert_no_honest_seat_named(table)
     for i, report in reports.items():
         assert report.ok and report.result == "aborted" and report.culprit == cheat + 1, report
@@ -84,7 +84,7 @@ async def test_a_false_timeout_claim_against_a_seat_that_is_not_awaited_names_th
     # once per file: the command line on an honest log
     code, out = lanterne_verify(table.peers[awaited].files.log_path)
     assert code == 0 and f"game aborted (seat {hostile + 1} at fault)" in out, out
-    assert f"seat {hostile + 1} claims against seat {against + 1}, but the game waits for seat {awaited + 1}" in out
+    assert f"against seat {against + 1}" in out and f"waits for seat {awaited + 1}" in out, out
 
 
 def accuse_at_own_turn(accused: int, evidence: str):
