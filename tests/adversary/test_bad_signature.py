@@ -42,10 +42,12 @@ def garble(victim: int, start: str, every: bool):
     return lie
 
 
-@pytest.mark.parametrize("hostile", [0, 1], ids=["hostile-host", "hostile-guest"])
-async def test_one_entry_with_a_broken_signature_costs_the_link_and_the_game_goes_on(tmp_path, hostile):
-    victim = 1 - hostile
-    table = Table(tmp_path, 2, hostile)
+@pytest.mark.parametrize("players, hostile, victim", [(2, 0, 1), (2, 1, 0), (3, 2, 0)],
+                         ids=["hostile-host", "hostile-guest", "3-seats"])
+async def test_one_entry_with_a_broken_signature_costs_the_link_and_the_game_goes_on(tmp_path, players, hostile,
+                                                                                    victim):
+    """At three seats the true entry reaches the victim through the third seat meanwhile."""
+    table = Table(tmp_path, players, hostile)
     table.cheat.lie = garble(victim, "move", every=False)
     sessions = await table.play()
     assert len(table.cheat.told) == 1
@@ -57,7 +59,8 @@ async def test_one_entry_with_a_broken_signature_costs_the_link_and_the_game_goe
     assert seen.linked(table.key(hostile)) >= 2, "the link came back"
     assert not seen.ended()
     reports = assert_no_honest_seat_named(table)
-    assert reports[victim].ok and reports[victim].result == "over", reports[victim]
+    for report in reports.values():
+        assert report.ok and report.result == "over", report
     if hostile == 1:    # once per file: the command line on the honest log
         code, out = lanterne_verify(table.peers[victim].files.log_path)
         assert code == 0 and "winner(s)" in out, out

@@ -21,7 +21,7 @@ import pytest
 from protocol.log import open_entry
 from protocol.session import Aborted
 
-from .harness import FAST, Table, assert_no_honest_seat_named, lanterne_verify, until, write_abort
+from .harness import FAST, Table, assert_no_honest_seat_named, earlier_game, lanterne_verify, until, write_abort
 
 AFTER = 20
 """The lie comes once the chain holds this many entries (the game is under way)."""
@@ -92,14 +92,18 @@ def accuse_at_own_turn(accused: int, evidence: str):
         if len(peer.session.chain) < AFTER:
             return False
         chain = peer.session.chain
-        sound = [e.raw for e in chain if e.author == peer.seats[accused].key][-1:] if evidence == "sound" else []
-        peer.accusation = write_abort(peer, f"seat {accused + 1} cheated", accused, sound)
+        shown = {"sound": [e.raw for e in chain if e.author == peer.seats[accused].key][-1:],
+                 "earlier-game": [e.raw for e in earlier_game(len(peer.seats))[accused].chain
+                                  if e.author == peer.seats[accused].key and e.kind == "move"][:1],
+                 "none": []}[evidence]
+        peer.accusation = write_abort(peer, f"seat {accused + 1} cheated", accused, shown)
         return True
     return at_turn
 
 
-@pytest.mark.parametrize("players, hostile, evidence", [(2, 1, "sound"), (3, 2, "sound"), (3, 1, "none")],
-                         ids=["2-seats", "3-seats", "3-seats-no-evidence"])
+@pytest.mark.parametrize("players, hostile, evidence", [(2, 1, "sound"), (3, 2, "sound"), (3, 1, "none"),
+                                                        (3, 2, "earlier-game")],
+                         ids=["2-seats", "3-seats", "3-seats-no-evidence", "3-seats-an-earlier-games-entry"])
 async def test_an_unfounded_accusation_names_nobody_live_and_verify_marks_the_accuser(tmp_path, players, hostile,
                                                                                       evidence):
     accused = 0
@@ -107,7 +111,7 @@ async def test_an_unfounded_accusation_names_nobody_live_and_verify_marks_the_ac
     table.cheat.at_turn = accuse_at_own_turn(accused, evidence)
     await table.play()
     accusation = open_entry(table.cheat.accusation)
-    assert accusation.body["culprit"] == accused and len(accusation.body["evidence"]) == (evidence == "sound")
+    assert accusation.body["culprit"] == accused and len(accusation.body["evidence"]) == (evidence != "none")
     for i in table.honest:
         session, seen = table.peers[i].session, table.seen[i]
         result = session.result
@@ -122,3 +126,6 @@ async def test_an_unfounded_accusation_names_nobody_live_and_verify_marks_the_ac
         assert report.bad_entry == accusation.seq, report
         assert report.bad_author.startswith(f"seat {hostile + 1} (") and "at fault" not in report.bad_author, report
         assert "unfounded" in report.problem and f"against seat {accused + 1}" in report.problem, report
+    if evidence == "sound" and players == 3:    # the command line: the honest log is invalid, at the accuser
+        code, out = lanterne_verify(table.peers[accused].files.log_path)
+        assert code == 1 and f"INVALID: entry {accusation.seq} by seat {hostile + 1} (" in out, out
