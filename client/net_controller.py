@@ -46,9 +46,9 @@ from protocol.net.files import ResumeError
 from protocol.net.handshake import HandshakeError
 from protocol.net.invite import Declined
 from protocol.net.peer import Peer, PeerOptions, Think
-from protocol.session import (CLAIM_REASON, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Disputed,
-                              GameOver, GameStarted, Moved, Replaced, ReplaceAsked, SeatReplaced, Session,
-                              TableResolved, TableSet)
+from protocol.session import (CLAIM_REASON, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimAsked,
+                              ClaimRefused, Disputed, GameOver, GameStarted, Moved, Replaced, ReplaceAsked,
+                              SeatReplaced, Session, TableResolved, TableSet)
 from protocol.net.transport import LinkClosed
 from protocol.wire import ProtocolError
 
@@ -439,6 +439,12 @@ class NetworkGame(GameController):
             elif isinstance(ev, ReplaceAsked) and ev.seat < len(self.seats):
                 self.notes.append(f"{self.seats[ev.by].label} asks to give {self.seats[ev.seat].label}'s seat to "
                                   f"{ev.name}")
+            elif isinstance(ev, ClaimAsked) and max(ev.seat, ev.by) < len(self.seats):
+                self.notes.append(f"{self.seats[ev.by].label} claims against {self.seats[ev.seat].label} "
+                                  f"({ev.reason.removeprefix(CLAIM_REASON)}); the others answer")
+            elif isinstance(ev, ClaimRefused) and max(ev.seat, ev.by) < len(self.seats):
+                self.notes.append(f"{self.seats[ev.by].label} refused the claim against {self.seats[ev.seat].label} "
+                                  f"({ev.reason}): the game goes on")
             elif isinstance(ev, SeatReplaced):
                 self._seat_replaced(ev)
             elif isinstance(ev, Replaced):
@@ -558,14 +564,18 @@ class NetworkGame(GameController):
             return f"Waiting for {who} (gone {clock(now - since)}); cut off from the others too: no claim from here"
         return f"Waiting for {who} (gone {clock(now - since)}; at {clock(self.claim_after)} {then})"
 
-    def _replace_text(self) -> str:
+    def _claim_text(self) -> str:
         s = self.peer.session
-        seat = (s.replacing or {}).get("seat", 0)
+        c = s.claiming or {}
+        seat = c.get("seat", 0)
         who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
+        what = f"Giving {who}'s seat to a computer" if c.get("kind") == "replace" else f"Claim against {who}"
         expected = s.waiting_for()
         if expected is None or expected == s.my_seat:
-            return f"Giving {who}'s seat to a computer: agreeing..."
-        return f"Giving {who}'s seat to a computer: waiting for {self.seats[expected].label} to agree"
+            return f"{what}: answering..."
+        if expected == seat:
+            return f"{what}: {who} may still say it is here"
+        return f"{what}: waiting for {self.seats[expected].label} to answer"
 
     # -- the links: one per other peer
     def peer_links(self) -> list[tuple[str, bool]]:
@@ -668,8 +678,8 @@ class NetworkGame(GameController):
         gone = self.gone_text()
         if gone:
             return gone
-        if s.phase == "replace":
-            return self._replace_text()
+        if s.phase == "claim":
+            return self._claim_text()
         text = self._waiting_text()
         if self.link_down:
             return f"Link down, reconnecting by itself... ({text})"

@@ -139,10 +139,14 @@ def play_replacing(sessions: Sequence[Session], players: Sequence[Player], compu
             cut = True
         movers = [i for i in live if pipe.sessions[i].my_turn]
         if not movers:
+            if host.phase == "claim" and not host.over:     # a table of two: the gone seat does not answer
+                host.tick(0.0)
+                pipe.collect(claimer, host.tick(host.timeout + 1.0))
+                continue
             if comp is None and cut and not host.over:
                 host.tick(0.0)
                 pipe.collect(claimer, host.tick(host.timeout + 1.0))
-                if host.phase == "replace" or host.replaced:
+                if (host.claiming is not None and host.claiming["kind"] == REPLACE) or host.replaced:
                     comp = host_computer(host, games=games)
                     pipe.sessions.append(comp)
                     pipe.events.append([])

@@ -364,6 +364,10 @@ def ending(result: Aborted, chain: list[Entry]) -> str:
         return result.reason     # another abort: its reason as signed (its scores are in the report)
     moves = sum(1 for e in chain if e.kind == MOVE)
     text = f"ended by claim against seat {result.culprit + 1} at move {moves} ({result.reason})"
+    if result.agreed:
+        text += "; agreed by " + ", ".join(f"seat {s + 1}" for s in result.agreed)
+    elif result.by is not None:
+        text += "; unanswered (no other seat to agree)"
     if result.scores is not None:
         text += "; scores so far: " + " ".join(str(x) for x in result.scores)
     return text

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from engines.bots import RandomBot
 from engines.core import Player, RulesError
 from protocol.identity import Identity, fingerprint
-from protocol.session import COMPUTER_MARK, Replaced, SeatReplaced, Session
+from protocol.session import COMPUTER_MARK, ClaimRefused, Replaced, SeatReplaced, Session
 
 from .events import Note
 from .files import GameFiles, Say, Seat, read_meta, write_private
@@ -35,17 +35,43 @@ class Computers:
             self._emit(Note(f"replaced: {ev.reason}"))
             return
         if isinstance(ev, SeatReplaced):
+            self._asked.pop(ev.seat, None)
             self._emit(Note(f"seat {ev.seat + 1} is now {ev.name} ({fingerprint(ev.key)}); every hidden card re-dealt"))
+            return
+        if isinstance(ev, ClaimRefused):
+            self._withdrawn(ev.seat)
             return
         scores = " ".join(str(x) for x in ev.scores)
         self._emit(Note(f"replace: seat {ev.by + 1} asks to give seat {ev.seat + 1} to {ev.name} "
                         f"({fingerprint(ev.key)}); scores so far: {scores}"))
+        former = None
         if ev.seat < len(self.seats) and self.seats[ev.seat].key != ev.key:
-            self._former.append(self.seats[ev.seat])
+            former = self.seats[ev.seat]
+            self._former.append(former)
             self.seats[ev.seat] = Seat(ev.key, ev.name)
             self._save_roster()
+        hosted = None
         if ev.by == session.my_seat:
-            self._spawn_replacement(ev.seat, ev.name)
+            peer = self._spawn_replacement(ev.seat, ev.name)
+            hosted = (peer, self._replacements[-1])
+        self._asked[ev.seat] = (former, hosted)      # until the seat's answers are in (a refusal undoes this)
+
+    def _withdrawn(self, seat: int) -> None:
+        """A replacement was refused: the seat is its player's again, and a computer we started for it stops."""
+        former, hosted = self._asked.pop(seat, (None, None))
+        if former is not None:
+            if former in self._former:
+                self._former.remove(former)
+            self.seats[seat] = former
+            self._save_roster()
+        if hosted is not None:
+            peer, task = hosted
+            task.cancel()
+            if peer in self._computers:
+                self._computers.remove(peer)
+            if task in self._replacements:
+                self._replacements.remove(task)
+            self._emit(Note(f"the computer for seat {seat + 1} stops: the replacement was refused"))
 
     def _spawn_replacement(self, seat: int, name: str) -> "Peer":
         """Host the computer that takes over ``seat``: its own key, log and links, in this process."""

@@ -4,18 +4,19 @@ Everything a caller needs is importable from here: the :class:`Session`,
 its events, the message kinds and constants.
 """
 
-from .events import (Aborted, Dispute, Disputed, Dropped, GameOver, GameStarted, Joined, Moved, OutOfPlace,
-                     Replaced, ReplaceAsked, ReplayEnd, ReplayMismatch, SeatReplaced, TableResolved, TableSet)
-from .kinds import (ABORT, AGREE, CHOICE_KINDS, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, END, EPOCH_DOMAIN,
+from .events import (Aborted, ClaimAsked, ClaimRefused, Dispute, Disputed, Dropped, GameOver, GameStarted, Joined,
+                     Moved, OutOfPlace, Replaced, ReplaceAsked, ReplayEnd, ReplayMismatch, SeatReplaced, TableResolved, TableSet)
+from .kinds import (ABORT, AGREE, CHOICE_KINDS, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, END, EPOCH_DOMAIN,
                     FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_LOCAL_STEPS, MAX_SEATS, MOVE, NONCE_DOMAIN,
-                    ON_GONE, ON_GONE_COMPUTER, ON_GONE_END, REPLACE, TABLE_KIND, TABLE_NONCE_DOMAIN, Drbg, schemas)
+                    ON_GONE, ON_GONE_COMPUTER, ON_GONE_END, REFUSE, REPLACE, TABLE_KIND, TABLE_NONCE_DOMAIN, Drbg,
+                    schemas)
 from .phases import RULES, Phase
 from .session import Session
 
 __all__ = [
-    "ABORT", "AGREE", "CHOICE_KINDS", "CLAIM_REASON", "COMPUTER_DOMAIN", "COMPUTER_MARK", "END", "EPOCH_DOMAIN",
+    "ABORT", "AGREE", "CHOICE_KINDS", "CLAIM", "CLAIM_REASON", "COMPUTER_DOMAIN", "COMPUTER_MARK", "END", "EPOCH_DOMAIN",
     "FAIR_DOMAIN", "GAME_ID_DOMAIN", "GENESIS", "HELLO", "MAX_LOCAL_STEPS", "MAX_SEATS", "MOVE", "NONCE_DOMAIN",
-    "ON_GONE", "ON_GONE_COMPUTER", "ON_GONE_END", "REPLACE", "RULES", "TABLE_KIND", "TABLE_NONCE_DOMAIN",
-    "Aborted", "Dispute", "Disputed", "Drbg", "Dropped", "GameOver", "GameStarted", "Joined", "Moved", "OutOfPlace",
+    "ON_GONE", "ON_GONE_COMPUTER", "ON_GONE_END", "REFUSE", "REPLACE", "RULES", "TABLE_KIND", "TABLE_NONCE_DOMAIN",
+    "Aborted", "ClaimAsked", "ClaimRefused", "Dispute", "Disputed", "Drbg", "Dropped", "GameOver", "GameStarted", "Joined", "Moved", "OutOfPlace",
     "Phase", "Replaced", "ReplaceAsked", "ReplayEnd", "ReplayMismatch", "SeatReplaced", "Session", "TableResolved", "TableSet", "schemas",
 ]

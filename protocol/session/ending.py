@@ -13,9 +13,10 @@
 Who an abort may name (every peer checks it, and ``verify`` again):
 
 * itself (a resignation, a refused reveal), or nobody;
-* in a claim (reason ``timeout: ...``), only the seat the chain waits for,
-  never its own; a claim against another seat is a broken rule that names
-  the claimer;
+* with a claim's reason (``timeout: ...``), only as the claimer closing its
+  ``claim`` once every other seat agreed (at a table of two, once the
+  claimed seat let the answer window pass, :mod:`.claims`); any other
+  such abort is a broken rule that names its author;
 * anyone else only on evidence that stands on its own: fed to this
   position, the first evidence entry must fail naming that seat (with no
   evidence, this position's own next step must). A peer that cannot confirm
@@ -36,7 +37,8 @@ from protocol.log import Entry
 from protocol.wire import MAX_BIN, ProtocolError, pack
 
 from .events import Aborted, Disputed, GameOver, OutOfPlace, ReplayMismatch
-from .kinds import ABORT, CLAIM_REASON, END
+from .claims import answer_window
+from .kinds import ABORT, CLAIM, CLAIM_REASON, END
 from .phases import Phase
 from .writers import LiveWriter
 
@@ -66,6 +68,12 @@ class Ending:
             self._waiting_since = self._awaited_since = None
             return []
         self.watch(now, here)
+        if self.phase == Phase.CLAIM:      # no claim on a claim: only a table of two's unanswered one is closed
+            c = self.claiming
+            if (c["by"] == self.my_seat and c["order"] == [c["seat"]] == [seat] and not c["agreed"]
+                    and now - self._awaited_since > answer_window(self.timeout)):
+                self._close_unanswered()
+            return self._flush()
         if self._awaited_since is not None and self.move_clock is not None \
                 and now - self._awaited_since > self.move_clock:
             why = f"{CLAIM_REASON}seat {seat + 1} took more than the move clock of {self.move_clock:g} s"
@@ -73,10 +81,9 @@ class Ending:
             why = f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s"
         else:
             return self._flush()
-        if self.may_replace(seat):
-            self._replace(seat)
-        else:
-            self._abort(why, seat, [])
+        self._claim(seat, why)
+        if self.phase == Phase.CLAIM:
+            self._awaited_since = now     # the answers are awaited from now (a table of two: the answer window)
         return self._flush()
 
     def watch(self, now: float | None, here: bool = False) -> None:
@@ -149,11 +156,7 @@ class Ending:
         by = self._seat_of(entry.author)
         reason = entry.body["reason"]
         if reason.startswith(CLAIM_REASON) and culprit is not None and culprit != by:
-            awaited = self._expected_seat()
-            if culprit != awaited:
-                raise ProtocolError(f"entry {entry.seq}: {self._seat_label(entry.author)} claims against seat "
-                                    f"{culprit + 1}, but the game waits for "
-                                    f"{'seat ' + str(awaited + 1) if awaited is not None else 'nobody'}", blame)
+            self._check_closing(entry, culprit, by, blame)
         said = entry.body.get("scores")
         ours = self.scores_so_far()
         if said is not None and (ours is None or tuple(said) != ours):   # older logs carry no scores
@@ -173,6 +176,22 @@ class Ending:
         scores = tuple(body["scores"]) if "scores" in body else None
         self._ended(by, culprit, reason, bool(body.get("audit")), scores)
 
+    def _check_closing(self, entry: Entry, culprit: int, by: int | None, blame: int | None) -> None:
+        """An abort with a claim's reason naming another seat must be the claimer closing its agreed claim."""
+        c = self.claiming
+        closing = (self.phase == Phase.CLAIM and c is not None and c["kind"] == CLAIM and by == c["by"]
+                   and culprit == c["seat"] and (len(c["agreed"]) == len(c["order"]) or c["order"] == [c["seat"]]))
+        if closing:
+            return
+        if c is not None and self.phase == Phase.CLAIM:
+            why = "before every other seat agreed to its claim" if by == c["by"] else "while another claim is answered"
+        else:
+            awaited = self._expected_seat()
+            why = (f"without a claim the other seats agreed to (the game waits for "
+                   f"{'seat ' + str(awaited + 1) if awaited is not None else 'nobody'})")
+        raise ProtocolError(f"entry {entry.seq}: {self._seat_label(entry.author)} ends the game by a claim against "
+                            f"seat {culprit + 1} {why}", blame)
+
     def _ended(self, by: int | None, culprit: int | None, reason: str, audit: bool = False,
                scores: tuple[int, ...] | None = None) -> None:
         """An abort: the game is over, unless it asks for the audit now (the dispute)."""
@@ -181,8 +200,11 @@ class Ending:
             self.disputed_by = by
             self._events.append(Disputed(reason))
             return
+        c = self.claiming
+        agreed = tuple(c["agreed"]) if c is not None and c["kind"] == CLAIM and culprit == c["seat"] else ()
         self.phase = Phase.ABORTED
-        self.result = Aborted(by, culprit, reason, scores)
+        self.claiming = None
+        self.result = Aborted(by, culprit, reason, scores, agreed)
         self._events.append(self.result)
 
     def _trial(self):
@@ -193,7 +215,7 @@ class Ending:
         trial.fair = copy.deepcopy(self.fair)
         trial.steps, trial.finals, trial.ends = list(self.steps), dict(self.finals), dict(self.ends)
         trial.seats, trial.names, trial.replaced = list(self.seats), list(self.names), dict(self.replaced)
-        trial.replacing, trial._redeal = copy.deepcopy(self.replacing), deque(self._redeal)
+        trial.claiming, trial._redeal = copy.deepcopy(self.claiming), deque(self._redeal)
         trial._events, trial._outbox, trial.writer = [], [], LiveWriter(None)
         return trial
 

@@ -64,6 +64,25 @@ class ReplaceAsked:
 
 
 @dataclass(frozen=True)
+class ClaimAsked:
+    """``by`` claims against the awaited ``seat`` (policy end): the other present seats now answer in turn."""
+
+    by: int
+    seat: int
+    reason: str
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ClaimRefused:
+    """Seat ``by`` refused the claim against ``seat`` (it sees that seat here): the game goes on where it was."""
+
+    by: int
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class SeatReplaced:
     """Every present seat agreed: ``seat`` is played by the computer ``key`` from now on (its hands re-dealt)."""
 
@@ -74,7 +93,7 @@ class SeatReplaced:
 
 @dataclass(frozen=True)
 class Replaced:
-    """Our own seat was given to a computer while we were gone: this peer plays no more."""
+    """Our own seat was given to a computer (the others saw us gone): this peer plays no more."""
 
     seat: int
     by: int
@@ -96,6 +115,8 @@ class Aborted:
     culprit: int | None
     reason: str
     scores: tuple[int, ...] | None = None
+    agreed: tuple[int, ...] = ()
+    """For a claim: the seats that agreed to it (besides the claimer)."""
 
 
 @dataclass(frozen=True)

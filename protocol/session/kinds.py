@@ -27,7 +27,9 @@ MOVE = "move"
 END = "end"
 ABORT = "abort"
 REPLACE = "replace"
+CLAIM = "claim"
 AGREE = "agree"
+REFUSE = "refuse"
 
 ON_GONE_END = "end"
 ON_GONE_COMPUTER = "computer"
@@ -41,10 +43,10 @@ EPOCH_DOMAIN = b"lanterne/fair-epoch/v1"
 """A replacement starts a new fair table whose id is SHA-256(this || game id || hash of the last agree)."""
 
 CLAIM_REASON = "timeout: "
-"""How a claim's reason starts: the abort a present seat writes against a seat gone past the claim time."""
+"""How a claim's reason starts (the ``claim`` entry's, and the claimer's ``abort`` that closes it)."""
 
-CHOICE_KINDS = (HELLO, TABLE_KIND, MOVE, ABORT, REPLACE)
-"""Kinds whose content is the author's free choice (a replay takes them from the log)."""
+CHOICE_KINDS = (HELLO, TABLE_KIND, MOVE, ABORT, REPLACE, CLAIM, AGREE, REFUSE)
+"""Kinds whose content is the author's free choice, or its clock's (a replay takes them from the log)."""
 
 
 @functools.lru_cache(maxsize=None)
@@ -65,7 +67,9 @@ def schemas() -> dict[str, dict]:
         END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],
               "digest": "bytes32", "seed": "bytes32"},
         REPLACE: {"seat": "uint", "key": "bytes32", "name": "str", "scores": ["list", "int", MAX_SEATS]},
+        CLAIM: {"seat": "uint", "reason": "str", "scores": ["list", "int", MAX_SEATS]},
         AGREE: {"replace": "bytes32"},
+        REFUSE: {"claim": "bytes32", "reason": "str"},
         ABORT: {"reason": "str", "culprit?": "uint", "evidence": ["list", "bytes", 4], "seed?": "bytes32",
                 "audit?": "bool", "scores?": ["list", "int", MAX_SEATS]},
     }

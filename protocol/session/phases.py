@@ -4,20 +4,22 @@ Everything that moves a session from one phase to the next is named here;
 :class:`~protocol.session.Session` only looks rows up. At every
 point exactly one seat may write the next entry; besides the kinds of its
 row, any member may write an ``abort`` (every phase but the last three),
-and during play any seat may write a ``replace`` for the seat the game waits
-for (the table's on-gone policy permitting, see :mod:`.replacement`).
+and in every phase with an awaited seat another seat may write a ``claim``
+against it (during play on a table whose policy is ``computer``, a
+``replace``), see :mod:`.claims`.
 
 ========  ==========================================  =====================  ================  ==============
 phase     writes next                                 accepts                we write          then
 ========  ==========================================  =====================  ================  ==============
 hello     a newcomer (hello), then the host (table)   hello, table           our hello, table  genesis
-genesis   seat k, k = genesis entries so far          genesis                our nonce         play
-play      the engine's actor; for a table step, the   move; fair_* steps     our fair steps    final, replace
+genesis   seat k, k = genesis entries so far          genesis                our nonce         play, claim
+play      the engine's actor; for a table step, the   move; fair_* steps     our fair steps    final, claim
           seat the fair table waits for
-replace   the present seats in order                  agree                  our agree         play
-final     seat k, k = reveals so far                  fair_final             our reveal        end
-dispute   seat k, k = reveals so far                  fair_final             our reveal        aborted
-end       seat k, k = results so far                  end                    our result        over
+claim     the other seats in order (at a table of     agree, refuse          our answer; the   back, aborted,
+          two the claimed one), then the claimer                             claimer's abort   play (replaced)
+final     seat k, k = reveals so far                  fair_final             our reveal        end, claim
+dispute   seat k, k = reveals so far                  fair_final             our reveal        aborted, claim
+end       seat k, k = results so far                  end                    our result        over, claim
 over, aborted, replaced: the game is over; nothing is accepted
 ========  ==========================================  =====================  ================  ==============
 """
@@ -30,7 +32,7 @@ from typing import TYPE_CHECKING, Callable
 
 from engines.core import TABLE
 
-from .kinds import AGREE, END, GENESIS, HELLO, MOVE, TABLE_KIND
+from .kinds import AGREE, END, GENESIS, HELLO, MOVE, REFUSE, REPLACE, TABLE_KIND
 
 if TYPE_CHECKING:
     from .session import Session
@@ -42,7 +44,7 @@ class Phase(str, Enum):
     HELLO = "hello"
     GENESIS = "genesis"
     PLAY = "play"
-    REPLACE = "replace"
+    CLAIM = "claim"
     FINAL = "final"
     DISPUTE = "dispute"
     END = "end"
@@ -72,6 +74,8 @@ class Rule:
     """The session's method that reads an accepted entry."""
     step: str | None
     """The session's method that writes what we write next (True: it wrote and the loop goes on)."""
+    also: Callable[["Session", int | None, str], bool] | None = None
+    """Whether a seat other than the writer may write a kind here (the claimer closing at a table of two)."""
 
 
 def _seat_name(seat: int | None) -> str:
@@ -127,12 +131,14 @@ RULES: dict[Phase, Rule] = {
     Phase.PLAY: Rule(
         writer=_play_writer, accepts=_play_accepts, refusal=_play_refusal,
         reader="_on_play", step="_step_play"),
-    Phase.REPLACE: Rule(
-        writer=lambda s: s.replacing["order"][len(s.replacing["agreed"])],
-        accepts=_only(AGREE),
-        refusal=lambda s, seat, kind: (f"seat {_seat_name(seat)} must agree to the replacement of seat "
-                                       f"{s.replacing['seat'] + 1} (or abort), not send {kind}"),
-        reader="_on_agree", step="_step_agree"),
+    Phase.CLAIM: Rule(
+        writer=lambda s: s._claim_writer(),
+        accepts=_only(AGREE, REFUSE),
+        refusal=lambda s, seat, kind: (f"seat {_seat_name(seat)} must answer the claim against seat "
+                                       f"{s.claiming['seat'] + 1} (agree or refuse), not send {kind}"),
+        reader="_on_answer", step="_step_answer",
+        also=lambda s, seat, kind: (kind == AGREE and seat == s.claiming["by"] and s.claiming["kind"] == REPLACE
+                                    and s.claiming["order"] == [s.claiming["seat"]])),
     Phase.FINAL: _REVEALS,
     Phase.DISPUTE: _REVEALS,
     Phase.END: Rule(

@@ -12,7 +12,7 @@ The whole game is ONE hash chain with a total order; at every point exactly
 one seat may write the next entry (and any member may end the game with an
 ``abort``). The phases, who writes in each and what it may send, are the
 table in :mod:`.phases`; each phase's reading and writing is in its module
-(:mod:`.seating`, :mod:`.play`, :mod:`.ending`, :mod:`.replacement`); where
+(:mod:`.seating`, :mod:`.play`, :mod:`.ending`, :mod:`.claims`); where
 an entry belongs in the chain is :mod:`.chain`; whether our entries are
 signed now or read back from a log is the writer (:mod:`.writers`).
 
@@ -41,16 +41,17 @@ from protocol.wire import ProtocolError, check
 from . import chain
 from .ending import Ending
 from .events import Aborted, Dispute, Dropped, GameOver, OutOfPlace, Replaced, ReplayEnd, ReplayMismatch
-from .kinds import (ABORT, CHOICE_KINDS, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REPLACE, TABLE_NONCE_DOMAIN,
+from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
+                    TABLE_NONCE_DOMAIN,
                     fair, schemas)
 from .phases import OVER_PHASES, RULES, Phase
 from .play import Play
-from .replacement import Replacement
+from .claims import Claims
 from .seating import Member, Seating
 from .writers import LiveWriter, ReplayWriter
 
 
-class Session(Seating, Play, Ending, Replacement):
+class Session(Seating, Play, Ending, Claims):
     """One peer's side of one game. See the module docstring and :mod:`.phases`."""
 
     def __init__(self, identity: ids.Identity | None, *, host: bool, name: str = "",
@@ -117,8 +118,10 @@ class Session(Seating, Play, Ending, Replacement):
         """When (on the clock :meth:`tick` is given) the awaited seat was first seen gone at this position."""
         self._awaited_since: float | None = None
         """When the awaited seat was first seen awaited at this position (the move clock runs from there)."""
-        self.replacing: dict | None = None
-        """While present seats agree to a replacement: seat, key, name, by, hash, order, agreed."""
+        self.claiming: dict | None = None
+        """While the seats answer a claim or a replace (:mod:`.claims`): kind, seat, by, hash, order, agreed, back..."""
+        self.consent: Callable[[int], bool | None] | None = None
+        """Our clock's answer to a claim against a seat (see :class:`.claims.Claims`); None: we agree."""
         self.replaced: dict[bytes, int] = {}
         """Keys that held a seat before a computer took it over -> that seat."""
         self._redeal: deque[TableOp] = deque()
@@ -126,7 +129,7 @@ class Session(Seating, Play, Ending, Replacement):
         """Fair tables so far after the first: one more per replacement."""
         self.old_steps: list[tuple[int, str, dict]] = []
         self.replaced_at = 0
-        """Index of the last replace entry (entries by a replaced key from there on are dropped)."""
+        """Index of the replace entry under way or done (entries by its seat's key from there on are dropped)."""
 
     # ------------------------------------------------------------------ API
 
@@ -325,8 +328,10 @@ class Session(Seating, Play, Ending, Replacement):
             raise OutOfPlace(f"bytes that are not an entry signed by its author ({e})", hostile=True) from None
         if entry.seq < len(self.chain) and self.chain[entry.seq].raw == entry.raw:
             return  # a resent entry we already hold: harmless
-        leaving = self.seats[self.replacing["seat"]] if self.replacing else None
-        if (entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.replaced_at:
+        c = self.claiming
+        leaving = self.seats[c["seat"]] if c is not None and c["kind"] == REPLACE else None
+        if ((entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.replaced_at
+                and entry.kind != REFUSE):
             return  # a replaced peer that came back late: it learns of its replacement from our entries
         self._accept(entry, sender)
 
@@ -349,14 +354,15 @@ class Session(Seating, Play, Ending, Replacement):
         if entry.kind == ABORT:
             self._read_abort(entry, blame)
             return
-        if entry.kind == REPLACE:
-            self._read_replace(entry, blame)
+        if entry.kind in (CLAIM, REPLACE):
+            self._read_claim(entry, blame)
             return
         rule = RULES.get(self.phase)
         if rule is None:
             raise ProtocolError(f"entry {entry.seq} ({entry.kind}) comes after the end of the game", blame)
         expected = rule.writer(self)
-        if expected is not None and entry.author != self.seats[expected]:
+        if (expected is not None and entry.author != self.seats[expected]
+                and not (rule.also is not None and rule.also(self, author_seat, entry.kind))):
             raise ProtocolError(f"entry {entry.seq} ({entry.kind}) is {self._seat_label(self.seats[expected])}'s to "
                                 f"write, not {self._seat_label(entry.author)}'s (wrong author)", blame)
         if not rule.accepts(self)(entry.kind):

@@ -86,7 +86,9 @@ def assert_dropped(tamper, words, hostile=False, claimed=True):
     assert honest.result is None and honest.waiting_for() == CHEAT
     honest.timeout = 30
     honest.tick(0.0)
-    honest.tick(31.0)
+    honest.tick(31.0)                                 # the claim; at a table of two the claimed seat may answer
+    assert honest.chain[-1].kind == "claim" and honest.result is None
+    honest.tick(42.0)                                 # it did not within the answer window: the claimer closes
     assert isinstance(honest.result, Aborted) and honest.result.culprit == CHEAT, honest.result
     assert "timeout" in honest.result.reason
     report = verify_entries([e.raw for e in honest.chain], games=games)
@@ -278,8 +280,11 @@ def test_silence_past_the_timeout_is_a_forfeit():
     assert not honest.over and honest.waiting_for() == CHEAT
     assert honest.tick(100.0) == [] and honest.tick(120.0) == []
     events = honest.tick(131.0)
+    assert honest.chain[-1].kind == "claim" and honest.chain[-1].body["seat"] == CHEAT and not honest.over
+    assert honest.tick(140.0) == [] and not honest.over            # the answer window: 10 s
+    events += honest.tick(141.5)
     assert isinstance(honest.result, Aborted) and honest.result.culprit == CHEAT and "timeout" in honest.result.reason
-    assert events == [honest.result]
+    assert events[-1] == honest.result and honest.result.agreed == ()
     report = verify_entries([e.raw for e in honest.chain], games=games)
     assert report.ok and report.culprit == CHEAT + 1
 

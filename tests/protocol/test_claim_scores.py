@@ -35,33 +35,36 @@ def test_the_claim_signs_the_scores_of_the_position_reached_and_every_peer_agree
     claimer.tick(0.0)
     pipe.collect(0, claimer.tick(31.0))
     pipe.deliver(silent)
-    claim = claimer.chain[-1]
-    assert claim.kind == "abort" and claim.body["culprit"] == GONE and claim.body["scores"] == expected
+    claim, agree, close = claimer.chain[-3:]
+    assert claim.kind == "claim" and claim.body["seat"] == GONE and claim.body["scores"] == expected
+    assert agree.kind == "agree" and agree.author == sessions[1].public and agree.body == {"replace": claim.hash}
+    assert close.kind == "abort" and close.author == claimer.public and close.body["culprit"] == GONE
+    assert close.body["scores"] == expected and close.body["reason"] == claim.body["reason"]
     for s in sessions[:2]:
-        assert s.result == Aborted(0, GONE, claim.body["reason"], tuple(expected)), s.result
+        assert s.result == Aborted(0, GONE, claim.body["reason"], tuple(expected), (1,)), s.result
     assert [e.raw for e in sessions[0].chain] == [e.raw for e in sessions[1].chain]
 
 
-def test_verify_reports_the_claim_and_the_scores_so_far():
+def test_verify_reports_the_claim_who_agreed_and_the_scores_so_far():
     sessions, pipe, silent = _stalled("pueblo", "claimv", 12)
     claimer = sessions[0]
     claimer.tick(0.0)
     pipe.collect(0, claimer.tick(31.0))
+    pipe.deliver(silent)
     moves = sum(e.kind == "move" for e in claimer.chain)
     scores = claimer.chain[-1].body["scores"]
     report = verify_entries([e.raw for e in claimer.chain])
     assert report.ok and report.result == "aborted" and report.culprit == GONE + 1
     assert report.scores == scores
     assert report.reason.startswith(f"ended by claim against seat 3 at move {moves} (timeout: seat 3 sent nothing")
-    assert report.reason.endswith("; scores so far: " + " ".join(str(x) for x in scores))
+    assert report.reason.endswith("; agreed by seat 2; scores so far: " + " ".join(str(x) for x in scores))
 
 
 def _forged_claim(sessions, scores):
     claimer = sessions[0]
     head = claimer.chain[-1]
-    body = {"reason": "timeout: seat 3 sent nothing for 30 s", "culprit": GONE, "evidence": [],
-            "seed": claimer.seed, "scores": scores}
-    return seal(claimer.identity, game=head.game, seq=len(claimer.chain), prev=head.hash, kind="abort", body=body)
+    body = {"seat": GONE, "reason": "timeout: seat 3 sent nothing for 30 s", "scores": scores}
+    return seal(claimer.identity, game=head.game, seq=len(claimer.chain), prev=head.hash, kind="claim", body=body)
 
 
 def test_a_claim_with_wrong_scores_is_refused_naming_the_claimer():
@@ -97,13 +100,16 @@ def test_scores_are_not_signed_before_the_game_starts():
     assert isinstance(guest.result, Aborted) and "none (no game yet)" in guest.result.reason
 
 
-def test_an_old_claim_without_scores_is_still_valid():
+def test_a_claim_that_ends_the_game_without_the_others_agreement_names_the_claimer():
+    """An abort with a claim's reason and no agreed claim (as Lanterne wrote claims before they were answered)."""
     sessions, pipe, silent = _stalled("pueblo", "claimo", 6)
     claimer = sessions[0]
-    body = {"reason": "timeout: seat 3 sent nothing for 30 s", "culprit": GONE, "evidence": [], "seed": claimer.seed}
+    body = {"reason": "timeout: seat 3 sent nothing for 30 s", "culprit": GONE, "evidence": [], "seed": claimer.seed,
+            "scores": list(claimer.scores_so_far())}
     head = claimer.chain[-1]
     old = seal(claimer.identity, game=head.game, seq=len(claimer.chain), prev=head.hash, kind="abort", body=body)
     sessions[1].receive(old.raw, sender=claimer.public)
-    assert sessions[1].result == Aborted(0, GONE, body["reason"], None)
+    assert isinstance(sessions[1].result, Aborted) and sessions[1].result.culprit == 0
+    assert "without a claim the other seats agreed to" in sessions[1].result.reason
     report = verify_entries([e.raw for e in claimer.chain] + [old.raw])
-    assert report.ok and report.scores == [] and "scores so far" not in report.reason
+    assert not report.ok and "seat 1" in report.bad_author

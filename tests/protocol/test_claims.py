@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engines.bots import RandomBot
 from protocol.identity import Identity
 from protocol.log import seal
@@ -69,6 +71,8 @@ def test_a_linked_staller_is_claimed_against_after_the_move_clock():
     assert host.claim_due == 20.0
     assert host.tick(19.0, here=True) == [] and host.result is None
     host.tick(21.0, here=True)
+    assert host.chain[-1].kind == "claim" and not host.over
+    host.tick(32.0, here=True)                      # the claimed seat did not refuse within 10 s
     assert isinstance(host.result, Aborted) and host.result.culprit == 1
     assert host.result.reason == "timeout: seat 2 took more than the move clock of 20 s"
     report = verify_entries([e.raw for e in host.chain], games=games)
@@ -81,20 +85,43 @@ def test_a_gone_seat_is_claimed_after_the_claim_time_not_the_move_clock_first():
     host.tick(0.0)
     assert host.claim_due == 30.0
     host.tick(31.0)
+    host.tick(42.0)
     assert host.result.culprit == 1 and "sent nothing for 30 s" in host.result.reason
 
 
-def test_a_claim_against_a_seat_that_is_not_awaited_names_the_claimer():
+@pytest.mark.parametrize("kind", ["claim", "abort"])
+def test_a_claim_against_a_seat_that_is_not_awaited_names_the_claimer(kind):
     host, guest = sessions = seated(claim=30.0)
     drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
     assert host.waiting_for() == 1
     # the guest, awaited itself, claims against the host on its own turn
-    false = seal(guest.identity, game=guest.game_id, seq=len(guest.chain), prev=guest.head[1], kind="abort",
-                 body={"reason": "timeout: seat 1 sent nothing for 30 s", "culprit": 0, "evidence": [],
-                       "seed": guest.seed, "scores": list(guest.scores_so_far())})
+    reason, scores = "timeout: seat 1 sent nothing for 30 s", list(guest.scores_so_far())
+    body = ({"seat": 0, "reason": reason, "scores": scores} if kind == "claim" else
+            {"reason": reason, "culprit": 0, "evidence": [], "seed": guest.seed, "scores": scores})
+    false = seal(guest.identity, game=guest.game_id, seq=len(guest.chain), prev=guest.head[1], kind=kind, body=body)
     events = host.receive(false.raw, sender=guest.public)
     assert isinstance(host.result, Aborted) and host.result.culprit == 1, host.result   # the claimer, not seat 1
-    assert "claims against seat 1, but the game waits for seat 2" in host.result.reason
+    words = ("names seat 1, but the game waits for seat 2" if kind == "claim"
+             else "without a claim the other seats agreed to (the game waits for seat 2)")
+    assert words in host.result.reason
     assert events[-1] == host.result
     report = verify_entries([e.raw for e in host.chain], games=games)
     assert report.ok and report.culprit == 2
+
+
+def test_at_a_table_of_two_the_claimed_seat_that_is_here_refuses_and_play_goes_on():
+    host, guest = sessions = seated(claim=30.0)
+    pipe = drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
+    host.tick(0.0)
+    pipe.collect(0, host.tick(31.0))             # the host claims: the guest looked gone to it
+    claim = host.chain[-1]
+    assert claim.kind == "claim" and host.phase == "claim"
+    pipe.deliver()                                # the guest is here: it refuses at once
+    refuse = host.chain[-1]
+    assert refuse.kind == "refuse" and refuse.author == guest.public and refuse.body["claim"] == claim.hash
+    assert host.phase == "play" and guest.phase == "play" and host.waiting_for() == 1 and guest.my_turn
+    assert any(type(e).__name__ == "ClaimRefused" for e in pipe.events[0])
+    drive(sessions, [RandomBot(1), RandomBot(2)])          # the game goes on to its end
+    assert all(s.phase == "over" for s in sessions)
+    report = verify_entries([e.raw for e in host.chain], games=games)
+    assert report.ok and report.result == "over"           # the claim and the refusal are in the log

@@ -140,22 +140,59 @@ def test_the_gone_peer_coming_back_learns_it_was_replaced(pandoria):
     assert _raws(gone)[:replace_at] == _raws(claimer)[:replace_at], "identical up to where it left"
 
 
-def test_a_refusing_seat_ends_the_game_with_the_scores_so_far():
-    sessions = make_sessions(get_game("pueblo"), 3, "refuse", on_gone="computer")
-    sessions[0].timeout = 30
-    refuser = sessions[1]
+def test_a_seat_that_sees_the_claimed_seat_here_refuses_and_the_replacement_is_withdrawn():
+    """Seat 2 still sees seat 3 linked: it refuses the replace; the computer takes nothing; play waits again."""
+    from tests.protocol.helpers import drive
 
-    def refuse():   # its step in the replace phase (protocol.session.phases): an abort instead of an agree
-        if refuser._expected_seat() == refuser.my_seat:
-            refuser._abort("I do not agree to a computer", None, [])
-        return False
-    refuser._step_agree = refuse
-    pipe, comp = play_replacing(sessions, [RandomBot(i) for i in range(3)], RandomBot(9), gone=GONE, after_moves=6)
+    sessions = make_sessions(get_game("pueblo"), 3, "refuse", on_gone="computer")
+    claimer, refuser = sessions[0], sessions[1]
+    claimer.timeout = 30
+    refuser.consent = lambda seat: False       # its own clock: seat 3 is linked to it and thinking
+    cut = []
+
+    def silent(src, dst, raw):
+        if sum(e.kind == "move" for e in claimer.chain) >= 6 and (src == GONE or dst == GONE):
+            cut.append(1)
+            return None
+        return raw
+    pipe = drive(sessions, [RandomBot(i) for i in range(3)], filter=silent)
+    assert cut and claimer.waiting_for() == GONE
+    claimer.tick(0.0)
+    pipe.collect(0, claimer.tick(31.0))
+    pipe.deliver(silent)
+    replace, refusal = claimer.chain[-2:]
+    assert replace.kind == REPLACE and refusal.kind == "refuse" and refusal.author == refuser.public
+    assert refusal.body == {"claim": replace.hash, "reason": "seat 2 sees seat 3 here"}
     for s in sessions[:2]:
-        assert isinstance(s.result, Aborted) and s.result.by == 1 and s.result.scores is not None
-    assert isinstance(comp.result, Aborted)
-    assert sessions[0].chain[-1].kind == "abort" and sessions[0].chain[-2].kind == REPLACE
-    assert verify_entries(_raws(sessions[0])).ok
+        assert s.phase == "play" and s.waiting_for() == GONE and s.claiming is None and not s.replaced
+        assert s.seats[GONE] == sessions[GONE].public          # the seat is still seat 3's
+    report = verify_entries(_raws(claimer))
+    assert report.unfinished and "refuse" in report.problem
+
+
+def test_a_seat_whose_clock_has_not_run_out_answers_later():
+    """consent None: not yet; the answer comes with a later step (the peer calls Session.step)."""
+    from tests.protocol.helpers import drive
+
+    sessions = make_sessions(get_game("pueblo"), 3, "later", on_gone="computer")
+    claimer, other = sessions[0], sessions[1]
+    claimer.timeout = 30
+    answer = [None]
+    other.consent = lambda seat: answer[0]
+
+    def silent(src, dst, raw):
+        if sum(e.kind == "move" for e in claimer.chain) >= 6 and (src == GONE or dst == GONE):
+            return None
+        return raw
+    pipe = drive(sessions, [RandomBot(i) for i in range(3)], filter=silent)
+    claimer.tick(0.0)
+    pipe.collect(0, claimer.tick(31.0))
+    pipe.deliver(silent)
+    assert claimer.chain[-1].kind == REPLACE and other.phase == "claim" and other.step() == []
+    answer[0] = True
+    pipe.collect(1, other.step())
+    pipe.deliver(silent)
+    assert claimer.chain[-1].kind == AGREE and GONE in claimer.replaced.values()
 
 
 def test_a_table_without_the_policy_ends_the_game_by_a_claim():

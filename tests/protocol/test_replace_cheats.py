@@ -66,7 +66,7 @@ def test_a_seat_cannot_replace_itself():
     body = {"seat": GONE, "key": comp.public, "name": f"{COMPUTER_MARK}me", "scores": list(gone.game.scores(gone.view))}
     forged = seal(gone.identity, game=head.game, seq=len(sessions[1].chain), prev=head.hash, kind=REPLACE, body=body)
     result = _verdict(sessions[1], forged.raw, gone.public)
-    assert result.culprit == GONE and "cannot replace itself" in result.reason
+    assert result.culprit == GONE and "cannot claim against itself" in result.reason
 
 
 def test_a_replace_of_a_seat_the_game_does_not_wait_for_is_refused():
@@ -116,11 +116,11 @@ def test_an_agree_to_another_replacement_is_refused():
     claimer, other = sessions[0], sessions[1]
     claimer.replace(GONE)
     head = claimer.chain[-1]
-    assert head.kind == REPLACE and claimer.phase == REPLACE
+    assert head.kind == REPLACE and claimer.phase == "claim"
     forged = seal(other.identity, game=head.game, seq=len(claimer.chain), prev=head.hash, kind=AGREE,
                   body={"replace": bytes(32)})
     result = _verdict(claimer, forged.raw, other.public)
-    assert result.culprit == 1 and "agrees to another replacement" in result.reason
+    assert result.culprit == 1 and "answers another claim" in result.reason
 
 
 @pytest.fixture(scope="module")

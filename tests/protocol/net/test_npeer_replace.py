@@ -82,10 +82,12 @@ async def test_at_a_table_of_two_a_gone_peer_is_replaced_by_a_computer_too(tmp_p
     with pytest.raises(asyncio.CancelledError):
         await task
     session = await asyncio.wait_for(host_task, 120)
-    assert session.phase == "over"
+    assert session.phase == "over", lines[0][-8:]
     raws = read_log(host.files.log_path)[0]
     kinds = [open_entry(r).kind for r in raws]
-    assert kinds.count(REPLACE) == 1 and AGREE not in kinds   # nobody else is present to agree
+    replace_at = kinds.index(REPLACE)        # nobody else is present to answer: after the window, the claimer's agree
+    assert kinds.count(REPLACE) == 1 and kinds[replace_at + 1] == AGREE and open_entry(raws[replace_at + 1]).author \
+        == host.me.public
     report = verify_file(host.files.log_path)
     assert report.ok and report.result == "over", report
     assert any(line.startswith("hosting [computer] ") for line in lines[0])

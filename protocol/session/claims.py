@@ -1,0 +1,289 @@
+"""A claim against the awaited seat, gone past the claim time or the move clock: the present seats answer it.
+
+* The claimer (the lowest present seat, see :class:`protocol.net.peer.Peer`)
+  writes ``claim {seat, reason, scores}`` (table policy ``end``, any phase
+  with an awaited seat) or, during play on a table whose policy is
+  ``computer``, ``replace {seat, key, name, scores}``: the seat must be the
+  one the chain waits for, not the claimer's own; the scores are those of
+  the position.
+* Every other seat but the claimed one answers in seat order, on its own
+  clock (:attr:`Session.consent`): ``agree {replace: hash}`` if it too has
+  seen that seat gone for the claim time (or awaited past the move clock),
+  ``refuse {claim: hash, reason}`` if not (the seat is linked to it and
+  thinking). A refusal withdraws the claim: the game goes on where it was.
+* At a table of two nobody else can answer: the claimed seat answers
+  itself, and a seat that is here refuses. If it does not answer within
+  :func:`answer_window` of the claimer's clock, the claimer closes.
+* Closing a ``claim``: the claimer's ``abort`` naming the seat (its reason
+  the claim's, with its seed and the scores); ``verify`` shows who agreed.
+  Closing a ``replace``: at the last agreement (at a table of two, the
+  claimer's own ``agree``) the computer holds the seat and, since every
+  face-down card was locked with the gone peer's key too, every hidden card
+  is re-dealt on a new fair table (same hand sizes, fresh cards, each deck
+  apart: ``engines/redeal.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from typing import Callable
+
+from engines import redeal
+from engines.core import RulesError
+from protocol import identity as ids
+from protocol.log import Entry
+from protocol.wire import ProtocolError, check
+
+from .events import ClaimAsked, ClaimRefused, Replaced, ReplaceAsked, SeatReplaced
+from .kinds import (AGREE, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, EPOCH_DOMAIN, FAIR_DOMAIN,
+                    ON_GONE_COMPUTER, REFUSE, REPLACE, Drbg)
+from .phases import OVER_PHASES, Phase
+
+ANSWER_WINDOW = 10.0
+"""Seconds (or the claim time, if shorter) the claimed seat of a table of two has to refuse before the claimer closes."""
+
+
+def answer_window(timeout: float | None) -> float:
+    return ANSWER_WINDOW if timeout is None else min(ANSWER_WINDOW, timeout)
+
+
+class Claims:
+    """Claims and replacements by a computer, in :class:`~protocol.session.Session`."""
+
+    consent: Callable[[int], bool | None] | None
+    """Our own clock's answer to a claim against a seat: True agree, False refuse, None not yet (we answer later,
+    :meth:`step`). None: agree (a session with no clock of its own, as in tests)."""
+
+    # ------------------------------------------------------------ the computer of a replacement
+    def computer_key_material(self, seat: int) -> bytes:
+        """What the identity of the computer we would host for ``seat`` is made from (``Identity.from_seed``)."""
+        return hashlib.sha256(COMPUTER_DOMAIN + self.seed + self.game_id + bytes([seat])).digest() + b"/key"
+
+    def computer_secrets(self, seat: int) -> tuple[ids.Identity, bytes]:
+        """The identity and session seed of the computer we would host for ``seat`` (from our seed).
+
+        Derived, so that a claimer restarted from its files hosts the same
+        computer; the claimer's seed is revealed at the end, the computer's
+        with it (it signed nothing after the game).
+        """
+        material = self.computer_key_material(seat)
+        return ids.Identity.from_seed(material), hashlib.sha256(material[:32] + b"/seed").digest()
+
+    def may_replace(self, seat: int) -> bool:
+        """Whether a claim against ``seat`` gives it to a computer (else the claim, once agreed, ends the game).
+
+        Only during play, on a table whose policy is ``computer``, and never
+        a seat a computer already took over (its host's own business).
+        """
+        return (self.on_gone == ON_GONE_COMPUTER and self.phase == Phase.PLAY and self.identity is not None
+                and seat != self.my_seat and seat not in self.replaced.values())
+
+    def replace(self, seat: int) -> list:
+        """Ask the others to give the gone ``seat`` to a computer we host (the claim, table policy ``computer``)."""
+        if self.over or not self.may_replace(seat):
+            raise RulesError(f"seat {seat + 1} cannot be given to a computer now")
+        self._claim(seat, "")
+        return self._flush()
+
+    def step(self) -> list:
+        """Write what we may write now: an answer to a claim that waited for our own clock."""
+        self._advance_safely()
+        return self._flush()
+
+    # ------------------------------------------------------------ writing a claim
+    def _claim(self, seat: int, reason: str) -> None:
+        """Claim against the awaited ``seat`` (``reason`` starts with CLAIM_REASON): a replace or a claim entry."""
+        scores = list(self.scores_so_far() or ())
+        if self.may_replace(seat):
+            computer, _ = self.computer_secrets(seat)
+            body = {"seat": seat, "key": computer.public, "name": f"{COMPUTER_MARK}{self.names[seat]}"[:200],
+                    "scores": scores}
+            entry = self.writer.choose(self, REPLACE, body)
+        else:
+            entry = self.writer.choose(self, CLAIM, {"seat": seat, "reason": reason[:1000], "scores": scores})
+        if entry is not None:
+            self._take_claim(entry)
+            self._advance_safely()
+
+    def _close_unanswered(self) -> None:
+        """A table of two: the claimed seat did not refuse within the answer window; the claimer closes."""
+        c = self.claiming
+        if c["kind"] == REPLACE:
+            if self.writer.choose(self, AGREE, {"replace": c["hash"]}) is not None:
+                self._answered(c["seat"], True)
+                self._advance_safely()      # the re-deal's first table step, if it is ours
+        else:
+            self._close_claim()
+
+    def _close_claim(self) -> None:
+        c = self.claiming
+        self._abort(c["reason"], c["seat"], [])
+
+    # ------------------------------------------------------------ reading a claim
+    def _read_claim(self, entry: Entry, blame: int | None) -> None:
+        """A claim or replace by a seat: checked, appended, and the answers begin."""
+        self._check_claim(entry, blame)
+        awaited_since = self._awaited_since      # on our clock, since when the chain waited for that seat
+        self._append(entry)
+        self._take_claim(entry, awaited_since)
+
+    def _check_claim(self, entry: Entry, blame: int | None) -> None:
+        """It must name the awaited seat, come from another seat, bring the true scores (and for a replace a new
+        key and the computer's mark, during play, on a table whose policy is ``computer``)."""
+        body, by = entry.body, self._seat_of(entry.author)
+        where = f"entry {entry.seq}: the {entry.kind} by {self._seat_label(entry.author)}"
+        if by is None or self.phase in OVER_PHASES or self.phase in (Phase.HELLO, Phase.CLAIM):
+            raise ProtocolError(f"{where}: a claim comes from a seat, while the game waits for another one", blame)
+        seat = body["seat"]
+        if seat >= len(self.seats):
+            raise ProtocolError(f"{where}: names seat {seat + 1}, which does not exist", blame)
+        if seat == by:
+            raise ProtocolError(f"{where}: a seat cannot claim against itself", blame)
+        waiting = self._expected_seat()
+        if seat != waiting:
+            raise ProtocolError(f"{where}: names seat {seat + 1}, but the game waits for "
+                                f"{'seat ' + str(waiting + 1) if waiting is not None else 'nobody'}", blame)
+        ours = self.scores_so_far()
+        if tuple(body["scores"]) != (ours or ()):
+            raise ProtocolError(f"{where}: signs scores so far {' '.join(map(str, body['scores']))}; the position "
+                                f"reached gives {' '.join(map(str, ours or ())) or 'none'}", blame)
+        if entry.kind == CLAIM:
+            if self.on_gone == ON_GONE_COMPUTER and self.phase == Phase.PLAY and seat not in self.replaced.values():
+                raise ProtocolError(f"{where}: on this table a seat gone during play goes to a computer "
+                                    f"(a replace), not a claim", blame)
+            if not body["reason"].startswith(CLAIM_REASON):
+                raise ProtocolError(f"{where}: its reason must start with {CLAIM_REASON.strip()!r}", blame)
+            return
+        if self.on_gone != ON_GONE_COMPUTER:
+            raise ProtocolError(f"{where}: the table ends the game when a seat is gone (on-gone policy "
+                                f"{self.on_gone}); no replacement", blame)
+        if self.phase != Phase.PLAY or seat in self.replaced.values():
+            raise ProtocolError(f"{where}: a seat is given to a computer only during play, and only once", blame)
+        if body["key"] in self.seats or body["key"] in self.replaced or body["key"] in self._keys():
+            raise ProtocolError(f"{where}: the computer's key {ids.fingerprint(body['key'])} is already a "
+                                f"player's key", blame)
+        if not body["name"].startswith(COMPUTER_MARK):
+            raise ProtocolError(f"{where}: the computer's name must start with {COMPUTER_MARK.strip()!r}", blame)
+
+    def _replaced_while_gone(self, entry: Entry) -> bool:
+        """Our seat was given away at a place where our log holds only entries of ours nobody got: we are out.
+
+        (A peer killed mid-game may have written entries that never left it.)
+        Our log is kept as it is: identical to the others' before that place.
+        """
+        seq, body = entry.seq, entry.body
+        try:
+            check(self._schemas[REPLACE], body, REPLACE)     # its shape first: nothing is read before
+        except ProtocolError:
+            return False
+        if (self.my_seat is None or body["seat"] != self.my_seat or seq < 1 or entry.game != self.game_id
+                or entry.prev != self.chain[seq - 1].hash or self._seat_of(entry.author) is None
+                or any(e.author != self.public for e in self.chain[seq:])):
+            return False
+        by = self._seat_of(entry.author)
+        self.replaced_at = seq
+        self._out(by, f"seat {self.my_seat + 1} was given to a computer by seat {by + 1} while this peer was gone "
+                      f"(entry {seq})")
+        return True
+
+    def _take_claim(self, entry: Entry, awaited_since: float | None = None) -> None:
+        """The claim is in the chain: the other seats but the claimed one answer in seat order (at a table of two,
+        the claimed seat itself)."""
+        body, by = entry.body, self._seat_of(entry.author)
+        seat = body["seat"]
+        order = [i for i in range(len(self.seats)) if i not in (seat, by)] or [seat]
+        self.claiming = {"kind": entry.kind, "seat": seat, "by": by, "hash": entry.hash, "order": order,
+                         "agreed": [], "back": self.phase, "reason": body.get("reason", ""),
+                         "key": body.get("key"), "name": body.get("name", ""), "awaited_since": awaited_since}
+        if entry.kind == REPLACE:
+            self.replaced_at = entry.seq
+            self._op = None        # a table op under way starts again on the new fair table
+            self._events.append(ReplaceAsked(by, seat, body["name"], tuple(body["scores"]), body["key"]))
+        else:
+            self._events.append(ClaimAsked(by, seat, body["reason"], tuple(body["scores"])))
+        self.phase = Phase.CLAIM
+
+    # ------------------------------------------------------------ the answers
+    def _claim_writer(self) -> int:
+        """Who answers next: the seats of the order, then (a claim, every answer in) the claimer closes it."""
+        c = self.claiming
+        k = len(c["agreed"])
+        return c["order"][k] if k < len(c["order"]) else c["by"]
+
+    def _on_answer(self, entry: Entry, blame: int | None) -> None:
+        c = self.claiming
+        seat = self._seat_of(entry.author)
+        field = "replace" if entry.kind == AGREE else "claim"
+        if entry.body[field] != c["hash"]:
+            raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} answers another claim", seat)
+        self._append(entry)
+        self._answered(self._claim_writer(), entry.kind == AGREE, entry.body.get("reason", ""), seat)
+
+    def _step_answer(self) -> bool:
+        """Our answer, when our turn in the order has come and our clock has one (a claim: we close it)."""
+        c = self.claiming
+        seat = self._claim_writer()
+        if seat != self.my_seat or not self.writer.may_write(self):
+            return False
+        if len(c["agreed"]) == len(c["order"]):      # every answer in: the claimer closes the claim
+            self._close_claim()
+            return False
+        if seat == c["seat"]:                        # a table of two, and we are the claimed seat: we are here
+            agree, why = False, f"seat {seat + 1} is here"
+        else:
+            consent = self.consent(c["seat"]) if self.consent is not None else True
+            if consent is None:
+                return False
+            agree, why = consent, f"seat {self.my_seat + 1} sees seat {c['seat'] + 1} here"
+        if agree:
+            entry = self.writer.choose(self, AGREE, {"replace": c["hash"]})
+        else:
+            entry = self.writer.choose(self, REFUSE, {"claim": c["hash"], "reason": why})
+        if entry is None:
+            return False
+        self._answered(seat, agree, why, seat)
+        return True
+
+    def _answered(self, slot: int, agree: bool, why: str = "", by: int | None = None) -> None:
+        c = self.claiming
+        if not agree:
+            self.claiming = None
+            self.phase = c["back"]
+            if c["kind"] == REPLACE:
+                self.replaced_at = 0
+            self._events.append(ClaimRefused(by if by is not None else slot, c["seat"], why))
+            return
+        c["agreed"].append(slot)
+        if c["kind"] == REPLACE and len(c["agreed"]) == len(c["order"]):
+            self._switch()
+
+    def _switch(self) -> None:
+        """Every answer agreed: the computer holds the seat; every hidden card is re-dealt on a new fair table."""
+        r, self.claiming = self.claiming, None
+        seat = r["seat"]
+        if seat == self.my_seat:
+            self._out(r["by"], f"seat {seat + 1} was given to a computer by seat {r['by'] + 1}: the others saw this "
+                               f"peer gone")
+            return
+        self.replaced[self.seats[seat]] = seat
+        self.seats[seat], self.names[seat] = r["key"], r["name"]
+        self.my_seat = self._seat_of(self.public)
+        self.epoch += 1
+        self.old_steps += self.steps
+        self.steps = []
+        self._redeal = deque(redeal.redeal_ops(self.game, self.view))
+        self.view = redeal.lay_fresh(self.game, self.view)
+        fair_id = hashlib.sha256(EPOCH_DOMAIN + self.game_id + self.chain[-1].hash).digest()
+        entropy = None if self.my_seat is None else Drbg(self.seed, FAIR_DOMAIN + b"/epoch/%d" % self.epoch)
+        self.fair = self._fairmod.FairTable(fair_id, self.my_seat, len(self.seats), entropy)
+        self._op = None
+        self.phase = Phase.PLAY
+        self._events.append(SeatReplaced(seat, r["name"], r["key"]))
+
+    def _out(self, by: int, reason: str) -> None:
+        """Our seat went to a computer: this peer plays no more."""
+        self.phase = Phase.REPLACED
+        self.claiming = None
+        self.result = Replaced(self.my_seat, by, reason)
+        self._events.append(self.result)
