@@ -48,8 +48,8 @@ from engines.core import TABLE, Action, Game, Player, RulesError, State
 from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
 from protocol.log import Entry, open_entry
-from protocol.session import (MAX_SEATS, ON_GONE_END, Aborted, Dropped, GameOver, Moved, ReplaceAsked, Replaced,
-                              SeatReplaced, Session, TableSet)
+from protocol.session import (MAX_SEATS, ON_GONE_END, Aborted, ClaimAsked, ClaimRefused, Dropped, GameOver, Moved,
+                              ReplaceAsked, Replaced, SeatReplaced, Session, TableSet)
 from protocol.wire import ProtocolError
 
 from .computers import Computers
@@ -147,6 +147,16 @@ class Peer(Seating, Computers):
     _replacements: list = field(default_factory=list)
     require_on_gone: str | None = None
     """A guest's condition: leave (resign) a table whose on-gone policy is not this one."""
+    _unlinked_at: dict = field(default_factory=dict)
+    """Per key: when (monotonic) its link to us last went down (a claim's answer counts from there)."""
+    _asked: dict = field(default_factory=dict)
+    """Per seat under a replace: (its former Seat, (the computer we host for it, its task) or None)."""
+    _suspect: dict = field(default_factory=dict)
+    """Per key: the chain's length when its link last brought bytes an honest peer never sends (while the chain
+    has not moved on, that seat does not count as here and thinking: its claim clock runs)."""
+    _last_tick: float = 0.0
+    _play_started: float = 0.0
+    """When play began here (monotonic): a key never linked since counts as gone from then."""
 
     # ------------------------------------------------------------ making one
     @classmethod
@@ -262,7 +272,7 @@ class Peer(Seating, Computers):
             line = event_line(ev, session)
             if line is not None:
                 self.say(line)
-            if isinstance(ev, (ReplaceAsked, SeatReplaced, Replaced)):
+            if isinstance(ev, (ReplaceAsked, SeatReplaced, Replaced, ClaimRefused)):
                 self._on_replacement(ev)
             if isinstance(ev, TableSet) and self.files.meta.get("game") != ev.game:
                 self.files.update(game=ev.game, variant=ev.variant)   # a guest learns them from the table
@@ -282,6 +292,8 @@ class Peer(Seating, Computers):
         such bytes, the link they came on is closed (the peer may link again and carry on)."""
         where = f" from {fingerprint(ev.sender)}" if ev.sender is not None else ""
         self._emit(Note(f"dropped an entry{where}: {ev.reason}"[:300]))
+        if ev.hostile and ev.sender is not None:
+            self._suspect[ev.sender] = len(self.session.chain)
         link = self.links.get(ev.sender) if ev.hostile and ev.sender is not None else None
         if link is not None and not link.closed:
             self._spawn(link.close(f"sent an entry out of place: {ev.reason}"[:120]))
@@ -342,6 +354,8 @@ class Peer(Seating, Computers):
                 await self._full.wait()
             elif not self._full.is_set():
                 await self._join_host()
+            self.session.consent = self._consent
+            self._play_started = time.monotonic()
             self._spawn(self._dial_loop())
             self._spawn(self._play_loop())
             await self._done.wait()
@@ -411,6 +425,7 @@ class Peer(Seating, Computers):
             await old.close("replaced by a newer link")
         session = self.session
         self.links[key] = link
+        self._unlinked_at.pop(key, None)
         self._sent[link] = min(have, len(session.chain))
         wake = self._wake[key] = asyncio.Event()
         wake.set()
@@ -436,6 +451,7 @@ class Peer(Seating, Computers):
             self._sent.pop(link, None)
             if self.links.get(key) is link:
                 del self.links[key]
+                self._unlinked_at[key] = time.monotonic()
             self._changed.set()
 
     async def _send_loop(self, key: bytes, link: Link, wake: asyncio.Event) -> None:
@@ -471,6 +487,9 @@ class Peer(Seating, Computers):
             if author in self.keys() or any(s.key == author for s in self._former):
                 return author     # a replaced peer's late entries: the session drops them
             reason = f"an entry signed by a stranger ({fingerprint(author)})"
+        key = next((k for k, known in self.links.items() if known is link), None)
+        if key is not None and self.session is not None:
+            self._suspect[key] = len(self.session.chain)
         await link.close(reason[:120])
         raise LinkClosed(reason)
 
@@ -492,7 +511,9 @@ class Peer(Seating, Computers):
             try:
                 await within(self._changed.wait(), 1.0)
             except asyncio.TimeoutError:
-                self._tick()
+                pass
+            if time.monotonic() - self._last_tick >= 1.0:   # even while links come and go (a peer that keeps
+                self._tick()                                 # linking again with bad bytes still meets the clock)
 
     def _tick(self) -> None:
         """Let time pass for the claim, when the claim clock runs and we speak for the rest.
@@ -506,10 +527,15 @@ class Peer(Seating, Computers):
         the scores so far, signed in the claim and checked by every peer.
         """
         session = self.session
+        self._last_tick = time.monotonic()
         seat = session.waiting_for()
+        if seat is not None and seat == session.my_seat and session.phase == "claim":
+            self._report(session.step())      # our answer to a claim may have waited for our own clock
+            return
         if seat is None or seat == session.my_seat:
             return
-        linked = self.linked(session.seats[seat])
+        key = session.seats[seat]
+        linked = self.linked(key) and self._suspect.get(key) != len(session.chain)   # bad bytes here: not "here"
         here = (linked and session.phase == "play" and not session.game.is_over(session.view)
                 and session.next_actor() != TABLE)     # here and thinking: not gone (the move clock still runs)
         now = time.monotonic()
@@ -522,6 +548,21 @@ class Peer(Seating, Computers):
                if c.session is not None):
             return   # a computer we run in this process: it is slow, not gone
         self._report(session.tick(now, here))
+
+    def _consent(self, seat: int) -> bool | None:
+        """Our own clock's answer to a claim against ``seat`` (see :mod:`protocol.session.claims`): agree if the
+        chain waited for it past the move clock, or if it has been unlinked from us for the claim time; refuse
+        if it is linked to us (here and thinking); else not yet (asked again at every tick)."""
+        session = self.session
+        now = time.monotonic()
+        awaited = (session.claiming or {}).get("awaited_since")
+        if session.move_clock is not None and awaited is not None and now - awaited >= session.move_clock:
+            return True
+        key = session.seats[seat]
+        if self.linked(key):
+            return False
+        gone = self._unlinked_at.get(key, self._play_started)
+        return True if session.timeout is not None and now - gone >= session.timeout else None
 
     def claimer(self, absent: int) -> int:
         """The seat that writes the claim against ``absent``: the lowest present seat we are linked to."""
@@ -573,10 +614,15 @@ def event_line(ev: object, session: Session) -> str | None:
         return f"table: {ev.game} {ev.variant}, seats {', '.join(ev.names)}; safety code {ev.safety_code}"
     if isinstance(ev, GameOver):
         return f"game over: scores {list(ev.scores)} winners {', '.join(f'seat {w + 1}' for w in ev.winners)}"
+    if isinstance(ev, ClaimAsked):
+        return f"claim: seat {ev.by + 1} claims against seat {ev.seat + 1} ({ev.reason}); the other seats answer"
+    if isinstance(ev, ClaimRefused):
+        return f"claim refused by seat {ev.by + 1}: {ev.reason}; the game goes on"
     if isinstance(ev, Aborted):
+        agreed = f" (agreed by {', '.join(f'seat {s + 1}' for s in ev.agreed)})" if ev.agreed else ""
         if ev.by == session.my_seat and ev.culprit is not None and ev.culprit != ev.by:
-            return f"claimed: {ev.reason}"
-        return f"game ended: {ev.reason}"
+            return f"claimed: {ev.reason}{agreed}"
+        return f"game ended: {ev.reason}{agreed}"
     return None
 
 
