@@ -12,7 +12,7 @@ from collections import deque
 from typing import Any
 
 from engines import redeal
-from engines.core import TABLE, Action, IllegalAction, RulesError, State, as_action
+from engines.core import REVEAL, TABLE, Action, IllegalAction, RulesError, State, TableOp, as_action
 from protocol.log import Entry
 from protocol.wire import ProtocolError, pack
 
@@ -144,6 +144,10 @@ class Play:
                 raise ProtocolError(f"the table's outcome does not apply: {e}", None) from None
             self._op = None
             self._events.append(TableResolved(op, outcome, tuple(events)))
+            if op.face_down and op.to in self.replaced.values():
+                # A computer's cards are public, like the dummy's in bridge: its host (the claimer) sees them
+                # anyway, so every other seat must too (docs/protocol.md, "Claims").
+                self._redeal.append(TableOp(REVEAL, redeal.REDEAL_PILE, op.slots, why="a computer's cards are public"))
             return True
         if expected != self.my_seat or not self.writer.may_write(self):
             return False

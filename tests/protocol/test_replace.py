@@ -108,14 +108,18 @@ def test_pandoria_hands_are_redealt_same_sizes_fresh_cards(pandoria):
     assert hands.get(GONE) and hands.get(1), "the seats held cards"
     after = _redealt_at(raws, comp)
     assert after.my_seat == GONE
-    assert holders(after.view) == hands, "same hands, same sizes, same holders (the computer: the gone seat's)"
+    # same hands, same sizes, same holders; the computer's (the gone seat's) face up for everyone
+    mine = {seat: slots for seat, slots in hands.items() if seat != GONE}
+    assert holders(after.view) == mine
+    everyone = after.view.cards.everyone
+    assert all(after.view.cards.seen[s] == everyone for s in hands[GONE])
     theirs = _redealt_at(raws, sessions[1])
     assert theirs.view.cards.seen == after.view.cards.seen
     gone_cards = sorted(before.game.view(before.view, None).cards.ids[s] is None for s in hands[GONE])
     assert all(gone_cards)
-    # the computer now knows its hand; seat 2 knows its own, and not the computer's
+    # the computer knows its hand, and so does seat 2 (a computer's cards are public); seat 2 knows its own
     assert all(after.view.cards.ids[s] is not None for s in hands[GONE])
-    assert all(theirs.view.cards.ids[s] is None for s in hands[GONE])
+    assert [theirs.view.cards.ids[s] for s in hands[GONE]] == [after.view.cards.ids[s] for s in hands[GONE]]
     assert all(theirs.view.cards.ids[s] is not None for s in hands[1])
     # fresh cards: seat 2's hand after the re-deal is not (in general) its old hand
     assert [theirs.view.cards.ids[s] for s in hands[1]] != [before.view.cards.ids[s] for s in hands[1]]
@@ -214,3 +218,16 @@ def test_the_policy_is_signed_in_the_table_and_old_tables_keep_their_bytes():
     assert "on_gone" not in next(e for e in plain[0].chain if e.kind == "table").body
     with pytest.raises(Exception, match="on-gone policy 'later'"):
         make_sessions(get_game("pueblo"), 3, "bad", on_gone="later")
+
+
+def test_a_computers_cards_are_public_so_its_host_knows_nothing_the_others_do_not(pandoria):
+    """Like the dummy in bridge: every card dealt to the computer face down is revealed to every seat right after."""
+    sessions, pipe, comp = pandoria
+    resolved = [ev for ev in pipe.events[1] if type(ev).__name__ == "TableResolved"]
+    after = resolved[next(i for i, ev in enumerate(resolved) if ev.op.pile == "redeal"):]
+    dealt = {slot for ev in after if ev.op.face_down and ev.op.to == GONE for slot in ev.op.slots}
+    revealed = {slot for ev in after if ev.op.why == "a computer's cards are public" for slot in ev.op.slots}
+    assert dealt and dealt == revealed
+    for s in (sessions[0], sessions[1], comp):   # no card is known to the computer (and its host) alone
+        assert GONE not in holders(s.view), holders(s.view)
+    assert verify_entries(_raws(sessions[0])).ok
