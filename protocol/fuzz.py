@@ -64,8 +64,8 @@ HANG = 1.0
 """Seconds one input may take before it counts as a hang."""
 STOP = 10.0
 """Seconds after which an input is interrupted (and counted as a hang)."""
-KINDS = ["hello", "table", "genesis", "move", "abort", "replace", "agree", "end", "fair_final", "fair_keys",
-         "fair_shuffle", "fair_lock", "fair_open", "x"]
+KINDS = ["hello", "table", "genesis", "move", "abort", "claim", "replace", "agree", "refuse", "end", "fair_final",
+         "fair_keys", "fair_shuffle", "fair_lock", "fair_open", "x"]
 SHARES = (("session", 0.5), ("handshake", 0.15), ("frames", 0.15), ("log", 0.2))
 
 
@@ -90,7 +90,8 @@ def random_value(rng: random.Random, depth: int = 0) -> Any:
     if r < 0.7:
         return [random_value(rng, depth + 1) for _ in range(rng.randint(0, 5))]
     keys = ["seat", "key", "name", "scores", "evidence", "reason", "culprit", "seed", "seats", "names", "game",
-            "variant", "players", "options", "action", "digest", "proof", "nonce", "versions", "replace", "x"]
+            "variant", "players", "options", "action", "digest", "proof", "nonce", "versions", "replace", "claim", "seat",
+            "x"]
     return {rng.choice(keys): random_value(rng, depth + 1) for _ in range(rng.randint(0, 8))}
 
 
@@ -238,7 +239,7 @@ class Fuzzer:
             elif choice < 0.55:
                 fields["body"] = random_value(rng)
             elif choice < 0.85:          # an abort or a replace at an old, the current or a later place
-                fields["kind"] = rng.choice(["abort", "replace"])
+                fields["kind"] = rng.choice(["abort", "replace", "claim", "agree", "refuse"])
                 fields["seq"] = rng.choice([rng.randrange(max(point.k, 1)), point.k, point.k + 1])
                 if fields["seq"] < point.k:
                     fields["prev"] = open_entry(point.played.raws[fields["seq"]]).prev
@@ -408,13 +409,14 @@ class Fuzzer:
                 data = mutate_bytes(rng, data)
         else:                               # one entry's body changed, the chain after it re-signed by real keys
             entries = [open_entry(r) for r in raws]
-            telling = [j for j, e in enumerate(entries) if e.kind in ("table", "replace", "abort", "end")]
+            telling = [j for j, e in enumerate(entries) if e.kind in ("table", "replace", "claim", "abort", "end")]
             i = rng.choice(telling) if telling and rng.random() < 0.5 else rng.randrange(len(raws))
             fields = fields_of(entries[i])
-            if rng.random() < 0.5 and entries[i].kind in ("table", "replace", "abort", "end"):
+            if rng.random() < 0.5 and entries[i].kind in ("table", "replace", "claim", "abort", "end"):
                 fields["body"] = mutate_value(rng, fields["body"])
             elif rng.random() < 0.3:
-                fields["kind"], fields["body"] = rng.choice(["table", "replace", "abort", "end"]), random_value(rng)
+                fields["kind"], fields["body"] = rng.choice(["table", "replace", "claim", "refuse", "abort", "end"]), \
+                    random_value(rng)
             else:
                 fields["body"] = mutate_value(rng, fields["body"])
             try:
