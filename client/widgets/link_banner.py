@@ -14,6 +14,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from protocol.identity import safety_part
+
 
 class LinkBanner(Static):
     DEFAULT_CSS = """
@@ -44,7 +46,10 @@ class LinkBanner(Static):
             line.append("linked" if up else "lost", style="bold green" if up else "bold")
         if not links:
             line.append("Not linked yet", style="dim")
-        if controller.safety_code:
+        if controller.safety_code and compact:     # one line: our own key's part, the line we read aloud
+            mine = safety_part(controller.peer.me.public)
+            line.append(f"   safety code (yours) {' '.join(mine[i:i + 5] for i in range(0, 30, 5))}", style="bold")
+        elif controller.safety_code:
             line.append(f"   safety code {controller.safety_code}", style="bold")
         if compact:
             self._draw(line, down)
