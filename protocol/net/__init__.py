@@ -1,8 +1,8 @@
 """The network edge: the only part of Lanterne that touches sockets (see docs/network.md).
 
-* :mod:`.framing`: sans-IO length-prefixed frames with a maximum size;
-* :mod:`.transport`: asyncio TCP links (keep-alive, read timeout, clean close);
-* :mod:`.handshake`: the mutual key proof on a link (sans-IO);
+* :mod:`.framing`: sans-IO length-prefixed frames with a maximum size, and encrypted records;
+* :mod:`.transport`: asyncio TCP links (keep-alive, read timeout, clean close, encryption once secured);
+* :mod:`.handshake`: the Noise XX handshake of a link, bound to the identity keys (sans-IO);
 * :mod:`.invite`: join / resume requests, the host's accept or decline;
 * :mod:`.discovery`: zeroconf advertise and browse on explicit interfaces;
 * :mod:`.files`: a game's log, seed and meta files (what a crash leaves);

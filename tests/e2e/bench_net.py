@@ -7,10 +7,11 @@
   advertising (probing included) while the joiner browses: seconds from
   the host's start until it is listed; (c) the whole ``lanterne join NAME``
   process (Python start-up included) until it prints the host as found.
-* move round trip: a signed move entry (sealed, framed, sent over TCP
-  between the namespaces, signature checked) answered by a signed entry of
-  the other peer, checked in turn; median and 95th percentile. Plus the
-  bare PING/PONG round trip of the link.
+* move round trip: a signed move entry (sealed, framed, encrypted into a
+  record of a link secured by the real Noise XX handshake, sent over TCP
+  between the namespaces, opened, signature checked) answered by a signed
+  entry of the other peer, checked in turn; median and 95th percentile.
+  Plus the bare PING/PONG round trip of the (encrypted) link.
 """
 
 from __future__ import annotations
@@ -53,9 +54,11 @@ ECHO = textwrap.dedent("""
     import asyncio, sys
     from protocol.identity import Identity
     from protocol.log import open_entry, seal
+    from protocol.net.invite import authenticate
     from protocol.net.transport import serve
     me = Identity.generate()
     async def handler(link):
+        await authenticate(link, me, "Host")
         n = 0
         while True:
             raw = await link.recv()
@@ -75,10 +78,12 @@ MOVES = textwrap.dedent("""
     import asyncio, json, os, statistics, sys, time
     from protocol.identity import Identity
     from protocol.log import open_entry, seal
+    from protocol.net.invite import authenticate
     from protocol.net.transport import connect
     me = Identity.generate()
     async def main():
         link = await connect(sys.argv[1], 42424)
+        await authenticate(link, me, "Guest")
         times, pings = [], []
         prev = bytes(32)
         for i in range(int(sys.argv[2])):
