@@ -66,7 +66,7 @@ SCHEMAS: dict[str, dict] = {
     # each guest who sits where and where they listen (addresses are hints;
     # every mesh link proves its key again).
     "roster": {"t": "str", "table": "bytes32", "keys": ["list", "bytes32", 16], "names": ["list", "str", 16],
-               "addrs": ["list", "str", 16], "ports": ["list", "uint", 16]},
+               "addrs": ["list", "str", 16], "ports": ["list", "uint", 16], "claim_ms?": "uint", "move_ms?": "uint"},
 }
 
 _NOISE_ERRORS = (InvalidTag, ValueError, TypeError, IndexError, KeyError, AttributeError,

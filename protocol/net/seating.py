@@ -125,9 +125,24 @@ class Seating:
                                                         current.table.seats))
 
     def _roster(self) -> bytes:
+        clocks = {"claim_ms": round(self.options.claim_after * 1000)}
+        if self.options.move_clock is not None:
+            clocks["move_ms"] = round(self.options.move_clock * 1000)
         return encode("roster", table=self.table_id, keys=self.keys(), names=[s.name for s in self.seats],
                       addrs=[s.address[0] if s.address else "" for s in self.seats],
-                      ports=[s.address[1] if s.address else 0 for s in self.seats])
+                      ports=[s.address[1] if s.address else 0 for s in self.seats], **clocks)
+
+    def _too_short(self, roster: dict) -> str:
+        """Why we leave a table whose claim time or move clock (as its roster says) is below our minimum, or ''.
+
+        The session checks the signed table again at our genesis turn (a host may say one thing here and
+        sign another): this check only spares everyone a game that cannot start."""
+        least = min(self.options.min_claim, self.options.claim_after)
+        for what, field in (("claim time", "claim_ms"), ("move clock", "move_ms")):
+            if field in roster and roster[field] / 1000 < least:
+                return (f"the table's {what} is {roster[field] / 1000:g} s; we play only with at least "
+                        f"{least:g} s (--min-claim)")
+        return ""
 
     async def _accepted(self, req: Request, link: Link) -> None:
         if req.kind == "join":
@@ -190,6 +205,10 @@ class Seating:
         except asyncio.CancelledError:  # we leave before the table is full: the host frees our seat
             await link.close("left before the table was full")
             raise
+        too_short = self._too_short(roster)
+        if too_short:
+            await link.close(too_short[:120])
+            raise Declined(f"{hs.peer.name}'s table: {too_short}")
         keys = roster["keys"]
         if not keys or keys[0] != hs.peer.key or self.me.public not in keys or len(set(keys)) != len(keys) \
                 or not (len(keys) == len(roster["names"]) == len(roster["addrs"]) == len(roster["ports"])):

@@ -30,17 +30,20 @@ NEXT, HELD = "next", "held"
 
 
 def place(s: "Session", entry: Entry, blame: int | None) -> str:
-    """``NEXT`` if ``entry`` extends the chain, ``HELD`` if it needs nothing more (it told us of our
-    own replacement); ProtocolError naming the author for a fork; else :class:`OutOfPlace` (dropped)."""
+    """``NEXT`` if ``entry`` extends the chain, ``HELD`` if it needs nothing more (a replace of our seat
+    at a place our own entry holds, or an agree to it: :mod:`.claims`); ProtocolError naming the author
+    for a fork; else :class:`OutOfPlace` (dropped)."""
     index = len(s.chain)
     who = f"entry {entry.seq} ({entry.kind}) signed by {s._seat_label(entry.author)}"
     if entry.game != s.game_id:
         if not s.game_id:
             raise OutOfPlace(f"{who} carries a game id before the game has one", hostile=True)
         raise OutOfPlace(f"{who} belongs to another game", hostile=True)
+    if entry.kind == REPLACE and entry.seq < index and s._replaced_while_gone(entry):
+        return HELD
+    if s._held and s._agreed_while_gone(entry):
+        return HELD
     if entry.seq < index:
-        if entry.kind == REPLACE and s._replaced_while_gone(entry):
-            return HELD
         old = s.chain[entry.seq]
         if old.author == entry.author and old.prev == entry.prev:
             raise ProtocolError(f"seat {s._seat_name(entry.author)} signed two different entries for "

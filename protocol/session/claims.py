@@ -81,7 +81,7 @@ class Claims:
 
     def replace(self, seat: int) -> list:
         """Ask the others to give the gone ``seat`` to a computer we host (the claim, table policy ``computer``)."""
-        if self.over or not self.may_replace(seat):
+        if self.over or not self.may_replace(seat) or seat != self.waiting_for():
             raise RulesError(f"seat {seat + 1} cannot be given to a computer now")
         self._claim(seat, "")
         return self._flush()
@@ -167,10 +167,13 @@ class Claims:
             raise ProtocolError(f"{where}: the computer's name must start with {COMPUTER_MARK.strip()!r}", blame)
 
     def _replaced_while_gone(self, entry: Entry) -> bool:
-        """Our seat was given away at a place where our log holds only entries of ours nobody got: we are out.
+        """A replace of our seat at a place where our log holds only entries of ours: held, not yet believed.
 
-        (A peer killed mid-game may have written entries that never left it.)
-        Our log is kept as it is: identical to the others' before that place.
+        Either we were gone (a peer killed mid-game may have written entries
+        that never left it) and the others will answer it, or it raced our own
+        entry, which the others may hold. We are out only once another seat's
+        ``agree`` built on it comes (:meth:`_agreed_while_gone`). Our log is
+        kept as it is: identical to the others' before that place.
         """
         seq, body = entry.seq, entry.body
         try:
@@ -181,10 +184,24 @@ class Claims:
                 or entry.prev != self.chain[seq - 1].hash or self._seat_of(entry.author) is None
                 or any(e.author != self.public for e in self.chain[seq:])):
             return False
-        by = self._seat_of(entry.author)
-        self.replaced_at = seq
+        self._held[entry.hash] = entry
+        return True
+
+    def _agreed_while_gone(self, entry: Entry) -> bool:
+        """Another seat agreed to a replace of our seat that we hold aside: the others took it; we are out."""
+        held = self._held.get(entry.prev)
+        if held is None or entry.kind != AGREE or entry.author == self.public or self._seat_of(entry.author) is None:
+            return False
+        try:
+            check(self._schemas[AGREE], entry.body, AGREE)
+        except ProtocolError:
+            return False
+        if entry.body["replace"] != held.hash:
+            return False
+        by = self._seat_of(held.author)
+        self.replaced_at = held.seq
         self._out(by, f"seat {self.my_seat + 1} was given to a computer by seat {by + 1} while this peer was gone "
-                      f"(entry {seq})")
+                      f"(entry {held.seq})")
         return True
 
     def _take_claim(self, entry: Entry, awaited_since: float | None = None) -> None:

@@ -216,12 +216,15 @@ class Ending:
         trial.steps, trial.finals, trial.ends = list(self.steps), dict(self.finals), dict(self.ends)
         trial.seats, trial.names, trial.replaced = list(self.seats), list(self.names), dict(self.replaced)
         trial.claiming, trial._redeal = copy.deepcopy(self.claiming), deque(self._redeal)
+        trial._held = dict(self._held)
         trial._events, trial._outbox, trial.writer = [], [], LiveWriter(None)
         return trial
 
     def _names(self, evidence: list[bytes]) -> int | None:
         """The seat this position blames on the evidence: its first entry fed here (with none, this position's
         own next step) fails naming it. None: it fails naming nobody, or does not fail (it proves nothing)."""
+        if not evidence and self.phase == Phase.DISPUTE and len(self.finals) == len(self.seats):
+            return getattr(self, "disputed_by", None)    # every secret is out and the audit found no cheat
         trial = self._trial()
         try:
             if evidence:

@@ -164,8 +164,8 @@ class Seating:
                             f"not {self.on_gone}", self.my_seat, [])
                 return False
             too_short = self._too_short()
-            if too_short:
-                self._abort(too_short, self.my_seat, [])
+            if too_short:       # we leave before any move: nobody is at fault
+                self._abort(too_short, None, [])
                 return False
             nonce = hashlib.sha256(NONCE_DOMAIN + self.seed).digest()
             self.writer.write(self, GENESIS, {"nonce": nonce})

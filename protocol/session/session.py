@@ -120,6 +120,8 @@ class Session(Seating, Play, Ending, Claims):
         """When the awaited seat was first seen awaited at this position (the move clock runs from there)."""
         self.claiming: dict | None = None
         """While the seats answer a claim or a replace (:mod:`.claims`): kind, seat, by, hash, order, agreed, back..."""
+        self._held: dict[bytes, Entry] = {}
+        """Replaces of our seat at a place our own entry holds, by hash, until another seat agrees to one."""
         self.consent: Callable[[int], bool | None] | None = None
         """Our clock's answer to a claim against a seat (see :class:`.claims.Claims`); None: we agree."""
         self.replaced: dict[bytes, int] = {}
