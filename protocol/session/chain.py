@@ -21,7 +21,7 @@ from protocol.log import FIRST_PREV, Entry, open_entry
 from protocol.wire import ProtocolError, check
 
 from .events import OutOfPlace
-from .kinds import ABORT, REPLACE
+from .kinds import ABORT, CLAIM, REPLACE
 
 if TYPE_CHECKING:
     from .session import Session
@@ -30,18 +30,18 @@ NEXT, HELD = "next", "held"
 
 
 def place(s: "Session", entry: Entry, blame: int | None) -> str:
-    """``NEXT`` if ``entry`` extends the chain, ``HELD`` if it needs nothing more (a replace of our seat
-    at a place our own entry holds, or an agree to it: :mod:`.claims`); ProtocolError naming the author
-    for a fork; else :class:`OutOfPlace` (dropped)."""
+    """``NEXT`` if ``entry`` extends the chain, ``HELD`` if it needs nothing more (a claim against our seat
+    at a place our own entry holds, or an entry built on it: :mod:`.claims`); ProtocolError naming the
+    author for a fork; else :class:`OutOfPlace` (dropped)."""
     index = len(s.chain)
     who = f"entry {entry.seq} ({entry.kind}) signed by {s._seat_label(entry.author)}"
     if entry.game != s.game_id:
         if not s.game_id:
             raise OutOfPlace(f"{who} carries a game id before the game has one", hostile=True)
         raise OutOfPlace(f"{who} belongs to another game", hostile=True)
-    if entry.kind == REPLACE and entry.seq < index and s._replaced_while_gone(entry):
+    if entry.kind in (CLAIM, REPLACE) and entry.seq < index and s._claimed_while_gone(entry):
         return HELD
-    if s._held and s._agreed_while_gone(entry):
+    if s._held and s._built_on_held(entry):
         return HELD
     if entry.seq < index:
         old = s.chain[entry.seq]

@@ -35,8 +35,8 @@ from protocol import identity as ids
 from protocol.log import Entry
 from protocol.wire import ProtocolError, check
 
-from .events import ClaimAsked, ClaimRefused, Replaced, ReplaceAsked, SeatReplaced
-from .kinds import (AGREE, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, EPOCH_DOMAIN, FAIR_DOMAIN,
+from .events import Aborted, ClaimAsked, ClaimRefused, Replaced, ReplaceAsked, SeatReplaced
+from .kinds import (ABORT, AGREE, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, EPOCH_DOMAIN, FAIR_DOMAIN,
                     ON_GONE_COMPUTER, REFUSE, REPLACE, Drbg)
 from .phases import OVER_PHASES, Phase
 
@@ -166,43 +166,61 @@ class Claims:
         if not body["name"].startswith(COMPUTER_MARK):
             raise ProtocolError(f"{where}: the computer's name must start with {COMPUTER_MARK.strip()!r}", blame)
 
-    def _replaced_while_gone(self, entry: Entry) -> bool:
-        """A replace of our seat at a place where our log holds only entries of ours: held, not yet believed.
+    def _claimed_while_gone(self, entry: Entry) -> bool:
+        """A claim or replace against our seat at a place where our log holds only entries of ours: held aside.
 
-        Either we were gone (a peer killed mid-game may have written entries
-        that never left it) and the others will answer it, or it raced our own
-        entry, which the others may hold. We are out only once another seat's
-        ``agree`` built on it comes (:meth:`_agreed_while_gone`). Our log is
-        kept as it is: identical to the others' before that place.
+        Either we were gone (a peer cut off or killed mid-game may have written
+        entries that never left it) and the others answer it without us, or it
+        raced our own entry, which the others may hold. We follow the branch
+        built on it (:meth:`_built_on_held`) and are out only once the others
+        took it: every answer agreed to a replace, or the claimer closed the
+        claim. Our log is kept as it is: identical to the others' before that
+        place.
         """
         seq, body = entry.seq, entry.body
         try:
-            check(self._schemas[REPLACE], body, REPLACE)     # its shape first: nothing is read before
+            check(self._schemas[entry.kind], body, entry.kind)     # its shape first: nothing is read before
         except ProtocolError:
             return False
         if (self.my_seat is None or body["seat"] != self.my_seat or seq < 1 or entry.game != self.game_id
                 or entry.prev != self.chain[seq - 1].hash or self._seat_of(entry.author) is None
                 or any(e.author != self.public for e in self.chain[seq:])):
             return False
-        self._held[entry.hash] = entry
+        self._held[entry.hash] = (entry, 0)
         return True
 
-    def _agreed_while_gone(self, entry: Entry) -> bool:
-        """Another seat agreed to a replace of our seat that we hold aside: the others took it; we are out."""
+    def _built_on_held(self, entry: Entry) -> bool:
+        """An entry of another seat on the branch of a claim against us that we hold aside (see
+        :meth:`_claimed_while_gone`): an agree is followed; the last agree to a replace, or the claimer's closing
+        abort of a claim, tells us the others took it and we are out. A refusal leaves us where we are."""
         held = self._held.get(entry.prev)
-        if held is None or entry.kind != AGREE or entry.author == self.public or self._seat_of(entry.author) is None:
+        if held is None or entry.author == self.public or self._seat_of(entry.author) is None \
+                or entry.game != self.game_id:
             return False
+        root, agreed = held
         try:
-            check(self._schemas[AGREE], entry.body, AGREE)
-        except ProtocolError:
+            check(self._schemas[entry.kind], entry.body, entry.kind)
+        except (KeyError, ProtocolError):
             return False
-        if entry.body["replace"] != held.hash:
-            return False
-        by = self._seat_of(held.author)
-        self.replaced_at = held.seq
-        self._out(by, f"seat {self.my_seat + 1} was given to a computer by seat {by + 1} while this peer was gone "
-                      f"(entry {held.seq})")
-        return True
+        by = self._seat_of(root.author)
+        if entry.kind == AGREE and entry.body["replace"] == root.hash:
+            agreed += 1
+            if root.kind == REPLACE and agreed >= max(1, len(self.seats) - 2):
+                self.replaced_at = root.seq
+                self._out(by, f"seat {self.my_seat + 1} was given to a computer by seat {by + 1} while this peer "
+                              f"was gone (entry {root.seq})")
+            else:
+                self._held[entry.hash] = (root, agreed)
+            return True
+        if (entry.kind == ABORT and root.kind == CLAIM and entry.author == root.author
+                and entry.body.get("culprit") == self.my_seat and entry.body["reason"] == root.body["reason"]):
+            self.phase = Phase.ABORTED
+            scores = tuple(entry.body["scores"]) if "scores" in entry.body else None
+            self.result = Aborted(by, self.my_seat, f"{root.body['reason']} (claimed by seat {by + 1} while this "
+                                                    f"peer was gone, entry {root.seq})", scores)
+            self._events.append(self.result)
+            return True
+        return False
 
     def _take_claim(self, entry: Entry, awaited_since: float | None = None) -> None:
         """The claim is in the chain: the other seats but the claimed one answer in seat order (at a table of two,

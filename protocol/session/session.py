@@ -120,8 +120,9 @@ class Session(Seating, Play, Ending, Claims):
         """When the awaited seat was first seen awaited at this position (the move clock runs from there)."""
         self.claiming: dict | None = None
         """While the seats answer a claim or a replace (:mod:`.claims`): kind, seat, by, hash, order, agreed, back..."""
-        self._held: dict[bytes, Entry] = {}
-        """Replaces of our seat at a place our own entry holds, by hash, until another seat agrees to one."""
+        self._held: dict[bytes, tuple[Entry, int]] = {}
+        """A claim against our seat at a place our own entry holds, and the answers built on it, by hash: (the
+        claim, agreements so far) (:meth:`.claims.Claims._claimed_while_gone`)."""
         self.consent: Callable[[int], bool | None] | None = None
         """Our clock's answer to a claim against a seat (see :class:`.claims.Claims`); None: we agree."""
         self.replaced: dict[bytes, int] = {}

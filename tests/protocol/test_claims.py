@@ -125,3 +125,40 @@ def test_at_a_table_of_two_the_claimed_seat_that_is_here_refuses_and_play_goes_o
     assert all(s.phase == "over" for s in sessions)
     report = verify_entries([e.raw for e in host.chain], games=games)
     assert report.ok and report.result == "over"           # the claim and the refusal are in the log
+
+
+def test_a_seat_cut_off_while_it_moved_learns_the_claim_that_ended_the_game():
+    """Seat 3 moves while cut off (its move never leaves it); the others claim, agree and close; back, it learns it."""
+    from engines.registry import get_game
+    from protocol.memory import make_sessions
+
+    sessions = make_sessions(get_game("pueblo"), 3, "cutoff")
+    claimer, other, gone = sessions
+    claimer.timeout = 30
+    cut = []
+
+    def silent(src, dst, raw):
+        if cut and 2 in (src, dst):
+            return None
+        return raw
+
+    def cut_before_its_move(i, ss, pipe):
+        if i == 2 and sum(e.kind == "move" for e in claimer.chain) >= 8 and not cut:
+            cut.append(len(gone.chain))
+        return False
+    pipe = drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)], filter=silent, before_move=cut_before_its_move)
+    place = cut[0]
+    assert len(gone.chain) > place and gone.chain[place].author == gone.public, "its own move, never sent"
+    assert claimer.waiting_for() == 2
+    claimer.tick(0.0)
+    pipe.collect(0, claimer.tick(31.0))
+    pipe.deliver(silent)
+    assert [e.kind for e in claimer.chain[place:]] == ["claim", "agree", "abort"]
+    assert isinstance(claimer.result, Aborted) and claimer.result.culprit == 2 and claimer.result.agreed == (1,)
+    events = []
+    for raw in claimer.entries_after(place):     # back: the others' entries from the place its own move holds
+        events += gone.receive(raw, sender=claimer.public)
+    assert isinstance(gone.result, Aborted) and gone.result.culprit == 2 and gone.result.by == 0, gone.result
+    assert "while this peer was gone" in gone.result.reason and events[-1] == gone.result
+    assert [e.raw for e in gone.chain[:place]] == [e.raw for e in claimer.chain[:place]], "identical up to there"
+    assert verify_entries([e.raw for e in claimer.chain]).culprit == 3
