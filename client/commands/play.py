@@ -1,11 +1,18 @@
-"""`lanterne play GAME`: a local game in the app, hot-seat or against the computer."""
+"""`lanterne play GAME`: a local game in the app, hot-seat or against the computer.
+
+The game is saved as the app's local games are (``games/local/`` of the data
+folder, a signed log written as it is played): the home screen resumes it,
+Replays lists it, ``lanterne verify`` checks it. Where it went is said in one
+line when the app closes.
+"""
 
 from __future__ import annotations
 
 from client.cli import seconds
 
 NAME = "play"
-HELP = "play a game on this machine: against the computer (--vs bot) or hot-seat (--hot-seat)"
+HELP = ("play a game on this machine: against the computer (--vs bot), hot-seat (--hot-seat) "
+        "or computers only (--watch); saved in games/local of the data folder")
 
 
 def add_arguments(p) -> None:
@@ -14,6 +21,8 @@ def add_arguments(p) -> None:
     mode.add_argument("--vs", choices=["bot"], default=None,
                       help="you (P1) against computer players (the default)")
     mode.add_argument("--hot-seat", action="store_true", help="everyone at this keyboard, hands hidden between turns")
+    mode.add_argument("--watch", action="store_true",
+                      help="computers at every seat; you watch (--delay sets the speed)")
     p.add_argument("--bot", default=None, metavar="KIND",
                    help="computer player: random, greedy, ismcts[:easy|normal|hard|ITERATIONS|SECONDSs], e.g. ismcts:2000 or ismcts:3s (default from the settings, ismcts:normal)")
     p.add_argument("--seed", default=None, metavar="S", help="seed of the table (default: a new random game)")
@@ -24,8 +33,9 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from client.app import run_app
-    from client.local_play import HOT_SEAT, VS_COMPUTER, make_local_game
+    from client import app as app_module
+    from client.local_play import HOT_SEAT, VS_COMPUTER, WATCH, make_local_game
+    from client.local_record import local_folder
     from client.settings import Settings
     from client.screens.game import game_screen_for
     from engines.registry import get_game
@@ -33,8 +43,25 @@ def run(args) -> int:
     settings = Settings.load()
     game = get_game(args.game)
     delay = settings.computer_delay if args.delay is None else max(0.0, args.delay)
-    controller = make_local_game(game, mode=HOT_SEAT if args.hot_seat else VS_COMPUTER,
-                                 bot=args.bot or settings.computer_level,
+    mode = HOT_SEAT if args.hot_seat else WATCH if args.watch else VS_COMPUTER
+    controller = make_local_game(game, mode=mode, bot=args.bot or settings.computer_level,
                                  seed=args.seed, variant=args.variant, players=args.players,
-                                 you=settings.display_name, computer_delay=delay)
-    return run_app(start=lambda: game_screen_for(controller))
+                                 you=settings.display_name, computer_delay=delay,
+                                 save_to=local_folder())  # as the app's local games: resumable, in Replays
+    try:
+        status = app_module.run_app(start=lambda: game_screen_for(controller))
+    finally:
+        controller.close()  # every entry on disk before the line says where (closing twice is harmless)
+        print(saved_line(controller))
+    return status
+
+
+def saved_line(controller) -> str:
+    """One line: where the game's log is, and what to do with it."""
+    path = getattr(controller, "log_path", None)
+    if path is None or not path.is_file():
+        return "lanterne: the game was not saved (no move was written)"
+    over = controller.waiting.kind == "over"
+    then = ("lanterne verify checks it" if over
+            else "the home screen (lanterne) resumes it; lanterne verify checks it")
+    return f"Saved: {path} ({'finished' if over else 'unfinished'}; {then})"

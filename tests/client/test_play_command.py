@@ -44,3 +44,46 @@ def test_the_seed_fixes_the_game():
     a = make_local_game(game, mode=HOT_SEAT, seed="42")
     b = make_local_game(game, mode=HOT_SEAT, seed="42")
     assert a.save_position() == b.save_position()
+
+
+def test_lanterne_play_saves_its_game_where_the_app_resumes_and_lists_it(monkeypatch, capsys):
+    """`lanterne play --watch` with bots, run headless to the end: its log is in games/local,
+    the one line says where, Replays lists it and `lanterne verify` accepts it (exit 0)."""
+    import asyncio
+
+    from client import app as app_module
+    from client.local_record import RecordedGame, local_folder
+    from client.replay_model import saved_games
+    from protocol.identity import home
+
+    seen = {}
+
+    def headless(start):
+        async def drive():
+            app = app_module.LanterneApp(start=start)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                controller = next(s for s in app.screen_stack if hasattr(s, "controller")).controller
+                seen["controller"] = controller
+                for _ in range(3000):
+                    if controller.waiting.kind == "over":
+                        break
+                    await pilot.pause(0.02)
+                await app.action_quit()
+        asyncio.run(drive())
+        return 0
+
+    monkeypatch.setattr(app_module, "run_app", headless)
+    status = main(["play", "pagode", "--variant", "quick", "--watch", "--bot", "random", "--delay", "0",
+                   "--seed", "9"])
+    out = capsys.readouterr().out
+    controller = seen["controller"]
+    assert status == 0 and isinstance(controller, RecordedGame)
+    assert controller.waiting.kind == "over", controller.status()
+    log = controller.log_path
+    assert log.parent == local_folder() and log.is_file()
+    lines = out.strip().splitlines()
+    assert lines[-1] == f"Saved: {log} (finished; lanterne verify checks it)"
+    assert [g.log for g in saved_games(home() / "games")] == [log]
+    assert main(["verify", str(log)]) == 0
+    assert ": valid: pagode (quick), 2 players" in capsys.readouterr().out
