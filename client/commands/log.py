@@ -42,6 +42,7 @@ def show_lines(raws: list[bytes], games=None) -> list[str]:
 
 def show(raws: list[bytes], games=None) -> tuple[list[str], bool]:
     """:func:`show_lines`, and whether every entry opened and replayed (False: a damaged log)."""
+    from client.controller import roll_words
     from protocol import identity as ids
     from protocol.log import open_entry
     from protocol.session import Aborted, GameOver, Moved, Session, TableResolved
@@ -76,8 +77,9 @@ def show(raws: list[bytes], games=None) -> tuple[list[str], bool]:
         if isinstance(ev, Moved):
             lines.append(f"{ev.entry:5}  seat {ev.seat + 1}  {ev.text}")
         elif isinstance(ev, TableResolved) and ev.op.kind == "roll":
-            value = ev.outcome[1]
-            shown = f"seat {value + 1} starts" if ev.op.why == "first player" else str(value)
+            value = ev.outcome[1]   # 0-based in the log: a seat, or an index into the die's faces
+            shown = (f"seat {value + 1} starts" if ev.op.why == "first player"
+                     else roll_words(ev.op, value, table.body["game"]))   # the face as printed on the die
             lines.append(f"       table  roll{' (' + ev.op.why + ')' if ev.op.why else ''}: {shown}")
         elif isinstance(ev, GameOver):
             scores = " ".join(f"P{i + 1}={s}" for i, s in enumerate(ev.scores))

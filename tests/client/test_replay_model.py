@@ -310,3 +310,21 @@ def test_a_three_player_game_replays_with_every_signed_digest(tmp_path):
             assert replay.game.digest(replay.states[step.number]) == open_entry(raws[step.entry]).body["digest"]
     assert {s.actor for s in replay.steps} >= {0, 1, 2}
     assert len(replay.full_states()) == len(replay.states)
+
+
+def test_the_replay_counts_seats_from_1_and_says_the_die_as_printed(logs, tmp_path):
+    """Issue 16, point 8: the first player, each step's seat, the winners and Pacal's die as a person reads them."""
+    from client.widgets.replay_steps import step_line
+    from engines.pacal.data import ARROWS, DIE_FACES
+
+    path, _ = logs["pagode"]
+    replay = load_replay(path)
+    first_mover = next(s for s in replay.steps if s.actor != TABLE).actor      # 0-based inside
+    assert replay.steps[0].text == f"first player: P{first_mover + 1}"
+    winners = [w + 1 for w in replay.game.winners(replay.states[-1])]
+    assert replay.ending.startswith(f"Game over: {' and '.join(f'P{w}' for w in winners)} ")
+    step = next(s for s in replay.steps if s.actor != TABLE)
+    assert step_line(step).plain.startswith(f"{step.number:>4}. P{step.actor + 1}: ")
+    pacal = load_replay(make_log(tmp_path, "pacal", seed="d3"))
+    faces = {s.text.rsplit(": ", 1)[1] for s in pacal.steps if s.actor == TABLE and s.text.startswith("roll (die)")}
+    assert faces and faces <= {"arrows" if f == ARROWS else str(f) for f in DIE_FACES}, faces

@@ -210,3 +210,61 @@ def test_the_replay_screen_says_unfinished_not_unverified(pagode_logs, tmp_path)
     assert line.endswith("before the game ended") and "NOT VERIFIED" not in line
     path.write_bytes(path.read_bytes()[:-1])
     assert verify_log(path)[1].startswith("NOT VERIFIED: entry 99")
+
+
+# -- seats counted from 1 wherever a person reads them (issue 16, point 8); the log keeps 0-based seats
+
+
+def _ends(path):
+    from protocol.log import open_entry, read_log
+
+    return [open_entry(r) for r in read_log(path)[0] if open_entry(r).kind == "end"]
+
+
+def test_verify_names_the_winners_from_1_in_text_and_json(pagode_logs, capsys):
+    logged = _ends(pagode_logs[0])[0].body["winners"]          # 0-based inside the log
+    shown = [w + 1 for w in logged]
+    assert main(["verify", str(pagode_logs[0])]) == 0
+    text = capsys.readouterr().out.strip()
+    assert text.endswith("winner(s) " + ",".join(f"P{w}" for w in shown)), text
+    assert main(["verify", str(pagode_logs[0]), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["winners"] == shown and [s["seat"] for s in report["seats"]] == [1, 2]
+    assert report["replayed"] == [1, 2]
+
+
+def test_verify_names_the_culprit_of_an_abort_from_1_in_text_and_json(tmp_path, capsys):
+    from tests.protocol.test_cheats import Tamper, forge, run
+
+    t = Tamper("move", lambda e, s: forge(e, s[1].identity, body={**e.body, "digest": bytes(32)}))
+    honest = run(t)[0]       # seat 1 (index 0) aborts, naming seat 2 (index 1) for a false digest
+    abort = honest.chain[-1]
+    assert abort.kind == "abort" and abort.body["culprit"] == 1
+    path = tmp_path / "aborted.lanterne"
+    write_log(path, [e.raw for e in honest.chain])
+    from protocol.verify import verify_file
+
+    report = verify_file(str(path), games=games)
+    from client.commands.verify import describe
+
+    assert report.ok and report.culprit == 2
+    assert "game aborted (seat 2 at fault)" in describe(report)
+    assert json.loads(json.dumps(report.to_json()))["culprit"] == 2
+
+
+def test_log_show_says_pacals_die_as_printed_and_seats_from_1(tmp_path, capsys):
+    from engines.pacal.data import ARROWS, DIE_FACES
+    assert main(["selfplay", "pacal", "--net", "memory", "--games", "1", "--seed", "3", "--bots", "random,random",
+                 "--log-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    log = tmp_path / "pacal-0-seat1.lanterne"
+    assert main(["log", "show", str(log)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    faces = {line.rsplit(": ", 1)[1] for line in out if "roll (die)" in line}
+    # the faces printed on the die (2 3 3 4 5 arrows), never the index into them (0..5)
+    assert faces == {"arrows" if f == ARROWS else str(f) for f in DIE_FACES}, faces
+    seats = {int(line.split()[2]) for line in out if line[:5].strip().isdigit() and " seat " in line}
+    assert seats == {1, 2}
+    first = next(line for line in out if "roll (first player)" in line)
+    starter = next(int(line.split()[2]) for line in out if line[:5].strip().isdigit())
+    assert first.endswith(f"seat {starter} starts")
