@@ -2,7 +2,8 @@
 
 Every peer advertises ``_lanterne._tcp.local.`` with TXT records saying the
 protocol version, its display name, its key fingerprint and, when it has one,
-its open table (game, variant, free seats). TXT records are *hints*: anyone
+its open table (game, variant, free seats), or that it is an app idle in
+its lobby (``lobby=1``: no table, nothing listening). TXT records are *hints*: anyone
 on the LAN can advertise anything, so a fingerprint here only says whom to
 expect; identity is proven on the TCP connection (the hello of the session).
 
@@ -10,6 +11,14 @@ Interfaces are always explicit: :func:`default_interfaces` picks the LAN
 IPv4 addresses of this machine for real use; tests pass ``["127.0.0.1"]`` or
 the addresses of their own network namespaces. Nothing here ever lets
 zeroconf bind every interface.
+
+Gone within 3 s: a peer that quits sends zeroconf goodbyes (browsers drop
+it at once). A peer that cannot (killed, crashed, its cable pulled) stops
+its heartbeat: every advertiser re-sends its TXT record each
+:data:`HEARTBEAT` seconds (TXT ``hb``), and a browser made with
+``stale_after`` (the lobby's) drops an advert that has said nothing for that
+long, and lists it again as soon as it is heard again. zeroconf itself keeps
+a PTR for its TTL (at least 1125 s in python-zeroconf, whatever we send).
 """
 
 from __future__ import annotations
@@ -18,12 +27,14 @@ import asyncio
 import ipaddress
 import re
 import socket
+import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
-from zeroconf import IPVersion, ServiceStateChange
-from .transport import within
+from zeroconf import DNSOutgoing, IPVersion, RecordUpdateListener, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from .transport import within
 
 SERVICE_TYPE = "_lanterne._tcp.local."
 TXT_VERSION = 1
@@ -31,6 +42,15 @@ TXT_VERSION = 1
 MAX_NAME = 40
 """Longest display name put in a service instance label (bytes, UTF-8)."""
 RESOLVE_MS = 3000
+HEARTBEAT = 1.0
+"""Seconds between two re-sends of our TXT record. More than zeroconf's 0.8 s window in which a
+browser drops a packet identical to one it just got (a faster beat would be half ignored)."""
+STALE_AFTER = 2.5
+"""The lobby's limit: an advert with a heartbeat, silent this long, is dropped (a killed app).
+Two beats may be lost in a row before a live peer blinks out of the list."""
+_RESPONSE_FLAGS = 0x8400
+"""An mDNS response, authoritative (QR and AA bits, RFC 6762 section 18)."""
+_TYPE_TXT, _TYPE_SRV = 16, 33
 
 _VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "lxcbr", "lxdbr", "cni", "flannel", "cali",
                      "vmnet", "vboxnet", "podman", "tailscale", "zt", "wg", "tun", "tap", "kube")
@@ -63,6 +83,10 @@ class Advert:
     table: TableHint | None = None
     instance: str = ""
     """Full zeroconf service name (set for adverts heard on the LAN)."""
+    lobby: bool = False
+    """An app open in its lobby (no table of its own, ``port`` 0): listed so people see each other."""
+    heartbeat: float = 0.0
+    """Seconds between its heartbeats (TXT ``hb``; 0: an advertiser that does not beat, never expired)."""
 
     @property
     def address(self) -> str:
@@ -70,6 +94,10 @@ class Advert:
 
     def properties(self) -> dict[str, str]:
         props = {"txt": str(TXT_VERSION), "v": str(self.protocol), "name": self.name, "fp": self.fingerprint}
+        if self.lobby:
+            props["lobby"] = "1"
+        if self.heartbeat > 0:
+            props["hb"] = str(round(self.heartbeat * 1000))
         if self.table is not None:
             props.update(game=self.table.game, variant=self.table.variant, free=str(self.table.free))
             if self.table.seats != 2:
@@ -105,8 +133,10 @@ def advert_from_properties(props: dict, port: int, addresses: Iterable[str], ins
     Never raises: a malformed field is dropped, an over-long one is cut.
     """
     name, fp = _text(props, "name", MAX_NAME * 2), _text(props, "fp", 64)
-    if not fp or name is None or not 0 < port < 65536:
+    lobby = _text(props, "lobby", 4) == "1"
+    if not fp or name is None or not (0 if lobby else 1) <= port < 65536:
         return None
+    beat = _int(props, "hb", 0)
     table = None
     game = _text(props, "game", 32)
     if game:
@@ -114,13 +144,17 @@ def advert_from_properties(props: dict, port: int, addresses: Iterable[str], ins
         table = TableHint(game, _text(props, "variant", 32) or "standard", _int(props, "free", 1),
                           seats if 2 <= seats <= 16 else 2)
     return Advert(name=name, fingerprint=fp, port=port, addresses=tuple(addresses),
-                  protocol=_int(props, "v", 0), table=table, instance=instance)
+                  protocol=_int(props, "v", 0), table=None if lobby else table, instance=instance, lobby=lobby,
+                  heartbeat=beat / 1000 if 100 <= beat <= 60_000 else 0.0)
 
 
-def instance_label(name: str, fingerprint: str) -> str:
-    """The service instance label: display name + fingerprint, at most 63 bytes, no dots."""
+def instance_label(name: str, fingerprint: str, lobby: bool = False) -> str:
+    """The service instance label: display name + fingerprint (+ `` lobby``), at most 63 bytes, no dots.
+
+    An app's lobby and its table are two adverts of one key: two labels, so neither is renamed."""
     clean = re.sub(r"[.\x00-\x1f\\]", "_", name).strip() or "peer"
-    return f"{_cut_utf8(clean, MAX_NAME)} {fingerprint}"[:63]
+    tail = f" {fingerprint}" + (" lobby" if lobby else "")
+    return f"{_cut_utf8(clean, min(MAX_NAME, max(63 - len(tail.encode()), 1)))}{tail}"[:63]
 
 
 def default_interfaces() -> list[str]:
@@ -151,6 +185,9 @@ class Discovery:
     ``on_add`` / ``on_update`` get an :class:`Advert`; ``on_remove`` gets the
     advert last heard from that instance. Callbacks run on the event loop.
     ``peers`` is the live list (instance name -> advert), ourselves excluded.
+    ``stale_after`` (seconds, None: never): drop an advert with a heartbeat that
+    has not been heard for that long (``on_remove``), and add it again when it
+    is heard again (``on_add``).
     """
 
     interfaces: Sequence[str]
@@ -158,6 +195,7 @@ class Discovery:
     on_update: Callback | None = None
     on_remove: Callback | None = None
     peers: dict[str, Advert] = field(default_factory=dict)
+    stale_after: float | None = None
 
     def __post_init__(self) -> None:
         if not self.interfaces:
@@ -174,6 +212,11 @@ class Discovery:
         self._tasks: set[asyncio.Task] = set()
         self._changed = asyncio.Event()
         self._own_fingerprint: str | None = None
+        self._heard: dict[str, float] = {}
+        """Lower-case instance name -> when one of its records was last received (monotonic seconds)."""
+        self._expired: set[str] = set()
+        """Lower-case instance names dropped for silence, listed again once heard."""
+        self._listener: _HeardListener | None = None
 
     async def start(self) -> "Discovery":
         if self._zc is None:
@@ -195,14 +238,17 @@ class Discovery:
         await self.start()
         self._own_fingerprint = advert.fingerprint
         addresses = advert.addresses or tuple(self.interfaces)
-        label = instance_label(advert.name, advert.fingerprint)
+        advert = replace(advert, heartbeat=HEARTBEAT)
+        label = instance_label(advert.name, advert.fingerprint, advert.lobby)
         instance = f"{label}.{SERVICE_TYPE}"
-        host = f"lnt-{advert.fingerprint.replace('-', '')[:16]}-{advert.port}.local."
+        where = "lobby" if advert.lobby else advert.port
+        host = f"lnt-{advert.fingerprint.replace('-', '')[:16]}-{where}.local."
         info = AsyncServiceInfo(SERVICE_TYPE, instance, addresses=[socket.inet_aton(a) for a in addresses],
                                 port=advert.port, properties=advert.properties(), server=host)
         await (await self._zc.async_register_service(info, allow_name_change=True))
         self._mine = info
         self._advert = replace(advert, addresses=addresses, instance=info.name)
+        self._spawn(self._beat())
         return self._advert
 
     @property
@@ -220,6 +266,26 @@ class Discovery:
                                       server=self._mine.server)
         await (await self._zc.async_update_service(self._mine))
 
+    async def _beat(self) -> None:
+        """Re-send our TXT record every HEARTBEAT seconds while we advertise (one small packet)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            info, zc = self._mine, self._zc
+            if info is None or zc is None:
+                return
+            out = DNSOutgoing(_RESPONSE_FLAGS)
+            out.add_answer_at_time(info.dns_text(), 0)
+            try:
+                zc.zeroconf.async_send(out)
+            except Exception:  # an interface gone for a while: the next beat tries again
+                pass
+
+    def _spawn(self, coro) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
     async def withdraw(self) -> None:
         """Stop advertising (goodbye packets: browsers see a remove at once)."""
         if self._mine is not None and self._zc is not None:
@@ -231,20 +297,46 @@ class Discovery:
         """Start listing peers; callbacks fire as they come, change and go."""
         await self.start()
         if self._browser is None:
+            if self.stale_after is not None:
+                self._listener = _HeardListener(self._was_heard)
+                self._zc.zeroconf.async_add_listener(self._listener, None)
+                self._spawn(self._sweep())
             self._browser = AsyncServiceBrowser(self._zc.zeroconf, [SERVICE_TYPE],
                                                 handlers=[self._on_change])
+
+    def _was_heard(self, name: str) -> None:
+        key = name.lower()
+        self._heard[key] = time.monotonic()
+        if key in self._expired:   # back after a silence (a cable plugged in again): list it again
+            self._expired.discard(key)
+            self._spawn(self._resolve(SERVICE_TYPE, name))
+
+    async def _sweep(self) -> None:
+        """Drop the adverts with a heartbeat that went silent (a killed app, a pulled cable)."""
+        step = min(0.25, self.stale_after / 4)
+        while True:
+            await asyncio.sleep(step)
+            now = time.monotonic()
+            for name, advert in list(self.peers.items()):
+                if not advert.heartbeat:
+                    continue   # an advertiser that does not beat: only its goodbye removes it
+                key = name.lower()
+                if now - self._heard.get(key, now) > max(self.stale_after, 2.5 * advert.heartbeat):
+                    self.peers.pop(name, None)
+                    self._expired.add(key)
+                    self._notify(self.on_remove, advert)
 
     def _on_change(self, zeroconf, service_type: str, name: str, state_change: ServiceStateChange) -> None:
         if self._mine is not None and name == self._mine.name:
             return
         if state_change is ServiceStateChange.Removed:
+            self._expired.discard(name.lower())
+            self._heard.pop(name.lower(), None)
             gone = self.peers.pop(name, None)
             if gone is not None:
                 self._notify(self.on_remove, gone)
             return
-        task = asyncio.get_running_loop().create_task(self._resolve(service_type, name))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._resolve(service_type, name))
 
     async def _resolve(self, service_type: str, name: str) -> None:
         try:
@@ -257,6 +349,9 @@ class Discovery:
             return
         if advert is None or (self._own_fingerprint is not None and advert.fingerprint == self._own_fingerprint):
             return
+        if name.lower() in self._expired:
+            return     # silent since: listed again when heard (its cached records outlive it)
+        self._heard[name.lower()] = time.monotonic()
         old = self.peers.get(name)
         self.peers[name] = advert
         if old is None:
@@ -291,7 +386,28 @@ class Discovery:
         if self._browser is not None:
             await self._browser.async_cancel()
             self._browser = None
+        if self._listener is not None and self._zc is not None:
+            self._zc.zeroconf.async_remove_listener(self._listener)
+            self._listener = None
         if self._zc is not None:
             await self._zc.async_close()
             self._zc = None
             self._mine = None
+
+
+class _HeardListener(RecordUpdateListener):
+    """Notes every TXT or SRV record of a Lanterne instance received (heartbeats, answers, updates)."""
+
+    def __init__(self, heard: Callable[[str], None]):
+        super().__init__()
+        self._heard = heard
+
+    def async_update_records(self, zc, now: float, records) -> None:
+        for update in records:
+            record = update.new
+            if record.ttl and record.type in (_TYPE_TXT, _TYPE_SRV) and \
+                    record.name.lower().endswith("." + SERVICE_TYPE):
+                self._heard(record.name)
+
+    def async_update_records_complete(self) -> None:
+        pass

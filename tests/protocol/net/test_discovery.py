@@ -131,3 +131,161 @@ async def test_a_service_without_a_lanterne_txt_is_not_listed():
             assert any(a.fingerprint == fp for a in browser.peers.values())
     finally:
         await stranger.async_close()
+
+
+# -- an app idle in its lobby is listed too, and a quitting or killed app is gone within 3 s
+
+def test_a_lobby_advert_round_trips_without_a_port_or_a_table():
+    advert = Advert("Ann", "1111-2222-3333-4444", 0, lobby=True, heartbeat=1.0)
+    props = {k.encode(): v.encode() for k, v in advert.properties().items()}
+    assert props[b"lobby"] == b"1" and props[b"hb"] == b"1000" and b"game" not in props
+    parsed = advert_from_properties(props, 0, ["10.254.1.2"], "x")
+    assert (parsed.lobby, parsed.port, parsed.table, parsed.heartbeat) == (True, 0, None, 1.0)
+    # port 0 is a lobby's only; a table's advert still needs a port, and a lobby never carries a table
+    assert advert_from_properties({b"name": b"x", b"fp": b"f", b"lobby": b"0"}, 0, []) is None
+    assert advert_from_properties({**props, b"game": b"pagode"}, 0, []).table is None
+    assert advert_from_properties({**props, b"hb": b"5"}, 0, []).heartbeat == 0.0  # out of range: no beat
+
+
+def test_lobby_and_table_labels_of_one_key_differ_and_fit():
+    fp = "abcd-ef01-2345-6789"
+    assert instance_label("Ann", fp) == f"Ann {fp}"
+    assert instance_label("Ann", fp, lobby=True) == f"Ann {fp} lobby"
+    long = instance_label("Zoé" * 40, fp, lobby=True)
+    assert len(long.encode()) <= 63 and long.endswith(f"{fp} lobby")
+
+
+async def test_a_lobby_and_its_table_are_listed_side_by_side_not_renamed():
+    fp = unique_fingerprint()
+    async with Discovery(LOOPBACK) as lobby, Discovery(LOOPBACK) as table, Discovery(LOOPBACK) as browser:
+        await browser.browse()
+        mine = await lobby.advertise(Advert("Lia", fp, 0, lobby=True))
+        hosted = await table.advertise(Advert("Lia", fp, 40011, table=TableHint("pagode")))
+        assert mine.instance.startswith(f"Lia {fp} lobby.") and hosted.instance.startswith(f"Lia {fp}.")
+        await browser.wait_for(lambda a: a.fingerprint == fp and a.lobby, timeout=10)
+        await browser.wait_for(lambda a: a.fingerprint == fp and a.table is not None, timeout=10)
+        heard = {a.lobby: a for a in browser.peers.values() if a.fingerprint == fp}
+        assert heard[True].port == 0 and heard[True].heartbeat == 1.0 and heard[False].port == 40011
+
+
+ADVERTISE = """
+import asyncio, signal, sys
+from protocol.net.discovery import Advert, Discovery
+async def main():
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    async with Discovery(["127.0.0.1"]) as d:
+        await d.advertise(Advert(sys.argv[1], sys.argv[2], 0, lobby=True))
+        print("advertised", flush=True)
+        await stop.wait()          # a clean quit: the Discovery closes, zeroconf says goodbye
+asyncio.run(main())
+"""
+
+
+async def _gone_after(signum: int, runs: int = 5) -> list[float]:
+    """Seconds from ``signum`` to each of ``runs`` lobby adverts (one process each) until a lobby's
+    browser (stale_after=STALE_AFTER) drops it; the processes are signalled 0.3 s apart."""
+    import signal
+    import sys
+    import time
+
+    from protocol.net.discovery import STALE_AFTER
+    from tests.e2e.netns import REPO
+
+    fps = [unique_fingerprint() for _ in range(runs)]
+    added: dict[str, asyncio.Event] = {fp: asyncio.Event() for fp in fps}
+    removed: dict[str, float] = {}
+    done = asyncio.Event()
+
+    def add(a):
+        if a.fingerprint in added:
+            added[a.fingerprint].set()
+
+    def remove(a):
+        if a.fingerprint in added and a.fingerprint not in removed:
+            removed[a.fingerprint] = time.monotonic()
+            if len(removed) == runs:
+                done.set()
+
+    procs = []
+    async with Discovery(LOOPBACK, on_add=add, on_update=add, on_remove=remove, stale_after=STALE_AFTER) as lobby:
+        await lobby.browse()
+        try:
+            for n, fp in enumerate(fps):
+                procs.append(await asyncio.create_subprocess_exec(
+                    sys.executable, "-c", ADVERTISE, f"Quit{n}", fp, cwd=str(REPO),
+                    stdout=asyncio.subprocess.PIPE))
+            for proc in procs:
+                assert (await asyncio.wait_for(proc.stdout.readline(), 30)).startswith(b"advertised")
+            await asyncio.wait_for(asyncio.gather(*(e.wait() for e in added.values())), 15)
+            await asyncio.sleep(2 * 1.0)     # a few heartbeats heard: the drop is not a first-sight miss
+            assert not removed, "a live lobby was dropped"
+            sent: dict[str, float] = {}
+            for fp, proc in zip(fps, procs):
+                sent[fp] = time.monotonic()
+                proc.send_signal(signum)
+                await asyncio.sleep(0.3)
+            await asyncio.wait_for(done.wait(), 10)
+        finally:
+            for proc in procs:
+                if proc.returncode is None:
+                    proc.kill()
+                await proc.wait()
+    return [removed[fp] - sent[fp] for fp in fps]
+
+
+async def test_a_quitting_lobby_is_gone_at_once_by_its_goodbye():
+    import signal
+    import statistics
+
+    delays = await _gone_after(signal.SIGTERM)
+    print(f"\nquit (goodbye): gone after {', '.join(f'{d:.3f}' for d in delays)} s "
+          f"(median {statistics.median(delays):.3f} s)")
+    assert max(delays) < 1.0, delays     # the goodbye, not the expiry (that takes STALE_AFTER)
+
+
+async def test_a_killed_lobby_is_gone_within_3_s_by_its_silence():
+    import signal
+    import statistics
+
+    from protocol.net.discovery import STALE_AFTER
+
+    delays = await _gone_after(signal.SIGKILL)
+    print(f"\nSIGKILL (silence): gone after {', '.join(f'{d:.3f}' for d in delays)} s "
+          f"(median {statistics.median(delays):.3f} s)")
+    assert max(delays) < 3.0, delays
+    assert min(delays) > STALE_AFTER - 1.0 - 0.3, delays   # no goodbye: the silence, heard last <= 1 s before
+
+
+async def test_a_browser_without_stale_after_keeps_a_silent_advert_and_a_lobby_lists_it_again():
+    """The default Discovery never expires (the table list of a peer); the lobby's drops a silent
+    advert and lists it again once it beats again."""
+    fp = unique_fingerprint()
+    events: list[str] = []
+    changed = asyncio.Event()
+
+    def note(kind):
+        def cb(a):
+            if a.fingerprint == fp:
+                events.append(kind)
+                changed.set()
+        return cb
+
+    async with Discovery(LOOPBACK) as peer, Discovery(LOOPBACK) as plain, \
+            Discovery(LOOPBACK, on_add=note("add"), on_remove=note("remove"), stale_after=1.2) as lobby:
+        await plain.browse()
+        await lobby.browse()
+        await peer.advertise(Advert("Sil", fp, 0, lobby=True))
+        await lobby.wait_for(lambda a: a.fingerprint == fp, timeout=10)
+        await plain.wait_for(lambda a: a.fingerprint == fp, timeout=10)
+        for task in list(peer._tasks):      # the heartbeat stops (zeroconf still answers queries)
+            task.cancel()
+        while "remove" not in events:
+            changed.clear()
+            await asyncio.wait_for(changed.wait(), 10)
+        assert any(a.fingerprint == fp for a in plain.peers.values())
+        peer._spawn(peer._beat())            # it beats again
+        while events[-1] != "add":
+            changed.clear()
+            await asyncio.wait_for(changed.wait(), 10)
+        assert events[:2] == ["add", "remove"]
