@@ -176,6 +176,8 @@ class NetworkGame(GameController):
         """Key of a peer whose link with us is down -> when we saw it go (time.monotonic)."""
         self._gone_shown = ""
         self.paused: set[bytes] = set()
+        self.resigned: set[bytes] = set()
+        """Keys that left for good on a table whose policy gives their seat to a computer (claimed at once)."""
         """Keys of players who left on purpose and will be back (their link closed saying so)."""
         self._task: asyncio.Task | None = None
         self._closed = False
@@ -397,7 +399,7 @@ class NetworkGame(GameController):
             self.players = len(ev.names)
             self._remember_host()
         elif isinstance(ev, PeerLeft):
-            self.paused.add(ev.key)
+            (self.resigned if ev.for_good else self.paused).add(ev.key)
             self._check_link()
         elif isinstance(ev, (Linked, LinkLost)):
             if isinstance(ev, Linked):
@@ -558,6 +560,8 @@ class NetworkGame(GameController):
             since = due - self.claim_after
         then = ON_GONE_WORDS[ON_GONE_COMPUTER] if s.may_replace(seat) else ON_GONE_WORDS[ON_GONE_END]
         who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
+        if key in self.resigned:
+            return f"{who} resigned: {then}, once the others agree"
         if key in self.paused:
             return f"Waiting for {who}, who left on purpose {clock(now - since)} ago; at {clock(self.claim_after)} {then}"
         if self.peer.cut_off(seat):
@@ -736,7 +740,8 @@ class NetworkGame(GameController):
 
     def leave(self, resign: bool) -> None:
         """The player leaves on purpose: a pause (the links say so as they close; r in the lobby resumes the
-        game) or a resignation (a signed abort naming our seat ends the game with the scores so far)."""
+        game) or a resignation (a signed abort naming our seat ends the game with the scores so far; on a table
+        whose policy gives a gone seat to a computer, the others give ours to one at once and play on)."""
         if resign:
             self.peer.resign()
             self._finishing = True

@@ -35,6 +35,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Select, Static
+from textual.widgets.option_list import Option
 
 from client.known_peers import CHANGED, KNOWN, KnownPeersFile
 from client.local_play import BOT_KINDS
@@ -46,7 +47,7 @@ from client.widgets.peers import PeerList
 from client.widgets.status_line import StatusLine
 from engines.core import Game, RulesError
 from protocol.identity import safety_part
-from protocol.net.discovery import Advert, Discovery
+from protocol.net.discovery import STALE_AFTER, Advert, Discovery
 from protocol.net.peer import PeerOptions
 
 
@@ -100,7 +101,12 @@ class NetworkScreenMixin:
         self.app.push_screen(LeaveScreen(  # type: ignore[attr-defined]
             f"Leave this network game?\nPause: {others} see you left on purpose; r in the lobby brings you "
             f"back (after {claim_time(controller.claim_after)}: {ON_GONE_WORDS.get(controller.on_gone or 'end')}).\n"
-            f"Resign: the game ends now with the scores so far, signed in every log."), answer)
+            f"Resign: {RESIGN_WORDS.get(controller.on_gone or 'end')}"), answer)
+
+
+RESIGN_WORDS = {"end": "the game ends now with the scores so far, signed in every log.",
+                "computer": "a computer takes your seat at once and the others play on."}
+"""What a resignation does, by the table's on-gone policy (protocol.net.peer.Peer.resign)."""
 
 
 @lru_cache(maxsize=None)
@@ -144,14 +150,54 @@ class KnownPeerList(PeerList):
         """The list of known players changed: mark the lines again."""
         self._redraw()
 
-    def _redraw(self) -> None:
-        super()._redraw()
-        from client.widgets.peers import describe
-
+    def ordered(self) -> list[Advert]:
+        """One line per key: an app open in its lobby and hosting (or seated at) a table advertises
+        twice; the line says the most useful one (a free seat, a full table, seated, in the lobby)."""
+        best: dict[str, Advert] = {}
         for advert in self.adverts.values():
+            held = best.get(advert.fingerprint)
+            if held is None or _rank(advert) < _rank(held):
+                best[advert.fingerprint] = advert
+        chosen = {id(a) for a in best.values()}
+        return [a for a in super().ordered() if id(a) in chosen]
+
+    def _redraw(self) -> None:
+        from client.widgets.peers import EMPTY
+
+        keep = self.highlighted
+        self.clear_options()
+        adverts = self.ordered()
+        if not adverts:
+            self.add_option(Option(Text(EMPTY, style="dim"), disabled=True))
+            return
+        options = []
+        for advert in adverts:
             mark = self.mark(advert)
-            if mark is not None:
-                self.replace_option_prompt(self._key(advert), describe(advert) + mark)
+            line = describe_peer(advert)
+            options.append(Option(line + mark if mark is not None else line, id=self._key(advert)))
+        self.add_options(options)
+        self.highlighted = min(keep, len(adverts) - 1) if keep is not None else 0  # Enter joins at once
+
+
+def _rank(advert: Advert) -> int:
+    if advert.table is not None:
+        return 0 if advert.table.free > 0 else 1
+    return 3 if advert.lobby else 2
+
+
+def describe_peer(advert: Advert) -> Text:
+    """One line for a peer: its table as :func:`client.widgets.peers.describe` says it, or where it is:
+    in the lobby (an app open, no table: no address to join) or seated at somebody's table."""
+    from client.widgets.peers import describe
+
+    if advert.table is not None:
+        return describe(advert)
+    line = Text()
+    line.append(advert.name or "?", style="bold")
+    where = advert.address or "?" if advert.lobby else f"{advert.address or '?'}:{advert.port}"
+    line.append(f"  {advert.fingerprint}  {where}  ", style="dim")
+    line.append("in the lobby" if advert.lobby else "seated at a table", style="dim")
+    return line
 
 
 
@@ -166,13 +212,22 @@ class LobbyScreen(Screen):
         Binding("r", "resume", "Resume"),
     ]
     DEFAULT_CSS = """
+    LobbyScreen.-short .screen-title { display: none; }
     LobbyScreen #lobby-columns { height: 1fr; }
-    LobbyScreen #lobby-peers { width: 2fr; padding: 0 1; }
-    LobbyScreen #lobby-open { width: 1fr; padding: 0 1; }
-    LobbyScreen #lobby-status { height: auto; margin: 0 1; }
-    LobbyScreen Button { margin: 1 0 0 0; }
+    LobbyScreen #lobby-peers { width: 1fr; padding: 0 1; }
+    LobbyScreen #lobby-open { width: 40; padding: 0 1; }
+    LobbyScreen .lobby-row { height: 1; }
+    LobbyScreen .lobby-label { width: 10; }
+    LobbyScreen .lobby-row Select { width: 1fr; }
+    LobbyScreen #lobby-buttons { height: auto; margin: 1 0 0 0; }
+    LobbyScreen #lobby-buttons Button { margin: 0 1 0 0; }
+    LobbyScreen #join-address { margin: 1 0 0 0; }
+    LobbyScreen #lobby-hint { height: auto; margin: 1 0 0 0; }
+    LobbyScreen #lobby-status { height: auto; min-height: 2; margin: 0 1; }
     LobbyScreen #lobby-table { height: auto; margin: 1 0 0 0; }
     """
+    SHORT_BELOW = 30
+    """Rows under which the title line goes (the header says it): 80x24 keeps the form in view."""
 
     def __init__(self, settings=None, *, identity=None, interfaces: Sequence[str] | None = None,
                  log_dir: Path | str | None = None, discover: bool = True, games: Sequence[Game] | None = None,
@@ -258,39 +313,50 @@ class LobbyScreen(Screen):
         yield Static("", id="lobby-me", classes="muted")
         with Horizontal(id="lobby-columns"):
             with Vertical(id="lobby-peers"):
-                yield Label("On this network (click a free seat to ask for it)", classes="panel-title")
+                yield Label("On this network: pick a free seat", classes="panel-title")
                 yield KnownPeerList(self.known, id="peers")
                 yield Button("Join by address (HOST:PORT) \\[a]", id="join-address", compact=True)
             with VerticalScroll(id="lobby-open"):  # a small terminal scrolls to the table listing
                 yield Label("Open a table", classes="panel-title")
-                yield Label("Game")
-                yield Select([(g.name, g.id) for g in games], value=games[0].id if games else Select.BLANK,
-                             allow_blank=not games, compact=True, id="lan-game")
-                yield Label("Variant")
                 first = games[0] if games else None
-                yield Select([(v, v) for v in (first.variants if first else ())],
-                             value=_default_variant(first) if first else Select.BLANK,
-                             allow_blank=first is None, compact=True, id="lan-variant")
-                yield Label("Seats")
-                yield Select(_seat_options(first) if first else [], value=_default_seats(first) if first else Select.BLANK,
-                             allow_blank=first is None, compact=True, id="lan-seats")
-                yield Label("Computer players (this app runs them)")
-                yield Select(_computer_options(_default_seats(first) if first else 2), value=0, allow_blank=False,
-                             compact=True, id="lan-computers")
-                yield Label("Computer level")
-                yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True,
-                             id="lan-bot")
-                yield Label("A player gone for")
+                with Horizontal(classes="lobby-row"):
+                    yield Label("Game", classes="lobby-label")
+                    yield Select([(g.name, g.id) for g in games], value=games[0].id if games else Select.BLANK,
+                                 allow_blank=not games, compact=True, id="lan-game")
+                with Horizontal(classes="lobby-row"):
+                    yield Label("Variant", classes="lobby-label")
+                    yield Select([(v, v) for v in (first.variants if first else ())],
+                                 value=_default_variant(first) if first else Select.BLANK,
+                                 allow_blank=first is None, compact=True, id="lan-variant")
+                with Horizontal(classes="lobby-row"):
+                    yield Label("Seats", classes="lobby-label")
+                    yield Select(_seat_options(first) if first else [],
+                                 value=_default_seats(first) if first else Select.BLANK,
+                                 allow_blank=first is None, compact=True, id="lan-seats")
+                with Horizontal(classes="lobby-row"):
+                    yield Label("Computers", classes="lobby-label")
+                    yield Select(_computer_options(_default_seats(first) if first else 2), value=0,
+                                 allow_blank=False, compact=True, id="lan-computers")
+                with Horizontal(classes="lobby-row"):
+                    yield Label("Level", classes="lobby-label")
+                    yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True,
+                                 id="lan-bot")
                 claim, on_gone = self._last_gone_choice()
-                yield Select(_claim_options(self.options.claim_after), value=claim,
-                             allow_blank=False, compact=True, id="lan-claim")
-                yield Select([("end it, scores so far", "end"), ("a computer plays it", "computer")],
-                             value=on_gone,
-                             allow_blank=False, compact=True, id="lan-on-gone")
-                yield Button("Open table \\[o]", id="open-table", variant="primary", compact=True)
-                yield Button("Close table \\[c]", id="close-table", compact=True, disabled=True)
+                with Horizontal(classes="lobby-row"):
+                    yield Label("Gone for", classes="lobby-label")
+                    yield Select(_claim_options(self.options.claim_after), value=claim,
+                                 allow_blank=False, compact=True, id="lan-claim")
+                with Horizontal(classes="lobby-row"):
+                    yield Label("then", classes="lobby-label")
+                    yield Select([("end it, scores so far", "end"), ("a computer plays it", "computer")],
+                                 value=on_gone, allow_blank=False, compact=True, id="lan-on-gone")
+                with Horizontal(id="lobby-buttons"):
+                    yield Button("Open table \\[o]", id="open-table", variant="primary", compact=True)
+                    yield Button("Close table \\[c]", id="close-table", compact=True, disabled=True)
                 yield Static("", id="lobby-table")
                 yield Static("", id="lobby-policy", classes="muted")
+                yield Static("Computers: players this app runs. Gone for: how long a player may be away "
+                             "before the table's rule (then) applies.", id="lobby-hint", classes="muted")
         yield Static("", id="lobby-unfinished", classes="muted")
         yield Static("", id="lobby-status", classes="status")
         yield Footer()
@@ -318,6 +384,9 @@ class LobbyScreen(Screen):
     def on_screen_resume(self) -> None:
         self.show_unfinished()
 
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.height < self.SHORT_BELOW, "-short")
+
     # -- unfinished games (the app was left or crashed mid-game)
     def unfinished(self) -> list[Path]:
         from protocol.net.files import GameFiles
@@ -334,7 +403,9 @@ class LobbyScreen(Screen):
             newest = _describe_meta(found[0], self.identity.public)
             more = f" (and {len(found) - 1} older)" if len(found) > 1 else ""
             text = f"Unfinished: {newest}{more}. Press r to resume it."
-        self.query_one("#lobby-unfinished", Static).update(Text(text))
+        unfinished = self.query_one("#lobby-unfinished", Static)
+        unfinished.update(Text(text))
+        unfinished.display = bool(text)   # no empty line on a small terminal
 
     def action_resume(self) -> None:
         from protocol.net.files import ResumeError
@@ -362,11 +433,17 @@ class LobbyScreen(Screen):
 
         peers = self.query_one(PeerList)
         try:
+            # the lobby's own list drops an app gone silent (killed, cable pulled) within 3 s
             self.discovery = Discovery(self.interfaces, on_add=peers.put, on_update=peers.put,
-                                       on_remove=peers.forget)
+                                       on_remove=peers.forget, stale_after=STALE_AFTER)
             await self.discovery.browse()
         except (DiscoveryError, OSError) as e:
             self.say(f"Cannot look for players on the LAN: {e}", error=True)
+            return
+        try:   # others see us in their lobby, with or without a table (a table is its own advert)
+            await self.discovery.advertise(Advert(self.display_name, self.identity.fingerprint, 0, lobby=True))
+        except (DiscoveryError, OSError) as e:
+            self.say(f"Others cannot see you in their lobby: {e}", error=True)
 
     async def on_unmount(self) -> None:
         pending, self.pending = self.pending, None
@@ -552,7 +629,8 @@ class LobbyScreen(Screen):
     def on_peer_list_join_wanted(self, message: PeerList.JoinWanted) -> None:
         advert: Advert = message.advert
         if advert.table is None:
-            self.say(f"{advert.name} has no open table.", error=True)
+            self.say(f"{advert.name} is in the lobby, with no open table." if advert.lobby
+                     else f"{advert.name} has no open table.", error=True)
             return
         if advert.table.free <= 0:
             self.say(f"{advert.name}'s table is full.", error=True)

@@ -165,12 +165,16 @@ class LinkLost(PeerEvent):
 
 @dataclass(frozen=True)
 class PeerLeft(PeerEvent):
-    """A member said it leaves on purpose and will be back (a pause): not a crash, not a cut cable."""
+    """A member said it leaves on purpose: a pause (it will be back), or for good (it resigned on a table whose
+    policy gives a gone seat to a computer). Not a crash, not a cut cable."""
 
     key: bytes
     fingerprint: str
+    for_good: bool = False
 
     def __str__(self) -> str:
+        if self.for_good:
+            return f"left for good (resigned): {self.fingerprint}; a computer may take the seat at once"
         return f"left on purpose (paused): {self.fingerprint}"
 
 

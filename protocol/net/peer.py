@@ -48,7 +48,7 @@ from engines.core import TABLE, Action, Game, Player, RulesError, State
 from engines.registry import get_game
 from protocol.identity import Identity, fingerprint
 from protocol.log import Entry, open_entry
-from protocol.session import (MAX_SEATS, ON_GONE_END, Aborted, ClaimAsked, ClaimRefused, Dropped, GameOver, Moved,
+from protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimAsked, ClaimRefused, Dropped, GameOver, Moved,
                               ReplaceAsked, Replaced, SeatReplaced, Session, TableSet)
 from protocol.wire import ProtocolError
 
@@ -62,6 +62,11 @@ from .transport import Link, LinkClosed, LinkOptions, bound_port, serve, within
 
 LEFT_PAUSED = "left on purpose: back later"
 """The CLOSE reason of a player who pauses: the others show it left, not that its link broke."""
+
+LEFT_RESIGNED = "left for good: a computer may take my seat"
+"""The CLOSE reason of a player who resigns on a table whose policy gives a gone seat to a computer: the others
+claim its seat when the game waits for it, without the claim time (the link is authenticated: only that peer
+could say it; the others' answers to the claim are what the log keeps)."""
 
 GOODBYE = "game over"
 """The CLOSE reason of a peer that is over and sent everything on that link: the other side has it all."""
@@ -121,6 +126,8 @@ class Peer(Seating, Computers):
     _full: asyncio.Event = field(default_factory=asyncio.Event)
     _tasks: set = field(default_factory=set)
     _finished: set = field(default_factory=set)
+    resigning: bool = False
+    """The player resigned on a table whose policy gives its seat to a computer: the links close saying so."""
     pausing: bool = False
     """The player leaves on purpose and will be back: the links close saying so (see :meth:`pause`)."""
     _waiting_links: dict = field(default_factory=dict)
@@ -149,6 +156,8 @@ class Peer(Seating, Computers):
     """A guest's condition: leave (resign) a table whose on-gone policy is not this one."""
     _unlinked_at: dict = field(default_factory=dict)
     """Per key: when (monotonic) its link to us last went down (a claim's answer counts from there)."""
+    _resigned: set = field(default_factory=set)
+    """Keys whose link closed saying they left for good (:data:`LEFT_RESIGNED`): claimed without the claim time."""
     _asked: dict = field(default_factory=dict)
     """Per seat under a replace: (its former Seat, (the computer we host for it, its task) or None)."""
     _suspect: dict = field(default_factory=dict)
@@ -251,9 +260,19 @@ class Peer(Seating, Computers):
         self.pausing = True
 
     def resign(self, reason: str = "left the table: resigned") -> None:
-        """The player gives up for good: a signed abort naming our seat ends the game (scores so far)."""
-        if self.session is not None:
-            self._report(self.session.resign(reason))
+        """The player gives up for good. On a table whose policy gives a gone seat to a computer, during play:
+        our links say so as they close (:data:`LEFT_RESIGNED`) and the others give our seat to a computer at
+        once; the game goes on without us. Otherwise a signed abort naming our seat ends the game."""
+        session = self.session
+        if session is None:
+            return
+        if session.on_gone == ON_GONE_COMPUTER and session.phase == "play" and not session.over \
+                and any(s.key != self.me.public for s in self.seats):
+            self.resigning = True
+            self.files.update(over=True, resigned=True)     # nothing to resume: the seat is the others' to give
+            self._done.set()
+            return
+        self._report(session.resign(reason))
 
     async def act(self, action) -> None:
         """:meth:`play` for callers that await (IllegalAction: one line)."""
@@ -370,6 +389,7 @@ class Peer(Seating, Computers):
             for link in list(self.links.values()) + list(self._waiting_links.values()):
                 await link.close(GOODBYE if self.session is not None and self.session.over
                                  else TABLE_CLOSED if self.session is None and self.is_host
+                                 else LEFT_RESIGNED if self.resigning
                                  else LEFT_PAUSED if self.pausing else "leaving")
             if self.discovery is not None:
                 await self.discovery.close()
@@ -404,8 +424,8 @@ class Peer(Seating, Computers):
         seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
         deadline = time.monotonic() + self.options.linger
         while time.monotonic() < deadline:
-            if all(s.key in self._finished for s in self._others()) and self._drained():
-                return
+            if (self.resigning or all(s.key in self._finished for s in self._others())) and self._drained():
+                return      # (a player who resigned waits only until the others have all it wrote)
             await asyncio.sleep(0.05)
 
     def _drained(self) -> bool:
@@ -441,7 +461,10 @@ class Peer(Seating, Computers):
                 self._tick()
         except LinkClosed as e:
             if not session.over:
-                self._emit(PeerLeft(key, fingerprint(key)) if link.peer_reason == LEFT_PAUSED
+                if link.peer_reason == LEFT_RESIGNED:
+                    self._resigned.add(key)
+                self._emit(PeerLeft(key, fingerprint(key), link.peer_reason == LEFT_RESIGNED)
+                           if link.peer_reason in (LEFT_PAUSED, LEFT_RESIGNED)
                            else LinkLost(key, fingerprint(key), e.reason))
             raise
         finally:
@@ -547,6 +570,9 @@ class Peer(Seating, Computers):
         if any(c.me.public == session.seats[seat] and not c.session.over for c in self._computers
                if c.session is not None):
             return   # a computer we run in this process: it is slow, not gone
+        if key in self._resigned and not self.linked(key) and session.phase != "claim":
+            self._report(session.claim(seat, f"seat {seat + 1} left the table for good"))
+            return
         self._report(session.tick(now, here))
 
     def _consent(self, seat: int) -> bool | None:
@@ -561,6 +587,8 @@ class Peer(Seating, Computers):
         key = session.seats[seat]
         if self.linked(key):
             return False
+        if key in self._resigned:
+            return True
         gone = self._unlinked_at.get(key, self._play_started)
         return True if session.timeout is not None and now - gone >= session.timeout else None
 

@@ -86,6 +86,15 @@ class Claims:
         self._claim(seat, "")
         return self._flush()
 
+    def claim(self, seat: int, why: str) -> list:
+        """Claim against the awaited ``seat`` now, without the claim time (the seat said it left for good); the
+        other seats still answer it on their own clocks. RulesError if the game does not wait for that seat."""
+        if (self.over or self.identity is None or seat == self.my_seat or seat != self.waiting_for()
+                or self.phase in (Phase.HELLO, Phase.CLAIM)):
+            raise RulesError(f"no claim against seat {seat + 1} now")
+        self._claim(seat, f"{CLAIM_REASON}{why}")
+        return self._flush()
+
     def step(self) -> list:
         """Write what we may write now: an answer to a claim that waited for our own clock."""
         self._advance_safely()

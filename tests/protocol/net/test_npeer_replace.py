@@ -165,3 +165,35 @@ async def test_the_claimer_restarted_after_a_crash_brings_its_computer_back(tmp_
     logs = [read_log(p.files.log_path)[0] for p in (again, guests[0], computers[0])]
     assert logs[0] == logs[1] == logs[2]
     assert verify_file(guests[0].files.log_path).ok
+
+
+async def test_a_player_who_resigns_is_replaced_at_once_and_the_others_play_on(tmp_path):
+    """On a table whose policy gives a gone seat to a computer, a resignation hands the seat over without the
+    claim time (1000 s here): the others answer the claim at once, and the game ends normally."""
+    slow = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=1000.0)
+    lines = [[] for _ in range(3)]
+    host = Peer.host(IDS[0], NAMES[0], get_game("pueblo"), 3, tmp_path / "p0", player=make_bot("random", 1),
+                     options=slow, say=lines[0].append, on_gone="computer")
+    guests = [Peer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot("random", i + 1), options=slow,
+                         say=lines[i].append) for i in (1, 2)]
+    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    port = await wait_port(host)
+    tasks = []
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
+        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+    quitter = guests[1]
+    await until(lambda: quitter.session is not None and len(quitter.session.chain) > 20
+                and host.linked(quitter.me.public) and guests[0].linked(quitter.me.public))
+    quitter.resign()
+    await asyncio.wait_for(tasks[1], 20)          # it leaves within seconds
+    assert quitter.files.meta.get("resigned") and not GameFiles.unfinished(tmp_path / "p2"), "nothing to resume"
+    sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 90)
+    for s in sessions:
+        assert isinstance(s.result, GameOver), "\n".join(lines[0][-20:])
+    kinds = [open_entry(raw).kind for raw in read_log(host.files.log_path)[0]]
+    at = kinds.index(REPLACE)
+    assert kinds[at + 1] == AGREE and kinds.count(REPLACE) == 1
+    assert any("left for good (resigned)" in line for line in lines[0] + lines[1])
+    report = verify_file(host.files.log_path)
+    assert report.ok and report.result == "over" and report.culprit is None, report
