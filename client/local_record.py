@@ -25,8 +25,12 @@ few milliseconds; the end of the game (every seat's audit) a few tens.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import os
+import queue
+import threading
+import weakref
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -83,10 +87,86 @@ def seat_secrets(secret: bytes, seat: int) -> tuple[bytes, bytes]:
     return ident, sess
 
 
+class LogQueue:
+    """One writer thread for a game's files: the screen's loop hands it each entry and goes on.
+
+    A log entry is fsynced before the next one is written, as before, but on this thread, so a slow
+    disk (another program writing, a laptop's disk waking) never stalls the screen. Jobs run in the
+    order given (one thread, one FIFO); after a failed write nothing more is written (a log with a
+    hole would not verify) and :meth:`flush` raises the error. :meth:`flush` waits until everything
+    given is on disk: closing the game does it, and so does the interpreter's exit (``atexit``), so a
+    quit never loses an entry. A SIGKILL may lose the entries of the last few milliseconds (the
+    moves then resume from the last one written: the log is a whole chain either way).
+    """
+
+    def __init__(self, name: str = "lanterne-log-writer"):
+        self._jobs: queue.Queue = queue.Queue()
+        self.error: BaseException | None = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+        _OPEN_QUEUES.add(self)
+
+    def put(self, job: Callable[[], object]) -> None:
+        if self._closed:
+            raise RuntimeError("the game's log is closed")
+        self._jobs.put(job)
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            try:
+                if job is None:
+                    return
+                if self.error is None:
+                    job()
+            except BaseException as e:  # noqa: BLE001 - kept, and raised by flush on the loop
+                self.error = e
+            finally:
+                self._jobs.task_done()
+
+    @property
+    def pending(self) -> int:
+        return self._jobs.unfinished_tasks
+
+    def flush(self) -> None:
+        """Wait until every job given so far ran; OSError (or what the write raised) if one failed."""
+        if self._thread.is_alive():
+            self._jobs.join()
+        if self.error is not None:
+            raise self.error
+
+    def close(self) -> None:
+        """Flush, then stop the thread (closing twice is harmless)."""
+        if not self._closed:
+            self._closed = True
+            self._jobs.put(None)
+            self._thread.join()
+        _OPEN_QUEUES.discard(self)
+        if self.error is not None:
+            raise self.error
+
+
+_OPEN_QUEUES: "weakref.WeakSet[LogQueue]" = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_every_log() -> None:
+    """At the interpreter's exit (daemon threads are still running then): nothing given is lost."""
+    for q in list(_OPEN_QUEUES):
+        try:
+            q.close()
+        except BaseException:  # noqa: BLE001 - already said in the game; exit quietly
+            pass
+
+
 class RecordedGame(LocalGame):
     """A local game (hot-seat or against computers) through one signed session per seat, logged to disk."""
 
     saved = True
+    WRITE_ON_LOOP = False
+    """True: every entry written and fsynced on the caller's thread, the screen's loop (the old way;
+    ``client.perf.pause_while_saving_ms`` measures both)."""
 
     def __init__(self, game: Game, players: Sequence[Player | None], names: Sequence[str], *,
                  seed: int | str, secret: bytes, folder: Path | str, variant: str = "standard",
@@ -114,13 +194,14 @@ class RecordedGame(LocalGame):
         idents = [Identity.from_seed(seat_secrets(secret, i)[0]) for i in range(n)]
         seeds = [seat_secrets(secret, i)[1] for i in range(n)]
         self.files = GameFiles(folder)
+        self._writes = LogQueue()
         if resume is None:
             meta = {"local": True, "role": "local", "game": game.id, "variant": variant, "players": n,
                     "seed": str(seed), "mode": ("hot-seat" if len(self.local_seats) > 1 else "vs" if self.local_seats else "watch"),
                     "seats": [{"key": idents[i].public.hex(), "name": names[i], "address": None,
                                "bot": (list(bots)[i] if i < len(bots) else None)} for i in range(n)],
                     "moves": 0, "over": False}
-            store = self.files.store(secret, meta)
+            store = self._queued(self.files.store(secret, meta))
             guests = [g.public for g in idents[1:]] if n > 2 else None
             self.sessions = [Session(idents[i], host=i == 0, name=names[i], game=game if i == 0 else None,
                                      players=n, variant=variant, seed=seeds[i], store=store if i == 0 else None,
@@ -130,7 +211,7 @@ class RecordedGame(LocalGame):
             self.pipe.collect(0, self.sessions[0].start())
         else:
             meta, table, raws = resume
-            store = self.files.attach(table, meta)
+            store = self._queued(self.files.attach(table, meta))
             self.sessions = [Session.from_log(raws, idents[i], seeds[i], store=store if i == 0 else None,
                                               name=names[i]) for i in range(n)]
             self.pipe = Pipe(self.sessions)
@@ -138,10 +219,26 @@ class RecordedGame(LocalGame):
                 self.pipe.collect(i, [])
         self._seen = [0] * n
         self._moves = 0
+        self._over_saved = bool(meta.get("over")) if resume is not None else False
         if resume is not None:
             self._moves = sum(1 for e in self.sessions[0].chain if e.kind == "move")
             self._log_from_chain()
         self._deliver()
+        self.flush()  # the files exist (and the table id is known) when the game is handed over
+
+    def _queued(self, store: Callable[[bytes], None]) -> Callable[[bytes], None]:
+        """The session's store: each entry handed to the game's writer thread, in order."""
+        if self.WRITE_ON_LOOP:
+            return store
+
+        def put(raw: bytes) -> None:
+            self._writes.put(lambda: store(raw))
+
+        return put
+
+    def flush(self) -> None:
+        """Wait until every entry played so far is on disk (OSError: the log could not be written)."""
+        self._writes.flush()
 
     # -- the sessions
     def _deliver(self) -> LogEntry | None:
@@ -167,9 +264,11 @@ class RecordedGame(LocalGame):
                 self.last_error = f"The game was aborted: {ev.reason}"
         self._seen[0] = len(self.pipe.events[0])
         over = self.sessions[0].over
-        if self.files.table_id and over and not self.files.meta.get("over"):
-            self.files.update(moves=self._moves, over=True)  # not after every move: a meta write costs as much as the move
-        return last
+        if over and not self._over_saved:  # after the last entries, on the writer thread too
+            self._over_saved = True
+            moves = self._moves
+            self._writes.put(lambda: self.files.update(moves=moves, over=True))  # not after every move: a meta
+        return last                                                               # write costs as much as one
 
     def _log_from_chain(self) -> None:
         """After a resume: the move log rebuilt from the log, each seat's move in its own words as played."""
@@ -219,6 +318,11 @@ class RecordedGame(LocalGame):
 
     @property
     def log_path(self) -> Path:
+        """The log file, every entry played so far written to it (a reader gets the whole chain)."""
+        try:
+            self.flush()
+        except Exception:  # noqa: BLE001 - the path is still the path; the write error is said in the game
+            pass
         return self.files.log_path
 
     # -- playing
@@ -226,8 +330,11 @@ class RecordedGame(LocalGame):
         session = self.sessions[seat]
         if not session.my_turn:
             raise IllegalAction(f"it is not {self.seats[seat].label}'s turn")
+        if self._writes.error is not None:  # a log that cannot be written: no move it would not hold
+            raise IllegalAction(f"the game's log cannot be written ({self._writes.error}); "
+                                f"it is saved up to the last move written")
         self.pipe.collect(seat, session.act(action))  # IllegalAction: nothing written
-        entry = self._deliver()
+        entry = self._deliver()  # the entries go to the writer thread: the screen does not wait for the disk
         self._wake.set()
         self._notify(Change(entry, error=self.last_error))
         return entry
@@ -239,8 +346,13 @@ class RecordedGame(LocalGame):
         return self.game.save_position(self.state)
 
     def close(self) -> None:
+        """Stop the game: every entry given to the writer is on disk before the files close."""
         super().close()
-        if self.files.table_id and not self.files.meta.get("over"):
+        try:
+            self._writes.close()
+        except Exception:  # noqa: BLE001 - already refused in the game; the files close anyway
+            pass
+        if self.files.table_id and not self._over_saved:
             self.files.update(moves=self._moves)  # a crash leaves it behind: moves_in_log() counts again
         self.files.close()
 

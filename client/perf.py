@@ -148,3 +148,145 @@ async def _pause_while_thinking_ms(level: str, presses: int, seed: int) -> float
     if done < presses:
         raise RuntimeError(f"the game ended after {done} key presses")
     return worst
+
+
+
+DISK_LOAD = ("import os, sys\n"
+             "block = os.urandom(1 << 20)\n"
+             "with open(sys.argv[1], 'wb') as f:\n"
+             "    while True:\n"
+             "        for _ in range(32):\n"
+             "            f.write(block)\n"
+             "        f.flush(); os.fsync(f.fileno())\n"
+             "        f.seek(0)\n")
+"""A program writing 32 MiB and fsyncing it, over and over (two run: a log's fsync then waits ~10 ms, here)."""
+
+DISK_WRITERS = 2
+
+
+def pause_while_saving_ms(presses: int = 40, seed: int = 5, disk_load: int = DISK_WRITERS) -> float:
+    """The longest pause of the screen (a key press to the screen redrawn), in wall milliseconds, over
+    ``presses`` key presses, each sent as a local move is played and written to its signed log
+    (Pacal against a random computer, 80x24, the game saved as the app saves it), while ``disk_load``
+    other programs write and fsync 32 MiB blocks on the same disk.
+
+    Each press is queued right behind a move of the person (as a key typed while the move is being
+    played): the clock starts when the move is handed to the controller on the screen's loop and the
+    key to the app, and stops when the key is handled and the screen painted (the move's redraw
+    included). The computer answers at once (no delay); its moves are written too.
+    ``RecordedGame.WRITE_ON_LOOP = True`` measures the old way (each entry fsynced on the loop).
+    """
+    return saving_figures(presses, seed, disk_load)["pause_ms"]
+
+
+def saving_figures(presses: int = 40, seed: int = 5, disk_load: int = DISK_WRITERS) -> dict:
+    """:func:`pause_while_saving_ms`'s run, with the longest and median time the loop spent playing one
+    move (``controller._play``: sign, deliver through every seat's session, hand the entries to the log)."""
+    return asyncio.run(_pause_while_saving(presses, seed, disk_load))
+
+
+async def _pause_while_saving(presses: int, seed: int, disk_load: int) -> dict:
+    import subprocess
+    import sys
+    import tempfile
+
+    from protocol.identity import home
+
+    home().mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="bench-saving-", dir=home()) as folder:  # the disk games go to
+        loads = [subprocess.Popen([sys.executable, "-c", DISK_LOAD, f"{folder}/load{i}.bin"])
+                 for i in range(disk_load)]
+        try:
+            if loads:
+                await asyncio.sleep(1.0)  # the writers under way
+            return await _saving_presses(presses, seed, folder)
+        finally:
+            for load in loads:
+                load.kill()
+                load.wait()
+
+
+async def _saving_presses(presses: int, seed: int, folder: str) -> dict:
+    from textual import events
+
+    from client.app import LanterneApp
+    from client.controller import HUMAN
+    from client.local_play import VS_COMPUTER, make_local_game
+    from client.screens.game import game_screen_for
+    from client.settings import Settings
+    from client.widgets.pacal import PacalMap
+    from engines.registry import get_game
+
+    controller = make_local_game(get_game("pacal"), mode=VS_COMPUTER, bot="random", seed=seed, save_to=folder)
+    plays: list[float] = []
+    play = controller._play
+
+    def timed_play(seat, action):
+        started = time.perf_counter()
+        try:
+            return play(seat, action)
+        finally:
+            plays.append((time.perf_counter() - started) * 1000)
+
+    controller._play = timed_play
+    app = LanterneApp(settings=Settings(display_name="bench", computer_delay=0.0),
+                      start=lambda: game_screen_for(controller))
+    worst = 0.0
+    done = 0
+    loop = asyncio.get_running_loop()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        city = app.screen.query_one(PacalMap)
+        while done < presses and not controller.is_over():
+            w = controller.waiting
+            if w.kind != HUMAN:
+                await asyncio.sleep(0.005)  # the computer's move (written as it is played)
+                continue
+            if app.focused is not city:
+                city.focus()
+                await pilot.pause()
+            cursor = city.cursor
+            action = controller.legal_actions(w.seat)[0]
+            painted = loop.create_future()
+            started = time.perf_counter()
+            loop.call_soon(controller.submit, w.seat, action)  # the move, on the screen's loop, then the key
+            key = events.Key("right" if done % 2 == 0 else "left", None)
+            key.set_sender(app)
+            app._driver.send_message(key)
+            while city.cursor == cursor:
+                await asyncio.sleep(0.0005)
+            app.call_after_refresh(lambda: painted.done() or painted.set_result(time.perf_counter()))
+            worst = max(worst, (await painted - started) * 1000)
+            done += 1
+    controller.close()
+    if done < presses:
+        raise RuntimeError(f"the game ended after {done} key presses")
+    return {"pause_ms": worst, "play_max_ms": max(plays), "play_median_ms": statistics.median(plays),
+            "moves": len(plays)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m client.perf saving [RUNS] [WRITERS]``: the local-move write measured both ways."""
+    import json
+    import sys
+
+    from client.local_record import RecordedGame
+
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] != "saving":
+        raise SystemExit("usage: python -m client.perf saving [RUNS] [DISK_WRITERS]")
+    runs = int(args[1]) if len(args) > 1 else 3
+    writers = int(args[2]) if len(args) > 2 else DISK_WRITERS
+    for on_loop in (True, False):
+        RecordedGame.WRITE_ON_LOOP = on_loop
+        figures = [saving_figures(disk_load=writers) for _ in range(runs)]
+        print(json.dumps({"writes": "on the loop" if on_loop else "writer thread", "disk_writers": writers,
+                          "pause_ms": [round(f["pause_ms"], 1) for f in figures],
+                          "pause_median_ms": round(statistics.median(f["pause_ms"] for f in figures), 1),
+                          "play_max_ms": [round(f["play_max_ms"], 1) for f in figures],
+                          "play_median_ms": round(statistics.median(f["play_median_ms"] for f in figures), 2)}))
+    RecordedGame.WRITE_ON_LOOP = False
+
+
+if __name__ == "__main__":
+    main()
