@@ -132,6 +132,21 @@ class LogWriter:
     def append(self, raw: bytes) -> None:
         self._write(len(raw).to_bytes(4, "big") + raw)
 
+    def retract(self, raw: bytes) -> None:
+        """Take back the last entry, ``raw`` (a claim that lost its race: see protocol.session.claims); nothing
+        if the file does not end with it."""
+        record = len(raw).to_bytes(4, "big") + raw
+        self._file.flush()
+        size = os.fstat(self._file.fileno()).st_size
+        if size < len(MAGIC) + len(record):
+            return
+        with open(self.path, "rb") as f:
+            f.seek(size - len(record))
+            if f.read(len(record)) != record:
+                return
+        self._file.truncate(size - len(record))
+        os.fsync(self._file.fileno())
+
     def _write(self, data: bytes) -> None:
         self._file.write(data)
         self._file.flush()

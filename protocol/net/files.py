@@ -49,6 +49,18 @@ class Seat:
                    (str(address[0]), int(address[1])) if address else None)
 
 
+@dataclass(frozen=True)
+class Store:
+    """Where a session's accepted entries go: ``store(raw)`` appends one; ``store.retract(raw)`` takes back the
+    last one (a claim that lost its race, :mod:`protocol.session.claims`)."""
+
+    append: Callable[[bytes], None]
+    retract: Callable[[bytes], None]
+
+    def __call__(self, raw: bytes) -> None:
+        self.append(raw)
+
+
 class GameFiles:
     """The three files of one game in ``folder``, named after the table id."""
 
@@ -66,7 +78,7 @@ class GameFiles:
     def log_path(self) -> Path:
         return self.stem.with_suffix(".log")
 
-    def store(self, seed: bytes, meta: dict) -> Callable[[bytes], None]:
+    def store(self, seed: bytes, meta: dict) -> "Store":
         """The session's ``store``: the first entry fixes the table id and creates the files."""
 
         def append(raw: bytes) -> None:
@@ -79,13 +91,17 @@ class GameFiles:
                 self._writer = LogWriter(self.log_path)
             self._writer.append(raw)
 
-        return append
+        return Store(append, self._retract)
 
-    def attach(self, table_id: bytes, meta: dict) -> Callable[[bytes], None]:
+    def attach(self, table_id: bytes, meta: dict) -> "Store":
         """Go on writing an existing game's files (after a restart)."""
         self.table_id, self.meta = table_id, meta
         self._writer = LogWriter(self.log_path)
-        return self._writer.append
+        return Store(self._writer.append, self._retract)
+
+    def _retract(self, raw: bytes) -> None:
+        if self._writer is not None:
+            self._writer.retract(raw)
 
     def update(self, **fields) -> None:
         """Change the meta file (kept in memory until the first entry creates the files)."""

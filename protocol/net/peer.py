@@ -293,6 +293,9 @@ class Peer(Seating, Computers):
                 self.say(line)
             if isinstance(ev, (ReplaceAsked, SeatReplaced, Replaced, ClaimRefused)):
                 self._on_replacement(ev)
+            if isinstance(ev, ClaimRefused):     # our claim may have been taken back: resend from where it stood
+                for link in self._sent:
+                    self._sent[link] = min(self._sent[link], len(session.chain))
             if isinstance(ev, TableSet) and self.files.meta.get("game") != ev.game:
                 self.files.update(game=ev.game, variant=ev.variant)   # a guest learns them from the table
             if isinstance(ev, Dropped):

@@ -241,12 +241,33 @@ class Claims:
                          "agreed": [], "back": self.phase, "reason": body.get("reason", ""),
                          "key": body.get("key"), "name": body.get("name", ""), "awaited_since": awaited_since}
         if entry.kind == REPLACE:
-            self.replaced_at = entry.seq
-            self._op = None        # a table op under way starts again on the new fair table
+            self.replaced_at = entry.seq     # (a table op under way starts again on the new fair table: _switch)
             self._events.append(ReplaceAsked(by, seat, body["name"], tuple(body["scores"]), body["key"]))
         else:
             self._events.append(ClaimAsked(by, seat, body["reason"], tuple(body["scores"])))
         self.phase = Phase.CLAIM
+
+    def _lost_race(self, entry: Entry) -> bool:
+        """Our claim against seat X lost its race: X's own entry for the claim's place came, and nobody has
+        answered our claim yet (so, as far as our chain shows, nobody else holds it). X is here: we take the
+        claim back (our log included) and the caller goes on with X's entry in its place."""
+        c = self.claiming
+        if c is None or c["by"] != self.my_seat or not self.chain or self.chain[-1].hash != c["hash"]:
+            return False
+        claim = self.chain[-1]
+        if entry.seq != claim.seq or entry.prev != claim.prev or entry.author != self.seats[c["seat"]] \
+                or entry.game != self.game_id:
+            return False
+        self.chain.pop()
+        self.writer.retract(self, claim)
+        self.claiming = None
+        self.phase = c["back"]
+        if c["kind"] == REPLACE:
+            self.replaced_at = 0
+        self._waiting_since = self._awaited_since = None
+        self._events.append(ClaimRefused(c["seat"], c["seat"], f"seat {c['seat'] + 1} moved at that very moment: "
+                                                               f"the claim is taken back"))
+        return True
 
     # ------------------------------------------------------------ the answers
     def _claim_writer(self) -> int:

@@ -56,6 +56,13 @@ class LiveWriter:
         if entry.author != s.public:
             s._outbox.append(entry.raw)
 
+    def retract(self, s: "Session", entry: Entry) -> None:
+        """Take back our last entry (a claim that lost its race): from the store if it can, and the outbox."""
+        retract = getattr(self.store, "retract", None)
+        if retract is not None:
+            retract(entry.raw)
+        s._outbox = [raw for raw in s._outbox if raw != entry.raw]
+
 
 class ReplayWriter:
     """Takes our entries from the log being replayed and checks they are what we would have written."""
@@ -102,4 +109,7 @@ class ReplayWriter:
         return bool(self.entries)
 
     def keep(self, s: "Session", entry: Entry) -> None:
+        pass
+
+    def retract(self, s: "Session", entry: Entry) -> None:
         pass

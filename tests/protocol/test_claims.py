@@ -162,3 +162,37 @@ def test_a_seat_cut_off_while_it_moved_learns_the_claim_that_ended_the_game():
     assert "while this peer was gone" in gone.result.reason and events[-1] == gone.result
     assert [e.raw for e in gone.chain[:place]] == [e.raw for e in claimer.chain[:place]], "identical up to there"
     assert verify_entries([e.raw for e in claimer.chain]).culprit == 3
+
+
+def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_path):
+    """The claimer writes its claim at the very moment the claimed seat moves: the move wins everywhere, the
+    claimer takes its claim back (its log file included), and every chain is the same."""
+    from engines.registry import get_game
+    from protocol.log import LogWriter, read_log
+    from protocol.memory import make_sessions
+    from protocol.net.files import Store
+
+    writer = LogWriter(tmp_path / "claimer.log")
+    stores = [Store(writer.append, writer.retract), None, None]
+    sessions = make_sessions(get_game("pueblo"), 3, "race", stores=stores)
+    claimer, other, late = sessions
+    claimer.timeout = 30
+    pipe = drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)],
+                 before_move=lambda i, s, p: i == 2 and sum(e.kind == "move" for e in claimer.chain) >= 6)
+    assert claimer.waiting_for() == 2 and late.my_turn
+    place = len(claimer.chain)
+    pipe.collect(2, late.act(RandomBot(3).choose(late.game, late.view, late.my_seat)))   # its move, in flight
+    claimer.tick(0.0)
+    pipe.collect(0, claimer.tick(31.0))                                                  # the claim, at once
+    assert claimer.chain[place].kind == "claim"
+    pipe.deliver()                         # the move reaches everyone first, then the claim
+    assert claimer.chain[place].author == late.public and claimer.chain[place].kind == "move"
+    assert claimer.phase == "play" and claimer.claiming is None
+    refused = [e for e in pipe.events[0] if type(e).__name__ == "ClaimRefused"]
+    assert refused and "moved at that very moment" in refused[0].reason
+    assert [e.raw for e in claimer.chain] == [e.raw for e in other.chain] == [e.raw for e in late.chain]
+    drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)])       # and the game goes on to its end
+    assert all(s.phase == "over" for s in sessions)
+    writer.close()
+    assert read_log(tmp_path / "claimer.log")[0] == [e.raw for e in claimer.chain], "the log took it back too"
+    assert verify_entries([e.raw for e in claimer.chain]).result == "over"
