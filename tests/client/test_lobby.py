@@ -54,18 +54,35 @@ async def test_the_lobby_lists_peers_and_tables_says_why_one_cannot_be_joined_an
         full = advert("Cid", "AAAA-1111", TableHint("pagode", "standard", 0))
         bare = advert("Dee", "BBBB-2222", None)
         open_ = advert("Eve", "CCCC-3333", TableHint("toy", "standard", 1))
-        for a in (full, bare, open_, advert("Me", ME.fingerprint, TableHint("toy", "standard", 1))):
+        # an app idle in its lobby advertises itself (port 0); an app hosting a table advertises both:
+        # one line per key, the table's
+        idle = Advert("Fay", "DDDD-4444", 0, ("10.0.0.8",), instance="Fay lobby", lobby=True)
+        eve_lobby = Advert("Eve", "CCCC-3333", 0, ("10.0.0.9",), instance="Eve lobby", lobby=True)
+        for a in (full, bare, eve_lobby, open_, idle, advert("Me", ME.fingerprint, TableHint("toy", "standard", 1)),
+                  Advert("Me", ME.fingerprint, 0, instance="Me lobby", lobby=True)):
             peers.put(a)
         await pilot.pause()
         lines = [str(peers.get_option_at_index(i).prompt) for i in range(peers.option_count)]
-        assert [line.split()[0] for line in lines] == ["Eve", "Cid", "Dee"]  # open tables first; never ourselves
+        # open tables first; never ourselves
+        assert [line.split()[0] for line in lines] == ["Eve", "Cid", "Dee", "Fay"], lines
         assert "toy standard: 1 free seat" in lines[0] and "10.0.0.9:4000" in lines[0]
-        assert "table full" in lines[1] and "no open table" in lines[2]
+        assert "table full" in lines[1] and "seated at a table" in lines[2]
+        assert lines[3] == "Fay  DDDD-4444  10.0.0.8  in the lobby"
 
         assert await pilot.click(peers, offset=(2, 2))  # Cid: full
         assert lobby.status_text == "Cid's table is full." and lobby.pending is None
         assert await pilot.click(peers, offset=(2, 3))  # Dee: no table
         assert lobby.status_text == "Dee has no open table."
+        assert await pilot.click(peers, offset=(2, 4))  # Fay: in her lobby
+        assert lobby.status_text == "Fay is in the lobby, with no open table."
+        # Eve closes her table: her lobby's line stays; Fay quits: her line goes
+        peers.forget(open_)
+        peers.forget(idle)
+        await pilot.pause()
+        lines = [str(peers.get_option_at_index(i).prompt) for i in range(peers.option_count)]
+        assert [line.split()[0] for line in lines] == ["Cid", "Dee", "Eve"] and lines[2].endswith("in the lobby")
+        peers.forget(eve_lobby)
+        peers.put(open_)
 
         peers.put(advert("Cid", "AAAA-1111", TableHint("pagode", "standard", 1)))  # an update
         peers.forget(bare)
@@ -189,3 +206,79 @@ async def test_a_bad_interface_is_one_line_in_the_lobby(tmp_path):
         lobby = app.screen
         await until(lambda: lobby.status_text != "", pilot, what="the error")
         assert lobby.status_text == "Cannot look for players on the LAN: not an IPv4 interface address: 'not-an-ip'"
+
+
+async def test_an_idle_lobby_is_seen_by_others_and_sees_them_and_its_quit_is_a_goodbye(tmp_path):
+    """Issue 17: everyone with the app open is listed, with or without a table; quitting withdraws it."""
+    import time
+
+    name = f"Ida-{uuid.uuid4().hex[:6]}"
+    me, other = Identity.generate(), Identity.generate()
+    app = app_on(lambda: LobbyScreen(identity=me, interfaces=["127.0.0.1"], log_dir=tmp_path, games=[TOY]), name=name)
+    gone: list[float] = []
+
+    def removed(a: Advert) -> None:
+        if a.fingerprint == me.fingerprint:
+            gone.append(time.monotonic())
+
+    async with Discovery(["127.0.0.1"], on_remove=removed) as browser, Discovery(["127.0.0.1"]) as oli:
+        await browser.browse()
+        await oli.advertise(Advert(f"Oli-{name}", other.fingerprint, 0, lobby=True))   # another idle lobby
+        async with app.run_test(size=(120, 40)) as pilot:
+            peers = app.screen.query_one(PeerList)
+
+            def oli_line() -> str:
+                lines = [str(peers.get_option_at_index(i).prompt) for i in range(peers.option_count)]
+                return next((line for line in lines if line.startswith(f"Oli-{name}")), "")
+
+            await until(lambda: oli_line() != "", pilot, what="the other lobby")
+            assert oli_line() == f"Oli-{name}  {other.fingerprint}  127.0.0.1  in the lobby"
+            seen = await browser.wait_for(lambda a: a.fingerprint == me.fingerprint, timeout=20)
+            assert (seen.name, seen.lobby, seen.table, seen.port) == (name, True, None, 0)
+            quit_at = time.monotonic()
+        deadline = quit_at + 3.0
+        while not gone and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert gone and gone[0] - quit_at < 3.0, "the quitting lobby was still listed 3 s later"
+
+
+async def test_the_lobby_at_80x24_one_join_line_labels_on_one_row_buttons_in_view(tmp_path):
+    """Open a table at 80x24: the form's labels do not wrap, the buttons and the join line show once."""
+    app = app_on(lambda: LobbyScreen(identity=ME, interfaces=["127.0.0.1"], log_dir=tmp_path, discover=False,
+                                     games=[get_game("pueblo"), TOY]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        await pilot.press("o")
+        await until(lambda: lobby.pending is not None and lobby.pending.listening is not None, pilot)
+        await pilot.pause()
+        screen = lobby.region
+        for label in lobby.query(".lobby-label"):
+            assert label.region.height == 1 and label.region.width >= len(str(label.render()))
+        for select in lobby.query("#lobby-open Select"):
+            assert select.region.height == 1 and select.region.right <= screen.right
+        for button in ("#open-table", "#close-table", "#join-address"):
+            region = lobby.query_one(button).region
+            assert region.height == 1 and screen.contains_region(region), button
+        assert len(lobby.query("#join-address")) == 1
+        assert lobby.query_one("#lobby-status").region.bottom <= screen.bottom - 1   # above the footer
+        lobby.action_close_table()
+        await pilot.pause()
+
+
+def test_the_lobby_at_80x24(snap_compare, tmp_path):
+    """The lobby at 80x24 (the smallest supported terminal): someone in the lobby, an open table, a seated player."""
+    me = Identity.from_seed(bytes(range(32)))
+
+    async def run_before(pilot):
+        lobby = pilot.app.screen
+        peers = lobby.query_one(PeerList)
+        peers.put(Advert("Bea", "1e19-4fa7-00df-7dc1", 0, ("192.0.2.7",), instance="Bea lobby", lobby=True))
+        peers.put(Advert("Cid", "77b0-92aa-3c1d-0e55", 41234, ("192.0.2.9",), instance="Cid",
+                         table=TableHint("pueblo", "standard", 2, 4)))
+        peers.put(Advert("Dee", "0c3e-5d17-a9f2-8b40", 40771, ("192.0.2.4",), instance="Dee"))
+        lobby.say("Bea is in the lobby, with no open table.", error=True)
+        await pilot.pause()
+
+    app = app_on(lambda: LobbyScreen(identity=me, interfaces=["192.0.2.2"], log_dir=tmp_path, discover=False,
+                                     games=[get_game("pueblo"), get_game("pagode")]))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
