@@ -39,7 +39,7 @@ class PacalGame(Game):
         return list(state.score)
 
     def view(self, state: PacalState, seat: int | None) -> PacalState:
-        return state.copy()  # nothing is hidden in Pacal's Rocket
+        return state.share()  # nothing is hidden in Pacal's Rocket
 
     def format_action(self, state: PacalState, action: tuple) -> str:
         return notation.format_action(state, action)

@@ -17,17 +17,36 @@ MODES = (STRAIGHT, TURN, ARROW)
 
 def free_map(state: PacalState, seat: int) -> list[bool]:
     """Per cell: may a ship stand on it now (``seat``'s own ship lifted)."""
-    board = board_for(state.players)
-    free = list(board.playable)
-    every = 0
-    for bits in state.pyramids:
-        every |= bits
-    for c in bit_cells(every):
-        free[c] = False
+    free = list(_open_cells(state.players, state.pyramids))
     for s, at in enumerate(state.ships):
         if at is not None and s != seat:
             free[at] = False
     return free
+
+
+_OPEN_MEMO: dict[tuple[int, int], tuple[bool, ...]] = {}
+_OPEN_MEMO_SIZE = 5_000
+
+
+def _open_cells(players: int, pyramids: list[int]) -> tuple[bool, ...]:
+    """Per cell: in play and without a pyramid (ships aside).
+
+    Pyramids change only on a build, so the answer is remembered by their
+    cells (a pure cache, emptied when it grows large).
+    """
+    every = 0
+    for bits in pyramids:
+        every |= bits
+    key = (players, every)
+    hit = _OPEN_MEMO.get(key)
+    if hit is None:
+        free = list(board_for(players).playable)
+        for c in bit_cells(every):
+            free[c] = False
+        if len(_OPEN_MEMO) >= _OPEN_MEMO_SIZE:
+            _OPEN_MEMO.clear()
+        hit = _OPEN_MEMO[key] = tuple(free)
+    return hit
 
 
 def straight_destinations(board: Board, free: list[bool], start: int, n: int) -> list[int]:
@@ -110,23 +129,45 @@ def regular_moves(state: PacalState, seat: int, only: str | None = None) -> list
 
     In the first round a ship must leave the sacred district in a straight line
     (rulebook), so only straight and arrow moves ending outside it count.
+
+    A seat's legal moves and then the check of the one it plays ask the same
+    question of the same position, so the last answer is kept (a pure cache:
+    the key holds everything the answer depends on).
     """
+    every = 0
+    for bits in state.pyramids:
+        every |= bits
+    key = (state.players, seat, tuple(state.ships), every, state.face, min(state.round, 2))
+    last = _LAST_MOVES[0]
+    if last[0] == key:
+        moves = last[1]
+    else:
+        moves = _regular_moves(state, seat)
+        _LAST_MOVES[0] = (key, moves)
+    if only is None:
+        return list(moves)
+    return [m for m in moves if m[0] == only]
+
+
+_LAST_MOVES: list[tuple] = [(None, ())]
+"""The last (key, moves) of :func:`regular_moves`, replaced as one tuple (threads read it whole)."""
+
+
+def _regular_moves(state: PacalState, seat: int) -> tuple[tuple[str, int], ...]:
+    """Every die move of ``seat`` (see :func:`regular_moves`), computed."""
     board = board_for(state.players)
     free = free_map(state, seat)
     start = state.ships[seat]
     face = state.face
-    moves: list[tuple[str, int]] = []
     if face == data.ARROWS:
-        if only in (None, ARROW):
-            moves = [(ARROW, c) for c in arrow_destinations(board, free, start)]
+        moves = [(ARROW, c) for c in arrow_destinations(board, free, start)]
     else:
-        if only in (None, STRAIGHT):
-            moves = [(STRAIGHT, c) for c in straight_destinations(board, free, start, face)]
-        if state.round > 1 and only in (None, TURN):
+        moves = [(STRAIGHT, c) for c in straight_destinations(board, free, start, face)]
+        if state.round > 1:
             moves += [(TURN, c) for c in sorted(turn_destinations(board, free, start, face))]
     if state.round == 1:
         moves = [(m, c) for m, c in moves if c not in SACRED_CELLS]
-    return moves
+    return tuple(moves)
 
 
 def can_teleport_to(state: PacalState, seat: int, c: int) -> bool:

@@ -70,6 +70,23 @@ class PacalState(State):
         s.end_reason = self.end_reason
         return s
 
+    def share(self) -> "PacalState":
+        """A new state sharing every field's value with this one: a view (``PacalGame.view``).
+
+        Nothing is hidden in Pacal's Rocket, and no state is changed in place
+        (``apply`` works on a ``copy``), so a view needs no list of its own.
+        """
+        s = PacalState.__new__(PacalState)
+        s.players, s.variant, s.cards, s.pending = self.players, self.variant, self.cards, self.pending
+        s.phase, s.turn, s.round, s.roller, s.current = self.phase, self.turn, self.round, self.roller, self.current
+        s.face, s.allowance = self.face, self.allowance
+        s.ships, s.stones, s.pyramids = self.ships, self.stones, self.pyramids
+        s.pyramid_owner, s.pyramid_size = self.pyramid_owner, self.pyramid_size
+        s.stone_supply, s.pyramid_supply, s.energy = self.stone_supply, self.pyramid_supply, self.energy
+        s.score, s.triggered, s.bonus_taken = self.score, self.triggered, self.bonus_taken
+        s.end_reason = self.end_reason
+        return s
+
     @property
     def expert(self) -> bool:
         return self.variant == EXPERT
