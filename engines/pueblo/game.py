@@ -41,6 +41,9 @@ class PuebloGame(Game):
     def apply(self, state: State, action: tuple) -> tuple[PuebloState, list[tuple]]:
         return rules.apply(state, action)
 
+    def view(self, state: State, seat: int | None) -> PuebloState:
+        return state.share()  # nothing is hidden in Pueblo
+
     def is_over(self, state: State) -> bool:
         return state.phase == OVER
 

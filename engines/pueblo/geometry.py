@@ -180,11 +180,16 @@ BOXES_OF_CELL: tuple[tuple[int, ...], ...] = tuple(
 """The boxes a cell belongs to (1 to 4): the ones to look at again when its height changes."""
 
 
+BOXES_UNDER: dict[tuple[int, ...], tuple[int, ...]] = {
+    t.cells: tuple(sorted({b for c in t.cells for b in BOXES_OF_CELL[c]})) for t in TEMPLATES}
+"""Per placement's cells: the boxes whose heights it changes (rules.refit looks at them again)."""
+
+
 _BOX_MASKS: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells, _ in BOXES)
 """Per box, the bit mask of its 4 cells: a template of the box covers only those, so only those sites matter."""
 
-_FIT_MEMO: dict[tuple[int, int, int, int, int, bool, int], tuple[int, ...]] = {}
-"""Memo of box_fit: (box, relative heights, raised, the box's sacred sites) -> the answer.
+_FIT_MEMO: dict[tuple[int, int, int, int, int, int], tuple[int, ...]] = {}
+"""Memo of box_fit: (box, its 4 heights, the box's sacred sites) -> the answer.
 
 A pure cache (the key decides the answer), emptied when it grows large."""
 _FIT_MEMO_SIZE = 50_000
@@ -198,12 +203,12 @@ def box_fit(heights: Sequence[int], site_mask: int, box: int) -> tuple[int, ...]
     """
     c0, c1, c2, c3 = BOXES[box][0]
     h0, h1, h2, h3 = heights[c0], heights[c1], heights[c2], heights[c3]
-    m = min(h0, h1, h2, h3)
     sites = site_mask & _BOX_MASKS[box]
-    memo_key = (box, h0 - m, h1 - m, h2 - m, h3 - m, m > 0, sites)
+    memo_key = (box, h0, h1, h2, h3, sites)  # the heights as they are: no arithmetic before a hit
     done = _FIT_MEMO.get(memo_key)
     if done is not None:
         return done
+    m = min(h0, h1, h2, h3)
     key = (h0 - m, h1 - m, h2 - m, h3 - m, m > 0)
     found = _BOX_FITS.get(key)
     if found is None:

@@ -15,7 +15,7 @@ from .actions import Bid, Card, Drop, Move, Pass, Place, Remove, Site
 
 from .data import (DEFAULT_SITES, HELD_BLOCKS, MAX_BID, MAX_SITES, MIN_BID, MOVES, NEUTRAL, START_SPACE,
                    STONES_PER_PLAYER, TRACK)
-from .geometry import (BOXES_OF_CELL, POSE_COLUMNS, SITE_SHAPES, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES,
+from .geometry import (BOXES_UNDER, POSE_COLUMNS, SITE_SHAPES, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES,
                        all_box_fits, base_level, box_fit, cell_name, penalties_at, why_not)
 from .state import (BID, BUILD_1, BUILD_2, DISMANTLE, MOVE, OVER, PICK, PLACE, REMOVE, ROLL_PHASE, SITE,
                     PuebloState)
@@ -91,8 +91,9 @@ def _own_board(s: PuebloState) -> None:
 
 def refit(s: PuebloState, cells) -> None:
     """Heights changed on ``cells``: look again at the boxes they belong to."""
-    for b in {b for c in cells for b in BOXES_OF_CELL[c]}:
-        s.fit[b] = box_fit(s.heights, s.site_mask, b)
+    heights, sites, fit = s.heights, s.site_mask, s.fit
+    for b in BOXES_UNDER[cells]:
+        fit[b] = box_fit(heights, sites, b)
 
 
 def removable(s: PuebloState, sid: int) -> bool:

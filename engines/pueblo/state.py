@@ -122,6 +122,25 @@ class PuebloState(State):
         s.fit = self.fit
         return s
 
+    def share(self) -> "PuebloState":
+        """A new state sharing every field's value with this one: a view (``PuebloGame.view``).
+
+        Nothing is hidden in Pueblo, and no state is changed in place
+        (``apply`` works on a ``copy``), so a view needs no list of its own.
+        """
+        # Field by field, written out (a getattr/setattr loop over __slots__ is twice as slow).
+        s = object.__new__(PuebloState)
+        s.players, s.variant, s.advanced, s.dismantling = self.players, self.variant, self.advanced, self.dismantling
+        s.cards, s.pending, s.phase, s.stage = self.cards, self.pending, self.phase, self.stage
+        s.first, s.turn, s.heights, s.stacks = self.first, self.turn, self.heights, self.stacks
+        s.stones, s.owners, s.sites, s.site_mask = self.stones, self.owners, self.sites, self.site_mask
+        s.sites_wanted, s.coloured, s.neutral, s.lone = self.sites_wanted, self.coloured, self.neutral, self.lone
+        s.half, s.held, s.dropped, s.penalties = self.half, self.held, self.dropped, self.penalties
+        s.chief, s.order, s.at, s.card_of = self.chief, self.order, self.at, self.card_of
+        s.auction, s.bidder, s.high, s.high_seat = self.auction, self.bidder, self.high, self.high_seat
+        s.passed, s.opener, s.fit = self.passed, self.opener, self.fit
+        return s
+
     @property
     def seat(self) -> int:
         """The seat whose turn it is in the building and dismantling phases."""
