@@ -123,6 +123,7 @@ def test_a_local_game_killed_midway_resumes_with_the_same_hidden_cards(lanterne_
         for _ in range(9):
             w = c.waiting
             c.submit(w.seat, bot.choose(game, c.view(w.seat), w.seat))
+        c.flush()  # on disk (the writer thread's queue: a kill loses what it has not written yet)
         print(c.moves, game.digest(c.view(0)).hex(), game.digest(c.view(1)).hex(), flush=True)
         os.kill(os.getpid(), signal.SIGKILL)
     """)

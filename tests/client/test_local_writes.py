@@ -131,3 +131,47 @@ def test_a_log_that_cannot_be_written_refuses_the_next_move_and_keeps_a_sound_ch
     raws, cut = read_log(c.files.log_path)
     assert cut == 0 and raws == [e.raw for e in c.sessions[0].chain][:len(raws)]   # a prefix: no hole
     assert verify_file(str(c.files.log_path)).unfinished
+
+
+def test_a_kill_with_entries_still_queued_leaves_a_chain_that_resumes_and_ends_verified(lanterne_home):
+    """SIGKILL while the writer holds entries: the log is a whole chain up to the last entry written
+    (no hole, no half entry); the game resumes from there and ends with a log that verifies."""
+    import os
+    import signal
+    from pathlib import Path
+
+    from client.local_record import resume_local, unfinished_local
+
+    script = textwrap.dedent("""
+        import os, signal, threading
+        from protocol import log as plog
+        from client.local_play import make_local_game
+        from client.local_record import local_folder
+        from engines.bots import RandomBot
+        from engines.registry import get_game
+        game = get_game("pagode")
+        c = make_local_game(game, mode="hot-seat", seed="kq", you="Ann", save_to=local_folder())
+        append = plog.LogWriter.append
+        pause = threading.Event()
+        plog.LogWriter.append = lambda self, raw: (pause.wait(0.05), append(self, raw))
+        bot = RandomBot("kill")
+        for _ in range(12):
+            w = c.waiting
+            c.submit(w.seat, bot.choose(game, c.view(w.seat), w.seat))
+        print(c.moves, c._writes.pending, flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+    """)
+    env = dict(os.environ, LANTERNE_HOME=str(lanterne_home))
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    played, pending = map(int, done.stdout.split())
+    assert pending > 0
+    [meta] = unfinished_local()
+    c = resume_local(meta)
+    assert c.moves < played                     # what was still queued is lost, nothing else
+    play(c, 400)
+    assert c.waiting.kind == "over"
+    c.close()
+    report = verify_file(str(c.log_path))
+    assert report.ok and report.result == "over", report.problem
