@@ -34,8 +34,8 @@ def place(s: "Session", entry: Entry, blame: int | None) -> str:
     at a place our own entry holds, or an entry built on it: :mod:`.claims`); ProtocolError naming the
     author for a fork; else :class:`OutOfPlace` (dropped)."""
     index = len(s.chain)
-    if s.claiming is not None and entry.seq == index - 1 and s._lost_race(entry):
-        index = len(s.chain)      # our claim taken back: the claimed seat's own entry takes its place
+    if entry.seq < index and entry.kind not in (ABORT, CLAIM, REPLACE) and s._claim_voided(entry):
+        index = len(s.chain)      # the claim and its answers taken back: the claimed seat's own entry takes its place
     who = f"entry {entry.seq} ({entry.kind}) signed by {s._seat_label(entry.author)}"
     if entry.game != s.game_id:
         if not s.game_id:

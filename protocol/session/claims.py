@@ -200,26 +200,27 @@ class Claims:
 
     def _built_on_held(self, entry: Entry) -> bool:
         """An entry of another seat on the branch of a claim against us that we hold aside (see
-        :meth:`_claimed_while_gone`): an agree is followed; the last agree to a replace, or the claimer's closing
-        abort of a claim, tells us the others took it and we are out. A refusal leaves us where we are."""
+        :meth:`_claimed_while_gone`). Agrees are followed. We are out once the others took the claim for sure:
+        the claimer's closing abort of a claim, or, after every agree to a replace, any entry built on the last
+        one (the computer holds the seat there). A refusal leaves us where we are: our own entry for the claim's
+        place voids the claim wherever it arrives (:meth:`_claim_voided`)."""
         held = self._held.get(entry.prev)
         if held is None or entry.author == self.public or self._seat_of(entry.author) is None \
                 or entry.game != self.game_id:
             return False
         root, agreed = held
+        by = self._seat_of(root.author)
+        if root.kind == REPLACE and agreed >= max(1, len(self.seats) - 2):
+            self.replaced_at = root.seq
+            self._out(by, f"seat {self.my_seat + 1} was given to a computer by seat {by + 1} while this peer "
+                          f"was gone (entry {root.seq})")
+            return True
         try:
             check(self._schemas[entry.kind], entry.body, entry.kind)
         except (KeyError, ProtocolError):
             return False
-        by = self._seat_of(root.author)
         if entry.kind == AGREE and entry.body["replace"] == root.hash:
-            agreed += 1
-            if root.kind == REPLACE and agreed >= max(1, len(self.seats) - 2):
-                self.replaced_at = root.seq
-                self._out(by, f"seat {self.my_seat + 1} was given to a computer by seat {by + 1} while this peer "
-                              f"was gone (entry {root.seq})")
-            else:
-                self._held[entry.hash] = (root, agreed)
+            self._held[entry.hash] = (root, agreed + 1)
             return True
         if (entry.kind == ABORT and root.kind == CLAIM and entry.author == root.author
                 and entry.body.get("culprit") == self.my_seat and entry.body["reason"] == root.body["reason"]):
@@ -247,26 +248,37 @@ class Claims:
             self._events.append(ClaimAsked(by, seat, body["reason"], tuple(body["scores"])))
         self.phase = Phase.CLAIM
 
-    def _lost_race(self, entry: Entry) -> bool:
-        """Our claim against seat X lost its race: X's own entry for the claim's place came, and nobody has
-        answered our claim yet (so, as far as our chain shows, nobody else holds it). X is here: we take the
-        claim back (our log included) and the caller goes on with X's entry in its place."""
+    def _claim_voided(self, entry: Entry) -> bool:
+        """The claimed seat's own entry for the place of a claim against it voids the claim while it is not
+        closed (the rule of the race, docs/protocol.md "Claims"): the seat is here. If our chain ends with such a
+        claim and only its answers (agrees, or a refusal), we take them back (our log included) and the caller
+        goes on with the seat's entry in the claim's place. Every peer applies the same rule whatever the order
+        in which the two reached it, so every chain comes out the same."""
+        at = len(self.chain)
+        while at > 0 and self.chain[at - 1].kind in (AGREE, REFUSE):
+            at -= 1
+        if at == 0 or at == len(self.chain) and self.claiming is None:
+            return False
+        claim = self.chain[at - 1]
+        if claim.kind not in (CLAIM, REPLACE) or entry.seq != claim.seq or entry.prev != claim.prev \
+                or entry.game != self.game_id or entry.author != self.seats[claim.body["seat"]]:
+            return False
+        answers = self.chain[at:]
+        if any(e.body.get("replace", e.body.get("claim")) != claim.hash for e in answers):
+            return False
+        for e in reversed(self.chain[claim.seq:]):
+            self.writer.retract(self, e)
+        del self.chain[claim.seq:]
         c = self.claiming
-        if c is None or c["by"] != self.my_seat or not self.chain or self.chain[-1].hash != c["hash"]:
-            return False
-        claim = self.chain[-1]
-        if entry.seq != claim.seq or entry.prev != claim.prev or entry.author != self.seats[c["seat"]] \
-                or entry.game != self.game_id:
-            return False
-        self.chain.pop()
-        self.writer.retract(self, claim)
+        if c is not None:
+            self.phase = c["back"]
         self.claiming = None
-        self.phase = c["back"]
-        if c["kind"] == REPLACE:
+        if claim.kind == REPLACE:
             self.replaced_at = 0
         self._waiting_since = self._awaited_since = None
-        self._events.append(ClaimRefused(c["seat"], c["seat"], f"seat {c['seat'] + 1} moved at that very moment: "
-                                                               f"the claim is taken back"))
+        seat = claim.body["seat"]
+        self._events.append(ClaimRefused(seat, seat, f"seat {seat + 1} moved at that very moment: the claim is "
+                                                     f"void"))
         return True
 
     # ------------------------------------------------------------ the answers

@@ -189,10 +189,37 @@ def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_pat
     assert claimer.chain[place].author == late.public and claimer.chain[place].kind == "move"
     assert claimer.phase == "play" and claimer.claiming is None
     refused = [e for e in pipe.events[0] if type(e).__name__ == "ClaimRefused"]
-    assert refused and "moved at that very moment" in refused[0].reason
+    assert refused and "moved at that very moment: the claim is void" in refused[0].reason
     assert [e.raw for e in claimer.chain] == [e.raw for e in other.chain] == [e.raw for e in late.chain]
     drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)])       # and the game goes on to its end
     assert all(s.phase == "over" for s in sessions)
     writer.close()
     assert read_log(tmp_path / "claimer.log")[0] == [e.raw for e in claimer.chain], "the log took it back too"
     assert verify_entries([e.raw for e in claimer.chain]).result == "over"
+
+
+@pytest.mark.parametrize("consent", [False, None], ids=["refused-first", "still-unanswered"])
+def test_the_claimed_seats_own_move_voids_the_claim_wherever_it_arrives_second(consent):
+    """The claim reaches seat 2 first (which refuses it, or has not answered yet); the claimed seat's move reaches
+    the claimer first. Whatever the order, every peer takes the claim and its answers back for the move."""
+    from engines.registry import get_game
+    from protocol.memory import make_sessions
+
+    sessions = make_sessions(get_game("pueblo"), 3, f"race2-{consent}")
+    claimer, other, late = sessions
+    claimer.timeout = 30
+    other.consent = lambda seat: consent
+    pipe = drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)],
+                 before_move=lambda i, s, p: i == 2 and sum(e.kind == "move" for e in claimer.chain) >= 6)
+    place = len(claimer.chain)
+    claimer.tick(0.0)
+    pipe.collect(0, claimer.tick(31.0))                                                  # the claim first...
+    pipe.collect(2, late.act(RandomBot(3).choose(late.game, late.view, late.my_seat)))   # ...the move at once
+    pipe.deliver()
+    for s in sessions:
+        assert s.chain[place].kind == "move" and s.chain[place].author == late.public, [e.kind for e in s.chain[place:]]
+        assert s.phase == "play" and s.claiming is None
+    assert [e.raw for e in claimer.chain] == [e.raw for e in other.chain] == [e.raw for e in late.chain]
+    drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)])
+    assert all(s.phase == "over" for s in sessions)
+    assert verify_entries([e.raw for e in other.chain]).result == "over"
