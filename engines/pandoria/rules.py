@@ -22,6 +22,17 @@ from .actions import Build, Buy, Castle, Figure, Monument, Move, Pass, Single, S
 MONUMENT = 1000
 FREE = -1
 
+def _cards(st: PandoriaState) -> Cards:
+    """The card registry, ready to change in place.
+
+    ``apply`` works on ``PandoriaState.clone``, which shares it with the state
+    before (most moves show or claim no card), so it is copied here, just
+    before it changes.
+    """
+    st.cards = st.cards.copy()
+    return st.cards
+
+
 def _pile(st: PandoriaState, name: str) -> list[int]:
     """The pile ``name``, ready to change in place.
 
@@ -312,7 +323,7 @@ def place_start_tiles(st: PandoriaState, value: int) -> None:
 
 def apply_outcome(st: PandoriaState, outcome: tuple, events: list) -> None:
     op = st.pending
-    apply_outcome_to_cards(st.cards, op, outcome)
+    apply_outcome_to_cards(_cards(st), op, outcome)
     st.pending = None
     label = st.after
     st.after = ""
@@ -462,7 +473,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         face = tile_face(ident)
         if not fits_double(st, h, d):
             raise IllegalAction(f"a double tile does not fit at {_hexname(h)} {_dirname(d)}")
-        st.cards.claim(slot, ident, seat)
+        _cards(st).claim(slot, ident, seat)
         _pile(st, f"tiles{seat}").remove(slot)
         _pile(st, "board").append(slot)
         b = STEP[h][d]
@@ -732,7 +743,7 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
         cost = building_cost(st, seat, ident, index)
         if cost > res[D.WOOD]:
             raise IllegalAction(f"{building} costs {cost} wood, seat {seat + 1} has {res[D.WOOD]}")
-        st.cards.claim(slot, ident, seat)
+        _cards(st).claim(slot, ident, seat)
         _use(st, "building")
         res[D.WOOD] -= cost
         _pile(st, f"hand{seat}").remove(slot)
@@ -751,7 +762,7 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
         raise IllegalAction(f"{spell} costs {cost} crystals, seat {seat + 1} has {res[D.CRYSTAL]}")
     if target not in spell_targets(st, seat, spell):
         raise IllegalAction(f"{spell} cannot take {_targets_text(target)} now")
-    st.cards.claim(slot, ident, seat)
+    _cards(st).claim(slot, ident, seat)
     _use(st, "spell")
     res[D.CRYSTAL] -= cost
     _pile(st, f"hand{seat}").remove(slot)
@@ -1087,7 +1098,7 @@ def apply(st: PandoriaState, action: tuple) -> tuple[PandoriaState, list]:
         raise IllegalAction("an action is a tuple that starts with its kind")
     if st.phase == "over":
         raise IllegalAction("the game is over")
-    new = st.copy()
+    new = st.clone()
     events: list = []
     if st.pending is not None:
         try:

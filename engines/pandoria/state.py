@@ -31,12 +31,19 @@ class PandoriaState(State):
     __slots__ = _FIELDS
 
     def copy(self) -> "PandoriaState":
+        s = self.clone()
+        s.cards = self.cards.copy()
+        return s
+
+    def clone(self) -> "PandoriaState":
+        """The copy ``apply`` changes: it shares the card registry too (rules._cards copies it first)."""
         s = PandoriaState.__new__(PandoriaState)
         s.players, s.variant, s.pending, s.after = self.players, self.variant, self.pending, self.after
-        s.cards = self.cards.copy()
-        # Copy-on-write: the pile lists and the five per-hex lists are shared with this
-        # state; the rules copy one just before changing it (rules._pile, and each write
-        # to terrain/symbols/owner/occupant/closed), since a move changes few of them.
+        # Copy-on-write: the card registry, the pile lists and the five per-hex lists are
+        # shared with this state; the rules copy one just before changing it (rules._cards,
+        # rules._pile, and each write to terrain/symbols/owner/occupant/closed), since a
+        # move changes few of them.
+        s.cards = self.cards
         s.piles = dict(self.piles)
         s.people = self.people[:]
         s.first, s.current, s.turn, s.phase = self.first, self.current, self.turn, self.phase
