@@ -538,9 +538,15 @@ class NetworkGame(GameController):
         return self.peer.options.claim_after
 
     def policy_text(self) -> str:
-        """'if a player is gone 5 min: a computer takes the seat' ('' until the table is known)."""
+        """'if a player is gone 5 min: a computer takes the seat' ('' until the table is known), and the table's
+        move clock if it signed one."""
         on_gone = self.on_gone
-        return "" if on_gone is None else describe_policy(on_gone, self.claim_after)
+        if on_gone is None:
+            return ""
+        s = self.peer.session
+        move_clock = s.move_clock if s is not None else None
+        text = describe_policy(on_gone, self.claim_after)
+        return text + (f"; a move takes at most {claim_time(move_clock)}" if move_clock else "")
 
     def gone_text(self, now: float | None = None) -> str:
         """While the awaited peer's link with us is down: who, for how long, and what happens at the claim time."""
@@ -711,9 +717,21 @@ class NetworkGame(GameController):
             what = FAIR_WORDS.get(step, "table step")
             op = s._op.kind if getattr(s, "_op", None) is not None else "table"
             return f"Waiting for {who}'s {what} ({op})" if other else f"The table is working ({op})..."
+        clock_left = self._move_clock_left()
         if other:
-            return f"Waiting for {who}'s move"
-        return f"{who} to play"
+            return f"Waiting for {who}'s move{clock_left}"
+        return f"{who} to play{clock_left}"
+
+    def _move_clock_left(self, now: float | None = None) -> str:
+        """', move clock 0:42 left' while the table's signed move clock runs for the seat to move ('' without)."""
+        s = self.peer.session
+        started = getattr(s, "_awaited_since", None)
+        if s is None or s.move_clock is None or s.over:
+            return ""
+        if started is None:
+            return f", move clock {clock(s.move_clock)}"
+        now = time.monotonic() if now is None else now
+        return f", move clock {clock(max(0.0, started + s.move_clock - now))} left"
 
     def submit(self, seat: int, action: Action) -> LogEntry:
         if self.is_over():

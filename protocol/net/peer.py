@@ -559,6 +559,8 @@ class Peer(Seating, Computers):
             self._report(session.step())      # our answer to a claim may have waited for our own clock
             return
         if seat is None or seat == session.my_seat:
+            if seat is not None and session.move_clock is not None:
+                session.watch(time.monotonic())      # our own move clock, for our screen
             return
         key = session.seats[seat]
         linked = self.linked(key) and self._suspect.get(key) != len(session.chain)   # bad bytes here: not "here"

@@ -90,13 +90,13 @@ class Ending:
         """Run the clocks for the awaited seat from ``now`` if they are not running (``here``: it is linked and
         thinking, so only the move clock runs; None: stop both). Every present peer runs them, so every screen
         can show when the claim is due."""
-        awaited = self.waiting_for() not in (None, self.my_seat)
-        if now is None or not awaited:
+        seat = self.waiting_for()
+        if now is None or seat is None:
             self._waiting_since = self._awaited_since = None
             return
         if self._awaited_since is None:
-            self._awaited_since = now
-        if here:
+            self._awaited_since = now      # (our own seat too: our screen shows what is left of the move clock)
+        if here or seat == self.my_seat:
             self._waiting_since = None
         elif self._waiting_since is None:
             self._waiting_since = now
