@@ -164,6 +164,8 @@ class RecordedGame(LocalGame):
     """A local game (hot-seat or against computers) through one signed session per seat, logged to disk."""
 
     saved = True
+    score_history: list[list[int]] | None = None
+    """After a resume: the scores at each step before it (the score chart starts there)."""
     WRITE_ON_LOOP = False
     """True: every entry written and fsynced on the caller's thread, the screen's loop (the old way;
     ``client.perf.pause_while_saving_ms`` measures both)."""
@@ -282,6 +284,7 @@ class RecordedGame(LocalGame):
         except Exception:  # noqa: BLE001 - the log lines are a courtesy; the game goes on without them
             return
         own = {ev.entry: ev for i, evs in enumerate(seen) for ev in evs if isinstance(ev, Moved) and ev.seat == i}
+        self.score_history = self._scores_over(seen[0])
         for ev in seen[0]:
             if isinstance(ev, Moved):
                 ev = own.get(ev.entry, ev)
@@ -290,6 +293,25 @@ class RecordedGame(LocalGame):
                 public = ev.outcome if ev.op.kind == ROLL else None
                 self._record(TABLE, describe_table_op(ev.op, public, self.game.id), list(ev.events))
         self._seen = [len(e) for e in self.pipe.events]
+
+    def _scores_over(self, events: list) -> list[list[int]] | None:
+        """The scores (as the rulebook prints them) at the start and after each move and table
+        operation of a resumed game: the score chart's history (None if the log does not give it)."""
+        from protocol.session import Moved, TableResolved
+
+        game = self.game
+        try:
+            table = next(e for e in self.sessions[0].chain if e.kind == "table")
+            state = game.view(game.setup(players=len(self.seats), variant=self.variant,
+                                         **dict(table.body.get("options", {}))), None)
+            out = [list(game.display_scores(state))]
+            for ev in events:
+                if isinstance(ev, (Moved, TableResolved)):
+                    state = game.apply(state, ev.action if isinstance(ev, Moved) else ev.outcome)[0]
+                    out.append(list(game.display_scores(state)))
+        except Exception:  # noqa: BLE001 - a chart is a courtesy: it then starts at the resume
+            return None
+        return out
 
     # -- reading
     @property

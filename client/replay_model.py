@@ -74,6 +74,7 @@ class Replay:
     _games: Callable[[str], Game] | None = field(default=None, repr=False)
     _full: list[State] | None = field(default=None, repr=False)
     _full_error: str | None = field(default=None, repr=False)
+    _scores: list[list[int]] | None = field(default=None, repr=False)
 
     @property
     def players(self) -> int:
@@ -109,6 +110,18 @@ class Replay:
             self._full_error = str(e)
             raise
         return self._full
+
+    def score_series(self) -> list[list[int]]:
+        """Each seat's score (as the rulebook prints them) at the start and after every step ([] without
+        positions): the score chart."""
+        if self._scores is None:
+            self._scores = []
+            if self.game is not None:
+                try:
+                    self._scores = [list(self.game.display_scores(s)) for s in self.states if s is not None]
+                except Exception:  # noqa: BLE001 - a chart is a courtesy
+                    self._scores = []
+        return self._scores
 
     def describe(self, step: Step) -> list[str]:
         """The step's events in the engine's words (public: events never name hidden cards)."""

@@ -29,6 +29,7 @@ from textual.widgets import DirectoryTree, Footer, Header, Input, Label, OptionL
 from client.replay_model import Replay, ReplayCursor, ReplayError, load_replay, saved_games, verify_log
 from client.widgets.replay_board import ReplayBoard
 from client.widgets.replay_steps import ReplaySteps
+from client.widgets.score_chart import chart_text
 from client.widgets.status_line import StatusLine
 from engines.core import TABLE, Game
 
@@ -150,6 +151,7 @@ class ReplayScreen(Screen):
     ReplayScreen #replay-verdict.-ok { color: $success; }
     ReplayScreen #replay-verdict.-bad { color: $error; text-style: bold; }
     ReplayScreen #replay-players { height: auto; padding: 0 1; }
+    ReplayScreen #replay-chart { height: auto; padding: 0 1; margin-top: 1; }
     """
     BINDINGS = [
         Binding("left", "step(-1)", "Back", priority=True),
@@ -188,6 +190,7 @@ class ReplayScreen(Screen):
                 yield Static("", id="replay-verdict")
                 yield Label("Players (▶ to move)", classes="panel-title")
                 yield Static("", id="replay-players")
+                yield Static("", id="replay-chart")
                 yield Label("Steps (click to jump)", classes="panel-title")
                 yield ReplaySteps(id="replay-steps")
         yield StatusLine("", id="replay-status")
@@ -291,6 +294,10 @@ class ReplayScreen(Screen):
         self.query_one(ReplayBoard).show(replay.game, state, replay.labels, board=self.board, empty=empty)
         self.query_one(ReplaySteps).mark(cursor.position)
         self.query_one("#replay-players", Static).update(players_text(replay, cursor.state()))
+        chart = self.query_one("#replay-chart", Static)
+        width = (chart.size.width or 40) - 2
+        chart.update(chart_text(replay.score_series(), [f"P{i + 1}" for i in range(replay.players)], width,
+                                title=getattr(replay.game, "score_name", "score"), at=cursor.position))
         self.query_one("#replay-step", Static).update(self.happened_text())
         self.show_status(self.position_text())
 

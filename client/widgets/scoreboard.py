@@ -1,8 +1,15 @@
-"""Scores per seat, with a marker on the seat whose turn it is."""
+"""Scores per seat, with a marker on the seat whose turn it is, and each seat's score over the game.
+
+The chart (:class:`~client.widgets.score_chart.ScoreChart`) is mounted beside the scoreboard, before
+the move log's title, on the first update: it stays in view where a game screen shows its own scores
+instead (Pueblo's penalties).
+"""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.widgets import Label
+
 from client.widgets.text_panel import TextPanel
 
 from client.controller import COMPUTER, GameController
@@ -11,6 +18,7 @@ from client.controller import COMPUTER, GameController
 class ScoreBoard(TextPanel):
     def show(self, controller: GameController) -> None:
         self._controller = controller
+        self._chart(controller)
         scores = controller.scores()
         waiting = controller.waiting
         over = waiting.kind == "over"
@@ -34,6 +42,25 @@ class ScoreBoard(TextPanel):
         if self.styles.height is None or self.styles.height.value != lines:
             self.styles.height = lines
         self.set(text)
+
+    def _chart(self, controller: GameController) -> None:
+        from client.widgets.move_log import MoveLog
+        from client.widgets.score_chart import ScoreChart
+
+        chart = getattr(self, "_score_chart", None)
+        if chart is None:
+            parent = self.parent
+            if parent is None:
+                return
+            chart = self._score_chart = ScoreChart(id="score-chart")
+            logs = [w for w in parent.children if isinstance(w, MoveLog)]
+            children = list(parent.children)
+            at = children.index(logs[0]) if logs else -1
+            if at > 0 and isinstance(children[at - 1], Label):   # above the log's title
+                parent.mount(chart, before=children[at - 1])
+            else:
+                parent.mount(chart, after=self)
+        chart.follow(controller)
 
     def on_resize(self) -> None:
         controller = getattr(self, "_controller", None)
