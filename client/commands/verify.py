@@ -21,7 +21,9 @@ def add_arguments(p) -> None:
     p.add_argument("logs", nargs="+", metavar="LOG",
                    help="game log files (<table>.log of a LAN game, or a selfplay .lanterne); "
                         "exit 0 valid, 1 invalid, 2 unreadable, 3 unfinished")
-    p.add_argument("--json", action="store_true", help="one JSON object per log")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per log; seats (seats, winners, culprit, replayed) counted from 1 "
+                        "as in the text (docs/protocol.md, section 8)")
 
 
 def run(args) -> int:
