@@ -37,7 +37,7 @@ from protocol.wire import ProtocolError, check
 
 from .events import Aborted, ClaimAsked, ClaimRefused, Replaced, ReplaceAsked, SeatReplaced
 from .kinds import (ABORT, AGREE, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, EPOCH_DOMAIN, FAIR_DOMAIN,
-                    ON_GONE_COMPUTER, REFUSE, REPLACE, Drbg)
+                    MOVE_CLOCK, ON_GONE_COMPUTER, REFUSE, REPLACE, Drbg)
 from .phases import OVER_PHASES, Phase
 
 ANSWER_WINDOW = 10.0
@@ -101,16 +101,19 @@ class Claims:
         return self._flush()
 
     # ------------------------------------------------------------ writing a claim
-    def _claim(self, seat: int, reason: str) -> None:
-        """Claim against the awaited ``seat`` (``reason`` starts with CLAIM_REASON): a replace or a claim entry."""
+    def _claim(self, seat: int, reason: str, clock: str | None = None) -> None:
+        """Claim against the awaited ``seat`` (``reason`` starts with CLAIM_REASON): a replace or a claim entry;
+        ``clock`` MOVE_CLOCK when the seat ran out of the move clock (it may be here)."""
         scores = list(self.scores_so_far() or ())
         if self.may_replace(seat):
             computer, _ = self.computer_secrets(seat)
             body = {"seat": seat, "key": computer.public, "name": f"{COMPUTER_MARK}{self.names[seat]}"[:200],
                     "scores": scores}
-            entry = self.writer.choose(self, REPLACE, body)
         else:
-            entry = self.writer.choose(self, CLAIM, {"seat": seat, "reason": reason[:1000], "scores": scores})
+            body = {"seat": seat, "reason": reason[:1000], "scores": scores}
+        if clock is not None:
+            body["clock"] = clock
+        entry = self.writer.choose(self, REPLACE if "key" in body else CLAIM, body)
         if entry is not None:
             self._take_claim(entry)
             self._advance_safely()
@@ -153,6 +156,10 @@ class Claims:
         if seat != waiting:
             raise ProtocolError(f"{where}: names seat {seat + 1}, but the game waits for "
                                 f"{'seat ' + str(waiting + 1) if waiting is not None else 'nobody'}", blame)
+        clock = body.get("clock")
+        if clock is not None and (clock != MOVE_CLOCK or self.move_clock is None):
+            raise ProtocolError(f"{where}: claims a clock ({str(body.get('clock'))[:20]!r}) this table did not "
+                                f"sign", blame)
         ours = self.scores_so_far()
         if tuple(body["scores"]) != (ours or ()):
             raise ProtocolError(f"{where}: signs scores so far {' '.join(map(str, body['scores']))}; the position "
@@ -240,7 +247,8 @@ class Claims:
         order = [i for i in range(len(self.seats)) if i not in (seat, by)] or [seat]
         self.claiming = {"kind": entry.kind, "seat": seat, "by": by, "hash": entry.hash, "order": order,
                          "agreed": [], "back": self.phase, "reason": body.get("reason", ""),
-                         "key": body.get("key"), "name": body.get("name", ""), "awaited_since": awaited_since}
+                         "key": body.get("key"), "name": body.get("name", ""), "awaited_since": awaited_since,
+                         "clock": body.get("clock")}
         if entry.kind == REPLACE:
             self.replaced_at = entry.seq     # (a table op under way starts again on the new fair table: _switch)
             self._events.append(ReplaceAsked(by, seat, body["name"], tuple(body["scores"]), body["key"]))
@@ -294,6 +302,9 @@ class Claims:
         field = "replace" if entry.kind == AGREE else "claim"
         if entry.body[field] != c["hash"]:
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} answers another claim", seat)
+        if entry.kind == REFUSE and seat == c["seat"] and c["clock"] == MOVE_CLOCK:
+            raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} refuses a claim that it ran out of the move "
+                                f"clock (being here is no answer to it)", seat)
         self._append(entry)
         self._answered(self._claim_writer(), entry.kind == AGREE, entry.body.get("reason", ""), seat)
 
@@ -306,6 +317,8 @@ class Claims:
         if len(c["agreed"]) == len(c["order"]):      # every answer in: the claimer closes the claim
             self._close_claim()
             return False
+        if seat == c["seat"] and c["clock"] == MOVE_CLOCK:
+            return False          # out of our move clock: being here is no answer; the claimer closes after the window
         if seat == c["seat"]:                        # a table of two, and we are the claimed seat: we are here
             agree, why = False, f"seat {seat + 1} is here"
         else:

@@ -38,7 +38,7 @@ from protocol.wire import MAX_BIN, ProtocolError, pack
 
 from .events import Aborted, Disputed, GameOver, OutOfPlace, ReplayMismatch
 from .claims import answer_window
-from .kinds import ABORT, CLAIM, CLAIM_REASON, END
+from .kinds import ABORT, CLAIM, CLAIM_REASON, END, MOVE_CLOCK
 from .phases import Phase
 from .writers import LiveWriter
 
@@ -77,11 +77,13 @@ class Ending:
         if self._awaited_since is not None and self.move_clock is not None \
                 and now - self._awaited_since > self.move_clock:
             why = f"{CLAIM_REASON}seat {seat + 1} took more than the move clock of {self.move_clock:g} s"
+            clock = MOVE_CLOCK
         elif self._waiting_since is not None and now - self._waiting_since > self.timeout:
             why = f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s"
+            clock = None
         else:
             return self._flush()
-        self._claim(seat, why)
+        self._claim(seat, why, clock)
         if self.phase == Phase.CLAIM:
             self._awaited_since = now     # the answers are awaited from now (a table of two: the answer window)
         return self._flush()

@@ -42,6 +42,10 @@ COMPUTER_DOMAIN = b"lanterne/seed/computer/v1"
 EPOCH_DOMAIN = b"lanterne/fair-epoch/v1"
 """A replacement starts a new fair table whose id is SHA-256(this || game id || hash of the last agree)."""
 
+MOVE_CLOCK = "move"
+"""A claim's ``clock`` when the seat ran out of the table's move clock (here, but too slow): the claimed seat
+cannot refuse it (being here is no answer to it). Absent: the seat was gone for the claim time."""
+
 CLAIM_REASON = "timeout: "
 """How a claim's reason starts (the ``claim`` entry's, and the claimer's ``abort`` that closes it)."""
 
@@ -66,8 +70,9 @@ def schemas() -> dict[str, dict]:
         MOVE: {"action": ["list", "any", 64], "digest": "bytes32", "proof?": proof},
         END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],
               "digest": "bytes32", "seed": "bytes32"},
-        REPLACE: {"seat": "uint", "key": "bytes32", "name": "str", "scores": ["list", "int", MAX_SEATS]},
-        CLAIM: {"seat": "uint", "reason": "str", "scores": ["list", "int", MAX_SEATS]},
+        REPLACE: {"seat": "uint", "key": "bytes32", "name": "str", "scores": ["list", "int", MAX_SEATS],
+                  "clock?": "str"},
+        CLAIM: {"seat": "uint", "reason": "str", "scores": ["list", "int", MAX_SEATS], "clock?": "str"},
         AGREE: {"replace": "bytes32"},
         REFUSE: {"claim": "bytes32", "reason": "str"},
         ABORT: {"reason": "str", "culprit?": "uint", "evidence": ["list", "bytes", 4], "seed?": "bytes32",

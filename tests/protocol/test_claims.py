@@ -223,3 +223,26 @@ def test_the_claimed_seats_own_move_voids_the_claim_wherever_it_arrives_second(c
     drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)])
     assert all(s.phase == "over" for s in sessions)
     assert verify_entries([e.raw for e in other.chain]).result == "over"
+
+
+def test_at_a_table_of_two_a_staller_cannot_refuse_a_move_clock_claim():
+    """Being here is no answer to the move clock: the claimed seat does not refuse it (the claimer closes after
+    the answer window), and a refusal it signs anyway breaks the rule and names it."""
+    host, guest = sessions = seated(claim=300.0, move_clock=20.0)
+    pipe = drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
+    host.tick(0.0, here=True)
+    pipe.collect(0, host.tick(21.0, here=True))
+    claim = host.chain[-1]
+    assert claim.kind == "claim" and claim.body["clock"] == "move"
+    pipe.deliver()
+    assert guest.phase == "claim" and guest.chain[-1].hash == claim.hash, "the staller holds it, and stays silent"
+    assert host.tick(31.0, here=True) == [] and not host.over
+    host.tick(32.0, here=True)                      # the answer window: the claimer closes
+    assert isinstance(host.result, Aborted) and host.result.culprit == 1
+    forged = seal(guest.identity, game=guest.game_id, seq=len(guest.chain), prev=guest.head[1], kind="refuse",
+                  body={"claim": claim.hash, "reason": "seat 2 is here"})
+    other = Session.replay([e.raw for e in host.chain[:len(guest.chain)]], host.public, host.seed, games=games,
+                           identity=host.identity)
+    other.receive(forged.raw, sender=guest.public)
+    assert isinstance(other.result, Aborted) and other.result.culprit == 1
+    assert "refuses a claim that it ran out of the move clock" in other.result.reason
