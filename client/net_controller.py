@@ -64,7 +64,7 @@ FAIR_WORDS = {
 """What a fair-table step is, in a player's words (a key, a reveal...)."""
 
 NOTES_KEPT = 200
-_CLAIM_TIME = re.compile(r" for ([0-9.]+) s$")
+_CLAIM_TIME = re.compile(r" (?:for|of) ([0-9.]+) s$")
 """The claim time in a claim's signed reason ('... sent nothing for 60 s')."""
 
 
@@ -509,7 +509,15 @@ class NetworkGame(GameController):
         if ev.culprit is not None and ev.reason.startswith(CLAIM_REASON) and 0 <= ev.culprit < len(self.seats):
             who = self.seats[ev.culprit].label + (" (you)" if ev.culprit == self.my_seat else "")
             found = _CLAIM_TIME.search(ev.reason)
-            text = f"Game ended: {who} was gone" + (f" {claim_time(float(found.group(1)))}" if found else "")
+            took = f" {claim_time(float(found.group(1)))}" if found else ""
+            if "move clock" in ev.reason:
+                text = f"Game ended: {who} took more than the move clock of{took}"
+            elif "left the table for good" in ev.reason:
+                text = f"Game ended: {who} left the table for good"
+            else:
+                text = f"Game ended: {who} was gone{took}"
+            if ev.agreed:
+                text += " (agreed by " + ", ".join(self.seats[a].label for a in ev.agreed if a < len(self.seats)) + ")"
             scores = list(ev.scores) if ev.scores is not None else self.peer.scores_so_far()
             if scores:
                 text += "; scores so far: " + ", ".join(f"{seat.label} {score}"

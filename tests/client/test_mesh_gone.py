@@ -207,7 +207,9 @@ async def test_a_player_gone_for_good_ends_the_game_with_the_scores_so_far(tmp_p
         result = host.peer.session.result
         assert result.culprit == 2 and result.scores is not None
         tally = ", ".join(f"{s.label} {v}" for s, v in zip(host.seats, result.scores))
-        assert host.status() == f"Game ended: P3 {bob} was gone 2 s; scores so far: {tally}"
+        agreed = ", ".join(host.seats[a].label for a in result.agreed)
+        assert result.agreed == (1,), "the computer seat's own clock agreed to the claim"
+        assert host.status() == f"Game ended: P3 {bob} was gone 2 s (agreed by {agreed}); scores so far: {tally}"
         assert tally.startswith(f"P1 {ann} ") and f", P2 [computer] {ann} 1 " in tally
         await until(lambda: isinstance(app_a.screen, GameOverScreen), pa, what="the end dialog")
         await pa.pause()
