@@ -4,8 +4,8 @@
 implemented, the house data of the Lanterne edition and the move notation.
 
 Modules in import order (each imports only those before it): ``data``,
-``board``, ``state`` (with its save/load), ``actions`` (typed records),
-``rules``, ``notation``, ``game`` (the contract).
+``board``, ``state`` (with its save/load, and views' masked card registries),
+``actions`` (typed records), ``rules``, ``notation``, ``game`` (the contract).
 """
 
 from .game import Pandoria

@@ -4,35 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import TABLE, Cards, Game, RulesError, State
+from engines.core import TABLE, Game, RulesError, State
 
 from . import data as D
 from . import notation, rules
 from .board import DIRECTIONS, hex_name
-from .state import PandoriaState
+from .state import PandoriaState, masked
 
 VARIANTS = ("classic", "beginner", "team")
 ALIASES = {"standard": "classic"}
-
-
-_MASKED: dict[int | None, tuple[Cards, Cards]] = {}
-"""Per seat: the last registry masked for it, and the masked registry."""
-
-
-def masked(cards: Cards, seat: int | None) -> Cards:
-    """``cards.masked(seat)``, remembered for the seat while the registry is the same object.
-
-    A registry is never changed once a state holds it (``apply`` works on a
-    clone and copies the registry before a deal or a claim: rules._cards), and
-    a seat's consecutive actions mostly leave it alone, so a bot's views of
-    one turn share one masked registry (nobody changes a view's registry either).
-    """
-    last = _MASKED.get(seat)
-    if last is not None and last[0] is cards:
-        return last[1]
-    mine = cards.masked(seat)
-    _MASKED[seat] = (cards, mine)
-    return mine
 
 
 def partner(seat: int) -> int:

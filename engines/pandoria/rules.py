@@ -16,20 +16,20 @@ from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, app
 from . import data as D
 from .board import (CASTLE, DIRECTIONS, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED,
                     PRINTED_SPACES, START_HEXES, STEP, hex_name, is_enclosed, is_open_region, region_of)
-from .state import PandoriaState
+from .state import PandoriaState, changed
 from .actions import Build, Buy, Castle, Figure, Monument, Move, Pass, Single, Skip, Spell, Take, Tile
 
 MONUMENT = 1000
 FREE = -1
 
-def _cards(st: PandoriaState) -> Cards:
-    """The card registry, ready to change in place.
+def _cards(st: PandoriaState, slots: tuple[int, ...]) -> Cards:
+    """The card registry, ready to change in place at ``slots`` (and nowhere else).
 
     ``apply`` works on ``PandoriaState.clone``, which shares it with the state
     before (most moves show or claim no card), so it is copied here, just
-    before it changes.
+    before it changes; views.changed notes the slots, so that views re-mask only those.
     """
-    st.cards = st.cards.copy()
+    st.cards = changed(st.cards, slots)
     return st.cards
 
 
@@ -323,7 +323,7 @@ def place_start_tiles(st: PandoriaState, value: int) -> None:
 
 def apply_outcome(st: PandoriaState, outcome: tuple, events: list) -> None:
     op = st.pending
-    apply_outcome_to_cards(_cards(st), op, outcome)
+    apply_outcome_to_cards(_cards(st, op.slots), op, outcome)
     st.pending = None
     label = st.after
     st.after = ""
@@ -473,7 +473,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         face = tile_face(ident)
         if not fits_double(st, h, d):
             raise IllegalAction(f"a double tile does not fit at {_hexname(h)} {_dirname(d)}")
-        _cards(st).claim(slot, ident, seat)
+        _cards(st, (slot,)).claim(slot, ident, seat)
         _pile(st, f"tiles{seat}").remove(slot)
         _pile(st, "board").append(slot)
         b = STEP[h][d]
@@ -743,7 +743,7 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
         cost = building_cost(st, seat, ident, index)
         if cost > res[D.WOOD]:
             raise IllegalAction(f"{building} costs {cost} wood, seat {seat + 1} has {res[D.WOOD]}")
-        _cards(st).claim(slot, ident, seat)
+        _cards(st, (slot,)).claim(slot, ident, seat)
         _use(st, "building")
         res[D.WOOD] -= cost
         _pile(st, f"hand{seat}").remove(slot)
@@ -762,7 +762,7 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
         raise IllegalAction(f"{spell} costs {cost} crystals, seat {seat + 1} has {res[D.CRYSTAL]}")
     if target not in spell_targets(st, seat, spell):
         raise IllegalAction(f"{spell} cannot take {_targets_text(target)} now")
-    _cards(st).claim(slot, ident, seat)
+    _cards(st, (slot,)).claim(slot, ident, seat)
     _use(st, "spell")
     res[D.CRYSTAL] -= cost
     _pile(st, f"hand{seat}").remove(slot)

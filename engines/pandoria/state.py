@@ -1,4 +1,4 @@
-"""The Pandoria state: every fact of the game as plain lists and ints, with its save/load."""
+"""The Pandoria state: every fact of the game as plain lists and ints, with its save/load; and views' masked card registries."""
 
 from __future__ import annotations
 
@@ -188,3 +188,78 @@ def _check_values(s: "PandoriaState") -> None:
     _in("placed", s.placed, 0, NHEX - 1)
     for region in s.closing:
         _in("closing", region, 0, NHEX - 1)
+
+
+# --------------------------------------------------------------------------
+# Views' card registries (Pandoria.view), remembered and brought up to date cheaply.
+#
+# Masking the 115 slots for a seat is most of a view's cost. A registry is
+# never changed once a state holds it: ``apply`` copies it first
+# (:func:`changed`, called by rules._cards) and notes which slots the copy will
+# change. So a seat's last masked registry serves again while the registry is
+# the same object, and a registry copied from it in a few steps re-masks only
+# the slots those steps changed. The result is exactly ``Cards.masked``;
+# nothing here is part of a position.
+
+_MASKED: dict[int | None, tuple[Cards, Cards]] = {}
+"""Per seat (None: the public view): the last registry masked for it, and the masked registry."""
+
+_PARENT: dict[Cards, tuple[Cards, tuple[int, ...]]] = {}
+"""A copied registry -> (the registry it was copied from, the slots the copy changes)."""
+_PARENT_SIZE = 512
+_CHAIN = 32
+"""How many copies back a masked registry is looked for."""
+
+
+def changed(cards: Cards, slots: tuple[int, ...]) -> Cards:
+    """A copy of ``cards`` that the caller changes at ``slots`` only (and nowhere else)."""
+    new = cards.copy()
+    if len(_PARENT) >= _PARENT_SIZE:
+        _PARENT.clear()
+    _PARENT[new] = (cards, tuple(slots))
+    return new
+
+
+def masked(cards: Cards, seat: int | None) -> Cards:
+    """``cards.masked(seat)``: remembered, or re-masked where it changed since the seat's last view."""
+    last = _MASKED.get(seat)
+    if last is not None and last[0] is cards:
+        return last[1]
+    mine = None
+    if last is not None:
+        stale = _changed_since(cards, last[0])
+        if stale is not None:
+            mine = _remask(last[1], cards, seat, stale)
+    if mine is None:
+        mine = cards.masked(seat)
+    _MASKED[seat] = (cards, mine)
+    return mine
+
+
+def _changed_since(cards: Cards, old: Cards) -> list[int] | None:
+    """The slots changed from ``old`` to ``cards`` if it was copied from it in a few steps, else None."""
+    stale: list[int] = []
+    for _ in range(_CHAIN):
+        step = _PARENT.get(cards)
+        if step is None:
+            return None
+        cards, slots = step
+        stale += slots
+        if cards is old:
+            return stale
+    return None
+
+
+def _remask(mine: Cards, cards: Cards, seat: int | None, stale: list[int]) -> Cards:
+    """``mine`` (masked for ``seat``) with the ``stale`` slots masked again from ``cards``."""
+    ids, seen = cards.ids, cards.seen
+    shown = mine.ids[:]
+    if seat is None:
+        everyone = cards.everyone
+        for slot in stale:
+            shown[slot] = ids[slot] if seen[slot] == everyone else None
+    else:
+        bit = 1 << seat
+        for slot in stale:
+            shown[slot] = ids[slot] if seen[slot] & bit else None
+    return Cards(shown, seen[:], cards.players)
