@@ -206,7 +206,7 @@ _MASKED: dict[int | None, tuple[Cards, Cards]] = {}
 
 _PARENT: dict[Cards, tuple[Cards, tuple[int, ...]]] = {}
 """A copied registry -> (the registry it was copied from, the slots the copy changes)."""
-_PARENT_SIZE = 512
+_PARENT_SIZE = 64
 _CHAIN = 32
 """How many copies back a masked registry is looked for."""
 
