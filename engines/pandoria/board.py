@@ -88,6 +88,30 @@ def region_of(terrain: list[int], start: int) -> list[int]:
     return sorted(seen)
 
 
+def region_if_enclosed(terrain: list[int], start: int) -> tuple[list[int] | None, set[int]]:
+    """``region_of(terrain, start)`` if no empty land hex touches it, else None; and the hexes walked.
+
+    The walk stops at the first empty land hex it meets: most regions next to
+    a new tile are still open, and the rest of the walk would not change that
+    (``is_open_region`` still judges a region that no empty hex touches).
+    """
+    t = terrain[start]
+    seen = {start}
+    todo = [start]
+    while todo:
+        h = todo.pop()
+        for n in NEIGHBOURS[h]:
+            if n in seen:
+                continue
+            there = terrain[n]
+            if there == t:
+                seen.add(n)
+                todo.append(n)
+            elif there == EMPTY and KIND[n] != LAKE:
+                return None, seen
+    return sorted(seen), seen
+
+
 def is_open_region(terrain: list[int], region: list[int]) -> bool:
     """A region stays open while an empty land hex touches it (one-hex holes
     included) or while it contains or touches the path of its terrain."""

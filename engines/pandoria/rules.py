@@ -15,7 +15,8 @@ from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, app
 
 from . import data as D
 from .board import (CASTLE, DIRECTIONS, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED,
-                    PRINTED_SPACES, START_HEXES, STEP, hex_name, is_enclosed, is_open_region, region_of)
+                    PRINTED_SPACES, START_HEXES, STEP, hex_name, is_enclosed, is_open_region,
+                    region_if_enclosed)
 from .state import PandoriaState, changed
 from .actions import Build, Buy, Castle, Figure, Monument, Move, Pass, Single, Skip, Spell, Take, Tile
 
@@ -428,9 +429,9 @@ def close_regions(st: PandoriaState, hexes: list[int], events: list) -> None:
     for h in sorted(todo):
         if h in done or not is_region_hex(st, h) or st.closed[h]:
             continue
-        region = region_of(st.terrain, h)
-        done.update(region)
-        if is_open_region(st.terrain, region):
+        region, walked = region_if_enclosed(st.terrain, h)
+        done.update(walked)  # an open region's hexes, or the whole region
+        if region is None or is_open_region(st.terrain, region):
             continue
         st.closed = st.closed[:]  # shared with the state before (PandoriaState.copy)
         for r in region:
