@@ -1,0 +1,236 @@
+"""`lanterne serve`: the app in a web browser, through textual-serve.
+
+textual-serve (the Textual team's own web server for Textual apps) runs a new
+``lanterne`` app for each browser tab that opens the page, and relays its
+screen and keys over a websocket. Every such app runs on *this* machine, as
+this machine's player: its identity key, display name, settings and games
+folder. Whoever opens the page plays as that player, so the server listens
+on 127.0.0.1 unless ``--host`` asks otherwise, and says so when it does not.
+
+On top of textual-serve, every request must name this machine (an IP
+address, ``localhost``, the ``--host`` given or this machine's own name), so
+a web site cannot reach the server through a name of its own that resolves
+here (DNS rebinding); and the websocket that drives the app refuses a page
+of another origin (a web site the player visits cannot open the app in the
+background).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import shlex
+import socket
+import sys
+
+NAME = "serve"
+HELP = ("serve the app to a web browser (textual-serve): whoever opens the page plays as this "
+        "machine's player; on 127.0.0.1 unless --host says otherwise")
+
+DEFAULT_PORT = 8000
+SERVED_ENV = "LANTERNE_SERVED"
+"""Set in each app the server starts, to ``HOST:PORT``: the app knows it runs in a browser."""
+
+CHILD_CODE = "from client.commands.serve import child; raise SystemExit(child())"
+
+
+def port_number(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port {value}: give 1..65535")
+    return value
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+                   help=f"TCP port of the web page (default {DEFAULT_PORT})")
+    p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                   help="address to listen on (default 127.0.0.1: this machine only); 0.0.0.0 or a LAN "
+                        "address lets others reach it, and whoever does plays as you")
+
+
+# --------------------------------------------------------------------------
+# where it listens
+
+
+def resolve(host: str) -> list[str]:
+    """The addresses ``host`` names; UserError (one line) when it names none."""
+    from client.cli import UserError
+
+    if not host.strip():
+        raise UserError("--host is empty: give an address such as 127.0.0.1 or 0.0.0.0")
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        raise UserError(f"--host {host!r} is not an address of this machine ({getattr(e, 'strerror', None) or e})"
+                        ) from None
+    return sorted({str(info[4][0]) for info in infos})
+
+
+def only_this_machine(addresses: list[str]) -> bool:
+    """Whether every address is a loopback one (127.0.0.0/8, ::1)."""
+    try:
+        return bool(addresses) and all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses)
+    except ValueError:
+        return False
+
+
+def url_host(host: str) -> str:
+    """``host`` as it goes in a URL: an IPv6 address in brackets; any address (0.0.0.0, ::) as this machine's."""
+    if host in ("0.0.0.0", "::", ""):
+        return socket.gethostname()
+    return f"[{host}]" if ":" in host else host
+
+
+def names_of_this_machine(host: str) -> set[str]:
+    """Host names a request may use besides an IP address (lower case)."""
+    names = {"localhost", host.lower()}
+    with_dots = socket.gethostname().lower()
+    names |= {with_dots, with_dots.split(".")[0], with_dots.split(".")[0] + ".local"}
+    try:
+        names.add(socket.getfqdn().lower())
+    except OSError:
+        pass
+    return {n for n in names if n}
+
+
+def request_names_this_machine(host_header: str | None, allowed: set[str]) -> bool:
+    """Whether a request's Host header names this machine (an IP address or an allowed name)."""
+    if not host_header:
+        return False
+    name = host_header.strip().lower()
+    if name.startswith("["):                     # [::1]:8000
+        name = name[1:name.find("]")] if "]" in name else name
+    elif name.count(":") == 1:                   # host:port
+        name = name.rsplit(":", 1)[0]
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return name.rstrip(".") in allowed
+
+
+def same_origin(origin: str | None, host_header: str | None) -> bool:
+    """Whether a websocket's Origin is the page's own (absent: not a browser page, allowed)."""
+    if origin is None:
+        return True
+    from urllib.parse import urlsplit
+
+    return bool(host_header) and urlsplit(origin).netloc.lower() == host_header.strip().lower()
+
+
+# --------------------------------------------------------------------------
+# who plays
+
+
+def who_plays() -> tuple[str, str]:
+    """(display name, key) of this machine's player, as said on the page and in the output."""
+    from client.settings import Settings, identity_fingerprint
+
+    name = Settings.load().display_name
+    fingerprint = identity_fingerprint()
+    return name, (f"key {fingerprint}" if fingerprint else "a key made on first use")
+
+
+def served_title() -> str:
+    """The app's title in a browser, in the header of every screen: whose player it is."""
+    name, _key = who_plays()
+    return f"Lanterne in a browser: you play as {name}, {socket.gethostname()}'s player"
+
+
+def child() -> int:
+    """What each browser tab runs: the app, its header saying whose player it is."""
+    from client import cli
+    from client.app import LanterneApp
+
+    try:
+        LanterneApp.TITLE = served_title()
+    except Exception:  # noqa: BLE001 - the notice never stops the app
+        pass
+    return cli.main([])
+
+
+def child_command() -> str:
+    """The shell command textual-serve runs per tab: this Python, this app."""
+    return shlex.join([sys.executable, "-c", CHILD_CODE])
+
+
+# --------------------------------------------------------------------------
+
+
+def make_server(host: str, port: int, title: str):
+    from aiohttp import web
+    from textual_serve.server import Server
+
+    allowed = names_of_this_machine(host)
+
+    class LanterneServer(Server):
+        """textual-serve's server, checking whom a request names and where a websocket comes from."""
+
+        def check(self, request) -> None:
+            if not request_names_this_machine(request.host, allowed):
+                raise web.HTTPForbidden(text="lanterne serve: open this page by this machine's address or name\n")
+
+        async def handle_index(self, request):
+            self.check(request)
+            # the page's links and websocket go back to the address the browser used (0.0.0.0 is no address)
+            self.public_url = f"{request.scheme}://{request.host}"
+            return await super().handle_index(request)
+
+        async def handle_websocket(self, request):
+            self.check(request)
+            if not same_origin(request.headers.get("Origin"), request.host):
+                raise web.HTTPForbidden(text="lanterne serve: a page of another site cannot open the app\n")
+            return await super().handle_websocket(request)
+
+        async def handle_download(self, request):
+            self.check(request)
+            return await super().handle_download(request)
+
+        async def on_startup(self, app) -> None:  # our lines, said before listening (see run)
+            pass
+
+    return LanterneServer(child_command(), host=host, port=port, title=title,
+                          public_url=f"http://{url_host(host)}:{port}")
+
+
+def run(args) -> int:
+    from client.cli import UserError
+
+    addresses = resolve(args.host)
+    try:  # textual-serve is a dependency; a broken install says so in one line
+        import textual_serve.server  # noqa: F401
+    except ImportError as e:
+        raise UserError(f"textual-serve is not installed ({e}): pip install textual-serve") from None
+    local = only_this_machine(addresses)
+    url = f"http://{url_host(args.host)}:{args.port}"
+    name, key = who_plays()
+    from client.single import data_folder
+
+    title = f"Lanterne on {socket.gethostname()}: you play as {name}, this machine's player"
+    server = make_server(args.host, args.port, title)
+    # bind first, so a taken port or a foreign address is one line, not a traceback
+    probe = socket.socket(socket.AF_INET6 if ":" in addresses[0] else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((addresses[0], args.port))
+    except OSError as e:
+        raise UserError(f"cannot listen on {args.host} port {args.port}: {e.strerror or e}") from None
+    finally:
+        probe.close()
+    os.environ[SERVED_ENV] = f"{args.host}:{args.port}"
+    if not local:
+        sys.stderr.write(f"lanterne: warning: serving on {args.host}, not only this machine: anyone who reaches "
+                         f"port {args.port} plays as you ({name})\n")
+    print(f"Serving Lanterne on {url}: whoever opens it plays as {name} ({key}, data folder "
+          f"{data_folder()}); one tab at a time, as one app at a time per data folder. Ctrl+C stops.", flush=True)
+    try:
+        server.serve()
+    except OSError as e:
+        raise UserError(f"cannot listen on {args.host} port {args.port}: {e.strerror or e}") from None
+    return 0

@@ -1,0 +1,187 @@
+"""`lanterne serve` in a real browser (issue 21): Debian's chromium, driven by selenium.
+
+The test starts ``lanterne serve`` on a free port with a data folder of its
+own, opens the page in headless chromium, waits for the home screen, starts
+a local Pagode game against the computer with the keyboard (``p``, Ctrl+S),
+plays the first legal move from the list (``?``, Enter) and checks that the
+move is in the game's signed log. The page draws the terminal on a canvas,
+so what the app shows is read from the bytes its websocket received (a hook
+installed before the page's own script). A screenshot is saved in the test's
+folder and named in every failure. Without chromium and chromedriver (Debian:
+``apt-get install chromium chromium-driver``; ``.ci/run`` installs them) the
+test is skipped with that reason.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+WAIT = 30.0
+"""Longest wait for any one step (a slow CI machine); the whole test takes a few seconds here."""
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and CHROMEDRIVER),
+    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)")
+
+# Records what the terminal receives, before the page's script opens its websocket.
+RECORD_WEBSOCKET = r"""
+window.__lanterne = {text: "", opened: 0};
+const Native = window.WebSocket;
+const decoder = new TextDecoder("utf-8");
+window.WebSocket = function (url, protocols) {
+  const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+  window.__lanterne.opened += 1;
+  socket.addEventListener("message", (event) => {
+    if (typeof event.data !== "string") {
+      window.__lanterne.text += decoder.decode(new Uint8Array(event.data), {stream: true});
+    }
+  });
+  return socket;
+};
+window.WebSocket.prototype = Native.prototype;
+Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+"""
+
+ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def private_env(tmp_path: Path) -> dict[str, str]:
+    """HOME and the XDG folders in tmp_path: the served app never touches the real player's data."""
+    env = dict(os.environ)
+    for var in ("LANTERNE_HOME", "LANTERNE_LOG_DIR"):
+        env.pop(var, None)
+    home = tmp_path / "home"
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"),
+               XDG_STATE_HOME=str(home / ".local/state"), XDG_CACHE_HOME=str(home / ".cache"),
+               USER="browserplayer", PYTHONUNBUFFERED="1")
+    home.mkdir()
+    return env
+
+
+def local_games(tmp_path: Path) -> Path:
+    return tmp_path / "home/.local/share/lanterne/games/local"
+
+
+def my_moves(log: Path) -> int:
+    """Moves in the log signed by seat 1 (the player at the page: the table's first entry is theirs)."""
+    from protocol.log import LogFormatError, open_entry, read_log
+
+    try:
+        raws, _cut = read_log(log)
+        entries = [open_entry(raw) for raw in raws]
+    except (OSError, LogFormatError, ValueError):
+        return 0
+    return sum(e.kind == "move" and e.author == entries[0].author for e in entries[1:])
+
+
+def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
+    from selenium import webdriver
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    started = time.monotonic()
+    port = free_port()
+    shot = tmp_path / "browser.png"
+    out = tmp_path / "serve.out"
+    server = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main(sys.argv[1:]))",
+         "serve", "--port", str(port)],
+        env=private_env(tmp_path), cwd=tmp_path, stdout=out.open("wb"), stderr=subprocess.STDOUT,
+        start_new_session=True)   # its own process group: the apps it starts end with it
+    driver = None
+
+    def said() -> str:
+        return out.read_text(errors="replace") if out.exists() else ""
+
+    def screen_text() -> str:
+        """Everything the page's terminal received so far, without the escape sequences."""
+        try:
+            return ESCAPES.sub("", driver.execute_script("return window.__lanterne ? window.__lanterne.text : ''"))
+        except WebDriverException:
+            return ""
+
+    def screenshot() -> str:
+        try:
+            driver.save_screenshot(str(shot))
+        except Exception:  # noqa: BLE001 - the screenshot is for the message only
+            pass
+        return f"screenshot {shot}; lanterne serve said:\n{said()[-2000:]}"
+
+    def wait_for(what: str, condition, timeout: float = WAIT):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = condition()
+            if value:
+                return value
+            if server.poll() is not None:
+                raise AssertionError(f"lanterne serve ended (status {server.returncode}) while waiting for {what}; "
+                                     f"{said()}")
+            time.sleep(0.1)
+        raise AssertionError(f"waited {timeout:.0f} s for {what}, in vain; "
+                             f"{screenshot() if driver else said()}")
+
+    try:
+        wait_for("lanterne serve to listen", lambda: "Serving Lanterne on" in said())
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,800",
+                    f"--user-data-dir={tmp_path / 'chromium'}"):
+            options.add_argument(arg)
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        driver.set_page_load_timeout(WAIT)
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_WEBSOCKET})
+        driver.get(f"http://127.0.0.1:{port}/")
+
+        wait_for("the home screen", lambda: "Play locally" in screen_text() and "Play on the LAN" in screen_text())
+        assert "you play as browserplayer" in screen_text(), (
+            f"the page does not say whose identity it plays with; {screenshot()}")
+        keys = driver.find_element(By.CSS_SELECTOR, "#terminal .xterm-helper-textarea")
+        keys.send_keys("p")
+        wait_for("the local game setup", lambda: "Against the computer" in screen_text())
+        keys.send_keys(Keys.CONTROL, "s")    # Start: Pagode (the first game) against the computer
+        games = local_games(tmp_path)
+        log = wait_for("the local game's log", lambda: next(iter(sorted(games.glob("*.log"))), None)
+                       if games.is_dir() else None)
+        assert my_moves(log) == 0
+        wait_for("the seat at the page to have the turn", lambda: "Your turn" in screen_text())
+        mark = len(screen_text())
+        keys.send_keys("?")                  # the list of legal moves, the first one highlighted
+        wait_for("the list of legal moves", lambda: "legal move" in screen_text()[mark:])
+        mark = len(screen_text())
+        keys.send_keys(Keys.ENTER)           # plays it
+        wait_for("the move played from the browser, in the game's log", lambda: my_moves(log) == 1)
+        wait_for("the move on the page (the game's list of moves)",
+                 lambda: re.search(r"\d+\. P1 browserplayer \w", screen_text()[mark:]))
+        screenshot()
+        assert shot.is_file(), f"no screenshot at {shot}"
+    finally:
+        if driver is not None:
+            driver.quit()
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait(10)
+    assert time.monotonic() - started < 90
