@@ -31,7 +31,7 @@ CHROMEDRIVER = shutil.which("chromedriver")
 WAIT = 30.0
 """Longest wait for any one step (a slow CI machine); the whole test takes a few seconds here."""
 
-pytestmark = pytest.mark.skipif(
+needs_browser = pytest.mark.skipif(
     not (CHROMIUM and CHROMEDRIVER),
     reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)")
 
@@ -76,6 +76,26 @@ def private_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+def start_serve(tmp_path: Path, *args: str, out: Path) -> subprocess.Popen:
+    """``lanterne serve ARGS`` with a data folder in tmp_path, its output (stdout and stderr) in ``out``."""
+    with out.open("wb") as sink:
+        return subprocess.Popen(
+            [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main(sys.argv[1:]))",
+             "serve", *args],
+            env=private_env(tmp_path), cwd=tmp_path, stdout=sink, stderr=subprocess.STDOUT,
+            start_new_session=True)   # its own process group: the apps it starts end with it
+
+
+def stop(server: subprocess.Popen) -> None:
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(10)
+
+
 def local_games(tmp_path: Path) -> Path:
     return tmp_path / "home/.local/share/lanterne/games/local"
 
@@ -92,6 +112,7 @@ def my_moves(log: Path) -> int:
     return sum(e.kind == "move" and e.author == entries[0].author for e in entries[1:])
 
 
+@needs_browser
 def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
     from selenium import webdriver
     from selenium.common.exceptions import WebDriverException
@@ -103,11 +124,7 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
     port = free_port()
     shot = tmp_path / "browser.png"
     out = tmp_path / "serve.out"
-    server = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main(sys.argv[1:]))",
-         "serve", "--port", str(port)],
-        env=private_env(tmp_path), cwd=tmp_path, stdout=out.open("wb"), stderr=subprocess.STDOUT,
-        start_new_session=True)   # its own process group: the apps it starts end with it
+    server = start_serve(tmp_path, "--port", str(port), out=out)
     driver = None
 
     def said() -> str:
@@ -177,11 +194,92 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
     finally:
         if driver is not None:
             driver.quit()
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait(10)
+        stop(server)
     assert time.monotonic() - started < 90
+
+
+# --------------------------------------------------------------------------
+# no browser needed
+
+
+def lanterne(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "client", *args], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--port", "0"], "port 0: give 1..65535"),
+    (["--port", "http"], "'http' is not a port number"),
+    (["--port", "70000"], "port 70000: give 1..65535"),
+    (["--host", "no-such-host.invalid"], "--host 'no-such-host.invalid' is not an address of this machine"),
+    (["--host", ""], "--host is empty"),
+    (["--host", "192.0.2.1"], "cannot listen on 192.0.2.1 port 8000"),   # TEST-NET-1: no interface has it
+])
+def test_wrong_serve_arguments_are_one_line(args, says):
+    r = lanterne("serve", *args)
+    assert r.returncode == 2, r
+    assert says in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_a_taken_port_is_one_line():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        r = lanterne("serve", "--port", str(port))
+    assert r.returncode == 2, r
+    assert f"cannot listen on 127.0.0.1 port {port}: " in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def http_status(port: int, path: str, headers: dict[str, str]) -> tuple[int, str]:
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.read().decode(errors="replace")
+    finally:
+        conn.close()
+
+
+def test_served_beyond_this_machine_it_warns_and_still_refuses_foreign_names_and_pages(tmp_path):
+    port = free_port()
+    out = tmp_path / "serve.out"
+    server = start_serve(tmp_path, "--host", "0.0.0.0", "--port", str(port), out=out)
+    try:
+        deadline = time.monotonic() + WAIT
+        while "Serving Lanterne on" not in out.read_text() and time.monotonic() < deadline:
+            assert server.poll() is None, out.read_text()
+            time.sleep(0.05)
+        said = out.read_text()
+        warnings = [line for line in said.splitlines() if "warning" in line]
+        assert warnings == [f"lanterne: warning: serving on 0.0.0.0, not only this machine: anyone who reaches "
+                            f"port {port} plays as you (browserplayer)"], said
+        # the page's websocket goes back to the address the browser used, not to 0.0.0.0
+        status, page = wait_for_page(port, {"Host": f"127.0.0.1:{port}"})
+        assert status == 200 and f"ws://127.0.0.1:{port}/ws" in page, page
+        assert "you play as browserplayer" in page    # the page's title, until the app draws
+        # a name that is not this machine's (DNS rebinding) is refused, page and websocket
+        assert http_status(port, "/", {"Host": f"attacker.example:{port}"})[0] == 403
+        upgrade = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+                   "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+        assert http_status(port, "/ws", {**upgrade, "Host": f"attacker.example:{port}"})[0] == 403
+        # a page of another site cannot open the app in the background
+        assert http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}",
+                                         "Origin": "http://attacker.example"})[0] == 403
+    finally:
+        stop(server)
+
+
+def wait_for_page(port: int, headers: dict[str, str]) -> tuple[int, str]:
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            return http_status(port, "/", headers)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
