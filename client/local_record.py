@@ -17,9 +17,12 @@ from the same position with the same hidden cards. The secret is random, or
 derived from the seed a person chose (same seed, same moves: the same log,
 byte for byte).
 
-Speed (2 seats, random players, ``/tmp/measure_local.py`` in the commit
-message): a move through the sessions, the pipe and the fsynced log takes a
-few milliseconds; the end of the game (every seat's audit) a few tens.
+Speed (2 seats, random players, ``python -m client.local_record``): a move
+through the sessions and the pipe takes a few milliseconds; the end of the
+game (every seat's audit) a few tens. The log is written and fsynced by one
+writer thread per game (:class:`LogQueue`), in order, so the disk never
+stalls the screen (docs/benchmarks.md, Notes); ``flush_ms`` is what is
+left to write when the last move returns.
 """
 
 from __future__ import annotations
@@ -491,6 +494,9 @@ def measure(game_id: str, seed: str = "m", folder: Path | str | None = None) -> 
             t = time.perf_counter()
             c.submit(w.seat, action)
             times.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        c.flush()
+        flush = (time.perf_counter() - t) * 1000
         c.close()
         entries = len(c.sessions[0].chain)
     longest = max(range(len(times)), key=times.__getitem__)
@@ -498,7 +504,7 @@ def measure(game_id: str, seed: str = "m", folder: Path | str | None = None) -> 
     return {"game": game_id, "setup_ms": round(setup, 1), "moves": len(times), "entries": entries,
             "median_ms": round(ordered[len(times) // 2], 1), "p95_ms": round(ordered[int(len(times) * 0.95)], 1),
             "max_ms": round(times[longest], 1), "max_at_move": longest + 1,
-            "last_move_ms": round(times[-1], 1)}
+            "last_move_ms": round(times[-1], 1), "flush_ms": round(flush, 1)}
 
 
 if __name__ == "__main__":
