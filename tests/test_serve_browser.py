@@ -270,6 +270,14 @@ def test_served_beyond_this_machine_it_warns_and_still_refuses_foreign_names_and
         # a page of another site cannot open the app in the background
         assert http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}",
                                          "Origin": "http://attacker.example"})[0] == 403
+        # the data folder taken (the terminal app, another tab): the tab is turned away, and told why
+        from client.single import only_instance
+
+        with only_instance(tmp_path / "home/.local/share/lanterne"):
+            status, why = http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}",
+                                                     "Origin": f"http://127.0.0.1:{port}"})
+        assert status == 409 and "another Lanterne is already running" in why, (status, why)
+        assert "a browser tab was turned away: another Lanterne is already running" in out.read_text()
     finally:
         stop(server)
 

@@ -163,6 +163,17 @@ def child_command() -> str:
 # --------------------------------------------------------------------------
 
 
+def data_folder_busy() -> str | None:
+    """Why a new app cannot start now (another app holds the data folder: client/single.py), or None."""
+    from client.single import AlreadyRunning, only_instance
+
+    try:
+        with only_instance():
+            return None
+    except AlreadyRunning as e:
+        return str(e)
+
+
 def make_server(host: str, port: int, title: str):
     from aiohttp import web
     from textual_serve.server import Server
@@ -186,6 +197,10 @@ def make_server(host: str, port: int, title: str):
             self.check(request)
             if not same_origin(request.headers.get("Origin"), request.host):
                 raise web.HTTPForbidden(text="lanterne serve: a page of another site cannot open the app\n")
+            busy = data_folder_busy()
+            if busy:  # a second tab, or the terminal app open: the page says "Session ended", here why
+                print(f"lanterne: a browser tab was turned away: {busy}", flush=True)
+                raise web.HTTPConflict(text=f"lanterne serve: {busy}\n")
             return await super().handle_websocket(request)
 
         async def handle_download(self, request):
