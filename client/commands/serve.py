@@ -31,6 +31,9 @@ DEFAULT_PORT = 8000
 SERVED_ENV = "LANTERNE_SERVED"
 """Set in each app the server starts, to ``HOST:PORT``: the app knows it runs in a browser."""
 
+SHUTDOWN_SECONDS = 1.0
+"""On Ctrl+C or SIGTERM, how long open tabs may go on before their apps are told to quit."""
+
 CHILD_CODE = "from client.commands.serve import child; raise SystemExit(child())"
 
 
@@ -209,6 +212,27 @@ def make_server(host: str, port: int, title: str):
 
         async def on_startup(self, app) -> None:  # our lines, said before listening (see run)
             pass
+
+        def serve(self, debug: bool = False) -> None:
+            """textual-serve's own, but Ctrl+C or SIGTERM end it at once: an open tab's app is told to
+            quit and the page says "Session ended" (textual-serve waits for open tabs up to 60 s)."""
+            import asyncio
+            import signal
+
+            self.debug = debug
+            self.initialize_logging()
+            loop = asyncio.new_event_loop()
+            for number in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+                if number is not None:
+                    try:
+                        loop.add_signal_handler(number, self.request_exit)
+                    except (NotImplementedError, RuntimeError, ValueError):
+                        pass
+            try:
+                web.run_app(self._make_app(), host=self.host, port=self.port, handle_signals=False, loop=loop,
+                            print=lambda *args: None, shutdown_timeout=SHUTDOWN_SECONDS)
+            finally:
+                loop.close()
 
     return LanterneServer(child_command(), host=host, port=port, title=title,
                           public_url=f"http://{url_host(host)}:{port}")
