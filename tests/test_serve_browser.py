@@ -120,7 +120,6 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    started = time.monotonic()
     port = free_port()
     shot = tmp_path / "browser.png"
     out = tmp_path / "serve.out"
@@ -162,7 +161,9 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,800",
-                    f"--user-data-dir={tmp_path / 'chromium'}"):
+                    f"--user-data-dir={tmp_path / 'chromium'}",
+                    # offline: the page's web font (Google Fonts) fails at once instead of holding the page's load
+                    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"):
             options.add_argument(arg)
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         driver.set_page_load_timeout(WAIT)
@@ -170,8 +171,7 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
         driver.get(f"http://127.0.0.1:{port}/")
 
         wait_for("the home screen", lambda: "Play locally" in screen_text() and "Play on the LAN" in screen_text())
-        assert "you play as browserplayer" in screen_text(), (
-            f"the page does not say whose identity it plays with; {screenshot()}")
+        wait_for("the page to say whose player it plays as", lambda: "you play as browserplayer" in screen_text())
         keys = driver.find_element(By.CSS_SELECTOR, "#terminal .xterm-helper-textarea")
         keys.send_keys("p")
         wait_for("the local game setup", lambda: "Against the computer" in screen_text())
@@ -183,7 +183,7 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
         wait_for("the seat at the page to have the turn", lambda: "Your turn" in screen_text())
         mark = len(screen_text())
         keys.send_keys("?")                  # the list of legal moves, the first one highlighted
-        wait_for("the list of legal moves", lambda: "legal move" in screen_text()[mark:])
+        wait_for("the list of legal moves", lambda: re.search(r"P1 browserplayer: \d+ legal moves?", screen_text()[mark:]))
         mark = len(screen_text())
         keys.send_keys(Keys.ENTER)           # plays it
         wait_for("the move played from the browser, in the game's log", lambda: my_moves(log) == 1)
@@ -195,7 +195,6 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
         if driver is not None:
             driver.quit()
         stop(server)
-    assert time.monotonic() - started < 90
 
 
 # --------------------------------------------------------------------------
