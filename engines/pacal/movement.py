@@ -7,6 +7,8 @@ ship is lifted first, so its own cell is free while it moves.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from engines.pacal import data
 from engines.pacal.board import SACRED_CELLS, Board, bit_cells, board_for
 from engines.pacal.state import PacalState
@@ -179,5 +181,8 @@ def can_teleport_to(state: PacalState, seat: int, c: int) -> bool:
 def teleport_cells(state: PacalState, seat: int) -> list[int]:
     """Free cells an energy piece (or a forced relocation) may put the ship on."""
     free = free_map(state, seat)
+    cells = list(compress(range(len(free)), free))  # ascending, picked in C: a search lists them often
     own = state.ships[seat]
-    return [c for c, ok in enumerate(free) if ok and c != own]
+    if own is not None and free[own]:
+        cells.remove(own)
+    return cells
