@@ -28,7 +28,7 @@ def _cards(st: PandoriaState, slots: tuple[int, ...]) -> Cards:
 
     ``apply`` works on ``PandoriaState.clone``, which shares it with the state
     before (most moves show or claim no card), so it is copied here, just
-    before it changes; views.changed notes the slots, so that views re-mask only those.
+    before it changes; state.changed notes the slots, so that views re-mask only those.
     """
     st.cards = changed(st.cards, slots)
     return st.cards

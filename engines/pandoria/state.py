@@ -1,4 +1,9 @@
-"""The Pandoria state: every fact of the game as plain lists and ints, with its save/load; and views' masked card registries."""
+"""The Pandoria state: every fact of the game as plain lists and ints, with its save/load.
+
+Also the masked card registries of views (at the end), kept here because
+both the rules (which copy a registry before changing it) and the game's
+``view`` use them.
+"""
 
 from __future__ import annotations
 
