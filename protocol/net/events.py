@@ -164,6 +164,28 @@ class LinkLost(PeerEvent):
 
 
 @dataclass(frozen=True)
+class WatcherJoined(PeerEvent):
+    """A spectator started watching the table through us (it sees only what is public)."""
+
+    name: str
+    fingerprint: str
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.fingerprint}) is watching"
+
+
+@dataclass(frozen=True)
+class WatcherLeft(PeerEvent):
+    """A spectator stopped watching through us."""
+
+    name: str
+    fingerprint: str
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.fingerprint}) stopped watching"
+
+
+@dataclass(frozen=True)
 class PeerLeft(PeerEvent):
     """A member said it leaves on purpose: a pause (it will be back), or for good (it resigned on a table whose
     policy gives a gone seat to a computer). Not a crash, not a cut cable."""
@@ -200,4 +222,5 @@ class Note(PeerEvent):
 
 
 __all__ = ["Advertised", "JoinAsked", "JoinPending", "JoinRefused", "JoinWithdrawn", "LinkAsked", "LinkLost", "Linked", "Listening", "Note",
-           "PeerEvent", "PeerLeft", "Resumed", "SeatFreed", "SeatOffered", "SeatTaken", "Seated"]
+           "PeerEvent", "PeerLeft", "Resumed", "SeatFreed", "SeatOffered", "SeatTaken", "Seated", "WatcherJoined",
+           "WatcherLeft"]

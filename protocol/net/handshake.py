@@ -60,6 +60,7 @@ SCHEMAS: dict[str, dict] = {
     "id": {"t": "str", "v": "uint", "key": "bytes32", "name": "str", "sig": "bytes64"},
     "join": {"t": "str", "game": "str", "variant": "str", "players": "uint", "port?": "uint"},
     "resume": {"t": "str", "game_id": "bytes", "have": "uint", "port?": "uint"},
+    "watch": {"t": "str", "have": "uint"},
     "accept": {"t": "str", "note": "str", "have": "uint"},
     "decline": {"t": "str", "reason": "str"},
     # every table (protocol/net/peer.py): once every seat is taken the host tells

@@ -33,13 +33,13 @@ class Request:
 
     peer: PeerIdentity
     safety_code: str
-    kind: str  # "join" or "resume"
+    kind: str  # "join", "resume" or "watch" (a spectator)
     game: str = ""
     variant: str = ""
     players: int = 0
     game_id: bytes = b""
     have: int = 0
-    """For a resume: how many log entries the joiner holds."""
+    """For a resume or a watch: how many log entries the asker holds."""
     address: tuple[str, int] = ("", 0)
     port: int = 0
     """The port the joiner listens on for the other peers of an N-peer table (0: none)."""
@@ -105,13 +105,15 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
     """
     try:
         hs = await authenticate(link, me, name, timeout=timeout)
-        msg = decode(await within(link.recv(), timeout), "join", "resume")
+        msg = decode(await within(link.recv(), timeout), "join", "resume", "watch")
     except (HandshakeError, LinkClosed, asyncio.TimeoutError) as e:
         await link.close(str(e) or "no request in time")
         return None
     if msg["t"] == "join":
         request = Request(hs.peer, hs.safety_code, "join", game=msg["game"][:32], variant=msg["variant"][:32],
                           players=msg["players"], address=link.peer, port=msg.get("port", 0))
+    elif msg["t"] == "watch":
+        request = Request(hs.peer, hs.safety_code, "watch", have=msg["have"], address=link.peer)
     else:
         request = Request(hs.peer, hs.safety_code, "resume", game_id=msg["game_id"], have=msg["have"],
                           address=link.peer, port=msg.get("port", 0))
@@ -184,6 +186,11 @@ def join_request(game: str, variant: str, players: int, port: int = 0) -> dict:
     if port:
         request["port"] = port
     return request
+
+
+def watch_request(have: int = 0) -> dict:
+    """A spectator asks to watch the table (holding ``have`` entries already)."""
+    return {"t": "watch", "have": have}
 
 
 def resume_request(game_id: bytes, have: int, port: int = 0) -> dict:

@@ -53,6 +53,7 @@ from protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END, Aborted,
 from protocol.wire import ProtocolError
 
 from .computers import Computers
+from .watchers import Watchers
 from .discovery import Advert, Discovery, TableHint
 from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, PeerLeft, Resumed
 from .files import GameFiles, ResumeError, Say, Seat, read_game_files, seats_of
@@ -90,6 +91,8 @@ class PeerOptions:
     a table that signs less is left at once, in one line, before any move."""
     move_clock: float | None = None
     """The host's move clock, signed in the table: a seat linked but silent this long may be claimed against."""
+    spectators: bool = True
+    """The host lets spectators watch the table (signed in the table); each player serves those who ask it."""
     reconnect_every: float = 0.5
     linger: float = 10.0
     """Seconds a peer stays up after the end, for a peer that missed the last entries."""
@@ -98,7 +101,7 @@ class PeerOptions:
 
 
 @dataclass
-class Peer(Seating, Computers):
+class Peer(Seating, Computers, Watchers):
     """One seat of a network game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
 
     me: Identity
@@ -156,6 +159,8 @@ class Peer(Seating, Computers):
     """A guest's condition: leave (resign) a table whose on-gone policy is not this one."""
     _unlinked_at: dict = field(default_factory=dict)
     """Per key: when (monotonic) its link to us last went down (a claim's answer counts from there)."""
+    _watch_wake: dict = field(default_factory=dict)
+    """Per spectator we serve: the event that wakes its sender (:mod:`.watchers`)."""
     _resigned: set = field(default_factory=set)
     """Keys whose link closed saying they left for good (:data:`LEFT_RESIGNED`): claimed without the claim time."""
     _asked: dict = field(default_factory=dict)
@@ -282,7 +287,7 @@ class Peer(Seating, Computers):
     def _report(self, events: list) -> None:
         session = self.session
         session.data_to_send()  # the chain is the outbox: every sender reads it
-        for event in self._wake.values():
+        for event in (*self._wake.values(), *self._watch_wake.values()):
             event.set()
         self._changed.set()
         if events and self.on_events is not None:

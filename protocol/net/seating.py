@@ -39,6 +39,8 @@ class Seating:
         await host_connection(link, self.me, self.name, self._decide, self._accepted)
 
     async def _decide(self, req: Request) -> Answer:
+        if req.kind == "watch":
+            return self._decide_watch(req)
         if req.kind == "resume":
             if not self.table_id and req.peer.key in self.keys():
                 # a seat after us dials as soon as it has the roster; the host's hello may still be
@@ -107,7 +109,7 @@ class Seating:
         self.session = Session(self.me, host=True, name=self.name, game=self._game, variant=self._variant,
                                seed=self._seed, store=self.files.store(self._seed, meta),
                                timeout=self.options.claim_after, guests=guests, on_gone=self.on_gone,
-                               move_clock=self.options.move_clock)
+                               move_clock=self.options.move_clock, spectators=self.options.spectators)
         self._report(self.session.start())
         self._save_roster()
         self._full.set()
@@ -145,6 +147,9 @@ class Seating:
         return ""
 
     async def _accepted(self, req: Request, link: Link) -> None:
+        if req.kind == "watch":
+            await self._serve_watcher(req, link)
+            return
         if req.kind == "join":
             if not link.closed and len(self._joiners) == self._players - 1 and not self._full.is_set():
                 self._seat_everyone()      # the last seat's accept reached a joiner still there

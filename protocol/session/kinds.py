@@ -65,7 +65,7 @@ def schemas() -> dict[str, dict]:
                 "table?": "bytes32"},
         TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],
                      "seats": ["list", "bytes32", MAX_SEATS], "names": ["list", "str", MAX_SEATS],
-                     "on_gone?": "str", "claim_ms?": "uint", "move_ms?": "uint"},
+                     "on_gone?": "str", "claim_ms?": "uint", "move_ms?": "uint", "watch?": "bool"},
         GENESIS: {"nonce": "bytes32"},
         MOVE: {"action": ["list", "any", 64], "digest": "bytes32", "proof?": proof},
         END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],

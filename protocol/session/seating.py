@@ -111,6 +111,8 @@ class Seating:
             body["claim_ms"] = round(self.timeout * 1000)
         if self.move_clock is not None:
             body["move_ms"] = round(self.move_clock * 1000)
+        if self.spectators:
+            body["watch"] = True
         checked = self._check_table(unpack(pack(body)), None)
         if self.writer.choose(self, TABLE_KIND, body) is not None:
             self._set_table(self.chain[-1].body, checked)
@@ -141,6 +143,7 @@ class Seating:
             self.timeout = body["claim_ms"] / 1000
             self.claim_signed = True
         self.move_clock = body["move_ms"] / 1000 if "move_ms" in body else None
+        self.spectators = bool(body.get("watch", False))
         self.my_seat = self._seat_of(self.public)
         self.phase = Phase.GENESIS
         self._genesis_start = len(self.chain)

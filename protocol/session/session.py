@@ -60,7 +60,7 @@ class Session(Seating, Play, Ending, Claims):
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
                  guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END,
-                 move_clock: float | None = None):
+                 move_clock: float | None = None, spectators: bool = False):
         self.identity = identity
         self.public: bytes = identity.public if identity is not None else public
         if self.public is None:
@@ -85,6 +85,8 @@ class Session(Seating, Play, Ending, Claims):
         self.move_clock = move_clock
         """Seconds a seat may take for one step even while linked (the host's, signed in the table as ``move_ms``);
         None: no move clock, a linked player may think as long as it likes."""
+        self.spectators = spectators
+        """Whether the table lets spectators watch (the host's choice, signed in the table as ``watch``)."""
         self.min_claim: float | None = None
         """A guest's condition: at its genesis turn it leaves a table whose claim time or move clock is shorter."""
         self.auto_join = auto_join

@@ -744,6 +744,7 @@ async def test_the_mouse_wheel_turns_the_tile_like_r():
 def give_cards(controller, seat: int, count: int) -> list[int]:
     """Move ``count`` cards from the deck into ``seat``'s hand, seen by that seat (a test position)."""
     state = controller.state
+    state.cards = state.cards.copy()    # a registry is never changed in place (views remember them: engines/pandoria)
     moved = [s for s in state.piles["deck"] if state.cards.ids[s] is not None][:count]
     for slot in moved:
         state.piles["deck"].remove(slot)

@@ -1,0 +1,107 @@
+"""Spectators over TCP (issue 21, part 1): a peer watches a running table from the middle of the game.
+
+It receives every signed entry, checks each one as a peer does (its own
+session, no seat), catches up from the start, and sees only what is public:
+at every point no card of a hand is known to it. It cannot change the game:
+any byte it sends closes its link. A table that does not allow spectators
+declines in one line; the players see who watches.
+"""
+
+import asyncio
+import dataclasses
+
+import pytest
+
+from engines.registry import get_game
+from protocol.identity import Identity
+from protocol.log import read_log, seal
+from protocol.net.events import WatcherJoined
+from protocol.net.invite import Declined
+from protocol.net.peer import GOODBYE
+from protocol.net.transport import LinkClosed
+from protocol.net.watchers import SPECTATOR_SENT, Spectator
+from protocol.session import GameOver, Moved
+from tests.protocol.net.test_npeer import FAST, LOCAL, make_table, wait_port
+
+EVE = Identity.from_seed(b"spectator-eve")
+SLOW = dataclasses.replace(FAST, move_delay=0.02)
+
+
+def hidden_cards_known(session) -> list[int]:
+    """Slots not public whose card the spectator's view knows (must stay empty)."""
+    cards = session.view.cards
+    return [slot for slot, (ident, seen) in enumerate(zip(cards.ids, cards.seen))
+            if seen != cards.everyone and ident is not None]
+
+
+async def test_a_spectator_joining_a_pandoria_table_mid_game_sees_the_public_board_and_no_hidden_card(tmp_path):
+    host, guests, lines = make_table(tmp_path, "pandoria", 3, options=SLOW)
+    watched = []
+    host.on_peer_event = watched.append
+    tasks = [asyncio.create_task(host.run_host([LOCAL], 0, discover=False))]
+    port = await wait_port(host)
+    for g in guests:
+        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pandoria")))
+        while len(host._joiners) < len(tasks) - 1 and not host._full.is_set():
+            await asyncio.sleep(0.01)
+    while host.session is None or sum(e.kind == "move" for e in host.session.chain) < 10:
+        await asyncio.sleep(0.02)
+    said, checked = [], []
+    spectator = Spectator(EVE, "Eve", say=said.append)
+
+    def check(events):           # at every step of the watch: nothing hidden is known to the spectator
+        if spectator.session.view is not None:
+            checked.append(hidden_cards_known(spectator.session))
+    spectator.on_events = check
+    watching = await asyncio.wait_for(spectator.watch(LOCAL, port), 120)
+    sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)
+    assert isinstance(watching.result, GameOver) and all(isinstance(s.result, GameOver) for s in sessions)
+    assert watching.result == sessions[0].result
+    assert [e.raw for e in watching.chain] == read_log(host.files.log_path)[0], "caught up from the start"
+    assert checked and not any(checked), "a card of a hand was known to the spectator"
+    game = get_game("pandoria")
+    assert game.digest(watching.view) == game.digest(sessions[0].view), "the same public board"
+    assert watching.my_seat is None and EVE.public not in watching.seats
+    assert any(line.startswith("move ") for line in said) and said[0].startswith("watching Ana")
+    assert any(isinstance(e, WatcherJoined) and e.name == "Eve" for e in watched), "the players see who watches"
+
+
+async def test_a_spectator_cannot_send_an_entry(tmp_path):
+    host, guests, lines = make_table(tmp_path, "pagode", 2, options=dataclasses.replace(FAST, move_delay=0.05))
+    tasks = [asyncio.create_task(host.run_host([LOCAL], 0, discover=False))]
+    port = await wait_port(host)
+    tasks.append(asyncio.create_task(guests[0].run_guest((LOCAL, port), [LOCAL], game="pagode")))
+    while host.session is None or len(host.session.chain) < 12:
+        await asyncio.sleep(0.02)
+    from protocol.net.invite import ask, watch_request
+
+    link, hs, _ = await ask(LOCAL, port, EVE, "Eve", watch_request(0))
+    first = await link.recv()
+    head = host.session.chain[-1]
+    forged = seal(EVE, game=head.game, seq=len(host.session.chain), prev=head.hash, kind="move",
+                  body={"action": ["end"], "digest": bytes(32)})
+    await link.send(forged.raw)
+    with pytest.raises(LinkClosed):
+        while True:
+            await link.recv()
+    assert link.peer_reason == SPECTATOR_SENT
+    assert all(e.raw != forged.raw for e in host.session.chain) and first == host.session.chain[0].raw
+    sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)
+    assert all(isinstance(s.result, GameOver) for s in sessions), "the game went on as if nothing was sent"
+
+
+async def test_a_table_that_does_not_allow_spectators_declines_in_one_line(tmp_path):
+    private = dataclasses.replace(FAST, move_delay=0.05, spectators=False)
+    host, guests, lines = make_table(tmp_path, "pagode", 2, options=private)
+    tasks = [asyncio.create_task(host.run_host([LOCAL], 0, discover=False))]
+    port = await wait_port(host)
+    tasks.append(asyncio.create_task(guests[0].run_guest((LOCAL, port), [LOCAL], game="pagode")))
+    while host.session is None or host.session.game is None:
+        await asyncio.sleep(0.02)
+    assert not host.session.spectators and "watch" not in host.session.chain[1].body
+    with pytest.raises(Declined) as declined:
+        await Spectator(EVE, "Eve", say=lambda line: None).watch(LOCAL, port)
+    assert str(declined.value) == "Ana declined: this table does not let spectators watch"
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
