@@ -91,9 +91,10 @@ class Spectator:
     def __init__(self, me: Identity, name: str, *, games: Callable[[str], Game] | None = None,
                  say: Callable[[str], None] = print, on_events: Callable[[list], None] | None = None,
                  options: LinkOptions = LinkOptions(read_timeout=20.0, keepalive=5.0, connect_timeout=3.0),
-                 reconnect_every: float = 0.5):
+                 reconnect_every: float = 0.5, patience: float = 30.0):
         self.me, self.name, self.say, self.on_events = me, name, say, on_events
-        self.options, self.reconnect_every = options, reconnect_every
+        self.options, self.reconnect_every, self.patience = options, reconnect_every, patience
+        """``patience``: seconds without a link to the table before we give up (:class:`Declined`, one line)."""
         self.session = Session(None, host=False, public=me.public, auto_join=False, games=games)
         self.host_key: bytes | None = None
 
@@ -102,6 +103,8 @@ class Spectator:
         from .peer import event_line
 
         session = self.session
+        loop = asyncio.get_running_loop()
+        alone_since, said = loop.time(), False
         while not session.over:
             try:
                 link, hs, _ = await ask(host, port, self.me, self.name, watch_request(len(session.chain)),
@@ -110,9 +113,15 @@ class Spectator:
             except Declined:
                 raise
             except (HandshakeError, LinkClosed, OSError, asyncio.TimeoutError) as e:
-                self.say(f"cannot reach the table at {host}:{port}: {e}"[:200])
+                reason = f"cannot reach the table at {host}:{port}: {e}"[:200]
+                if loop.time() - alone_since > self.patience:
+                    raise Declined(f"{reason} (for {self.patience:g} s)") from None
+                if not said:
+                    self.say(f"{reason}; trying again")
+                    said = True
                 await asyncio.sleep(self.reconnect_every)
                 continue
+            said = False
             if self.host_key is None:
                 self.host_key = hs.peer.key
                 self.say(f"watching {hs.peer.name} ({hs.peer.fingerprint})'s table")
@@ -130,6 +139,7 @@ class Spectator:
             except LinkClosed as e:
                 if not session.over:
                     self.say(f"link lost ({e.reason}); catching up again")
+                    alone_since = loop.time()
                     await asyncio.sleep(self.reconnect_every)
             finally:
                 await link.close("done watching")

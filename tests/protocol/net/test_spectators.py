@@ -105,3 +105,34 @@ async def test_a_table_that_does_not_allow_spectators_declines_in_one_line(tmp_p
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def test_lanterne_watch_prints_every_move_of_a_table_of_processes(tmp_path):
+    """`lanterne watch HOST:PORT` as a process beside a host and a guest: every move in words, the end, exit 0."""
+    import re
+
+    from tests.protocol.net.test_npeer_cli import start
+
+    common = ["--bot", "random", "--interface", "127.0.0.1", "--no-discovery", "--read-timeout", "5",
+              "--move-delay", "0.05"]
+    host = start("host", "pagode", "--name", "Ana", "--log-dir", str(tmp_path / "a"), *common, home=tmp_path / "a")
+    first = host.stdout.readline()
+    port = re.search(r"listening on 127\.0\.0\.1:(\d+)", first).group(1)
+    guest = start("join", f"127.0.0.1:{port}", "--name", "Bob", "--log-dir", str(tmp_path / "b"), *common,
+                  home=tmp_path / "b")
+    seen = [first]
+    while "table:" not in seen[-1]:
+        seen.append(host.stdout.readline())
+        assert seen[-1], "the host ended before the table was set"
+    watch = start("watch", f"127.0.0.1:{port}", "--no-discovery", "--name", "Eve", home=tmp_path / "e")
+    try:
+        out, err = watch.communicate(timeout=120)
+        host_out, _ = host.communicate(timeout=60)
+        guest.communicate(timeout=60)
+    finally:
+        for proc in (host, guest, watch):
+            proc.kill()
+    assert watch.returncode == 0, err[-2000:] + out[-2000:]
+    assert out.startswith("watching Ana (") and re.search(r"^move \d+: seat [12] ", out, re.M)
+    assert "game over: scores" in out
+    assert "Eve (" in "".join(seen) + host_out and "is watching" in "".join(seen) + host_out
