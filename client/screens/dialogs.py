@@ -115,10 +115,12 @@ class GameOverScreen(ModalScreen[str]):
     BINDINGS = [Binding("escape", "board", "See the board"), Binding("h", "home", "Home")]
     AUTO_FOCUS = "#board"  # focused when shown (a query in on_mount failed when the app closed meanwhile)
 
-    def __init__(self, result: str, table: str):
+    def __init__(self, result: str, table: str, chart: Text | None = None):
         super().__init__()
         self.result = result
         self.table = table
+        self.chart = chart
+        """Each seat's score over the game (:class:`client.widgets.score_chart.ScoreChart`), if the screen had one."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="game-over-box", classes="dialog"):
@@ -126,6 +128,8 @@ class GameOverScreen(ModalScreen[str]):
             # names are not markup: "[computer] Ann 1" must show as it is
             yield Static(Text(self.result) if isinstance(self.result, str) else self.result, id="game-over-result")
             yield Static(Text(self.table) if isinstance(self.table, str) else self.table, id="game-over-scores")
+            if self.chart is not None and self.chart.plain:
+                yield Static(self.chart, id="game-over-chart")
             with Horizontal(classes="buttons"):
                 yield Button("See the board", id="board", variant="primary")
                 yield Button(Text("Home [h]"), id="game-over-home")  # not "#home": the home screen's box

@@ -282,6 +282,13 @@ class GameScreen(Screen):
     def view(self) -> State:
         return self.controller.view(self.viewer)
 
+    def score_chart(self, width: int = 56):
+        """Each seat's score over the game, for the game-over dialog (None if this screen keeps no chart)."""
+        from client.widgets.score_chart import ScoreChart
+
+        charts = list(self.query(ScoreChart))
+        return charts[0].text(width) if charts and charts[0].points else None
+
     def check_turn(self) -> None:
         """Hand the keyboard over in hot-seat; show the result at the end."""
         w = self.controller.waiting
@@ -291,8 +298,8 @@ class GameScreen(Screen):
                 if self.hot_seat:
                     self.viewer = None
                     self.refresh_game()
-                self.app.push_screen(GameOverScreen(self.controller.status(), self.score_table()),
-                                     self._after_game_over)
+                self.app.push_screen(GameOverScreen(self.controller.status(), self.score_table(),
+                                                    self.score_chart()), self._after_game_over)
             return
         if self.hot_seat and w.kind == HUMAN and w.seat != self.viewer and not self._handoff_open:
             self._handoff_open = True

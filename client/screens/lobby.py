@@ -81,7 +81,7 @@ class NetworkScreenMixin:
 
             self._over_shown = True
             # Text, not str: names such as "[computer] Ann 1" are no markup
-            self.app.push_screen(GameOverScreen(Text(ended), Text(self.score_table())),  # type: ignore
+            self.app.push_screen(GameOverScreen(Text(ended), Text(self.score_table()), self.score_chart()),  # type: ignore
                                  self._after_game_over)  # type: ignore[attr-defined]
             return
         super().check_turn()  # type: ignore[misc]

@@ -488,6 +488,7 @@ class PuebloScreen(GameScreen):
             if self.hot_seat:
                 self.viewer = None
                 self.refresh_game()
-            self.app.push_screen(GameOverScreen(self.result_text(), self.score_table()), self._after_game_over)
+            self.app.push_screen(GameOverScreen(self.result_text(), self.score_table(), self.score_chart()),
+                                 self._after_game_over)
             return
         super().check_turn()

@@ -96,12 +96,16 @@ class ScoreChart(TextPanel):
         self._title = getattr(game, "score_name", "score") or "score"
         self.draw()
 
+    def text(self, width: int) -> Text:
+        """The chart at ``width`` columns (the game-over dialog shows it too); empty before any point."""
+        return chart_text(self.points, self._labels, width, title=self._title)
+
     def draw(self) -> None:
         width = self.size.width or 40
         lines = len(self._labels) + 1 if self.points else 0
         if self.styles.height is None or self.styles.height.value != lines:
             self.styles.height = lines  # a new layout only when the line count changes
-        self.set(chart_text(self.points, self._labels, width, title=self._title))
+        self.set(self.text(width))
 
     def on_resize(self) -> None:
         if self.points:

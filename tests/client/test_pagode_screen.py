@@ -179,6 +179,11 @@ async def test_against_the_computer_to_the_end():
         assert controller.is_over()
         assert isinstance(app.screen, GameOverScreen)
         assert "Game over" in str(app.screen.query_one("#game-over-result").render())
+        chart = str(app.screen.query_one("#game-over-chart").render())   # each seat's score over the game
+        final = controller.game.display_scores(controller.view(None))
+        lines = chart.splitlines()
+        assert len(lines) == 3 and lines[1].startswith("P1 ") and lines[2].startswith("P2 "), chart
+        assert lines[1].endswith(str(final[0])) and lines[2].endswith(str(final[1])), chart
 
 
 def with_abilities(seed=3, uses=(2, 2, 2, 2, 2)):
