@@ -41,7 +41,7 @@ from engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, S
 from protocol.identity import Identity, safety_code, safety_lines, safety_part
 from protocol.net.discovery import Discovery, DiscoveryError
 from protocol.net.events import (JoinPending, LinkLost, Linked, Listening, PeerEvent, PeerLeft, SeatFreed,
-                                 SeatOffered, SeatTaken, Seated)
+                                 SeatOffered, SeatTaken, Seated, WatcherJoined, WatcherLeft)
 from protocol.net.files import ResumeError
 from protocol.net.handshake import HandshakeError
 from protocol.net.invite import Declined
@@ -176,6 +176,8 @@ class NetworkGame(GameController):
         """Key of a peer whose link with us is down -> when we saw it go (time.monotonic)."""
         self._gone_shown = ""
         self.paused: set[bytes] = set()
+        self.watchers: dict[str, str] = {}
+        """Spectators watching through us: fingerprint -> name (protocol/net/watchers.py)."""
         self.resigned: set[bytes] = set()
         """Keys that left for good on a table whose policy gives their seat to a computer (claimed at once)."""
         """Keys of players who left on purpose and will be back (their link closed saying so)."""
@@ -401,6 +403,12 @@ class NetworkGame(GameController):
         elif isinstance(ev, PeerLeft):
             (self.resigned if ev.for_good else self.paused).add(ev.key)
             self._check_link()
+        elif isinstance(ev, WatcherJoined):
+            self.watchers[ev.fingerprint] = ev.name
+            self._notify(Change())
+        elif isinstance(ev, WatcherLeft):
+            self.watchers.pop(ev.fingerprint, None)
+            self._notify(Change())
         elif isinstance(ev, (Linked, LinkLost)):
             if isinstance(ev, Linked):
                 self.paused.discard(ev.key)

@@ -46,6 +46,9 @@ class LinkBanner(Static):
             line.append("linked" if up else "lost", style="bold green" if up else "bold")
         if not links:
             line.append("Not linked yet", style="dim")
+        watchers = getattr(controller, "watchers", {})
+        if watchers:
+            line.append(f"   watching: {', '.join(sorted(watchers.values()))}", style="italic")
         if controller.safety_code and compact:     # one line: our own key's part, the line we read aloud
             mine = safety_part(controller.peer.me.public)
             line.append(f"   safety code (yours) {' '.join(mine[i:i + 5] for i in range(0, 30, 5))}", style="bold")

@@ -1,0 +1,35 @@
+"""The players see who watches their table (issue 21): a spectator appears in the network banner and goes."""
+
+from __future__ import annotations
+
+import asyncio
+
+from client.widgets.link_banner import LinkBanner
+from protocol.identity import Identity
+from protocol.net.watchers import Spectator
+from engines.registry import get_game
+from tests.client.test_lan_game import lobby_app, seated, unique, until
+from tests.client.toy_game import GAME as TOY
+
+EVE = Identity.from_seed(b"banner-spectator")
+
+
+async def test_the_players_see_who_watches_their_table(tmp_path):
+    ann, bob = unique("Ann"), unique("Bob")
+    app_a, _ = lobby_app(ann, tmp_path / "a")
+    app_b, _ = lobby_app(bob, tmp_path / "b")
+    async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
+        screens = await seated(pa, pb, ann, bob)
+        host = screens[pa].controller
+        spectator = Spectator(EVE, "Eve", say=lambda line: None,
+                              games=lambda game_id: TOY if game_id == TOY.id else get_game(game_id))
+        watching = asyncio.ensure_future(spectator.watch("127.0.0.1", host.peer.port))
+        try:
+            await until(lambda: "watching: Eve" in screens[pa].query_one(LinkBanner).text, pa, pb,
+                        what="Eve in the host's banner")
+            assert host.watchers == {EVE.fingerprint: "Eve"}
+        finally:
+            watching.cancel()
+            await asyncio.gather(watching, return_exceptions=True)
+        await until(lambda: "watching:" not in screens[pa].query_one(LinkBanner).text, pa, pb,
+                    what="Eve gone from the banner")
