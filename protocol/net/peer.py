@@ -569,8 +569,9 @@ class Peer(Seating, Computers, Watchers):
             return
         key = session.seats[seat]
         linked = self.linked(key) and self._suspect.get(key) != len(session.chain)   # bad bytes here: not "here"
-        here = (linked and session.phase == "play" and not session.game.is_over(session.view)
-                and session.next_actor() != TABLE)     # here and thinking: not gone (the move clock still runs)
+        here = linked and (session.phase == "claim"      # an answer on its own clock: here, not gone
+                           or (session.phase == "play" and not session.game.is_over(session.view)
+                               and session.next_actor() != TABLE))   # here and thinking (the move clock runs)
         now = time.monotonic()
         session.watch(now, here)
         if here and session.move_clock is None:

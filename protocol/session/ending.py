@@ -68,11 +68,18 @@ class Ending:
             self._waiting_since = self._awaited_since = None
             return []
         self.watch(now, here)
-        if self.phase == Phase.CLAIM:      # no claim on a claim: only a table of two's unanswered one is closed
+        if self.phase == Phase.CLAIM:      # no claim on a claim
             c = self.claiming
             if (c["by"] == self.my_seat and c["order"] == [c["seat"]] == [seat] and not c["agreed"]
                     and now - self._awaited_since > answer_window(self.timeout)):
-                self._close_unanswered()
+                self._close_unanswered()     # a table of two: the claimed seat did not answer
+            elif (c["by"] == self.my_seat and seat != c["seat"] and self._waiting_since is not None
+                  and now - self._waiting_since > self.timeout):
+                # the seat whose answer we wait for is gone too: with two seats gone nobody can take one's
+                # seat on the others' word; the game ends with the scores so far, naming nobody
+                self._abort(f"seats {c['seat'] + 1} and {seat + 1} are both gone (seat {seat + 1} did not answer "
+                            f"the claim against seat {c['seat'] + 1} for {self.timeout:g} s): the game ends with "
+                            f"the scores so far", None, [])
             return self._flush()
         if self._awaited_since is not None and self.move_clock is not None \
                 and now - self._awaited_since > self.move_clock:

@@ -246,3 +246,37 @@ def test_at_a_table_of_two_a_staller_cannot_refuse_a_move_clock_claim():
     other.receive(forged.raw, sender=guest.public)
     assert isinstance(other.result, Aborted) and other.result.culprit == 1
     assert "refuses a claim that it ran out of the move clock" in other.result.reason
+
+
+def test_two_seats_gone_at_once_end_the_game_naming_nobody():
+    """Seat 4 is claimed; seat 3, whose answer the claim waits for, is gone too: after the claim time the claimer
+    ends the game with the scores so far, naming nobody (one seat's word may not take another's seat)."""
+    from engines.registry import get_game
+    from protocol.memory import make_sessions
+
+    sessions = make_sessions(get_game("pueblo"), 4, "two-gone")
+    claimer = sessions[0]
+    claimer.timeout = 30
+    cut = []
+
+    def silent(src, dst, raw):
+        return None if cut and ({src, dst} & {2, 3}) else raw
+
+    def cut_them(i, ss, pipe):
+        if i == 3 and sum(e.kind == "move" for e in claimer.chain) >= 8 and not cut:
+            cut.append(1)
+        return bool(cut)
+    pipe = drive(sessions, [RandomBot(i) for i in range(4)], filter=silent, before_move=cut_them)
+    assert claimer.waiting_for() == 3
+    claimer.tick(0.0)
+    pipe.collect(0, claimer.tick(31.0))
+    pipe.deliver(silent)
+    assert claimer.phase == "claim" and claimer.waiting_for() == 2, [e.kind for e in claimer.chain[-3:]]
+    claimer.tick(40.0)
+    pipe.collect(0, claimer.tick(71.0))
+    assert isinstance(claimer.result, Aborted) and claimer.result.culprit is None, claimer.result
+    assert "seats 4 and 3 are both gone" in claimer.result.reason
+    pipe.deliver(silent)
+    assert sessions[1].result == claimer.result
+    report = verify_entries([e.raw for e in claimer.chain])
+    assert report.ok and report.result == "aborted" and report.culprit is None
