@@ -428,12 +428,14 @@ class Peer(Seating, Computers, Watchers):
             raise
 
     async def _linger(self) -> None:
-        """After our end: until every other seat has the end (a goodbye on its link, either way), or ``linger``
-        seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
+        """After our end: until every other seat and every spectator we serve has the end (a goodbye on its
+        link), or ``linger`` seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
         deadline = time.monotonic() + self.options.linger
         while time.monotonic() < deadline:
-            if (self.resigning or all(s.key in self._finished for s in self._others())) and self._drained():
-                return      # (a player who resigned waits only until the others have all it wrote)
+            if (self.resigning or all(s.key in self._finished for s in self._others())) and self._drained() \
+                    and not self._watch_wake:
+                return      # (a player who resigned waits only until the others have all it wrote; every
+                            # spectator we serve leaves once it has the end)
             await asyncio.sleep(0.05)
 
     def _drained(self) -> bool:

@@ -85,12 +85,14 @@ class Spectator:
     """Watch a table headless (``lanterne watch``): dial a player, check every entry, say what happens.
 
     ``say`` gets one line per move and at the end (as a headless peer
-    prints them); ``on_events`` gets the session's events (for a UI).
+    prints them); ``on_events`` gets the session's events (for a UI). The
+    keep-alive is short (1 s): we do not know how soon the player's side
+    calls a silent link dead (``lanterne host --read-timeout``).
     """
 
     def __init__(self, me: Identity, name: str, *, games: Callable[[str], Game] | None = None,
                  say: Callable[[str], None] = print, on_events: Callable[[list], None] | None = None,
-                 options: LinkOptions = LinkOptions(read_timeout=20.0, keepalive=5.0, connect_timeout=3.0),
+                 options: LinkOptions = LinkOptions(read_timeout=20.0, keepalive=1.0, connect_timeout=3.0),
                  reconnect_every: float = 0.5, patience: float = 30.0):
         self.me, self.name, self.say, self.on_events = me, name, say, on_events
         self.options, self.reconnect_every, self.patience = options, reconnect_every, patience
