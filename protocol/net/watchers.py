@@ -77,7 +77,8 @@ class Watchers:
             pass
         finally:
             listen.cancel()
-            self._watch_wake.pop(key, None)
+            if self._watch_wake.get(key) is wake:      # (not a newer link of the same spectator's)
+                del self._watch_wake[key]
             self._emit(WatcherLeft(req.peer.name, req.peer.fingerprint))
 
 
