@@ -175,6 +175,21 @@ class Cards:
             ids = [i if s & bit else None for i, s in zip(self.ids, self.seen)]
         return Cards(ids, self.seen[:], self.players)
 
+    def remasked(self, mine: "Cards", seat: int | None, slots) -> "Cards":
+        """``mine`` (this registry's earlier copy masked for ``seat``) with ``slots`` masked again from this one:
+        ``self.masked(seat)`` when only ``slots`` changed since (views remember their registries)."""
+        ids, seen = self.ids, self.seen
+        shown = mine.ids[:]
+        if seat is None:
+            everyone = self.everyone
+            for slot in slots:
+                shown[slot] = ids[slot] if seen[slot] == everyone else None
+        else:
+            bit = 1 << seat
+            for slot in slots:
+                shown[slot] = ids[slot] if seen[slot] & bit else None
+        return Cards(shown, seen[:], self.players)
+
     def to_data(self) -> dict:
         return {"ids": list(self.ids), "seen": list(self.seen)}
 

@@ -48,17 +48,7 @@ def view_cards(memo: Memo | None, cards: Cards, seat: int | None) -> tuple[Cards
         mine, stale = entry
         if not stale:
             return mine, memo
-        ids, seen = cards.ids, cards.seen
-        shown = mine.ids[:]
-        if seat is None:
-            everyone = cards.everyone
-            for slot in stale:
-                shown[slot] = ids[slot] if seen[slot] == everyone else None
-        else:
-            bit = 1 << seat
-            for slot in stale:
-                shown[slot] = ids[slot] if seen[slot] & bit else None
-        mine = Cards(shown, seen[:], cards.players)
+        mine = cards.remasked(mine, seat, stale)
     memo[index] = (mine, ())
     return mine, memo
 

@@ -234,7 +234,7 @@ def masked(cards: Cards, seat: int | None) -> Cards:
     if last is not None:
         stale = _changed_since(cards, last[0])
         if stale is not None:
-            mine = _remask(last[1], cards, seat, stale)
+            mine = cards.remasked(last[1], seat, stale)
     if mine is None:
         mine = cards.masked(seat)
     _MASKED[seat] = (cards, mine)
@@ -253,18 +253,3 @@ def _changed_since(cards: Cards, old: Cards) -> list[int] | None:
         if cards is old:
             return stale
     return None
-
-
-def _remask(mine: Cards, cards: Cards, seat: int | None, stale: list[int]) -> Cards:
-    """``mine`` (masked for ``seat``) with the ``stale`` slots masked again from ``cards``."""
-    ids, seen = cards.ids, cards.seen
-    shown = mine.ids[:]
-    if seat is None:
-        everyone = cards.everyone
-        for slot in stale:
-            shown[slot] = ids[slot] if seen[slot] == everyone else None
-    else:
-        bit = 1 << seat
-        for slot in stale:
-            shown[slot] = ids[slot] if seen[slot] & bit else None
-    return Cards(shown, seen[:], cards.players)
