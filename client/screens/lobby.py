@@ -35,7 +35,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Select, Static
-from textual.widgets.option_list import Option
 
 from client.known_peers import CHANGED, KNOWN, KnownPeersFile
 from client.local_play import BOT_KINDS
@@ -161,22 +160,10 @@ class KnownPeerList(PeerList):
         chosen = {id(a) for a in best.values()}
         return [a for a in super().ordered() if id(a) in chosen]
 
-    def _redraw(self) -> None:
-        from client.widgets.peers import EMPTY
-
-        keep = self.highlighted
-        self.clear_options()
-        adverts = self.ordered()
-        if not adverts:
-            self.add_option(Option(Text(EMPTY, style="dim"), disabled=True))
-            return
-        options = []
-        for advert in adverts:
-            mark = self.mark(advert)
-            line = describe_peer(advert)
-            options.append(Option(line + mark if mark is not None else line, id=self._key(advert)))
-        self.add_options(options)
-        self.highlighted = min(keep, len(adverts) - 1) if keep is not None else 0  # Enter joins at once
+    def line(self, advert: Advert) -> Text:
+        """Where the peer is (:func:`describe_peer`), and whether we know its key."""
+        mark, line = self.mark(advert), describe_peer(advert)
+        return line + mark if mark is not None else line
 
 
 def _rank(advert: Advert) -> int:

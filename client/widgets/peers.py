@@ -73,6 +73,10 @@ class PeerList(OptionList):
         return sorted(self.adverts.values(), key=lambda a: (a.table is None or a.table.free <= 0,
                                                             a.name.lower(), a.fingerprint))
 
+    def line(self, advert: Advert) -> Text:
+        """The list's line for one peer (a subclass may say more)."""
+        return describe(advert)
+
     def _redraw(self) -> None:
         keep = self.highlighted
         self.clear_options()
@@ -80,7 +84,7 @@ class PeerList(OptionList):
         if not adverts:
             self.add_option(Option(Text(EMPTY, style="dim"), disabled=True))
             return
-        self.add_options([Option(describe(a), id=self._key(a)) for a in adverts])
+        self.add_options([Option(self.line(a), id=self._key(a)) for a in adverts])
         self.highlighted = min(keep, len(adverts) - 1) if keep is not None else 0  # Enter joins at once
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
