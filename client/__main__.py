@@ -1,3 +1,3 @@
-from client.cli import main
+from lanterne.client.cli import main
 
 raise SystemExit(main())

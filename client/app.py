@@ -2,8 +2,9 @@
 
 ``run_app()`` is what ``lanterne`` with no arguments runs; ``lanterne play``
 starts the same app straight on a game screen. Screens live in
-``client/screens``, widgets in ``client/widgets``, and every style in the
-one stylesheet ``client/lanterne.tcss``.
+``client/screens``, widgets in ``client/widgets``, each game's board screen,
+widgets and stylesheet in ``client/games/<game>/``; the app-wide style rules
+in ``client/lanterne.tcss``, every colour in ``client/theme.py``.
 """
 
 from __future__ import annotations
@@ -14,24 +15,12 @@ from typing import Callable, Iterable
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.theme import Theme
 
-from client.settings import Settings
+from lanterne.client.i18n import (LANGUAGES, N_, _, choose_language, language, language_from_environment,
+                                  set_language, translate_bindings)
+from lanterne.client.settings import Settings
+from lanterne.client.theme import LANTERNE_THEME
 
-LANTERNE_THEME = Theme(
-    name="lanterne",
-    primary="#E8A33D",  # lantern light
-    secondary="#B5442E",  # lacquer red
-    accent="#F2C14E",
-    foreground="#EDE6D6",
-    background="#1B1A22",
-    surface="#26242F",
-    panel="#33303D",
-    success="#7FB069",
-    warning="#F2C14E",
-    error="#E05A47",
-    dark=True,
-)
 
 LEAVE_SECONDS = 5.0
 """On exit (quit, SIGTERM, SIGHUP): how long the network games may take to close their links and zeroconf."""
@@ -42,16 +31,18 @@ class LanterneApp(App):
 
     CSS_PATH = "lanterne.tcss"
     TITLE = "Lanterne"
-    SUB_TITLE = "a board-game table for the LAN"
+    SUB_TITLE = N_("a board-game table for the LAN")
     BINDINGS = [
-        Binding("f1", "help", "Help", priority=True),
-        Binding("question_mark", "help", "Help", show=False),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f1", "help", N_("Help"), priority=True),
+        Binding("question_mark", "help", N_("Help"), show=False),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     def __init__(self, settings: Settings | None = None, settings_path: Path | None = None,
                  start: Callable[[], Screen] | None = None, resilient: bool = False):
         super().__init__()
+        translate_bindings(self)
+        self.sub_title = _(self.SUB_TITLE)
         self.resilient = resilient
         """True in the real app: an unexpected error ends it with one line, the traceback goes to a file."""
         self.settings = settings if settings is not None else Settings.load(settings_path)
@@ -65,14 +56,14 @@ class LanterneApp(App):
             self._exit_on_signals()
         self.register_theme(LANTERNE_THEME)
         self.theme = self.settings.theme if self.settings.theme in self.available_themes else "lanterne"
-        from client.screens.home import HomeScreen
+        from lanterne.client.screens.home import HomeScreen
 
         self.push_screen(HomeScreen())
         if self._start is not None:
             try:
                 self.push_screen(self._start())
             except Exception as e:  # a bad start shows as a message, never a traceback
-                self.notify(f"Could not open the game: {e}", severity="error", timeout=10)
+                self.notify(_("Could not open the game: {error}").format(error=e), severity="error", timeout=10)
 
     def _exit_on_signals(self) -> None:
         """SIGTERM or SIGHUP (kill, a closed terminal) end the app the normal way: the terminal gets
@@ -90,12 +81,22 @@ class LanterneApp(App):
             except (NotImplementedError, RuntimeError, ValueError):  # not on this platform or loop
                 pass
 
+    def get_driver_class(self):
+        """Textual's terminal driver, made to outlive its terminal (client/driver.py); any other
+        (the browser's under ``lanterne serve``, Windows') as Textual chooses it."""
+        chosen = super().get_driver_class()
+        if chosen.__module__ != "textual.drivers.linux_driver":
+            return chosen
+        from lanterne.client.driver import TerminalDriver
+
+        return TerminalDriver
+
     def exit(self, result=None, return_code: int = 0, message=None) -> None:
         """Exit (quit, SIGTERM, SIGHUP, a crash): the network games on the screens are remembered here,
         and :meth:`on_unmount` waits until they have closed their links and zeroconf."""
         import sys
 
-        module = sys.modules.get("client.net_controller")
+        module = sys.modules.get("lanterne.client.net_controller")
         try:
             screens = list(self.screen_stack) if module is not None else []  # else no network game was opened
         except Exception:  # no screen yet: nothing to close
@@ -117,27 +118,38 @@ class LanterneApp(App):
         if games:
             await asyncio.wait([asyncio.ensure_future(g.aclose()) for g in games], timeout=LEAVE_SECONDS)
 
+    def push_screen(self, screen, *args, **kwargs):
+        """Every screen's footer in the language in force (its bindings' words are message ids)."""
+        if isinstance(screen, Screen):
+            translate_bindings(screen)
+        return super().push_screen(screen, *args, **kwargs)
+
+    def switch_screen(self, screen):
+        if isinstance(screen, Screen):
+            translate_bindings(screen)
+        return super().switch_screen(screen)
+
     def watch_theme(self, theme: str) -> None:
         if getattr(self, "settings", None) is not None and self.settings.theme != theme:
             self.settings.theme = theme
 
     # -- actions the whole app shares
     def action_help(self) -> None:
-        from client.screens.help import HelpScreen
+        from lanterne.client.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             game_help = getattr(self.screen, "help_text", None)  # a game screen: its own keys and mouse first
             self.push_screen(HelpScreen(game_help() if callable(game_help) else ""))
 
     def action_home(self) -> None:
-        from client.screens.home import HomeScreen
+        from lanterne.client.screens.home import HomeScreen
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
 
     def action_open(self, name: str) -> None:
         """Open a screen by name: local, lan, replays, rules, settings."""
-        from client.screens import home
+        from lanterne.client.screens import home
 
         self.push_screen(home.make_screen(name, self.settings))
 
@@ -146,28 +158,52 @@ class LanterneApp(App):
         try:
             self.settings.save(self.settings_path)
         except OSError as e:
-            return f"could not save the settings: {e.strerror or e}"
+            return _("could not save the settings: {error}").format(error=e.strerror or e)
         return None
 
     def _handle_exception(self, error: Exception) -> None:
         if not self.resilient:
             return super()._handle_exception(error)
-        from client.logs import crash_line
+        from lanterne.client.logs import crash_line
 
         self._return_code = 1
         self.exit(return_code=1, message=crash_line(error, "the app"))   # the traceback: crash.log in the log folder
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Play locally", "Hot-seat or against computer players",
+        yield SystemCommand(_("Play locally"), _("Hot-seat or against computer players"),
                             lambda: self.action_open("local"))
-        yield SystemCommand("Play on the LAN", "Find players and open tables on this network",
+        yield SystemCommand(_("Play on the LAN"), _("Find players and open tables on this network"),
                             lambda: self.action_open("lan"))
-        yield SystemCommand("Replays", "Step through and verify a game's signed log", lambda: self.action_open("replays"))
-        yield SystemCommand("Rules", "Read the rules of a game", lambda: self.action_open("rules"))
-        yield SystemCommand("Settings", "Display name and identity", lambda: self.action_open("settings"))
-        yield SystemCommand("Help", "Keys and how to play", self.action_help)
-        yield SystemCommand("Home", "Back to the home screen", self.action_home)
+        yield SystemCommand(_("Replays"), _("Step through and verify a game's signed log"),
+                            lambda: self.action_open("replays"))
+        yield SystemCommand(_("Rules"), _("Read the rules of a game"), lambda: self.action_open("rules"))
+        yield SystemCommand(_("Settings"), _("Display name and identity"), lambda: self.action_open("settings"))
+        yield SystemCommand(_("Help"), _("Keys and how to play"), self.action_help)
+        yield SystemCommand(_("Home"), _("Back to the home screen"), self.action_home)
+        here = LANGUAGES[language_from_environment()]
+        for code, name in [("", _("from the environment ({language})").format(language=here)),
+                           *LANGUAGES.items()]:
+            yield SystemCommand(_("Language: {name}").format(name=name),
+                                _("Lanterne's words in this language, saved in the settings (the games are the "
+                                  "same in every language)"),
+                                lambda code=code: self.choose_language(code))
+
+    def choose_language(self, code: str) -> None:
+        """The settings' language ("": the environment's): in force at once, saved with the settings; the
+        home screen is redrawn in it, the other screens as they are opened."""
+        self.settings.language = code
+        set_language(choose_language(None, code))
+        translate_bindings(self)
+        self.sub_title = _(self.SUB_TITLE)
+        for screen in self.screen_stack:
+            translate_bindings(screen)
+            retranslate = getattr(screen, "retranslate", None)
+            if callable(retranslate):
+                retranslate()
+        error = self.save_settings()
+        self.notify(error or _("Language: {name}").format(name=LANGUAGES[language()]),
+                    severity="error" if error else "information")
 
 
 def run_app(start: Callable[[], Screen] | None = None) -> int:
@@ -177,7 +213,16 @@ def run_app(start: Callable[[], Screen] | None = None) -> int:
     app.run()
     error = app.save_settings() if vars(app.settings) != before else None
     if error:
-        import sys
-
-        sys.stderr.write(f"lanterne: {error}\n")
+        say_after(f"lanterne: {error}", error=True)
     return app.return_code or 0
+
+
+def say_after(line: str, error: bool = False) -> None:
+    """One line on the terminal after the app has ended; dropped if the terminal is gone (it hung
+    up: EIO), so that the exit status stays the app's own (129 for a closed terminal)."""
+    import sys
+
+    try:
+        print(line, file=sys.stderr if error else sys.stdout, flush=True)
+    except OSError:
+        pass

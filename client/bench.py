@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from engines.bots import RandomBot
-from engines.core import OpenTable, RulesError, play_out
-from engines.registry import get_game
+from lanterne.client.i18n import C_, N_
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import OpenTable, RulesError, play_out
+from lanterne.engines.registry import get_game
 
 
 class BenchUnavailable(Exception):
@@ -35,6 +36,12 @@ class Benchmark:
     """Every figure has a target; docs/benchmarks.md says where each comes from."""
     measure: Callable[[], float]
     repeat: int = 3
+    game: str = ""
+    """The game a ``{game}`` in :attr:`what` names."""
+
+    def words(self, say: Callable[[str], str] = str) -> str:
+        """What the row measures, in the language ``say`` translates to (English by default: the docs)."""
+        return say(self.what).format(game=self.game)
 
     @property
     def target(self) -> str:
@@ -59,7 +66,7 @@ class Result:
         return self.median <= self.bench.limit
 
     def to_json(self) -> dict:
-        return {"key": self.bench.key, "what": self.bench.what, "unit": self.bench.unit,
+        return {"key": self.bench.key, "what": self.bench.words(), "unit": self.bench.unit,
                 "target": self.bench.target, "median": self.median, "samples": self.samples,
                 "meets_target": self.meets, "note": self.note, "failed": self.failed}
 
@@ -134,66 +141,70 @@ def _netns(key: str) -> Callable[[], float]:
 
 
 def _search_move(game_id: str) -> Benchmark:
-    name = get_game(game_id).name
     return Benchmark(f"search.move.{game_id}",
-                     f"{name}: search player's move, `normal` uncapped, 2 players vs greedy (CPU time, 15 moves)",
-                     "s", "lower", 1.0, _measure("engines.bots.bench", "median_search_move_s", game_id), repeat=1)
+                     N_("{game}: search player's move, `normal` uncapped, 2 players vs greedy (CPU time, 15 moves)"),
+                     "s", "lower", 1.0, _measure("lanterne.engines.bots.bench", "median_search_move_s", game_id),
+                     repeat=1, game=get_game(game_id).name)
 
 
 BENCHMARKS: list[Benchmark] = [
-    Benchmark("pagode.games", "Pagode: complete random games per second (one core)", "games/s",
+    Benchmark("pagode.games", N_("Pagode: complete random games per second (one core)"), "games/s",
               "higher", 200, games_per_second("pagode", 2, 100)),
-    Benchmark("pueblo.games4", "Pueblo: complete random 4-player games per second", "games/s",
+    Benchmark("pueblo.games4", N_("Pueblo: complete random 4-player games per second"), "games/s",
               "higher", 150, games_per_second("pueblo", 4, 20)),
-    Benchmark("pueblo.placements", "Pueblo: legal placements generated per second", "placements/s",
-              "higher", 1e6, _measure("engines.pueblo.bench", "placements_per_second")),
-    Benchmark("pacal.games5", "Pacal's Rocket: complete random 5-player games per second", "games/s",
+    Benchmark("pueblo.placements", N_("Pueblo: legal placements generated per second"), "placements/s",
+              "higher", 1e6, _measure("lanterne.engines.pueblo.bench", "placements_per_second")),
+    Benchmark("pacal.games5", N_("Pacal's Rocket: complete random 5-player games per second"), "games/s",
               "higher", 20, games_per_second("pacal", 5, 20)),
-    Benchmark("pandoria.games2", "Pandoria: complete random 2-player games per second", "games/s",
+    Benchmark("pandoria.games2", N_("Pandoria: complete random 2-player games per second"), "games/s",
               "higher", 70, games_per_second("pandoria", 2, 20)),
-    Benchmark("pandoria.games4", "Pandoria: complete random 4-player games per second", "games/s",
+    Benchmark("pandoria.games4", N_("Pandoria: complete random 4-player games per second"), "games/s",
               "higher", 100, games_per_second("pandoria", 4, 10)),
     *(_search_move(g) for g in ("pagode", "pueblo", "pacal", "pandoria")),
-    Benchmark("fair.deal55", "Dealing the 55-card Pagode deck for two peers (CPU)", "ms",
-              "lower", 30, _measure("protocol.fair.bench", "deal_pagode_ms")),
-    Benchmark("session.move", "Per-move overhead: sign + verify + apply", "ms",
-              "lower", 0.5, _measure("protocol.bench", "move_overhead_ms")),
-    Benchmark("session.verify", "Verifying a whole Pagode log", "ms",
-              "lower", 100, _measure("protocol.bench", "verify_log_ms")),
-    Benchmark("net.listed", "LAN: a starting peer lists one already advertising (127.0.0.1)", "s",
-              "lower", 2.0, _measure("protocol.net.bench", "listed_after_start_s")),
-    Benchmark("net.move_rtt", "LAN: signed move round trip over TCP (127.0.0.1)", "ms",
-              "lower", 5.0, _measure("protocol.net.bench", "move_round_trip_ms")),
-    Benchmark("net.handshake", "LAN: Noise XX handshake of one link, both sides (CPU)", "ms",
-              "lower", 5.0, _measure("protocol.net.bench", "handshake_cpu_ms")),
-    Benchmark("net.move_crypto", "LAN: per-move cost of the link's encryption (seal + open of its record, "
-              "over the plaintext path)", "ms", "lower", 0.3,
-              _measure("protocol.net.bench", "move_encryption_overhead_ms")),
-    Benchmark("net.deal55", "LAN: a 2-peer Pagode game from the hello to the first move (55-card shuffle and "
-              "deal) over one encrypted link, CPU of both peers", "ms",
-              "lower", 30.0, _measure("protocol.net.bench", "pagode_deal_over_link_ms")),
-    Benchmark("mesh.deal4", "Pandoria, 4 peers in one process: host's hello to the first move "
-              "(deck and tile stack shuffled and dealt by all)", "s",
-              "lower", 2.0, _measure("protocol.net.bench_npeer", "deal4_s")),
-    Benchmark("mesh.move5", "Pacal's Rocket, 5 peers in one process: a move until all 4 others accepted it "
-              "(median of 150 moves)", "ms",
-              "lower", 50.0, _measure("protocol.net.bench_npeer", "move5_ms"), repeat=1),
-    Benchmark("netns.listed_joiner", "Namespaces: host already advertising, until a starting joiner lists it "
-              "(needs root)", "s", "lower", 2.0, _netns("listed_after_joiner_start_s_median"), repeat=1),
-    Benchmark("netns.listed_host", "Namespaces: host starts advertising (mDNS probing included) until listed "
-              "(needs root)", "s", "lower", 2.0, _netns("listed_after_host_start_s_median"), repeat=1),
-    Benchmark("netns.join_command", "Namespaces: whole `lanterne join NAME` process until the host is found "
-              "(needs root)", "s", "lower", 2.0, _netns("join_command_lists_host_s_median"), repeat=1),
-    Benchmark("netns.move_rtt", "Namespaces: signed move round trip over the encrypted veth link (needs root)",
+    Benchmark("search.move.pandoria4",
+              N_("{game}: search player's move, `normal` uncapped, 4 players vs greedy (CPU time, 15 moves)"),
+              "s", "lower", 0.9, _measure("lanterne.engines.bots.bench", "median_search_move_s", "pandoria",
+                                          players=4), repeat=1, game=get_game("pandoria").name),
+    Benchmark("fair.deal55", N_("Dealing the 55-card Pagode deck for two peers (CPU)"), "ms",
+              "lower", 30, _measure("lanterne.protocol.fair.bench", "deal_pagode_ms")),
+    Benchmark("session.move", N_("Per-move overhead: sign + verify + apply"), "ms",
+              "lower", 0.5, _measure("lanterne.protocol.bench", "move_overhead_ms")),
+    Benchmark("session.verify", N_("Verifying a whole Pagode log"), "ms",
+              "lower", 100, _measure("lanterne.protocol.bench", "verify_log_ms")),
+    Benchmark("net.listed", N_("LAN: a starting peer lists one already advertising (127.0.0.1)"), "s",
+              "lower", 2.0, _measure("lanterne.protocol.net.bench", "listed_after_start_s")),
+    Benchmark("net.move_rtt", N_("LAN: signed move round trip over TCP (127.0.0.1)"), "ms",
+              "lower", 5.0, _measure("lanterne.protocol.net.bench", "move_round_trip_ms")),
+    Benchmark("net.handshake", N_("LAN: Noise XX handshake of one link, both sides (CPU)"), "ms",
+              "lower", 5.0, _measure("lanterne.protocol.net.bench", "handshake_cpu_ms")),
+    Benchmark("net.move_crypto", N_("LAN: per-move cost of the link's encryption (seal + open of its record, "
+              "over the plaintext path)"), "ms", "lower", 0.3,
+              _measure("lanterne.protocol.net.bench", "move_encryption_overhead_ms")),
+    Benchmark("net.deal55", N_("LAN: a 2-peer Pagode game from the hello to the first move (55-card shuffle and "
+              "deal) over one encrypted link, CPU of both peers"), "ms",
+              "lower", 30.0, _measure("lanterne.protocol.net.bench", "pagode_deal_over_link_ms")),
+    Benchmark("mesh.deal4", N_("Pandoria, 4 peers in one process: host's hello to the first move "
+              "(deck and tile stack shuffled and dealt by all)"), "s",
+              "lower", 2.0, _measure("lanterne.protocol.net.bench_npeer", "deal4_s")),
+    Benchmark("mesh.move5", N_("Pacal's Rocket, 5 peers in one process: a move until all 4 others accepted it "
+              "(median of 150 moves)"), "ms",
+              "lower", 50.0, _measure("lanterne.protocol.net.bench_npeer", "move5_ms"), repeat=1),
+    Benchmark("netns.listed_joiner", N_("Namespaces: host already advertising, until a starting joiner lists it "
+              "(needs root)"), "s", "lower", 2.0, _netns("listed_after_joiner_start_s_median"), repeat=1),
+    Benchmark("netns.listed_host", N_("Namespaces: host starts advertising (mDNS probing included) until listed "
+              "(needs root)"), "s", "lower", 2.0, _netns("listed_after_host_start_s_median"), repeat=1),
+    Benchmark("netns.join_command", N_("Namespaces: whole `lanterne join NAME` process until the host is found "
+              "(needs root)"), "s", "lower", 2.0, _netns("join_command_lists_host_s_median"), repeat=1),
+    Benchmark("netns.move_rtt", N_("Namespaces: signed move round trip over the encrypted veth link (needs root)"),
               "ms", "lower", 2.0, _netns("move_rtt_median_ms"), repeat=1),
-    Benchmark("tui.start", "App start to home screen", "s",
-              "lower", 1.0, _measure("client.perf", "start_to_home_s")),
-    Benchmark("tui.start.cpu", "App start to home screen, CPU time (load-independent)", "s",
-              "lower", 1.0, _measure("client.perf", "start_to_home_cpu_s")),
-    Benchmark("tui.redraw", "Board redraw after a move (Pagode)", "ms",
-              "lower", 50, _measure("client.perf", "board_redraw_ms")),
-    Benchmark("tui.pause", "Longest screen pause (key to redraw) while the computer thinks at ismcts:hard",
-              "ms", "lower", 50, _measure("client.perf", "pause_while_thinking_ms")),
+    Benchmark("tui.start", N_("App start to home screen"), "s",
+              "lower", 1.0, _measure("lanterne.client.perf", "start_to_home_s")),
+    Benchmark("tui.start.cpu", N_("App start to home screen, CPU time (load-independent)"), "s",
+              "lower", 1.0, _measure("lanterne.client.perf", "start_to_home_cpu_s")),
+    Benchmark("tui.redraw", N_("Board redraw after a move (Pagode)"), "ms",
+              "lower", 50, _measure("lanterne.client.perf", "board_redraw_ms")),
+    Benchmark("tui.pause", N_("Longest screen pause (key to redraw) while the computer thinks at ismcts:hard"),
+              "ms", "lower", 50, _measure("lanterne.client.perf", "pause_while_thinking_ms")),
 ]
 
 
@@ -228,15 +239,26 @@ def _one_line(e: BaseException) -> str:
     return text[0] if text else type(e).__name__
 
 
-def markdown_table(results: list[Result]) -> str:
-    lines = ["| figure | median | target | met | reproduce |", "|---|---|---|---|---|"]
+def _english(context: str, text: str) -> str:
+    return text
+
+
+def markdown_table(results: list[Result], say: Callable[[str], str] = str,
+                   say_term: Callable[[str, str], str] = _english) -> str:
+    """The table of docs/benchmarks.md (English); ``say`` and ``say_term`` (``_`` and ``pgettext``)
+    translate it for the terminal."""
+    headers = (C_("bench", "figure"), C_("bench", "median"), C_("bench", "target"), C_("bench", "met"),
+               C_("bench", "reproduce"))
+    lines = ["| " + " | ".join(say_term("bench", h) for h in headers) + " |", "|---|---|---|---|---|"]
     for r in results:
         value = "—" if r.median is None else f"{r.median:.3g} {r.bench.unit}"
-        met = {True: "yes", False: "**no**", None: "—"}[r.meets]
+        met = {True: say_term("bench", C_("bench", "yes")), False: "**" + say_term("bench", C_("bench", "no")) + "**",
+               None: "—"}[r.meets]
         if r.note:
             met = r.note
-        lines.append(f"| {r.bench.what} | {value} | {r.bench.target} {r.bench.unit} | {met} |"
-                     f" `lanterne bench --only {r.bench.key}` |")
+        what = r.bench.words(say)
+        reproduce = f"`lanterne bench --only {r.bench.key}`"
+        lines.append(f"| {what} | {value} | {r.bench.target} {r.bench.unit} | {met} | {reproduce} |")
     return "\n".join(lines)
 
 

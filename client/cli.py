@@ -13,8 +13,10 @@ import importlib
 import pkgutil
 import sys
 
-import client.commands
-from engines.core import RulesError
+from lanterne.client import commands as command_package
+from lanterne.client.i18n import (LANGUAGES, N_, UnknownLanguage, _, choose_language, say_refusal,
+                                  set_language, translate_argparse)
+from lanterne.engines.core import RulesError
 
 EXIT_USAGE = 2
 EXIT_CRASH = 70
@@ -37,22 +39,22 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number of seconds").format(text=text)) from None
     if not value >= 0 or value == float("inf"):       # also refuses nan
-        raise argparse.ArgumentTypeError(f"{text!r} seconds: give 0 or more")
+        raise argparse.ArgumentTypeError(_("{text!r} seconds: give 0 or more").format(text=text))
     return value
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not usage + error
-        sys.stderr.write(f"{self.prog}: {message} (see '{self.prog} --help')\n")
+        sys.stderr.write(_("{prog}: {message} (see '{prog} --help')").format(prog=self.prog, message=message) + "\n")
         raise SystemExit(EXIT_USAGE)
 
 
 def command_modules() -> list:
     mods = []
-    for info in sorted(pkgutil.iter_modules(client.commands.__path__), key=lambda m: m.name):
-        mod = importlib.import_module(f"client.commands.{info.name}")
+    for info in sorted(pkgutil.iter_modules(command_package.__path__), key=lambda m: m.name):
+        mod = importlib.import_module(f"lanterne.client.commands.{info.name}")
         if hasattr(mod, "NAME") and hasattr(mod, "run"):
             mods.append(mod)
     return mods
@@ -69,39 +71,88 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+ARGPARSE_WORDS = (
+    N_("usage: "), N_("options"), N_("positional arguments"), N_("show this help message and exit"),
+    N_("show program's version number and exit"), N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"), N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"), N_("expected one argument"), N_("expected at least one argument"),
+    N_("expected at most one argument"), N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"), N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("ignored explicit argument %r"),
+)
+"""argparse's own words (it asks gettext for them: client/i18n.py's translate_argparse), marked here
+so that the catalog keeps them."""
+
+
+def add_lang_argument(parser: argparse.ArgumentParser, default=None) -> None:
+    parser.add_argument("--lang", metavar="LANG", default=default,
+                        help=_("the language of this run: {choices} (default: the settings, else the "
+                               "environment's LANGUAGE, LC_ALL, LC_MESSAGES, LANG)").format(
+                                   choices=", ".join(sorted(LANGUAGES))))
+
+
+def setup_language(argv: list[str]) -> str:
+    """The language of this run, in force from now on: ``--lang`` anywhere in ``argv``, else the
+    settings', else the environment's; :class:`UnknownLanguage` for a ``--lang`` Lanterne lacks."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--lang")
+    try:
+        known, _rest = pre.parse_known_args(argv)
+    except SystemExit:          # "--lang" without a value: the real parser says so
+        known = argparse.Namespace(lang=None)
+    setting = None
+    if not known.lang:
+        from lanterne.client.settings import Settings
+
+        setting = Settings.load().language
+    code = choose_language(known.lang, setting)
+    set_language(code)
+    translate_argparse()
+    return code
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, dict]:
-    parser = _Parser(prog="lanterne", description="A terminal board-game table for the LAN.")
+    parser = _Parser(prog="lanterne", description=_("A terminal board-game table for the LAN."))
     parser.add_argument("--version", action="version", version=f"lanterne {version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    add_lang_argument(parser)
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=_Parser)
     runners = {}
     for mod in command_modules():
-        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
+        p = sub.add_parser(mod.NAME, help=_(mod.HELP), description=_(mod.HELP))
         mod.add_arguments(p)
+        add_lang_argument(p, default=argparse.SUPPRESS)
         runners[mod.NAME] = mod.run
     return parser, runners
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        setup_language(argv)
+    except UnknownLanguage as e:
+        sys.stderr.write(f"lanterne: {e}\n")
+        return EXIT_USAGE
     parser, runners = build_parser()
     args = parser.parse_args(argv)
-    from client.logs import crash_line, log, setup_logging
-    from client.single import AlreadyRunning, only_instance
+    from lanterne.client.logs import crash_line, log, setup_logging
+    from lanterne.client.single import AlreadyRunning, only_instance
 
     setup_logging()
-    log.debug("lanterne %s %s: %s", version(), args.command or "app", " ".join(argv if argv is not None else sys.argv[1:]))
+    log.debug("lanterne %s %s: %s", version(), args.command or "app", " ".join(argv))
     try:
         with only_instance() if holds_data_folder(args) else contextlib.nullcontext():
             if args.command is None:
-                from client.app import run_app
+                from lanterne.client.app import run_app
 
                 return run_app() or 0
             return runners[args.command](args) or 0
     except (UserError, RulesError, AlreadyRunning) as e:
         log.info("refused: %s", e)
-        sys.stderr.write(f"lanterne: {e}\n")
+        sys.stderr.write(f"lanterne: {say_refusal(e) if isinstance(e, RulesError) else e}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        sys.stderr.write("lanterne: interrupted\n")
+        sys.stderr.write("lanterne: " + _("interrupted") + "\n")
         return 130
     except BrokenPipeError:
         return 0

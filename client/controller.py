@@ -20,8 +20,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Sequence
 
-from engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
+from lanterne.client.i18n import _, ngettext
+from lanterne.engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
                           IllegalAction, OpenTable, Player, RulesError, State, TableOp)
+from lanterne.protocol.session.events import Moved, TableResolved
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -85,32 +87,52 @@ def roll_words(op: TableOp, value: int, game_id: str | None = None) -> str:
     into its faces), which no person should have to translate.
     """
     if op.why == "first player":
-        return f"P{value + 1} starts"
+        return _("P{n} starts").format(n=value + 1)
     if game_id == "pacal" and op.why == "die":
-        from engines.pacal.data import DIE_FACES
-        from engines.pacal.notation import face_name
+        from lanterne.engines.pacal.data import DIE_FACES
+        from lanterne.engines.pacal.notation import face_name
 
         if 0 <= value < len(DIE_FACES):
-            return face_name(DIE_FACES[value])
+            return _(face_name(DIE_FACES[value]))      # "arrows", or the number
     return str(value)
 
 
 def describe_table_op(op: TableOp, outcome: Action | None = None, game_id: str | None = None) -> str:
     """A public sentence for a table operation; never names hidden cards."""
     if op.kind == ROLL:
-        value = f": {roll_words(op, outcome[1], game_id)}" if outcome is not None else ""
-        return f"roll ({op.why or f'{op.faces} faces'}){value}"
+        why = _(op.why) if op.why else ngettext("{n} faces", "{n} faces", op.faces).format(n=op.faces)
+        if outcome is None:
+            return _("roll ({why})").format(why=why)
+        return _("roll ({why}): {value}").format(why=why, value=roll_words(op, outcome[1], game_id))
     count = len(op.slots)
-    cards = f"{count} card{'s' if count != 1 else ''}"
+    cards = ngettext("{n} card", "{n} cards", count).format(n=count)
     if op.kind == SHUFFLE:
-        return f"shuffle {op.pile or 'the pile'} ({cards})"
+        return _("shuffle {pile} ({cards})").format(pile=_(op.pile) if op.pile else _("the pile"), cards=cards)
     if op.kind == DEAL:
         if op.to is None:
-            return f"deal {cards} face up"
-        return f"deal {cards} to P{op.to + 1}"
+            return _("deal {cards} face up").format(cards=cards)
+        return _("deal {cards} to P{n}").format(cards=cards, n=op.to + 1)
     if op.kind == REVEAL:
-        return f"reveal {cards}"
+        return _("reveal {cards}").format(cards=cards)
     return op.kind
+
+
+def scores_over(game: Game, chain: Sequence, events: Sequence) -> list[list[int]] | None:
+    """The scores (as the rulebook prints them) at the start and after each move and table operation of a
+    resumed game, from its signed chain and the events its replay gave: the score chart's history before the
+    resume (None if the log does not give it: the chart then starts at the resume)."""
+    try:
+        table = next(e for e in chain if e.kind == "table").body
+        state = game.view(game.setup(players=int(table["players"]), variant=str(table.get("variant", "standard")),
+                                     **dict(table.get("options", {}))), None)
+        out = [list(game.display_scores(state))]
+        for ev in events:
+            if isinstance(ev, (Moved, TableResolved)):
+                state = game.apply(state, ev.action if isinstance(ev, Moved) else ev.outcome)[0]
+                out.append(list(game.display_scores(state)))
+    except Exception:  # noqa: BLE001 - a chart is a courtesy: it then starts at the resume
+        return None
+    return out
 
 
 class GameController(ABC):
@@ -120,6 +142,8 @@ class GameController(ABC):
     seats: tuple[Seat, ...]
     saved = False
     """Whether the game is written to disk as it is played (leaving it then loses nothing)."""
+    score_history: list[list[int]] | None = None
+    """After a resume: the scores at each step before it (the score chart starts there)."""
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
@@ -192,18 +216,19 @@ class GameController(ABC):
         if w.kind == "over":
             scores = self.scores()
             best = self.winners()
-            names = " and ".join(self.seats[i].label for i in best)
+            names = _(" and ").join(self.seats[i].label for i in best)
             tally = ", ".join(f"{self.seats[i].label} {s}" for i, s in enumerate(scores))
-            verb = "share the win" if len(best) > 1 else "wins"
-            return f"Game over: {names} {verb} ({tally})"
+            if len(best) > 1:
+                return _("Game over: {names} share the win ({tally})").format(names=names, tally=tally)
+            return _("Game over: {names} wins ({tally})").format(names=names, tally=tally)
         if w.kind == "table":
-            return "The table is dealing..."
+            return _("The table is dealing...")
         seat = self.seats[w.seat]
         if w.kind == COMPUTER:
-            return f"{seat.label} (computer) is thinking..."
+            return _("{player} (computer) is thinking...").format(player=seat.label)
         if w.kind == REMOTE:
-            return f"Waiting for {seat.label} on the network..."
-        return f"{seat.label} to play"
+            return _("Waiting for {player} on the network...").format(player=seat.label)
+        return _("{player} to play").format(player=seat.label)
 
     # -- what the screen does
     @abstractmethod

@@ -37,7 +37,9 @@ from datetime import date
 from pathlib import Path
 from typing import Callable
 
-from protocol.identity import PART_DIGITS, fingerprint, safety_part
+from lanterne.client.i18n import _
+from lanterne.client.i18n import _
+from lanterne.protocol.identity import PART_DIGITS, fingerprint, safety_part
 
 FILE = "known_peers.json"
 VERSION = 1
@@ -73,15 +75,20 @@ class Check:
     def text(self) -> str:
         """One line for the join dialog or the joiner's status."""
         name = self.name
-        others = f" (this key was met as {', '.join(self.other_names)})" if self.other_names else ""
+        met_as = ", ".join(self.other_names)
         if self.status == KNOWN:
-            return f"Known: you met {name} with this key on {self.since}; comparing the code again is optional."
+            return _("Known: you met {name} with this key on {since}; comparing the code again is optional.").format(
+                name=name, since=self.since)
         if self.status == CHANGED:
-            return f"Warning: {name}'s key changed since {self.since}: compare the safety code again{others}."
+            if self.other_names:
+                return _("Warning: {name}'s key changed since {since}: compare the safety code again (this key was "
+                         "met as {others}).").format(name=name, since=self.since, others=met_as)
+            return _("Warning: {name}'s key changed since {since}: compare the safety code again.").format(
+                name=name, since=self.since)
         if self.status == RENAMED:
-            return (f"Known key, new name: you met this key as {', '.join(self.other_names)} on {self.since}; "
-                    f"comparing the code again is optional.")
-        return f"First meeting: you never met {name} before."
+            return _("Known key, new name: you met this key as {others} on {since}; comparing the code again is "
+                     "optional.").format(others=met_as, since=self.since)
+        return _("First meeting: you never met {name} before.").format(name=name)
 
 
 class KnownPeers:
@@ -175,7 +182,7 @@ class KnownPeersFile:
 
     def __init__(self, path: Path | str | None = None):
         if path is None:
-            from protocol.identity import home
+            from lanterne.protocol.identity import home
 
             path = home() / FILE
         self.path = Path(path)
@@ -195,7 +202,8 @@ class KnownPeersFile:
         except (OSError, UnicodeDecodeError) as e:
             if isinstance(e, UnicodeDecodeError):
                 return self._set_aside("not UTF-8 text")
-            self.warning = f"Cannot read {self.path}: {e}; known players are not remembered this time."
+            self.warning = _("Cannot read {path}: {error}; known players are not remembered this time.").format(
+                path=self.path, error=e)
             return KnownPeers()
         try:
             return KnownPeers.loads(text)
@@ -206,10 +214,11 @@ class KnownPeersFile:
         aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
         try:
             os.replace(self.path, aside)
-            kept = f"kept as {aside.name}"
+            kept = _("kept as {name}").format(name=aside.name)
         except OSError as e:
-            kept = f"could not set it aside: {e}"
-        self.warning = f"{self.path} is damaged ({why}): {kept}; starting an empty list of known players."
+            kept = _("could not set it aside: {error}").format(error=e)
+        self.warning = _("{path} is damaged ({why}): {kept}; starting an empty list of known players.").format(
+            path=self.path, why=why, kept=kept)
         return KnownPeers()
 
     def reload(self) -> KnownPeers:
@@ -238,7 +247,7 @@ class KnownPeersFile:
                 os.replace(tmp, self.path)
                 self.peers = fresh
         except Exception as e:  # noqa: BLE001  an unwritable folder, a lock that never came: one line
-            self.warning = f"Cannot write {self.path}: {e}"
+            self.warning = _("Cannot write {path}: {error}").format(path=self.path, error=e)
             self.peers.remember(name, key, today)  # for this session at least
             return False
         return True

@@ -5,9 +5,10 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from engines.bots import make_bot
-from engines.core import Game
-from client.controller import LocalGame
+from lanterne.engines.bots import make_bot
+from lanterne.engines.core import Game
+from lanterne.client.controller import LocalGame
+from lanterne.client.i18n import _
 
 HOT_SEAT = "hot-seat"
 VS_COMPUTER = "vs"
@@ -20,7 +21,7 @@ MOVE_SECONDS = 0.9
 
 def playable_games() -> list[Game]:
     """The games that load, in registry order (a half-built engine is skipped, not fatal)."""
-    from engines.registry import GAMES, get_game
+    from lanterne.engines.registry import GAMES, get_game
 
     out = []
     for key in GAMES:
@@ -50,11 +51,12 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal"
     game.check_options(players, variant)
     if mode == HOT_SEAT:
         seats = [None] * players
-        names = [you if i == 0 else f"Player {i + 1}" for i in range(players)]
+        names = [you if i == 0 else _("Player {n}").format(n=i + 1) for i in range(players)]
     elif mode == VS_COMPUTER:
         make_bot(bot)  # fails early, with the list of bots
         seats = [None] + [make_bot(bot, f"{seed}/bot{i}", max_seconds=MOVE_SECONDS) for i in range(1, players)]
-        names = [you] + [f"{bot} bot" if players == 2 else f"{bot} bot {i}" for i in range(1, players)]
+        names = [you] + [_("{bot} bot").format(bot=bot) if players == 2 else _("{bot} bot {n}").format(bot=bot, n=i)
+                         for i in range(1, players)]
     elif mode == WATCH:
         make_bot(bot)
         seats = [make_bot(bot, f"{seed}/bot{i}", max_seconds=MOVE_SECONDS) for i in range(players)]
@@ -63,11 +65,11 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal"
         raise ValueError(f"unknown mode {mode!r}")
     think = None
     if mode in (VS_COMPUTER, WATCH) and bot.startswith("ismcts"):
-        from client.thinking import Thinker
+        from lanterne.client.thinking import Thinker
 
         think = Thinker()  # a search thinks in its own process: the screen never stalls (random, greedy: instant)
     if save_to is not None:
-        from client.local_record import RecordedGame, fresh_secret
+        from lanterne.client.local_record import RecordedGame, fresh_secret
 
         bots = [None if p is None else bot for p in seats]
         secret = fresh_secret(chosen, save_to, (game.id, variant, mode, bots, names), names[0], players - 1)

@@ -17,7 +17,7 @@ from the same position with the same hidden cards. The secret is random, or
 derived from the seed a person chose (same seed, same moves: the same log,
 byte for byte).
 
-Speed (2 seats, random players, ``python -m client.local_record``): a move
+Speed (2 seats, random players, ``python -m lanterne.client.local_record``): a move
 through the sessions and the pipe takes a few milliseconds; the end of the
 game (every seat's audit) a few tens. The log is written and fsynced by one
 writer thread per game (:class:`LogQueue`), in order, so the disk never
@@ -37,8 +37,9 @@ import weakref
 from pathlib import Path
 from typing import Callable, Sequence
 
-from engines.core import ROLL, TABLE, Action, Game, IllegalAction, Player, State
-from client.controller import COMPUTER, HUMAN, Change, LocalGame, LogEntry, Seat, Think, Waiting, describe_table_op
+from lanterne.client.i18n import _
+from lanterne.engines.core import ROLL, TABLE, Action, Game, IllegalAction, Player, State
+from lanterne.client.controller import COMPUTER, HUMAN, Change, LocalGame, LogEntry, Seat, Think, Waiting, describe_table_op, scores_over
 
 LOCAL_FOLDER = "local"
 """Local games' files live in ``games/local/`` of the data folder."""
@@ -48,7 +49,7 @@ SECRET_DOMAIN = b"lanterne/local-game/v1\0"
 
 def local_folder() -> Path:
     """``games/local`` in the data folder (``LANTERNE_HOME`` or the platform's)."""
-    from protocol.identity import home
+    from lanterne.protocol.identity import home
 
     return home() / "games" / LOCAL_FOLDER
 
@@ -63,8 +64,8 @@ def secret_of(seed: str | int | None, *parts: object, attempt: int = 0) -> bytes
 
 def table_stem(secret: bytes, name: str, guests: int) -> str:
     """The file stem a new game with this secret gets (the first 16 hex digits of its hello's hash)."""
-    from protocol.identity import Identity
-    from protocol.session import Session
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.session import Session
 
     idents = [Identity.from_seed(seat_secrets(secret, i)[0]) for i in range(guests + 1)]
     probe = Session(idents[0], host=True, name=name, seed=seat_secrets(secret, 0)[1],
@@ -167,8 +168,6 @@ class RecordedGame(LocalGame):
     """A local game (hot-seat or against computers) through one signed session per seat, logged to disk."""
 
     saved = True
-    score_history: list[list[int]] | None = None
-    """After a resume: the scores at each step before it (the score chart starts there)."""
     WRITE_ON_LOOP = False
     """True: every entry written and fsynced on the caller's thread, the screen's loop (the old way;
     ``client.perf.pause_while_saving_ms`` measures both)."""
@@ -177,11 +176,11 @@ class RecordedGame(LocalGame):
                  seed: int | str, secret: bytes, folder: Path | str, variant: str = "standard",
                  computer_delay: float = 0.0, think: Think | None = None, bots: Sequence[str | None] = (),
                  resume: tuple[dict, bytes, list[bytes]] | None = None):
-        from protocol.identity import Identity
-        from protocol.memory import Pipe
-        from protocol.net.files import GameFiles
-        from protocol.session import Session
-        from client.controller import GameController, think_on_thread
+        from lanterne.protocol.identity import Identity
+        from lanterne.protocol.memory import Pipe
+        from lanterne.protocol.net.files import GameFiles
+        from lanterne.protocol.session import Session
+        from lanterne.client.controller import GameController, think_on_thread
 
         GameController.__init__(self)
         self.think = think or think_on_thread
@@ -266,7 +265,7 @@ class RecordedGame(LocalGame):
                 public = ev.outcome if ev.op.kind == ROLL else None
                 self._record(TABLE, describe_table_op(ev.op, public, self.game.id), list(ev.events))
             elif kind == "Aborted":
-                self.last_error = f"The game was aborted: {ev.reason}"
+                self.last_error = _("The game was aborted: {reason}").format(reason=ev.reason)
         self._seen[0] = len(self.pipe.events[0])
         over = self.sessions[0].over
         if over and not self._over_saved:  # after the last entries, on the writer thread too
@@ -277,7 +276,7 @@ class RecordedGame(LocalGame):
 
     def _log_from_chain(self) -> None:
         """After a resume: the move log rebuilt from the log, each seat's move in its own words as played."""
-        from protocol.session import Moved, Session, TableResolved
+        from lanterne.protocol.session import Moved, Session, TableResolved
 
         chain = self.sessions[0].chain
         try:
@@ -287,7 +286,7 @@ class RecordedGame(LocalGame):
         except Exception:  # noqa: BLE001 - the log lines are a courtesy; the game goes on without them
             return
         own = {ev.entry: ev for i, evs in enumerate(seen) for ev in evs if isinstance(ev, Moved) and ev.seat == i}
-        self.score_history = self._scores_over(seen[0])
+        self.score_history = scores_over(self.game, self.sessions[0].chain, seen[0])
         for ev in seen[0]:
             if isinstance(ev, Moved):
                 ev = own.get(ev.entry, ev)
@@ -296,25 +295,6 @@ class RecordedGame(LocalGame):
                 public = ev.outcome if ev.op.kind == ROLL else None
                 self._record(TABLE, describe_table_op(ev.op, public, self.game.id), list(ev.events))
         self._seen = [len(e) for e in self.pipe.events]
-
-    def _scores_over(self, events: list) -> list[list[int]] | None:
-        """The scores (as the rulebook prints them) at the start and after each move and table
-        operation of a resumed game: the score chart's history (None if the log does not give it)."""
-        from protocol.session import Moved, TableResolved
-
-        game = self.game
-        try:
-            table = next(e for e in self.sessions[0].chain if e.kind == "table")
-            state = game.view(game.setup(players=len(self.seats), variant=self.variant,
-                                         **dict(table.body.get("options", {}))), None)
-            out = [list(game.display_scores(state))]
-            for ev in events:
-                if isinstance(ev, (Moved, TableResolved)):
-                    state = game.apply(state, ev.action if isinstance(ev, Moved) else ev.outcome)[0]
-                    out.append(list(game.display_scores(state)))
-        except Exception:  # noqa: BLE001 - a chart is a courtesy: it then starts at the resume
-            return None
-        return out
 
     # -- reading
     @property
@@ -354,10 +334,10 @@ class RecordedGame(LocalGame):
     def _play(self, seat: int, action: Action) -> LogEntry:
         session = self.sessions[seat]
         if not session.my_turn:
-            raise IllegalAction(f"it is not {self.seats[seat].label}'s turn")
+            raise IllegalAction(_("it is not {seat}'s turn").format(seat=self.seats[seat].label))
         if self._writes.error is not None:  # a log that cannot be written: no move it would not hold
-            raise IllegalAction(f"the game's log cannot be written ({self._writes.error}); "
-                                f"it is saved up to the last move written")
+            raise IllegalAction(_("the game's log cannot be written ({error}); it is saved up to the last move "
+                                  "written").format(error=self._writes.error))
         self.pipe.collect(seat, session.act(action))  # IllegalAction: nothing written
         entry = self._deliver()  # the entries go to the writer thread: the screen does not wait for the disk
         self._wake.set()
@@ -384,7 +364,7 @@ class RecordedGame(LocalGame):
 
 def unfinished_local(folder: Path | str | None = None) -> list[Path]:
     """Meta files of local games that did not end, newest first."""
-    from protocol.net.files import GameFiles
+    from lanterne.protocol.net.files import GameFiles
 
     folder = Path(folder) if folder is not None else local_folder()
     try:
@@ -394,7 +374,7 @@ def unfinished_local(folder: Path | str | None = None) -> list[Path]:
 
 
 def _meta(path: Path) -> dict:
-    from protocol.net.files import read_meta
+    from lanterne.protocol.net.files import read_meta
 
     return read_meta(path)
 
@@ -403,25 +383,32 @@ def describe_unfinished(meta_path: Path) -> str:
     """``Pagode against greedy bot, move 12`` (hot-seat: against Player 2)."""
     meta = _meta(meta_path)
     try:
-        from engines.registry import get_game
+        from lanterne.engines.registry import get_game
 
         name = get_game(str(meta.get("game"))).name
     except Exception:  # noqa: BLE001 - a listing never fails
         name = str(meta.get("game", "?"))
     seats = meta.get("seats") or []
     others = [str(s.get("name", "?")) for s in seats[1:] if isinstance(s, dict)]
-    who = " and ".join(others) if len(others) <= 2 else f"{others[0]} and {len(others) - 1} others"
-    who = who or "nobody"
+    from lanterne.client.i18n import _, ngettext
+
+    if len(others) <= 2:
+        who = _(" and ").join(others)
+    else:
+        who = ngettext("{name} and {n} other", "{name} and {n} others", len(others) - 1).format(
+            name=others[0], n=len(others) - 1)
+    who = who or _("nobody")
     move = moves_in_log(meta_path.with_suffix(".log"))
     if meta.get("mode") == "watch":
-        return f"{name}: {seats[0].get('name', '?') if seats else '?'} against {who}, move {move}"
-    return f"{name} against {who}, move {move}"
+        return _("{game}: {player} against {others}, move {n}").format(
+            game=name, player=seats[0].get('name', '?') if seats else '?', others=who, n=move)
+    return _("{game} against {others}, move {n}").format(game=name, others=who, n=move)
 
 
 def moves_in_log(log: Path) -> int:
     """How many moves a log holds (its entries' kinds read, nothing checked: for a listing)."""
-    from protocol.log import LogFormatError, read_log
-    from protocol.wire import ProtocolError, unpack
+    from lanterne.protocol.log import LogFormatError, read_log
+    from lanterne.protocol.wire import ProtocolError, unpack
 
     try:
         raws, _cut = read_log(log)
@@ -440,8 +427,8 @@ def moves_in_log(log: Path) -> int:
 def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,
                  make_player: Callable[[str, str], Player] | None = None) -> RecordedGame:
     """The unfinished local game of ``meta_path``, rebuilt from its files (ResumeError: one line)."""
-    from engines.registry import get_game
-    from protocol.net.files import ResumeError, read_game_files
+    from lanterne.engines.registry import get_game
+    from lanterne.protocol.net.files import ResumeError, read_game_files
 
     meta_path = Path(meta_path)
     meta, secret, table, raws = read_game_files(meta_path, lambda line: None)
@@ -451,16 +438,17 @@ def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,
         bots = [s.get("bot") for s in seats]
         names = [str(s.get("name", f"Player {i + 1}")) for i, s in enumerate(seats)]
     except Exception as e:  # noqa: BLE001
-        raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {e}") from None
+        raise ResumeError(_("cannot resume {game}: {error}").format(game=meta_path.stem,
+                                                                    error=f"{type(e).__name__}: {e}")) from None
     seed = str(meta.get("seed", ""))
-    from client.local_play import MOVE_SECONDS
-    from engines.bots import make_bot
+    from lanterne.client.local_play import MOVE_SECONDS
+    from lanterne.engines.bots import make_bot
 
     make = make_player or (lambda kind, bot_seed: make_bot(kind, bot_seed, max_seconds=MOVE_SECONDS))
     players = [None if b is None else make(str(b), f"{seed}/bot{i}/resumed{len(raws)}") for i, b in enumerate(bots)]
     think = None
     if any(b and str(b).startswith("ismcts") for b in bots):
-        from client.thinking import Thinker
+        from lanterne.client.thinking import Thinker
 
         think = Thinker()
     try:
@@ -468,18 +456,19 @@ def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,
                             variant=str(meta.get("variant", "standard")), computer_delay=computer_delay,
                             think=think, bots=bots, resume=(meta, table, raws))
     except Exception as e:  # noqa: BLE001 - a log that does not replay is one line
-        raise ResumeError(f"cannot resume {meta_path.stem}: {type(e).__name__}: {str(e)[:200]}") from None
+        raise ResumeError(_("cannot resume {game}: {error}").format(
+            game=meta_path.stem, error=f"{type(e).__name__}: {str(e)[:200]}")) from None
 
 
 def measure(game_id: str, seed: str = "m", folder: Path | str | None = None) -> dict:
     """Milliseconds per move of a hot-seat game played by random choices through the sessions and the log
-    (``python -m client.local_record GAME [SEED]``): median, 95th percentile, the longest and where it was."""
+    (``python -m lanterne.client.local_record GAME [SEED]``): median, 95th percentile, the longest and where it was."""
     import tempfile
     import time
 
-    from client.local_play import make_local_game
-    from engines.bots import RandomBot
-    from engines.registry import get_game
+    from lanterne.client.local_play import make_local_game
+    from lanterne.engines.bots import RandomBot
+    from lanterne.engines.registry import get_game
 
     game = get_game(game_id)
     with tempfile.TemporaryDirectory() as tmp:

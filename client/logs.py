@@ -41,7 +41,7 @@ def log_dir() -> Path:
     return Path(platformdirs.user_log_dir("lanterne"))
 
 
-OURS = ("lanterne", "client", "protocol", "engines")
+OURS = ("lanterne",)   # every module logs under its import name, lanterne.*
 
 
 class _LanterneHandler(logging.handlers.RotatingFileHandler):
@@ -101,5 +101,7 @@ def crash_line(error: BaseException, where: str = "") -> str:
     """The one line a user sees for an unexpected error, naming the report's file."""
     path = crash_report(error, where)
     first = str(error).splitlines()[0] if str(error) else ""
-    details = f" (details in {path})" if path is not None else ""
-    return f"lanterne: internal error: {type(error).__name__}: {first}{details}"
+    from lanterne.client.i18n import _
+
+    details = " " + _("(details in {path})").format(path=path) if path is not None else ""
+    return "lanterne: " + _("internal error: {error}").format(error=f"{type(error).__name__}: {first}") + details

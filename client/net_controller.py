@@ -32,34 +32,36 @@ import time
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from client.controller import (HUMAN, REMOTE, Change, GameController, LogEntry, Seat, Waiting,
-                               describe_table_op)
-from client.local_play import MOVE_SECONDS
-from client.thinking import Thinker
-from engines.bots import make_bot
-from engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
-from protocol.identity import Identity, safety_code, safety_lines, safety_part
-from protocol.net.discovery import Discovery, DiscoveryError
-from protocol.net.events import (JoinPending, LinkLost, Linked, Listening, PeerEvent, PeerLeft, SeatFreed,
-                                 SeatOffered, SeatTaken, Seated, WatcherJoined, WatcherLeft)
-from protocol.net.files import ResumeError
-from protocol.net.handshake import HandshakeError
-from protocol.net.invite import Declined
-from protocol.net.peer import Peer, PeerOptions, Think
-from protocol.session import (CLAIM_REASON, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimAsked,
+from lanterne.client.controller import (HUMAN, REMOTE, Change, GameController, LogEntry, Seat, Waiting,
+                               describe_table_op, scores_over)
+from lanterne.client.i18n import N_, _, ngettext
+from lanterne.client.local_play import MOVE_SECONDS
+from lanterne.client.thinking import Thinker
+from lanterne.engines.bots import make_bot
+from lanterne.engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
+from lanterne.protocol.identity import Identity, safety_code, safety_lines, safety_part
+from lanterne.protocol.net.discovery import Discovery, DiscoveryError
+from lanterne.protocol.net.events import (ChatSaid, JoinPending, LinkLost, Linked, Listening, PeerEvent, PeerLeft, SeatFreed,
+                                 SeatOffered, SeatTaken, Seated, WatcherJoined, WatcherLeft,
+                                 WatchersHeard)
+from lanterne.protocol.net.files import ResumeError
+from lanterne.protocol.net.handshake import HandshakeError
+from lanterne.protocol.net.invite import Declined
+from lanterne.protocol.net.peer import Peer, PeerOptions, Think
+from lanterne.protocol.session import (CLAIM_REASON, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimAsked,
                               ClaimRefused, Disputed, GameOver, GameStarted, Moved, Replaced, ReplaceAsked,
                               SeatReplaced, Session, TableResolved, TableSet)
-from protocol.net.transport import LinkClosed
-from protocol.wire import ProtocolError
+from lanterne.protocol.net.transport import LinkClosed
+from lanterne.protocol.wire import ProtocolError
 
 FAIR_WORDS = {
-    "fair_commit": "sealed die",
-    "fair_open": "die reveal",
-    "fair_relock": "shuffle key",
-    "fair_shuffle": "shuffle key",
-    "fair_rekey": "shuffle key",
-    "fair_keys": "key to open cards",
-    "fair_claim": "card proof",
+    "fair_commit": N_("sealed die"),
+    "fair_open": N_("die reveal"),
+    "fair_relock": N_("shuffle key"),
+    "fair_shuffle": N_("shuffle key"),
+    "fair_rekey": N_("shuffle key"),
+    "fair_keys": N_("key to open cards"),
+    "fair_claim": N_("card proof"),
 }
 """What a fair-table step is, in a player's words (a key, a reveal...)."""
 
@@ -81,17 +83,19 @@ def clock(seconds: float) -> str:
 
 def claim_time(seconds: float) -> str:
     """The claim time in words: ``5 min``, ``90 s``."""
-    return f"{seconds / 60:g} min" if seconds >= 60 and seconds % 60 == 0 else f"{seconds:g} s"
+    return _("{minutes:g} min").format(
+        minutes=seconds / 60) if seconds >= 60 and seconds % 60 == 0 else _("{seconds:g} s").format(seconds=seconds)
 
 
-ON_GONE_WORDS = {ON_GONE_END: "the game ends with the scores so far",
-                 ON_GONE_COMPUTER: "a computer takes the seat"}
+ON_GONE_WORDS = {ON_GONE_END: N_("the game ends with the scores so far"),
+                 ON_GONE_COMPUTER: N_("a computer takes the seat")}
 """What the table does with a seat gone past the claim time, in a player's words."""
 
 
 def describe_policy(on_gone: str, claim_after: float) -> str:
     """'if a player is gone 5 min: a computer takes the seat'."""
-    return f"if a player is gone {claim_time(claim_after)}: {ON_GONE_WORDS.get(on_gone, on_gone)}"
+    return _("if a player is gone {time}: {what}").format(
+        time=claim_time(claim_after), what=_(ON_GONE_WORDS.get(on_gone, on_gone)))
 
 
 def thinker_for(bot: str, think: Think | None) -> Think | None:
@@ -110,22 +114,22 @@ def replacement_players(bot: str) -> Callable[[int], object]:
 def failure_text(error: BaseException) -> str:
     """One readable line for whatever stopped the peer."""
     if isinstance(error, Declined):
-        return f"Not seated: {error}"
+        return _("Not seated: {error}").format(error=error)
     if isinstance(error, HandshakeError):
-        return f"The other side did not prove who it is: {error}"
+        return _("The other side did not prove who it is: {error}").format(error=error)
     if isinstance(error, LinkClosed):
         if error.reason.startswith("cannot connect"):
-            return f"Cannot reach the host ({error.reason})"
-        return f"The link closed: {error.reason}"
+            return _("Cannot reach the host ({reason})").format(reason=error.reason)
+        return _("The link closed: {reason}").format(reason=error.reason)
     if isinstance(error, ConnectionRefusedError):
-        return "Nobody is listening at that address (connection refused)"
+        return _("Nobody is listening at that address (connection refused)")
     if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
-        return "Nobody answered at that address in time"
+        return _("Nobody answered at that address in time")
     if isinstance(error, OSError):
-        return f"Network error: {error.strerror or error}"
+        return _("Network error: {error}").format(error=error.strerror or error)
     if isinstance(error, (DiscoveryError, ResumeError, RulesError, ProtocolError)):
         return str(error).splitlines()[0] if str(error) else type(error).__name__
-    return f"The network game stopped: {type(error).__name__}: {error}"
+    return _("The network game stopped: {name}: {error}").format(name=type(error).__name__, error=error)
 
 
 class NetworkGame(GameController):
@@ -178,6 +182,10 @@ class NetworkGame(GameController):
         self.paused: set[bytes] = set()
         self.watchers: dict[str, str] = {}
         """Spectators watching through us: fingerprint -> name (protocol/net/watchers.py)."""
+        self.watching_via: dict[int, tuple[str, ...]] = {}
+        """Spectators watching through another seat: seat -> names (that seat's signed notice, protocol/net/chat.py)."""
+        self.chat: list = []
+        """The table chat so far (:class:`protocol.net.chat.ChatLine`, ours too), oldest first."""
         self.resigned: set[bytes] = set()
         """Keys that left for good on a table whose policy gives their seat to a computer (claimed at once)."""
         """Keys of players who left on purpose and will be back (their link closed saying so)."""
@@ -269,7 +277,8 @@ class NetworkGame(GameController):
         controller._adopt()
         controller._replay_log()
         controller._was_linked = True  # until the others are back, the banner says which links are down
-        controller.notes.append(f"resumed from {len(peer.session.chain)} logged entries")
+        controller.notes.append(ngettext("resumed from {n} logged entry", "resumed from {n} logged entries",
+                                         len(peer.session.chain)).format(n=len(peer.session.chain)))
         return controller
 
     # -- facts the lobby shows
@@ -300,31 +309,34 @@ class NetworkGame(GameController):
             if i < len(names):
                 notes = []
                 if i == 0:
-                    notes.append("host")
+                    notes.append(_("host"))
                 if names[i] == me and (self.my_seat is None or self.my_seat == i) and (i == 0) == self.peer.is_host:
-                    notes.append("you")
+                    notes.append(_("you"))
                 extra = f" ({', '.join(notes)})" if notes else ""
                 lines.append(f"{i + 1}. {names[i]}{extra}")
             else:
-                lines.append(f"{i + 1}. (free)")
+                lines.append(f"{i + 1}. " + _("(free)"))
         return lines
 
     def seating_lines(self) -> list[str]:
         """A joiner before the table is full: where its request stands, and the safety code to compare."""
-        host = self.host_name or "the host"
-        size = self.players or "several"
+        host = self.host_name or _("the host")
+        size = self.players or _("several")
         if not self.host_code:
-            return [f"Asking {host} for a seat at a table of {size}..."]
+            return [_("Asking {host} for a seat at a table of {size}...").format(host=host, size=size)]
         mine = safety_part(self.peer.me.public)
-        code = [f"    {line}" + ("  (you)" if line.replace(" ", "") == mine else "")   # one line per key
+        code = [f"    {line}" + ("  " + _("(you)") if line.replace(" ", "") == mine else "")   # one line per key
                 for line in safety_lines(self.host_code)]
         known = [self.host_known.text] if self.host_known is not None else []
         if not self.joined:
-            return [f"Asking {host} for a seat at a table of {size}: {host} reads your request.", *known,
-                    f"Safety code with {host} (compare it aloud with {host}'s join dialog before {host} accepts):",
-                    *code]
-        return [f"Seated at {host}'s table of {size}: waiting for the other players...", *known,
-                f"Safety code with {host}:", *code]
+            return [_("Asking {host} for a seat at a table of {size}: {host} reads your request.").format(
+                        host=host, size=size), *known,
+                    _("Safety code with {host} (compare it aloud with {host}'s join dialog before {host} "
+                      "accepts):").format(
+                        
+                        host=host), *code]
+        return [_("Seated at {host}'s table of {size}: waiting for the other players...").format(host=host, size=size),
+                *known, _("Safety code with {host}:").format(host=host), *code]
 
     def free_seats(self) -> int:
         return max(self.players - len(self.taken), 0) if not self.peer.seats else 0
@@ -355,7 +367,10 @@ class NetworkGame(GameController):
                                       games=(lambda gid: game) if game is not None else None)
         except (ProtocolError, RulesError):
             return  # the session itself replayed this log; a log without words is no reason to stop
-        self._on_events([ev for ev in replayed.replayed_events if isinstance(ev, (Moved, TableResolved))])
+        steps = [ev for ev in replayed.replayed_events if isinstance(ev, (Moved, TableResolved))]
+        if game is not None:
+            self.score_history = scores_over(game, s.chain, steps)
+        self._on_events(steps)
 
     def start(self) -> "NetworkGame":
         """Run the peer in the background (on the running event loop)."""
@@ -409,11 +424,20 @@ class NetworkGame(GameController):
         elif isinstance(ev, WatcherLeft):
             self.watchers.pop(ev.fingerprint, None)
             self._notify(Change())
+        elif isinstance(ev, WatchersHeard):      # who watches through another seat: its whole list
+            self.watching_via[ev.seat] = (*ev.names, *([f"{ev.more} more"] if ev.more else []))
+            self._notify(Change())
+        elif isinstance(ev, ChatSaid):
+            self.chat.append(ev.line)
         elif isinstance(ev, (Linked, LinkLost)):
             if isinstance(ev, Linked):
                 self.paused.discard(ev.key)
             self._check_link()
         self._notify(Change())
+
+    def send_chat(self, text: str) -> None:
+        """Say ``text`` to the table (``protocol.net.chat.ChatError``, one line, if it cannot go)."""
+        self.peer.chat(text)
 
     def _check_host(self) -> None:
         """A guest: is the host a player met before (its key only known from the safety code so far)?"""
@@ -445,16 +469,17 @@ class NetworkGame(GameController):
                 change.entry = self._record(TABLE, describe_table_op(ev.op, public, self.game.id if self.game else None),
                                             ev.events)
             elif isinstance(ev, Disputed):
-                self.notes.append(f"dispute: {ev.reason}")
+                self.notes.append(_("dispute: {reason}").format(reason=ev.reason))
             elif isinstance(ev, ReplaceAsked) and ev.seat < len(self.seats):
-                self.notes.append(f"{self.seats[ev.by].label} asks to give {self.seats[ev.seat].label}'s seat to "
-                                  f"{ev.name}")
+                self.notes.append(_("{by} asks to give the seat of {seat} to {name}").format(
+                    by=self.seats[ev.by].label, seat=self.seats[ev.seat].label, name=ev.name))
             elif isinstance(ev, ClaimAsked) and max(ev.seat, ev.by) < len(self.seats):
-                self.notes.append(f"{self.seats[ev.by].label} claims against {self.seats[ev.seat].label} "
-                                  f"({ev.reason.removeprefix(CLAIM_REASON)}); the others answer")
+                self.notes.append(_("{by} claims against {seat} ({reason}); the others answer").format(
+                    by=self.seats[ev.by].label, seat=self.seats[ev.seat].label,
+                    reason=ev.reason.removeprefix(CLAIM_REASON)))
             elif isinstance(ev, ClaimRefused) and max(ev.seat, ev.by) < len(self.seats):
-                self.notes.append(f"{self.seats[ev.by].label} refused the claim against {self.seats[ev.seat].label} "
-                                  f"({ev.reason}): the game goes on")
+                self.notes.append(_("{by} refused the claim against {seat} ({reason}): the game goes on").format(
+                    by=self.seats[ev.by].label, seat=self.seats[ev.seat].label, reason=ev.reason))
             elif isinstance(ev, SeatReplaced):
                 self._seat_replaced(ev)
             elif isinstance(ev, Replaced):
@@ -487,11 +512,17 @@ class NetworkGame(GameController):
         old = self.seats[ev.seat].label if ev.seat < len(self.seats) else f"P{ev.seat + 1}"
         self.my_seat = s.my_seat
         self.seats = tuple(Seat(i, name, HUMAN if i == s.my_seat else REMOTE) for i, name in enumerate(s.names))
-        self.notice = (f"{old} was gone {claim_time(self.claim_after)}: {self.seats[ev.seat].label} "
-                       f"plays that seat from now on (every present player signed it; hidden cards re-dealt)")
+        self.notice = _("{old} was gone {time}: {label} plays that seat from now on (every present player signed it; "
+                        "hidden cards re-dealt)").format(old=old, time=claim_time(self.claim_after),
+                                                         label=self.seats[ev.seat].label)
         self.notes.append(self.notice)
 
     # -- how a game ended early
+    @property
+    def watching(self) -> list[str]:
+        """Everyone watching the table, through us or through another seat (the banner's list)."""
+        return sorted([*self.watchers.values(), *(n for names in self.watching_via.values() for n in names)])
+
     def early_end(self) -> str:
         """The one line of a game that stopped without a result (an abort, a failure); '' otherwise.
 
@@ -509,32 +540,33 @@ class NetworkGame(GameController):
     def replaced_text(self, ev: Replaced) -> str:
         """We are the one who was gone: our seat is a computer's now; the board stays as we left it."""
         by = self.seats[ev.by].label if 0 <= ev.by < len(self.seats) else f"P{ev.by + 1}"
-        return (f"Game over for you: while you were gone, {by} gave your seat (P{ev.seat + 1}) to a computer, "
-                f"which plays on; the board shows the game as you left it")
+        return _("Game over for you: while you were gone, {by} gave your seat (P{seat}) to a computer, which plays on; "
+                 "the board shows the game as you left it").format(by=by, seat=ev.seat + 1)
 
     def ended_text(self, ev: Aborted) -> str:
         """A claim says who was gone and the scores so far; another early end names the seat at fault."""
         if ev.culprit is not None and ev.reason.startswith(CLAIM_REASON) and 0 <= ev.culprit < len(self.seats):
-            who = self.seats[ev.culprit].label + (" (you)" if ev.culprit == self.my_seat else "")
+            who = self.seats[ev.culprit].label + (" " + _("(you)") if ev.culprit == self.my_seat else "")
             found = _CLAIM_TIME.search(ev.reason)
             took = f" {claim_time(float(found.group(1)))}" if found else ""
             if "move clock" in ev.reason:
-                text = f"Game ended: {who} took more than the move clock of{took}"
+                text = _("Game ended: {who} took more than the move clock of{took}").format(who=who, took=took)
             elif "left the table for good" in ev.reason:
-                text = f"Game ended: {who} left the table for good"
+                text = _("Game ended: {who} left the table for good").format(who=who)
             else:
-                text = f"Game ended: {who} was gone{took}"
+                text = _("Game ended: {who} was gone{took}").format(who=who, took=took)
             if ev.agreed:
-                text += " (agreed by " + ", ".join(self.seats[a].label for a in ev.agreed if a < len(self.seats)) + ")"
+                text += " " + _("(agreed by {players})").format(
+                    players=", ".join(self.seats[a].label for a in ev.agreed if a < len(self.seats)))
             scores = list(ev.scores) if ev.scores is not None else self.peer.scores_so_far()
             if scores:
-                text += "; scores so far: " + ", ".join(f"{seat.label} {score}"
-                                                        for seat, score in zip(self.seats, scores))
+                text += "; " + _("scores so far: {scores}").format(
+                    scores=", ".join(f"{seat.label} {score}" for seat, score in zip(self.seats, scores)))
             return text
         if ev.culprit is not None and 0 <= ev.culprit < len(self.seats):
-            who = "you" if ev.culprit == self.my_seat else self.seats[ev.culprit].label
-            return f"Game ended, fault of {who}: {ev.reason}"
-        return f"Game ended: {ev.reason}"
+            who = _("you") if ev.culprit == self.my_seat else self.seats[ev.culprit].label
+            return _("Game ended, fault of {who}: {reason}").format(who=who, reason=ev.reason)
+        return _("Game ended: {reason}").format(reason=ev.reason)
 
     # -- a seat gone for good: the table's policy and the clock
     @property
@@ -562,7 +594,8 @@ class NetworkGame(GameController):
         s = self.peer.session
         move_clock = s.move_clock if s is not None else None
         text = describe_policy(on_gone, self.claim_after)
-        return text + (f"; a move takes at most {claim_time(move_clock)}" if move_clock else "")
+        return text + ("; " + _("a move takes at most {time}").format(
+            time=claim_time(move_clock)) if move_clock else "")
 
     def gone_text(self, now: float | None = None) -> str:
         """While the awaited peer's link with us is down: who, for how long, and what happens at the claim time."""
@@ -580,28 +613,34 @@ class NetworkGame(GameController):
         due = s.claim_due        # the session's own claim clock: the countdown is the one that fires
         if due is not None:
             since = due - self.claim_after
-        then = ON_GONE_WORDS[ON_GONE_COMPUTER] if s.may_replace(seat) else ON_GONE_WORDS[ON_GONE_END]
+        then = _(ON_GONE_WORDS[ON_GONE_COMPUTER] if s.may_replace(seat) else ON_GONE_WORDS[ON_GONE_END])
         who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
         if key in self.resigned:
-            return f"{who} resigned: {then}, once the others agree"
+            return _("{who} resigned: {then}, once the others agree").format(who=who, then=then)
         if key in self.paused:
-            return f"Waiting for {who}, who left on purpose {clock(now - since)} ago; at {clock(self.claim_after)} {then}"
+            return _("Waiting for {who}, who left on purpose {gone} ago; at {claim} {then}").format(
+                who=who, gone=clock(now - since), claim=clock(self.claim_after), then=then)
         if self.peer.cut_off(seat):
-            return f"Waiting for {who} (gone {clock(now - since)}); cut off from the others too: no claim from here"
-        return f"Waiting for {who} (gone {clock(now - since)}; at {clock(self.claim_after)} {then})"
+            return _("Waiting for {who} (gone {gone}); cut off from the others too: no claim from here").format(
+                who=who, gone=clock(now - since))
+        return _("Waiting for {who} (gone {gone}; at {claim} {then})").format(
+            who=who, gone=clock(now - since), claim=clock(self.claim_after), then=then)
 
     def _claim_text(self) -> str:
         s = self.peer.session
         c = s.claiming or {}
         seat = c.get("seat", 0)
         who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
-        what = f"Giving {who}'s seat to a computer" if c.get("kind") == "replace" else f"Claim against {who}"
+        what = (_("Giving {who}'s seat to a computer") if c.get("kind") == "replace"
+                else _("Claim against {who}")).format(
+            
+            who=who)
         expected = s.waiting_for()
         if expected is None or expected == s.my_seat:
-            return f"{what}: answering..."
+            return _("{what}: answering...").format(what=what)
         if expected == seat:
-            return f"{what}: {who} may still say it is here"
-        return f"{what}: waiting for {self.seats[expected].label} to answer"
+            return _("{what}: {who} may still say it is here").format(what=what, who=who)
+        return _("{what}: waiting for {label} to answer").format(what=what, label=self.seats[expected].label)
 
     # -- the links: one per other peer
     def peer_links(self) -> list[tuple[str, bool]]:
@@ -615,6 +654,11 @@ class NetworkGame(GameController):
                 label += " (left on purpose)"
             out.append((label, self.peer.linked(seat.key)))
         return out
+
+    @property
+    def my_safety_part(self) -> str:
+        """Our own key's part of the safety code: the line this player reads aloud."""
+        return safety_part(self.peer.me.public)
 
     @property
     def linked(self) -> bool:
@@ -694,7 +738,8 @@ class NetworkGame(GameController):
         if self.failure is not None:
             return self.failure
         if s is None:
-            return f"Waiting for players: {len(self.taken)} of {self.players} seats taken"
+            return _("Waiting for players: {taken} of {players} seats taken").format(
+                taken=len(self.taken), players=self.players)
         if isinstance(s.result, Replaced):
             return self.replaced_text(s.result)
         if isinstance(s.result, Aborted):
@@ -708,35 +753,39 @@ class NetworkGame(GameController):
             return self._claim_text()
         text = self._waiting_text()
         if self.link_down:
-            return f"Link down, reconnecting by itself... ({text})"
+            return _("Link down, reconnecting by itself... ({text})").format(text=text)
         return text
 
     def _waiting_text(self) -> str:
         s = self.peer.session
         expected = s.waiting_for()
         if expected is None:
-            return "Waiting for the other players to join..."
+            return _("Waiting for the other players to join...")
         other = expected != self.my_seat
         who = self.seats[expected].label if 0 <= expected < len(self.seats) else f"P{expected + 1}"
         if s.phase == "genesis":
-            return f"Setting the table: waiting for {who}'s nonce" if other else "Setting the table..."
+            return _("Setting the table: waiting for {who}'s nonce").format(
+                who=who) if other else _("Setting the table...")
         if s.phase in ("final", "dispute"):
-            return f"Game done: waiting for {who}'s final reveal" if other else "Game done: revealing our secrets..."
+            return _("Game done: waiting for {who}'s final reveal").format(
+                who=who) if other else _("Game done: revealing our secrets...")
         if s.phase == "end":
-            return f"Game done: waiting for {who}'s signed result" if other else "Game done: signing the result..."
+            return _("Game done: waiting for {who}'s signed result").format(
+                who=who) if other else _("Game done: signing the result...")
         if s.next_actor() == TABLE:
             step = ""
             try:
                 step = s.fair._steps[0][1]
             except (AttributeError, IndexError, TypeError):
                 pass
-            what = FAIR_WORDS.get(step, "table step")
+            what = _(FAIR_WORDS.get(step, N_("table step")))
             op = s._op.kind if getattr(s, "_op", None) is not None else "table"
-            return f"Waiting for {who}'s {what} ({op})" if other else f"The table is working ({op})..."
+            return (_("Waiting for {who}'s {what} ({op})").format(who=who, what=what, op=op) if other
+                    else _("The table is working ({op})...").format(op=op))
         clock_left = self._move_clock_left()
         if other:
-            return f"Waiting for {who}'s move{clock_left}"
-        return f"{who} to play{clock_left}"
+            return _("Waiting for {who}'s move{clock_left}").format(who=who, clock_left=clock_left)
+        return _("{who} to play{clock_left}").format(who=who, clock_left=clock_left)
 
     def _move_clock_left(self, now: float | None = None) -> str:
         """', move clock 0:42 left' while the table's signed move clock runs for the seat to move ('' without)."""
@@ -745,9 +794,9 @@ class NetworkGame(GameController):
         if s is None or s.move_clock is None or s.over:
             return ""
         if started is None:
-            return f", move clock {clock(s.move_clock)}"
+            return _(", move clock {time}").format(time=clock(s.move_clock))
         now = time.monotonic() if now is None else now
-        return f", move clock {clock(max(0.0, started + s.move_clock - now))} left"
+        return _(", move clock {time} left").format(time=clock(max(0.0, started + s.move_clock - now)))
 
     def submit(self, seat: int, action: Action) -> LogEntry:
         if self.is_over():

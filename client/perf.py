@@ -27,8 +27,8 @@ def _start_to_home() -> tuple[float, float]:
 
     code = ("import time; t=time.perf_counter()\n"
             "import asyncio\n"
-            "from client.app import LanterneApp\n"
-            "from client.settings import Settings\n"
+            "from lanterne.client.app import LanterneApp\n"
+            "from lanterne.client.settings import Settings\n"
             "async def main():\n"
             "    app = LanterneApp(settings=Settings(display_name='bench'))\n"
             "    async with app.run_test(size=(100, 32)) as pilot:\n"
@@ -57,11 +57,11 @@ def board_redraw_ms(moves: int = 30, seed: int = 3) -> float:
 
 
 async def _board_redraw_ms(moves: int, seed: int) -> float:
-    from client.app import LanterneApp
-    from client.controller import LocalGame
-    from client.screens.pagode import PagodeScreen
-    from client.settings import Settings
-    from engines.registry import get_game
+    from lanterne.client.app import LanterneApp
+    from lanterne.client.controller import LocalGame
+    from lanterne.client.games.pagode.screen import PagodeScreen
+    from lanterne.client.settings import Settings
+    from lanterne.engines.registry import get_game
 
     game = get_game("pagode")
     controller = LocalGame(game, [None, None], names=["A", "B"], seed=seed)
@@ -105,13 +105,13 @@ def pause_while_thinking_ms(level: str = "ismcts:hard", presses: int = 20, seed:
 async def _pause_while_thinking_ms(level: str, presses: int, seed: int) -> float:
     from textual import events
 
-    from client.app import LanterneApp
-    from client.controller import COMPUTER
-    from client.local_play import VS_COMPUTER, make_local_game
-    from client.screens.game import game_screen_for
-    from client.settings import Settings
-    from client.widgets.pacal import PacalMap
-    from engines.registry import get_game
+    from lanterne.client.app import LanterneApp
+    from lanterne.client.controller import COMPUTER
+    from lanterne.client.local_play import VS_COMPUTER, make_local_game
+    from lanterne.client.screens.game import game_screen_for
+    from lanterne.client.settings import Settings
+    from lanterne.client.games.pacal.widgets import PacalMap
+    from lanterne.engines.registry import get_game
 
     controller = make_local_game(get_game("pacal"), mode=VS_COMPUTER, bot=level, seed=seed)
     app = LanterneApp(settings=Settings(display_name="bench", computer_delay=0.0),
@@ -190,7 +190,7 @@ async def _pause_while_saving(presses: int, seed: int, disk_load: int) -> dict:
     import sys
     import tempfile
 
-    from protocol.identity import home
+    from lanterne.protocol.identity import home
 
     home().mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bench-saving-", dir=home()) as folder:  # the disk games go to
@@ -209,13 +209,13 @@ async def _pause_while_saving(presses: int, seed: int, disk_load: int) -> dict:
 async def _saving_presses(presses: int, seed: int, folder: str) -> dict:
     from textual import events
 
-    from client.app import LanterneApp
-    from client.controller import HUMAN
-    from client.local_play import VS_COMPUTER, make_local_game
-    from client.screens.game import game_screen_for
-    from client.settings import Settings
-    from client.widgets.pacal import PacalMap
-    from engines.registry import get_game
+    from lanterne.client.app import LanterneApp
+    from lanterne.client.controller import HUMAN
+    from lanterne.client.local_play import VS_COMPUTER, make_local_game
+    from lanterne.client.screens.game import game_screen_for
+    from lanterne.client.settings import Settings
+    from lanterne.client.games.pacal.widgets import PacalMap
+    from lanterne.engines.registry import get_game
 
     controller = make_local_game(get_game("pacal"), mode=VS_COMPUTER, bot="random", seed=seed, save_to=folder)
     plays: list[float] = []
@@ -266,15 +266,15 @@ async def _saving_presses(presses: int, seed: int, folder: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m client.perf saving [RUNS] [WRITERS]``: the local-move write measured both ways."""
+    """``python -m lanterne.client.perf saving [RUNS] [WRITERS]``: the local-move write measured both ways."""
     import json
     import sys
 
-    from client.local_record import RecordedGame
+    from lanterne.client.local_record import RecordedGame
 
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] != "saving":
-        raise SystemExit("usage: python -m client.perf saving [RUNS] [DISK_WRITERS]")
+        raise SystemExit("usage: python -m lanterne.client.perf saving [RUNS] [DISK_WRITERS]")
     runs = int(args[1]) if len(args) > 1 else 3
     writers = int(args[2]) if len(args) > 2 else DISK_WRITERS
     for on_loop in (True, False):

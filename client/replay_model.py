@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from engines.core import TABLE, Game, RulesError, State
+from lanterne.client.i18n import _, ngettext, say
+from lanterne.engines.core import TABLE, Game, RulesError, State
 
 WATCHER_KEY = bytes(32)
 """The public key of the watching session: no seat's key (it is not a valid signer)."""
@@ -102,7 +103,7 @@ class Replay:
         if self._full_error is not None:
             raise ReplayError(self._full_error)
         if not self.hands_available:
-            self._full_error = "every hand is known only after a finished game whose seats all revealed their seeds"
+            self._full_error = _("every hand is known only after a finished game whose seats all revealed their seeds")
             raise ReplayError(self._full_error)
         try:
             self._full = _full_states(self)
@@ -130,18 +131,19 @@ class Replay:
         out = []
         for event in step.events:
             try:
-                out.append(self.game.describe_event(event))
+                out.append(say(self.game.describe_event(event)))
             except Exception:  # noqa: BLE001 - words for people; never let them break the replay
                 out.append(" ".join(map(str, event)))
         return out
 
     def summary(self) -> str:
         """One line: the game, the players, how far the log goes."""
-        players = ", ".join(self.labels) or "no players yet"
+        players = ", ".join(self.labels) or _("no players yet")
         text = (f"{self.game_name or '?'} ({self.variant or '?'}): {players}; "
-                f"{self.entries} entries, {len(self.steps)} steps")
+                + ngettext("{n} entry", "{n} entries", self.entries).format(n=self.entries) + ", "
+                + ngettext("{n} step", "{n} steps", len(self.steps)).format(n=len(self.steps)))
         if self.cut:
-            text += f"; the file is cut ({self.cut} bytes after the last complete entry)"
+            text += "; " + _("the file is cut ({n} bytes after the last complete entry)").format(n=self.cut)
         return text
 
 
@@ -198,7 +200,7 @@ class ReplayCursor:
 
 def load_replay(path: str | Path, games: Callable[[str], Game] | None = None) -> Replay:
     """Read and replay a log file. ReplayError (one line) if it is not a log or holds no entry."""
-    from protocol.log import LogFormatError, read_log
+    from lanterne.protocol.log import LogFormatError, read_log
 
     try:
         raws, tail = read_log(path)
@@ -213,9 +215,9 @@ def load_replay(path: str | Path, games: Callable[[str], Game] | None = None) ->
 def replay_entries(raws: list[bytes], tail: int = 0, path: str = "",
                    games: Callable[[str], Game] | None = None) -> Replay:
     """The replay of a log's entries (``tail``: bytes after the last complete one)."""
-    from protocol import identity as ids
-    from protocol.log import open_entry
-    from protocol.wire import ProtocolError
+    from lanterne.protocol import identity as ids
+    from lanterne.protocol.log import open_entry
+    from lanterne.protocol.wire import ProtocolError
 
     replay = Replay(path=path, entries=len(raws), cut=tail, _games=games)
     entries = []
@@ -252,16 +254,16 @@ def replay_entries(raws: list[bytes], tail: int = 0, path: str = "",
 
 
 def _registry(game_id: str) -> Game:
-    from engines.registry import get_game
+    from lanterne.engines.registry import get_game
 
     return get_game(game_id)
 
 
 def _watch(replay: Replay, entries: list, games) -> list:
     """The session events of the log, up to its first bad entry (recorded in ``replay.problem``)."""
-    from protocol.wire import ProtocolError
+    from lanterne.protocol.wire import ProtocolError
 
-    from protocol.session import Session as watcher   # seatless: a watching fair table
+    from lanterne.protocol.session import Session as watcher   # seatless: a watching fair table
     upto = len(entries)
     try:
         session = watcher.replay(entries, WATCHER_KEY, bytes(32), games=games or _registry, keep_events=True)
@@ -288,8 +290,8 @@ def _watch(replay: Replay, entries: list, games) -> list:
 
 def _build(replay: Replay, events: list, table: dict) -> None:
     """Steps and public positions from the watching session's events."""
-    from client.controller import describe_table_op
-    from protocol.session import Aborted, GameOver, Moved, TableResolved
+    from lanterne.client.controller import describe_table_op
+    from lanterne.protocol.session import Aborted, GameOver, Moved, TableResolved
 
     game = replay.game
     try:
@@ -305,37 +307,40 @@ def _build(replay: Replay, events: list, table: dict) -> None:
             if isinstance(ev, (Moved, TableResolved)):
                 state = game.apply(state, ev.action if isinstance(ev, Moved) else ev.outcome)[0]
         except Exception as e:  # noqa: BLE001 - the session applied it; an engine that differs here is a line
-            replay.problem = f"step {len(steps) + 1} does not apply to the public position: {str(e)[:200]}"
+            replay.problem = _("step {n} does not apply to the public position: {error}").format(
+                n=len(steps) + 1, error=str(e)[:200])
             break
         if isinstance(ev, Moved):
             steps.append(Step(len(steps) + 1, ev.seat, ev.text, ev.entry, tuple(ev.events)))
         elif isinstance(ev, TableResolved):
             if ev.op.kind == "roll" and ev.op.why == "first player":
-                text = f"first player: P{ev.outcome[1] + 1}"
+                text = _("first player: {seat}").format(seat=f"P{ev.outcome[1] + 1}")
             else:
                 text = describe_table_op(ev.op, ev.outcome if ev.op.kind == "roll" else None, game.id)
             steps.append(Step(len(steps) + 1, TABLE, text, None, tuple(ev.events)))
         elif isinstance(ev, GameOver):
             replay.result = "over"
             scores = ", ".join(f"P{i + 1} {s}" for i, s in enumerate(game.display_scores(state)))
-            winners = " and ".join(f"P{w + 1}" for w in ev.winners)
-            replay.ending = (f"Game over: {winners} {'share the win' if len(ev.winners) > 1 else 'wins'} "
-                             f"({scores} {game.score_name})")
+            winners = _(" and ").join(f"P{w + 1}" for w in ev.winners)
+            ending = _("Game over: {winners} share the win ({scores})") if len(ev.winners) > 1 else \
+                _("Game over: {winners} wins ({scores})")
+            replay.ending = ending.format(winners=winners, scores=f"{scores} {_(game.score_name)}")
             continue
         elif isinstance(ev, Aborted):
             replay.result = "aborted"
-            who = f"P{ev.culprit + 1} at fault" if ev.culprit is not None else "nobody at fault"
-            by = f"P{ev.by + 1}" if ev.by is not None else "a seat"
-            replay.ending = f"Aborted by {by} ({who}): {ev.reason}"
+            who = _("{seat} at fault").format(seat=f"P{ev.culprit + 1}") if ev.culprit is not None \
+                else _("nobody at fault")
+            by = f"P{ev.by + 1}" if ev.by is not None else _("a seat")
+            replay.ending = _("Aborted by {by} ({who}): {reason}").format(by=by, who=who, reason=ev.reason)
             continue
         else:
             continue
         states.append(state)
     replay.steps, replay.states = steps, states
     if replay.result == "incomplete":
-        replay.ending = "The log stops before the end of the game"
+        replay.ending = _("The log stops before the end of the game")
         if replay.problem is None and replay._replayed < len(replay._raw_entries):
-            replay.problem = f"entry {replay._replayed} could not be replayed"
+            replay.problem = _("entry {n} could not be replayed").format(n=replay._replayed)
 
 
 def _raw_steps(replay: Replay, entries: list, seats: list[bytes]) -> None:
@@ -349,13 +354,13 @@ def _raw_steps(replay: Replay, entries: list, seats: list[bytes]) -> None:
             steps.append(Step(len(steps) + 1, actor, text, e.seq))
     replay.steps = steps
     replay.states = [None] * (len(steps) + 1)
-    replay.ending = "No positions: the game's engine is missing"
+    replay.ending = _("No positions: the game's engine is missing")
 
 
 def _full_states(replay: Replay) -> list[State]:
     """Every seat's own session replayed; table outcomes merged: each card as its holder saw it."""
-    from protocol.session import Moved, Session, TableResolved
-    from protocol.wire import ProtocolError
+    from lanterne.protocol.session import Moved, Session, TableResolved
+    from lanterne.protocol.wire import ProtocolError
 
     game = replay.game
     entries = replay._raw_entries[:replay._replayed]
@@ -399,7 +404,7 @@ def _merge(outcomes: list[tuple]) -> tuple:
 
 
 def _action_of(replay: Replay, step: Step):
-    from engines.core import as_action
+    from lanterne.engines.core import as_action
 
     entry = replay._raw_entries[step.entry]
     return as_action(entry.body["action"])
@@ -458,27 +463,30 @@ def saved_games(folder: str | Path) -> list[SavedGame]:
 def verdict_line(report) -> str:
     """``protocol.verify``'s report as one line for the screen."""
     if getattr(report, "unfinished", False):     # sound so far: a game under way is no accusation
-        return f"Unfinished: {report.entries} entries, every one sound so far; {report.problem}"
+        return _("Unfinished: {n} entries, every one sound so far; {problem}").format(n=report.entries,
+                                                                                     problem=report.problem)
     if not report.ok:
-        where = f"entry {report.bad_entry}" if report.bad_entry is not None else "the log"
-        by = f" by {report.bad_author}" if report.bad_author else ""
-        return f"NOT VERIFIED: {where}{by}: {report.problem}"
+        where = _("entry {n}").format(n=report.bad_entry) if report.bad_entry is not None else _("the log")
+        by = " " + _("by {author}").format(author=report.bad_author) if report.bad_author else ""
+        return _("NOT VERIFIED: {where}: {problem}").format(where=where + by, problem=report.problem)
     seats = ", ".join(str(s) for s in report.replayed)
     if report.result == "over":
-        return f"Verified: {report.entries} entries, every signature, move and card checked (seats {seats} replayed)"
-    culprit = f"P{report.culprit} at fault" if report.culprit else "nobody blamed"
-    return f"Verified: an aborted game ({culprit}): {report.reason}"
+        return _("Verified: {n} entries, every signature, move and card checked (seats {seats} replayed)").format(
+            n=report.entries, seats=seats)
+    culprit = _("{seat} at fault").format(seat=f"P{report.culprit}") if report.culprit else _("nobody blamed")
+    return _("Verified: an aborted game ({culprit}): {reason}").format(culprit=culprit, reason=report.reason)
 
 
 def verify_log(path: str | Path, games: Callable[[str], Game] | None = None) -> tuple[bool, str]:
     """Verify a log file: (ok, one line). Never raises for a bad file."""
-    from protocol.log import LogFormatError
-    from protocol.verify import verify_file
+    from lanterne.protocol.log import LogFormatError
+    from lanterne.protocol.verify import verify_file
 
     try:
         report = verify_file(str(path), games=games)
     except LogFormatError as e:
-        return False, f"NOT VERIFIED: {e}"
+        return False, _("NOT VERIFIED: {problem}").format(problem=e)
     except Exception as e:  # noqa: BLE001 - a verifier bug must show as a line, not a traceback
-        return False, f"NOT VERIFIED: the verifier failed: {type(e).__name__}: {str(e)[:200]}"
+        return False, _("NOT VERIFIED: {problem}").format(
+            problem=_("the verifier failed: {error}").format(error=f"{type(e).__name__}: {str(e)[:200]}"))
     return report.ok, verdict_line(report)

@@ -14,28 +14,35 @@ import re
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-RULES_PACKAGE = "client"
+RULES_PACKAGE = __package__   # "lanterne.client": the rules are its package data
 RULES_FOLDER = "rules"
 
 
-def rules_path(game_id: str) -> Traversable | None:
-    """The rules file of ``game_id`` in the package data, or None."""
-    path = resources.files(RULES_PACKAGE).joinpath(RULES_FOLDER, f"{game_id}.md")
+def rules_path(game_id: str, language: str = "en") -> Traversable | None:
+    """The rules file of ``game_id`` in ``language`` in the package data (English: ``rules/<game>.md``,
+    another language: ``rules/<lang>/<game>.md``), or None."""
+    folder = resources.files(RULES_PACKAGE).joinpath(RULES_FOLDER)
+    path = folder.joinpath(f"{game_id}.md") if language == "en" else folder.joinpath(language, f"{game_id}.md")
     return path if path.is_file() else None
 
 
-def rules_text(game_id: str, game_name: str | None = None) -> str:
-    """The rules as Markdown, or a Markdown note saying why they are missing."""
-    path = rules_path(game_id)
+def rules_text(game_id: str, game_name: str | None = None, language: str | None = None) -> str:
+    """The rules as Markdown in ``language`` (default: the language in force; English where a language
+    lacks them), or a Markdown note saying why they are missing."""
+    from lanterne.client.i18n import _
+    from lanterne.client.i18n import language as current
+
+    language = language or current()
+    path = rules_path(game_id, language) or rules_path(game_id)
     name = game_name or game_id
     if path is None:
-        return (f"# {name}\n\nThe rules of {name} are not written yet.\n\n"
-                f"Lanterne looks for them in its package data, "
-                f"`{RULES_PACKAGE}/{RULES_FOLDER}/{game_id}.md`.")
+        return (f"# {name}\n\n" + _("The rules of {name} are not written yet.").format(name=name) + "\n\n"
+                + _("Lanterne looks for them in its package data, {path}.").format(
+                    path=f"`{RULES_PACKAGE}/{RULES_FOLDER}/{game_id}.md`"))
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        return f"# {name}\n\nThe rules file `{path}` cannot be read: {e}."
+        return f"# {name}\n\n" + _("The rules file {path} cannot be read: {error}.").format(path=f"`{path}`", error=e)
 
 
 DEVELOPER_SECTIONS = re.compile(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
+from lanterne.client.i18n import _
+
 
 def game_seed(seed: str, index: int) -> str:
     return f"{seed}/{index}"
@@ -19,6 +21,7 @@ def emit(r: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(r))
     else:
-        scores = f"{r['counted']} " + " ".join(f"P{i + 1}={s}" for i, s in enumerate(r["scores"]))
-        print(f"game {r['game']}: {scores}  winner(s) {','.join(f'P{w}' for w in r['winners'])}  turns {r['turns']}")
+        scores = f"{_(r['counted'])} " + " ".join(f"P{i + 1}={s}" for i, s in enumerate(r["scores"]))
+        print(_("game {n}: {scores}  winner(s) {winners}  turns {turns}").format(
+            n=r["game"], scores=scores, winners=",".join(f"P{w}" for w in r["winners"]), turns=r["turns"]))
     sys.stdout.flush()

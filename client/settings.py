@@ -13,7 +13,8 @@ from pathlib import Path
 
 import platformdirs
 
-from client.cells import cell_len, cut
+from lanterne.client.cells import cell_len, cut
+from lanterne.client.i18n import _
 
 MAX_NAME = 24
 """Longest display name, in terminal cells (a wide character such as 漢 takes two)."""
@@ -32,12 +33,12 @@ def check_name(name: str) -> str:
     """The display name as stored; ValueError (one line) if it is not usable."""
     name = name.strip()
     if not name:
-        raise ValueError("the display name cannot be empty")
+        raise ValueError(_("the display name cannot be empty"))
     if cell_len(name) > MAX_NAME:
-        raise ValueError(f"the display name is at most {MAX_NAME} columns wide (a wide character such as 漢 "
-                         f"takes two)")
+        raise ValueError(_("the display name is at most {n} columns wide (a wide character such as 漢 "
+                           "takes two)").format(n=MAX_NAME))
     if any(not ch.isprintable() for ch in name):
-        raise ValueError("the display name has a character that cannot be printed")
+        raise ValueError(_("the display name has a character that cannot be printed"))
     return name
 
 
@@ -54,6 +55,8 @@ class Settings:
     """The last table of 3+ opened: a player gone for good ends the game ("end") or a computer takes the seat."""
     claim_after: float = 300.0
     """The last table of 3+ opened: seconds a gone player has before the claim."""
+    language: str = ""
+    """The language of the app and the commands ("en", "fr"); empty: the environment's (client/i18n.py)."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> "Settings":
@@ -83,7 +86,7 @@ class Settings:
 def identity_fingerprint() -> str | None:
     """This player's identity fingerprint, if the identity key exists (never creates one)."""
     try:
-        from protocol.identity import KEY_FILE, Identity, home
+        from lanterne.protocol.identity import KEY_FILE, Identity, home
     except ImportError:
         return None
     if not (home() / KEY_FILE).is_file():

@@ -20,6 +20,8 @@ from typing import Iterator
 
 from filelock import FileLock, Timeout
 
+from lanterne.client.i18n import _
+
 LOCK_FILE = "lanterne.lock"
 OWNER_FILE = "lanterne.pid"
 """The holder's process id, beside the lock: only for the message (the lock itself is the OS's)."""
@@ -30,7 +32,7 @@ class AlreadyRunning(Exception):
 
 
 def data_folder() -> Path:
-    from protocol.identity import home
+    from lanterne.protocol.identity import home
 
     return home()
 
@@ -42,14 +44,15 @@ def only_instance(folder: Path | str | None = None) -> Iterator[Path]:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise AlreadyRunning(f"cannot use the data folder {folder}: {e.strerror or e}") from None
+        raise AlreadyRunning(_("cannot use the data folder {folder}: {error}").format(
+            folder=folder, error=e.strerror or e)) from None
     lock = FileLock(str(folder / LOCK_FILE), timeout=0)
     try:
         lock.acquire()
     except Timeout:
-        raise AlreadyRunning(f"another Lanterne is already running on the data folder {folder}"
-                             f"{_owner(folder)}: one app per data folder (another player on this "
-                             f"machine sets LANTERNE_HOME to a folder of their own)") from None
+        raise AlreadyRunning(_("another Lanterne is already running on the data folder {folder}{owner}: one app "
+                               "per data folder (another player on this machine sets LANTERNE_HOME to a folder "
+                               "of their own)").format(folder=folder, owner=_owner(folder))) from None
     try:
         try:
             (folder / OWNER_FILE).write_text(f"{os.getpid()}\n")

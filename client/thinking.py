@@ -30,7 +30,8 @@ import threading
 import weakref
 from typing import Any
 
-from engines.core import Action, Game, Player, RulesError, State
+from lanterne.client.i18n import _
+from lanterne.engines.core import Action, Game, Player, RulesError, State
 
 _CONTEXT = multiprocessing.get_context("spawn")
 _LIVE: "weakref.WeakSet[Thinker]" = weakref.WeakSet()
@@ -45,7 +46,7 @@ def _worker(conn) -> None:
     import os
     import time
 
-    from engines.registry import get_game
+    from lanterne.engines.registry import get_game
 
     parent = os.getppid()
 
@@ -142,10 +143,11 @@ class Thinker:
             raise
         except (EOFError, OSError) as e:
             self.close()
-            raise ThinkingError(f"the computer player's process stopped ({type(e).__name__})") from None
+            raise ThinkingError(_("the computer player's process stopped ({error})").format(
+                error=type(e).__name__)) from None
         if answer[0] != "ok":
             raise ThinkingError(answer[1])
-        _, action, thought = answer
+        _status, action, thought = answer
         if type(thought) is type(player) and hasattr(player, "__dict__"):
             player.__dict__.update(thought.__dict__)  # its random state moved on, as if it had thought here
         return action

@@ -25,9 +25,9 @@ in logs, read from untrusted input with :func:`read_action`.
 
 Example, a whole game on the open table::
 
-    >>> from engines.registry import get_game
-    >>> from engines.core import OpenTable, play_out
-    >>> from engines.bots import RandomBot
+    >>> from lanterne.engines.registry import get_game
+    >>> from lanterne.engines.core import OpenTable, play_out
+    >>> from lanterne.engines.bots import RandomBot
     >>> game = get_game("pagode")
     >>> state = game.setup(players=2)
     >>> final, log = play_out(game, state, OpenTable(seed=1), [RandomBot(1), RandomBot(2)])
@@ -306,9 +306,11 @@ class Game(ABC):
 
     def check_options(self, players: int, variant: str) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise RulesError(f"{self.name} seats {self.min_players} to {self.max_players} players, not {players}")
+            raise RulesError(Words("{game} seats {low} to {high} players, not {players}", game=self.name,
+                                   low=self.min_players, high=self.max_players, players=players))
         if variant not in self.variants:
-            raise RulesError(f"{self.name} has no variant {variant!r} (variants: {', '.join(self.variants)})")
+            raise RulesError(Words("{game} has no variant {variant} (variants: {variants})", game=self.name,
+                                   variant=repr(variant), variants=", ".join(self.variants)))
 
     # -- who acts
     @abstractmethod
@@ -338,8 +340,8 @@ class Game(ABC):
         """Why ``action`` is illegal now, or None if it is legal."""
         try:
             self.apply(state, action)
-        except IllegalAction as e:
-            return str(e)
+        except IllegalAction as e:       # the reason as raised: Words keep their template for a client
+            return e.args[0] if len(e.args) == 1 and isinstance(e.args[0], str) else str(e)
         return None
 
     # -- the end
@@ -435,6 +437,59 @@ class Game(ABC):
     def describe_event(self, event: Event) -> str:
         """A short sentence for an event (the client's move log)."""
         return " ".join(str(x) for x in event)
+
+
+# --------------------------------------------------------------------------
+# Words for people
+
+
+class Words(str):
+    """A sentence in English that keeps how it was made, so a client can say it in its own language.
+
+    ``Words("{seat} plays first", seat=...)`` is the English text (a ``str``: logs, tests and any
+    caller that knows nothing of languages read it as before) and keeps ``template`` and ``parts``;
+    ``Words.plural("{n} card", "{n} cards", n, ...)`` keeps both forms and the count. A part is
+    plain text said as it is (a cell name, a number) or ``Words`` said in turn (a colour, a name
+    of the rules). The engines never translate: ``lanterne.client.i18n.say`` does, with the
+    template as a message id of the client's catalog (Babel extracts ``Words(...)`` calls)."""
+
+    __slots__ = ("template", "parts", "plural_template", "count", "context")
+
+    def __new__(cls, template: str, **parts: Any) -> "Words":
+        return cls._make(template, None, 0, parts)
+
+    @classmethod
+    def term(cls, context: str, text: str) -> "Words":
+        """A name of the rules said in a given use (``Words.term("pagode colour", "red")``): a language
+        whose words agree (French: *une colonne rouge*, *une carte bleue*) chooses its form by it."""
+        self = cls._make(text, None, 0, {})
+        self.context = context
+        return self
+
+    @classmethod
+    def plural(cls, singular: str, plural: str, count: int, **parts: Any) -> "Words":
+        """The English form for ``count`` (``{n}`` is the count unless given)."""
+        parts.setdefault("n", count)
+        return cls._make(singular, plural, count, parts)
+
+    @classmethod
+    def listing(cls, items: Iterable[Any], separator: str = ", ") -> "Words":
+        """Several parts one after the other (each said in its language, the separator as it is)."""
+        parts: dict[str, Any] = {f"p{i}": item for i, item in enumerate(items)}
+        template = "{sep}".join("{" + key + "}" for key in parts)
+        parts["sep"] = cls(separator)
+        return cls._make(template, None, 0, parts)
+
+    @classmethod
+    def _make(cls, template: str, plural: str | None, count: int, parts: dict) -> "Words":
+        form = template if plural is None or count == 1 else plural
+        self = super().__new__(cls, form.format(**parts) if parts else form)
+        self.template, self.plural_template, self.count, self.parts = template, plural, count, parts
+        self.context = None
+        return self
+
+    def __reduce__(self):       # pickled as plain text (a thinking process, a copy): the English
+        return (str, (str(self),))
 
 
 # --------------------------------------------------------------------------

@@ -26,7 +26,7 @@ the same plan.
 
 from __future__ import annotations
 
-from engines.core import DEAL, SHUFFLE, Game, RulesError, State, TableOp, apply_outcome_to_cards
+from lanterne.engines.core import DEAL, SHUFFLE, Game, RulesError, State, TableOp, apply_outcome_to_cards
 
 REDEAL_PILE = "redeal"
 """The ``pile`` name of the re-deal's table operations (they belong to no pile of the game)."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import importlib
 
-from engines.core import Game, RulesError
+from lanterne.engines.core import Game, RulesError, Words
 
 GAMES: dict[str, str] = {
-    "pagode": "engines.pagode",
-    "pueblo": "engines.pueblo",
-    "pacal": "engines.pacal",
-    "pandoria": "engines.pandoria",
+    "pagode": "lanterne.engines.pagode",
+    "pueblo": "lanterne.engines.pueblo",
+    "pacal": "lanterne.engines.pacal",
+    "pandoria": "lanterne.engines.pandoria",
 }
 """Game id -> the package whose ``GAME`` attribute is the Game."""
 
@@ -25,7 +25,7 @@ def get_game(game_id: str) -> Game:
     if key in _loaded:
         return _loaded[key]
     if key not in GAMES:
-        raise RulesError(f"no game {game_id!r} (games: {', '.join(GAMES)})")
+        raise RulesError(Words("no game {game} (games: {games})", game=repr(game_id), games=", ".join(GAMES)))
     try:
         module = importlib.import_module(GAMES[key])
     except ModuleNotFoundError as e:

@@ -8,7 +8,7 @@
   verify`` does: signatures, chain, every seat's moves, digests and fair
   messages against its revealed seed, the audit), median of 5 runs.
 
-Run ``python -m protocol.bench`` for both figures.
+Run ``python -m lanterne.protocol.bench`` for both figures.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from __future__ import annotations
 import statistics
 import time
 
-from engines.bots import RandomBot
-from engines.core import as_action
-from engines.registry import get_game
-from protocol.log import open_entry, seal
-from protocol.memory import make_sessions, play
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import as_action
+from lanterne.engines.registry import get_game
+from lanterne.protocol.log import open_entry, seal
+from lanterne.protocol.memory import make_sessions, play
 
 _cache: dict[str, object] = {}
 
@@ -62,7 +62,7 @@ def move_overhead_ms() -> float:
 
 def verify_log_ms(runs: int = 5) -> float:
     """The median CPU time of ``runs`` verifications of the same finished Pagode log."""
-    from protocol.verify import verify_entries
+    from lanterne.protocol.verify import verify_entries
 
     game, sessions, moves = _pagode_game()
     raws = [e.raw for e in sessions[0].chain]

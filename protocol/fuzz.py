@@ -1,4 +1,4 @@
-"""Fuzzing anyone can run: ``python -m protocol.fuzz --inputs N [--seed S]``.
+"""Fuzzing anyone can run: ``python -m lanterne.protocol.fuzz --inputs N [--seed S]``.
 
 Hostile inputs go to every reader of untrusted bytes:
 
@@ -47,17 +47,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from engines.bots import RandomBot
-from engines.core import Game
-from protocol.identity import Identity
-from protocol.log import ENVELOPE_DOMAIN, MAGIC, Entry, LogFormatError, open_entry, parse_log
-from protocol.memory import make_sessions, play
-from protocol.net.framing import DATA, DEFAULT_MAX_FRAME, PREFACE, FrameDecoder, FrameError, Opener, Sealer, encode_frame
-from protocol.net.handshake import (NOISE_PROTOCOL, SCHEMAS as HANDSHAKE_SCHEMAS, STATIC_DOMAIN, Handshake,
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import Game
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import ENVELOPE_DOMAIN, MAGIC, Entry, LogFormatError, open_entry, parse_log
+from lanterne.protocol.memory import make_sessions, play
+from lanterne.protocol.net.framing import DATA, DEFAULT_MAX_FRAME, PREFACE, FrameDecoder, FrameError, Opener, Sealer, encode_frame
+from lanterne.protocol.net.handshake import (NOISE_PROTOCOL, SCHEMAS as HANDSHAKE_SCHEMAS, STATIC_DOMAIN, Handshake,
                                     decode as decode_handshake)
-from protocol.session import Session
-from protocol.verify import verify_entries
-from protocol.wire import ProtocolError, pack
+from lanterne.protocol.session import Session
+from lanterne.protocol.verify import verify_entries
+from lanterne.protocol.wire import ProtocolError, pack
 
 GAMES = ("pacal", "pagode", "pandoria", "pueblo")
 HANG = 1.0
@@ -71,8 +71,8 @@ SHARES = (("session", 0.5), ("handshake", 0.15), ("frames", 0.15), ("log", 0.2))
 
 def games(game_id: str) -> Game:
     """The registry's games, and High card (the tests' tiny game)."""
-    from engines.example import GAME as HIGHCARD
-    from engines.registry import get_game
+    from lanterne.engines.example import GAME as HIGHCARD
+    from lanterne.engines.registry import get_game
 
     return HIGHCARD if game_id == HIGHCARD.id else get_game(game_id)
 
@@ -528,7 +528,7 @@ def run(inputs: int, seed: int = 1, quick: bool = False, out=None) -> Result:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m protocol.fuzz", description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="python -m lanterne.protocol.fuzz", description=__doc__.split("\n\n")[0],
                                      epilog="exit status: 0 no crash and no hang, 1 otherwise")
     parser.add_argument("--inputs", type=int, default=10_000, help="how many hostile inputs (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games and the mutations (default 1)")

@@ -26,8 +26,8 @@ from typing import Any, BinaryIO, Iterable
 
 import msgpack
 
-from protocol import identity as ids
-from protocol.wire import ProtocolError, SchemaError, WireError, check, pack, unpack
+from lanterne.protocol import identity as ids
+from lanterne.protocol.wire import ProtocolError, SchemaError, WireError, check, pack, unpack
 
 VERSION = 1
 ENVELOPE_DOMAIN = b"lanterne/envelope/v1"

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import deque
 from typing import Callable, Sequence
 
-from engines.core import Game, Player, RulesError
-from protocol.identity import Identity
-from protocol.wire import ProtocolError, unpack
-from protocol.session import REPLACE, Session
+from lanterne.engines.core import Game, Player, RulesError
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.wire import ProtocolError, unpack
+from lanterne.protocol.session import REPLACE, Session
 
 
 class Pipe:

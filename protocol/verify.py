@@ -37,15 +37,15 @@ from typing import Callable
 
 import msgpack
 
-from engines.core import Game
-from protocol import identity as ids
-from protocol.fair.reveal import RevealedTable
-from protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
-from protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, GENESIS, MOVE, NONCE_DOMAIN, REPLACE, TABLE_KIND,
+from lanterne.engines.core import Game
+from lanterne.protocol import identity as ids
+from lanterne.protocol.fair.reveal import RevealedTable
+from lanterne.protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
+from lanterne.protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, GENESIS, MOVE, NONCE_DOMAIN, REPLACE, TABLE_KIND,
                               Aborted, Drbg, GameOver, GameStarted, OutOfPlace, Phase, ReplayMismatch,
                               Session)
-from protocol.session.kinds import schemas
-from protocol.wire import ProtocolError, check
+from lanterne.protocol.session.kinds import schemas
+from lanterne.protocol.wire import ProtocolError, check
 
 
 @dataclass
@@ -324,7 +324,7 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         # With every seat replayed, each seat's fair table has already audited
         # every other seat's secrets against the transcript (consume_final);
         # otherwise run the whole audit over the log here.
-        from protocol.fair import audit_transcript
+        from lanterne.protocol.fair import audit_transcript
 
         problems = audit_transcript(final.fair.game_id, len(seats), final.steps, final.finals)
         if problems:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import msgpack
 
-from engines.core import canonical_pack
+from lanterne.engines.core import canonical_pack
 
 MAX_MESSAGE = 1 << 20
 """Largest encoded message (bytes) a peer accepts."""

@@ -3,8 +3,8 @@
 import pytest
 from rich.cells import cell_len
 
-from client.cells import cut, fit
-from client.settings import MAX_NAME, check_name, default_name
+from lanterne.client.cells import cut, fit
+from lanterne.client.settings import MAX_NAME, check_name, default_name
 
 
 @pytest.mark.parametrize("name", ["Ana", "漢字の名前", "Zoë", "🎲 dice", "ｆｕｌｌ"])

@@ -7,7 +7,7 @@ import pytest
 
 
 def lanterne(*args):
-    return subprocess.run([sys.executable, "-m", "client", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "lanterne", *args], capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize("args, says", [
@@ -54,7 +54,7 @@ def test_bench_names_an_unknown_figure():
 @pytest.mark.parametrize("text", ["Ana", "bf46-3283", "Ana:x", "Dr. Who: the second", "10.1.2.3:4000",
                                   "[::1]:4000", "localhost:9", "host.lan:65535"])
 def test_join_takes_names_and_good_addresses(text):
-    from client.commands.join import target
+    from lanterne.client.commands.join import target
 
     assert target(text) == text
 
@@ -86,7 +86,7 @@ def _in_a_network_of_its_own(*args):
 
 @pytest.mark.netns
 def test_join_list_with_nobody_around_says_so_and_exits_1():
-    r = _in_a_network_of_its_own("-m", "client", "join", "--list", "--interface", "127.0.0.1", "--wait", "1")
+    r = _in_a_network_of_its_own("-m", "lanterne", "join", "--list", "--interface", "127.0.0.1", "--wait", "1")
     assert r.returncode == 1, r.stderr
     assert r.stdout == ""
     assert r.stderr == "lanterne: nobody heard on 127.0.0.1 within 1 s\n"
@@ -97,16 +97,16 @@ def test_join_list_with_a_peer_around_lists_it_and_exits_0(tmp_path):
     script = tmp_path / "advertise_and_list.py"
     script.write_text(f"""
 import asyncio, subprocess, sys
-from protocol.identity import Identity
-from protocol.net.discovery import Advert, Discovery
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.net.discovery import Advert, Discovery
 
 async def main():
     me = Identity.from_seed(b"lister")
     advert = Advert(name="Ana", fingerprint=me.fingerprint, port=4242, addresses=("127.0.0.1",))
     async with Discovery(["127.0.0.1"]) as d:
         await d.advertise(advert)
-        r = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "client", "join", "--list",
-                                    "--interface", "127.0.0.1", "--wait", "2"], capture_output=True, text=True)
+        r = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "lanterne", "join", "--list",
+                                    "--interface", "127.0.0.1", "--wait", "5"], capture_output=True, text=True)
     print(r.returncode, r.stdout, r.stderr, sep="|")
 
 asyncio.run(main())

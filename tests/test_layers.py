@@ -43,24 +43,31 @@ screen's helpers) and ``bench`` (a benchmark, above the package), pacal
 ``movement``/``constellations``/``scoring``/``picture``."""
 
 ALLOWED_FROM_ENGINES = {
-    "engines.pueblo.bench": {"engines.bots"},   # a benchmark drives the package with a bot
+    "lanterne.engines.pueblo.bench": {"lanterne.engines.bots"},   # a benchmark drives the package with a bot
 }
 """What a game package may import from ``engines`` besides ``engines.core`` and itself."""
 
 ALLOWED_LATE = {
-    ("engines.registry", "importlib.import_module"):
+    ("lanterne.engines.registry", "importlib.import_module"):
         "the registry loads a game package on first use, so that a broken or unbuilt game does not stop the others",
-    ("engines.bots.ismcts", "time"):
+    ("lanterne.engines.bots.ismcts", "time"):
         "the wall clock, only for a search level given in seconds when no clock was injected",
+    ("lanterne.engines.bots.estimates", "lanterne.engines.pandoria.data"):
+        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
+    ("lanterne.engines.bots.estimates", "lanterne.engines.pandoria.rules"):
+        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
+    ("lanterne.engines.bots.estimates", "lanterne.engines.pandoria.board"):
+        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
 }
 """Imports inside functions in ``engines/`` that stay, with why."""
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
+    """The import name: the three layer folders are installed under ``lanterne.`` (pyproject's package-dir)."""
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
-    return ".".join(parts)
+    return ".".join(["lanterne", *parts])
 
 
 def is_package(path: Path) -> bool:
@@ -68,7 +75,10 @@ def is_package(path: Path) -> bool:
 
 
 def exists(name: str, root: Path = ROOT) -> bool:
-    base = root.joinpath(*name.split("."))
+    parts = name.split(".")
+    if parts[0] != "lanterne" or len(parts) < 2:
+        return False
+    base = root.joinpath(*parts[1:])
     return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
 
 
@@ -116,6 +126,7 @@ def sources(top: str, root: Path = ROOT) -> list[Path]:
 
 
 def within(target: str, top: str) -> bool:
+    top = top if top.startswith("lanterne.") else f"lanterne.{top}"
     return target == top or target.startswith(top + ".")
 
 
@@ -128,7 +139,7 @@ def test_no_module_imports_a_layer_above_its_own(lower, upper):
 
 @pytest.mark.parametrize("game", GAMES + ("example",))
 def test_every_game_package_imports_in_one_direction(game):
-    pkg = f"engines.{game}"
+    pkg = f"lanterne.engines.{game}"
     files = {p.stem: p for p in (ROOT / "engines" / game).glob("*.py")}
     order = ORDER[game]
     assert set(files) == set(order), f"place every module of {pkg} in ORDER (unplaced: {set(files) - set(order)})"
@@ -140,7 +151,7 @@ def test_every_game_package_imports_in_one_direction(game):
                 rest = i.target[len(pkg) + 1:].split(".")[0] or "__init__"
                 if order.index(rest) >= rank:
                     bad.append(f"{pkg}.{stem}:{i.line} imports {i.target}, which is not below it")
-            elif within(i.target, "engines") and i.target != "engines.core" and not any(
+            elif within(i.target, "engines") and i.target != "lanterne.engines.core" and not any(
                     within(i.target, ok) for ok in ALLOWED_FROM_ENGINES.get(f"{pkg}.{stem}", ())):
                 bad.append(f"{pkg}.{stem}:{i.line} imports {i.target} (a game needs engines.core only)")
     assert not bad, bad
@@ -148,11 +159,11 @@ def test_every_game_package_imports_in_one_direction(game):
 
 @pytest.mark.parametrize("game", GAMES + ("example",))
 def test_the_game_class_is_in_game_py_and_the_state_class_in_state_py(game):
-    package = importlib.import_module(f"engines.{game}")
+    package = importlib.import_module(f"lanterne.engines.{game}")
     game_class = type(package.GAME)
-    assert game_class.__module__ == f"engines.{game}.game", game_class
+    assert game_class.__module__ == f"lanterne.engines.{game}.game", game_class
     state = package.GAME.setup(players=package.GAME.min_players)
-    expected = f"engines.{game}.game" if game == "example" else f"engines.{game}.state"   # the template is one file
+    expected = f"lanterne.engines.{game}.game" if game == "example" else f"lanterne.engines.{game}.state"   # the template is one file
     assert type(state).__module__ == expected, type(state)
 
 
@@ -211,11 +222,21 @@ def test_the_check_finds_what_it_is_for(tmp_path):
     (src / "rules.py").write_text("from . import notation\n")
     (src / "notation.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .rules import X\n"
-        "def f():\n    from protocol import wire\n")
+        "def f():\n    from lanterne.protocol import wire\n")
     found = {(module_name(p, tmp_path), i.target, i.late)
              for p in sources("engines", tmp_path) for i in imports(p, tmp_path)}
-    assert ("engines.toy.rules", "engines.toy.notation", False) in found
-    assert ("engines.toy.notation", "engines.toy.rules", False) in found
-    assert ("engines.toy.notation", "protocol", True) in found
+    assert ("lanterne.engines.toy.rules", "lanterne.engines.toy.notation", False) in found
+    assert ("lanterne.engines.toy.notation", "lanterne.engines.toy.rules", False) in found
+    assert ("lanterne.engines.toy.notation", "lanterne.protocol", True) in found
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+@pytest.mark.parametrize("top", ["engines", "protocol", "client", "tests"])
+def test_every_import_of_the_project_goes_through_the_lanterne_package(top):
+    """Installed, the layers exist only as ``lanterne.engines`` etc.: a bare ``import engines`` works from a
+    checkout (the repository root is on the path) and breaks in a wheel, so none may exist."""
+    bare = [f"{p.relative_to(ROOT)}:{i.line} imports {i.target}"
+            for p in sources(top) for i in imports(p)
+            if i.target.split(".")[0] in ("engines", "protocol", "client")]
+    assert not bare, bare

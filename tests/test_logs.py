@@ -11,8 +11,8 @@ from pathlib import Path
 import platformdirs
 from textual.screen import Screen
 
-from client.logs import crash_line, log_dir, setup_logging
-from client.settings import config_dir
+from lanterne.client.logs import crash_line, log_dir, setup_logging
+from lanterne.client.settings import config_dir
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -27,7 +27,7 @@ def test_the_log_folder_is_the_platforms_state_folder_not_the_config_folder(monk
 def test_a_command_logs_to_the_file(tmp_path):
     home = tmp_path / "home"
     env = dict(os.environ, LANTERNE_HOME=str(home))
-    r = subprocess.run([sys.executable, "-m", "client", "log", "show", str(tmp_path / "missing.log")], cwd=REPO,
+    r = subprocess.run([sys.executable, "-m", "lanterne", "log", "show", str(tmp_path / "missing.log")], cwd=REPO,
                        env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1
     [line] = (home / "logs" / "lanterne.log").read_text().splitlines()
@@ -38,10 +38,10 @@ def test_a_command_logs_to_the_file(tmp_path):
 def test_a_command_with_nothing_to_log_leaves_no_trace(tmp_path):
     home = tmp_path / "home"
     env = dict(os.environ, LANTERNE_HOME=str(home))
-    r = subprocess.run([sys.executable, "-m", "client", "--version"], cwd=REPO, env=env, capture_output=True,
+    r = subprocess.run([sys.executable, "-m", "lanterne", "--version"], cwd=REPO, env=env, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0
-    r = subprocess.run([sys.executable, "-m", "client", "verify", str(tmp_path / "missing.log")], cwd=REPO, env=env,
+    r = subprocess.run([sys.executable, "-m", "lanterne", "verify", str(tmp_path / "missing.log")], cwd=REPO, env=env,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and not home.exists()
 
@@ -50,14 +50,14 @@ def test_logging_follows_the_home_of_each_run(tmp_path, monkeypatch):
     for name in ("a", "b"):
         monkeypatch.setenv("LANTERNE_HOME", str(tmp_path / name))
         path = setup_logging()
-        logging.getLogger("protocol.somewhere").info("hello %s", name)
+        logging.getLogger("lanterne.protocol.somewhere").info("hello %s", name)
         logging.getLogger("zeroconf").info("not ours, not a warning")
         assert path == tmp_path / name / "logs" / "lanterne.log"
     for handler in logging.getLogger().handlers:
         handler.flush()
     assert "hello a" in (tmp_path / "a" / "logs" / "lanterne.log").read_text()
     b = (tmp_path / "b" / "logs" / "lanterne.log").read_text()
-    assert "INFO protocol.somewhere: hello b" in b and "hello a" not in b and "not ours" not in b
+    assert "INFO lanterne.protocol.somewhere: hello b" in b and "hello a" not in b and "not ours" not in b
 
 
 def test_a_crash_report_goes_to_the_log_folder(lanterne_home):
@@ -78,7 +78,7 @@ class Broken(Screen):
 
 
 async def test_the_app_crashes_in_one_line_with_the_report_in_the_log_folder(lanterne_home):
-    from client.app import LanterneApp
+    from lanterne.client.app import LanterneApp
 
     app = LanterneApp(settings_path=lanterne_home / "settings.json", resilient=True)
     async with app.run_test() as pilot:
@@ -100,9 +100,9 @@ def test_a_command_that_breaks_is_one_line_and_exit_70_with_the_report_in_the_lo
         "def add_arguments(p):\n    pass\n"
         "def run(args):\n    return {}['no such key']\n")
     home = tmp_path / "home"
-    code = ("import sys, client.commands\n"
-            f"client.commands.__path__.append({str(plugins)!r})\n"
-            "from client.cli import main\nraise SystemExit(main(['boom']))\n")
+    code = ("import sys, lanterne.client.commands\n"
+            f"lanterne.client.commands.__path__.append({str(plugins)!r})\n"
+            "from lanterne.client.cli import main\nraise SystemExit(main(['boom']))\n")
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=dict(os.environ, LANTERNE_HOME=str(home)),
                        capture_output=True, text=True, timeout=60)
     report = home / "logs" / "crash.log"

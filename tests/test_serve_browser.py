@@ -80,7 +80,7 @@ def start_serve(tmp_path: Path, *args: str, out: Path) -> subprocess.Popen:
     """``lanterne serve ARGS`` with a data folder in tmp_path, its output (stdout and stderr) in ``out``."""
     with out.open("wb") as sink:
         return subprocess.Popen(
-            [sys.executable, "-c", "import sys; from client.cli import main; sys.exit(main(sys.argv[1:]))",
+            [sys.executable, "-c", "import sys; from lanterne.client.cli import main; sys.exit(main(sys.argv[1:]))",
              "serve", *args],
             env=private_env(tmp_path), cwd=tmp_path, stdout=sink, stderr=subprocess.STDOUT,
             start_new_session=True)   # its own process group: the apps it starts end with it
@@ -102,7 +102,7 @@ def local_games(tmp_path: Path) -> Path:
 
 def my_moves(log: Path) -> int:
     """Moves in the log signed by seat 1 (the player at the page: the table's first entry is theirs)."""
-    from protocol.log import LogFormatError, open_entry, read_log
+    from lanterne.protocol.log import LogFormatError, open_entry, read_log
 
     try:
         raws, _cut = read_log(log)
@@ -202,7 +202,7 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
 
 
 def lanterne(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "client", *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, "-m", "lanterne", *args], capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize("args, says", [
@@ -270,7 +270,7 @@ def test_served_beyond_this_machine_it_warns_and_still_refuses_foreign_names_and
         assert http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}",
                                          "Origin": "http://attacker.example"})[0] == 403
         # the data folder taken (the terminal app, another tab): the tab is turned away, and told why
-        from client.single import only_instance
+        from lanterne.client.single import only_instance
 
         with only_instance(tmp_path / "home/.local/share/lanterne"):
             status, why = http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}",

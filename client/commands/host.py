@@ -10,46 +10,48 @@ Every table size, two seats included, runs the same peer.
 
 from __future__ import annotations
 
+from lanterne.client.i18n import N_, _
+
 import asyncio
 
 import sys
 from pathlib import Path
 
 NAME = "host"
-HELP = "open a table on the LAN and play it with a computer player (headless)"
+HELP = N_("open a table on the LAN and play it with a computer player (headless)")
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game", help="pagode, pueblo, pacal or pandoria")
-    p.add_argument("--variant", default="standard", help="the game's variant (default standard)")
+    p.add_argument("game", help=_("pagode, pueblo, pacal or pandoria"))
+    p.add_argument("--variant", default="standard", help=_("the game's variant (default standard)"))
     p.add_argument("--players", type=int, default=2, metavar="N",
-                   help="seats at the table (default 2; every peer links with every other)")
+                   help=_("seats at the table (default 2; every peer links with every other)"))
     p.add_argument("--computers", type=int, default=0, metavar="K",
-                   help="seats for computer players this host runs (named '[computer] NAME n'; 0 to N-1)")
-    p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+                   help=_("seats for computer players this host runs (named '[computer] NAME n'; 0 to N-1)"))
+    p.add_argument("--port", type=int, default=0, help=_("TCP port (default: any free port)"))
     p.add_argument("--accept", default="any", metavar="any|FP[,FP...]",
-                   help="whom to seat: anyone (default) or only these key fingerprints")
+                   help=_("whom to seat: anyone (default) or only these key fingerprints"))
     p.add_argument("--on-gone", choices=("end", "computer"), default="end",
-                   help="a peer gone past --claim-after: end the game with the scores so far (default), or "
-                        "give its seat to a computer by agreement of the rest (signed in the table)")
+                   help=_("a peer gone past --claim-after: end the game with the scores so far (default), or "
+                        "give its seat to a computer by agreement of the rest (signed in the table)"))
     add_common(p)
     p.epilog = EXIT_CODES
 
 
 def run(args) -> int:
-    from engines.bots import make_bot
-    from engines.registry import get_game
-    from protocol.net.files import GameFiles, ResumeError, read_meta
-    from protocol.net.peer import Peer
+    from lanterne.engines.bots import make_bot
+    from lanterne.engines.registry import get_game
+    from lanterne.protocol.net.files import GameFiles, ResumeError, read_meta
+    from lanterne.protocol.net.peer import Peer
 
     game = get_game(args.game)
     game.check_options(args.players, args.variant)
     if not 0 <= args.computers < args.players:
-        fail(f"--computers must be 0..{args.players - 1} at a table of {args.players} (one seat is yours), "
-             f"not {args.computers}")
+        fail(_("--computers must be 0..{value} at a table of {players} (one seat is yours), not {computers}").format(
+            value=args.players - 1, players=args.players, computers=args.computers))
     check_bot(args.bot)
     if not 0 <= args.port < 65536:
-        fail(f"--port must be 0..65535, not {args.port}")
+        fail(_("--port must be 0..65535, not {port}").format(port=args.port))
     me, name = identity_and_name(args)
     interfaces = interfaces_of(args)
     folder = log_folder(args)
@@ -62,7 +64,7 @@ def run(args) -> int:
             peer = Peer.from_files(me, unfinished[0], player=player, options=options, say=say)
             peer.resume_computers(lambda n: make_bot(args.bot, f"{args.bot_seed}-computer-{n}"))
         except ResumeError as e:
-            fail(f"{e} (start a new game with --new)")
+            fail(_("{e} (start a new game with --new)").format(e=e))
         port = args.port or int(peer.files.meta.get("port", 0) or 0)
     else:
         peer = Peer.host(me, name, game, args.players, folder, variant=args.variant, player=player,
@@ -73,7 +75,7 @@ def run(args) -> int:
     peer.computer_player = replacement_player(args)
     allowed = None if args.accept == "any" else {f.strip() for f in args.accept.split(",") if f.strip()}
     policy = None if allowed is None else (lambda req: req.peer.fingerprint in allowed)
-    from protocol.net.discovery import DiscoveryError
+    from lanterne.protocol.net.discovery import DiscoveryError
 
     try:
         session = asyncio.run(until_signal(peer.run_host(interfaces, port, discover=not args.no_discovery,
@@ -81,7 +83,7 @@ def run(args) -> int:
     except DiscoveryError as e:
         fail(str(e))
     except OSError as e:
-        fail(f"cannot listen on {', '.join(interfaces)}: {e.strerror or e}")
+        fail(_("cannot listen on {value}: {value2}").format(value=', '.join(interfaces), value2=e.strerror or e))
     except Stopped as e:
         return stopped(e)
     return 0 if session.phase == "over" else 1
@@ -165,29 +167,30 @@ def stopped(e: Stopped) -> int:
 
 
 def add_common(p) -> None:
-    p.add_argument("--bot", metavar="KIND", help="computer player (required): random, greedy, ismcts[:level]")
-    p.add_argument("--bot-seed", default="0", metavar="S", help="seed of the computer player (default 0)")
-    p.add_argument("--name", default="", help="display name (default: your user name)")
+    p.add_argument("--bot", metavar="KIND", help=_("computer player (required): random, greedy, ismcts[:level]"))
+    p.add_argument("--bot-seed", default="0", metavar="S", help=_("seed of the computer player (default 0)"))
+    p.add_argument("--name", default="", help=_("display name (default: your user name)"))
     p.add_argument("--interface", action="append", default=[], metavar="IP",
-                   help="IPv4 address of an interface to use (repeatable; default: the LAN interfaces)")
-    p.add_argument("--no-discovery", action="store_true", help="no zeroconf: manual HOST:PORT only")
-    p.add_argument("--log-dir", metavar="DIR", help="where game logs go (default: the data folder's games/)")
-    p.add_argument("--new", action="store_true", help="start a new game even if an unfinished one is in the log folder")
+                   help=_("IPv4 address of an interface to use (repeatable; default: the LAN interfaces)"))
+    p.add_argument("--no-discovery", action="store_true", help=_("no zeroconf: manual HOST:PORT only"))
+    p.add_argument("--log-dir", metavar="DIR", help=_("where game logs go (default: the data folder's games/)"))
+    p.add_argument("--new", action="store_true",
+                   help=_("start a new game even if an unfinished one is in the log folder"))
     p.add_argument("--claim-after", type=float, default=300.0, metavar="S",
-                   help="claim the game after the other peer is gone this long (default 300)")
+                   help=_("claim the game after the other peer is gone this long (default 300)"))
     p.add_argument("--min-claim", type=float, default=10.0, metavar="S",
-                   help="leave a table whose claim time or move clock is shorter than this (default 10, or "
-                        "--claim-after if shorter)")
+                   help=_("leave a table whose claim time or move clock is shorter than this (default 10, or "
+                        "--claim-after if shorter)"))
     p.add_argument("--move-clock", type=float, default=None, metavar="S",
-                   help="as host: a player linked but silent this long for one move may be claimed against "
-                        "(default: none)")
+                   help=_("as host: a player linked but silent this long for one move may be claimed against "
+                        "(default: none)"))
     p.add_argument("--read-timeout", type=float, default=20.0, metavar="S",
-                   help="a link silent this long is dead (default 20; keep-alive every quarter of it)")
-    p.add_argument("--move-delay", type=float, default=0.0, metavar="S", help="seconds the bot waits before moving")
+                   help=_("a link silent this long is dead (default 20; keep-alive every quarter of it)"))
+    p.add_argument("--move-delay", type=float, default=0.0, metavar="S", help=_("seconds the bot waits before moving"))
 
 
 def fail(message: str):
-    from client.cli import UserError
+    from lanterne.client.cli import UserError
 
     raise UserError(message)
 
@@ -198,22 +201,22 @@ def say(line: str) -> None:
 
 
 def check_bot(kind: str | None) -> None:
-    from engines.bots import make_bot
+    from lanterne.engines.bots import make_bot
 
     if not kind:
-        fail("--bot KIND is required: these commands are headless (people play in the app)")
+        fail(_("--bot KIND is required: these commands are headless (people play in the app)"))
     make_bot(kind, 0)  # raises a one-line RulesError for an unknown kind
 
 
 def identity_and_name(args):
     import getpass
 
-    from protocol.identity import Identity
+    from lanterne.protocol.identity import Identity
 
     try:
         me = Identity.load_or_create()
     except (OSError, ValueError) as e:
-        fail(f"cannot load your identity: {e}")
+        fail(_("cannot load your identity: {e}").format(e=e))
     name = args.name or getpass.getuser() or "peer"
     return me, name
 
@@ -221,47 +224,47 @@ def identity_and_name(args):
 def interfaces_of(args) -> list[str]:
     import ipaddress
 
-    from protocol.net.discovery import default_interfaces
+    from lanterne.protocol.net.discovery import default_interfaces
 
     for ip in args.interface:
         try:
             ipaddress.IPv4Address(ip)
         except ValueError:
-            fail(f"--interface takes an IPv4 address, not {ip!r}")
+            fail(_("--interface takes an IPv4 address, not {ip!r}").format(ip=ip))
     found = args.interface or default_interfaces()
     if not found:
-        fail("no LAN interface found: pass --interface IP")
+        fail(_("no LAN interface found: pass --interface IP"))
     return found
 
 
 def log_folder(args) -> Path:
-    from protocol.identity import home
+    from lanterne.protocol.identity import home
 
     folder = Path(args.log_dir) if args.log_dir else home() / "games"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        fail(f"cannot make the log folder {folder}: {e.strerror}")
+        fail(_("cannot make the log folder {folder}: {strerror}").format(folder=folder, strerror=e.strerror))
     return folder
 
 
 def replacement_player(args):
     """The player of a computer this peer hosts for a seat it replaced (same kind as ours)."""
-    from engines.bots import make_bot
+    from lanterne.engines.bots import make_bot
 
     return lambda seat: make_bot(args.bot, f"{args.bot_seed}-replace-{seat + 1}")
 
 
 def peer_options(args):
-    from protocol.net.peer import PeerOptions
-    from protocol.net.transport import LinkOptions
+    from lanterne.protocol.net.peer import PeerOptions
+    from lanterne.protocol.net.transport import LinkOptions
 
     for flag in ("claim_after", "read_timeout", "min_claim", "move_clock"):
         value = getattr(args, flag, None)
         if value is not None and value <= 0:
-            fail(f"--{flag.replace('_', '-')} must be positive")
+            fail(_("--{value} must be positive").format(value=flag.replace('_', '-')))
     if args.move_delay < 0:
-        fail("--move-delay must not be negative")
+        fail(_("--move-delay must not be negative"))
     link = LinkOptions(read_timeout=args.read_timeout, keepalive=args.read_timeout / 4,
                        connect_timeout=min(3.0, args.read_timeout))
     return PeerOptions(link=link, claim_after=args.claim_after, move_delay=args.move_delay,

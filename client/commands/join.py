@@ -12,18 +12,20 @@ crash), it resumes that game instead.
 
 from __future__ import annotations
 
+from lanterne.client.i18n import N_, _
+
 import argparse
 import asyncio
 import ipaddress
 import sys
 
-from client.cli import seconds
-from client.commands.host import (EXIT_CODES, Stopped, add_common, check_bot, fail, identity_and_name,
+from lanterne.client.cli import seconds
+from lanterne.client.commands.host import (EXIT_CODES, Stopped, add_common, check_bot, fail, identity_and_name,
                                   interfaces_of, log_folder, peer_options, replacement_player, say, stopped,
                                   until_signal)
 
 NAME = "join"
-HELP = "join a table on the LAN (by host name or HOST:PORT) and play it with a computer player"
+HELP = N_("join a table on the LAN (by host name or HOST:PORT) and play it with a computer player")
 EXIT_NOBODY = 1
 """``join --list``: no Lanterne peer was heard within --wait seconds."""
 
@@ -50,36 +52,38 @@ def target(text: str) -> str:
     if not (is_ip or bare == "localhost" or dotted or numeric):
         return text
     if not bare:
-        raise argparse.ArgumentTypeError(f"{text!r} has no host before the ':' (HOST:PORT)")
+        raise argparse.ArgumentTypeError(_("{text!r} has no host before the ':' (HOST:PORT)").format(text=text))
     if not port.isdigit() or not 0 < int(port) < 65536:
-        raise argparse.ArgumentTypeError(f"{text!r}: the port {port!r} is not a number from 1 to 65535 (HOST:PORT)")
+        raise argparse.ArgumentTypeError(_("{text!r}: the port {port!r} is not a number from 1 to 65535 "
+                                           "(HOST:PORT)").format(
+            text=text, port=port))
     return text
 
 
 def add_arguments(p) -> None:
     p.add_argument("target", nargs="?", default="", metavar="NAME|HOST:PORT", type=target,
-                   help="the host's name or fingerprint (found by zeroconf), or its address")
+                   help=_("the host's name or fingerprint (found by zeroconf), or its address"))
     p.add_argument("--wait", type=seconds, default=10.0, metavar="S",
-                   help="seconds to look for the host on the LAN (default 10)")
+                   help=_("seconds to look for the host on the LAN (default 10)"))
     p.add_argument("--players", type=int, default=0, metavar="N",
-                   help="seats at a HOST:PORT table (default: what the host advertises, else 2)")
+                   help=_("seats at a HOST:PORT table (default: what the host advertises, else 2)"))
     p.add_argument("--on-gone", choices=("end", "computer"), default=None,
-                   help="leave unless the table's policy for a gone peer is this (default: the host's choice)")
+                   help=_("leave unless the table's policy for a gone peer is this (default: the host's choice)"))
     p.add_argument("--list", action="store_true",
-                   help="only list the peers heard on the LAN within --wait seconds, one per line, and exit "
-                        "(exit 1 if nobody was heard)")
+                   help=_("only list the peers heard on the LAN within --wait seconds, one per line, and exit "
+                        "(exit 1 if nobody was heard)"))
     add_common(p)
     p.epilog = EXIT_CODES + "; join --list: 1 when nobody was heard"
 
 
 def run(args) -> int:
-    from engines.bots import make_bot
-    from protocol.net.discovery import Discovery, DiscoveryError
-    from protocol.net.handshake import HandshakeError
-    from protocol.net.invite import Declined, parse_address
-    from protocol.net.files import GameFiles, ResumeError, read_meta
-    from protocol.net.peer import Peer
-    from protocol.net.transport import LinkClosed
+    from lanterne.engines.bots import make_bot
+    from lanterne.protocol.net.discovery import Discovery, DiscoveryError
+    from lanterne.protocol.net.handshake import HandshakeError
+    from lanterne.protocol.net.invite import Declined, parse_address
+    from lanterne.protocol.net.files import GameFiles, ResumeError, read_meta
+    from lanterne.protocol.net.peer import Peer
+    from lanterne.protocol.net.transport import LinkClosed
 
     if args.list:
         return list_peers(args)
@@ -91,10 +95,10 @@ def run(args) -> int:
     address = parse_address(args.target) if args.target else None
     unfinished = [m for m in GameFiles.unfinished(folder) if read_meta(m).get("role") == "guest"]
     if not args.target and not unfinished:
-        fail("join needs a host: NAME or HOST:PORT")
+        fail(_("join needs a host: NAME or HOST:PORT"))
     interfaces = [] if args.no_discovery else interfaces_of(args)
     if args.players and not 2 <= args.players <= 16:
-        fail(f"--players must be 2..16, not {args.players}")
+        fail(_("--players must be 2..16, not {players}").format(players=args.players))
 
     async def main() -> int:
         discovery = Discovery(interfaces) if interfaces else None
@@ -113,13 +117,14 @@ def run(args) -> int:
                 # a computer we took a gone seat over with comes back with us
                 peer.resume_computers(lambda n: make_bot(args.bot, f"{args.bot_seed}-replace-{n}"))
             except ResumeError as e:
-                fail(f"{e} (start a new game with --new)")
+                fail(_("{e} (start a new game with --new)").format(e=e))
             if target is not None and peer.seats:
                 peer.seats[0].address = target     # the host moved: where to find it now
         else:
             if target is None:
                 if discovery is None:
-                    fail(f"{args.target!r} is not HOST:PORT, and --no-discovery forbids looking it up")
+                    fail(_("{target!r} is not HOST:PORT, and --no-discovery forbids looking it up").format(
+                        target=args.target))
                 wanted = args.target.lower()
                 say(f"looking for {args.target} on {', '.join(interfaces)}")
                 try:
@@ -129,7 +134,8 @@ def run(args) -> int:
                             wanted.replace("-", ""))), args.wait)
                 except DiscoveryError:
                     await discovery.close()
-                    fail(f"no open table of {args.target!r} found on the LAN within {args.wait:g} s")
+                    fail(_("no open table of {target!r} found on the LAN within {wait:g} s").format(
+                        target=args.target, wait=args.wait))
                 say(f"found {advert.name} ({advert.fingerprint}) at {advert.address}:{advert.port}: "
                     f"{advert.table.game} {advert.table.variant}")
                 target = (advert.address, advert.port)
@@ -158,10 +164,10 @@ def run(args) -> int:
 
 def list_peers(args) -> int:
     """Print every Lanterne peer heard within --wait seconds: name, fingerprint, address, open table."""
-    from protocol.net.discovery import Discovery, DiscoveryError
+    from lanterne.protocol.net.discovery import Discovery, DiscoveryError
 
     if args.no_discovery:
-        fail("--list needs zeroconf (drop --no-discovery)")
+        fail(_("--list needs zeroconf (drop --no-discovery)"))
     interfaces = interfaces_of(args)
 
     async def main() -> list:

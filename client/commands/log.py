@@ -8,30 +8,37 @@ complete entry; 2 when it is not a Lanterne log at all.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from lanterne.client.i18n import N_, _, ngettext
+
 NAME = "log"
 EXIT_DAMAGED = 1
-HELP = "show a signed game log in move notation"
+HELP = N_("show a signed game log in move notation")
 
 
 def add_arguments(p) -> None:
     sub = p.add_subparsers(dest="log_command", metavar="ACTION", required=True)
-    show = sub.add_parser("show", help="print the game in move notation")
+    show = sub.add_parser("show", help=_("print the game in move notation"))
     show.add_argument("log", metavar="LOG")
 
 
 def run(args) -> int:
-    from client.cli import UserError
-    from protocol.log import LogFormatError, read_log
+    from lanterne.client.cli import UserError
+    from lanterne.protocol.log import LogFormatError, read_log
 
     try:
+        if not Path(args.log).is_file():   # said here, in the language in force (the protocol's reasons are English)
+            raise LogFormatError(_("a folder, not a log file") if Path(args.log).is_dir() else _("no such file"))
         raws, tail = read_log(args.log)
     except LogFormatError as e:
-        raise UserError(f"{args.log}: {e}") from None
+        raise UserError(_("{log}: {e}").format(log=args.log, e=e)) from None
     lines, sound = show(raws)
     for line in lines:
         print(line)
     if tail:
-        print(f"({tail} bytes after the last complete entry: the file was cut or damaged)")
+        print(ngettext("({n} byte after the last complete entry: the file was cut or damaged)",
+                       "({n} bytes after the last complete entry: the file was cut or damaged)", tail).format(n=tail))
     return 0 if sound and not tail else EXIT_DAMAGED
 
 
@@ -42,27 +49,29 @@ def show_lines(raws: list[bytes], games=None) -> list[str]:
 
 def show(raws: list[bytes], games=None) -> tuple[list[str], bool]:
     """:func:`show_lines`, and whether every entry opened and replayed (False: a damaged log)."""
-    from client.controller import roll_words
-    from protocol import identity as ids
-    from protocol.log import open_entry
-    from protocol.session import Aborted, GameOver, Moved, Session, TableResolved
-    from protocol.verify import OUTSIDER
-    from protocol.wire import ProtocolError
+    from lanterne.client.controller import roll_words
+    from lanterne.protocol import identity as ids
+    from lanterne.protocol.log import open_entry
+    from lanterne.protocol.session import Aborted, GameOver, Moved, Session, TableResolved
+    from lanterne.protocol.verify import OUTSIDER
+    from lanterne.protocol.wire import ProtocolError
 
     entries = []
     for i, raw in enumerate(raws):
         try:
             entries.append(open_entry(raw))
         except ProtocolError as e:
-            return [f"entry {i} is damaged: {e}"], False
+            return [_("entry {n} is damaged: {error}").format(n=i, error=e)], False
     lines = []
     table = next((e for e in entries if e.kind == "table"), None)
     if table is None:
-        return [f"{len(entries)} entries; no table was set"], True
+        return [ngettext("{n} entry; no table was set", "{n} entries; no table was set", len(entries)).format(
+            n=len(entries))], True
     seats = table.body["seats"]
-    lines.append(f"{table.body['game']} ({table.body['variant']}), {len(seats)} players")
+    lines.append(ngettext("{game} ({variant}), {n} player", "{game} ({variant}), {n} players", len(seats)).format(
+        game=table.body["game"], variant=table.body["variant"], n=len(seats)))
     for i, (k, name) in enumerate(zip(seats, table.body["names"])):
-        lines.append(f"  seat {i + 1}: {name} ({ids.fingerprint(k)})")
+        lines.append("  " + _("seat {n}: {name} ({key})").format(n=i + 1, name=name, key=ids.fingerprint(k)))
     seeds = {e.author: e.body["seed"] for e in entries if e.kind in ("end", "abort") and "seed" in e.body}
     key = next((k for k in seats if k in seeds), None)
     try:
@@ -72,21 +81,24 @@ def show(raws: list[bytes], games=None) -> tuple[list[str], bool]:
             session = Session.replay(entries, key, seeds[key], games=games, keep_events=True)
         events = session.replayed_events
     except ProtocolError as e:
-        return lines + [f"the log does not replay: {e} (run lanterne verify)"], False
+        return lines + [_("the log does not replay: {error} (run lanterne verify)").format(error=e)], False
     for ev in events:
         if isinstance(ev, Moved):
-            lines.append(f"{ev.entry:5}  seat {ev.seat + 1}  {ev.text}")
+            lines.append(f"{ev.entry:5}  " + _("seat {n}").format(n=ev.seat + 1) + f"  {ev.text}")
         elif isinstance(ev, TableResolved) and ev.op.kind == "roll":
             value = ev.outcome[1]   # 0-based in the log: a seat, or an index into the die's faces
-            shown = (f"seat {value + 1} starts" if ev.op.why == "first player"
+            shown = (_("seat {n} starts").format(n=value + 1) if ev.op.why == "first player"
                      else roll_words(ev.op, value, table.body["game"]))   # the face as printed on the die
-            lines.append(f"       table  roll{' (' + ev.op.why + ')' if ev.op.why else ''}: {shown}")
+            roll = _("roll ({why})").format(why=_(ev.op.why)) if ev.op.why else _("roll")
+            lines.append("       " + _("table") + f"  {roll}: {shown}")
         elif isinstance(ev, GameOver):
             scores = " ".join(f"P{i + 1}={s}" for i, s in enumerate(ev.scores))
-            lines.append(f"result: {scores}; winner(s) {','.join(f'P{w + 1}' for w in ev.winners)}")
+            lines.append(_("result: {scores}; winner(s) {winners}").format(
+                scores=scores, winners=",".join(f"P{w + 1}" for w in ev.winners)))
         elif isinstance(ev, Aborted):
-            who = f"seat {ev.culprit + 1}" if ev.culprit is not None else "nobody"
-            lines.append(f"aborted by seat {ev.by + 1 if ev.by is not None else '?'} ({who} at fault): {ev.reason}")
+            who = _("seat {n}").format(n=ev.culprit + 1) if ev.culprit is not None else _("nobody")
+            lines.append(_("aborted by seat {n} ({who} at fault): {reason}").format(
+                n=ev.by + 1 if ev.by is not None else "?", who=who, reason=ev.reason))
     if session.result is None:
-        lines.append(f"unfinished: the log stops at entry {entries[-1].seq} ({entries[-1].kind})")
+        lines.append(_("unfinished: the log stops at entry {n} ({kind})").format(n=entries[-1].seq, kind=entries[-1].kind))
     return lines, True

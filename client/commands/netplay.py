@@ -10,6 +10,7 @@ its own log file and the logs must come out identical, byte for byte.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -19,12 +20,36 @@ import tempfile
 import time
 from pathlib import Path
 
-from client.cli import UserError
-from client.selfplay_report import emit, game_seed, report
-from engines.bots import make_bot
-from protocol.log import LogWriter, open_entry, read_log
-from protocol.memory import make_sessions, play
-from protocol.session import Session
+from lanterne.client.cli import UserError
+from lanterne.client.i18n import _
+from lanterne.client.selfplay_report import emit, game_seed, report
+from lanterne.engines.bots import make_bot
+from lanterne.protocol.log import LogWriter, open_entry, read_log
+from lanterne.protocol.memory import make_sessions, play
+from lanterne.protocol.session import Session
+
+
+class TableLog:
+    """A seat's log file named as every Lanterne log is (docs/protocol.md, "File kinds and names"):
+    ``<t>.log`` in the seat's own folder, ``<t>`` the first 16 hex digits of the table id (the SHA-256 of
+    entry 0), so the file is opened at the first entry."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._writer: LogWriter | None = None
+
+    @property
+    def path(self) -> Path | None:
+        return self._writer.path if self._writer else None
+
+    def append(self, raw: bytes) -> None:
+        if self._writer is None:
+            self._writer = LogWriter(self.folder / f"{hashlib.sha256(raw).hexdigest()[:16]}.log")
+        self._writer.append(raw)
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
 
 
 def selfplay(args, game, kinds: list[str]) -> int:
@@ -35,12 +60,12 @@ def selfplay(args, game, kinds: list[str]) -> int:
         try:
             log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise UserError(f"cannot make the log folder {log_dir}: {e.strerror}") from None
+            raise UserError(_("cannot make the log folder {log_dir}: {strerror}").format(
+                log_dir=log_dir, strerror=e.strerror)) from None
     started = time.perf_counter()
     for g in range(args.games):
         seed = game_seed(args.seed, g)
-        writers = ([LogWriter(log_dir / f"{game.id}-{g}-seat{i + 1}.lanterne") for i in range(args.players)]
-                   if log_dir is not None else [])
+        writers = ([TableLog(log_dir / f"game{g}" / f"seat{i + 1}") for i in range(args.players)] if log_dir is not None else [])
         try:
             sessions = make_sessions(game, args.players, seed, variant=args.variant,
                                      stores=[w.append for w in writers] or None)
@@ -51,9 +76,9 @@ def selfplay(args, game, kinds: list[str]) -> int:
                 w.close()
         chains = {tuple(e.raw for e in s.chain) for s in sessions}
         if len(chains) != 1:
-            raise UserError(f"game {g}: the peers' logs differ")
+            raise UserError(_("game {g}: the peers' logs differ").format(g=g))
         if writers and len({w.path.read_bytes() for w in writers}) != 1:
-            raise UserError(f"game {g}: the peers' log files differ")
+            raise UserError(_("game {g}: the peers' log files differ").format(g=g))
         host = sessions[0]
         r = report(game, host.view, g, seed, len(host.chain))
         r["entries"] = len(host.chain)
@@ -79,7 +104,7 @@ LISTENING = re.compile(r"^listening on 127\.0\.0\.1:(\d+)")
 
 def _spawn(args: list[str], home: Path) -> subprocess.Popen:
     env = dict(os.environ, LANTERNE_HOME=str(home), PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "client", *args], env=env, stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "lanterne.client", *args], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
 
@@ -99,7 +124,8 @@ def play_one(game_id: str, variant: str, players: int, bots: list[str], seed: st
                 port = int(m.group(1))
                 break
         if port is None:
-            raise UserError(f"the host process ended without listening: {host.stderr.read().strip()[-300:]}")
+            raise UserError(_("the host process ended without listening: {value}").format(
+                value=host.stderr.read().strip()[-300:]))
         for i in range(1, players):
             procs.append(_spawn(["join", f"127.0.0.1:{port}", "--players", str(players),
                                  "--bot", bots[i % len(bots)], "--bot-seed", f"{seed}/bot{i}", "--name",
@@ -110,7 +136,7 @@ def play_one(game_id: str, variant: str, players: int, bots: list[str], seed: st
         for i in list(range(1, players)) + [0]:
             outputs[i] = procs[i].communicate(timeout=max(deadline - time.monotonic(), 1.0))
     except subprocess.TimeoutExpired:
-        raise UserError(f"the TCP game did not end within {timeout:g} s") from None
+        raise UserError(_("the TCP game did not end within {timeout:g} s").format(timeout=timeout)) from None
     finally:
         for proc in procs:
             if proc.poll() is None:
@@ -119,12 +145,13 @@ def play_one(game_id: str, variant: str, players: int, bots: list[str], seed: st
     failed = [(i, p.returncode) for i, p in enumerate(procs) if p.returncode]
     if failed:
         i, code = failed[0]
-        raise UserError(f"seat {i + 1}'s process failed (exit {code}): {outputs[i][1].strip()[-300:]}")
+        raise UserError(_("seat {value}'s process failed (exit {code}): {value2}").format(
+            value=i + 1, code=code, value2=outputs[i][1].strip()[-300:]))
     logs = []
-    for i, (out, _) in enumerate(outputs):
+    for i, (out, _err) in enumerate(outputs):
         m = re.search(r"^log: (.+)$", out, re.M)
         if m is None:
-            raise UserError(f"seat {i + 1}'s process did not say where its log is")
+            raise UserError(_("seat {value}'s process did not say where its log is").format(value=i + 1))
         logs.append(Path(m.group(1)))
     return logs
 
@@ -136,8 +163,9 @@ def selfplay_tcp(args, game, kinds: list[str]) -> int:
         seed = game_seed(args.seed, g)
         logs = play_one(game.id, args.variant, args.players, kinds, seed, root / f"game{g}")
         if len({log.read_bytes() for log in logs}) != 1:
-            raise UserError(f"game {g}: the peers' logs differ ({', '.join(map(str, logs))})")
-        raws, _ = read_log(logs[0])
+            raise UserError(_("game {g}: the peers' logs differ ({value})").format(
+                g=g, value=', '.join(map(str, logs))))
+        raws, _cut = read_log(logs[0])
         host_key = open_entry(raws[0]).author
         final = Session.replay(raws, host_key, logs[0].with_suffix(".seed").read_bytes())
         result = report(game, final.view, g, seed, len(raws))

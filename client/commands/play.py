@@ -8,37 +8,38 @@ line when the app closes.
 
 from __future__ import annotations
 
-from client.cli import seconds
+from lanterne.client.cli import seconds
+from lanterne.client.i18n import N_, _
 
 NAME = "play"
-HELP = ("play a game on this machine: against the computer (--vs bot), hot-seat (--hot-seat) "
-        "or computers only (--watch); saved in games/local of the data folder")
+HELP = N_("play a game on this machine: against the computer (--vs bot), hot-seat (--hot-seat) "
+           "or computers only (--watch); saved in games/local of the data folder")
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game", help="pagode, pueblo, pacal or pandoria")
+    p.add_argument("game", help=_("pagode, pueblo, pacal or pandoria"))
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--vs", choices=["bot"], default=None,
-                      help="you (P1) against computer players (the default)")
-    mode.add_argument("--hot-seat", action="store_true", help="everyone at this keyboard, hands hidden between turns")
+                      help=_("you (P1) against computer players (the default)"))
+    mode.add_argument("--hot-seat", action="store_true", help=_("everyone at this keyboard, hands hidden between turns"))
     mode.add_argument("--watch", action="store_true",
-                      help="computers at every seat; you watch (--delay sets the speed)")
+                      help=_("computers at every seat; you watch (--delay sets the speed)"))
     p.add_argument("--bot", default=None, metavar="KIND",
-                   help="computer player: random, greedy, ismcts[:easy|normal|hard|ITERATIONS|SECONDSs], e.g. ismcts:2000 or ismcts:3s (default from the settings, ismcts:normal)")
-    p.add_argument("--seed", default=None, metavar="S", help="seed of the table (default: a new random game)")
-    p.add_argument("--variant", default="standard", help="the game's variant (default standard)")
-    p.add_argument("--players", type=int, default=2, metavar="N", help="number of players (default 2)")
+                   help=_("computer player: random, greedy, ismcts[:easy|normal|hard|ITERATIONS|SECONDSs], e.g. ismcts:2000 or ismcts:3s (default from the settings, ismcts:normal)"))
+    p.add_argument("--seed", default=None, metavar="S", help=_("seed of the table (default: a new random game)"))
+    p.add_argument("--variant", default="standard", help=_("the game's variant (default standard)"))
+    p.add_argument("--players", type=int, default=2, metavar="N", help=_("number of players (default 2)"))
     p.add_argument("--delay", type=seconds, default=None, metavar="SECONDS",
-                   help="pause after each computer move (default from the settings, 0.4)")
+                   help=_("pause after each computer move (default from the settings, 0.4)"))
 
 
 def run(args) -> int:
-    from client import app as app_module
-    from client.local_play import HOT_SEAT, VS_COMPUTER, WATCH, make_local_game
-    from client.local_record import local_folder
-    from client.settings import Settings
-    from client.screens.game import game_screen_for
-    from engines.registry import get_game
+    from lanterne.client import app as app_module
+    from lanterne.client.local_play import HOT_SEAT, VS_COMPUTER, WATCH, make_local_game
+    from lanterne.client.local_record import local_folder
+    from lanterne.client.settings import Settings
+    from lanterne.client.screens.game import game_screen_for
+    from lanterne.engines.registry import get_game
 
     settings = Settings.load()
     game = get_game(args.game)
@@ -52,7 +53,7 @@ def run(args) -> int:
         status = app_module.run_app(start=lambda: game_screen_for(controller))
     finally:
         controller.close()  # every entry on disk before the line says where (closing twice is harmless)
-        print(saved_line(controller))
+        app_module.say_after(saved_line(controller))
     return status
 
 

@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+from lanterne.client.i18n import N_, _
+
 NAME = "replay"
-HELP = "watch a signed game log in the app: verdict, board, step through every move"
+HELP = N_("watch a signed game log in the app: verdict, board, step through every move")
 
 
 def add_arguments(p) -> None:
-    p.add_argument("log", metavar="LOG", nargs="?", help="a game log (<table>.log of a LAN game, or a selfplay .lanterne); none: choose one in the app")
+    p.add_argument("log", metavar="LOG", nargs="?",
+                   help=_("a game log (a <table>.log file); none: choose one in the app"))
 
 
 def run(args) -> int:
     from pathlib import Path
 
-    from client.app import run_app
-    from client.cli import UserError
-    from client.screens.replay import ReplayScreen
+    from lanterne.client.app import run_app
+    from lanterne.client.cli import UserError
+    from lanterne.client.screens.replay import ReplayScreen
 
     if args.log is not None:
         path = Path(args.log)
         if not path.is_file():
-            raise UserError(f"{args.log}: {'a folder, not a log file' if path.is_dir() else 'no such file'}")
+            raise UserError(_("{log}: {value}").format(
+                log=args.log, value=_('a folder, not a log file') if path.is_dir() else _('no such file')))
     return run_app(start=lambda: ReplayScreen(args.log))

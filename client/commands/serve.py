@@ -17,6 +17,8 @@ background).
 
 from __future__ import annotations
 
+from lanterne.client.i18n import N_, _
+
 import ipaddress
 import os
 import shlex
@@ -24,8 +26,8 @@ import socket
 import sys
 
 NAME = "serve"
-HELP = ("serve the app to a web browser (textual-serve): whoever opens the page plays as this "
-        "machine's player; on 127.0.0.1 unless --host says otherwise")
+HELP = N_("serve the app to a web browser (textual-serve): whoever opens the page plays as this "
+           "machine's player; on 127.0.0.1 unless --host says otherwise")
 
 DEFAULT_PORT = 8000
 SERVED_ENV = "LANTERNE_SERVED"
@@ -34,7 +36,7 @@ SERVED_ENV = "LANTERNE_SERVED"
 SHUTDOWN_SECONDS = 1.0
 """On Ctrl+C or SIGTERM, how long open tabs may go on before their apps are told to quit."""
 
-CHILD_CODE = "from client.commands.serve import child; raise SystemExit(child())"
+CHILD_CODE = "from lanterne.client.commands.serve import child; raise SystemExit(child({lang!r}))"
 
 
 def port_number(text: str) -> int:
@@ -43,18 +45,18 @@ def port_number(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a port number").format(text=text)) from None
     if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port {value}: give 1..65535")
+        raise argparse.ArgumentTypeError(_("port {value}: give 1..65535").format(value=value))
     return value
 
 
 def add_arguments(p) -> None:
     p.add_argument("--port", type=port_number, default=DEFAULT_PORT,
-                   help=f"TCP port of the web page (default {DEFAULT_PORT})")
+                   help=_("TCP port of the web page (default {DEFAULT_PORT})").format(DEFAULT_PORT=DEFAULT_PORT))
     p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
-                   help="address to listen on (default 127.0.0.1: this machine only); 0.0.0.0 or a LAN "
-                        "address lets others reach it, and whoever does plays as you")
+                   help=_("address to listen on (default 127.0.0.1: this machine only); 0.0.0.0 or a LAN "
+                        "address lets others reach it, and whoever does plays as you"))
 
 
 # --------------------------------------------------------------------------
@@ -63,14 +65,15 @@ def add_arguments(p) -> None:
 
 def resolve(host: str) -> list[str]:
     """The addresses ``host`` names; UserError (one line) when it names none."""
-    from client.cli import UserError
+    from lanterne.client.cli import UserError
 
     if not host.strip():
-        raise UserError("--host is empty: give an address such as 127.0.0.1 or 0.0.0.0")
+        raise UserError(_("--host is empty: give an address such as 127.0.0.1 or 0.0.0.0"))
     try:
         infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as e:
-        raise UserError(f"--host {host!r} is not an address of this machine ({getattr(e, 'strerror', None) or e})"
+        raise UserError(_("--host {host!r} is not an address of this machine ({value})").format(
+            host=host, value=getattr(e, 'strerror', None) or e)
                         ) from None
     return sorted({str(info[4][0]) for info in infos})
 
@@ -133,7 +136,7 @@ def same_origin(origin: str | None, host_header: str | None) -> bool:
 
 def who_plays() -> tuple[str, str]:
     """(display name, key) of this machine's player, as said on the page and in the output."""
-    from client.settings import Settings, identity_fingerprint
+    from lanterne.client.settings import Settings, identity_fingerprint
 
     name = Settings.load().display_name
     fingerprint = identity_fingerprint()
@@ -146,21 +149,23 @@ def served_title() -> str:
     return f"Lanterne in a browser: you play as {name}, {socket.gethostname()}'s player"
 
 
-def child() -> int:
-    """What each browser tab runs: the app, its header saying whose player it is."""
-    from client import cli
-    from client.app import LanterneApp
+def child(lang: str | None = None) -> int:
+    """What each browser tab runs: the app, its header saying whose player it is, in the server's language."""
+    from lanterne.client import cli
+    from lanterne.client.app import LanterneApp
 
     try:
         LanterneApp.TITLE = served_title()
     except Exception:  # noqa: BLE001 - the notice never stops the app
         pass
-    return cli.main([])
+    return cli.main(["--lang", lang] if lang else [])
 
 
 def child_command() -> str:
-    """The shell command textual-serve runs per tab: this Python, this app."""
-    return shlex.join([sys.executable, "-c", CHILD_CODE])
+    """The shell command textual-serve runs per tab: this Python, this app, the language of ``lanterne serve``."""
+    from lanterne.client.i18n import language
+
+    return shlex.join([sys.executable, "-c", CHILD_CODE.format(lang=language())])
 
 
 # --------------------------------------------------------------------------
@@ -168,7 +173,7 @@ def child_command() -> str:
 
 def data_folder_busy() -> str | None:
     """Why a new app cannot start now (another app holds the data folder: client/single.py), or None."""
-    from client.single import AlreadyRunning, only_instance
+    from lanterne.client.single import AlreadyRunning, only_instance
 
     try:
         with only_instance():
@@ -239,17 +244,17 @@ def make_server(host: str, port: int, title: str):
 
 
 def run(args) -> int:
-    from client.cli import UserError
+    from lanterne.client.cli import UserError
 
     addresses = resolve(args.host)
     try:  # textual-serve is a dependency; a broken install says so in one line
         import textual_serve.server  # noqa: F401
     except ImportError as e:
-        raise UserError(f"textual-serve is not installed ({e}): pip install textual-serve") from None
+        raise UserError(_("textual-serve is not installed ({e}): pip install textual-serve").format(e=e)) from None
     local = only_this_machine(addresses)
     url = f"http://{url_host(args.host)}:{args.port}"
     name, key = who_plays()
-    from client.single import data_folder
+    from lanterne.client.single import data_folder
 
     title = f"Lanterne on {socket.gethostname()}: you play as {name}, this machine's player"
     server = make_server(args.host, args.port, title)
@@ -259,7 +264,8 @@ def run(args) -> int:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind((addresses[0], args.port))
     except OSError as e:
-        raise UserError(f"cannot listen on {args.host} port {args.port}: {e.strerror or e}") from None
+        raise UserError(_("cannot listen on {host} port {port}: {value}").format(
+            host=args.host, port=args.port, value=e.strerror or e)) from None
     finally:
         probe.close()
     os.environ[SERVED_ENV] = f"{args.host}:{args.port}"
@@ -271,5 +277,6 @@ def run(args) -> int:
     try:
         server.serve()
     except OSError as e:
-        raise UserError(f"cannot listen on {args.host} port {args.port}: {e.strerror or e}") from None
+        raise UserError(_("cannot listen on {host} port {port}: {value}").format(
+            host=args.host, port=args.port, value=e.strerror or e)) from None
     return 0

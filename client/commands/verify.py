@@ -7,11 +7,14 @@ paused is no accusation). With several logs, the worst: 2 > 1 > 3 > 0.
 
 from __future__ import annotations
 
+from lanterne.client.i18n import N_, _, ngettext
+
 import json
 import sys
+from pathlib import Path
 
 NAME = "verify"
-HELP = "check game logs: signatures, chain, every move re-run, every card and die audited"
+HELP = N_("check game logs: signatures, chain, every move re-run, every card and die audited")
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE, EXIT_UNFINISHED = 0, 1, 2, 3
 _WORST = {EXIT_VALID: 0, EXIT_UNFINISHED: 1, EXIT_INVALID: 2, EXIT_UNREADABLE: 3}
@@ -19,16 +22,16 @@ _WORST = {EXIT_VALID: 0, EXIT_UNFINISHED: 1, EXIT_INVALID: 2, EXIT_UNREADABLE: 3
 
 def add_arguments(p) -> None:
     p.add_argument("logs", nargs="+", metavar="LOG",
-                   help="game log files (<table>.log of a LAN game, or a selfplay .lanterne); "
-                        "exit 0 valid, 1 invalid, 2 unreadable, 3 unfinished")
+                   help=_("game log files (<table>.log); "
+                          "exit 0 valid, 1 invalid, 2 unreadable, 3 unfinished"))
     p.add_argument("--json", action="store_true",
-                   help="one JSON object per log; seats (seats, winners, culprit, replayed) counted from 1 "
-                        "as in the text (docs/protocol.md, section 8)")
+                   help=_("one JSON object per log; seats (seats, winners, culprit, replayed) counted from 1 "
+                        "as in the text (docs/protocol.md, section 8)"))
 
 
 def run(args) -> int:
-    from protocol.log import LogFormatError
-    from protocol.verify import verify_file
+    from lanterne.protocol.log import LogFormatError
+    from lanterne.protocol.verify import verify_file
 
     worst = EXIT_VALID
 
@@ -38,6 +41,8 @@ def run(args) -> int:
 
     for path in args.logs:
         try:
+            if not Path(path).is_file():      # said here, in the language in force (the protocol's reasons are English)
+                raise LogFormatError(_("a folder, not a log file") if Path(path).is_dir() else _("no such file"))
             report = verify_file(path)
         except LogFormatError as e:
             note(EXIT_UNREADABLE)
@@ -59,20 +64,24 @@ def run(args) -> int:
 
 def describe(r) -> str:
     if r.unfinished:
-        where = f"{r.game} ({r.variant}), {len(r.seats)} players" if r.game else "no table set yet"
-        return (f"{r.path}: unfinished: {where}, {r.entries} entries, every one sound so far; "
-                f"{r.problem}")
+        where = (ngettext("{game} ({variant}), {n} player", "{game} ({variant}), {n} players", len(r.seats)).format(
+            game=r.game, variant=r.variant, n=len(r.seats)) if r.game else _("no table set yet"))
+        return _("{path}: unfinished: {where}, {n} entries, every one sound so far; {problem}").format(
+            path=r.path, where=where, n=r.entries, problem=r.problem)
     if not r.ok:
-        where = f"entry {r.bad_entry}" if r.bad_entry is not None else "log"
-        by = f" by {r.bad_author}" if r.bad_author else ""
-        return f"{r.path}: INVALID: {where}{by}: {r.problem}"
-    head = f"{r.path}: valid: {r.game} ({r.variant}), {len(r.seats)} players, {r.entries} entries"
-    taken = [f"P{i + 1} taken over by {s['computer']['name']}" for i, s in enumerate(r.seats)
-             if isinstance(s, dict) and s.get("computer")]
+        where = _("entry {n}").format(n=r.bad_entry) if r.bad_entry is not None else _("log")
+        by = " " + _("by {author}").format(author=r.bad_author) if r.bad_author else ""
+        return _("{path}: INVALID: {where}{by}: {problem}").format(path=r.path, where=where, by=by, problem=r.problem)
+    head = _("{path}: valid: {game} ({variant}), {players}, {n} entries").format(
+        path=r.path, game=r.game, variant=r.variant, n=r.entries,
+        players=ngettext("{n} player", "{n} players", len(r.seats)).format(n=len(r.seats)))
+    taken = [_("P{n} taken over by {computer}").format(n=i + 1, computer=s["computer"]["name"])
+             for i, s in enumerate(r.seats) if isinstance(s, dict) and s.get("computer")]
     if taken:
         head += f" ({', '.join(taken)})"
     if r.result == "over":
         scores = " ".join(f"P{i + 1}={s}" for i, s in enumerate(r.scores))
-        return f"{head}; {scores}; winner(s) {','.join(f'P{w}' for w in r.winners)}"
-    culprit = f"seat {r.culprit} at fault" if r.culprit else "nobody blamed"
-    return f"{head}; game aborted ({culprit}): {r.reason}"
+        return _("{head}; {scores}; winner(s) {winners}").format(head=head, scores=scores,
+                                                                  winners=",".join(f"P{w}" for w in r.winners))
+    culprit = _("seat {n} at fault").format(n=r.culprit) if r.culprit else _("nobody blamed")
+    return _("{head}; game aborted ({culprit}): {reason}").format(head=head, culprit=culprit, reason=r.reason)

@@ -9,39 +9,41 @@ spectators watch declines in one line.
 
 from __future__ import annotations
 
+from lanterne.client.i18n import N_, _
+
 import asyncio
 
-from client.cli import seconds
-from client.commands.host import Stopped, fail, identity_and_name, interfaces_of, say, stopped, until_signal
-from client.commands.join import target
+from lanterne.client.cli import seconds
+from lanterne.client.commands.host import Stopped, fail, identity_and_name, interfaces_of, say, stopped, until_signal
+from lanterne.client.commands.join import target
 
 NAME = "watch"
-HELP = "watch a running table on the LAN (by a player's name or HOST:PORT), printing every move"
+HELP = N_("watch a running table on the LAN (by a player's name or HOST:PORT), printing every move")
 
 
 def add_arguments(p) -> None:
     p.add_argument("target", metavar="NAME|HOST:PORT", type=target,
-                   help="a player's name or fingerprint (found by zeroconf), or its address")
+                   help=_("a player's name or fingerprint (found by zeroconf), or its address"))
     p.add_argument("--wait", type=seconds, default=10.0, metavar="S",
-                   help="seconds to look for the table on the LAN (default 10)")
-    p.add_argument("--name", default="", help="your display name, as the players see it (default: your user name)")
+                   help=_("seconds to look for the table on the LAN (default 10)"))
+    p.add_argument("--name", default="", help=_("your display name, as the players see it (default: your user name)"))
     p.add_argument("--interface", action="append", default=[], metavar="IP",
-                   help="IPv4 address of an interface to use (repeatable; default: the LAN interfaces)")
-    p.add_argument("--no-discovery", action="store_true", help="no zeroconf: HOST:PORT only")
+                   help=_("IPv4 address of an interface to use (repeatable; default: the LAN interfaces)"))
+    p.add_argument("--no-discovery", action="store_true", help=_("no zeroconf: HOST:PORT only"))
     p.add_argument("--patience", type=seconds, default=30.0, metavar="S",
-                   help="give up after this long without a link to the table (default 30)")
+                   help=_("give up after this long without a link to the table (default 30)"))
     p.epilog = "exit codes: 0 the game ended normally; 1 it ended early (an abort, a claim); 2 a user error"
 
 
 def run(args) -> int:
-    from protocol.net.discovery import Discovery, DiscoveryError
-    from protocol.net.invite import Declined, parse_address
-    from protocol.net.watchers import Spectator
+    from lanterne.protocol.net.discovery import Discovery, DiscoveryError
+    from lanterne.protocol.net.invite import Declined, parse_address
+    from lanterne.protocol.net.watchers import Spectator
 
     me, name = identity_and_name(args)
     address = parse_address(args.target)
     if address is None and args.no_discovery:
-        fail(f"{args.target!r} is not HOST:PORT, and --no-discovery forbids looking it up")
+        fail(_("{target!r} is not HOST:PORT, and --no-discovery forbids looking it up").format(target=args.target))
     interfaces = [] if address is not None or args.no_discovery else interfaces_of(args)
 
     async def main() -> int:
@@ -52,10 +54,11 @@ def run(args) -> int:
             try:
                 async with Discovery(interfaces) as discovery:
                     advert = await discovery.wait_for(
-                        lambda a: a.table is not None and (a.name.lower() == wanted or a.fingerprint.replace(
+                        lambda a: (a.table is not None or a.running is not None) and (a.name.lower() == wanted or a.fingerprint.replace(
                             "-", "").startswith(wanted.replace("-", ""))), args.wait)
             except DiscoveryError:
-                fail(f"no table of {args.target!r} found on the LAN within {args.wait:g} s")
+                fail(_("no table of {target!r} found on the LAN within {wait:g} s").format(
+                    target=args.target, wait=args.wait))
             where, expect = (advert.address, advert.port), advert.fingerprint
         spectator = Spectator(me, name, say=say, patience=args.patience)
         try:

@@ -9,11 +9,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from lanterne.client.i18n import N_, _
+
 
 class HandoffScreen(ModalScreen[bool]):
     """Hot-seat: hides the board until the next player has the keyboard."""
 
-    BINDINGS = [Binding("enter,space", "ready", "I am ready"), Binding("escape", "leave", "Leave the game")]
+    BINDINGS = [Binding("enter,space", "ready", N_("I am ready")), Binding("escape", "leave", N_("Leave the game"))]
 
     def __init__(self, label: str, note: str = ""):
         super().__init__()
@@ -22,16 +24,16 @@ class HandoffScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="handoff-box", classes="dialog"):
-            yield Static("Pass the keyboard", classes="screen-title")
-            yield Static(f"{self.label}, it is your turn.", id="handoff-who")
+            yield Static(_("Pass the keyboard"), classes="screen-title")
+            yield Static(_("{player}, it is your turn.").format(player=self.label), id="handoff-who")
             if self.note:
                 yield Static(self.note, classes="muted")
-            yield Static("The other players look away: your hand is shown next.", classes="muted")
-            yield Button(f"I am {self.label.split(' ', 1)[-1]}: show my hand", id="handoff-ready",
+            yield Static(_("The other players look away: your hand is shown next."), classes="muted")
+            yield Button(_("I am {name}: show my hand").format(name=self.label.split(' ', 1)[-1]), id="handoff-ready",
                          variant="primary")
 
-    def on_mount(self) -> None:
-        self.query_one("#handoff-ready").focus()
+    AUTO_FOCUS = "#handoff-ready"
+    """(Not a query in on_mount: an Enter typed at once can dismiss the dialog before it mounts.)"""
 
     def action_ready(self) -> None:
         self.dismiss(True)
@@ -43,14 +45,14 @@ class HandoffScreen(ModalScreen[bool]):
             if yes:
                 self.dismiss(False)
 
-        self.app.push_screen(ConfirmScreen("Leave this game? It is not saved."), answer)
+        self.app.push_screen(ConfirmScreen(_("Leave this game? It is not saved.")), answer)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(True)
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    BINDINGS = [Binding("escape,n", "no", "No"), Binding("y", "yes", "Yes")]
+    BINDINGS = [Binding("escape,n", "no", N_("No")), Binding("y", "yes", N_("Yes"))]
 
     def __init__(self, question: str):
         super().__init__()
@@ -60,8 +62,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="screen-title")
             with Horizontal(classes="buttons"):
-                yield Button(Text("Yes [y]"), id="yes", variant="error")
-                yield Button(Text("No [n]"), id="no", variant="primary")
+                yield Button(Text(_("Yes") + " [y]"), id="yes", variant="error")
+                yield Button(Text(_("No") + " [n]"), id="no", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#no").focus()
@@ -79,7 +81,8 @@ class ConfirmScreen(ModalScreen[bool]):
 class LeaveScreen(ModalScreen[str]):
     """Leaving a network game on purpose: pause (back later) or resign (for good); ``""``: stay."""
 
-    BINDINGS = [Binding("escape,s", "stay", "Stay"), Binding("p,y", "pause", "Pause"), Binding("r", "resign", "Resign")]
+    BINDINGS = [Binding("escape,s", "stay", N_("Stay")), Binding("p,y", "pause", N_("Pause")),
+                Binding("r", "resign", N_("Resign"))]
 
     def __init__(self, question: str):
         super().__init__()
@@ -89,9 +92,9 @@ class LeaveScreen(ModalScreen[str]):
         with Vertical(classes="dialog"):
             yield Static(Text(self.question), classes="screen-title")
             with Horizontal(classes="buttons"):
-                yield Button(Text("Pause [p]"), id="pause", variant="primary")
-                yield Button(Text("Resign [r]"), id="resign", variant="error")
-                yield Button(Text("Stay [s]"), id="stay")
+                yield Button(Text(_("Pause") + " [p]"), id="pause", variant="primary")
+                yield Button(Text(_("Resign") + " [r]"), id="resign", variant="error")
+                yield Button(Text(_("Stay") + " [s]"), id="stay")
 
     def on_mount(self) -> None:
         self.query_one("#stay").focus()
@@ -112,7 +115,7 @@ class LeaveScreen(ModalScreen[str]):
 class GameOverScreen(ModalScreen[str]):
     """The result, then back to the board or home."""
 
-    BINDINGS = [Binding("escape", "board", "See the board"), Binding("h", "home", "Home")]
+    BINDINGS = [Binding("escape", "board", N_("See the board")), Binding("h", "home", N_("Home"))]
     AUTO_FOCUS = "#board"  # focused when shown (a query in on_mount failed when the app closed meanwhile)
 
     def __init__(self, result: str, table: str, chart: Text | None = None):
@@ -124,15 +127,15 @@ class GameOverScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="game-over-box", classes="dialog"):
-            yield Static("Game over", classes="screen-title")
+            yield Static(_("Game over"), classes="screen-title")
             # names are not markup: "[computer] Ann 1" must show as it is
             yield Static(Text(self.result) if isinstance(self.result, str) else self.result, id="game-over-result")
             yield Static(Text(self.table) if isinstance(self.table, str) else self.table, id="game-over-scores")
             if self.chart is not None and self.chart.plain:
                 yield Static(self.chart, id="game-over-chart")
             with Horizontal(classes="buttons"):
-                yield Button("See the board", id="board", variant="primary")
-                yield Button(Text("Home [h]"), id="game-over-home")  # not "#home": the home screen's box
+                yield Button(_("See the board"), id="board", variant="primary")
+                yield Button(Text(_("Home [h]")), id="game-over-home")  # not "#home": the home screen's box
 
     def action_board(self) -> None:
         self.dismiss("board")
@@ -147,7 +150,7 @@ class GameOverScreen(ModalScreen[str]):
 class ChoiceScreen(ModalScreen[int | None]):
     """Pick one of several moves that a click could mean (e.g. which tile)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, question: str, options: list[str]):
         super().__init__()
@@ -160,7 +163,7 @@ class ChoiceScreen(ModalScreen[int | None]):
         with Vertical(id="choice-box", classes="dialog"):
             yield Static(self.question, classes="screen-title")
             yield OptionList(*self.options, id="choices")
-            yield Static("Click one, or arrows and Enter; Escape cancels.", classes="muted")
+            yield Static(_("Click one, or arrows and Enter; Escape cancels."), classes="muted")
 
     def on_mount(self) -> None:
         self.query_one("#choices").focus()

@@ -9,11 +9,15 @@ screens with a board widget (Pagode...) subclass it and replace
 Hot-seat: when the turn passes from one person at this keyboard to another,
 a "pass the keyboard" dialog hides the board; the view on screen is always
 the view of one seat (``viewer``), never the full state.
+
+A network game is the same screen composed with a :class:`NetworkPart`
+(``client/screens/network.py``): its banner, its early end, its way to leave.
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Protocol
 
 from rich.text import Text
 from textual import on
@@ -25,20 +29,22 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from client.controller import COMPUTER, HUMAN, Change, GameController
-from client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
-from client.widgets.move_input import MoveInput
-from client.widgets.move_log import MoveLog
-from client.widgets.scoreboard import ScoreBoard
-from client.widgets.status_line import StatusLine
-from client.widgets.text_panel import TextPanel
-from engines.core import Action, RulesError, State
+from lanterne.client.i18n import N_, _, ngettext, say_refusal, translate_bindings
+from lanterne.client.controller import COMPUTER, HUMAN, Change, GameController
+from lanterne.client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
+from lanterne.client.widgets.chat import CHAT_BINDING, ChatInput
+from lanterne.client.widgets.move_input import MoveInput
+from lanterne.client.widgets.move_log import MoveLog
+from lanterne.client.widgets.scoreboard import ScoreBoard
+from lanterne.client.widgets.status_line import StatusLine
+from lanterne.client.widgets.text_panel import TextPanel
+from lanterne.engines.core import Action, RulesError, State
 
-BOARD_SCREENS = {
-    "pagode": "client.screens.pagode:PagodeScreen",
-    "pueblo": "client.screens.pueblo:PuebloScreen",
-    "pacal": "client.screens.pacal:PacalScreen",
-    "pandoria": "client.screens.pandoria:PandoriaScreen",
+BOARD_SCREENS = {  # by name: a game's screen module is imported only when that game is played
+    "pagode": "lanterne.client.games.pagode.screen:PagodeScreen",
+    "pueblo": "lanterne.client.games.pueblo.screen:PuebloScreen",
+    "pacal": "lanterne.client.games.pacal.screen:PacalScreen",
+    "pandoria": "lanterne.client.games.pandoria.screen:PandoriaScreen",
 }
 """Game id -> the screen with that game's board; a game whose screen is not built gets GameScreen."""
 
@@ -50,8 +56,24 @@ COMPACT_BELOW = (110, 28)
 """Narrower or lower than this, the side panel (scores, facts, move log) is a toggle (F2), not a column."""
 
 
-def game_screen_for(controller: GameController) -> "GameScreen":
-    """The best screen for the controller's game."""
+class NetworkPart(Protocol):
+    """What a game screen played over the network composes (:class:`client.screens.network.NetworkSide`)."""
+
+    def show(self, screen: "GameScreen") -> None:
+        """Draw the network's part (the link banner) after the screen drew the game."""
+
+    def early_end(self) -> str:
+        """One line if the game stopped early (a claim, a replaced seat, a cheat), else ""."""
+
+    def leave(self, screen: "GameScreen") -> None:
+        """Leave the game (Escape), the network's way: pause or resign."""
+
+    def toggle_chat(self) -> None:
+        """Show or hide the table chat (F3)."""
+
+
+def game_screen_for(controller: GameController, network: NetworkPart | None = None) -> "GameScreen":
+    """The best screen for the controller's game (with ``network``'s part for a network game)."""
     target = BOARD_SCREENS.get(controller.game.id)
     if target:
         module, _, name = target.partition(":")
@@ -60,8 +82,8 @@ def game_screen_for(controller: GameController) -> "GameScreen":
         except (ImportError, AttributeError):
             screen_class = None
         if screen_class is not None:
-            return screen_class(controller)
-    return GameScreen(controller)
+            return screen_class(controller, network)
+    return GameScreen(controller, network)
 
 
 class GameChanged(Message):
@@ -74,12 +96,13 @@ class GameScreen(Screen):
     """Any game, playable by its move notation and its list of legal moves."""
 
     BINDINGS = [
-        Binding("escape", "leave", "Leave"),
-        Binding("colon", "command", "Type a move", priority=True),  # priority: taken before the keys after it
-        Binding("ctrl+r", "rules", "Rules"),
-        Binding("f2", "toggle_side", "Scores/log"),
+        Binding("escape", "leave", N_("Leave")),
+        Binding("colon", "command", N_("Type a move"), priority=True),  # priority: taken before the keys after it
+        Binding("ctrl+r", "rules", N_("Rules")),
+        Binding("f2", "toggle_side", N_("Scores/log")),
         # priority: "?" lists the moves from the board and from the move line alike (help is F1)
-        Binding("question_mark", "legal_moves", "Legal moves", priority=True),
+        Binding("question_mark", "legal_moves", N_("Legal moves"), priority=True),
+        CHAT_BINDING,
     ]
 
     MOUSE_HELP = "Click a move in the list to play it."
@@ -88,9 +111,11 @@ class GameScreen(Screen):
     COMPACT_WIDTH = 0
     """A wide board's screen sets the width below which its side panel becomes a toggle (F2)."""
 
-    def __init__(self, controller: GameController):
+    def __init__(self, controller: GameController, network: NetworkPart | None = None):
         super().__init__()
         self.controller = controller
+        self.network = network
+        """A network game's part (banner, early end, leaving); None for a local game."""
         self.game = controller.game
         local = controller.local_seats
         self.hot_seat = len(local) > 1
@@ -107,19 +132,19 @@ class GameScreen(Screen):
             with Vertical(id="game-main"):
                 yield from self.compose_board()
             with Vertical(id="game-side"):
-                yield Label("Scores", classes="panel-title")
+                yield Label(_("Scores"), classes="panel-title")
                 yield ScoreBoard(id="scores")
                 yield from self.compose_info()
-                yield Label("Moves", classes="panel-title")
+                yield Label(_("Moves"), classes="panel-title")
                 yield MoveLog(id="move-log")
         yield TextPanel("", id="too-small")
         yield TextPanel("", id="compact-bar")
         yield StatusLine("", id="status")
-        yield MoveInput(placeholder=": type a move (? lists the legal moves)", compact=True, id="command")
+        yield MoveInput(placeholder=_(": type a move (? lists the legal moves)"), compact=True, id="command")
         yield Footer()
 
     def compose_board(self) -> ComposeResult:
-        yield Label("Your legal moves (click or Enter to play)", classes="panel-title", id="moves-title")
+        yield Label(_("Your legal moves (click or Enter to play)"), classes="panel-title", id="moves-title")
         yield OptionList(id="moves")
 
     def compose_info(self) -> ComposeResult:
@@ -133,6 +158,8 @@ class GameScreen(Screen):
         if self._started:
             return
         self._started = True
+        for widget in self.query("*"):        # a board's pieces have keys of their own (a card, a cell)
+            translate_bindings(widget)
         self.sub_title = f"{self.game.name} — {self.controller.mode}"
         self.fit_to(self.app.size)
         self.controller.subscribe(self._on_change)
@@ -142,7 +169,9 @@ class GameScreen(Screen):
         self.focus_default()
 
     def focus_default(self) -> None:
-        self.query_one("#moves").focus()
+        """The move list (none if the screen was closed before it mounted: a game that ended at once)."""
+        for moves in self.query("#moves"):
+            moves.focus()
 
     def set_focus(self, widget, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
         """A board larger than its window (a map on a small terminal) keeps its scroll when focused:
@@ -161,11 +190,13 @@ class GameScreen(Screen):
                 if (key, words) in seen or binding.action.startswith("app."):
                     continue
                 seen.add((key, words))
-                rows.append(f"| {self.app.get_key_display(binding)} | {words} |")
+                rows.append(f"| {self.app.get_key_display(binding)} | {_(words)} |")
         keys = "\n".join(rows)
-        return (f"# {self.game.name}: keys and mouse\n\n**Mouse.** {self.MOUSE_HELP}\n\n"
-                f"| Key | What |\n|---|---|\n{keys}\n\nEvery move can also be typed after `:` in the move "
-                "notation (the rules screen, Ctrl+R, has it); `?` lists the legal moves.")
+        return (_("# {game}: keys and mouse").format(game=self.game.name) + "\n\n"
+                + _("**Mouse.** {mouse}").format(mouse=_(self.MOUSE_HELP)) + "\n\n"
+                + _("| Key | What |") + f"\n|---|---|\n{keys}\n\n"
+                + _("Every move can also be typed after `:` in the move notation (the rules screen, Ctrl+R, "
+                    "has it); `?` lists the legal moves."))
 
     # -- sizes
     @property
@@ -185,14 +216,15 @@ class GameScreen(Screen):
         self.set_class(small, "-too-small")
         if small:
             self.query_one("#too-small", TextPanel).set(Text(
-                f"This terminal is {width}x{height}; the {self.game.name} table needs at least "
-                f"{MIN_SIZE[0]}x{MIN_SIZE[1]}.\nMake the window larger (or the font smaller); "
-                "the game goes on meanwhile.", style="bold"))
+                _("This terminal is {width}x{height}; the {game} table needs at least {need}.\nMake the "
+                  "window larger (or the font smaller); the game goes on meanwhile.").format(
+                    width=width, height=height, game=self.game.name, need=f"{MIN_SIZE[0]}x{MIN_SIZE[1]}"),
+                style="bold"))
 
     def action_toggle_side(self) -> None:
         """Compact layout: show the scores, facts and move log instead of the board, or back."""
         if not self.compact:
-            self.notify("The scores and the move log are on the right.", timeout=2)
+            self.notify(_("The scores and the move log are on the right."), timeout=2)
             return
         self.toggle_class("-side")
         self.query_one("#compact-bar", TextPanel).set(self.compact_summary())
@@ -217,10 +249,10 @@ class GameScreen(Screen):
             text.append(f"P{seat.index + 1} {seat.name}", style=style)
             text.append(f" {score}")
         text.append("  F2: ", style="dim")
-        text.append("board" if self.has_class("-side") else "log", style="dim")
+        text.append(_("board") if self.has_class("-side") else _("log"), style="dim")
         others = self.others_since_my_move() or ([self.last_other_move()] if self.last_other_move() else [])
         if others:  # the log is out of sight: what the others did since your move, in words
-            from client.widgets.move_log import said
+            from lanterne.client.widgets.move_log import said
 
             shown = None
             for entry in others:
@@ -259,7 +291,7 @@ class GameScreen(Screen):
         try:
             await self.controller.run()
         except Exception as e:  # shown in the app, never a traceback
-            self.show_status(f"The game stopped: {type(e).__name__}: {e}", error=True)
+            self.show_status(_("The game stopped: {name}: {e}").format(name=type(e).__name__, e=e), error=True)
 
     def _on_change(self, change: Change) -> None:
         self.post_message(GameChanged(change))
@@ -284,7 +316,7 @@ class GameScreen(Screen):
 
     def score_chart(self, width: int = 56):
         """Each seat's score over the game, for the game-over dialog (None if this screen keeps no chart)."""
-        from client.widgets.score_chart import ScoreChart
+        from lanterne.client.widgets.score_chart import ScoreChart
 
         charts = list(self.query(ScoreChart))
         return charts[0].text(width) if charts and charts[0].points else None
@@ -295,10 +327,15 @@ class GameScreen(Screen):
         if w.kind == "over":
             if not self._over_shown:
                 self._over_shown = True
+                ended = self.network.early_end() if self.network is not None else ""
+                if ended:  # Text, not str: names such as "[computer] Ann 1" are no markup
+                    self.app.push_screen(GameOverScreen(Text(ended), Text(self.score_table()), self.score_chart()),
+                                         self._after_game_over)
+                    return
                 if self.hot_seat:
                     self.viewer = None
                     self.refresh_game()
-                self.app.push_screen(GameOverScreen(self.controller.status(), self.score_table(),
+                self.app.push_screen(GameOverScreen(self.result_text(), self.score_table(),
                                                     self.score_chart()), self._after_game_over)
             return
         if self.hot_seat and w.kind == HUMAN and w.seat != self.viewer and not self._handoff_open:
@@ -325,6 +362,10 @@ class GameScreen(Screen):
         if choice == "home":
             self.app.pop_screen()
 
+    def result_text(self) -> str:
+        """The result, for the game-over dialog."""
+        return self.controller.status()
+
     def score_table(self) -> str:
         return "\n".join(f"{s.label}: {v}" for s, v in zip(self.controller.seats, self.controller.scores()))
 
@@ -333,19 +374,27 @@ class GameScreen(Screen):
         self.query_one(ScoreBoard).show(self.controller)
         self.query_one("#compact-bar", TextPanel).set(self.compact_summary())
         self.query_one(MoveLog).show(self.controller)
-        self.show_status(self.status_text())
+        self.show_game_status()
         self.refresh_board(self.view())
+        if self.network is not None:
+            self.network.show(self)
+
+    def show_game_status(self) -> None:
+        """The status line: a network game that stopped early says so, else :meth:`status_text`."""
+        ended = self.network.early_end() if self.network is not None else ""
+        self.show_status(ended or self.status_text())
 
     def status_text(self) -> str:
+        """Whose turn it is, for the status line (a board screen adds what to do)."""
         c = self.controller
         w = c.waiting
         text = c.status()
         if w.kind == HUMAN and self.viewer is not None and w.seat != self.viewer:
-            text = f"{text} (not you: you are {c.seats[self.viewer].label})"
+            text = _("{status} (not you: you are {player})").format(status=text, player=c.seats[self.viewer].label)
         elif w.kind == HUMAN and w.seat == self.viewer and len(c.local_seats) == 1:
-            text = f"Your turn, {c.seats[w.seat].label}"
+            text = _("Your turn, {player}").format(player=c.seats[w.seat].label)
         elif w.kind == COMPUTER and self.viewer is not None:
-            text = f"{text} Your seat: {c.seats[self.viewer].label}"
+            text = _("{status} Your seat: {player}").format(status=text, player=c.seats[self.viewer].label)
         return text
 
     def show_status(self, text: str, error: bool = False) -> None:
@@ -358,7 +407,7 @@ class GameScreen(Screen):
         self._actions = self.controller.legal_actions(seat)[:MAX_LISTED] if seat is not None else []
         moves.clear_options()
         if not self._actions:
-            moves.add_option(Option(Text("(nothing to play now)", style="dim"), disabled=True))
+            moves.add_option(Option(Text(_("(nothing to play now)"), style="dim"), disabled=True))
             return
         moves.add_options([Option(self.controller.format(seat, a)) for a in self._actions])
         moves.highlighted = 0
@@ -370,17 +419,17 @@ class GameScreen(Screen):
         seat = self.acting_seat
         if seat is None:
             if w.kind == "over":
-                reason = "the game is over"
+                reason = _("the game is over")
             elif w.seat is not None and self.viewer is not None and w.seat != self.viewer:
-                reason = f"it is {self.controller.seats[w.seat].label}'s turn, not yours"
+                reason = _("it is {player}'s turn, not yours").format(player=self.controller.seats[w.seat].label)
             else:
-                reason = "wait: " + self.controller.status()
-            self.show_status(f"Refused: {reason}", error=True)
+                reason = _("wait: {status}").format(status=self.controller.status())
+            self.show_status(_("Refused: {reason}").format(reason=reason), error=True)
             return False
         try:
             self.controller.submit(seat, action)
         except RulesError as e:
-            self.show_status(f"Refused: {e}", error=True)
+            self.show_status(_("Refused: {reason}").format(reason=say_refusal(e)), error=True)
             return False
         return True
 
@@ -407,7 +456,7 @@ class GameScreen(Screen):
         try:
             action = self.controller.parse(seat, text)
         except RulesError as e:
-            self.show_status(f"Not a move: {e}", error=True)
+            self.show_status(_("Not a move: {reason}").format(reason=e), error=True)
             line.give_back(event.value)
             return
         if not self.play(action):
@@ -416,16 +465,18 @@ class GameScreen(Screen):
     def list_moves(self, seat: int | None) -> None:
         """Every legal move of the seat on screen, in a scrollable list; the one chosen is played."""
         if seat is None:
-            self.show_status("No move to play from this seat now: " + self.controller.status(), error=True)
+            self.show_status(_("No move to play from this seat now: {status}").format(status=self.controller.status()),
+                             error=True)
             return
-        from client.screens.moves import MovesScreen, move_words
+        from lanterne.client.screens.moves import MovesScreen, move_words
 
         actions = self.controller.legal_actions(seat)
         view = self.view()
         labels = [s.label for s in self.controller.seats]
         moves = [(self.controller.format(seat, a), move_words(self.game, view, a, labels, seat)) for a in actions]
         count = len(moves)
-        title = f"{self.controller.seats[seat].label}: {count} legal move{'s' if count != 1 else ''}"
+        title = ngettext("{player}: {n} legal move", "{player}: {n} legal moves", count).format(
+            player=self.controller.seats[seat].label, n=count)
 
         def chosen(index: int | None) -> None:
             if index is not None and self.acting_seat == seat:
@@ -446,11 +497,27 @@ class GameScreen(Screen):
         self.set_focus(self.query_one("#command", Input))
 
     def action_rules(self) -> None:
-        from client.screens.rules import RulesScreen
+        from lanterne.client.screens.rules import RulesScreen
 
         self.app.push_screen(RulesScreen(self.game.id))
 
+    def action_toggle_chat(self) -> None:
+        if self.network is not None:
+            self.network.toggle_chat()
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        """F3 only in a network game; while the chat input has the cursor, ':' and '?' are letters of the
+        message, not the board's keys."""
+        if action == "toggle_chat" and self.network is None:
+            return False
+        if action in ("command", "legal_moves") and isinstance(self.focused, ChatInput):
+            return False
+        return super().check_action(action, parameters)
+
     def action_leave(self) -> None:
+        if self.network is not None:
+            self.network.leave(self)
+            return
         if self.controller.is_over():
             self.app.pop_screen()
             return

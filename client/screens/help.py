@@ -9,7 +9,9 @@ from textual.screen import ModalScreen
 from rich.markdown import Markdown as RichMarkdown
 from textual.widgets import Button, Static
 
-HELP = """\
+from lanterne.client.i18n import N_, _
+
+HELP = N_("""\
 # Lanterne help
 
 | Key | Where | What |
@@ -33,17 +35,17 @@ its move notation in the command line (`?` lists the legal moves).
 
 **Hot-seat.** Between the turns of two people at one keyboard, a
 *pass the keyboard* screen hides the hands; the next player presses Enter.
-"""
+""")
 
 
 class HelpScreen(ModalScreen):
-    BINDINGS = [Binding("escape,f1,question_mark,q", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,f1,question_mark,q", "dismiss", N_("Close"))]
 
     def __init__(self, game_help: str = ""):
         super().__init__()
         self.game_help = game_help
         """Markdown for the game on screen (its keys, from its bindings, and its mouse), shown first."""
-        self.source = game_help + "\n\n" + HELP if game_help else HELP
+        self.source = game_help + "\n\n" + _(HELP) if game_help else _(HELP)
         """The whole help, as Markdown."""
 
     def compose(self) -> ComposeResult:
@@ -52,7 +54,7 @@ class HelpScreen(ModalScreen):
                 # rich's Markdown in one Static: Textual's Markdown widget (a widget per block and per table
                 # cell) took 0.5 s to open, a pause people noticed on F1
                 yield Static(RichMarkdown(self.source), id="help-text")
-            yield Button("Close", id="help-close")
+            yield Button(_("Close"), id="help-close")
 
     def on_mount(self) -> None:
         self.query_one("#help-close").focus()

@@ -11,6 +11,8 @@ from textual.containers import Center, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
+from lanterne.client.i18n import N_, _
+
 BANNER = r"""
   _                _
  | |    __ _ _ __ | |_ ___ _ __ _ __   ___
@@ -19,17 +21,19 @@ BANNER = r"""
  |_____\__,_|_| |_|\__\___|_|  |_| |_|\___|
 """
 
+TAGLINE = N_("A terminal board-game table for the LAN")
+
 ENTRIES = (
-    ("lan", "Play on the LAN", "l"),
-    ("local", "Play locally", "p"),
-    ("replays", "Replays", "r"),
-    ("rules", "Rules", "u"),
-    ("settings", "Settings", "s"),
+    ("lan", N_("Play on the LAN"), "l"),
+    ("local", N_("Play locally"), "p"),
+    ("replays", N_("Replays"), "r"),
+    ("rules", N_("Rules"), "u"),
+    ("settings", N_("Settings"), "s"),
 )
 
 
 def describe(meta_path: Path) -> str:
-    from client.local_record import describe_unfinished
+    from lanterne.client.local_record import describe_unfinished
 
     return describe_unfinished(meta_path)
 
@@ -37,23 +41,23 @@ def describe(meta_path: Path) -> str:
 def make_screen(name: str, settings=None) -> Screen:
     """The screen behind a home entry."""
     if name == "local":
-        from client.screens.local_setup import LocalSetupScreen
+        from lanterne.client.screens.local_setup import LocalSetupScreen
 
         return LocalSetupScreen()
     if name == "rules":
-        from client.screens.rules import RulesScreen
+        from lanterne.client.screens.rules import RulesScreen
 
         return RulesScreen()
     if name == "settings":
-        from client.screens.settings import SettingsScreen
+        from lanterne.client.screens.settings import SettingsScreen
 
         return SettingsScreen()
     if name == "replays":
-        from client.screens.replay import ReplayScreen
+        from lanterne.client.screens.replay import ReplayScreen
 
         return ReplayScreen()
     if name == "lan":
-        from client.screens.lobby import LobbyScreen
+        from lanterne.client.screens.lobby import LobbyScreen
 
         interfaces = list(getattr(settings, "interfaces", None) or []) or None
         return LobbyScreen(settings, interfaces=interfaces)
@@ -64,8 +68,8 @@ class HomeScreen(Screen):
     """Where the app starts."""
 
     BINDINGS = [Binding(key, f"app.open('{name}')", label) for name, label, key in ENTRIES] + [
-        Binding("c", "resume", "Resume", show=False),
-        Binding("q", "app.quit", "Quit"),
+        Binding("c", "resume", N_("Resume"), show=False),
+        Binding("q", "app.quit", N_("Quit")),
         Binding("up", "app.focus_previous", show=False),
         Binding("down", "app.focus_next", show=False),
     ]
@@ -75,14 +79,14 @@ class HomeScreen(Screen):
         with Vertical(id="home"):
             with Center():
                 yield Static(BANNER.strip("\n"), id="banner")
-            yield Static("A terminal board-game table for the LAN", id="tagline")
+            yield Static(_(TAGLINE), id="tagline")
             with Center():
-                yield Button("Resume", id="home-resume", classes="home-entry")
+                yield Button(_("Resume"), id="home-resume", classes="home-entry")
             with Center():
                 with Vertical(id="home-menu"):
                     for name, label, key in ENTRIES:
-                        yield Button(f"{label}  \\[{key}]", id=f"home-{name}", classes="home-entry")
-                    yield Button("Quit  \\[q]", id="home-quit", classes="home-entry")
+                        yield Button(f"{_(label)}  \\[{key}]", id=f"home-{name}", classes="home-entry")
+                    yield Button(_("Quit") + "  \\[q]", id="home-quit", classes="home-entry")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -92,12 +96,21 @@ class HomeScreen(Screen):
     def on_screen_resume(self) -> None:
         self.show_resume()
 
+    def retranslate(self) -> None:
+        """The words again, in the language now in force (the command palette's Language)."""
+        self.query_one("#tagline", Static).update(_(TAGLINE))
+        for name, label, key in ENTRIES:
+            self.query_one(f"#home-{name}", Button).label = f"{_(label)}  \\[{key}]"
+        self.query_one("#home-quit", Button).label = _("Quit") + "  \\[q]"
+        self.show_resume()
+        self.refresh_bindings()
+
     # -- the last unfinished local game
     resumable: Path | None = None
 
     def show_resume(self) -> None:
         """The resume entry, shown only when a local game was left (or cut off) before its end."""
-        from client.local_record import describe_unfinished, unfinished_local
+        from lanterne.client.local_record import describe_unfinished, unfinished_local
 
         found = unfinished_local()
         self.resumable = found[0] if found else None
@@ -106,22 +119,22 @@ class HomeScreen(Screen):
         button.styles.width = "auto"  # longer than the menu's entries: a game, who, how far
         button.styles.max_width = 76
         if self.resumable is not None:
-            button.label = f"Resume: {describe_unfinished(self.resumable)}  \\[c]"
+            button.label = _("Resume: {game}").format(game=describe_unfinished(self.resumable)) + "  \\[c]"
 
     def action_resume(self) -> None:
         """Go on with the last unfinished local game, from the position where it stopped."""
         self.show_resume()
         if self.resumable is None:
-            self.notify("No unfinished local game to resume.", severity="warning")
+            self.notify(_("No unfinished local game to resume."), severity="warning")
             return
-        self.notify(f"Resuming {describe(self.resumable)} ...")
+        self.notify(_("Resuming {game} ...").format(game=describe(self.resumable)))
         self._resume(self.resumable, float(getattr(self.app.settings, "computer_delay", 0.0)))  # type: ignore[attr-defined]
 
     @work(thread=True, exclusive=True, group="resume", exit_on_error=False)
     def _resume(self, path: Path, delay: float) -> None:
         """Every seat's session replayed from the log (a second for a long game): off the screen's loop."""
-        from client.local_record import resume_local
-        from protocol.net.files import ResumeError
+        from lanterne.client.local_record import resume_local
+        from lanterne.protocol.net.files import ResumeError
 
         try:
             controller = resume_local(path, computer_delay=delay)
@@ -131,7 +144,7 @@ class HomeScreen(Screen):
         self.app.call_from_thread(self._resumed, controller)
 
     def _resumed(self, controller) -> None:
-        from client.screens.game import game_screen_for
+        from lanterne.client.screens.game import game_screen_for
 
         if self.app.screen is not self:  # the person went elsewhere meanwhile
             controller.close()

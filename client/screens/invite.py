@@ -18,11 +18,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select, Static
 
-from client.known_peers import CHANGED, Check
-from protocol.identity import safety_lines
-from protocol.net.invite import parse_address
+from lanterne.client.i18n import N_, _, ngettext
+from lanterne.client.known_peers import CHANGED, Check
+from lanterne.protocol.identity import safety_lines
+from lanterne.protocol.net.invite import parse_address
 
-CODE_LABEL = "Safety code  "
+CODE_LABEL = N_("Safety code  ")
 
 
 def code_block(code: str, own_part: str = "", label: str = "") -> str:
@@ -31,14 +32,14 @@ def code_block(code: str, own_part: str = "", label: str = "") -> str:
     out = []
     for i, line in enumerate(safety_lines(code)):
         mine = bool(own_part) and line.replace(" ", "") == own_part
-        out.append((label if i == 0 else pad) + line + ("  (you)" if mine else ""))
+        out.append((label if i == 0 else pad) + line + ("  " + _("(you)") if mine else ""))
     return "\n".join(out)
 
 
 class InviteScreen(ModalScreen[bool]):
     """Someone asks for the free seat: accept (True) or decline (False)."""
 
-    BINDINGS = [Binding("a", "accept", "Accept"), Binding("d,escape", "decline", "Decline")]
+    BINDINGS = [Binding("a", "accept", N_("Accept")), Binding("d,escape", "decline", N_("Decline"))]
     DEFAULT_CSS = """
     InviteScreen #invite-code { text-style: bold; color: $accent; margin: 1 0 0 0; }
     InviteScreen #invite-queue.-empty { display: none; }
@@ -64,37 +65,42 @@ class InviteScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="invite-box"):
-            yield Static("Join request", classes="screen-title")
+            yield Static(_("Join request"), classes="screen-title")
             # names are not markup: "[x] Bob" must show as it is
-            yield Static(Text(f"{self.joiner} asks to sit at your table{' (' + self.table + ')' if self.table else ''}."),
+            yield Static(Text(_("{name} asks to sit at your table ({table}).").format(
+                name=self.joiner, table=self.table)
+                              if self.table else _("{name} asks to sit at your table.").format(name=self.joiner)),
                          id="invite-who")
-            yield Static(f"Key {self.fingerprint}, from {self.address}", classes="muted", id="invite-key")
+            yield Static(_("Key {fingerprint}, from {address}").format(
+                fingerprint=self.fingerprint, address=self.address),
+                         classes="muted", id="invite-key")
             known = self.known
             if known is not None:
                 yield Static(Text(known.text), id="invite-known", classes=f"-{known.status}")
             yield Static(self.code_text(), id="invite-code")
             # one line each at 80x24 (58 columns): the tallest dialog must still fit 21 rows
             if known is not None and not known.compare:
-                compare = "You may compare it again: both screens show the same."
+                compare = _("You may compare it again: both screens show the same.")
             elif known is not None and known.status == CHANGED:
-                compare = "Compare it aloud again: accept only if both show it."
+                compare = _("Compare it aloud again: accept only if both show it.")
             else:
-                compare = "Compare it aloud: accept only if both screens show it."
+                compare = _("Compare it aloud: accept only if both screens show it.")
             yield Static(compare, classes="muted", id="invite-compare")
             yield Static(self._queue_text(), classes="muted" + (" -empty" if not self.waiting else ""),
                          id="invite-queue")
             with Horizontal(classes="buttons"):
-                yield Button("Accept \\[a]", id="invite-accept", variant="primary")
-                yield Button("Decline \\[d]", id="invite-decline", variant="error")
+                yield Button(_("Accept \\[a]"), id="invite-accept", variant="primary")
+                yield Button(_("Decline \\[d]"), id="invite-decline", variant="error")
 
     def code_text(self) -> str:
         """The code as two lines of 6 groups (one key's 30 digits each), under its label; ours marked (you)."""
-        return code_block(self.safety_code, self.own_part, CODE_LABEL)
+        return code_block(self.safety_code, self.own_part, _(CODE_LABEL))
 
     def _queue_text(self) -> str:
         if not self.waiting:
             return ""
-        return f"{self.waiting} more {'request waits' if self.waiting == 1 else 'requests wait'} after this one."
+        return ngettext("{n} more request waits after this one.", "{n} more requests wait after this one.",
+                        self.waiting).format(n=self.waiting)
 
     def set_waiting(self, waiting: int) -> None:
         """Requests that came (or left) while this dialog is open."""
@@ -128,21 +134,21 @@ class JoinAddressScreen(ModalScreen[tuple[str, int] | None]):
         super().__init__()
         self.seats = seats
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="address-box"):
-            yield Static("Join by address", classes="screen-title")
-            yield Static("The host's address and port, as its lobby shows them (e.g. 192.168.1.20:41234).",
+            yield Static(_("Join by address"), classes="screen-title")
+            yield Static(_("The host's address and port, as its lobby shows them (e.g. 192.168.1.20:41234)."),
                          classes="muted")
-            yield Input("", placeholder="HOST:PORT", id="address-input")
-            yield Static("Seats at that table (its host's lobby says it)", classes="muted")
+            yield Input("", placeholder=_("HOST:PORT"), id="address-input")
+            yield Static(_("Seats at that table (its host's lobby says it)"), classes="muted")
             yield Select([(str(n), n) for n in range(2, 9)], value=self.seats, allow_blank=False, compact=True,
                          id="address-seats")
             yield Static("", id="address-error", classes="status")
             with Horizontal(classes="buttons"):
-                yield Button("Join", id="address-join", variant="primary")
-                yield Button("Cancel", id="address-cancel")
+                yield Button(_("Join"), id="address-join", variant="primary")
+                yield Button(_("Cancel"), id="address-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#address-input").focus()
@@ -155,7 +161,8 @@ class JoinAddressScreen(ModalScreen[tuple[str, int] | None]):
         address = parse_address(text)
         if address is None:
             error = self.query_one("#address-error", Static)
-            error.update(f"Not HOST:PORT: {text!r} (a port is 1..65535)" if text else "Type the host's HOST:PORT")
+            error.update(_("Not HOST:PORT: {text!r} (a port is 1..65535)").format(text=text) if text
+                         else _("Type the host's HOST:PORT"))
             error.set_class(True, "-error")
             return
         seats = self.query_one("#address-seats", Select).value

@@ -9,7 +9,8 @@ the table view here shows every seat, taken or free (computers marked
 ``[computer]``). Or join a table heard on the LAN (click it) or typed as
 HOST:PORT. Once the table is full and set, every person's app opens the
 game's own board screen, driven by the network session, with a banner for
-the links and the other players' last moves.
+the links and the other players' last moves (its network side,
+``client/screens/network.py``).
 
 Every table size runs the same way (:class:`client.net_controller.NetworkGame`
 on a :class:`protocol.net.peer.Peer`, every peer linked with every other).
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -36,88 +36,19 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, Select, Static
 
-from client.known_peers import CHANGED, KNOWN, KnownPeersFile
-from client.local_play import BOT_KINDS
-from client.net_controller import ON_GONE_WORDS, NetworkGame, claim_time, clock, describe_policy
-from client.screens.dialogs import LeaveScreen
-from client.screens.invite import InviteScreen, JoinAddressScreen
-from client.widgets.link_banner import LinkBanner
-from client.widgets.peers import PeerList
-from client.widgets.status_line import StatusLine
-from engines.core import Game, RulesError
-from protocol.identity import safety_part
-from protocol.net.discovery import STALE_AFTER, Advert, Discovery
-from protocol.net.peer import PeerOptions
-
-
-# --------------------------------------------------------------------------
-# The game screens, for a network game
-
-
-class NetworkScreenMixin:
-    """Adds the link banner (link state, safety code, the other player's last move) to any game screen."""
-
-    _banner: LinkBanner | None = None
-
-    def refresh_game(self) -> None:
-        super().refresh_game()  # type: ignore[misc]
-        banner = self._banner
-        if banner is None:
-            banner = self._banner = LinkBanner(id="link-banner")
-            self.mount(banner, before=self.query_one(StatusLine))  # type: ignore[attr-defined]
-            self.sub_title = f"{self.game.name} — network game"  # type: ignore[attr-defined]
-        banner.show(self.controller, compact=self.compact)  # type: ignore[attr-defined]
-
-    def status_text(self) -> str:
-        """A game that stopped early (a claim, a replacement, a cheat) says so, not the board's result words."""
-        return self.controller.early_end() or super().status_text()  # type: ignore[attr-defined,misc]
-
-    def check_turn(self) -> None:
-        controller = self.controller  # type: ignore[attr-defined]
-        ended = controller.early_end() if controller.is_over() else ""
-        if ended and not self._over_shown:  # type: ignore[has-type]
-            from client.screens.dialogs import GameOverScreen
-
-            self._over_shown = True
-            # Text, not str: names such as "[computer] Ann 1" are no markup
-            self.app.push_screen(GameOverScreen(Text(ended), Text(self.score_table()), self.score_chart()),  # type: ignore
-                                 self._after_game_over)  # type: ignore[attr-defined]
-            return
-        super().check_turn()  # type: ignore[misc]
-
-    def action_leave(self) -> None:
-        controller = self.controller  # type: ignore[attr-defined]
-        if controller.is_over():
-            self.app.pop_screen()  # type: ignore[attr-defined]
-            return
-
-        def answer(choice: str | None) -> None:
-            if choice:
-                controller.leave(resign=choice == "resign")
-                self.app.pop_screen()  # type: ignore[attr-defined]
-
-        others = "the others" if getattr(controller, "players", 2) > 2 else "the other player"
-        self.app.push_screen(LeaveScreen(  # type: ignore[attr-defined]
-            f"Leave this network game?\nPause: {others} see you left on purpose; r in the lobby brings you "
-            f"back (after {claim_time(controller.claim_after)}: {ON_GONE_WORDS.get(controller.on_gone or 'end')}).\n"
-            f"Resign: {RESIGN_WORDS.get(controller.on_gone or 'end')}"), answer)
-
-
-RESIGN_WORDS = {"end": "the game ends now with the scores so far, signed in every log.",
-                "computer": "a computer takes your seat at once and the others play on."}
-"""What a resignation does, by the table's on-gone policy (protocol.net.peer.Peer.resign)."""
-
-
-@lru_cache(maxsize=None)
-def _network_class(base: type) -> type:
-    return type(f"Network{base.__name__}", (NetworkScreenMixin, base), {})
-
-
-def network_screen_for(controller: NetworkGame):
-    """The game's own board screen (as for a local game), with the network banner."""
-    from client.screens.game import game_screen_for
-
-    return _network_class(type(game_screen_for(controller)))(controller)
+from lanterne.client.i18n import N_, _, ngettext, say_refusal
+from lanterne.client.known_peers import CHANGED, KNOWN, KnownPeersFile
+from lanterne.client.local_play import BOT_KINDS
+from lanterne.client.net_controller import NetworkGame, clock, describe_policy
+from lanterne.client.screens.invite import InviteScreen, JoinAddressScreen
+from lanterne.client.screens.network import network_screen_for
+from lanterne.client.screens.watch import WatchFromLobby, describe_running, watchable
+from lanterne.client.theme import ALARM, GOOD
+from lanterne.client.widgets.peers import PeerList
+from lanterne.engines.core import Game, RulesError
+from lanterne.protocol.identity import safety_part
+from lanterne.protocol.net.discovery import STALE_AFTER, Advert, Discovery
+from lanterne.protocol.net.peer import PeerOptions
 
 
 # --------------------------------------------------------------------------
@@ -131,18 +62,21 @@ class KnownPeerList(PeerList):
     with another key is worth a warning before anybody clicks it.
     """
 
-    def __init__(self, known: KnownPeersFile | None = None, **kwargs):
+    def __init__(self, known: KnownPeersFile | None = None, games=None, **kwargs):
         super().__init__(**kwargs)
         self.known = known
+        self.games = games
+        """Game id -> Game (the lobby's): a table under way is named by its game's name."""
 
     def mark(self, advert: Advert) -> Text | None:
         if self.known is None:
             return None
         check = self.known.check_fingerprint(advert.name, advert.fingerprint)
         if check.status == KNOWN:
-            return Text(f"  known since {check.since}", style="green")
+            return Text("  " + _("known since {since}").format(since=check.since), style=GOOD)
         if check.status == CHANGED:
-            return Text(f"  KEY CHANGED since {check.since}: compare the code again", style="bold red")
+            return Text("  " + _("KEY CHANGED since {since}: compare the code again").format(since=check.since),
+                        style=f"bold {ALARM}")
         return None
 
     def refresh_marks(self) -> None:
@@ -157,54 +91,73 @@ class KnownPeerList(PeerList):
             held = best.get(advert.fingerprint)
             if held is None or _rank(advert) < _rank(held):
                 best[advert.fingerprint] = advert
+        tables: dict[str, Advert] = {}     # a table under way: one line, whichever player says it
+        for advert in list(best.values()):
+            tid = advert.running.table if advert.running is not None and watchable(advert) else ""
+            if tid and tables.setdefault(tid, advert) is not advert:
+                del best[advert.fingerprint]
         chosen = {id(a) for a in best.values()}
         return [a for a in super().ordered() if id(a) in chosen]
 
     def line(self, advert: Advert) -> Text:
         """Where the peer is (:func:`describe_peer`), and whether we know its key."""
-        mark, line = self.mark(advert), describe_peer(advert)
+        mark, line = self.mark(advert), describe_peer(advert, self.games)
         return line + mark if mark is not None else line
 
 
 def _rank(advert: Advert) -> int:
+    if watchable(advert):
+        return 1
     if advert.table is not None:
         return 0 if advert.table.free > 0 else 1
     return 3 if advert.lobby else 2
 
 
-def describe_peer(advert: Advert) -> Text:
+def describe_peer(advert: Advert, games=None) -> Text:
     """One line for a peer: its table as :func:`client.widgets.peers.describe` says it, or where it is:
     in the lobby (an app open, no table: no address to join) or seated at somebody's table."""
-    from client.widgets.peers import describe
+    from lanterne.client.widgets.peers import describe
 
+    if watchable(advert):
+        return describe_running(advert, _game_name(advert.running.game, games))
     if advert.table is not None:
         return describe(advert)
     line = Text()
     line.append(advert.name or "?", style="bold")
     where = advert.address or "?" if advert.lobby else f"{advert.address or '?'}:{advert.port}"
     line.append(f"  {advert.fingerprint}  {where}  ", style="dim")
-    line.append("in the lobby" if advert.lobby else "seated at a table", style="dim")
+    line.append(_("in the lobby") if advert.lobby else _("seated at a table"), style="dim")
     return line
 
 
 
-class LobbyScreen(Screen):
+def _game_name(game_id: str, games=None) -> str:
+    from lanterne.engines.registry import get_game
+
+    try:
+        return (games or get_game)(game_id).name
+    except Exception:  # noqa: BLE001 - a game this app does not have: its id says enough
+        return game_id
+
+
+class LobbyScreen(WatchFromLobby, Screen):
     """Play on the LAN. Everything is optional: by default the saved settings, identity and LAN interfaces."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("o", "open_table", "Open table"),
-        Binding("a", "join_address", "Join HOST:PORT"),
-        Binding("c", "close_table", "Close table"),
-        Binding("r", "resume", "Resume"),
+        Binding("escape", "back", N_("Back")),
+        Binding("o", "open_table", N_("Open table")),
+        Binding("a", "join_address", N_("Join HOST:PORT")),
+        Binding("c", "close_table", N_("Close table")),
+        Binding("r", "resume", N_("Resume")),
+        Binding("w", "watch", N_("Watch"), show=False),   # (the line of a table under way says "Enter or w: watch")
     ]
     DEFAULT_CSS = """
     LobbyScreen.-short .screen-title { display: none; }
     LobbyScreen #lobby-columns { height: 1fr; }
     LobbyScreen #lobby-peers { width: 1fr; padding: 0 1; }
-    LobbyScreen #lobby-open { width: 40; padding: 0 1; }
+    LobbyScreen #lobby-open { width: 46; padding: 0 1; }   /* "Ouvrir la table [o]  Fermer la table [c]" */
     LobbyScreen .lobby-row { height: 1; }
-    LobbyScreen .lobby-label { width: 10; }
+    LobbyScreen .lobby-label { width: 12; }   /* "Ordinateurs" */
     LobbyScreen .lobby-row Select { width: 1fr; }
     LobbyScreen #lobby-buttons { height: auto; margin: 1 0 0 0; }
     LobbyScreen #lobby-buttons Button { margin: 0 1 0 0; }
@@ -243,7 +196,7 @@ class LobbyScreen(Screen):
     @property
     def games(self) -> list[Game]:
         if self._games is None:
-            from engines.registry import available_games
+            from lanterne.engines.registry import available_games
 
             self._games = [g for g in available_games() if _plays_lan(g)]
         return self._games
@@ -252,7 +205,7 @@ class LobbyScreen(Screen):
         for g in self.games:
             if g.id == game_id:
                 return g
-        from engines.registry import get_game
+        from lanterne.engines.registry import get_game
 
         return get_game(game_id)
 
@@ -264,7 +217,7 @@ class LobbyScreen(Screen):
     @property
     def identity(self):
         if self._identity is None:
-            from protocol.identity import Identity
+            from lanterne.protocol.identity import Identity
 
             self._identity = Identity.load_or_create()
         return self._identity
@@ -279,7 +232,7 @@ class LobbyScreen(Screen):
     @property
     def interfaces(self) -> list[str]:
         if self._interfaces is None:
-            from protocol.net.discovery import default_interfaces
+            from lanterne.protocol.net.discovery import default_interfaces
 
             self._interfaces = default_interfaces()
         return self._interfaces
@@ -287,7 +240,7 @@ class LobbyScreen(Screen):
     @property
     def log_dir(self) -> Path:
         if self._log_dir is None:
-            from protocol.identity import home
+            from lanterne.protocol.identity import home
 
             self._log_dir = home() / "games"
         return self._log_dir
@@ -296,72 +249,72 @@ class LobbyScreen(Screen):
     def compose(self) -> ComposeResult:
         games = self.games
         yield Header()
-        yield Static("Play on the LAN", classes="screen-title")
+        yield Static(_("Play on the LAN"), classes="screen-title")
         yield Static("", id="lobby-me", classes="muted")
         with Horizontal(id="lobby-columns"):
             with Vertical(id="lobby-peers"):
-                yield Label("On this network: pick a free seat", classes="panel-title")
-                yield KnownPeerList(self.known, id="peers")
-                yield Button("Join by address (HOST:PORT) \\[a]", id="join-address", compact=True)
+                yield Label(_("Pick a free seat"), classes="panel-title")
+                yield KnownPeerList(self.known, self.resolve, id="peers")
+                yield Button(_("Join by address (HOST:PORT)") + " \\[a]", id="join-address", compact=True)
             with VerticalScroll(id="lobby-open"):  # a small terminal scrolls to the table listing
-                yield Label("Open a table", classes="panel-title")
+                yield Label(_("Open a table"), classes="panel-title")
                 first = games[0] if games else None
                 with Horizontal(classes="lobby-row"):
-                    yield Label("Game", classes="lobby-label")
+                    yield Label(_("Game"), classes="lobby-label")
                     yield Select([(g.name, g.id) for g in games], value=games[0].id if games else Select.BLANK,
                                  allow_blank=not games, compact=True, id="lan-game")
                 with Horizontal(classes="lobby-row"):
-                    yield Label("Variant", classes="lobby-label")
+                    yield Label(_("Variant"), classes="lobby-label")
                     yield Select([(v, v) for v in (first.variants if first else ())],
                                  value=_default_variant(first) if first else Select.BLANK,
                                  allow_blank=first is None, compact=True, id="lan-variant")
                 with Horizontal(classes="lobby-row"):
-                    yield Label("Seats", classes="lobby-label")
+                    yield Label(_("Seats"), classes="lobby-label")
                     yield Select(_seat_options(first) if first else [],
                                  value=_default_seats(first) if first else Select.BLANK,
                                  allow_blank=first is None, compact=True, id="lan-seats")
                 with Horizontal(classes="lobby-row"):
-                    yield Label("Computers", classes="lobby-label")
+                    yield Label(_("Computers"), classes="lobby-label")
                     yield Select(_computer_options(_default_seats(first) if first else 2), value=0,
                                  allow_blank=False, compact=True, id="lan-computers")
                 with Horizontal(classes="lobby-row"):
-                    yield Label("Level", classes="lobby-label")
+                    yield Label(_("Level"), classes="lobby-label")
                     yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True,
                                  id="lan-bot")
                 claim, on_gone = self._last_gone_choice()
                 with Horizontal(classes="lobby-row"):
-                    yield Label("Gone for", classes="lobby-label")
+                    yield Label(_("Gone for"), classes="lobby-label")
                     yield Select(_claim_options(self.options.claim_after), value=claim,
                                  allow_blank=False, compact=True, id="lan-claim")
                 with Horizontal(classes="lobby-row"):
-                    yield Label("then", classes="lobby-label")
-                    yield Select([("end it, scores so far", "end"), ("a computer plays it", "computer")],
+                    yield Label(_("then"), classes="lobby-label")
+                    yield Select([(_("end it, scores so far"), "end"), (_("a computer plays it"), "computer")],
                                  value=on_gone, allow_blank=False, compact=True, id="lan-on-gone")
                 with Horizontal(id="lobby-buttons"):
-                    yield Button("Open table \\[o]", id="open-table", variant="primary", compact=True)
-                    yield Button("Close table \\[c]", id="close-table", compact=True, disabled=True)
+                    yield Button(_("Open table") + " \\[o]", id="open-table", variant="primary", compact=True)
+                    yield Button(_("Close table") + " \\[c]", id="close-table", compact=True, disabled=True)
                 yield Static("", id="lobby-table")
                 yield Static("", id="lobby-policy", classes="muted")
-                yield Static("Computers: players this app runs. Gone for: how long a player may be away "
-                             "before the table's rule (then) applies.", id="lobby-hint", classes="muted")
+                yield Static(_("Computers: players this app runs. Gone for: how long a player may be away "
+                               "before the table's rule (then) applies."), id="lobby-hint", classes="muted")
         yield Static("", id="lobby-unfinished", classes="muted")
         yield Static("", id="lobby-status", classes="status")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "Play on the LAN"
+        self.sub_title = _("Play on the LAN")
         try:
             me = self.identity
         except (OSError, ValueError) as e:
-            self.say(f"Cannot load your identity: {e}", error=True)
+            self.say(_("Cannot load your identity: {reason}").format(reason=e), error=True)
             return
-        where = ", ".join(self.interfaces) if self.interfaces else "no LAN interface found"
+        where = ", ".join(self.interfaces) if self.interfaces else _("no LAN interface found")
         self.query_one("#lobby-me", Static).update(
-            f"You: {self.display_name} (key {me.fingerprint}) on {where}")
+            _("You: {name} (key {key}) on {where}").format(name=self.display_name, key=me.fingerprint, where=where))
         if self.discover and self.interfaces:
             self.run_worker(self._browse(), group="discovery", exit_on_error=False)
         elif not self.interfaces:
-            self.say("No LAN interface found: others cannot see you; join by address, or check the network.",
+            self.say(_("No LAN interface found: others cannot see you; join by address, or check the network."),
                      error=True)
         self.query_one(PeerList).own_fingerprint = me.fingerprint
         self.show_unfinished()
@@ -376,7 +329,7 @@ class LobbyScreen(Screen):
 
     # -- unfinished games (the app was left or crashed mid-game)
     def unfinished(self) -> list[Path]:
-        from protocol.net.files import GameFiles
+        from lanterne.protocol.net.files import GameFiles
 
         try:
             return GameFiles.unfinished(self.log_dir)
@@ -388,35 +341,37 @@ class LobbyScreen(Screen):
         text = ""
         if found:
             newest = _describe_meta(found[0], self.identity.public)
-            more = f" (and {len(found) - 1} older)" if len(found) > 1 else ""
-            text = f"Unfinished: {newest}{more}. Press r to resume it."
+            older = len(found) - 1
+            more = " " + ngettext("(and {n} older)", "(and {n} older)", older).format(n=older) if older else ""
+            text = _("Unfinished: {game}{more}. Press r to resume it.").format(game=newest, more=more)
         unfinished = self.query_one("#lobby-unfinished", Static)
         unfinished.update(Text(text))
         unfinished.display = bool(text)   # no empty line on a small terminal
 
     def action_resume(self) -> None:
-        from protocol.net.files import ResumeError
+        from lanterne.protocol.net.files import ResumeError
 
         if self.pending is not None:
             self.say("You already have a table open or a join under way (close it first: c).", error=True)
             return
         found = self.unfinished()
         if not found:
-            self.say("No unfinished network game in the log folder.", error=True)
+            self.say(_("No unfinished network game in the log folder."), error=True)
             return
         try:
             controller = NetworkGame.resume(
                 self.identity, found[0], interfaces=self.interfaces, discover=self.discover,
                 options=self.peer_options(), bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
         except (ResumeError, RulesError, OSError, ValueError) as e:
-            self.say(f"Cannot resume: {str(e).splitlines()[0]}", error=True)
+            self.say(_("Cannot resume: {reason}").format(reason=say_refusal(e).splitlines()[0]), error=True)
             return
         self.hosting = controller.peer.files.meta.get("role") == "host"
         self._follow(controller)
-        self.say(f"Resuming {_describe_meta(found[0], self.identity.public)}: waiting for the others to come back...")
+        self.say(_("Resuming {game}: waiting for the others to come back...").format(
+            game=_describe_meta(found[0], self.identity.public)))
 
     async def _browse(self) -> None:
-        from protocol.net.discovery import DiscoveryError
+        from lanterne.protocol.net.discovery import DiscoveryError
 
         peers = self.query_one(PeerList)
         try:
@@ -425,12 +380,12 @@ class LobbyScreen(Screen):
                                        on_remove=peers.forget, stale_after=STALE_AFTER)
             await self.discovery.browse()
         except (DiscoveryError, OSError) as e:
-            self.say(f"Cannot look for players on the LAN: {e}", error=True)
+            self.say(_("Cannot look for players on the LAN: {reason}").format(reason=e), error=True)
             return
         try:   # others see us in their lobby, with or without a table (a table is its own advert)
             await self.discovery.advertise(Advert(self.display_name, self.identity.fingerprint, 0, lobby=True))
         except (DiscoveryError, OSError) as e:
-            self.say(f"Others cannot see you in their lobby: {e}", error=True)
+            self.say(_("Others cannot see you in their lobby: {reason}").format(reason=e), error=True)
 
     async def on_unmount(self) -> None:
         pending, self.pending = self.pending, None
@@ -477,7 +432,7 @@ class LobbyScreen(Screen):
             self.say("You already have a table open or a join under way (close it first: c).", error=True)
             return
         if not self.interfaces:
-            self.say("Cannot open a table: no LAN interface found.", error=True)
+            self.say(_("Cannot open a table: no LAN interface found."), error=True)
             return
         game_id = self.query_one("#lan-game", Select).value
         variant = self.query_one("#lan-variant", Select).value
@@ -485,7 +440,7 @@ class LobbyScreen(Screen):
         computers = self.query_one("#lan-computers", Select).value
         bot = self.query_one("#lan-bot", Select).value
         if not isinstance(game_id, str) or not isinstance(variant, str) or not isinstance(seats, int):
-            self.say("Choose a game, a variant and the number of seats first.", error=True)
+            self.say(_("Choose a game, a variant and the number of seats first."), error=True)
             return
         computers = computers if isinstance(computers, int) else 0
         bot = bot if isinstance(bot, str) else DEFAULT_BOT
@@ -542,13 +497,15 @@ class LobbyScreen(Screen):
                 computers=computers, bot=bot, interfaces=self.interfaces, discover=self.discover,
                 accept=self._ask_host, options=options, on_gone=on_gone)
         except (RulesError, OSError, ValueError) as e:
-            self.say(f"Cannot open the table: {str(e).splitlines()[0]}", error=True)
+            self.say(_("Cannot open the table: {reason}").format(reason=say_refusal(e).splitlines()[0]), error=True)
             return
         self.hosting = True
         self._follow(controller)
-        robots = f", {computers} computer{'s' if computers != 1 else ''} ({bot})" if computers else ""
+        robots = (", " + ngettext("{n} computer ({level})", "{n} computers ({level})", computers).format(
+            n=computers, level=bot) if computers else "")
         policy = f"; {describe_policy(on_gone, options.claim_after)}"
-        self.say(f"Opening your {game.name} ({variant}) table of {seats}{robots}{policy}...")
+        self.say(_("Opening your {game} ({variant}) table of {seats}{computers}{policy}...").format(
+            game=game.name, variant=variant, seats=seats, computers=robots, policy=policy))
 
     async def _ask_host(self, request) -> bool:
         """A join request: the host's person decides, comparing the safety code aloud.
@@ -561,12 +518,14 @@ class LobbyScreen(Screen):
         dialog: InviteScreen | None = None
         try:
             if len(self.asking) > 1:
-                self.say(f"{request.peer.name} asks too; after {self.asking[0].peer.name}.")
+                self.say(_("{player} asks too; after {first}.").format(player=request.peer.name,
+                                                                       first=self.asking[0].peer.name))
             async with self._invite_turn:
                 answer: asyncio.Future = asyncio.get_running_loop().create_future()
                 table = ""
                 if self.pending is not None and self.pending.game is not None:
-                    table = f"{self.pending.game.name}, {self.pending.variant}, {self.pending.players} seats"
+                    table = f"{self.pending.game.name}, {self.pending.variant}, " + ngettext(
+                        "{n} seat", "{n} seats", self.pending.players).format(n=self.pending.players)
 
                 def decided(ok: bool | None) -> None:
                     if not answer.done():
@@ -583,13 +542,14 @@ class LobbyScreen(Screen):
         except asyncio.CancelledError:
             if dialog is not None and dialog.is_current:
                 dialog.dismiss(False)
-            self.say(f"{request.peer.name} gave up asking (nothing was answered); your table stays open.")
+            self.say(_("{player} gave up asking (nothing was answered); your table stays open.").format(
+                player=request.peer.name))
             raise
         finally:
             self.asking.remove(request)
             self._show_queue()
         if not ok:
-            self.say(f"You declined {request.peer.name}; your table stays open.")
+            self.say(_("You declined {player}; your table stays open.").format(player=request.peer.name))
         elif not self.known.remember(request.peer.name, request.peer.key):  # compared (or known): remembered
             self.say(self.known.warning or "", error=True)
         else:
@@ -610,17 +570,20 @@ class LobbyScreen(Screen):
         if self.hosting:
             pending.forget_if_unjoined()
         self.run_worker(pending.aclose(), group="close", exit_on_error=False)
-        self.say("Table closed." if self.hosting else "Join cancelled.")
+        self.say(_("Table closed.") if self.hosting else _("Join cancelled."))
 
     # -- joining
     def on_peer_list_join_wanted(self, message: PeerList.JoinWanted) -> None:
         advert: Advert = message.advert
+        if watchable(advert):
+            self.watch_table(advert)
+            return
         if advert.table is None:
-            self.say(f"{advert.name} is in the lobby, with no open table." if advert.lobby
-                     else f"{advert.name} has no open table.", error=True)
+            self.say((_("{player} is in the lobby, with no open table.") if advert.lobby
+                      else _("{player} has no open table.")).format(player=advert.name), error=True)
             return
         if advert.table.free <= 0:
-            self.say(f"{advert.name}'s table is full.", error=True)
+            self.say(_("{player}'s table is full.").format(player=advert.name), error=True)
             return
         self.join((advert.address, advert.port), fingerprint=advert.fingerprint, game=advert.table.game,
                   variant=advert.table.variant, who=advert.name, seats=advert.table.seats)
@@ -655,14 +618,14 @@ class LobbyScreen(Screen):
                 discover=self.discover, games=self.resolve, options=self.peer_options(),
                 bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
         except (RulesError, OSError, ValueError) as e:
-            self.say(f"Cannot join: {e}", error=True)
+            self.say(_("Cannot join: {reason}").format(reason=say_refusal(e)), error=True)
             return
         self.hosting = False
         controller.host_name = who
         controller.known = self.known
         self._follow(controller)
-        self.say(f"Asking {who or 'the host'} at {address[0]}:{address[1]} for a seat... "
-                 f"(the host checks the safety code with you)")
+        self.say(_("Asking {who} at {address} for a seat... (the host checks the safety code with you)").format(
+            who=who or _("the host"), address=f"{address[0]}:{address[1]}"))
 
     # -- until the board shows
     def _follow(self, controller: NetworkGame) -> None:
@@ -688,9 +651,11 @@ class LobbyScreen(Screen):
         if self.hosting and controller.listening is not None and not self._announced:
             self._announced = True
             ip, port = controller.listening
-            wanted = "a player" if controller.players <= 2 else "the other players"
-            self.say(f"Your table is open at {ip}:{port}: waiting for {wanted} "
-                     f"(they see it in their lobby, or join {ip}:{port}).")
+            said = (_("Your table is open at {address}: waiting for a player (they see it in their lobby, or join "
+                      "{address}).") if controller.players <= 2 else
+                    _("Your table is open at {address}: waiting for the other players (they see it in their lobby, "
+                      "or join {address})."))
+            self.say(said.format(address=f"{ip}:{port}"))
         if not self.hosting and controller.failure is None:
             # where the request stands now, and the safety code to compare (the table panel may be
             # scrolled out of a small terminal)
@@ -699,7 +664,7 @@ class LobbyScreen(Screen):
     def show_table(self, controller: NetworkGame | None) -> None:
         """The table we host or joined, seat by seat (computers marked), until the board shows."""
         lines = controller.table_lines() if controller is not None else []
-        text = ("Your table:\n" if self.hosting else "The table:\n") + "\n".join(lines) if lines else ""
+        text = (_("Your table:") if self.hosting else _("The table:")) + "\n" + "\n".join(lines) if lines else ""
         self.query_one("#lobby-table", Static).update(Text(text))  # names are not markup: "[computer] ..."
         policy = controller.policy_text() if controller is not None and lines else ""
         self.query_one("#lobby-policy", Static).update(Text(policy[:1].upper() + policy[1:]))
@@ -729,7 +694,7 @@ def _describe_meta(meta_path: Path, me: bytes | None = None) -> str:
     The others are the seats whose key is not ``me`` (two players may well share a name)."""
     import json
 
-    from protocol.identity import fingerprint
+    from lanterne.protocol.identity import fingerprint
 
     try:
         meta = json.loads(meta_path.read_text())
@@ -738,12 +703,13 @@ def _describe_meta(meta_path: Path, me: bytes | None = None) -> str:
             other = ", ".join(str(s.get("name", "?")) for s in meta["seats"]
                               if (s.get("key") != mine if mine else s.get("name") != meta.get("name")))
         else:
-            other = fingerprint(bytes.fromhex(meta["peer"])) if meta.get("peer") else "nobody yet"
+            other = fingerprint(bytes.fromhex(meta["peer"])) if meta.get("peer") else _("nobody yet")
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return meta_path.stem
-    game = meta.get("game") or "a game"
-    role = "you host" if meta.get("role") == "host" else "you joined"
-    return f"{game} with {other} ({role}, table {meta_path.stem[:8]})"
+    game = meta.get("game") or _("a game")
+    said = (_("{game} with {other} (you host, table {table})") if meta.get("role") == "host"
+            else _("{game} with {other} (you joined, table {table})"))
+    return said.format(game=game, other=other, table=meta_path.stem[:8])
 
 
 def _chosen(select: Select, default):
@@ -766,7 +732,7 @@ def _seat_options(game: Game) -> list[tuple[str, int]]:
             game.check_options(n, _default_variant(game))
         except RulesError:
             continue
-        out.append((f"{n}" + (" (you and one other)" if n == 2 else ""), n))
+        out.append((f"{n}" + (" " + _("(you and one other)") if n == 2 else ""), n))
     return out
 
 
@@ -783,7 +749,7 @@ def _claim_options(default: float) -> list[tuple[str, float]]:
     values = list(CLAIM_TIMES)
     if float(default) not in values:
         values = sorted(values + [float(default)])
-    return [(f"{v / 60:g} min" if v % 60 == 0 else clock(v), v) for v in values]
+    return [(_("{minutes:g} min").format(minutes=v / 60) if v % 60 == 0 else clock(v), v) for v in values]
 
 
 DEFAULT_ON_GONE = "end"
@@ -791,10 +757,10 @@ DEFAULT_ON_GONE = "end"
 
 def _computer_options(seats: int) -> list[tuple[str, int]]:
     """0 to seats-1 computer seats (all but you: a signed game on this machine)."""
-    return [("none", 0)] + [(str(k), k) for k in range(1, seats)]
+    return [(_("none"), 0)] + [(str(k), k) for k in range(1, seats)]
 
 
 DEFAULT_BOT = "ismcts:normal" if "ismcts:normal" in BOT_KINDS else "greedy"
 
 
-__all__ = ["LobbyScreen", "NetworkScreenMixin", "network_screen_for"]
+__all__ = ["LobbyScreen"]

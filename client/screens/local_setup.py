@@ -8,10 +8,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, RadioSet, Select, Static
 
-from client.local_play import BOT_KINDS, DEFAULT_BOT, HOT_SEAT, VS_COMPUTER, WATCH, make_local_game, playable_games
-from client.local_record import local_folder
-from engines.core import RulesError
-from engines.registry import get_game
+from lanterne.client.i18n import N_, _, say_refusal
+from lanterne.client.local_play import BOT_KINDS, DEFAULT_BOT, HOT_SEAT, VS_COMPUTER, WATCH, make_local_game, playable_games
+from lanterne.client.local_record import local_folder
+from lanterne.engines.core import RulesError
+from lanterne.engines.registry import get_game
 
 
 DELAYS = (0.0, 0.2, 0.4, 1.0, 2.0, 5.0)
@@ -27,48 +28,50 @@ class MarkedRadio(RadioButton):
 
 
 class LocalSetupScreen(Screen):
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+s", "start", "Start")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back")), Binding("ctrl+s", "start", N_("Start"))]
+    AUTO_FOCUS = "#game, #back"
+    """The first field, not the form's scroll container: Enter opens the game list at once."""
 
     def compose(self) -> ComposeResult:
         games = playable_games()
         yield Header()
         with VerticalScroll(classes="form"):
-            yield Static("Play locally", classes="screen-title")
+            yield Static(_("Play locally"), classes="screen-title")
             if not games:
-                yield Static("No game is built yet.", id="setup-status", classes="status -error")
-                yield Button("Back", id="back", compact=True)
+                yield Static(_("No game is built yet."), id="setup-status", classes="status -error")
+                yield Button(_("Back"), id="back", compact=True)
                 yield Footer()
                 return
-            yield Label("Game")
+            yield Label(_("Game"))
             yield Select([(g.name, g.id) for g in games], value=games[0].id, allow_blank=False, compact=True, id="game")
-            yield Label("Variant")
+            yield Label(_("Variant"))
             yield Select(self._variants(games[0].id), value="standard", allow_blank=False, compact=True, id="variant")
-            yield Label("Number of players")
+            yield Label(_("Number of players"))
             yield Select(self._counts(games[0].id), value=games[0].min_players, allow_blank=False, compact=True,
                          id="players")
-            yield Label("Players")
+            yield Label(_("Players"))
             with RadioSet(compact=True, id="mode"):
-                yield MarkedRadio("Against the computer", value=True, id="mode-vs")
-                yield MarkedRadio("Hot-seat: everyone at this keyboard", id="mode-hot-seat")
-                yield MarkedRadio("Watch computers play each other", id="mode-watch")
-            yield Label("Computer player")
+                yield MarkedRadio(_("Against the computer"), value=True, id="mode-vs")
+                yield MarkedRadio(_("Hot-seat: everyone at this keyboard"), id="mode-hot-seat")
+                yield MarkedRadio(_("Watch computers play each other"), id="mode-watch")
+            yield Label(_("Computer player"))
             level = getattr(self.app.settings, "computer_level", DEFAULT_BOT)  # type: ignore[attr-defined]
             kinds = list(BOT_KINDS) + ([level] if level not in BOT_KINDS else [])
             yield Select([(k, k) for k in kinds], value=level, allow_blank=False, compact=True, id="bot")
-            yield Label("Pause after each computer move (the speed when watching)")
+            yield Label(_("Pause after each computer move (the speed when watching)"))
             delay = float(getattr(self.app.settings, "computer_delay", 0.4))  # type: ignore[attr-defined]
             delays = sorted(set(DELAYS) | {delay})
             yield Select([(f"{d:g} s", d) for d in delays], value=delay, allow_blank=False, compact=True, id="delay")
-            yield Label("Seed (empty: a new random game)")
-            yield Input("", placeholder="any text or number", compact=True, id="seed")
+            yield Label(_("Seed (empty: a new random game)"))
+            yield Input("", placeholder=_("any text or number"), compact=True, id="seed")
             yield Static("", id="setup-status", classes="status")
             with Horizontal(classes="buttons"):
-                yield Button("Start", id="start", variant="primary", compact=True)
-                yield Button("Back", id="back", compact=True)
+                yield Button(_("Start"), id="start", variant="primary", compact=True)
+                yield Button(_("Back"), id="back", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "Play locally"
+        self.sub_title = _("Play locally")
 
     @staticmethod
     def _variants(game_id: str) -> list[tuple[str, str]]:
@@ -96,7 +99,7 @@ class LocalSetupScreen(Screen):
             self.app.pop_screen()
 
     def action_start(self) -> None:
-        from client.screens.game import game_screen_for
+        from lanterne.client.screens.game import game_screen_for
 
         status = self.query_one("#setup-status", Static)
         try:
@@ -113,7 +116,7 @@ class LocalSetupScreen(Screen):
                 save_to=local_folder())  # written as it is played: resumable, listed under Replays, verifiable
             screen = game_screen_for(controller)
         except (RulesError, ValueError) as e:
-            status.update(f"Cannot start: {e}")
+            status.update(_("Cannot start: {error}").format(error=say_refusal(e)))
             status.set_class(True, "-error")
             return
         self.app.switch_screen(screen)

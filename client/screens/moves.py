@@ -19,7 +19,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from engines.core import Action, Game, RulesError, State
+from lanterne.client.i18n import N_, _, say
+from lanterne.engines.core import Action, Game, RulesError, State, Words
 
 SEAT_WORD = re.compile(r"\bseat (\d+)\b")
 
@@ -28,7 +29,7 @@ def move_words(game: Game, view: State, action: Action, labels: list[str], seat:
     """What ``action`` would do, in the engine's words (seats named as on screen, the mover left
     out: "builds a red column on site 1; scores 1"); '' if it says nothing."""
     try:
-        _, events = game.apply(view, action)
+        _after, events = game.apply(view, action)
         words = [game.describe_event(e) for e in events]
     except (RulesError, ValueError, TypeError, IndexError, KeyError):
         return ""
@@ -37,17 +38,20 @@ def move_words(game: Game, view: State, action: Action, labels: list[str], seat:
         n = int(m.group(1))
         return labels[n - 1] if 1 <= n <= len(labels) else m.group(0)
 
-    said = [SEAT_WORD.sub(label, w) for w in words if w]
+    def name(n: int) -> str | None:
+        return labels[n - 1] if 1 <= n <= len(labels) else None
+
+    said = [say(w, name) if isinstance(w, Words) else SEAT_WORD.sub(label, w) for w in words if w]
     if seat is not None and 0 <= seat < len(labels):
         for me in (labels[seat] + " ", f"P{seat + 1} "):
             said = [w[len(me):] if w.startswith(me) else w for w in said]
-    return "; ".join(said)
+    return _("; ").join(said)
 
 
 class MovesScreen(ModalScreen[int | None]):
     """Pick one of the legal moves: its index in ``moves``, or None."""
 
-    BINDINGS = [Binding("escape,question_mark", "cancel", "Close")]
+    BINDINGS = [Binding("escape,question_mark", "cancel", N_("Close"))]
 
     def __init__(self, title: str, moves: list[tuple[str, str]]):
         super().__init__()
@@ -55,7 +59,7 @@ class MovesScreen(ModalScreen[int | None]):
         self.moves = moves
 
     def compose(self) -> ComposeResult:
-        width = max((len(n) for n, _ in self.moves), default=0)
+        width = max((len(n) for n, _words in self.moves), default=0)
         options = []
         for notation, words in self.moves:
             line = Text(notation.ljust(width), style="bold")
@@ -65,7 +69,7 @@ class MovesScreen(ModalScreen[int | None]):
         with Vertical(id="moves-box", classes="dialog"):
             yield Static(Text(self.title_text), classes="screen-title")
             yield OptionList(*options, id="legal-moves")
-            yield Static("Click one, or arrows and Enter to play it; Escape closes.", classes="muted")
+            yield Static(_("Click one, or arrows and Enter to play it; Escape closes."), classes="muted")
 
     def on_mount(self) -> None:
         self.query_one("#legal-moves").focus()

@@ -26,17 +26,18 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DirectoryTree, Footer, Header, Input, Label, OptionList, Static
 
-from client.replay_model import Replay, ReplayCursor, ReplayError, load_replay, saved_games, verify_log
-from client.widgets.replay_board import ReplayBoard
-from client.widgets.replay_steps import ReplaySteps
-from client.widgets.score_chart import chart_text
-from client.widgets.status_line import StatusLine
-from engines.core import TABLE, Game
+from lanterne.client.i18n import N_, _
+from lanterne.client.replay_model import Replay, ReplayCursor, ReplayError, load_replay, saved_games, verify_log
+from lanterne.client.widgets.replay_board import ReplayBoard
+from lanterne.client.widgets.replay_steps import ReplaySteps
+from lanterne.client.widgets.score_chart import chart_text
+from lanterne.client.widgets.status_line import StatusLine
+from lanterne.engines.core import TABLE, Game
 
 
 def log_folder() -> Path:
     """Where Lanterne keeps game logs: ``games`` in the data folder (``lanterne host/join``)."""
-    from protocol.identity import home
+    from lanterne.protocol.identity import home
 
     return home() / "games"
 
@@ -49,7 +50,7 @@ class GoToScreen(ModalScreen[int | None]):
     GoToScreen > Vertical { width: 50; height: auto; border: round $primary; background: $surface; padding: 1 2; }
     GoToScreen #goto-error { color: $error; height: auto; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, last: int):
         super().__init__()
@@ -57,7 +58,7 @@ class GoToScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(f"Go to step (0 to {self.last}), then Enter")
+            yield Label(_("Go to step (0 to {last}), then Enter").format(last=self.last))
             yield Input(placeholder=f"0-{self.last}", id="goto-number", compact=True)
             yield Static("", id="goto-error")
 
@@ -92,7 +93,7 @@ class LogPickerScreen(ModalScreen[str | None]):
     LogPickerScreen DirectoryTree { height: 1fr; }
     LogPickerScreen #picker-games { height: auto; max-height: 12; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, folder: Path | None = None):
         super().__init__()
@@ -100,18 +101,19 @@ class LogPickerScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Open a game log: type its path and Enter, or choose it below", classes="panel-title")
+            yield Label(_("Open a game log: type its path and Enter, or choose it below"), classes="panel-title")
             yield Input(value=str(self.folder) + "/", id="picker-path", compact=True)
             yield Static("", id="picker-error")
             self.saved = saved_games(self.folder)
             if self.saved:
-                yield Label("Your games, LAN and local, newest first (Enter or a click opens one)",
+                yield Label(_("Your games, LAN and local, newest first (Enter or a click opens one)"),
                             classes="panel-title")
                 yield OptionList(*[Text(g.line) for g in self.saved], id="picker-games")
             if self.folder.is_dir():
                 yield DirectoryTree(self.folder, id="picker-tree")
             else:
-                yield Static(f"No log folder yet ({self.folder}): every game, LAN or local, is saved there.",
+                yield Static(_("No log folder yet ({folder}): every game, LAN or local, is saved there.").format(
+                                 folder=self.folder),
                              classes="muted")
 
     def on_mount(self) -> None:
@@ -121,7 +123,7 @@ class LogPickerScreen(ModalScreen[str | None]):
     def _typed(self, event: Input.Submitted) -> None:
         path = Path(event.value.strip()).expanduser()
         if not path.is_file():
-            why = "a folder, not a log file" if path.is_dir() else "no such file"
+            why = _("a folder, not a log file") if path.is_dir() else _("no such file")
             self.query_one("#picker-error", Static).update(f"{path}: {why}")
             return
         self.dismiss(str(path))
@@ -154,16 +156,16 @@ class ReplayScreen(Screen):
     ReplayScreen #replay-chart { height: auto; padding: 0 1; margin-top: 1; }
     """
     BINDINGS = [
-        Binding("left", "step(-1)", "Back", priority=True),
-        Binding("right", "step(1)", "Forward", priority=True),
-        Binding("home", "first", "Start", priority=True),
-        Binding("end", "last", "End", priority=True),
-        Binding("g", "goto", "Go to"),
-        Binding("v", "verify", "Verify"),
-        Binding("a", "all_hands", "All hands"),
-        Binding("b", "board", "Board/plain"),
-        Binding("o", "open", "Open"),
-        Binding("escape", "leave", "Back"),
+        Binding("left", "step(-1)", N_("Back"), priority=True),
+        Binding("right", "step(1)", N_("Forward"), priority=True),
+        Binding("home", "first", N_("Start"), priority=True),
+        Binding("end", "last", N_("End"), priority=True),
+        Binding("g", "goto", N_("Go to")),
+        Binding("v", "verify", N_("Verify")),
+        Binding("a", "all_hands", N_("All hands")),
+        Binding("b", "board", N_("Board/plain")),
+        Binding("o", "open", N_("Open")),
+        Binding("escape", "leave", N_("Back")),
     ]
 
     def __init__(self, path: str | Path | None = None, games: Callable[[str], Game] | None = None):
@@ -186,20 +188,20 @@ class ReplayScreen(Screen):
                 yield Static("", id="replay-step")
                 yield ReplayBoard(id="replay-board")
             with Vertical(id="replay-side"):
-                yield Label("Verdict", classes="panel-title")
+                yield Label(_("Verdict"), classes="panel-title")
                 yield Static("", id="replay-verdict")
-                yield Label("Players (▶ to move)", classes="panel-title")
+                yield Label(_("Players (▶ to move)"), classes="panel-title")
                 yield Static("", id="replay-players")
                 yield Static("", id="replay-chart")
-                yield Label("Steps (click to jump)", classes="panel-title")
+                yield Label(_("Steps (click to jump)"), classes="panel-title")
                 yield ReplaySteps(id="replay-steps")
         yield StatusLine("", id="replay-status")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "Replay"
+        self.sub_title = _("Replay")
         if self.path is None:
-            self.show_status("Choose a log to replay (o opens the picker again)")
+            self.show_status(_("Choose a log to replay (o opens the picker again)"))
             self.app.push_screen(LogPickerScreen(), self._picked)
         else:
             self.open(self.path)
@@ -215,11 +217,11 @@ class ReplayScreen(Screen):
         """Read and replay ``path`` in a worker thread; then verify it."""
         self.path = path
         self.replay, self.cursor, self.verdict, self.all_hands, self.error = None, None, None, False, None
-        self.sub_title = f"Replay — {Path(path).name}"
+        self.sub_title = _("Replay") + f" — {Path(path).name}"
         self.query_one("#replay-title", Static).update(f"Reading {path} ...")
         self.query_one("#replay-verdict", Static).update("waiting for the replay")
         self.query_one(ReplaySteps).clear_options()
-        self.show_status(f"Replaying {path} ...")
+        self.show_status(_("Replaying {path} ...").format(path=path))
         self._load(path)
 
     @work(thread=True, exclusive=True, group="replay-load", exit_on_error=False)
@@ -240,9 +242,9 @@ class ReplayScreen(Screen):
             return
         if replay is None:
             self.error = error
-            self.query_one("#replay-title", Static).update(Text(f"Cannot replay: {error}", style="bold"))
-            self.query_one("#replay-verdict", Static).update("not verified: the file is not a replayable log")
-            self.query_one(ReplayBoard).show(None, None, [], empty="Press o to open another log.")
+            self.query_one("#replay-title", Static).update(Text(_("Cannot replay: {error}").format(error=error), style="bold"))
+            self.query_one("#replay-verdict", Static).update(_("not verified: the file is not a replayable log"))
+            self.query_one(ReplayBoard).show(None, None, [], empty=_("Press o to open another log."))
             self.show_status(error or "", error=True)
             return
         self.replay = replay
@@ -251,16 +253,16 @@ class ReplayScreen(Screen):
         self.query_one("#replay-title", Static).update(Text(replay.summary(), style="bold"))
         self.refresh_position()
         if replay.problem:
-            self.show_status(f"The replay stops early: {replay.problem}", error=True)
+            self.show_status(_("The replay stops early: {problem}").format(problem=replay.problem), error=True)
 
     # -- verdict
     def action_verify(self) -> None:
         if self.path is None or self.error is not None:
-            self.show_status("Nothing to verify: open a log first (o)", error=True)
+            self.show_status(_("Nothing to verify: open a log first (o)"), error=True)
             return
         panel = self.query_one("#replay-verdict", Static)
         panel.set_classes("")
-        panel.update("verifying ... (signatures, chain, every move, the audit)")
+        panel.update(_("verifying ... (signatures, chain, every move, the audit)"))
         self._verify(self.path)
 
     @work(thread=True, exclusive=True, group="replay-verify", exit_on_error=False)
@@ -290,14 +292,14 @@ class ReplayScreen(Screen):
                 self.all_hands = False
                 self.show_status(str(e), error=True)
                 state = cursor.state()
-        empty = replay.problem or "No position to show."
+        empty = replay.problem or _("No position to show.")
         self.query_one(ReplayBoard).show(replay.game, state, replay.labels, board=self.board, empty=empty)
         self.query_one(ReplaySteps).mark(cursor.position)
         self.query_one("#replay-players", Static).update(players_text(replay, cursor.state()))
         chart = self.query_one("#replay-chart", Static)
         width = (chart.size.width or 40) - 2
         chart.update(chart_text(replay.score_series(), [f"P{i + 1}" for i in range(replay.players)], width,
-                                title=getattr(replay.game, "score_name", "score"), at=cursor.position))
+                                title=_(getattr(replay.game, "score_name", "score")), at=cursor.position))
         self.query_one("#replay-step", Static).update(self.happened_text())
         self.show_status(self.position_text())
 
@@ -305,32 +307,32 @@ class ReplayScreen(Screen):
         """What the step on screen did, in the engine's words."""
         step = self.cursor.step
         if step is None:
-            return Text("The start: before the first table operation.")
-        who = "table" if step.actor == TABLE else self.replay.labels[step.actor]
+            return Text(_("The start: before the first table operation."))
+        who = _("table") if step.actor == TABLE else self.replay.labels[step.actor]
         text = Text(f"{step.number}. {who}: ", style="bold")
         text.append(step.text)
         words = self.replay.describe(step)
         if words:
-            text.append(" — " + "; ".join(words))
+            text.append(" — " + _("; ").join(words))
         return text
 
     def position_text(self) -> str:
         replay, cursor = self.replay, self.cursor
-        where = f"Step {cursor.position}/{cursor.last}"
+        where = _("Step {n}/{last}").format(n=cursor.position, last=cursor.last)
         step = cursor.step
         if step is None:
-            text = f"{where}: the start"
+            text = where + ": " + _("the start")
         elif step.actor == TABLE:
-            text = f"{where}: table: {step.text}"
+            text = where + ": " + _("table: {text}").format(text=step.text)
         else:
             text = f"{where}: {replay.labels[step.actor]}: {step.text}"
         if cursor.position == cursor.last:
             text += f" · {replay.ending}" if replay.ending else ""
-            text += f" · stopped by: {replay.problem}" if replay.problem else ""
+            text += " · " + _("stopped by: {problem}").format(problem=replay.problem) if replay.problem else ""
         else:
-            text += f" · next: {next_actor(replay, cursor)}"
+            text += " · " + _("next: {player}").format(player=next_actor(replay, cursor))
         if self.all_hands:
-            text += " · every hand shown (after the audit)"
+            text += " · " + _("every hand shown (after the audit)")
         return text
 
     def show_status(self, text: str, error: bool = False) -> None:
@@ -340,9 +342,9 @@ class ReplayScreen(Screen):
     def _ready(self) -> bool:
         if self.cursor is None:
             if self.error is None and self.path is not None:
-                self.show_status(f"Still replaying {self.path} ...")
+                self.show_status(_("Still replaying {path} ...").format(path=self.path))
             else:
-                self.show_status(self.error or "No log is open yet: press o to open one", error=True)
+                self.show_status(self.error or _("No log is open yet: press o to open one"), error=True)
             return False
         return True
 
@@ -352,8 +354,8 @@ class ReplayScreen(Screen):
         moved = self.cursor.forward() if delta > 0 else self.cursor.back()
         self.refresh_position()
         if not moved:
-            self.show_status(("Already at the end: " + (self.replay.ending or "")) if delta > 0
-                             else "Already at the start", error=True)
+            self.show_status(_("Already at the end: {ending}").format(ending=self.replay.ending or "") if delta > 0
+                             else _("Already at the start"), error=True)
 
     def action_first(self) -> None:
         if self._ready():
@@ -397,10 +399,10 @@ class ReplayScreen(Screen):
             self.refresh_position()
             return
         if not self.replay.hands_available:
-            self.show_status("Every hand is known only after a finished game whose seats all revealed their "
-                             "seeds (the audit)", error=True)
+            self.show_status(_("Every hand is known only after a finished game whose seats all revealed their "
+                               "seeds (the audit)"), error=True)
             return
-        self.show_status("Rebuilding every hand from each seat's own session ...")
+        self.show_status(_("Rebuilding every hand from each seat's own session ..."))
         self._rebuild_hands(self.replay)
 
     @work(thread=True, exclusive=True, group="replay-hands", exit_on_error=False)
@@ -411,7 +413,7 @@ class ReplayScreen(Screen):
         except ReplayError as e:
             error = str(e)
         except Exception as e:  # noqa: BLE001
-            error = f"the hands cannot be rebuilt: {type(e).__name__}: {str(e)[:200]}"
+            error = _("the hands cannot be rebuilt: {error}").format(error=f"{type(e).__name__}: {str(e)[:200]}")
         self.app.call_from_thread(self._hands_ready, replay, error)
 
     def _hands_ready(self, replay: Replay, error: str | None) -> None:
@@ -437,7 +439,7 @@ class ReplayScreen(Screen):
 
 def next_actor(replay: Replay, cursor: ReplayCursor) -> str:
     following = replay.steps[cursor.position]
-    return "the table" if following.actor == TABLE else replay.labels[following.actor]
+    return _("the table") if following.actor == TABLE else replay.labels[following.actor]
 
 
 def players_text(replay: Replay, state=None) -> Text:

@@ -7,14 +7,15 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Header, MarkdownViewer, Select
 
-from client.rules_docs import for_players, rules_text
-from engines.registry import GAMES
+from lanterne.client.i18n import N_, _
+from lanterne.client.rules_docs import for_players, rules_text
+from lanterne.engines.registry import GAMES
 
 GAME_NAMES = {"pagode": "Pagode", "pueblo": "Pueblo", "pacal": "Pacal's Rocket", "pandoria": "Pandoria"}
 
 
 class RulesScreen(Screen):
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
 
     def __init__(self, game_id: str = "pagode"):
         super().__init__()
@@ -28,7 +29,7 @@ class RulesScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "Rules"
+        self.sub_title = _("Rules")
         self.query_one("#rules-view").focus()
 
     def _text(self) -> str:

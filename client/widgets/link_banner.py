@@ -1,7 +1,8 @@
 """The network game's banner: every other peer's link, the safety code, the others' last moves.
 
 A line above the status line of any game screen playing a network game.
-It names every other peer with its link (linked / lost); while a link is
+It names every other peer with its link (linked / link lost; once the game
+is over, links close: "left"); while a link is
 down it turns red and says that play resumes by itself. It shows the
 table's policy for a player gone for good (``if a player is gone 5 min: a
 computer takes the seat``), once a seat was given to a computer that
@@ -11,10 +12,40 @@ made while you looked away is never missed.
 
 from __future__ import annotations
 
+from typing import Mapping, Protocol, Sequence
+
 from rich.text import Text
 from textual.widgets import Static
 
-from protocol.identity import safety_part
+from lanterne.client.controller import LogEntry, Seat
+from lanterne.client.i18n import _
+from lanterne.client.theme import GOOD
+
+
+class LinkFacts(Protocol):
+    """What the banner reads from a network game (:class:`lanterne.client.net_controller.NetworkGame`)."""
+
+    seats: Sequence[Seat]
+    safety_code: str
+    """The whole table's safety code ("" until the table is set)."""
+    notice: str
+    """One line when a seat was given to a computer ("" if none)."""
+    watching: Sequence[str]
+    """Everyone watching the table, through us or through another seat."""
+    last_moves: Mapping[int, LogEntry]
+    last_remote: LogEntry | None
+
+    @property
+    def link_down(self) -> bool: ...
+
+    @property
+    def my_safety_part(self) -> str: ...
+
+    def peer_links(self) -> list[tuple[str, bool]]: ...
+
+    def is_over(self) -> bool: ...
+
+    def policy_text(self) -> str: ...
 
 
 class LinkBanner(Static):
@@ -29,8 +60,8 @@ class LinkBanner(Static):
         self.history: list[str] = []
         """Every distinct text shown (tests and the curious read it)."""
 
-    def show(self, controller, compact: bool = False) -> None:
-        """Draw the banner from a :class:`client.net_controller.NetworkGame`.
+    def show(self, controller: LinkFacts, compact: bool = False) -> None:
+        """Draw the banner from a network game's facts.
 
         ``compact`` (a small terminal): one line, the links and the safety code; the others' moves are
         on the screen's compact line already.
@@ -39,21 +70,23 @@ class LinkBanner(Static):
         down = controller.link_down
         links = controller.peer_links()
         if down:
-            line.append("Link down: play resumes by itself when every peer is back.  ")
+            line.append(_("Link down: play resumes by itself when every peer is back.") + "  ")
+        over = controller.is_over()
         for i, (label, up) in enumerate(links):
             line.append("   " if i else "")
             line.append(f"{label} ")
-            line.append("linked" if up else "lost", style="bold green" if up else "bold")
+            word = _("linked") if up else _("left") if over else _("link lost")   # "Ann lost" read as the result
+            line.append(word, style=f"bold {GOOD}" if up else "bold")
         if not links:
-            line.append("Not linked yet", style="dim")
-        watchers = getattr(controller, "watchers", {})
-        if watchers:
-            line.append(f"   watching: {', '.join(sorted(watchers.values()))}", style="italic")
+            line.append(_("Not linked yet"), style="dim")
+        if controller.watching:
+            line.append("   " + _("watching: {names}").format(names=", ".join(controller.watching)), style="italic")
         if controller.safety_code and compact:     # one line: our own key's part, the line we read aloud
-            mine = safety_part(controller.peer.me.public)
-            line.append(f"   safety code (yours) {' '.join(mine[i:i + 5] for i in range(0, 30, 5))}", style="bold")
+            mine = controller.my_safety_part
+            line.append("   " + _("safety code (yours) {code}").format(code=" ".join(mine[i:i + 5] for i in range(0, 30, 5))),
+                        style="bold")
         elif controller.safety_code:
-            line.append(f"   safety code {controller.safety_code}", style="bold")
+            line.append("   " + _("safety code {code}").format(code=controller.safety_code), style="bold")
         if compact:
             self._draw(line, down)
             return
@@ -69,7 +102,7 @@ class LinkBanner(Static):
             for i, seat in enumerate(sorted(moves)):
                 entry = moves[seat]
                 line.append("   " if i else "")
-                line.append(f"{controller.seats[seat].label} played: ")
+                line.append(_("{player} played:").format(player=controller.seats[seat].label) + " ")
                 line.append(f" {entry.text} ", style="reverse bold" if entry is last else "bold")
         self._draw(line, down)
 

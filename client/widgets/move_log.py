@@ -7,7 +7,9 @@ import re
 from textual.widgets import RichLog
 from rich.text import Text
 
-from client.controller import TABLE, GameController, LogEntry
+from lanterne.client.controller import TABLE, GameController, LogEntry
+from lanterne.client.i18n import _, say
+from lanterne.engines.core import Words
 
 
 SLOT = re.compile(r"@\d+")
@@ -16,24 +18,33 @@ SEAT_WORD = re.compile(r"\b(?:seat |P)(\d+)\b")
 
 def said(controller: GameController, entry: LogEntry) -> str:
     """The move's events in words, the mover left out ("builds a red column on site 3, floor 1")."""
+    return words_of(controller.game, [s.label for s in controller.seats], entry.actor, entry.events)
+
+
+def public_notation(text: str) -> str:
+    """A move's notation without hidden cards' slots (Pagode's ``B@4``): no business of a reader."""
+    return SLOT.sub("", text)
+
+
+def words_of(game, labels: list[str], actor: int, events) -> str:
+    """A seat's move in the engine's own words (from its events), seats by their labels, the mover left
+    out; empty if the game cannot say it (the notation is always there)."""
     try:
-        words = [controller.game.describe_event(e) for e in entry.events]
+        words = [game.describe_event(e) for e in events]
     except Exception:  # noqa: BLE001 - words are a courtesy; the notation is always there
         return ""
-    labels = [s.label for s in controller.seats]
 
-    def name(m: re.Match) -> str:
-        n = int(m.group(1))
-        return labels[n - 1] if 1 <= n <= len(labels) else m.group(0)
+    def name(n: int) -> str | None:
+        return labels[n - 1] if 1 <= n <= len(labels) else None
 
-    me = labels[entry.actor] + " "
+    me = labels[actor] + " " if 0 <= actor < len(labels) else "\0"
     out = []
     for w in words:
         if not w:
             continue
-        w = SEAT_WORD.sub(name, w)
+        w = say(w, name) if isinstance(w, Words) else SEAT_WORD.sub(lambda m: name(int(m.group(1))) or m.group(0), w)
         out.append(w[len(me):] if w.startswith(me) else w)
-    return "; ".join(out)
+    return _("; ").join(out)
 
 
 class MoveLog(RichLog):
@@ -45,9 +56,9 @@ class MoveLog(RichLog):
         """A seat's move said in words (the engine's own, from the move's events), its notation beside
         it, dimmed; a hidden card's slot (Pagode's ``B@4``) is no business of a reader and is left out."""
         if entry.actor == TABLE:
-            return Text(f"{entry.number:>3}. table: {entry.text}", style="dim")
+            return Text(f"{entry.number:>3}. " + _("table: {text}").format(text=entry.text), style="dim")
         seat = controller.seats[entry.actor]
-        notation = SLOT.sub("", entry.text)
+        notation = public_notation(entry.text)
         words = said(controller, entry)
         line = Text(f"{entry.number:>3}. ")
         line.append(seat.label, style="bold")

@@ -12,9 +12,11 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from protocol.net.discovery import Advert
+from lanterne.client.i18n import N_, _, ngettext
+from lanterne.client.theme import CAUTION, GOOD
+from lanterne.protocol.net.discovery import Advert
 
-EMPTY = "(nobody heard on this network yet)"
+EMPTY = N_("(nobody heard on this network yet)")
 
 
 def describe(advert: Advert) -> Text:
@@ -23,16 +25,17 @@ def describe(advert: Advert) -> Text:
     line.append(advert.name or "?", style="bold")
     line.append(f"  {advert.fingerprint}  {advert.address or '?'}:{advert.port}  ", style="dim")
     if advert.table is None:
-        line.append("no open table", style="dim")
+        line.append(_("no open table"), style="dim")
     else:
         table = f"{advert.table.game} {advert.table.variant}"
         if advert.table.seats != 2:
-            table += f", table of {advert.table.seats}"
+            table += ", " + _("table of {n}").format(n=advert.table.seats)
         if advert.table.free > 0:
-            line.append(f"{table}: {advert.table.free} free seat{'s' if advert.table.free != 1 else ''}",
-                        style="bold green")
+            free = advert.table.free
+            line.append(f"{table}: " + ngettext("{n} free seat", "{n} free seats", free).format(n=free),
+                        style=f"bold {GOOD}")
         else:
-            line.append(f"{table}: table full", style="yellow")
+            line.append(f"{table}: " + _("table full"), style=CAUTION)
     return line
 
 
@@ -82,7 +85,7 @@ class PeerList(OptionList):
         self.clear_options()
         adverts = self.ordered()
         if not adverts:
-            self.add_option(Option(Text(EMPTY, style="dim"), disabled=True))
+            self.add_option(Option(Text(_(EMPTY), style="dim"), disabled=True))
             return
         self.add_options([Option(self.line(a), id=self._key(a)) for a in adverts])
         self.highlighted = min(keep, len(adverts) - 1) if keep is not None else 0  # Enter joins at once

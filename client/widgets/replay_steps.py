@@ -6,14 +6,15 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from client.replay_model import Replay, Step
-from engines.core import TABLE
+from lanterne.client.i18n import _
+from lanterne.client.replay_model import Replay, Step
+from lanterne.engines.core import TABLE
 
 
 def step_line(step: Step) -> Text:
     if step.actor == TABLE:
-        return Text(f"{step.number:>4}. table: {step.text}", style="dim")
-    return Text(f"{step.number:>4}. P{step.actor + 1}: {step.text}")
+        return Text(f"{step.number:>4}. " + _("table: {text}").format(text=step.text), style="dim")
+    return Text(f"{step.number:>4}. " + _("P{n}").format(n=step.actor + 1) + f": {step.text}")
 
 
 class ReplaySteps(OptionList):
@@ -25,7 +26,7 @@ class ReplaySteps(OptionList):
 
     def show_replay(self, replay: Replay) -> None:
         self.clear_options()
-        rows = [Option(Text("   0. start", style="bold"))]
+        rows = [Option(Text("   0. " + _("start"), style="bold"))]
         rows += [Option(step_line(step)) for step in replay.steps]
         self.add_options(rows)
 

@@ -7,9 +7,10 @@ to the highest, so the lines compare; a long game is resampled to the width
 the position on screen and dims what comes after it.
 
 :class:`ScoreChart` is the live panel: the game screen's scoreboard mounts it
-under itself and feeds it after each change; it keeps one point per change
-of the move log (a resumed local game gives its history from the log,
-``controller.score_history``).
+under itself and feeds it after each change; it keeps one point per entry
+of the move log and one for the start, so that every peer's chart of a game
+is the same whenever its screen opened (a resumed game gives its history from
+the log, ``controller.score_history``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import Sequence
 
 from rich.text import Text
 
-from client.widgets.text_panel import TextPanel
+from lanterne.client.i18n import _
+from lanterne.client.widgets.text_panel import TextPanel
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -49,7 +51,7 @@ def chart_text(series: Sequence[Sequence[int]], labels: Sequence[str], width: in
     picks = columns_of(len(points), room)
     here = next((c for c, i in enumerate(picks) if i >= at), len(picks) - 1)
     span = high - low
-    text.append(f"{title} over the game", style="dim")
+    text.append(_("{score} over the game").format(score=_(title)), style="dim")
     for seat, label in enumerate(labels):
         text.append("\n")
         text.append(f"{label:<{name_width}} ", style="bold")
@@ -62,7 +64,7 @@ def chart_text(series: Sequence[Sequence[int]], labels: Sequence[str], width: in
 
 
 class ScoreChart(TextPanel):
-    """The live chart: one point per change of the move log."""
+    """The live chart: one point per entry of the move log (and one for the start)."""
 
     DEFAULT_CSS = "ScoreChart { height: 0; margin-top: 1; padding: 0 1; }"
 
@@ -82,17 +84,20 @@ class ScoreChart(TextPanel):
             return
         size = len(controller.log)
         if self._at_log is None:  # a resumed game gives the scores before it
-            self.points = [list(p) for p in (getattr(controller, "score_history", None) or [])]
-            if self.points:
-                self._at_log = size
-        if self._at_log != size or not self.points:
-            if self.points and self._at_log is not None and size < self._at_log:
-                self.points = []  # another game, or a log rebuilt: start again
+            self.points = [list(p) for p in (controller.score_history or [])]
+        if self._at_log is not None and size < self._at_log:
+            self.points = []      # another game, or a log rebuilt: start again
+        # One point per entry of the move log, whenever the screen came (two peers' charts of one game agree):
+        # entries not seen one by one (before the screen, or in one batch) keep the last scores known.
+        del self.points[size + 1:]
+        while len(self.points) < size:
+            self.points.append(list(self.points[-1]) if self.points else list(scores))
+        if len(self.points) == size:
             self.points.append(scores)
-            self._at_log = size
         else:
-            self.points[-1] = scores
-        self._labels = [f"P{s.index + 1}" for s in controller.seats]
+            self.points[size] = scores
+        self._at_log = size
+        self._labels = [_("P{n}").format(n=s.index + 1) for s in controller.seats]
         self._title = getattr(game, "score_name", "score") or "score"
         self.draw()
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Label
 
-from client.widgets.text_panel import TextPanel
+from lanterne.client.widgets.text_panel import TextPanel
 
-from client.controller import COMPUTER, GameController
+from lanterne.client.controller import COMPUTER, GameController
+from lanterne.client.i18n import _
 
 
 class ScoreBoard(TextPanel):
@@ -29,7 +30,7 @@ class ScoreBoard(TextPanel):
         for seat, score in zip(controller.seats, scores):
             turn = waiting.seat == seat.index
             mark = "▶ " if turn else ("★ " if seat.index in winners else "  ")
-            kind = " (computer)" if seat.kind == COMPUTER else ""
+            kind = " " + _("(computer)") if seat.kind == COMPUTER else ""
             style = "bold reverse" if turn else ("bold" if seat.index in winners else "")
             name = f"{mark}{seat.label}{kind}"
             parts = [name[i:i + width] for i in range(0, len(name), width)] or [""]
@@ -44,8 +45,8 @@ class ScoreBoard(TextPanel):
         self.set(text)
 
     def _chart(self, controller: GameController) -> None:
-        from client.widgets.move_log import MoveLog
-        from client.widgets.score_chart import ScoreChart
+        from lanterne.client.widgets.move_log import MoveLog
+        from lanterne.client.widgets.score_chart import ScoreChart
 
         chart = getattr(self, "_score_chart", None)
         if chart is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client.widgets.text_panel import TextPanel
+from lanterne.client.widgets.text_panel import TextPanel
 
 
 class StatusLine(TextPanel):

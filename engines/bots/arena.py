@@ -4,11 +4,29 @@ Sans-IO: :func:`play_match` plays one game and returns a JSON-safe record;
 :func:`summarize` folds records into one row per (game, opponent); the
 command (``lanterne strength``) does the files, the processes and the docs.
 
-A match is named by (game, opponent, level, index). Its seed is derived from
-that name alone, and the search runs by iterations, not seconds, so the same
-match always plays the same game. The search player sits in seat
-``index % 2``: seats swap from one game to the next, so first-player
-advantage cancels out over an even number of games.
+A match is named by (game, opponent, level, seed set, index). Its seed is
+derived from that name alone, and the search runs by iterations, not seconds,
+so the same match always plays the same game. The search player sits in seat
+``index % players``: seats turn from one game to the next, so the advantage
+of a seat cancels out over a multiple of the table's size. A table of 3 or
+more seats the search player among that many opponents of one kind, each
+with its own seed; its target there is to win more than its fair share
+(one game in ``players``).
+
+Two seed sets (:data:`SEED_SETS`): ``tune``, the seeds ``strength/{game}/
+{opponent}/{level}/{index}`` that every tuning of the search (``TUNING`` in
+``ismcts.py``) looked at, the only seeds before seed sets existed (a record
+without a ``seeds`` field is one of them); and ``measure``, ``measure/{game}/
+{opponent}/{index}``, which no tuning looks at: the figures that count. A
+measure seed leaves the level out, so two levels meet the same deals. A
+table of more than 2 adds ``{players}p/`` before the index (2-player seeds
+are those of every record before tables of more).
+
+The opponent is ``greedy``, ``random``, ``openspiel`` (OpenSpiel's ISMCTS,
+played by ``openspiel.play_openspiel_match``) or the search player itself at a
+level (``ismcts:normal``). A level is a preset of :class:`IsmctsBot`, ``ceiling``
+(20 times ``normal``'s iterations: what more search alone would buy) or a
+number of iterations.
 
 A shared win (a tie) counts as half a win for the search player.
 """
@@ -21,45 +39,104 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from engines.bots.ismcts import IsmctsBot
-from engines.bots.simple import make_bot
-from engines.core import Action, Game, OpenTable, RulesError, State, play_out
-from engines.registry import get_game
+from lanterne.engines.bots.ismcts import IsmctsBot
+from lanterne.engines.bots.by_name import make_bot
+from lanterne.engines.core import Action, Game, OpenTable, RulesError, State, play_out
+from lanterne.engines.registry import get_game
 
-TARGET = 0.70
-"""Share of 2-player games the search player must win against greedy."""
+TARGET = 0.90
+"""Share of 2-player games the search player must win against greedy at ``normal`` (issue 20)."""
 
-OPPONENTS = ("greedy", "random")
+TARGETS = {("greedy", "normal"): TARGET, ("openspiel", "normal"): 0.90, ("ismcts:normal", "hard"): 0.65}
+"""Share of 2-player games it must win, per (opponent, level) (issue 20, docs/benchmarks.md); none elsewhere.
+At a table of more, the target against greedy at ``normal`` is a fair share: more than one game in ``players``."""
+
+OPPONENTS = ("greedy", "random", "openspiel", "ismcts:LEVEL")
+"""``openspiel`` (OpenSpiel's ISMCTS, the optional extra ``bench``) is played by
+``engines/bots/openspiel.play_openspiel_match``, not by :func:`play_match`;
+``ismcts:LEVEL`` is the search player at a level (:func:`level_iterations`)."""
+
+SEED_SETS = ("measure", "tune")
+"""``tune``: the seeds tuning looked at (and every record before seed sets); ``measure``: seeds no tuning saw."""
+
+CEILING = 20
+"""Level ``ceiling`` is this many times ``normal``'s iterations."""
 Z95 = 1.959963984540054
+
+
+def level_iterations(level: str) -> int:
+    """Iterations a move of a level: a preset, ``ceiling`` or a number; RulesError otherwise."""
+    if level in IsmctsBot.LEVELS:
+        return IsmctsBot.LEVELS[level]
+    if level == "ceiling":
+        return CEILING * IsmctsBot.LEVELS["normal"]
+    if level.isascii() and level.isdigit() and not level.startswith("0") and len(level) <= 7:
+        return int(level)
+    raise RulesError(f"no level {level!r} (levels: {', '.join(IsmctsBot.LEVELS)}, ceiling "
+                     f"({CEILING} x normal) or a number of iterations)")
+
+
+def check_opponent(opponent: str) -> str:
+    """``opponent`` if :func:`play_match` (or the OpenSpiel match) can play it; RulesError otherwise."""
+    name, colon, level = opponent.partition(":")
+    if (not colon and name in OPPONENTS) or (name == "ismcts" and colon and _is_level(level)):
+        return opponent
+    raise RulesError(f"no opponent {opponent!r} (opponents: {', '.join(OPPONENTS)})")
+
+
+def _is_level(level: str) -> bool:
+    try:
+        level_iterations(level)
+    except RulesError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
 class Match:
-    """One game of the search player against ``opponent``, by index."""
+    """One game of the search player against ``opponent``, by index, on a seed set."""
 
     game: str
     opponent: str
     index: int
     level: str = "normal"
+    seeds: str = "measure"
+    players: int = 2
 
     @property
-    def key(self) -> tuple[str, str, str, int]:
-        return (self.game, self.opponent, self.level, self.index)
+    def key(self) -> tuple[str, str, str, str, int, int]:
+        return (self.game, self.opponent, self.level, self.seeds, self.players, self.index)
 
     @property
     def seed(self) -> str:
-        return f"strength/{self.game}/{self.opponent}/{self.level}/{self.index}"
+        table = f"{self.players}p/" if self.players != 2 else ""
+        if self.seeds == "tune":
+            return f"strength/{self.game}/{self.opponent}/{self.level}/{table}{self.index}"
+        if self.seeds == "measure":
+            return f"measure/{self.game}/{self.opponent}/{table}{self.index}"
+        raise RulesError(f"no seed set {self.seeds!r} (seed sets: {', '.join(SEED_SETS)})")
 
     @property
     def search_seat(self) -> int:
-        return self.index % 2
+        return self.index % self.players
 
 
-def record_key(record: dict) -> tuple[str, str, str, int]:
-    return (record["game"], record["against"], record["level"], record["index"])
+def record_key(record: dict) -> tuple[str, str, str, str, int, int]:
+    """A record's match key; a record without a seed set is from the ``tune`` seeds (they were the only ones),
+    one without a table size from a 2-player table."""
+    return (record["game"], record["against"], record["level"], record_seeds(record), record_players(record),
+            record["index"])
 
 
-class _Timed:
+def record_seeds(record: dict) -> str:
+    return record.get("seeds", "tune")
+
+
+def record_players(record: dict) -> int:
+    return record.get("players", 2)
+
+
+class TimedSearch:
     """Wraps the search player to time each move it had to think about (more than one legal action)."""
 
     def __init__(self, bot: IsmctsBot, clock: Callable[[], float]):
@@ -81,32 +158,56 @@ def play_match(match: Match, clock: Callable[[], float] = time.perf_counter, ite
     ``iterations`` overrides the level's (tests play cheap games with it).
     """
     game = get_game(match.game)
-    if match.opponent not in OPPONENTS:
-        raise RulesError(f"no opponent {match.opponent!r} (opponents: {', '.join(OPPONENTS)})")
-    bot = IsmctsBot.at_level(match.level, f"{match.seed}/search")
-    if iterations is not None:
-        bot.iterations = iterations
-    search = _Timed(bot, clock)
-    other = make_bot(match.opponent, f"{match.seed}/{match.opponent}")
-    players = [other, other]
+    if match.opponent == "openspiel":
+        raise RulesError("the openspiel opponent is played by engines/bots/openspiel.play_openspiel_match")
+    check_opponent(match.opponent)
+    bot = search_player(match, iterations)
+    search = TimedSearch(bot, clock)
+    players = [opponent_player(match, iterations, seat) for seat in range(match.players)]
     players[match.search_seat] = search
     started = clock()
-    final, record = play_out(game, game.setup(players=2), OpenTable(match.seed), players)
+    final, record = play_out(game, game.setup(players=match.players), OpenTable(match.seed), players)
+    return match_record(match, game, final, len(record), clock() - started, search.move_ms)
+
+
+def search_player(match: Match, iterations: int | None = None) -> IsmctsBot:
+    """The search player of ``match`` at its level (``iterations`` overrides it: cheap test games)."""
+    return IsmctsBot(f"{match.seed}/search",
+                     iterations=iterations if iterations is not None else level_iterations(match.level))
+
+
+def opponent_player(match: Match, iterations: int | None = None, seat: int = 0):
+    """The opponent of ``match`` in ``seat``; a search opponent's ``iterations`` are scaled as the search
+    player's are. At a 2-player table it is seeded as before tables of more existed (the same games)."""
+    name, _, level = match.opponent.partition(":")
+    seed = f"{match.seed}/{match.opponent}" + (f"/{seat}" if match.players != 2 else "")
+    if name == "ismcts":
+        wanted = level_iterations(level)
+        if iterations is not None:
+            wanted = max(1, iterations * wanted // level_iterations(match.level))
+        return IsmctsBot(seed, iterations=wanted)
+    return make_bot(match.opponent, seed)
+
+
+def match_record(match: Match, game: Game, final: State, steps: int, seconds: float,
+                 move_ms: list[float]) -> dict:
+    """The JSON-safe record of a finished match (one line of docs/strength.jsonl), whoever the opponent."""
     winners = game.winners(final)
     seat = match.search_seat
-    score = 1.0 / len(winners) if seat in winners else 0.0
     return {
-        "game": match.game, "against": match.opponent, "level": match.level, "index": match.index,
-        "seed": match.seed, "search_seat": seat, "scores": list(game.scores(final)),
-        "winners": sorted(winners), "score": score, "steps": len(record),
-        "seconds": round(clock() - started, 3), "move_ms": [round(ms, 1) for ms in search.move_ms],
+        "game": match.game, "against": match.opponent, "level": match.level, "seeds": match.seeds,
+        "index": match.index, "seed": match.seed, "players": match.players, "search_seat": seat,
+        "scores": list(game.scores(final)),
+        "winners": sorted(winners), "score": 1.0 / len(winners) if seat in winners else 0.0, "steps": steps,
+        "seconds": round(seconds, 3), "move_ms": [round(ms, 1) for ms in move_ms],
     }
 
 
-def schedule(games: Iterable[str], opponents: Iterable[str], count: int, level: str = "normal") -> list[Match]:
+def schedule(games: Iterable[str], opponents: Iterable[str], count: int, level: str = "normal",
+             seeds: str = "measure", players: int = 2) -> list[Match]:
     """Every match to play, target first: all games against the first opponent, round robin by index."""
     games = list(games)
-    return [Match(g, opp, i, level) for opp in opponents for i in range(count) for g in games]
+    return [Match(g, opp, i, level, seeds, players) for opp in opponents for i in range(count) for g in games]
 
 
 def wilson(score: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -126,6 +227,8 @@ class Row:
     game: str
     against: str
     level: str
+    seeds: str = "measure"
+    players: int = 2
     games: int = 0
     wins: int = 0
     draws: int = 0
@@ -152,23 +255,32 @@ class Row:
         return statistics.median(self.move_ms) if self.move_ms else None
 
     @property
+    def target(self) -> float | None:
+        if self.players != 2:
+            return 1.0 / self.players if (self.against, self.level) == ("greedy", "normal") else None
+        return TARGETS.get((self.against, self.level))
+
+    @property
     def verdict(self) -> str:
-        """Against greedy: 'met' when the whole interval is above the target, 'not met' when below."""
-        if self.against != "greedy":
+        """Where a target applies: 'met' when the whole interval is above it, 'not met' when below."""
+        target = self.target
+        if target is None:
             return "—"
         low, high = self.interval
-        if low > TARGET:
+        if low > target:
             return "met"
-        if high < TARGET:
+        if high < target:
             return "**not met**"
-        return "met (rate)" if self.rate > TARGET else "**not met** (rate)"
+        return "met (rate)" if self.rate > target else "**not met** (rate)"
 
 
 def summarize(records: Iterable[dict]) -> list[Row]:
-    """One row per (game, opponent, level), in first-seen order."""
-    rows: dict[tuple[str, str, str], Row] = {}
+    """One row per (game, opponent, level, seed set, table size), in first-seen order."""
+    rows: dict[tuple[str, str, str, str, int], Row] = {}
     for r in records:
-        row = rows.setdefault((r["game"], r["against"], r["level"]), Row(r["game"], r["against"], r["level"], move_ms=[]))
+        seeds, players = record_seeds(r), record_players(r)
+        row = rows.setdefault((r["game"], r["against"], r["level"], seeds, players),
+                              Row(r["game"], r["against"], r["level"], seeds, players, move_ms=[]))
         row.games += 1
         row.score += r["score"]
         if r["score"] >= 1.0:
@@ -191,13 +303,15 @@ def _secs(ms: float | None) -> str:
 
 def table(rows: list[Row], planned: int | None = None) -> str:
     """The markdown table of ``rows``; ``planned`` games per row, to say how far a partial run is."""
-    lines = ["| game | against | level | games | wins / draws / losses | win rate (95 % CI) "
-             "| target > 70 % | s per move: median / p95 |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| game | players | against | level | seeds | games | wins / draws / losses | win rate (95 % CI) "
+             "| target | s per move: median / p95 |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         low, high = r.interval
         games = f"{r.games} of {planned}" if planned and r.games < planned else str(r.games)
-        lines.append(f"| {r.game} | {r.against} | {r.level} | {games} | {r.wins} / {r.draws} / {r.losses} "
-                     f"| {_pct(r.rate)} ({_pct(low)} – {_pct(high)}) | {r.verdict} "
+        target = "—" if r.target is None else f"> {100 * r.target:.0f} %: {r.verdict}"
+        lines.append(f"| {r.game} | {r.players} | {r.against} | {r.level} | {r.seeds} | {games} "
+                     f"| {r.wins} / {r.draws} / {r.losses} "
+                     f"| {_pct(r.rate)} ({_pct(low)} – {_pct(high)}) | {target} "
                      f"| {_secs(r.median_move_ms)} / {_secs(r.move_percentile(0.95))} |")
     return "\n".join(lines)

@@ -13,8 +13,8 @@ machine makes the wall clock longer, not the CPU time, so the figure stays
 comparable between runs. Positions depend on the seed alone: the same call
 times the same moves.
 
-    .venv/bin/python -m engines.bots.bench [GAME ...]           # time moves
-    .venv/bin/python -m engines.bots.bench --throughput [GAME ...]  # the games/s a 1 s move needs
+    .venv/bin/python -m lanterne.engines.bots.bench [GAME ...]           # time moves
+    .venv/bin/python -m lanterne.engines.bots.bench --throughput [GAME ...]  # the games/s a 1 s move needs
 
 The second form derives the random-games-per-second targets of
 docs/benchmarks.md: :func:`turns_per_random_game` and :func:`games_per_second_needed`.
@@ -27,11 +27,11 @@ import statistics
 import time
 from typing import Callable
 
-from engines.bots.arena import Match
-from engines.bots.ismcts import IsmctsBot
-from engines.bots.simple import RandomBot, make_bot
-from engines.core import TABLE, Action, OpenTable, RulesError, State, play_out
-from engines.registry import get_game
+from lanterne.engines.bots.arena import Match, opponent_player
+from lanterne.engines.bots.ismcts import IsmctsBot
+from lanterne.engines.bots.simple import RandomBot
+from lanterne.engines.core import TABLE, Action, OpenTable, RulesError, State, play_out
+from lanterne.engines.registry import get_game
 
 DECISIONS = 15
 """Moves timed per figure: the first 15 the search player has to think about."""
@@ -40,11 +40,13 @@ DECISIONS = 15
 def search_move_seconds(game_id: str, decisions: int = DECISIONS, level: str = "normal",
                         iterations: int | None = None, opponent: str = "greedy",
                         clock: Callable[[], float] = time.thread_time,
-                        on_move: Callable[[State, int, Action], None] | None = None) -> list[float]:
+                        on_move: Callable[[State, int, Action], None] | None = None,
+                        players: int = 2) -> list[float]:
     """CPU seconds of each of the search player's first ``decisions`` real decisions.
 
-    Plays matches 0, 1, 2... (seats swapped each time) until that many moves
-    with more than one legal action are timed. ``iterations`` overrides the
+    Plays matches 0, 1, 2... (seats turning each time; ``players`` at the
+    table, the others the opponent) until that many moves with more than one
+    legal action are timed. ``iterations`` overrides the
     level's (tests time cheap moves with it); ``on_move(view, seat, action)`` sees
     each timed move.
     """
@@ -54,14 +56,15 @@ def search_move_seconds(game_id: str, decisions: int = DECISIONS, level: str = "
     times: list[float] = []
     index = idle = 0
     while len(times) < decisions:
-        match = Match(game_id, opponent, index, level)
+        # the positions every figure so far was timed on (a table of more: its own seeds)
+        match = Match(game_id, opponent, index, level, seeds="tune", players=players)
         search = IsmctsBot.at_level(level, f"{match.seed}/search")
         if iterations is not None:
             search.iterations = iterations
-        players = [make_bot(opponent, f"{match.seed}/{opponent}")] * 2
-        players[match.search_seat] = search
+        bots = [opponent_player(match, iterations, seat) for seat in range(players)]
+        bots[match.search_seat] = search
         table = OpenTable(match.seed)
-        state = game.setup(players=2)
+        state = game.setup(players=players)
         moved = False
         while not game.is_over(state) and len(times) < decisions:
             actor = game.next_actor(state)
@@ -77,7 +80,7 @@ def search_move_seconds(game_id: str, decisions: int = DECISIONS, level: str = "
                         on_move(view, actor, action)
                     moved = True
                 else:
-                    action = players[actor].choose(game, view, actor)
+                    action = bots[actor].choose(game, view, actor)
             state, _ = game.apply(state, action)
         idle = 0 if moved else idle + 1
         if idle == 2:
@@ -86,9 +89,9 @@ def search_move_seconds(game_id: str, decisions: int = DECISIONS, level: str = "
     return times
 
 
-def median_search_move_s(game_id: str, decisions: int = DECISIONS, level: str = "normal") -> float:
+def median_search_move_s(game_id: str, decisions: int = DECISIONS, level: str = "normal", players: int = 2) -> float:
     """Median CPU seconds per move of the search player at ``level`` (a `lanterne bench` figure)."""
-    return statistics.median(search_move_seconds(game_id, decisions, level))
+    return statistics.median(search_move_seconds(game_id, decisions, level, players=players))
 
 
 def turns_per_random_game(game_id: str, players: int, games: int = 40) -> float:

@@ -21,7 +21,9 @@ import math
 import random
 from typing import Callable
 
-from engines.core import TABLE, Action, Game, OpenTable, RulesError, State
+from lanterne.engines.bots.estimates import ESTIMATES
+from lanterne.engines.bots.simple import GreedyBot
+from lanterne.engines.core import TABLE, Action, Game, OpenTable, RulesError, State
 
 
 def determinize(game: Game, view: State, rng: random.Random) -> State:
@@ -84,18 +86,20 @@ class Dealer:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "avail", "reward")
+    __slots__ = ("children", "visits", "avail", "reward", "gain")
 
-    def __init__(self, players: int):
+    def __init__(self, players: int, gain: float = 0.0):
         self.children: dict[tuple[int, Action], _Node] = {}
         self.visits = 0
         self.avail = 1
         self.reward = [0.0] * players
+        self.gain = gain
+        """Points the action into this node gained its actor (in the determinization that expanded it)."""
 
 
 TUNING: dict[str, dict[str, float]] = {
-    "pagode": {"rollout_sample": 3, "expand": 4, "exploration": 0.4},
-    "pandoria": {"expand": 4, "exploration": 0.4},
+    "pagode": {"rollout_sample": 3, "expand": 4, "exploration": 0.4, "plans": 6},
+    "pandoria": {"expand": 4, "exploration": 0.4, "rollout_table_turns": 4},
 }
 """Search settings per game where the defaults lose to greedy (measured, docs/benchmarks.md).
 
@@ -107,8 +111,28 @@ untried actions and exploration 0.4 won 5 of 6 of the seeds it had lost
 25; expansion of the best of 4 and exploration 0.4 won 5 of the 8 lost seeds
 (its rollouts stay random: best-of-3 rollouts would pass 1 s a move). Pueblo
 and Pacal beat greedy with the defaults, which cost less time.
+
+That tuning looked at the seeds that are now the ``tune`` set
+(``arena.Match.seeds``), which then also gave the published figures; the
+``measure`` seeds are the ones that count. Trials since (issue 20, on the
+tune seeds only, ``python -m lanterne.engines.bots.trial``; docs/benchmarks.md,
+"Trials toward 90 %") bought nothing that a 20-30 game sample could see, so
+none is on: 1200 iterations, 1 or 3 rollout turns a seat, the leaf estimates
+of ``estimates.py``, root pruning to the greedy look-ahead's best 4; the
+options stay for the next trials (``bias`` was not tried yet).
+
+Pagode plays whole-turn plans since 2026-11-28: traced games showed the tree
+playing three plain columns a turn while greedy chained tiles, roofs and the
+Lantern (a combination of six actions is out of reach of a tree of single
+actions in 600 iterations). UCB over the 6 best lines of a beam search over
+the turn won 29 of tune matches 0-31 against 26.5 for the tree, the mean
+margin +11.3 +- 5.9 points (docs/benchmarks.md, "Trials toward 90 %").
+Pandoria's rollouts cover 4 turns of the table in whole rounds: at 2 players
+the 2 turns a seat of before; at 4, one a seat, so a move at ``normal`` fits
+the app's 0.9 s (it took 1.2 s of CPU with two turns a seat).
 """
-DEFAULTS = {"rollout_sample": 1, "expand": 1, "exploration": 0.7}
+DEFAULTS = {"rollout_turns": 2, "rollout_sample": 1, "expand": 1, "exploration": 0.7, "estimate": 0, "bias": 0.0,
+            "root_top": 0, "relative": 0, "plans": 0, "greedy_plans": 0, "rollout_table_turns": 0}
 
 
 class IsmctsBot:
@@ -116,16 +140,36 @@ class IsmctsBot:
 
     name = "ismcts"
     LEVELS = {"easy": 150, "normal": 600, "hard": 2500}
+    ROOT_LOOKAHEAD = 40
+    """Applications of the greedy look-ahead per root action (``root_top``)."""
 
     def __init__(self, seed: int | str = 0, iterations: int | None = None, seconds: float | None = None,
-                 rollout_turns: int = 2, exploration: float | None = None, scale: float = 8.0,
+                 rollout_turns: int | None = None, exploration: float | None = None, scale: float = 8.0,
                  clock: Callable[[], float] | None = None, rollout_sample: int | None = None,
-                 expand: int | None = None):
+                 expand: int | None = None, estimate: bool | None = None, bias: float | None = None,
+                 root_top: int | None = None, relative: bool | None = None, plans: int | None = None,
+                 greedy_plans: bool | None = None, rollout_table_turns: int | None = None):
         """Settings left None take the game's TUNING, else DEFAULTS.
 
-        ``rollout_sample``: rollouts play the best by points of that many random
-        actions; ``expand``: a new tree node is the best of that many untried
-        actions; ``exploration``: the UCB constant.
+        ``rollout_turns``: rollouts stop after that many turns a seat; ``rollout_sample``: rollouts
+        play the best by points of that many random actions; ``expand``: a new tree node is the best of that many untried
+        actions; ``exploration``: the UCB constant; ``estimate``: a rollout that stops before the
+        end scores the game's estimate (``estimates.ESTIMATES``) instead of its points; ``bias``:
+        progressive bias, a child's UCB value gets ``bias * points its action gained / visits`` (the
+        immediate gain guides the first visits, the rollouts take over); ``root_top``: the search
+        chooses only among the root actions that the greedy player's look-ahead over this turn ranks
+        in its best that many (ties with the last one kept); ``relative``: a rollout that stops before
+        the end is scored by how much it changed each seat's lead over the best other seat since the
+        root, not by the lead itself (far ahead or far behind, a lead saturates the reward and every
+        line looks the same); ``plans``: instead of a tree, the search compares that many whole-turn
+        lines of its seat (:meth:`_turn_lines`: the best by points of a beam search over the turn), each
+        played in every determinization then rolled out, chosen by UCB (a turn of many actions is one
+        choice: a tree of single actions cannot find a six-action combination in 600 iterations);
+        ``greedy_plans``: the plans are also the greedy look-ahead's best line from each of its best
+        ``plans`` first actions (the beam ranks lines by points so far, so it drops an action that
+        scores nothing itself but opens others, as Pagode's Lantern); ``rollout_table_turns``: rollouts
+        stop after that many turns of the table in all, in whole rounds, at least one turn a seat,
+        instead of ``rollout_turns`` a seat (a table of 4 then thinks no longer than a table of 2).
         """
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None else (None if seconds else self.LEVELS["normal"])
@@ -136,6 +180,13 @@ class IsmctsBot:
         self.clock = clock
         self.rollout_sample = rollout_sample
         self.expand = expand
+        self.estimate = estimate
+        self.bias = bias
+        self.root_top = root_top
+        self.relative = relative
+        self.plans = plans
+        self.greedy_plans = greedy_plans
+        self.rollout_table_turns = rollout_table_turns
         self.last_iterations = 0
 
     @classmethod
@@ -160,21 +211,21 @@ class IsmctsBot:
             return actions[0]
         players = len(game.scores(view))
         self._settle(game)
+        self._root_lead = self._leads(game, view, players) if self._relative else [0.0] * players
+        self._root_actions = None
+        if self._top and len(actions) > self._top:
+            actions = self._greedy_top(game, view, seat, actions)
+            self._root_actions = actions
+            if len(actions) == 1:
+                self.last_iterations = 0
+                return actions[0]
+        if self._plans:
+            return self._choose_plan(game, view, seat, players)
         root = _Node(players)
-        deadline = None
-        if self.seconds is not None:
-            if self.clock is None:
-                import time
-
-                self.clock = time.perf_counter
-            deadline = self.clock() + self.seconds
+        deadline = self._deadline()
         dealer = Dealer(game, view)
         done = 0
-        while True:
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if deadline is not None and done and self.clock() >= deadline:
-                break
+        while self._go_on(done, deadline):
             self._iterate(game, dealer.deal(self.rng), root, players)
             done += 1
         self.last_iterations = done
@@ -185,12 +236,111 @@ class IsmctsBot:
                 best, best_visits = action, child.visits
         return best
 
+    def _deadline(self) -> float | None:
+        """When this move's ``seconds`` run out, on the injected clock (perf_counter if none); None without."""
+        if self.seconds is None:
+            return None
+        if self.clock is None:
+            import time
+
+            self.clock = time.perf_counter
+        return self.clock() + self.seconds
+
+    def _go_on(self, done: int, deadline: float | None) -> bool:
+        """Whether to run another iteration: the level's count not reached and, after the first, time left."""
+        if self.iterations is not None and done >= self.iterations:
+            return False
+        return deadline is None or not done or self.clock() < deadline
+
+    # -- whole-turn plans
+    BEAM = 8
+    """Lines kept at each depth of the beam search over a turn (``plans``)."""
+    PLAN_DEPTH = 14
+    """Actions of one turn the beam search looks at, at most."""
+
+    def _turn_lines(self, game: Game, view: State, seat: int) -> list[tuple[Action, ...]]:
+        """The ``plans`` best lines of this turn by the points they gain, distinct, best first.
+
+        A beam search: at each depth every kept line is extended by each legal action; a line is
+        complete when the turn passes (another seat or the table acts, or the game ends) or at
+        ``PLAN_DEPTH``; the ``BEAM`` best unfinished lines go on, ranked by points gained (ties:
+        the RNG's order, so no action kind is favoured).
+        """
+        base = self._points(game, view, seat)
+        beam: list[tuple[tuple[Action, ...], State]] = [((), view)]
+        done: list[tuple[float, int, tuple[Action, ...]]] = []
+        for depth in range(self.PLAN_DEPTH):
+            grown = []
+            for line, state in beam:
+                for action in game.legal_actions(state, seat):
+                    after, _ = game.apply(state, action)
+                    gain = self._points(game, after, seat) - base
+                    new = line + (action,)
+                    if game.is_over(after) or game.next_actor(after) != seat or depth == self.PLAN_DEPTH - 1:
+                        done.append((gain, len(done), new))
+                    else:
+                        grown.append((gain, self.rng.random(), new, after))
+            grown.sort(key=lambda g: (-g[0], g[1]))
+            beam = [(line, after) for _, _, line, after in grown[: self.BEAM]]
+            if not beam:
+                break
+        done.sort(key=lambda d: (-d[0], d[1]))
+        lines = [line for _, _, line in done[: self._plans]]
+        if self._greedy_plans:
+            greedy = GreedyBot()
+            found = [greedy.best_line(game, view, seat, a, self.ROOT_LOOKAHEAD)
+                     for a in game.legal_actions(view, seat)]
+            found.sort(key=lambda f: -f[0])
+            lines += [line for _, line in found[: self._plans] if line not in lines]
+        return lines
+
+    def _choose_plan(self, game: Game, view: State, seat: int, players: int) -> Action:
+        """UCB over whole-turn lines: each iteration plays one in a new determinization, then a rollout."""
+        deadline = self._deadline()      # the lines count against the move's time too
+        lines = self._turn_lines(game, view, seat)
+        if len({line[0] for line in lines}) == 1:
+            self.last_iterations = 0
+            return lines[0][0]
+        visits, totals = [0] * len(lines), [0.0] * len(lines)
+        dealer = Dealer(game, view)
+        done = 0
+        while self._go_on(done, deadline):
+            if done < len(lines):
+                pick = done
+            else:
+                log_n = math.log(done)
+                pick = max(range(len(lines)), key=lambda i: totals[i] / visits[i]
+                           + self.c * math.sqrt(log_n / visits[i]))
+            state = dealer.deal(self.rng)
+            for action in lines[pick]:
+                state, _ = game.apply(state, action)
+            table = OpenTable(self.rng.random())
+            totals[pick] += self._rollout(game, state, table, players)[seat]
+            visits[pick] += 1
+            done += 1
+        self.last_iterations = done
+        best = max(range(len(lines)), key=lambda i: (visits[i], -i))
+        return lines[best][0]
+
     def _settle(self, game: Game) -> None:
         """This game's settings: the bot's own, else the game's TUNING, else DEFAULTS."""
         tuned = {**DEFAULTS, **TUNING.get(game.id, {})}
         self._sample = int(self.rollout_sample or tuned["rollout_sample"])
+        self._turns = int(self.rollout_turns or tuned["rollout_turns"])
         self._expand = int(self.expand or tuned["expand"])
         self.c = float(self.exploration if self.exploration is not None else tuned["exploration"])
+        self._bias = float(self.bias if self.bias is not None else tuned["bias"])
+        self._top = int(self.root_top if self.root_top is not None else tuned["root_top"])
+        self._relative = bool(self.relative if self.relative is not None else tuned["relative"])
+        self._plans = int(self.plans if self.plans is not None else tuned["plans"])
+        self._greedy_plans = bool(self.greedy_plans if self.greedy_plans is not None else tuned["greedy_plans"])
+        table_turns = int(self.rollout_table_turns if self.rollout_table_turns is not None
+                          else tuned["rollout_table_turns"])
+        self._table_turns = table_turns if self.rollout_turns is None else 0   # turns a seat, if given, win
+        use = self.estimate if self.estimate is not None else bool(tuned["estimate"])
+        self._value = None
+        if use:
+            self._value = ESTIMATES.get(game.id)
 
     # -- one iteration
     def _iterate(self, game: Game, state: State, root: _Node, players: int) -> None:
@@ -202,14 +352,17 @@ class IsmctsBot:
                 state, _ = game.apply(state, table.resolve(state, game.table_op(state)))
                 continue
             legal = game.legal_actions(state, actor)
+            if node is root and self._root_actions is not None:
+                legal = self._root_actions
             untried = [a for a in legal if (actor, a) not in node.children]
             if untried:
+                before = self._points(game, state, actor) if self._bias else 0.0
                 if self._expand > 1 and len(untried) > 1:
                     action, state = self._best_untried(game, state, actor, untried)
                 else:
                     action = untried[self.rng.randrange(len(untried))]
                     state, _ = game.apply(state, action)
-                child = _Node(players)
+                child = _Node(players, self._points(game, state, actor) - before if self._bias else 0.0)
                 node.children[(actor, action)] = child
                 path.append(child)
                 break
@@ -222,12 +375,22 @@ class IsmctsBot:
             for s in range(players):
                 n.reward[s] += reward[s]
 
+    def _greedy_top(self, game: Game, view: State, seat: int, actions: list[Action]) -> list[Action]:
+        """The root actions whose best line over this turn (the greedy player's look-ahead, its budget) is
+        among the best ``_top``, in their order; ties with the last kept are kept."""
+        greedy = GreedyBot()
+        values = [greedy.line_value(game, view, seat, a, self.ROOT_LOOKAHEAD) for a in actions]
+        cut = sorted(values, reverse=True)[self._top - 1]
+        return [a for a, v in zip(actions, values) if v >= cut]
+
     def _select(self, node: _Node, actor: int, legal: list[Action]) -> _Node:
         best, best_value, best_action = None, -1.0, None
         for action in legal:
             child = node.children[(actor, action)]
             child.avail += 1
             value = child.reward[actor] / child.visits + self.c * math.sqrt(math.log(child.avail) / child.visits)
+            if self._bias:
+                value += self._bias * child.gain / child.visits
             if value > best_value:
                 best, best_value, best_action = child, value, action
         self._last_action = best_action
@@ -235,7 +398,7 @@ class IsmctsBot:
 
     def _rollout(self, game: Game, state: State, table: OpenTable, players: int) -> list[float]:
         """Random play for a few turns, then a reward from the score differences."""
-        turns_left = self.rollout_turns * players
+        turns_left = (max(1, self._table_turns // players) if self._table_turns else self._turns) * players
         actor_before = None
         steps = 0
         while not game.is_over(state) and steps < 2000:
@@ -277,13 +440,20 @@ class IsmctsBot:
                 best, best_points = after, pts
         return best
 
+    def _points(self, game: Game, state: State, seat: int) -> float:
+        """What the search counts as the seat's points: the game's estimate where it uses one."""
+        if self._value is not None and not game.is_over(state):
+            return self._value(game, state, seat)
+        return game.points(state, seat)
+
     def _reward(self, game: Game, state: State, players: int) -> list[float]:
         if game.is_over(state):
             winners = game.winners(state)
             return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
-        pts = [game.points(state, s) for s in range(players)]
-        out = []
-        for s in range(players):
-            best_other = max(p for i, p in enumerate(pts) if i != s)
-            out.append(0.5 + 0.5 * math.tanh((pts[s] - best_other) / self.scale))
-        return out
+        leads, root = self._leads(game, state, players), self._root_lead
+        return [0.5 + 0.5 * math.tanh((leads[s] - root[s]) / self.scale) for s in range(players)]
+
+    def _leads(self, game: Game, state: State, players: int) -> list[float]:
+        """Each seat's points minus the best other seat's."""
+        pts = [self._points(game, state, s) for s in range(players)]
+        return [pts[s] - max(p for i, p in enumerate(pts) if i != s) for s in range(players)]

@@ -7,10 +7,8 @@ on a peer that does not know its opponent's hand.
 from __future__ import annotations
 
 import random
-import re
 
-from engines.bots.ismcts import IsmctsBot
-from engines.core import TABLE, Action, Game, RulesError, State
+from lanterne.engines.core import Action, Game, RulesError, State
 
 
 class RandomBot:
@@ -56,48 +54,37 @@ class GreedyBot:
         self.rng.shuffle(order)
         best, best_value = order[0], None
         for action in order:
-            value = self._value(game, view, seat, action, base, self.depth)
+            value = self._line(game, view, seat, action, base, self.depth)[0]
             if best_value is None or value > best_value:
                 best, best_value = action, value
         return best
 
-    def _value(self, game: Game, state: State, seat: int, action: Action, base: int, depth: int) -> float:
+    def line_value(self, game: Game, view: State, seat: int, action: Action, budget: int) -> float:
+        """The points the best line of this turn that starts with ``action`` gains, looked for within
+        ``budget`` applications (what :meth:`choose` compares; the search's root pruning reads it too)."""
+        return self.best_line(game, view, seat, action, budget)[0]
+
+    def best_line(self, game: Game, view: State, seat: int, action: Action,
+                  budget: int) -> tuple[float, tuple[Action, ...]]:
+        """That best line and its points (the search's whole-turn plans start from these lines too)."""
+        self._left = budget
+        return self._line(game, view, seat, action, game.points(view, seat), self.depth)
+
+    def _line(self, game: Game, state: State, seat: int, action: Action, base: int,
+              depth: int) -> tuple[float, tuple[Action, ...]]:
+        """The best (points gained, actions) of this turn's lines from ``action``, within the budget left;
+        the first line found wins ties."""
         self._left -= 1
         after, _ = game.apply(state, action)
         gain = game.points(after, seat) - base
         if depth <= 1 or self._left <= 0 or game.is_over(after) or game.next_actor(after) != seat:
-            return gain
+            return gain, (action,)
         follow = game.legal_actions(after, seat)
-        best = gain
+        best, line = gain, (action,)
         for nxt in follow[: max(1, self._left // max(1, depth))]:
             if self._left <= 0:
                 break
-            best = max(best, self._value(game, after, seat, nxt, base, depth - 1))
-        return best
-
-
-def make_bot(kind: str, seed: int | str = 0, max_seconds: float | None = None):
-    """A bot by name: 'random', 'greedy', 'ismcts' with a level.
-
-    The search player's level is a preset ('ismcts:easy|normal|hard'), a
-    number of iterations a move ('ismcts:2000') or a thinking time a move
-    ('ismcts:2.5s'). ``max_seconds`` caps a move by iterations (the app passes
-    0.9); without it the search runs its iterations exactly, so the same seed
-    plays the same game. A time level is the user's own choice and is kept.
-    """
-    name, _, level = kind.partition(":")
-    if name == "random" and not level:
-        return RandomBot(seed)
-    if name == "greedy" and not level:
-        return GreedyBot(seed)
-    if name == "ismcts":
-        level = level or "normal"
-        if level in IsmctsBot.LEVELS:
-            return IsmctsBot.at_level(level, seed, max_seconds=max_seconds)
-        if re.fullmatch(r"[1-9][0-9]{0,6}", level):
-            return IsmctsBot(seed, iterations=int(level), seconds=max_seconds)
-        if re.fullmatch(r"[0-9]{1,3}(\.[0-9]{1,3})?s", level) and 0.01 <= float(level[:-1]) <= 600:
-            return IsmctsBot(seed, iterations=None, seconds=float(level[:-1]))
-        raise RulesError(f"no level {level!r} for ismcts (levels: easy, normal, hard, a number of iterations "
-                         f"such as 2000, or seconds a move such as 2.5s)")
-    raise RulesError(f"no computer player {kind!r} (players: random, greedy, ismcts[:easy|normal|hard|N|Xs])")
+            value, rest = self._line(game, after, seat, nxt, base, depth - 1)
+            if value > best:
+                best, line = value, (action,) + rest
+        return best, line

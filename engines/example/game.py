@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, NotationError,
+from lanterne.engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, NotationError,
                           PositionError, State, TableOp, apply_outcome_to_cards, read_action)
 
 # ---------------------------------------------------------------- actions

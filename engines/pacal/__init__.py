@@ -16,11 +16,11 @@ Modules in import order (each imports only those before it): ``data``,
 
 from __future__ import annotations
 
-from engines.pacal.board import board_for, cell_name, parse_cell
-from engines.pacal.game import PacalGame
-from engines.pacal.picture import picture
-from engines.pacal.rules import build_choices, build_points, reachable
-from engines.pacal.state import PacalState
+from lanterne.engines.pacal.board import board_for, cell_name, parse_cell
+from lanterne.engines.pacal.game import PacalGame
+from lanterne.engines.pacal.picture import picture
+from lanterne.engines.pacal.rules import build_choices, build_points, reachable
+from lanterne.engines.pacal.state import PacalState
 
 __all__ = ["GAME", "PacalGame", "PacalState", "reachable", "build_choices", "build_points", "picture",
            "cell_name", "parse_cell", "board_for"]

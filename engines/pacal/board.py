@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engines.pacal import data
+from lanterne.engines.pacal import data
 
 ROWS, COLS = data.ROWS, data.COLS
 CELLS = ROWS * COLS

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import Game, NotationError, RulesError
-from engines.pacal import notation, rules
-from engines.pacal.board import cell_name
-from engines.pacal.state import EXPERT, OVER, STANDARD, PacalState, load_state, new_state
+from lanterne.engines.core import Game, NotationError, RulesError, Words
+from lanterne.engines.pacal import notation, rules
+from lanterne.engines.pacal.board import cell_name
+from lanterne.engines.pacal.data import ARROWS
+from lanterne.engines.pacal.state import EXPERT, OVER, STANDARD, PacalState, load_state, new_state
 
 
 class PacalGame(Game):
@@ -54,35 +55,48 @@ class PacalGame(Game):
         return load_state(data)
 
     def describe_event(self, event: tuple) -> str:
-        """A short sentence for the move log."""
+        """A short sentence for the move log (``Words``: English, and how to say it in another language)."""
         kind, rest = event[0], event[1:]
-        p = (lambda seat: f"P{seat + 1}")
+        p = (lambda seat: Words("P{n}", n=seat + 1))
         if kind == "score":
-            return f"{p(rest[0])} scores {rest[1]} ({rest[2]})"
+            return Words("{seat} scores {points} ({what})", seat=p(rest[0]), points=rest[1], what=Words(rest[2]))
         if kind == "move":
-            how = {"energy": "teleports", "relocate": "relocates"}.get(rest[1], f"moves {rest[1]}")
-            return f"{p(rest[0])} {how} {cell_name(rest[2])} -> {cell_name(rest[3])}"
+            if rest[1] == "energy":
+                return Words("{seat} teleports {start} -> {end}", seat=p(rest[0]), start=cell_name(rest[2]),
+                             end=cell_name(rest[3]))
+            if rest[1] == "relocate":
+                return Words("{seat} relocates {start} -> {end}", seat=p(rest[0]), start=cell_name(rest[2]),
+                             end=cell_name(rest[3]))
+            return Words("{seat} moves {steps} {start} -> {end}", seat=p(rest[0]), steps=rest[1],
+                         start=cell_name(rest[2]), end=cell_name(rest[3]))
         if kind == "build":
-            return f"{p(rest[0])} builds {rest[1]} storeys on {cell_name(rest[2])}"
+            return Words("{seat} builds {n} storeys on {cell}", seat=p(rest[0]), n=rest[1], cell=cell_name(rest[2]))
         if kind == "upgrade":
-            return f"{p(rest[0])} upgrades {cell_name(rest[3])} from {rest[1]} to {rest[2]} storeys"
+            return Words("{seat} upgrades {cell} from {before} to {after} storeys", seat=p(rest[0]),
+                         cell=cell_name(rest[3]), before=rest[1], after=rest[2])
         if kind == "roll":
-            return f"{p(rest[0])} rolls {notation.face_name(rest[1])}"
+            face = Words("arrows") if rest[1] == ARROWS else notation.face_name(rest[1])
+            return Words("{seat} rolls {face}", seat=p(rest[0]), face=face)
         if kind == "first":
-            return f"{p(rest[0])} starts"
+            return Words("{seat} starts", seat=p(rest[0]))
         if kind == "place":
-            return f"{p(rest[0])} puts the ship on {cell_name(rest[1])}"
+            return Words("{seat} puts the ship on {cell}", seat=p(rest[0]), cell=cell_name(rest[1]))
         if kind == "energy":
-            return f"{p(rest[0])} spends the energy piece worth {rest[1]}"
+            return Words("{seat} spends the energy piece worth {n}", seat=p(rest[0]), n=rest[1])
         if kind == "stone":
-            into = "their own ship" if rest[0] == rest[2] else f"{p(rest[2])}'s ship"
-            return f"{p(rest[0])} puts a stone into the {into} on {cell_name(rest[1])}"
+            if rest[0] == rest[2]:
+                return Words("{seat} puts a stone into their own ship on {cell}", seat=p(rest[0]),
+                             cell=cell_name(rest[1]))
+            return Words("{seat} puts a stone into {owner}'s ship on {cell}", seat=p(rest[0]), owner=p(rest[2]),
+                         cell=cell_name(rest[1]))
         if kind == "stones back":
-            return f"{p(rest[0])} gets {rest[2]} stone(s) back from {cell_name(rest[1])}"
+            return Words.plural("{seat} gets {n} stone back from {cell}",
+                                "{seat} gets {n} stones back from {cell}",
+                                rest[2], seat=p(rest[0]), cell=cell_name(rest[1]))
         if kind == "take back":
-            return f"{p(rest[0])} takes back the stone on {cell_name(rest[1])}"
+            return Words("{seat} takes back the stone on {cell}", seat=p(rest[0]), cell=cell_name(rest[1]))
         if kind == "end triggered":
-            return f"{p(rest[0])} reached {rest[1]} points: the end is near"
+            return Words("{seat} reached {n} points: the end is near", seat=p(rest[0]), n=rest[1])
         if kind == "end":
-            return f"game over: {rest[0]}"
+            return Words("game over: {how}", how=Words(rest[0]))
         return super().describe_event(event)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from itertools import compress
 
-from engines.pacal import data
-from engines.pacal.board import SACRED_CELLS, Board, bit_cells, board_for
-from engines.pacal.state import PacalState
+from lanterne.engines.pacal import data
+from lanterne.engines.pacal.board import SACRED_CELLS, Board, bit_cells, board_for
+from lanterne.engines.pacal.state import PacalState
 
 STRAIGHT, TURN, ARROW = "straight", "turn", "arrow"
 MODES = (STRAIGHT, TURN, ARROW)

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engines.core import NotationError
-from engines.pacal import data
-from engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
-from engines.pacal.board import cell_name, parse_cell
-from engines.pacal.movement import MODES
-from engines.pacal.state import FIRST, PacalState
+from lanterne.engines.core import NotationError
+from lanterne.engines.pacal import data
+from lanterne.engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
+from lanterne.engines.pacal.board import cell_name, parse_cell
+from lanterne.engines.pacal.movement import MODES
+from lanterne.engines.pacal.state import FIRST, PacalState
 
 
 def face_name(face: int | None) -> str:

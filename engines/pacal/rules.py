@@ -23,16 +23,16 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
-from engines.core import ROLL as ROLL_OP
-from engines.core import TABLE, IllegalAction, TableOp, read_action
-from engines.pacal import data
-from engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
-from engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name
-from engines.pacal.constellations import constellations, has_constellation, shape_storeys
-from engines.pacal.movement import (ARROW, MODES, STRAIGHT, TURN, can_teleport_to, regular_moves,
+from lanterne.engines.core import ROLL as ROLL_OP
+from lanterne.engines.core import TABLE, IllegalAction, TableOp, Words, read_action
+from lanterne.engines.pacal import data
+from lanterne.engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
+from lanterne.engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name
+from lanterne.engines.pacal.constellations import constellations, has_constellation, shape_storeys
+from lanterne.engines.pacal.movement import (ARROW, MODES, STRAIGHT, TURN, can_teleport_to, regular_moves,
                                    teleport_cells)
-from engines.pacal.scoring import district_storeys, final_scoring, sole_leader
-from engines.pacal.state import (BUILD, FIRST, MOVE, OVER, PLACE, ROLL, STONES, PacalState)
+from lanterne.engines.pacal.scoring import district_storeys, final_scoring, sole_leader
+from lanterne.engines.pacal.state import (BUILD, FIRST, MOVE, OVER, PLACE, ROLL, STONES, PacalState)
 
 STONES_FOR_MODE = {STRAIGHT: 2, ARROW: 2, TURN: 1}
 """Seed: a straight or arrows move lets the player put in two stones, a turning move one."""
@@ -182,17 +182,27 @@ def apply(state: PacalState, action: tuple) -> tuple[PacalState, list[Event]]:
         raise IllegalAction(f"not an action: {action!r}")
     handler = _HANDLERS.get((state.phase, kind))
     if handler is None:
-        raise IllegalAction(f"{kind!r} is not a move now: {_expecting(state)}")
+        raise IllegalAction(Words("{action} is not a move now: {why}", action=repr(kind), why=_expecting(state)))
     handler(s, action, events)
     return s, events
 
 
+def _player(seat: int) -> Words:
+    """A seat in a refusal, as the engine always named it ("player 2"); a client names it its way."""
+    return Words("player {n}", n=seat + 1)
+
+
 def _expecting(state: PacalState) -> str:
-    who = f"player {state.current + 1}"
-    return {PLACE: f"{who} places a ship in the sacred district",
-            MOVE: f"{who} moves the ship",
-            STONES: f"{who} puts divine stones into ships (or none)",
-            BUILD: f"{who} builds, upgrades or passes"}.get(state.phase, "the table acts")
+    who = _player(state.current)
+    if state.phase == PLACE:
+        return Words("{seat} places a ship in the sacred district", seat=who)
+    if state.phase == MOVE:
+        return Words("{seat} moves the ship", seat=who)
+    if state.phase == STONES:
+        return Words("{seat} puts divine stones into ships (or none)", seat=who)
+    if state.phase == BUILD:
+        return Words("{seat} builds, upgrades or passes", seat=who)
+    return Words("the table acts")
 
 
 def _apply_roll(s: PacalState, action: tuple, events: list[Event]) -> None:
@@ -222,9 +232,9 @@ def _cell_arg(x: int) -> int:
 def _place(s: PacalState, action: tuple, events: list[Event]) -> None:
     c = _cell_arg(read_action(Place, action).cell)
     if c not in SACRED_CELLS:
-        raise IllegalAction(f"{cell_name(c)} is not in the sacred district")
+        raise IllegalAction(Words("{cell} is not in the sacred district", cell=cell_name(c)))
     if c in s.ships:
-        raise IllegalAction(f"{cell_name(c)} already has a ship")
+        raise IllegalAction(Words("{cell} already has a ship", cell=cell_name(c)))
     seat = s.current
     s.ships[seat] = c
     events.append(("place", seat, c))
@@ -251,9 +261,9 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
         energy = read_action(Energy, action)
         value, c = energy.value, _cell_arg(energy.cell)
         if value not in s.energy[seat]:
-            raise IllegalAction(f"player {seat + 1} has no energy piece worth {value!r}")
+            raise IllegalAction(Words("{seat} has no energy piece worth {n}", seat=_player(seat), n=repr(value)))
         if not voluntary_energy_allowed(s) and regular_moves(s, seat):
-            raise IllegalAction("in the first round the ship must leave the sacred district in a straight line")
+            raise IllegalAction(Words("in the first round the ship must leave the sacred district in a straight line"))
         if not can_teleport_to(s, seat, c):
             raise IllegalAction(f"{cell_name(c)} is not a free cell")
         s.energy[seat].remove(value)
@@ -262,9 +272,9 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
     else:  # relocate
         c = _cell_arg(read_action(Relocate, action).cell)
         if regular_moves(s, seat):
-            raise IllegalAction("the ship can still move: relocating is only for a surrounded ship")
+            raise IllegalAction(Words("the ship can still move: relocating is only for a surrounded ship"))
         if s.energy[seat]:
-            raise IllegalAction("a surrounded ship must use an energy piece while the player has one")
+            raise IllegalAction(Words("a surrounded ship must use an energy piece while the player has one"))
         if not can_teleport_to(s, seat, c):
             raise IllegalAction(f"{cell_name(c)} is not a free cell")
         allowance, how = 0, "relocate"
@@ -279,16 +289,16 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
 def _why_not_move(s: PacalState, mode: str, c: int) -> str:
     name = cell_name(c)
     if s.face == data.ARROWS and mode != ARROW:
-        return "the die shows the arrows: move in one direction, as far as you like"
+        return Words("the die shows the arrows: move in one direction, as far as you like")
     if s.face != data.ARROWS and mode == ARROW:
-        return f"the die shows {s.face}, not the arrows"
+        return Words("the die shows {n}, not the arrows", n=s.face)
     if mode == TURN and s.round == 1:
-        return "in the first round the ship must leave the sacred district in a straight line"
+        return Words("in the first round the ship must leave the sacred district in a straight line")
     if s.round == 1 and c in SACRED_CELLS:
-        return "in the first round the ship must leave the sacred district"
+        return Words("in the first round the ship must leave the sacred district")
     if mode == ARROW:
-        return f"{name} is not a free cell in line with the ship"
-    return f"the ship cannot end a {mode} move of {s.face} on {name}"
+        return Words("{cell} is not a free cell in line with the ship", cell=name)
+    return Words("the ship cannot end a {mode} move of {n} on {cell}", mode=Words(mode), n=s.face, cell=name)
 
 
 def _stones(s: PacalState, action: tuple, events: list[Event]) -> None:
@@ -301,19 +311,22 @@ def _stones(s: PacalState, action: tuple, events: list[Event]) -> None:
         raise IllegalAction(f"no other ship {other!r} to put a stone into")
     count = own + (other is not None)
     if count > s.allowance:
-        raise IllegalAction(f"this move allows {s.allowance} stone(s), not {count}")
+        raise IllegalAction(Words.plural("this move allows {n} stone, not {put}", "this move allows {n} stones, not {put}",
+                                         s.allowance, put=count))
     if other is not None and not own and s.allowance < 2:
-        raise IllegalAction("a single stone goes into the player's own ship")
+        raise IllegalAction(Words("a single stone goes into the player's own ship"))
     if not isinstance(take, tuple) or not all(isinstance(c, int) and not isinstance(c, bool) for c in take):
         raise IllegalAction("the stones taken back are a list of cells")
     short = max(0, count - s.stone_supply[seat])
     if len(take) != short:
         if short == 0:
-            raise IllegalAction("stones are taken back from the board only when the player has none left")
-        raise IllegalAction(f"player {seat + 1} must take back {short} visible stone(s) to put {count} in")
+            raise IllegalAction(Words("stones are taken back from the board only when the player has none left"))
+        raise IllegalAction(Words.plural("{seat} must take back {n} visible stone to put {put} in",
+                                         "{seat} must take back {n} visible stones to put {put} in", short,
+                                         seat=_player(seat), put=count))
     visible = set(visible_stones(s, seat))
     if len(set(take)) != len(take) or any(c not in visible for c in take):
-        raise IllegalAction("the stones taken back must be the player's own visible stones, each once")
+        raise IllegalAction(Words("the stones taken back must be the player's own visible stones, each once"))
     for c in take:
         s.stones[seat] ^= 1 << c
         s.stone_supply[seat] += 1
@@ -369,36 +382,37 @@ def check_build(s: PacalState, action: tuple) -> tuple[int, int, tuple[int, ...]
         raise IllegalAction("list the constellation's cells in board order")
     storeys = shape_storeys(cells)
     if storeys is None:
-        raise IllegalAction(f"{' '.join(cell_name(c) for c in cells)} is not a constellation")
+        raise IllegalAction(Words("{cells} is not a constellation", cells=" ".join(cell_name(c) for c in cells)))
     stones, pyramids = pieces_of(s, seat)
     for c in cells:
         if c not in stones and c not in pyramids:
-            raise IllegalAction(f"{cell_name(c)} holds no visible stone or pyramid of player {seat + 1}")
+            raise IllegalAction(Words("{cell} holds no visible stone or pyramid of {seat}", cell=cell_name(c),
+                                      seat=_player(seat)))
     if not any(c in stones for c in cells):
-        raise IllegalAction("a constellation needs at least one divine stone")
+        raise IllegalAction(Words("a constellation needs at least one divine stone"))
     used = [c for c in cells if c in pyramids]
     if at not in cells:
         raise IllegalAction(f"{cell_name(at) if isinstance(at, int) else at!r} is not a cell of the constellation")
     old = 0
     if kind == "build":
         if at not in stones:
-            raise IllegalAction("a new pyramid goes on a cell with a divine stone of the constellation")
+            raise IllegalAction(Words("a new pyramid goes on a cell with a divine stone of the constellation"))
         if s.expert and used:
-            raise IllegalAction("expert variant: own pyramids count only to upgrade themselves")
+            raise IllegalAction(Words("expert variant: own pyramids count only to upgrade themselves"))
     else:
         if at not in pyramids:
-            raise IllegalAction(f"{cell_name(at)} has no pyramid of player {seat + 1} to upgrade")
+            raise IllegalAction(Words("{cell} has no pyramid of {seat} to upgrade", cell=cell_name(at), seat=_player(seat)))
         if s.expert and len(used) > 1:
-            raise IllegalAction("expert variant: only the upgraded pyramid may stand in for a stone")
+            raise IllegalAction(Words("expert variant: only the upgraded pyramid may stand in for a stone"))
         old = s.pyramid_size[at]
         if k <= old:
-            raise IllegalAction(f"an upgrade must be higher than the {old}-storey pyramid")
+            raise IllegalAction(Words("an upgrade must be higher than the {n}-storey pyramid", n=old))
     if k not in sizes_for(s.pyramid_supply[seat], storeys, old):
         if k > storeys:
-            raise IllegalAction(f"this constellation builds {storeys} storeys, not {k}")
+            raise IllegalAction(Words("this constellation builds {n} storeys, not {k}", n=storeys, k=k))
         if s.pyramid_supply[seat][k - 1] == 0:
-            raise IllegalAction(f"player {seat + 1} has no {k}-storey pyramid left")
-        raise IllegalAction(f"a lower pyramid only when the {storeys}-storey ones are used up")
+            raise IllegalAction(Words("{seat} has no {k}-storey pyramid left", seat=_player(seat), k=k))
+        raise IllegalAction(Words("a lower pyramid only when the {n}-storey ones are used up", n=storeys))
     return k, at, cells, old
 
 

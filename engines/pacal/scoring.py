@@ -6,9 +6,9 @@ scores are the sum of the score events.
 
 from __future__ import annotations
 
-from engines.pacal import data
-from engines.pacal.board import LAKE_SCORING, RIVER_SCORING, Board, bit_cells
-from engines.pacal.state import PacalState
+from lanterne.engines.pacal import data
+from lanterne.engines.pacal.board import LAKE_SCORING, RIVER_SCORING, Board, bit_cells
+from lanterne.engines.pacal.state import PacalState
 
 Event = tuple
 

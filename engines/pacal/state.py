@@ -6,10 +6,10 @@ player saw them dropped), pyramids, supplies, energy pieces and scores.
 
 from __future__ import annotations
 
-from engines.core import ROLL as ROLL_OP
-from engines.core import Cards, PositionError, State, TableOp
-from engines.pacal import data
-from engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name, parse_cell
+from lanterne.engines.core import ROLL as ROLL_OP
+from lanterne.engines.core import Cards, PositionError, State, TableOp
+from lanterne.engines.pacal import data
+from lanterne.engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name, parse_cell
 
 FIRST = "first"      # the table rolls for the first player
 PLACE = "place"      # ships go into the sacred district, one by one

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from engines.core import IllegalAction
+from lanterne.engines.core import IllegalAction
 
 
 class Column(NamedTuple):

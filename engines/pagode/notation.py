@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from engines.core import DEAL, ROLL, SHUFFLE, NotationError
+from lanterne.engines.core import DEAL, ROLL, SHUFFLE, NotationError, Words
 
 from .actions import Column, Discard, End, Roof, Tile
 from .data import COLOURS, LETTERS, SITES, TILES
@@ -245,45 +245,64 @@ def _cards(state: "PagodeState", seat: int, text: str, used: list[int]) -> tuple
 # ---------------------------------------------------------------------- events
 
 
+def _seat(seat: int) -> Words:
+    return Words("seat {n}", n=seat + 1)
+
+
+def _colour_words(colour: int) -> Words:
+    return Words.term("pagode colour", COLOURS[colour])   # a name of the rules: the client's catalog has each
+
+
 def describe_event(event: tuple) -> str:
+    """The event in words (``Words``: English, and how to say it in another language)."""
     kind = event[0]
-    p = (lambda seat: f"seat {seat + 1}")
+    p = _seat
     if kind == "score":
-        return f"{p(event[1])} scores {event[2]} ({event[3]})"
+        return Words("{seat} scores {points} ({what})", seat=p(event[1]), points=event[2], what=Words(event[3]))
     if kind == "column":
-        return f"{p(event[1])} builds a {COLOURS[event[3]]} column on site {event[2] + 1}, floor {event[4]}"
+        return Words("{seat} builds a {colour} column on site {site}, floor {floor}", seat=p(event[1]),
+                     colour=_colour_words(event[3]), site=event[2] + 1, floor=event[4])
     if kind in ("tile", "roof"):
         b, f, summit = TILES[event[3]]
-        extra = f" with a {COLOURS[summit]} summit spot" if kind == "roof" else f", {COLOURS[f]} spots"
-        return f"{p(event[1])} builds a {COLOURS[b]} {'roof ' if kind == 'roof' else ''}tile on site {event[2] + 1}{extra}"
+        if kind == "roof":
+            return Words("{seat} builds a {colour} roof tile on site {site} with a {summit} summit spot",
+                         seat=p(event[1]), colour=_colour_words(b), site=event[2] + 1, summit=_colour_words(summit))
+        return Words("{seat} builds a {colour} tile on site {site}, {spots} spots", seat=p(event[1]),
+                     colour=_colour_words(b), site=event[2] + 1, spots=_colour_words(f))
     if kind == "summit":
-        return f"{p(event[1])} builds a {COLOURS[event[3]]} summit on site {event[2] + 1}"
+        return Words("{seat} builds a {colour} summit on site {site}", seat=p(event[1]), colour=_colour_words(event[3]),
+                     site=event[2] + 1)
     if kind == "gain":
-        return f"{p(event[1])} gains the {event[2]} ({event[3]} uses)"
+        return Words("{seat} gains the {ability} ({uses} uses)", seat=p(event[1]), ability=Words(event[2]),
+                     uses=event[3])
     if kind == "use":
-        return f"{p(event[1])} uses the {event[2]} ({event[3]} left)"
+        return Words("{seat} uses the {ability} ({left} left)", seat=p(event[1]), ability=Words(event[2]),
+                     left=event[3])
     if kind == "discard":
-        return f"{p(event[1])} discards a {COLOURS[event[3] // 11]} card"
+        return Words("{seat} discards a {colour} card", seat=p(event[1]), colour=_colour_words(event[3] // 11))
     if kind == "drew":
-        return f"{p(event[1])} draws {event[3]} to the {event[2]}"
+        return Words("{seat} draws {n} to the {place}", seat=p(event[1]), n=event[3], place=Words(event[2]))
     if kind == "first":
-        return f"{p(event[1])} plays first"
+        return Words("{seat} plays first", seat=p(event[1]))
     if kind == "turn":
-        return f"{p(event[1])}'s turn"
+        return Words("{seat}'s turn", seat=p(event[1]))
     if kind == "end":
-        return f"{p(event[1])} ends the turn"
+        return Words("{seat} ends the turn", seat=p(event[1]))
     if kind == "modified":
-        return f"{p(event[1])} plays a modified turn"
+        return Words("{seat} plays a modified turn", seat=p(event[1]))
     if kind == "reshuffle":
-        return f"the discard pile ({event[1]} cards) is shuffled into a new draw pile"
+        return Words.plural("the discard pile ({n} card) is shuffled into a new draw pile",
+                            "the discard pile ({n} cards) is shuffled into a new draw pile", event[1])
     if kind == "complete":
-        how = "has its roof" if event[2] == "roof" else "stops: its tile colour is exhausted"
-        return f"the pagoda on site {event[1] + 1} {how}"
+        if event[2] == "roof":
+            return Words("the pagoda on site {site} has its roof", site=event[1] + 1)
+        return Words("the pagoda on site {site} stops: its tile colour is exhausted", site=event[1] + 1)
     if kind == "no cards":
-        return "no cards left to draw"
+        return Words("no cards left to draw")
     if kind == "over":
         scores = ", ".join(str(x) for x in event[1])
-        return f"game over: {scores}; winner(s) {', '.join(str(w + 1) for w in event[2])}"
+        return Words("game over: {scores}; winner(s) {winners}", scores=scores,
+                     winners=", ".join(str(w + 1) for w in event[2]))
     return " ".join(str(x) for x in event)
 
 

@@ -117,6 +117,8 @@ def pairs(pool, ids, p: int, used: tuple[int, ...]) -> list[tuple]:
     """Two cards of colour ``p``: reserve+reserve, reserve+hand, hand+hand (lowest slots)."""
     out = []
     r, h = pool[0][p], pool[1][p]
+    if len(r) + len(h) < 2:
+        return out  # not two cards of the colour: no pair (the rice bowl's summit asks every colour)
     r0 = first_free(r, used)
     if r0 is not None:
         r1 = first_free(r, used, 1)

@@ -28,10 +28,10 @@ pins 100 random games byte for byte, so such rewrites cannot change a game.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from engines.core import (DEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, RulesError, TableOp,
-                          apply_outcome_to_cards)
+from lanterne.engines.core import (DEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, RulesError, TableOp,
+                                  Words, apply_outcome_to_cards)
 
 from .data import (ABILITY_OF_COLOUR, BUDDHA, CARDS_PER_COLOUR, COLOUR_OF_IDENT, COLOURS, COLUMN_LIMIT,
                    DECK_SIZE, DRAGON, FAN, FAN_HAND_SIZE, FLOOR_COLUMNS, HAND_LIMIT, HAND_SIZE, LANTERN,
@@ -51,6 +51,11 @@ LANTERN_BIT, BUDDHA_BIT, RICE_BOWL_BIT = 1 << LANTERN, 1 << BUDDHA, 1 << RICE_BO
 SPOTS = tuple(tuple(f for f in range(5) if bits >> f & 1) for bits in range(32))
 """The spot colours of the tiles left of one background, by its 5 bits of ``tiles_left``."""
 
+
+
+def _colour(colour: int) -> Words:
+    """A colour in a refusal: a term a client says in its language (French agrees it with its noun)."""
+    return Words.term("pagode colour", COLOURS[colour])
 
 class PagodeRules(Game):
     """The rules as the contract's methods; :class:`engines.pagode.game.Pagode` adds its name and notation."""
@@ -195,7 +200,7 @@ class PagodeRules(Game):
                 ident = ids[slot]
                 if ident is not None and firsts[COLOUR_OF_IDENT[ident]] is None:
                     firsts[COLOUR_OF_IDENT[ident]] = ("discard", slot, ident)
-            out += [action for action in firsts if action is not None]
+            out += filter(None, firsts)  # the colours this place holds
         return out
 
     def _play_actions(self, state: PagodeState, seat: int) -> list[tuple]:
@@ -431,22 +436,20 @@ class PagodeRules(Game):
         if not VARIANTS[s.variant].abilities:
             raise IllegalAction(f"no abilities in the {s.variant} game")
         if s.used >> ability & 1:
-            raise IllegalAction(f"the {name} was already used this turn")
+            raise IllegalAction(Words("the {ability} was already used this turn", ability=Words(name)))
         if s.uses[seat][ability] <= 0:
-            raise IllegalAction(f"seat {seat + 1} has no use of the {name} left")
-        uses = list(s.uses[seat])
-        uses[ability] -= 1
-        s.uses = _pair(s.uses, seat, tuple(uses))
+            raise IllegalAction(Words("{seat} has no use of the {ability} left", seat=Words("seat {n}", n=seat + 1),
+                                      ability=Words(name)))
+        left = s.uses[seat][ability] - 1
+        s.uses = _pair(s.uses, seat, _put(s.uses[seat], ability, left))
         s.used |= 1 << ability
-        events.append(("use", seat, name, uses[ability]))
+        events.append(("use", seat, name, left))
 
     def _gain(self, s: PagodeState, colour: int, events: list) -> None:
         if not VARIANTS[s.variant].abilities:
             return
         seat = s.current
-        uses = list(s.uses[seat])
-        uses[colour] = USES_PER_TILE
-        s.uses = _pair(s.uses, seat, tuple(uses))
+        s.uses = _pair(s.uses, seat, _put(s.uses[seat], colour, USES_PER_TILE))
         events.append(("gain", seat, ABILITY_OF_COLOUR[colour], USES_PER_TILE))
 
     def _score(self, s: PagodeState, points: int, what: str, events: list) -> None:
@@ -463,30 +466,38 @@ class PagodeRules(Game):
             raise IllegalAction(f"{what} {colour!r} is not a colour (0..4)")
         return colour
 
-    def _pay(self, s: PagodeState, cards: Any, colour: int, ability: int, what: str, events: list) -> None:
-        """One card of ``colour``, or two of one colour with ``ability`` (Rice bowl, Buddha)."""
+    def _pay(self, s: PagodeState, cards: Any, colour: int, ability: int, what: Callable[[], str],
+             events: list) -> None:
+        """One card of ``colour``, or two of one colour with ``ability`` (Rice bowl, Buddha).
+
+        ``what`` names the thing paid for in a refusal: a function, as its words cost more
+        to make than the payment and are needed only to refuse it.
+        """
         if type(cards) is not tuple:
             raise IllegalAction("cards must be a tuple of (slot, card) pairs")
         if len(cards) not in (1, 2):
-            raise IllegalAction(f"{what} takes one card, or two of one colour with the {ABILITY_OF_COLOUR[ability]}")
+            raise IllegalAction(Words("{what} takes one card, or two of one colour with the {ability}", what=what(),
+                                      ability=Words(ABILITY_OF_COLOUR[ability])))
         if len(cards) == 1:
             paid = self._take_one(s, cards[0], events)
             if paid != colour:
-                raise IllegalAction(f"{what} needs a {COLOURS[colour]} card, not {COLOURS[paid]}")
+                raise IllegalAction(Words("{what} needs a {colour} card, not {paid}", what=what(),
+                                          colour=_colour(colour), paid=_colour(paid)))
         else:
             colours = self._take(s, cards, events)
             if colours[0] != colours[1]:
-                raise IllegalAction(f"the {ABILITY_OF_COLOUR[ability]} takes two cards of one colour")
+                raise IllegalAction(Words("the {ability} takes two cards of one colour",
+                                          ability=Words(ABILITY_OF_COLOUR[ability])))
             self._use(s, ability, events)
 
     # -- handlers
 
     def _do_column(self, s: PagodeState, action: tuple, events: list) -> None:
         _, site, colour, cards = read(Column, action, "a column is (column, site, colour, cards)")
-        if not isinstance(site, int) or isinstance(site, bool) or not 0 <= site < SITES:
-            site = self._site(s, site)  # raises
-        if not isinstance(colour, int) or isinstance(colour, bool) or not 0 <= colour < 5:
-            colour = self._colour(colour)  # raises
+        if type(site) is not int or not 0 <= site < SITES:
+            site = self._site(s, site)  # raises (or takes an int of a subclass)
+        if type(colour) is not int or not 0 <= colour < 5:
+            colour = self._colour(colour)  # raises (or takes an int of a subclass)
         phase = s.phase
         if phase != "play" and phase != "modified column":
             raise IllegalAction(f"not now: seat {s.current + 1} is in the {phase} phase")
@@ -497,34 +508,38 @@ class PagodeRules(Game):
             raise IllegalAction(self._why_no_column(s, site, colour))
         if phase == "modified column":
             if cards != ():
-                raise IllegalAction("the column of a modified turn takes no card (the 4 discards paid it)")
+                raise IllegalAction(Words("the column of a modified turn takes no card (the 4 discards paid it)"))
             s.phase = "modified end"
         else:
             limit = LANTERN_COLUMN_LIMIT if s.used >> LANTERN & 1 else COLUMN_LIMIT
             if s.columns >= limit:
-                raise IllegalAction(f"the limit of {limit} columns this turn is reached")
+                raise IllegalAction(Words("the limit of {n} columns this turn is reached", n=limit))
             if type(cards) is tuple and len(cards) == 1:
                 # _pay with one card, inlined (the common case)
                 paid = self._take_one(s, cards[0], events)
                 if paid != colour:
-                    raise IllegalAction(f"a {COLOURS[colour]} column needs a {COLOURS[colour]} card, "
-                                        f"not {COLOURS[paid]}")
+                    raise IllegalAction(Words("{what} needs a {colour} card, not {paid}",
+                                              what=Words("a {colour} column", colour=_colour(colour)),
+                                              colour=_colour(colour), paid=_colour(paid)))
             else:
-                self._pay(s, cards, colour, RICE_BOWL, f"a {COLOURS[colour]} column", events)
+                self._pay(s, cards, colour, RICE_BOWL, lambda: Words("a {colour} column", colour=_colour(colour)),
+                          events)
         self._build_column(s, site, colour, events)
 
     def _why_no_column(self, s: PagodeState, site: int, colour: int) -> str:
         if len(s.site_tiles[site]) == self.floors(s):
-            return f"site {site + 1} has its roof"
+            return Words("site {site} has its roof", site=site + 1)
         if s.site_cols[site] >= FLOOR_COLUMNS:
-            return f"site {site + 1}'s floor is full: it needs a tile"
-        return f"site {site + 1} takes {COLOURS[s.site_colour[site]]} columns, not {COLOURS[colour]}"
+            return Words("site {site}'s floor is full: it needs a tile", site=site + 1)
+        return Words("site {site} takes {colour} columns, not {other}", site=site + 1,
+                     colour=_colour(s.site_colour[site]), other=_colour(colour))
 
     def _build_column(self, s: PagodeState, site: int, colour: int, events: list) -> None:
         floor = len(s.site_tiles[site]) + 1  # floor_of: also the column's points
         cols = s.site_cols[site] + 1
         s.site_cols = _put(s.site_cols, site, cols)
-        s.site_colour = _put(s.site_colour, site, colour)
+        if s.site_colour[site] != colour:  # the first column of a floor sets its colour
+            s.site_colour = _put(s.site_colour, site, colour)
         s.columns += 1
         s.acted = True
         seat = s.current
@@ -536,14 +551,16 @@ class PagodeRules(Game):
 
     def _tile_checks(self, s: PagodeState, site: int, spots: Any) -> int:
         if len(s.site_tiles[site]) == self.floors(s):
-            raise IllegalAction(f"site {site + 1} has its roof")
+            raise IllegalAction(Words("site {site} has its roof", site=site + 1))
         if s.site_cols[site] < FLOOR_COLUMNS:
-            raise IllegalAction(f"site {site + 1}'s floor has {s.site_cols[site]} columns: a tile needs 4")
+            raise IllegalAction(Words("site {site}'s floor has {n} columns: a tile needs 4", site=site + 1,
+                                      n=s.site_cols[site]))
         background = s.site_colour[site]
         spots = self._colour(spots, "spot colour")
         tile = background * 5 + spots
         if not s.tiles_left >> tile & 1:
-            raise IllegalAction(f"no {COLOURS[background]} tile with {COLOURS[spots]} spots is left")
+            raise IllegalAction(Words("no {colour} tile with {spots} spots is left", colour=_colour(background),
+                                      spots=_colour(spots)))
         return tile
 
     def _place_tile(self, s: PagodeState, site: int, tile: int, events: list, roof: bool) -> None:
@@ -570,9 +587,9 @@ class PagodeRules(Game):
         self._phase(s, "play")
         tile = self._tile_checks(s, site, spots)
         if len(s.site_tiles[site]) == self.floors(s) - 1:
-            raise IllegalAction(f"site {site + 1}'s last tile is its roof: build it with its summit")
+            raise IllegalAction(Words("site {site}'s last tile is its roof: build it with its summit", site=site + 1))
         background = TILES[tile][0]
-        self._pay(s, cards, background, BUDDHA, f"a {COLOURS[background]} tile", events)
+        self._pay(s, cards, background, BUDDHA, lambda: Words("a {colour} tile", colour=_colour(background)), events)
         self._place_tile(s, site, tile, events, roof=False)
 
     def _do_roof(self, s: PagodeState, action: tuple, events: list) -> None:
@@ -582,23 +599,26 @@ class PagodeRules(Game):
         self._phase(s, "play")
         tile = self._tile_checks(s, site, spots)
         if len(s.site_tiles[site]) != self.floors(s) - 1:
-            raise IllegalAction(f"site {site + 1} is not ready for its roof (floor {self.floor_of(s, site)})")
+            raise IllegalAction(Words("site {site} is not ready for its roof (floor {floor})", site=site + 1,
+                                      floor=self.floor_of(s, site)))
         if s.columns >= self.column_limit(s):
-            raise IllegalAction(f"the limit of {self.column_limit(s)} columns this turn is reached (a summit counts as one)")
+            raise IllegalAction(Words("the limit of {n} columns this turn is reached (a summit counts as one)",
+                                      n=self.column_limit(s)))
         background, _, summit = TILES[tile]
-        self._pay(s, tile_cards, background, BUDDHA, f"a {COLOURS[background]} roof tile", events)
+        self._pay(s, tile_cards, background, BUDDHA,
+                  lambda: Words("a {colour} roof tile", colour=_colour(background)), events)
         self._place_tile(s, site, tile, events, roof=True)
         if not isinstance(summit_cards, tuple) or len(summit_cards) not in (2, 3):
-            raise IllegalAction("a summit takes two cards, or one plus two of one colour with the rice bowl")
+            raise IllegalAction(Words("a summit takes two cards, or one plus two of one colour with the rice bowl"))
         colours = self._take(s, summit_cards, events)
         if len(colours) == 2:
             if colours != [summit, summit]:
-                raise IllegalAction(f"the summit is {COLOURS[summit]}: it needs {COLOURS[summit]} cards")
+                raise IllegalAction(Words("the summit is {colour}: it needs {colour} cards", colour=_colour(summit)))
         else:
             # One column of the summit colour; the other paid by two cards of one colour (Rice bowl).
             if not any(colours[i] == summit and colours[i - 1] == colours[i - 2] for i in range(3)):
-                raise IllegalAction(f"the summit is {COLOURS[summit]}: one {COLOURS[summit]} card, "
-                                    "and two cards of one colour with the rice bowl")
+                raise IllegalAction(Words("the summit is {colour}: one {colour} card, and two cards of one colour with "
+                                          "the rice bowl", colour=_colour(summit)))
             self._use(s, RICE_BOWL, events)
         s.columns += 1
         events.append(("summit", s.current, site, summit))
@@ -614,7 +634,7 @@ class PagodeRules(Game):
         read(Dragon, action, "the dragon is (dragon,)")
         self._phase(s, "play")
         if s.acted:
-            raise IllegalAction("the dragon only before the turn's first action")
+            raise IllegalAction(Words("the dragon only before the turn's first action"))
         self._use(s, DRAGON, events)
         seat = s.current
         s.mark = (len(s.reserves[seat]), len(s.hands[seat]))
@@ -624,7 +644,8 @@ class PagodeRules(Game):
         discard = read(Discard, action, "a discard is (discard, slot, card)")
         if s.phase == "play":
             if not self.is_stuck(s, s.current):
-                raise IllegalAction("discards only under the dragon, in a modified turn, or when nothing can be built")
+                raise IllegalAction(Words("discards only under the dragon, in a modified turn, or when nothing can be "
+                                          "built"))
             s.acted = True
         else:
             self._phase(s, "dragon", "modified")
@@ -649,13 +670,13 @@ class PagodeRules(Game):
         self._phase(s, "play")
         seat = s.current
         if s.acted:
-            raise IllegalAction("a modified turn cannot follow a normal turn's action")
+            raise IllegalAction(Words("a modified turn cannot follow a normal turn's action"))
         if s.used >> LANTERN & 1:
-            raise IllegalAction("a modified turn allows only the fan and the dragon, and the lantern was used")
+            raise IllegalAction(Words("a modified turn allows only the fan and the dragon, and the lantern was used"))
         if len(s.reserves[seat]) + len(s.hands[seat]) < MODIFIED_DISCARDS:
-            raise IllegalAction(f"a modified turn needs {MODIFIED_DISCARDS} cards to discard")
+            raise IllegalAction(Words("a modified turn needs {n} cards to discard", n=MODIFIED_DISCARDS))
         if not any(self.column_colours(s, site) for site in range(SITES)):
-            raise IllegalAction("a modified turn needs a site that takes a column")
+            raise IllegalAction(Words("a modified turn needs a site that takes a column"))
         s.acted = True
         s.phase = "modified"
         s.mod_left = MODIFIED_DISCARDS
@@ -671,7 +692,7 @@ class PagodeRules(Game):
         if phase != "play" and phase != "modified end":
             raise IllegalAction(f"not now: seat {seat + 1} is in the {phase} phase")
         if phase == "play" and not s.columns and not self.is_stuck(s, seat):
-            raise IllegalAction("a turn must build at least 1 column")
+            raise IllegalAction(Words("a turn must build at least 1 column"))
         if fan:
             self._use(s, FAN, events)
         s.discard = s.discard + s.played
@@ -693,22 +714,20 @@ class PagodeRules(Game):
 
     def _next_deal(self, s: PagodeState, events: list) -> None:
         """Set the next table operation of the refill, or go on with play."""
+        draw = s.draw
         while s.refill:
             seat, place, count = s.refill[0]
             if count <= 0:
                 s.refill = s.refill[1:]
                 continue
-            if not s.draw:
+            if not draw:
                 if s.discard:
                     s.pending = TableOp(SHUFFLE, "discard", s.discard, None, 0, "reshuffle")
                     return
                 events.append(("no cards", seat, place, count))
                 s.refill = ()
                 break
-            k = min(count, len(s.draw))
-            to = None if place == "reserve" else seat
-            # positional arguments: a frozen dataclass is much slower to build with keywords
-            s.pending = _deal_op(s.draw[:k], to, _DEAL_WHY[place, seat])
+            s.pending = _deal_op(draw[:count], None if place == "reserve" else seat, _DEAL_WHY[place, seat])
             return
         s.pending = None
         after = s.after
@@ -814,18 +833,12 @@ class PagodeRules(Game):
         return s, events
 
 
-_DEAL_OPS: dict[tuple, TableOp] = {}
-
-
 def _deal_op(slots: tuple[int, ...], to: int | None, why: str) -> TableOp:
-    """``TableOp(DEAL, "draw", slots, to, 0, why)``, one shared instance per value (they are frozen)."""
-    key = (slots, to, why)
-    op = _DEAL_OPS.get(key)
-    if op is None:
-        if len(_DEAL_OPS) >= 20_000:
-            _DEAL_OPS.clear()
-        op = _DEAL_OPS[key] = TableOp(DEAL, "draw", slots, to, 0, why)
-    return op
+    """``TableOp(DEAL, "draw", slots, to, 0, why)``: a quarter of a game's steps are deals.
+
+    Positional arguments: a frozen dataclass is much slower to build with keywords.
+    """
+    return TableOp(DEAL, "draw", slots, to, 0, why)
 
 
 _DEAL_WHY = {(place, seat): f"{place} {seat}" for place in ("reserve", "hand") for seat in (0, 1)}
@@ -845,5 +858,10 @@ def _pair(values: tuple, seat: int, value) -> tuple:
 
 
 def _put(values: tuple, index: int, value) -> tuple:
-    """``values`` with one item replaced (states hold tuples: copies share them safely)."""
-    return values[:index] + (value,) + values[index + 1:]
+    """``values`` with one item replaced (states hold tuples: copies share them safely).
+
+    Through a list: for Pagode's short tuples (sites, uses) faster than joining two slices.
+    """
+    items = list(values)
+    items[index] = value
+    return tuple(items)

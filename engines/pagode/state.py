@@ -7,7 +7,7 @@ only when it changes.
 
 from __future__ import annotations
 
-from engines.core import Cards, PositionError, State, TableOp
+from lanterne.engines.core import Cards, PositionError, State, TableOp
 
 from .data import DECK_SIZE, FLOOR_COLUMNS, SITES, TILES, VARIANTS
 

@@ -9,7 +9,7 @@ The result is exactly ``Cards.masked``: the memo is never part of the position.
 
 from __future__ import annotations
 
-from engines.core import Cards
+from lanterne.engines.core import Cards
 
 Memo = list
 """``[cards, seat 0, seat 1, public]``: each entry None (not asked yet) or ``(masked, stale)``,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import TABLE, Game, RulesError, State
+from lanterne.engines.core import TABLE, Game, RulesError, State, Words
 
 from . import data as D
 from . import notation, rules
@@ -109,35 +109,51 @@ class Pandoria(Game):
             return super().describe_event(event)
 
 
-def _seat(s: int) -> str:
-    return f"seat {s + 1}"
+def _seat(s: int) -> Words:
+    return Words("seat {n}", n=s + 1)
 
 
 def _tile(ident: int) -> str:
     return notation.face_text(D.DOUBLE_TILES[ident - D.TILE_BASE])
 
 
+def _figure(leader: bool) -> Words:
+    return Words("the leader") if leader else Words("a figure")
+
+
+# Every sentence is ``Words`` (English, and how to say it in another language); the names of the
+# rules it holds (peoples, terrains, resources, region kinds) are ``Words`` too; card names stay names.
 _EVENT_TEXT = {
-    "first": lambda s: f"{_seat(s)} plays first",
-    "people": lambda s, name: f"{_seat(s)} plays the {name}",
-    "start": lambda v: f"start tiles placed (roll {v})",
-    "tile": lambda s, i, h, d: f"{_seat(s)} places tile {_tile(i)} on {hex_name(h)} {DIRECTIONS[d]}",
-    "castle": lambda s, h: f"{_seat(s)} places a castle on {hex_name(h)}",
-    "pass": lambda s: f"{_seat(s)} can place nothing and passes",
-    "figure": lambda s, h, leader: f"{_seat(s)} puts {'the leader' if leader else 'a figure'} on {hex_name(h)}",
-    "take": lambda s, h, leader: f"{_seat(s)} takes {'the leader' if leader else 'a figure'} back from {hex_name(h)}",
-    "closed": lambda t, hexes: f"a {t} region closes ({', '.join(hex_name(h) for h in hexes)})",
-    "leave": lambda s, h, leader: f"{'the leader' if leader else 'a figure'} of {_seat(s)} leaves {hex_name(h)}",
-    "spell": lambda s, i, cost, *t: f"{_seat(s)} casts {D.CARDS[i][0]} for {cost} crystals",
-    "build": lambda s, i, index, cost: f"{_seat(s)} builds {D.CARDS[i][1]} in slot {index + 1} for {cost} wood",
-    "pay": lambda s, what, n: f"{_seat(s)} pays {n} {what}",
-    "acquire": lambda s, i: f"{_seat(s)} acquires {D.card_name(i)}",
-    "buy": lambda s, i, price: f"{_seat(s)} buys {D.card_name(i)} for {price} gold",
-    "move": lambda s, a, b: f"{_seat(s)} moves a figure from {hex_name(a)} to {hex_name(b)}",
-    "single": lambda s, t, h: f"{_seat(s)} places a single {D.TERRAIN_NAMES[t]} tile on {hex_name(h)}",
-    "discard": lambda s: "the single tile fits nowhere and is discarded",
-    "gain": lambda s, what, n: f"{_seat(s)} gains {n} {what}",
-    "score": lambda s, n, what: f"{_seat(s)} scores {n} ({what})",
-    "ending": lambda s: f"{_seat(s)} cannot draw a double tile: this is the last round",
-    "over": lambda: "the game is over",
+    "first": lambda s: Words("{seat} plays first", seat=_seat(s)),
+    "people": lambda s, name: Words("{seat} plays the {people}", seat=_seat(s), people=Words(name)),
+    "start": lambda v: Words("start tiles placed (roll {n})", n=v),
+    "tile": lambda s, i, h, d: Words("{seat} places tile {tile} on {hex} {direction}", seat=_seat(s), tile=_tile(i),
+                                     hex=hex_name(h), direction=DIRECTIONS[d]),
+    "castle": lambda s, h: Words("{seat} places a castle on {hex}", seat=_seat(s), hex=hex_name(h)),
+    "pass": lambda s: Words("{seat} can place nothing and passes", seat=_seat(s)),
+    "figure": lambda s, h, leader: Words("{seat} puts {figure} on {hex}", seat=_seat(s), figure=_figure(leader),
+                                         hex=hex_name(h)),
+    "take": lambda s, h, leader: Words("{seat} takes {figure} back from {hex}", seat=_seat(s),
+                                       figure=_figure(leader), hex=hex_name(h)),
+    "closed": lambda t, hexes: Words("a {terrain} region closes ({hexes})", terrain=Words(t),
+                                     hexes=", ".join(hex_name(h) for h in hexes)),
+    "leave": lambda s, h, leader: Words("{figure} of {seat} leaves {hex}", figure=_figure(leader), seat=_seat(s),
+                                        hex=hex_name(h)),
+    "spell": lambda s, i, cost, *t: Words.plural("{seat} casts {spell} for {n} crystal",
+                                                 "{seat} casts {spell} for {n} crystals", cost, seat=_seat(s),
+                                                 spell=D.CARDS[i][0]),
+    "build": lambda s, i, index, cost: Words("{seat} builds {monument} in slot {slot} for {n} wood", seat=_seat(s),
+                                             monument=D.CARDS[i][1], slot=index + 1, n=cost),
+    "pay": lambda s, what, n: Words("{seat} pays {n} {what}", seat=_seat(s), n=n, what=Words(what)),
+    "acquire": lambda s, i: Words("{seat} acquires {card}", seat=_seat(s), card=D.card_name(i)),
+    "buy": lambda s, i, price: Words("{seat} buys {card} for {n} gold", seat=_seat(s), card=D.card_name(i), n=price),
+    "move": lambda s, a, b: Words("{seat} moves a figure from {start} to {end}", seat=_seat(s), start=hex_name(a),
+                                  end=hex_name(b)),
+    "single": lambda s, t, h: Words("{seat} places a single {terrain} tile on {hex}", seat=_seat(s),
+                                    terrain=Words(D.TERRAIN_NAMES[t]), hex=hex_name(h)),
+    "discard": lambda s: Words("the single tile fits nowhere and is discarded"),
+    "gain": lambda s, what, n: Words("{seat} gains {n} {what}", seat=_seat(s), n=n, what=Words(what)),
+    "score": lambda s, n, what: Words("{seat} scores {n} ({what})", seat=_seat(s), n=n, what=Words(what)),
+    "ending": lambda s: Words("{seat} cannot draw a double tile: this is the last round", seat=_seat(s)),
+    "over": lambda: Words("the game is over"),
 }

@@ -17,7 +17,7 @@ Card names are case-insensitive and may be typed with or without spaces.
 
 from __future__ import annotations
 
-from engines.core import NotationError
+from lanterne.engines.core import NotationError
 
 from . import data as D
 from .board import DIRECTIONS, hex_name, parse_hex

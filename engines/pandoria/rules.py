@@ -11,7 +11,8 @@ label say what the outcome continues with.
 
 from __future__ import annotations
 
-from engines.core import DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, apply_outcome_to_cards, read_action
+from lanterne.engines.core import (DEAL, ROLL, SHUFFLE, Cards, IllegalAction, TableOp, Words, apply_outcome_to_cards,
+                                  read_action)
 
 from . import data as D
 from .board import (CASTLE, DIRECTIONS, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED,
@@ -22,6 +23,12 @@ from .actions import Build, Buy, Castle, Figure, Monument, Move, Pass, Single, S
 
 MONUMENT = 1000
 FREE = -1
+
+
+def _seat(seat: int) -> Words:
+    """A seat in a refusal ("seat 2"); a client names it its way."""
+    return Words("seat {n}", n=seat + 1)
+
 
 def _cards(st: PandoriaState, slots: tuple[int, ...]) -> Cards:
     """The card registry, ready to change in place at ``slots`` (and nowhere else).
@@ -458,8 +465,8 @@ def _to_reserve(st: PandoriaState, h: int) -> None:
 
 def _put_figure(st: PandoriaState, seat: int, h: int, leader: bool) -> None:
     if leader not in figure_choices(st, seat):
-        raise IllegalAction("the leader comes out only after all other figures" if leader
-                            else "no figure left in reserve")
+        raise IllegalAction(Words("the leader comes out only after all other figures") if leader
+                            else Words("no figure left in reserve"))
     st.occupant = st.occupant[:]  # shared with the state before (PandoriaState.copy)
     st.occupant[h] = seat * 2 + int(leader)
     if leader:
@@ -474,7 +481,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
     if kind == "pass":
         read_action(Pass, action)
         if must_place(st, seat):
-            raise IllegalAction("placing a tile or a castle is compulsory while one fits")
+            raise IllegalAction(Words("placing a tile or a castle is compulsory while one fits"))
         st.passes += 1
         events.append(("pass", seat))
         st.phase = "figure"
@@ -483,10 +490,11 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         _, slot, ident, h, d = read_action(Tile, action)
         _on_board(kind, h)
         if slot not in st.piles[f"tiles{seat}"]:
-            raise IllegalAction(f"seat {seat + 1} has no double tile in slot {slot}")
+            raise IllegalAction(Words("{seat} has no double tile in slot {slot}", seat=_seat(seat), slot=slot))
         face = tile_face(ident)
         if not fits_double(st, h, d):
-            raise IllegalAction(f"a double tile does not fit at {_hexname(h)} {_dirname(d)}")
+            raise IllegalAction(Words("a double tile does not fit at {hex} {direction}", hex=_hexname(h),
+                                      direction=_dirname(d)))
         _cards(st, (slot,)).claim(slot, ident, seat)
         _pile(st, f"tiles{seat}").remove(slot)
         _pile(st, "board").append(slot)
@@ -499,16 +507,16 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
     elif kind == "castle":
         h = _on_board(kind, read_action(Castle, action).hex)
         if st.castles_left[seat] <= 0:
-            raise IllegalAction(f"seat {seat + 1} has no castle left")
+            raise IllegalAction(Words("{seat} has no castle left", seat=_seat(seat)))
         if not fits_single(st, h):
-            raise IllegalAction(f"a castle does not fit at {_hexname(h)}")
+            raise IllegalAction(Words("a castle does not fit at {hex}", hex=_hexname(h)))
         st.castles_left[seat] -= 1
         st.terrain, st.owner = st.terrain[:], st.owner[:]  # shared with the state before (PandoriaState.copy)
         st.terrain[h], st.owner[h] = CASTLE, seat
         st.placed = [h]
         events.append(("castle", seat, h))
     else:
-        raise IllegalAction(f"place a double tile or a castle first, not {kind}")
+        raise IllegalAction(Words("place a double tile or a castle first, not {action}", action=kind))
     st.passes = 0
     close_regions(st, st.placed, events)
     st.phase = "figure"
@@ -530,7 +538,7 @@ def do_figure(st: PandoriaState, action: tuple, events: list) -> None:
         a = read_action(Figure, action)
         h, leader = _on_board(kind, a.hex), a.leader
         if h not in st.placed:
-            raise IllegalAction(f"a figure goes on the tile or castle just placed, not on {_hexname(h)}")
+            raise IllegalAction(Words("a figure goes on the tile or castle just placed, not on {hex}", hex=_hexname(h)))
         if ("figure", h, leader) not in figure_actions(st, seat, [h]):
             _put_figure_reason(st, seat, h, leader)
         _put_figure(st, seat, h, leader)
@@ -538,22 +546,22 @@ def do_figure(st: PandoriaState, action: tuple, events: list) -> None:
     elif kind == "take":
         h = _on_board(kind, read_action(Take, action).hex)
         if st.occupant[h] < 0 or st.occupant[h] >> 1 != seat:
-            raise IllegalAction(f"no figure of seat {seat + 1} on {_hexname(h)}")
+            raise IllegalAction(Words("no figure of {seat} on {hex}", seat=_seat(seat), hex=_hexname(h)))
         leader = bool(st.occupant[h] & 1)
         _to_reserve(st, h)
         events.append(("take", seat, h, leader))
     elif kind == "skip":
         read_action(Skip, action)
     else:
-        raise IllegalAction(f"now place or take back a figure, or skip; not {kind}")
+        raise IllegalAction(Words("now place or take back a figure, or skip; not {action}", action=kind))
     st.phase = "card"
 
 
 def _put_figure_reason(st: PandoriaState, seat: int, h: int, leader: bool) -> None:
     if st.occupant[h] != FREE:
-        raise IllegalAction(f"{_hexname(h)} is occupied")
+        raise IllegalAction(Words("{hex} is occupied", hex=_hexname(h)))
     if st.closed[h]:
-        raise IllegalAction(f"{_hexname(h)} is in a closed region")
+        raise IllegalAction(Words("{hex} is in a closed region", hex=_hexname(h)))
     _put_figure(st, seat, h, leader)  # raises the reserve/leader reason
 
 
@@ -719,14 +727,15 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
     if kind == "monument":
         index = read_action(Monument, action).index
         if not (st.main_left or st.bonus == "monument"):
-            raise IllegalAction("no monument may be built now")
+            raise IllegalAction(Words("no monument may be built now"))
         if not st.monuments:
-            raise IllegalAction("no monument is left")
+            raise IllegalAction(Words("no monument is left"))
         if not 0 <= index < D.BUILDING_SLOTS or not 0 <= st.buildings[seat][index] < MONUMENT:
-            raise IllegalAction("a monument must cover one of your buildings")
+            raise IllegalAction(Words("a monument must cover one of your buildings"))
         cost = monument_cost(st, seat, index)
         if cost > res[D.WOOD]:
-            raise IllegalAction(f"the monument costs {cost} wood, seat {seat + 1} has {res[D.WOOD]}")
+            raise IllegalAction(Words("the monument costs {n} wood, {seat} has {has}", n=cost, seat=_seat(seat),
+                                      has=res[D.WOOD]))
         _use(st, "monument")
         res[D.WOOD] -= cost
         _pile(st, f"under{seat}").append(st.buildings[seat][index])
@@ -737,26 +746,27 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
         _halfling(st, seat)
         return after_card(st, events)
     if kind not in ("spell", "build"):
-        raise IllegalAction(f"now play a card, build a monument or skip; not {kind}")
+        raise IllegalAction(Words("now play a card, build a monument or skip; not {action}", action=kind))
     if kind == "build":
         card = read_action(Build, action)
     else:
         card = read_action(Spell, action[:len(Spell._fields)])
     slot, ident = card.slot, card.ident
     if slot not in st.piles[f"hand{seat}"]:
-        raise IllegalAction(f"seat {seat + 1} has no card in slot {slot}")
+        raise IllegalAction(Words("{seat} has no card in slot {slot}", seat=_seat(seat), slot=slot))
     if not 0 <= ident < len(D.CARDS):
         raise IllegalAction(f"{ident} is not a card")
     spell, building, _ = D.CARDS[ident]
     if isinstance(card, Build):
         index = card.index
         if not (st.main_left or st.bonus == "building"):
-            raise IllegalAction("no building may be built now")
+            raise IllegalAction(Words("no building may be built now"))
         if index not in build_indexes(st, seat, ident):
-            raise IllegalAction(f"{building} cannot go in building slot {index + 1}")
+            raise IllegalAction(Words("{building} cannot go in building slot {slot}", building=building, slot=index + 1))
         cost = building_cost(st, seat, ident, index)
         if cost > res[D.WOOD]:
-            raise IllegalAction(f"{building} costs {cost} wood, seat {seat + 1} has {res[D.WOOD]}")
+            raise IllegalAction(Words("{building} costs {n} wood, {seat} has {has}", building=building, n=cost,
+                                      seat=_seat(seat), has=res[D.WOOD]))
         _cards(st, (slot,)).claim(slot, ident, seat)
         _use(st, "building")
         res[D.WOOD] -= cost
@@ -769,13 +779,15 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
         return after_card(st, events)
     # a spell
     if not (st.main_left or st.bonus == "spell"):
-        raise IllegalAction("no spell may be played now")
+        raise IllegalAction(Words("no spell may be played now"))
     target = tuple(action[len(Spell._fields):])
     cost = spell_cost(st, seat, spell)
     if cost > res[D.CRYSTAL]:
-        raise IllegalAction(f"{spell} costs {cost} crystals, seat {seat + 1} has {res[D.CRYSTAL]}")
+        raise IllegalAction(Words.plural("{spell} costs {n} crystal, {seat} has {has}",
+                                         "{spell} costs {n} crystals, {seat} has {has}", cost, spell=spell,
+                                         seat=_seat(seat), has=res[D.CRYSTAL]))
     if target not in spell_targets(st, seat, spell):
-        raise IllegalAction(f"{spell} cannot take {_targets_text(target)} now")
+        raise IllegalAction(Words("{spell} cannot take {target} now", spell=spell, target=_targets_text(target)))
     _cards(st, (slot,)).claim(slot, ident, seat)
     _use(st, "spell")
     res[D.CRYSTAL] -= cost
@@ -787,7 +799,7 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
 
 def _targets_text(target: tuple) -> str:
     return " ".join(_hexname(x) if isinstance(x, int) and not isinstance(x, bool) else str(x)
-                    for x in target) or "no target"
+                    for x in target) or Words("no target")
 
 
 def _use(st: PandoriaState, kind: str) -> None:
@@ -852,10 +864,10 @@ def terrain_actions(st: PandoriaState) -> list[tuple]:
 
 def do_terrain(st: PandoriaState, action: tuple, events: list) -> None:
     if action[0] != "single":
-        raise IllegalAction(f"place the single tile first, not {action[0]}")
+        raise IllegalAction(Words("place the single tile first, not {action}", action=action[0]))
     h = _on_board("single", read_action(Single, action).hex)
     if not fits_single(st, h):
-        raise IllegalAction(f"the single tile does not fit at {_hexname(h)}")
+        raise IllegalAction(Words("the single tile does not fit at {hex}", hex=_hexname(h)))
     terrain, symbols = D.SINGLE_TILES[card_of(st, st.single) - D.SINGLE_BASE]
     _cover(st, h, terrain, symbols, events)
     _pile(st, "board").append(st.single)
@@ -872,13 +884,13 @@ def do_terrain_figure(st: PandoriaState, action: tuple, events: list) -> None:
         a = read_action(Figure, action)
         h, leader = _on_board("figure", a.hex), a.leader
         if ("figure", h, leader) not in figure_actions(st, seat, st.placed[-1:]):
-            raise IllegalAction(f"no figure may go on {_hexname(h)}")
+            raise IllegalAction(Words("no figure may go on {hex}", hex=_hexname(h)))
         _put_figure(st, seat, h, leader)
         events.append(("figure", seat, h, leader))
     elif action[0] == "skip":
         read_action(Skip, action)
     else:
-        raise IllegalAction(f"put a figure on the single tile or skip; not {action[0]}")
+        raise IllegalAction(Words("put a figure on the single tile or skip; not {action}", action=action[0]))
     after_card(st, events)
 
 
@@ -971,13 +983,14 @@ def do_buy(st: PandoriaState, action: tuple, events: list) -> None:
         read_action(Skip, action)
         return draw_step(st, events)
     if action[0] != "buy":
-        raise IllegalAction(f"now buy a market card or skip; not {action[0]}")
+        raise IllegalAction(Words("now buy a market card or skip; not {action}", action=action[0]))
     slot = read_action(Buy, action).slot
     if slot not in st.piles["market"]:
-        raise IllegalAction(f"slot {slot} is not in the market")
+        raise IllegalAction(Words("slot {slot} is not in the market", slot=slot))
     price = buy_price(st, seat, card_of(st, slot))
     if price > st.resources[seat][D.GOLD]:
-        raise IllegalAction(f"that card costs {price} gold, seat {seat + 1} has {st.resources[seat][D.GOLD]}")
+        raise IllegalAction(Words("that card costs {n} gold, {seat} has {has}", n=price, seat=_seat(seat),
+                                  has=st.resources[seat][D.GOLD]))
     st.resources[seat][D.GOLD] -= price
     _pile(st, "market").remove(slot)
     _pile(st, f"hand{seat}").append(slot)
@@ -1039,7 +1052,8 @@ def do_elf(st: PandoriaState, action: tuple, events: list) -> None:
     if action[0] == "move":
         move = read_action(Move, action)
         if move not in elf_moves(st, st.current):
-            raise IllegalAction("an Elf moves a figure (not the leader) 1 or 2 spaces to a free space that is not enclosed")
+            raise IllegalAction(Words("an Elf moves a figure (not the leader) 1 or 2 spaces to a free space that is not "
+                                      "enclosed"))
         src, dst = move.source, move.to
         st.occupant = st.occupant[:]  # shared with the state before (PandoriaState.copy)
         st.occupant[dst], st.occupant[src] = st.occupant[src], FREE
@@ -1047,7 +1061,7 @@ def do_elf(st: PandoriaState, action: tuple, events: list) -> None:
     elif action[0] == "skip":
         read_action(Skip, action)
     else:
-        raise IllegalAction(f"move a figure or skip; not {action[0]}")
+        raise IllegalAction(Words("move a figure or skip; not {action}", action=action[0]))
     end_turn(st, events)
 
 
@@ -1124,7 +1138,7 @@ def apply(st: PandoriaState, action: tuple) -> tuple[PandoriaState, list]:
         return new, events
     handler = HANDLERS.get(st.phase)
     if handler is None:
-        raise IllegalAction(f"nothing can be played in phase {st.phase}")
+        raise IllegalAction(Words("nothing can be played in phase {phase}", phase=Words(st.phase)))
     handler(new, action, events)
     return new, events
 

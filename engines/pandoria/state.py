@@ -7,7 +7,7 @@ both the rules (which copy a registry before changing it) and the game's
 
 from __future__ import annotations
 
-from engines.core import Cards, PositionError, State, TableOp
+from lanterne.engines.core import Cards, PositionError, State, TableOp
 
 from .board import NHEX
 from .data import BUILDING_SLOTS, CASTLES, FIGURES, IDENTITIES, RESOURCE_CAP

@@ -1,6 +1,6 @@
 """Pueblo speed figures: legal placements generated per second, random 4-player games per second.
 
-Run: ``.venv/bin/python -m engines.pueblo.bench`` (prints both figures, median of 3 runs).
+Run: ``.venv/bin/python -m lanterne.engines.pueblo.bench`` (prints both figures, median of 3 runs).
 Each function returns one figure, so ``client/bench.py`` can register it.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from engines.bots import RandomBot
-from engines.core import OpenTable, play_out
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import OpenTable, play_out
 
 from . import GAME
 from .state import PLACE

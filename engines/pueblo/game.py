@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import Game, RulesError, State
+from lanterne.engines.core import Game, RulesError, State, Words
 
 from . import notation, rules
 from .geometry import SPACE_NAMES, cell_name
@@ -73,34 +73,43 @@ class PuebloGame(Game):
         return load_state(data)
 
     def describe_event(self, event: tuple) -> str:
+        """A short sentence for the move log (``Words``: English, and how to say it in another language)."""
         kind = event[0]
-        who = (lambda p: COLOURS[p])
+        who = (lambda p: Words(COLOURS[p]))
+        stone = (lambda c: Words("coloured") if c == "C" else Words("neutral"))
         if kind == "score":
-            return f"{who(event[1])} +{-event[2]} penalty ({event[3]})"
+            return Words.plural("{seat} +{n} penalty ({what})", "{seat} +{n} penalty ({what})", -event[2],
+                                seat=who(event[1]), what=Words(event[3]))
         if kind == "place":
-            return f"{who(event[1])} places a {'coloured' if event[2] == 'C' else 'neutral'} stone at level {event[6] + 1}"
+            return Words("{seat} places a {stone} stone at level {level}", seat=who(event[1]), stone=stone(event[2]),
+                         level=event[6] + 1)
         if kind == "chief":
-            return f"{who(event[1])} moves the chieftain to {SPACE_NAMES[event[3]]}"
+            return Words("{seat} moves the chieftain to {space}", seat=who(event[1]), space=SPACE_NAMES[event[3]])
         if kind == "remove":
-            return f"{who(event[1])} removes the stone at {cell_name(event[3])}"
+            return Words("{seat} removes the stone at {cell}", seat=who(event[1]), cell=cell_name(event[3]))
         if kind == "first":
-            return f"{who(event[1])} plays first"
+            return Words("{seat} plays first", seat=who(event[1]))
         if kind == "final round":
-            return f"final round from {SPACE_NAMES[event[1]]}"
+            return Words("final round from {space}", space=SPACE_NAMES[event[1]])
         if kind == "drop":
-            return f"{who(event[1])} sets a {'coloured' if event[2] == 'C' else 'neutral'} stone aside: it fits nowhere"
+            return Words("{seat} sets a {stone} stone aside: it fits nowhere", seat=who(event[1]),
+                         stone=stone(event[2]))
         if kind == "site":
-            return f"{who(event[1])} places a sacred site on {' '.join(cell_name(c) for c in event[2])}"
+            return Words("{seat} places a sacred site on {cells}", seat=who(event[1]),
+                         cells=" ".join(cell_name(c) for c in event[2]))
         if kind == "auction":
-            return f"turn-order auction {event[1]}"
+            return Words("turn-order auction {n}", n=event[1])
         if kind == "bid":
-            return f"{who(event[1])} bids {event[2]}"
+            return Words("{seat} bids {n}", seat=who(event[1]), n=event[2])
         if kind == "pass":
-            return f"{who(event[1])} passes"
+            return Words("{seat} passes", seat=who(event[1]))
         if kind == "card":
-            return f"{who(event[1])} takes turn-order card {event[2]}" + (f" for {event[3]}" if event[3] else " free")
+            if event[3]:
+                return Words("{seat} takes turn-order card {card} for {price}", seat=who(event[1]), card=event[2],
+                             price=event[3])
+            return Words("{seat} takes turn-order card {card} free", seat=who(event[1]), card=event[2])
         if kind == "order":
-            return "turn order: " + ", ".join(who(p) for p in event[1])
+            return Words("turn order: {seats}", seats=Words.listing(who(p) for p in event[1]))
         if kind == "over":
-            return "game over, won by " + " and ".join(who(p) for p in event[1])
+            return Words("game over, won by {seats}", seats=Words.listing((who(p) for p in event[1]), " and "))
         return super().describe_event(event)

@@ -15,6 +15,8 @@ from __future__ import annotations
 from itertools import permutations, product
 from typing import NamedTuple, Sequence
 
+from lanterne.engines.core import Words
+
 from .data import CORNER_QUARTERS, CORNERS, SITE_SHAPE, SIZE, STONE_CUBES, TRACK, TRACK_SIDES
 
 Cube = tuple[int, int, int]
@@ -255,8 +257,8 @@ def why_not(heights: Sequence[int], t: Template) -> str | None:
         b = 0
     for v, c in cubes:
         if v < b:
-            return f"the square over {cell_name(c)} would hang in the air"
-    return f"the stone cannot rest level on {', '.join(cell_name(c) for c in t.cells)}"
+            return Words("the square over {cell} would hang in the air", cell=cell_name(c))
+    return Words("the stone cannot rest level on {cells}", cells=", ".join(cell_name(c) for c in t.cells))
 
 
 # -------------------------------------------------------------------- sight

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from engines.core import NotationError
+from lanterne.engines.core import NotationError
 
 from .actions import Bid, Card, Drop, Move, Place, Remove, Site
 from .geometry import BY_CELLS, TEMPLATE_INDEX, cell_name, parse_cell

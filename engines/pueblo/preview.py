@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from lanterne.engines.core import Words
+
 from .data import MOVES, TRACK
 from .geometry import POSE_COLUMNS, SPACE_NAMES, TEMPLATE_INDEX, base_level, cell_name, penalties_at, sight, why_not
 from .state import PuebloState
@@ -31,7 +33,7 @@ def footprint(state: PuebloState, orient: int, x: int, y: int) -> Footprint:
     reason = None
     on_site = [c for c in t.cells if state.site_mask >> c & 1]
     if on_site:
-        reason = f"{cell_name(on_site[0])} is a sacred site: nothing may be built on it"
+        reason = Words("{cell} is a sacred site: nothing may be built on it", cell=cell_name(on_site[0]))
     elif base is None:
         reason = why_not(state.heights, t)
     return Footprint(tuple(cells), base, reason is None, reason)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import chain
 
-from engines.core import ROLL, TABLE, Event, IllegalAction, TableOp, read_action
+from lanterne.engines.core import ROLL, TABLE, Event, IllegalAction, TableOp, Words, read_action
 
 from .actions import Bid, Card, Drop, Move, Pass, Place, Remove, Site
 
@@ -171,7 +171,7 @@ def apply(state: PuebloState, action: tuple) -> tuple[PuebloState, list[Event]]:
         raise IllegalAction(f"unknown action {kind!r}")
     want = _PHASE_OF[kind]
     if state.phase != want:
-        raise IllegalAction(f"cannot {kind} now: {_WAITING[state.phase]}")
+        raise IllegalAction(Words("cannot {action} now: {why}", action=kind, why=_WAITING[state.phase]))
     s = state.copy()
     events: list[Event] = []
     handler(s, action, actor(state), events)
@@ -213,10 +213,10 @@ def _site(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     site = _read(Site, action, "site takes 3 whole numbers")
     cells = tuple(sorted((site.cell_a, site.cell_b, site.cell_c)))
     if cells not in _SITE_SET:
-        raise IllegalAction("a sacred site covers 3 cells of a 2x2 square (an L)")
+        raise IllegalAction(Words("a sacred site covers 3 cells of a 2x2 square (an L)"))
     mask = _mask(cells)
     if mask & s.site_mask:
-        raise IllegalAction("sacred sites cannot overlap")
+        raise IllegalAction(Words("sacred sites cannot overlap"))
     s.sites.append(cells)
     s.site_mask |= mask
     s.fit = all_box_fits(s.heights, s.site_mask)
@@ -283,9 +283,9 @@ def _after_bid(s: PuebloState) -> None:
 def _bid(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     n = _read(Bid, action, "bid takes 1 whole number").points
     if n < MIN_BID or n > MAX_BID:
-        raise IllegalAction(f"a bid is {MIN_BID} to {MAX_BID} penalty points")
+        raise IllegalAction(Words("a bid is {low} to {high} penalty points", low=MIN_BID, high=MAX_BID))
     if n <= s.high:
-        raise IllegalAction(f"a bid must beat {s.high}")
+        raise IllegalAction(Words("a bid must beat {n}", n=s.high))
     s.high = n
     s.high_seat = seat
     ev.append(("bid", seat, n))
@@ -302,7 +302,8 @@ def _pass(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
 def _card(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     k = _read(Card, action, "card takes 1 whole number").number
     if k not in free_cards(s):
-        raise IllegalAction(f"turn-order card {k} is not available (left: {', '.join(map(str, free_cards(s)))})")
+        raise IllegalAction(Words("turn-order card {card} is not available (left: {left})", card=k,
+                                  left=", ".join(map(str, free_cards(s)))))
     s.card_of[seat] = k
     ev.append(("card", seat, k, s.high))
     if s.high:
@@ -330,16 +331,17 @@ def _place(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     allowed = kinds_allowed(s, seat)
     if kind not in allowed:
         if s.lone[seat]:
-            raise IllegalAction("the lone coloured stone must be placed first")
+            raise IllegalAction(Words("the lone coloured stone must be placed first"))
         if s.half[seat] is not None:
-            raise IllegalAction(f"the begun block must be finished: place the {_kind_name(s.half[seat])} stone")
-        raise IllegalAction(f"no {_kind_name(kind)} stone left")
+            raise IllegalAction(Words("the begun block must be finished: place the {kind} stone",
+                                      kind=_kind_name(s.half[seat])))
+        raise IllegalAction(Words("no {kind} stone left", kind=_kind_name(kind)))
     t = TEMPLATE_INDEX.get((place.orient, place.x, place.y))
     if t is None:
-        raise IllegalAction("no such orientation or position on the 8x8 area")
+        raise IllegalAction(Words("no such orientation or position on the 8x8 area"))
     if t.mask & s.site_mask:
         bad = next(c for c in t.cells if s.site_mask >> c & 1)
-        raise IllegalAction(f"{cell_name(bad)} is a sacred site: nothing may be built on it")
+        raise IllegalAction(Words("{cell} is a sacred site: nothing may be built on it", cell=cell_name(bad)))
     base = base_level(s.heights, t)
     if base is None:
         raise IllegalAction(why_not(s.heights, t))
@@ -370,8 +372,8 @@ def _take_from_reserve(s: PuebloState, seat: int, kind: str) -> None:
         s.half[seat] = None
 
 
-def _kind_name(kind: str) -> str:
-    return "coloured" if kind == COLOURED else "neutral"
+def _kind_name(kind: str) -> Words:
+    return Words("coloured") if kind == COLOURED else Words("neutral")
 
 
 def _drop(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
@@ -379,9 +381,9 @@ def _drop(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     if kind not in KINDS:
         raise IllegalAction("drop takes a stone, C or N")
     if kind not in kinds_allowed(s, seat):
-        raise IllegalAction(f"the {_kind_name(kind)} stone is not the one due")
+        raise IllegalAction(Words("the {kind} stone is not the one due", kind=_kind_name(kind)))
     if fitting_templates(s):
-        raise IllegalAction("a stone may only be dropped when it fits nowhere")
+        raise IllegalAction(Words("a stone may only be dropped when it fits nowhere"))
     s.dropped[seat][0 if kind == COLOURED else 1] += 1
     _take_from_reserve(s, seat, kind)
     ev.append(("drop", seat, kind))
@@ -391,7 +393,7 @@ def _drop(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
 def _move(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     n = _read(Move, action, "move takes 1 whole number").steps
     if n not in MOVES:
-        raise IllegalAction("the chieftain moves 1 to 4 spaces")
+        raise IllegalAction(Words("the chieftain moves 1 to 4 spaces"))
     start = s.chief
     s.chief = (start + n) % TRACK
     ev.append(("chief", seat, start, s.chief))
@@ -454,17 +456,17 @@ def _start_dismantle_turn(s: PuebloState) -> None:
 def _remove(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     c = _read(Remove, action, "remove takes 1 whole number").cell
     if not 0 <= c < len(s.heights) or not s.heights[c]:
-        raise IllegalAction("no stone there")
+        raise IllegalAction(Words("no stone there"))
     sid = s.stacks[c][-1]
     st = s.stones[sid]
     if stone_tall_cell(s, sid) != c:
-        raise IllegalAction(f"name a stone by its two-cube square ({cell_name(stone_tall_cell(s, sid))})")
+        raise IllegalAction(Words("name a stone by its two-cube square ({cell})", cell=cell_name(stone_tall_cell(s, sid))))
     if st[0] != seat and st[0] != NEUTRAL:
-        raise IllegalAction("only your own coloured stones or neutral ones may be removed")
+        raise IllegalAction(Words("only your own coloured stones or neutral ones may be removed"))
     if st[0] == NEUTRAL and not s.on_board(seat):
-        raise IllegalAction("with no stone of your colour left on the board you may not remove neutral ones")
+        raise IllegalAction(Words("with no stone of your colour left on the board you may not remove neutral ones"))
     if not removable(s, sid):
-        raise IllegalAction("that stone cannot be lifted without touching another")
+        raise IllegalAction(Words("that stone cannot be lifted without touching another"))
     t = TEMPLATE_INDEX[st[1], st[2], st[3]]
     _own_board(s)
     for cc, col in zip(t.cells, POSE_COLUMNS[t.orient]):
@@ -493,7 +495,8 @@ _HANDLERS = {"roll": _roll, "site": _site, "bid": _bid, "pass": _pass, "card": _
              "drop": _drop, "move": _move, "remove": _remove}
 _PHASE_OF = {"roll": ROLL_PHASE, "site": SITE, "bid": BID, "pass": BID, "card": PICK, "place": PLACE,
              "drop": PLACE, "move": MOVE, "remove": REMOVE}
-_WAITING = {ROLL_PHASE: "the table must roll for the first player",
-            SITE: "a sacred site must be placed", BID: "the turn-order auction is on",
-            PICK: "the auction winner must pick a turn-order card", PLACE: "a stone must be placed",
-            MOVE: "the chieftain must be moved", REMOVE: "a stone must be removed", OVER: "the game is over"}
+_WAITING = {ROLL_PHASE: Words("the table must roll for the first player"),
+            SITE: Words("a sacred site must be placed"), BID: Words("the turn-order auction is on"),
+            PICK: Words("the auction winner must pick a turn-order card"), PLACE: Words("a stone must be placed"),
+            MOVE: Words("the chieftain must be moved"), REMOVE: Words("a stone must be removed"),
+            OVER: Words("the game is over")}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core import ROLL, Cards, PositionError, State, TableOp
+from lanterne.engines.core import ROLL, Cards, PositionError, State, TableOp
 
 from .data import CELLS, MAX_BID, MAX_SITES, NEUTRAL, STONES_PER_PLAYER, TRACK
 from .geometry import POSE_COLUMNS, SITE_SHAPES, TEMPLATE_INDEX, all_box_fits, base_level, cell_name

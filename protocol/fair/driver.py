@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 import msgpack
 
-from engines.core import State, TableOp, canonical_pack
+from lanterne.engines.core import State, TableOp, canonical_pack
 
 from .table import FairTable
 
@@ -88,7 +88,7 @@ class LocalTables:
     """
 
     def __init__(self, game_id: bytes, players: int, identities: Sequence[int], seed: object = 0):
-        from engines.core import Cards
+        from lanterne.engines.core import Cards
 
         self.game_id = game_id
         self.players = players
@@ -99,7 +99,7 @@ class LocalTables:
 
     def run(self, op: TableOp, tamper: Tamper | None = None) -> list[tuple]:
         """Resolve ``op`` everywhere and apply each outcome to its seat's view."""
-        from engines.core import apply_outcome_to_cards
+        from lanterne.engines.core import apply_outcome_to_cards
 
         outcomes = run_op(self.tables, op, self.views, self.log, tamper)
         for view, outcome in zip(self.views, outcomes):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol import wire
+from lanterne.protocol import wire
 
 MAX_CARDS = 1024
 """Largest pile a shuffle may hold."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
+from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
 from . import group as g
 from .table import CheatDetected, FairError, check_pile, check_slots, plan_open
@@ -305,7 +305,7 @@ class RevealedTable:
 
     def consume_final(self, seat: int, body: dict) -> None:
         if not 0 <= seat < self.players:
-            raise FairError(f"seat {seat} is not a seat of this table")
+            raise FairError(f"seat {seat + 1} is not a seat of this table")   # seats counted from 1, as everywhere a person reads
         if seat in self._finals:
             raise CheatDetected(seat, f"{_who(seat)} revealed its secrets twice")
         if not _same(body, self.final_body(seat)):

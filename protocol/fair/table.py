@@ -43,7 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
+from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
 from . import group as g
 from .audit import Auditor
@@ -140,7 +140,7 @@ def plan_open(op: TableOp, view: State, where: dict, decks: dict, players: int) 
     verifier's revealed table, so both schedule the same steps.
     """
     if op.kind == DEAL and op.to is not None and not 0 <= op.to < players:
-        raise FairError(f"cannot deal to seat {op.to}: there are {players} seats")
+        raise FairError(f"cannot deal to seat {op.to + 1}: there are {players} seats")
     check_slots(op, view)
     opened = []
     for slot in op.slots:
@@ -174,7 +174,7 @@ class FairTable:
         if players < 2:
             raise FairError(f"a fair table needs 2 or more players, not {players}")
         if seat is not None and not 0 <= seat < players:
-            raise FairError(f"seat {seat} is not one of the {players} seats")
+            raise FairError(f"seat {seat + 1} is not one of the {players} seats")
         self.game_id = bytes(game_id)
         self.seat = seat
         self.players = players
@@ -572,7 +572,7 @@ class FairTable:
     def consume_final(self, seat: int, body: dict) -> None:
         """Another seat's secrets: recompute its every step. Raises CheatDetected."""
         if seat == self.seat or not 0 <= seat < self.players:
-            raise FairError(f"seat {seat} is not another seat of this table")
+            raise FairError(f"seat {seat + 1} is not another seat of this table")
         if seat in self._finals:
             raise CheatDetected(seat, f"{_who(seat)} revealed its secrets twice")
         try:

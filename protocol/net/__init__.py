@@ -12,5 +12,5 @@
   and claims;
 * :mod:`.bench`, :mod:`.bench_npeer`: the network rows of ``lanterne bench``.
 
-Submodules are imported on use, so ``import protocol.net`` stays cheap.
+Submodules are imported on use, so ``import lanterne.protocol.net`` stays cheap.
 """

@@ -20,7 +20,7 @@ multicast) come from ``sudo .venv/bin/python -m tests.e2e.bench_net``.
   55-card shuffle and the deal by the fair table), both sessions in one
   process talking over one encrypted TCP link on 127.0.0.1: CPU time of
   the process (both peers, the link's work included), median of 5;
-  ``python -m protocol.net.bench`` also measures it over a plaintext link,
+  ``python -m lanterne.protocol.net.bench`` also measures it over a plaintext link,
   for what the encryption adds.
 """
 
@@ -35,7 +35,7 @@ LOCAL = "127.0.0.1"
 
 
 async def _listed_once() -> float:
-    from protocol.net.discovery import Advert, Discovery
+    from lanterne.protocol.net.discovery import Advert, Discovery
 
     fp = "bench-" + os.urandom(6).hex()
     async with Discovery([LOCAL]) as host:
@@ -51,10 +51,10 @@ def listed_after_start_s() -> float:
 
 
 async def _round_trips(moves: int) -> list[float]:
-    from protocol.identity import Identity
-    from protocol.log import open_entry, seal
-    from protocol.net.handshake import Handshake
-    from protocol.net.transport import bound_port, connect, serve
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.log import open_entry, seal
+    from lanterne.protocol.net.handshake import Handshake
+    from lanterne.protocol.net.transport import bound_port, connect, serve
 
     host_id, guest_id = Identity.generate(), Identity.generate()
     guest_hs, host_hs = Handshake(guest_id, "Guest"), Handshake(host_id, "Host", initiator=False)
@@ -89,8 +89,8 @@ def move_round_trip_ms(moves: int = 300) -> float:
 
 
 def handshake_cpu_ms(links: int = 200) -> float:
-    from protocol.identity import Identity
-    from protocol.net.handshake import Handshake
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.net.handshake import Handshake
 
     ana, bob = Identity.generate(), Identity.generate()
     times = []
@@ -104,10 +104,10 @@ def handshake_cpu_ms(links: int = 200) -> float:
 
 
 def _move_paths(moves: int) -> tuple[list[float], list[float]]:
-    from protocol.identity import Identity
-    from protocol.log import open_entry, seal
-    from protocol.net.framing import DATA, FrameDecoder, Opener, Sealer, encode_frame
-    from protocol.net.handshake import Handshake
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.log import open_entry, seal
+    from lanterne.protocol.net.framing import DATA, FrameDecoder, Opener, Sealer, encode_frame
+    from lanterne.protocol.net.handshake import Handshake
 
     me, peer = Identity.generate(), Identity.generate()
     a, b = Handshake(me, "Ana"), Handshake(peer, "Bob", initiator=False)
@@ -137,10 +137,10 @@ def move_encryption_overhead_ms(moves: int = 2000) -> float:
 
 
 async def _deal_over_link(seed: int, secure: bool = True) -> float:
-    from engines.registry import get_game
-    from protocol.memory import make_sessions
-    from protocol.net.handshake import Handshake
-    from protocol.net.transport import bound_port, connect, serve
+    from lanterne.engines.registry import get_game
+    from lanterne.protocol.memory import make_sessions
+    from lanterne.protocol.net.handshake import Handshake
+    from lanterne.protocol.net.transport import bound_port, connect, serve
 
     host, guest = make_sessions(get_game("pagode"), 2, f"deal-bench/{seed}")
     guest_hs, host_hs = Handshake(guest.identity, "Guest"), Handshake(host.identity, "Host", initiator=False)

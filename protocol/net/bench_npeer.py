@@ -1,6 +1,6 @@
 """N-peer figures over a full mesh of Peers on 127.0.0.1.
 
-    .venv/bin/python -m protocol.net.bench_npeer [--rounds 3] [--moves 150]
+    .venv/bin/python -m lanterne.protocol.net.bench_npeer [--rounds 3] [--moves 150]
 
 * deal: a 4-peer Pandoria table, from the host's hello until the first
   seat's move: genesis, the first-player roll and the setup's table ops
@@ -26,10 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from engines.bots import make_bot
-from engines.registry import get_game
-from protocol.identity import Identity
-from protocol.session import GameStarted, Moved
+from lanterne.engines.bots import make_bot
+from lanterne.engines.registry import get_game
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.session import GameStarted, Moved
 
 from .peer import Peer, PeerOptions
 from .transport import LinkOptions

@@ -13,10 +13,10 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from engines.bots import RandomBot
-from engines.core import Player, RulesError
-from protocol.identity import Identity, fingerprint
-from protocol.session import COMPUTER_MARK, ClaimRefused, Replaced, SeatReplaced, Session
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import Player, RulesError
+from lanterne.protocol.identity import Identity, fingerprint
+from lanterne.protocol.session import COMPUTER_MARK, ClaimRefused, Replaced, SeatReplaced, Session
 
 from .events import Note
 from .files import GameFiles, Say, Seat, read_meta, write_private

@@ -3,7 +3,9 @@
 Every peer advertises ``_lanterne._tcp.local.`` with TXT records saying the
 protocol version, its display name, its key fingerprint and, when it has one,
 its open table (game, variant, free seats), or that it is an app idle in
-its lobby (``lobby=1``: no table, nothing listening). TXT records are *hints*: anyone
+its lobby (``lobby=1``: no table, nothing listening), and, while it plays
+at a table that lets spectators watch, that table (game, seats, moves:
+``play``...). TXT records are *hints*: anyone
 on the LAN can advertise anything, so a fingerprint here only says whom to
 expect; identity is proven on the TCP connection (the hello of the session).
 
@@ -72,6 +74,22 @@ class TableHint:
 
 
 @dataclass(frozen=True)
+class RunningHint:
+    """A table under way that lets spectators watch, as one of its players advertises it (untrusted).
+
+    Every player of such a table says it, so a lobby groups the lines by
+    ``table`` (the first 16 hex digits of the table id)."""
+
+    game: str
+    variant: str = "standard"
+    seats: int = 2
+    names: tuple[str, ...] = ()
+    """The seats' names, in seat order (cut to fit the TXT record)."""
+    moves: int = 0
+    table: str = ""
+
+
+@dataclass(frozen=True)
 class Advert:
     """What a peer says about itself on the LAN. Everything but the address is a hint."""
 
@@ -87,6 +105,8 @@ class Advert:
     """An app open in its lobby (no table of its own, ``port`` 0): listed so people see each other."""
     heartbeat: float = 0.0
     """Seconds between its heartbeats (TXT ``hb``; 0: an advertiser that does not beat, never expired)."""
+    running: RunningHint | None = None
+    """The table it plays at, under way, that spectators may watch (TXT ``play``...)."""
 
     @property
     def address(self) -> str:
@@ -102,7 +122,16 @@ class Advert:
             props.update(game=self.table.game, variant=self.table.variant, free=str(self.table.free))
             if self.table.seats != 2:
                 props["seats"] = str(self.table.seats)
+        if self.running is not None:
+            run = self.running
+            props.update(play=run.game, pvar=run.variant, pseats=str(run.seats), moves=str(run.moves),
+                         tid=run.table[:16], pnames=_cut_utf8(NAMES_SEP.join(n.replace(",", " ") for n in run.names),
+                                                             160))
         return {k: _cut_utf8(v, 250 - len(k)) for k, v in props.items()}
+
+
+NAMES_SEP = ","
+"""Between two seat names in TXT ``pnames`` (a comma in a name is sent as a space)."""
 
 
 def _cut_utf8(text: str, limit: int) -> str:
@@ -143,9 +172,18 @@ def advert_from_properties(props: dict, port: int, addresses: Iterable[str], ins
         seats = _int(props, "seats", 2)
         table = TableHint(game, _text(props, "variant", 32) or "standard", _int(props, "free", 1),
                           seats if 2 <= seats <= 16 else 2)
+    running = None
+    play = _text(props, "play", 32)
+    if play and not lobby and port:
+        seats = _int(props, "pseats", 2)
+        names = tuple(n.strip()[:MAX_NAME] for n in (_text(props, "pnames", 200) or "").split(NAMES_SEP))[:16]
+        tid = _text(props, "tid", 16) or ""
+        running = RunningHint(play, _text(props, "pvar", 32) or "standard", seats if 2 <= seats <= 16 else 2,
+                              names if any(names) else (), min(_int(props, "moves", 0), 10**6),
+                              tid if re.fullmatch(r"[0-9a-f]{16}", tid) else "")
     return Advert(name=name, fingerprint=fp, port=port, addresses=tuple(addresses),
                   protocol=_int(props, "v", 0), table=None if lobby else table, instance=instance, lobby=lobby,
-                  heartbeat=beat / 1000 if 100 <= beat <= 60_000 else 0.0)
+                  heartbeat=beat / 1000 if 100 <= beat <= 60_000 else 0.0, running=running)
 
 
 def instance_label(name: str, fingerprint: str, lobby: bool = False) -> str:
@@ -258,9 +296,13 @@ class Discovery:
 
     async def update_table(self, table: TableHint | None) -> None:
         """Change the open table we advertise (None: no open table)."""
+        await self.update(table=table)
+
+    async def update(self, **fields) -> None:
+        """Change what we advertise (fields of :class:`Advert`: ``table``, ``running``)."""
         if self._mine is None or self._advert is None:
-            raise DiscoveryError("update_table before advertise")
-        self._advert = replace(self._advert, table=table)
+            raise DiscoveryError("update before advertise")
+        self._advert = replace(self._advert, **fields)
         self._mine = AsyncServiceInfo(SERVICE_TYPE, self._mine.name, addresses=self._mine.addresses,
                                       port=self._mine.port, properties=self._advert.properties(),
                                       server=self._mine.server)

@@ -221,6 +221,39 @@ class Note(PeerEvent):
         return self.text
 
 
-__all__ = ["Advertised", "JoinAsked", "JoinPending", "JoinRefused", "JoinWithdrawn", "LinkAsked", "LinkLost", "Linked", "Listening", "Note",
+@dataclass(frozen=True)
+class ChatSaid(PeerEvent):
+    """Somebody at the table (or we) said something in the table chat (``line``: a :class:`.chat.ChatLine`)."""
+
+    line: object
+
+    def __str__(self) -> str:
+        return str(self.line)
+
+
+@dataclass(frozen=True)
+class WatchersHeard(PeerEvent):
+    """Another seat told us who watches the table through it (its whole list, signed by it)."""
+
+    seat: int
+    names: tuple[str, ...]
+    more: int = 0
+
+    def __str__(self) -> str:
+        who = ", ".join(self.names) + (f" and {self.more} more" if self.more else "")
+        return f"watching through seat {self.seat + 1}: {who or 'nobody'}"
+
+
+@dataclass(frozen=True)
+class ChatDropped(PeerEvent):
+    """A chat message from a peer was dropped (malformed, too long, too many...): nobody is named for it."""
+
+    reason: str
+
+    def __str__(self) -> str:
+        return f"dropped a chat message: {self.reason}"
+
+
+__all__ = ["Advertised", "ChatDropped", "ChatSaid", "JoinAsked", "JoinPending", "JoinRefused", "JoinWithdrawn", "LinkAsked", "LinkLost", "Linked", "Listening", "Note",
            "PeerEvent", "PeerLeft", "Resumed", "SeatFreed", "SeatOffered", "SeatTaken", "Seated", "WatcherJoined",
-           "WatcherLeft"]
+           "WatcherLeft", "WatchersHeard"]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from protocol.log import LogFormatError, LogWriter, read_log
+from lanterne.protocol.log import LogFormatError, LogWriter, read_log
 
 Say = Callable[[str], None]
 
@@ -77,6 +77,21 @@ class GameFiles:
     @property
     def log_path(self) -> Path:
         return self.stem.with_suffix(".log")
+
+    @property
+    def chat_path(self) -> Path:
+        """The game's chat (:mod:`.chat`), one JSON object a line; kept with the game, never verified."""
+        return self.stem.with_suffix(".chat")
+
+    def append_chat(self, line: dict) -> None:
+        """Keep one chat line (a file that cannot be written loses the line, never the game)."""
+        if not self.table_id:
+            return
+        try:
+            with open(self.chat_path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+        except OSError:
+            pass
 
     def store(self, seed: bytes, meta: dict) -> "Store":
         """The session's ``store``: the first entry fixes the table id and creates the files."""

@@ -19,7 +19,7 @@ is one Noise transport message (at most 65535 bytes: ChaCha20-Poly1305 with
 the link's cipher state, a 16-byte tag, the nonce counted on both sides).
 The plaintext of a record is::
 
-    kind:   1 byte, DATA, PING, PONG or CLOSE, plus MORE (0x80) if the frame goes on in the next record
+    kind:   1 byte, DATA, PING, PONG, CLOSE or CHAT, plus MORE (0x80) if the frame goes on in the next record
     chunk:  at most RECORD_CHUNK bytes of the frame's payload
 
 A DATA payload longer than one record is cut into records, each but the
@@ -49,9 +49,12 @@ CLOSE = 3
 """The sender is closing; the payload is a UTF-8 reason."""
 SEALED = 4
 """A record: one Noise transport message holding (part of) a frame of any of the kinds above."""
+CHAT = 5
+"""A table chat message (:mod:`.chat`): only ever inside a record, one record, at most CHAT_MAX bytes.
+Apart from DATA so that nothing of the game ever reads it (nor a spectator's player: chat is not "sending")."""
 
-KINDS = {DATA: "data", PING: "ping", PONG: "pong", CLOSE: "close", SEALED: "sealed"}
-INNER_KINDS = (DATA, PING, PONG, CLOSE)
+KINDS = {DATA: "data", PING: "ping", PONG: "pong", CLOSE: "close", SEALED: "sealed", CHAT: "chat"}
+INNER_KINDS = (DATA, PING, PONG, CLOSE, CHAT)
 MORE = 0x80
 """In a record's plaintext kind byte: the frame goes on in the next record (DATA only)."""
 NOISE_MAX = 65535
@@ -67,6 +70,15 @@ DEFAULT_MAX_FRAME = (1 << 20) + 1
 """A kind byte plus the largest wire message (protocol.wire.MAX_MESSAGE, 1 MiB)."""
 CONTROL_MAX = 125
 """Largest payload of a PING, PONG or CLOSE frame (as WebSocket control frames)."""
+CHAT_MAX = 2048
+"""Largest payload of a CHAT frame (a signed chat message of 200 characters fits with room to spare)."""
+
+
+def payload_limit(kind: int) -> int | None:
+    """The largest payload of a frame of ``kind`` that is not DATA or SEALED (None: those have their own)."""
+    if kind in (DATA, SEALED):
+        return None
+    return CHAT_MAX if kind == CHAT else CONTROL_MAX
 
 _HEADER = struct.Struct(">IB")
 _LENGTH = struct.Struct(">I")
@@ -92,8 +104,8 @@ def encode_frame(kind: int, payload: bytes = b"", max_frame: int = DEFAULT_MAX_F
     if kind == SEALED:
         if len(payload) > NOISE_MAX:
             raise FrameError(f"record of {len(payload)} bytes exceeds {NOISE_MAX}")
-    elif kind != DATA and len(payload) > CONTROL_MAX:
-        raise FrameError(f"{KINDS[kind]} payload of {len(payload)} bytes exceeds {CONTROL_MAX}")
+    elif kind != DATA and len(payload) > payload_limit(kind):
+        raise FrameError(f"{KINDS[kind]} payload of {len(payload)} bytes exceeds {payload_limit(kind)}")
     if 1 + len(payload) > max_frame:
         raise FrameError(f"frame of {1 + len(payload)} bytes exceeds the maximum of {max_frame}")
     return _HEADER.pack(1 + len(payload), kind) + payload
@@ -177,8 +189,8 @@ class FrameDecoder:
             if kind == SEALED:
                 if length - 1 > NOISE_MAX:
                     raise FrameError(f"record of {length - 1} bytes exceeds {NOISE_MAX}")
-            elif kind != DATA and length - 1 > CONTROL_MAX:
-                raise FrameError(f"{KINDS[kind]} frame of {length - 1} bytes exceeds {CONTROL_MAX}")
+            elif kind != DATA and length - 1 > payload_limit(kind):
+                raise FrameError(f"{KINDS[kind]} frame of {length - 1} bytes exceeds {payload_limit(kind)}")
             end = pos + 4 + length
             if len(buf) < end:
                 break
@@ -208,8 +220,8 @@ class Sealer:
         """The wire bytes of one frame of ``kind`` (one or more SEALED frames)."""
         if kind not in INNER_KINDS:
             raise FrameError(f"cannot seal a frame of kind {kind}")
-        if kind != DATA and len(payload) > CONTROL_MAX:
-            raise FrameError(f"{KINDS[kind]} payload of {len(payload)} bytes exceeds {CONTROL_MAX}")
+        if kind != DATA and len(payload) > payload_limit(kind):
+            raise FrameError(f"{KINDS[kind]} payload of {len(payload)} bytes exceeds {payload_limit(kind)}")
         if 1 + len(payload) > self.max_frame:
             raise FrameError(f"frame of {1 + len(payload)} bytes exceeds the maximum of {self.max_frame}")
         out = []
@@ -276,8 +288,8 @@ class Opener:
         if kind != DATA:
             if more:
                 raise FrameError(f"record {self.opened}: a {KINDS[kind]} frame cannot be split")
-            if len(plain) - 1 > CONTROL_MAX:
-                raise FrameError(f"{KINDS[kind]} frame of {len(plain) - 1} bytes exceeds {CONTROL_MAX}")
+            if len(plain) - 1 > payload_limit(kind):
+                raise FrameError(f"{KINDS[kind]} frame of {len(plain) - 1} bytes exceeds {payload_limit(kind)}")
             return Frame(kind, bytes(plain[1:]))
         self._size += len(plain) - 1
         if 1 + self._size > self.max_frame:

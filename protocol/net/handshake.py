@@ -42,8 +42,8 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from noise.connection import Keypair, NoiseConnection
 from noise import exceptions as noise_errors
 
-from protocol import identity as ids
-from protocol import wire
+from lanterne.protocol import identity as ids
+from lanterne.protocol import wire
 
 from .framing import NOISE_MAX, PREFACE
 

@@ -13,7 +13,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
-from protocol import identity as ids
+from lanterne.protocol import identity as ids
 
 from .handshake import Handshake, HandshakeError, PeerIdentity, decode, encode
 from .transport import Link, LinkClosed, LinkOptions, connect, within

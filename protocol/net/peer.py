@@ -44,15 +44,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from engines.core import TABLE, Action, Game, Player, RulesError, State
-from engines.registry import get_game
-from protocol.identity import Identity, fingerprint
-from protocol.log import Entry, open_entry
-from protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimAsked, ClaimRefused, Dropped, GameOver, Moved,
+from lanterne.engines.core import TABLE, Action, Game, Player, RulesError, State
+from lanterne.engines.registry import get_game
+from lanterne.protocol.identity import Identity, fingerprint
+from lanterne.protocol.log import Entry, open_entry
+from lanterne.protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimAsked, ClaimRefused, Dropped, GameOver, Moved,
                               ReplaceAsked, Replaced, SeatReplaced, Session, TableSet)
-from protocol.wire import ProtocolError
+from lanterne.protocol.wire import ProtocolError
 
 from .computers import Computers
+from .tablechat import TableChat
 from .watchers import Watchers
 from .discovery import Advert, Discovery, TableHint
 from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, PeerLeft, Resumed
@@ -93,6 +94,8 @@ class PeerOptions:
     """The host's move clock, signed in the table: a seat linked but silent this long may be claimed against."""
     spectators: bool = True
     """The host lets spectators watch the table (signed in the table); each player serves those who ask it."""
+    spectator_chat: bool = True
+    """We accept and relay spectators' chat (where the table lets them watch); our own table chat is always on."""
     reconnect_every: float = 0.5
     linger: float = 10.0
     """Seconds a peer stays up after the end, for a peer that missed the last entries."""
@@ -101,7 +104,7 @@ class PeerOptions:
 
 
 @dataclass
-class Peer(Seating, Computers, Watchers):
+class Peer(Seating, Computers, Watchers, TableChat):
     """One seat of a network game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
 
     me: Identity
@@ -161,6 +164,10 @@ class Peer(Seating, Computers, Watchers):
     """Per key: when (monotonic) its link to us last went down (a claim's answer counts from there)."""
     _watch_wake: dict = field(default_factory=dict)
     """Per spectator we serve: the event that wakes its sender (:mod:`.watchers`)."""
+    _watch_links: dict = field(default_factory=dict)
+    """Per spectator we serve: its link (the table chat reaches it there, :mod:`.tablechat`)."""
+    _watch_names: dict = field(default_factory=dict)
+    """Spectators watching through us: key -> name (the other seats are told, :meth:`_tell_watchers`)."""
     _resigned: set = field(default_factory=set)
     """Keys whose link closed saying they left for good (:data:`LEFT_RESIGNED`): claimed without the claim time."""
     _asked: dict = field(default_factory=dict)
@@ -385,6 +392,7 @@ class Peer(Seating, Computers, Watchers):
             self._play_started = time.monotonic()
             self._spawn(self._dial_loop())
             self._spawn(self._play_loop())
+            self._spawn(self._advertise_running())
             await self._done.wait()
             await self._linger()
             computers += self._replacements
@@ -460,6 +468,9 @@ class Peer(Seating, Computers, Watchers):
         wake = self._wake[key] = asyncio.Event()
         wake.set()
         self._emit(Linked(key, fingerprint(key), link.peer[0], link.peer[1]))
+        link.on_chat = lambda raw: self._on_chat(raw, link)
+        if self._watch_names:
+            self._tell_watchers(link)
         sender = self._spawn(self._send_loop(key, link, wake))
         try:
             while True:
@@ -650,7 +661,12 @@ async def choose(peer: Peer) -> Action | None:
 def event_line(ev: object, session: Session) -> str | None:
     """The line a headless peer prints for a session event (None: nothing to say)."""
     if isinstance(ev, Moved):
-        return f"move {ev.entry + 1}: seat {ev.seat + 1} {ev.text}"
+        try:      # the engine's own words for what happened (public: the session's view is ours or the table's)
+            words = "; ".join(w for w in (session.game.describe_event(e) for e in ev.events) if w) \
+                if session.game is not None else ""
+        except Exception:  # noqa: BLE001 - words are a courtesy; the notation is always there
+            words = ""
+        return f"move {ev.entry + 1}: seat {ev.seat + 1} {ev.text}" + (f" ({words})" if words else "")
     if isinstance(ev, TableSet):
         return f"table: {ev.game} {ev.variant}, seats {', '.join(ev.names)}; safety code {ev.safety_code}"
     if isinstance(ev, GameOver):

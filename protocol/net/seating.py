@@ -14,8 +14,8 @@ import asyncio
 import inspect
 import time
 
-from protocol.identity import fingerprint
-from protocol.session import Session
+from lanterne.protocol.identity import fingerprint
+from lanterne.protocol.session import Session
 
 from .discovery import TableHint
 from .events import JoinAsked, JoinPending, JoinRefused, JoinWithdrawn, LinkAsked, SeatFreed, SeatOffered, Seated, SeatTaken
@@ -240,10 +240,13 @@ class Seating:
             await asyncio.sleep(self.options.reconnect_every)
 
     def _target(self, seat: Seat) -> tuple[str, int] | None:
+        """Where the seat listens now: what discovery lists for its key, else the roster's address. An app
+        also lists itself while idle in its lobby (``lobby``, port 0), and such a record can outlive the
+        start of the game by a heartbeat: never a place to dial."""
         if self.discovery is not None:
             fp = fingerprint(seat.key)
             for advert in self.discovery.peers.values():
-                if advert.fingerprint == fp and advert.address:
+                if advert.fingerprint == fp and advert.address and advert.port > 0 and not advert.lobby:
                     return advert.address, advert.port
         return seat.address
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Awaitable, Callable
 
 from .framing import KINDS as KIND_NAMES
-from .framing import (CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, RECORD_MAX_FRAME, SEALED, Frame,
+from .framing import (CHAT, CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, RECORD_MAX_FRAME, SEALED, Frame,
                       FrameDecoder, FrameError, Opener, Sealer, close_payload, encode_close, encode_frame)
 
 
@@ -122,6 +122,9 @@ class Link:
         """A record came: from then on a plaintext frame is an injection."""
         self._strangers: set | None = None
         """The listener's set of links not yet proven (this link is in it until it proves itself or closes)."""
+        self.on_chat: Callable[[bytes], None] | None = None
+        """Gets each CHAT payload that came in a record (:mod:`.chat`), on the reader task; None: chat is dropped.
+        Nothing it raises stops the link: chat is never worth a game's link."""
         self._writer.write(PREFACE)
         self._tasks = [asyncio.create_task(self._read_loop(), name=f"link-read {self.peer}")]
         if options.keepalive:
@@ -212,6 +215,12 @@ class Link:
     async def send(self, payload: bytes) -> None:
         """Send one DATA frame; raises LinkClosed if the link is (or goes) down."""
         await self._write(self._frame(DATA, payload))
+
+    async def send_chat(self, payload: bytes) -> None:
+        """Send one CHAT frame (only on a secured link: chat never travels in plaintext)."""
+        if self._sealer is None:
+            raise LinkClosed("chat needs a secured link")
+        await self._write(self._frame(CHAT, payload))
 
     async def ping(self, timeout: float | None = None) -> float:
         """Round-trip time of one PING/PONG exchange, in seconds."""
@@ -331,6 +340,15 @@ class Link:
             fut = self._pings.get(frame.payload) if authentic else None
             if fut is not None and not fut.done():
                 fut.set_result(None)
+        elif frame.kind == CHAT:
+            if self._opener is None or not self._sealed_seen:
+                self._refuse("a chat frame outside the encrypted records")
+                return False
+            if self.on_chat is not None:
+                try:
+                    self.on_chat(frame.payload)
+                except Exception:   # a chat handler's bug never costs the link
+                    pass
         elif frame.kind == CLOSE:
             reason = frame.payload.decode("utf-8", "replace") or "no reason"
             if not authentic:   # the peer's handshake failed after ours ended (its reason), or an injection

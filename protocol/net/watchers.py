@@ -18,10 +18,13 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Callable
 
-from engines.core import Game
-from protocol.identity import Identity
-from protocol.session import Session
+from lanterne.engines.core import Game
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.session import Session
+from lanterne.protocol.wire import ProtocolError
 
+from .chat import ChatBook, ChatError, ChatLine, ChatSeen
+from .discovery import RunningHint
 from .events import WatcherJoined, WatcherLeft
 from .handshake import HandshakeError
 from .invite import Answer, Declined, Request, ask, watch_request
@@ -34,8 +37,35 @@ SPECTATOR_SENT = "a spectator sends nothing"
 """The CLOSE reason of a player whose spectator sent bytes (a spectator only receives)."""
 
 
+RUNNING_EVERY = 1.0
+"""Seconds between two looks at what our advert says of the table under way (moves made): one update at most."""
+
+
+def running_hint(session: Session | None, table_id: bytes) -> RunningHint | None:
+    """What a player advertises of its table under way, if spectators may watch it (None: nothing)."""
+    if session is None or session.game is None or not session.spectators or session.over or not table_id:
+        return None
+    moves = sum(1 for e in session.chain if e.kind == "move")
+    return RunningHint(session.game.id, session.variant, len(session.seats), tuple(session.names), moves,
+                       table_id.hex()[:16])
+
+
 class Watchers:
     """The spectators a :class:`~protocol.net.peer.Peer` serves (a mixin of it)."""
+
+    async def _advertise_running(self: "Peer") -> None:
+        """Say on the LAN that our table is under way and may be watched (game, seats, moves), while it is."""
+        said = None
+        while True:
+            hint = running_hint(self.session, self.table_id)
+            discovery = self.discovery
+            if hint != said and discovery is not None and discovery.advert is not None:
+                try:
+                    await discovery.update(running=hint)
+                    said = hint
+                except Exception:      # a hint only: the next look tries again
+                    pass
+            await asyncio.sleep(RUNNING_EVERY)
 
     def _decide_watch(self, req: Request) -> Answer:
         session = self.session
@@ -52,7 +82,11 @@ class Watchers:
         key, session = req.peer.key, self.session
         wake = self._watch_wake[key] = asyncio.Event()
         wake.set()
+        self._watch_links[key] = link
+        link.on_chat = lambda raw: self._on_chat(raw, link, spectator=key)
         self._emit(WatcherJoined(req.peer.name, req.peer.fingerprint))
+        self._watch_names[key] = req.peer.name
+        self._tell_watchers()
         listen = asyncio.ensure_future(link.recv())
         sent = min(req.have, len(session.chain))
         try:
@@ -79,6 +113,10 @@ class Watchers:
             listen.cancel()
             if self._watch_wake.get(key) is wake:      # (not a newer link of the same spectator's)
                 del self._watch_wake[key]
+            if self._watch_links.get(key) is link:
+                del self._watch_links[key]
+                self._watch_names.pop(key, None)
+                self._tell_watchers()
             self._emit(WatcherLeft(req.peer.name, req.peer.fingerprint))
 
 
@@ -93,13 +131,63 @@ class Spectator:
 
     def __init__(self, me: Identity, name: str, *, games: Callable[[str], Game] | None = None,
                  say: Callable[[str], None] = print, on_events: Callable[[list], None] | None = None,
+                 on_chat: Callable[[ChatLine], None] | None = None,
                  options: LinkOptions = LinkOptions(read_timeout=20.0, keepalive=1.0, connect_timeout=3.0),
                  reconnect_every: float = 0.5, patience: float = 30.0):
-        self.me, self.name, self.say, self.on_events = me, name, say, on_events
+        self.me, self.name, self.say, self.on_events, self.on_chat = me, name, say, on_events, on_chat
+        """``on_chat``: gets every chat line of the table (ours too), for a UI; ``say`` gets it as a line too."""
         self.options, self.reconnect_every, self.patience = options, reconnect_every, patience
         """``patience``: seconds without a link to the table before we give up (:class:`Declined`, one line)."""
         self.session = Session(None, host=False, public=me.public, auto_join=False, games=games)
         self.host_key: bytes | None = None
+        self.link: Link | None = None
+        """Our link to the player we watch through, while it is up."""
+        self._chat: ChatBook | None = None
+
+    # -- the table chat (:mod:`.chat`): we hear it through our player, and may speak if the table lets us
+    def chat_book(self) -> ChatBook | None:
+        session = self.session
+        if not session.chain or not session.seats:
+            return None
+        table = session.chain[0].hash
+        if self._chat is None or self._chat.table != table:
+            self._chat = ChatBook(self.me, self.name, table)
+        self._chat.seats = list(session.seats)
+        self._chat.spectators = bool(session.spectators)
+        return self._chat
+
+    async def chat(self, text: str) -> ChatLine:
+        """Say ``text`` to the table through our player (ChatError, one line, if it cannot go)."""
+        book, link = self.chat_book(), self.link
+        if book is None:
+            raise ChatError("the chat opens once the table is known")
+        if link is None or link.closed:
+            raise ChatError("not linked to the table right now: try again in a moment")
+        raw, line = book.write(text)
+        try:
+            await link.send_chat(raw)
+        except LinkClosed as e:
+            raise ChatError(f"not sent: the link closed ({e.reason})"[:200]) from None
+        self._heard(line)
+        return line
+
+    def _on_chat(self, raw: bytes) -> None:
+        book = self.chat_book()
+        if book is None:
+            return
+        try:
+            line = book.read(raw)
+        except ChatSeen:
+            return
+        except ProtocolError as e:
+            self.say(f"dropped a chat message: {e}"[:200])
+            return
+        self._heard(line)
+
+    def _heard(self, line: ChatLine) -> None:
+        if self.on_chat is not None:
+            self.on_chat(line)
+        self.say(str(line))
 
     async def watch(self, host: str, port: int, *, expect_fingerprint: str | None = None) -> Session:
         """Watch until the game is over (or a player declines: :class:`Declined`, one line)."""
@@ -125,6 +213,8 @@ class Spectator:
                 await asyncio.sleep(self.reconnect_every)
                 continue
             said = False
+            self.link = link
+            link.on_chat = self._on_chat
             if self.host_key is None:
                 self.host_key = hs.peer.key
                 self.say(f"watching {hs.peer.name} ({hs.peer.fingerprint})'s table")
@@ -145,6 +235,7 @@ class Spectator:
                     alone_since = loop.time()
                     await asyncio.sleep(self.reconnect_every)
             finally:
+                self.link = None
                 await link.close("done watching")
         return session
 

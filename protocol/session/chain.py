@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from protocol.log import FIRST_PREV, Entry, open_entry
-from protocol.wire import ProtocolError, check
+from lanterne.protocol.log import FIRST_PREV, Entry, open_entry
+from lanterne.protocol.wire import ProtocolError, check
 
 from .events import OutOfPlace
 from .kinds import ABORT, CLAIM, REPLACE

@@ -29,11 +29,11 @@ import hashlib
 from collections import deque
 from typing import Callable
 
-from engines import redeal
-from engines.core import RulesError
-from protocol import identity as ids
-from protocol.log import Entry
-from protocol.wire import ProtocolError, check
+from lanterne.engines import redeal
+from lanterne.engines.core import RulesError
+from lanterne.protocol import identity as ids
+from lanterne.protocol.log import Entry
+from lanterne.protocol.wire import ProtocolError, check
 
 from .events import Aborted, ClaimAsked, ClaimRefused, Replaced, ReplaceAsked, SeatReplaced
 from .kinds import (ABORT, AGREE, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, EPOCH_DOMAIN, FAIR_DOMAIN,

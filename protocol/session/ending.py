@@ -33,8 +33,8 @@ import hashlib
 from collections import deque
 from typing import Any
 
-from protocol.log import Entry
-from protocol.wire import MAX_BIN, ProtocolError, pack
+from lanterne.protocol.log import Entry
+from lanterne.protocol.wire import MAX_BIN, ProtocolError, pack
 
 from .events import Aborted, Disputed, GameOver, OutOfPlace, ReplayMismatch
 from .claims import answer_window

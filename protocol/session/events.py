@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engines.core import Action, TableOp
-from protocol.wire import ProtocolError
+from lanterne.engines.core import Action, TableOp
+from lanterne.protocol.wire import ProtocolError
 
 
 @dataclass(frozen=True)

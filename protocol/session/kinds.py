@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 
-import protocol.fair as fair
+import lanterne.protocol.fair as fair
 
 GAME_ID_DOMAIN = b"lanterne/game-id/v1"
 NONCE_DOMAIN = b"lanterne/seed/nonce/v1"

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Callable
 
-from engines.core import TABLE
+from lanterne.engines.core import TABLE
 
 from .kinds import AGREE, END, GENESIS, HELLO, MOVE, REFUSE, REPLACE, TABLE_KIND
 

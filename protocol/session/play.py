@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from engines import redeal
-from engines.core import REVEAL, TABLE, Action, IllegalAction, RulesError, State, TableOp, as_action
-from protocol.log import Entry
-from protocol.wire import ProtocolError, pack
+from lanterne.engines import redeal
+from lanterne.engines.core import REVEAL, TABLE, Action, IllegalAction, RulesError, State, TableOp, as_action
+from lanterne.protocol.log import Entry
+from lanterne.protocol.wire import ProtocolError, pack
 
 from .events import Dispute, Moved, ReplayMismatch, TableResolved
 from .kinds import MOVE

@@ -16,11 +16,11 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from engines.core import Game, RulesError
-from engines.registry import get_game
-from protocol import identity as ids
-from protocol.log import VERSION, Entry
-from protocol.wire import ProtocolError, pack, unpack
+from lanterne.engines.core import Game, RulesError
+from lanterne.engines.registry import get_game
+from lanterne.protocol import identity as ids
+from lanterne.protocol.log import VERSION, Entry
+from lanterne.protocol.wire import ProtocolError, pack, unpack
 
 from .events import GameStarted, Joined, TableSet
 from .kinds import (FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_SEATS, NONCE_DOMAIN, ON_GONE, ON_GONE_END,

@@ -33,10 +33,10 @@ import os
 from collections import deque
 from typing import Callable, Sequence
 
-from engines.core import Game, RulesError, State, TableOp
-from protocol import identity as ids
-from protocol.log import FIRST_PREV, VERSION, Entry, open_entry
-from protocol.wire import ProtocolError, check
+from lanterne.engines.core import Game, RulesError, State, TableOp
+from lanterne.protocol import identity as ids
+from lanterne.protocol.log import FIRST_PREV, VERSION, Entry, open_entry
+from lanterne.protocol.wire import ProtocolError, check
 
 from . import chain
 from .ending import Ending

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Callable
 
-from protocol.log import FIRST_PREV, Entry, seal
-from protocol.wire import ProtocolError, pack
+from lanterne.protocol.log import FIRST_PREV, Entry, seal
+from lanterne.protocol.wire import ProtocolError, pack
 
 from .events import ReplayEnd, ReplayMismatch
 from .kinds import ABORT

@@ -34,16 +34,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from engines.bots import RandomBot, make_bot
-from engines.registry import get_game
-from protocol.identity import Identity, fingerprint
-from protocol.log import Entry
-from protocol.memory import make_sessions, play
-from protocol.net.events import LinkLost, Linked, Note, SeatTaken
-from protocol.net.peer import Peer, PeerOptions, think_on_thread
-from protocol.net.transport import LinkOptions
-from protocol.session import Aborted, Dropped, GameOver, Session
-from protocol.verify import Report, verify_file
+from lanterne.engines.bots import RandomBot, make_bot
+from lanterne.engines.registry import get_game
+from lanterne.protocol.identity import Identity, fingerprint
+from lanterne.protocol.log import Entry
+from lanterne.protocol.memory import make_sessions, play
+from lanterne.protocol.net.events import LinkLost, Linked, Note, SeatTaken
+from lanterne.protocol.net.peer import Peer, PeerOptions, think_on_thread
+from lanterne.protocol.net.transport import LinkOptions
+from lanterne.protocol.session import Aborted, Dropped, GameOver, Session
+from lanterne.protocol.verify import Report, verify_file
 
 LOCAL = "127.0.0.1"
 SEED = "adversary"
@@ -237,7 +237,7 @@ def assert_dropped_and_relinked(table: Table, victim: int, words: str) -> None:
 
 
 def assert_logs_alike(table: Table) -> None:
-    from protocol.log import read_log
+    from lanterne.protocol.log import read_log
 
     logs = [read_log(p.files.log_path)[0] for p in table.peers]
     assert all(log == logs[0] for log in logs), [len(log) for log in logs]
@@ -246,6 +246,6 @@ def assert_logs_alike(table: Table) -> None:
 def lanterne_verify(*logs: Path) -> tuple[int, str]:
     """The ``lanterne verify LOG...`` command line, in a process of its own: (exit status, stdout)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "client.cli", "verify", *map(str, logs)], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-m", "lanterne", "verify", *map(str, logs)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     return done.returncode, done.stdout + done.stderr

@@ -15,7 +15,7 @@ import asyncio
 
 import pytest
 
-from protocol.session import Aborted, GameOver
+from lanterne.protocol.session import Aborted, GameOver
 
 from .harness import Table, assert_logs_alike, assert_no_honest_seat_named, lanterne_verify, until
 

@@ -23,8 +23,8 @@ import dataclasses
 
 import pytest
 
-from protocol.net.peer import Declined
-from protocol.session import Aborted, ClaimRefused, GameOver
+from lanterne.protocol.net.peer import Declined
+from lanterne.protocol.session import Aborted, ClaimRefused, GameOver
 
 from .harness import FAST, LOCAL, Table, assert_no_honest_seat_named, lanterne_verify, until
 

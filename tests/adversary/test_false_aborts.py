@@ -18,8 +18,8 @@ import dataclasses
 
 import pytest
 
-from protocol.log import open_entry
-from protocol.session import Aborted
+from lanterne.protocol.log import open_entry
+from lanterne.protocol.session import Aborted
 
 from .harness import FAST, Table, assert_no_honest_seat_named, earlier_game, lanterne_verify, until, write_abort
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from engines.bots import make_bot
-from engines.core import as_action
-from protocol.log import open_entry
-from protocol.session import Aborted
+from lanterne.engines.bots import make_bot
+from lanterne.engines.core import as_action
+from lanterne.protocol.log import open_entry
+from lanterne.protocol.session import Aborted
 from tests.protocol.helpers import forge
 
 from .harness import Table, assert_no_honest_seat_named, lanterne_verify

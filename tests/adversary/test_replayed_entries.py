@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.identity import fingerprint
-from protocol.session import GameOver
+from lanterne.protocol.identity import fingerprint
+from lanterne.protocol.session import GameOver
 
 from .harness import (Table, assert_dropped_and_relinked, assert_logs_alike, assert_no_honest_seat_named,
                       earlier_game, lanterne_verify)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from client.app import LanterneApp
-from client.settings import Settings
+from lanterne.client.app import LanterneApp
+from lanterne.client.settings import Settings
 
 
 def make_app(start=None, name: str = "Ann") -> LanterneApp:

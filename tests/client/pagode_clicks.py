@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual.widgets import Button, OptionList
 
-from client.screens.dialogs import ChoiceScreen, HandoffScreen
-from client.screens.pagode import PagodeScreen
-from client.widgets.pagode import CardWidget
+from lanterne.client.screens.dialogs import ChoiceScreen, HandoffScreen
+from lanterne.client.games.pagode.screen import PagodeScreen
+from lanterne.client.games.pagode.widgets import CardWidget
 
 BUTTON_OF = {("lantern",): "lantern", ("dragon",): "dragon", ("draw",): "draw", ("modified",): "modified",
              ("end", False): "end", ("end", True): "end-fan"}

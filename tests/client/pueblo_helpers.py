@@ -6,13 +6,13 @@ import random
 
 from textual import events
 
-from client.controller import LocalGame
-from client.screens.dialogs import HandoffScreen
-from client.screens.pueblo import PuebloScreen
-from client.widgets.pueblo import PuebloBoard, cell_centre, space_centre
-from client.widgets.status_line import StatusLine
-from engines.pueblo.geometry import parse_cell
-from engines.registry import get_game
+from lanterne.client.controller import LocalGame
+from lanterne.client.screens.dialogs import HandoffScreen
+from lanterne.client.games.pueblo.screen import PuebloScreen
+from lanterne.client.games.pueblo.widgets import PuebloBoard, cell_centre, space_centre
+from lanterne.client.widgets.status_line import StatusLine
+from lanterne.engines.pueblo.geometry import parse_cell
+from lanterne.engines.registry import get_game
 from tests.client.conftest import make_app
 
 GAME = get_game("pueblo")
@@ -132,7 +132,7 @@ async def measure_pointer_moves(cells: int = 64) -> str:
     """
     import time
 
-    from engines.pueblo.state import PLACE
+    from lanterne.engines.pueblo.state import PLACE
 
     controller, app = pueblo_app(seed=1)
     play_randomly(controller, lambda s: len(s.stones) == 16 and s.phase == PLACE, seed=7)

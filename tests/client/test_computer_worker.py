@@ -7,14 +7,14 @@ import threading
 
 from textual.widgets import Select
 
-from client.controller import COMPUTER, LocalGame
-from client.local_play import DEFAULT_BOT, VS_COMPUTER, make_local_game
-from client.screens.game import game_screen_for
-from client.screens.help import HelpScreen
-from client.screens.local_setup import LocalSetupScreen
-from client.widgets.status_line import StatusLine
-from engines.bots import IsmctsBot
-from engines.registry import get_game
+from lanterne.client.controller import COMPUTER, LocalGame
+from lanterne.client.local_play import DEFAULT_BOT, VS_COMPUTER, make_local_game
+from lanterne.client.screens.game import game_screen_for
+from lanterne.client.screens.help import HelpScreen
+from lanterne.client.screens.local_setup import LocalSetupScreen
+from lanterne.client.widgets.status_line import StatusLine
+from lanterne.engines.bots import IsmctsBot
+from lanterne.engines.registry import get_game
 from tests.client.conftest import make_app
 
 

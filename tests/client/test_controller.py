@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from client.controller import COMPUTER, HUMAN, TABLE, LocalGame, Waiting, describe_table_op
-from engines.bots import RandomBot
-from engines.core import DEAL, ROLL, SHUFFLE, IllegalAction, NotationError, TableOp
+from lanterne.client.controller import COMPUTER, HUMAN, TABLE, LocalGame, Waiting, describe_table_op
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import DEAL, ROLL, SHUFFLE, IllegalAction, NotationError, TableOp
 from tests.client.toy_game import GAME
 
 

@@ -8,14 +8,14 @@ the files are read back.
 
 from __future__ import annotations
 
-from client.app import LanterneApp
-from client.known_peers import FILE, KnownPeersFile
-from client.screens.invite import InviteScreen
-from client.screens.lobby import KnownPeerList, LobbyScreen
-from client.settings import Settings
-from protocol.identity import Identity, safety_code, safety_lines, safety_part
-from protocol.net.discovery import Advert, TableHint
-from client.screens.invite import JoinAddressScreen
+from lanterne.client.app import LanterneApp
+from lanterne.client.known_peers import FILE, KnownPeersFile
+from lanterne.client.screens.invite import InviteScreen
+from lanterne.client.screens.lobby import KnownPeerList, LobbyScreen
+from lanterne.client.settings import Settings
+from lanterne.protocol.identity import Identity, safety_code, safety_lines, safety_part
+from lanterne.protocol.net.discovery import Advert, TableHint
+from lanterne.client.screens.invite import JoinAddressScreen
 from tests.client.test_lan_game import FAST, LOOPBACK, unique, until
 from tests.client.toy_game import GAME as TOY
 

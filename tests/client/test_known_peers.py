@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import threading
 
-from client.known_peers import (CHANGED, FILE, KNOWN, NEW, RENAMED, KnownPeers, KnownPeersFile)
-from protocol.identity import Identity, fingerprint, safety_code
+from lanterne.client.known_peers import (CHANGED, FILE, KNOWN, NEW, RENAMED, KnownPeers, KnownPeersFile)
+from lanterne.protocol.identity import Identity, fingerprint, safety_code
 
 BEA, BEA2, CARL, ME = (Identity.from_seed(s).public for s in (b"bea", b"bea-new-phone", b"carl", b"me"))
 

@@ -17,18 +17,21 @@ import uuid
 import pytest
 from textual.widgets import OptionList
 
-from client.app import LanterneApp
-from client.net_controller import NetworkGame
-from client.screens.dialogs import GameOverScreen
-from client.screens.game import GameScreen
-from client.screens.invite import InviteScreen, JoinAddressScreen
-from client.screens.lobby import LobbyScreen
-from client.settings import Settings
-from client.widgets.link_banner import LinkBanner
-from client.widgets.peers import PeerList
-from protocol.identity import Identity
-from protocol.net.peer import PeerOptions
-from protocol.net.transport import LinkOptions
+from lanterne.client.app import LanterneApp
+from lanterne.client.games.pagode.screen import PagodeScreen
+from lanterne.client.net_controller import NetworkGame
+from lanterne.client.screens.dialogs import GameOverScreen
+from lanterne.client.screens.game import GameScreen
+from lanterne.client.screens.invite import InviteScreen, JoinAddressScreen
+from lanterne.client.screens.lobby import LobbyScreen
+from lanterne.client.screens.network import NetworkSide
+from lanterne.client.settings import Settings
+from lanterne.client.widgets.link_banner import LinkBanner
+from lanterne.client.widgets.peers import PeerList
+from lanterne.client.widgets.score_chart import ScoreChart
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.net.peer import PeerOptions
+from lanterne.protocol.net.transport import LinkOptions
 from tests.client.toy_game import GAME as TOY
 
 LOOPBACK = ["127.0.0.1"]
@@ -159,7 +162,7 @@ async def play_by_clicks(screens: dict, moves: int | None = None, label: str = "
 
 
 async def test_two_apps_play_a_lan_game_by_clicks_and_end_with_identical_logs(tmp_path):
-    from protocol.verify import verify_file
+    from lanterne.protocol.verify import verify_file
 
     ann, bob = unique("Ann"), unique("Bob")
     app_a, _ = lobby_app(ann, tmp_path / "a")
@@ -178,13 +181,18 @@ async def test_two_apps_play_a_lan_game_by_clicks_and_end_with_identical_logs(tm
                     pa, pb, what="the game-over dialogs")
         log_a, log_b = ga.peer.files.log_path, gb.peer.files.log_path
         await until(lambda: ga._task.done() and gb._task.done(), pa, pb, what="the peers to close")
+        banners = [screen.query_one(LinkBanner) for screen in screens.values()]
+        # the links close after the end: the other player 'left' ('P1 Ann lost' read as the game's result)
+        await until(lambda: all(f"{other} left" in b.text for b, other in zip(banners, (f"P2 {bob}", f"P1 {ann}"))),
+                    pa, pb, what="both banners to say the other left")
+        assert not any("lost" in b.text for b in banners)
     assert log_a.read_bytes() == log_b.read_bytes()
     report = verify_file(str(log_a), games=lambda gid: TOY)
     assert report.ok and report.result != "incomplete", report.problem
 
 
 async def test_a_cut_link_shows_the_banner_play_resumes_by_itself_and_a_cheat_ends_the_game_readably(tmp_path):
-    from protocol.verify import verify_file
+    from lanterne.protocol.verify import verify_file
 
     ann, bob = unique("Ann"), unique("Bob")
     slow = PeerOptions(link=FAST.link, reconnect_every=1.0, linger=0.5)
@@ -266,9 +274,9 @@ async def test_nobody_at_an_address_and_a_declined_invitation_are_one_line_each(
 
 async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_headless_peer(tmp_path):
     """The lobby opens Pagode; a headless `lanterne join`-like peer (random bot) takes the seat."""
-    from engines.bots.simple import RandomBot
-    from engines.registry import get_game
-    from protocol.net.peer import Peer
+    from lanterne.engines.bots.simple import RandomBot
+    from lanterne.engines.registry import get_game
+    from lanterne.protocol.net.peer import Peer
     from tests.client.pagode_clicks import builder_choice, click_action, quick_buttons
 
     pagode = get_game("pagode")
@@ -291,7 +299,7 @@ async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_
             await until(lambda: isinstance(app.screen, GameScreen), pilot, what="the board")
             await pilot.pause()
             screen = app.screen
-            assert type(screen).__name__ == "NetworkPagodeScreen"  # the game's own board, with the banner
+            assert isinstance(screen, PagodeScreen) and isinstance(screen.network, NetworkSide)  # its own board
             controller = screen.controller
             quick_buttons(screen)
             banner = screen.query_one(LinkBanner)
@@ -327,6 +335,11 @@ async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_
             assert [e.text for e in resumed.log[:len(controller.log)]] == [e.text for e in controller.log]
             theirs = [e for e in resumed.log if 0 <= e.actor != resumed.my_seat]
             assert resumed.last_remote == (theirs[-1] if theirs else None)
+            # the score chart has the whole game, not only what follows the resume
+            history = resumed.score_history
+            assert history is not None and len(history) == 1 + len(resumed.log), (len(history or []), len(resumed.log))
+            assert history[0] == [0, 0] and history[-1] == list(controller.game.display_scores(resumed.view(None)))
+            assert screen.query_one(ScoreChart).points[:len(history)] == history
             quick_buttons(screen)
             await until(lambda: resumed.linked and resumed.waiting.kind == "human" and screen.acting_seat is not None,
                         pilot, what="Ann's turn after the resume")
@@ -350,10 +363,10 @@ async def test_the_status_says_what_we_wait_for_at_every_step_and_the_log_is_in_
     """Two NetworkGames on sessions joined frame by frame (no sockets): every status both sides show."""
     from collections import deque
 
-    from engines.core import IllegalAction
-    from protocol.memory import make_sessions
-    from protocol.net.files import GameFiles, Seat
-    from protocol.net.peer import Peer
+    from lanterne.engines.core import IllegalAction
+    from lanterne.protocol.memory import make_sessions
+    from lanterne.protocol.net.files import GameFiles, Seat
+    from lanterne.protocol.net.peer import Peer
 
     sessions = make_sessions(TOY, 2, "status", games=lambda g: TOY)
     keys = [Seat(s.public) for s in sessions]
@@ -417,9 +430,9 @@ async def test_the_status_says_what_we_wait_for_at_every_step_and_the_log_is_in_
 
 
 def test_a_network_game_says_so_in_its_title():
-    from client.local_play import HOT_SEAT, VS_COMPUTER, make_local_game
-    from client.net_controller import NetworkGame
-    from engines.registry import get_game
+    from lanterne.client.local_play import HOT_SEAT, VS_COMPUTER, make_local_game
+    from lanterne.client.net_controller import NetworkGame
+    from lanterne.engines.registry import get_game
 
     assert NetworkGame.mode == "LAN game"
     assert make_local_game(get_game("pagode"), mode=HOT_SEAT, seed=1).mode == "hot-seat"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from client.screens.game import game_screen_for
+from lanterne.client.screens.game import game_screen_for
 from tests.client.conftest import make_app
 from tests.client.test_table_sizes import mid_game
 
@@ -58,7 +58,7 @@ async def test_pacal_cells_the_other_player_changed_are_marked():
 
 
 async def test_pandoria_hexes_the_other_player_changed_are_framed():
-    from engines.pandoria.board import STEP
+    from lanterne.engines.pandoria.board import STEP
 
     def tiles_of(entries):
         return [e for entry in entries for e in entry.events if e[0] == "tile"]
@@ -77,7 +77,7 @@ async def test_pandoria_hexes_the_other_player_changed_are_framed():
 
 @pytest.mark.parametrize("game_id", ["pagode", "pacal", "pandoria", "pueblo"])
 async def test_the_compact_line_says_what_the_others_did_since_your_move(game_id):
-    from client.widgets.move_log import said
+    from lanterne.client.widgets.move_log import said
 
     controller = at_my_turn_after_theirs(game_id, bool)
     app = make_app(lambda: game_screen_for(controller))
@@ -91,7 +91,7 @@ async def test_the_compact_line_says_what_the_others_did_since_your_move(game_id
 
 
 async def test_pueblo_cells_of_the_other_players_stone_are_marked_new():
-    from engines.pueblo.geometry import TEMPLATE_INDEX
+    from lanterne.engines.pueblo.geometry import TEMPLATE_INDEX
 
     def cells_of(entries):
         return {c for entry in entries for e in entry.events if e[0] == "place"

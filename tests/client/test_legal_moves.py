@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from client.screens.help import HelpScreen
-from client.screens.moves import MovesScreen
-from client.screens.game import game_screen_for
+from lanterne.client.screens.help import HelpScreen
+from lanterne.client.screens.moves import MovesScreen
+from lanterne.client.screens.game import game_screen_for
 from textual.widgets import OptionList
 from tests.client.conftest import make_app
 from tests.client.test_table_sizes import mid_game

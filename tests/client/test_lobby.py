@@ -5,18 +5,20 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+import pytest
 from textual.widgets import Select
 
-from client.app import LanterneApp
-from client.net_controller import failure_text
-from client.screens.home import HomeScreen
-from client.screens.invite import InviteScreen, JoinAddressScreen
-from client.screens.lobby import LobbyScreen
-from client.settings import Settings
-from client.widgets.peers import EMPTY, PeerList
-from engines.registry import get_game
-from protocol.identity import Identity, safety_code
-from protocol.net.discovery import Advert, Discovery, TableHint
+from lanterne.client import i18n
+from lanterne.client.app import LanterneApp
+from lanterne.client.net_controller import failure_text
+from lanterne.client.screens.home import HomeScreen
+from lanterne.client.screens.invite import InviteScreen, JoinAddressScreen
+from lanterne.client.screens.lobby import LobbyScreen
+from lanterne.client.settings import Settings
+from lanterne.client.widgets.peers import EMPTY, PeerList
+from lanterne.engines.registry import get_game
+from lanterne.protocol.identity import Identity, safety_code
+from lanterne.protocol.net.discovery import Advert, Discovery, TableHint
 from tests.client.test_lan_game import until
 from tests.client.toy_game import GAME as TOY
 
@@ -180,10 +182,10 @@ async def test_the_invitation_dialog_shows_who_and_the_code_and_answers_by_key_o
 
 
 def test_every_network_failure_is_one_readable_line():
-    from protocol.net.handshake import HandshakeError
-    from protocol.net.invite import Declined
-    from protocol.net.transport import LinkClosed
-    from protocol.wire import ProtocolError
+    from lanterne.protocol.net.handshake import HandshakeError
+    from lanterne.protocol.net.invite import Declined
+    from lanterne.protocol.net.transport import LinkClosed
+    from lanterne.protocol.wire import ProtocolError
 
     cases = {
         Declined("Ann declined: the host declined"): "Not seated: Ann declined: the host declined",
@@ -242,8 +244,12 @@ async def test_an_idle_lobby_is_seen_by_others_and_sees_them_and_its_quit_is_a_g
         assert gone and gone[0] - quit_at < 3.0, "the quitting lobby was still listed 3 s later"
 
 
-async def test_the_lobby_at_80x24_one_join_line_labels_on_one_row_buttons_in_view(tmp_path):
-    """Open a table at 80x24: the form's labels do not wrap, the buttons and the join line show once."""
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_the_lobby_at_80x24_one_join_line_labels_on_one_row_buttons_in_view(tmp_path, language, request):
+    """Open a table at 80x24, in English and in French (longer words): the form's labels do not wrap, the
+    buttons show their whole words, the join line shows once."""
+    i18n.set_language(language)
+    request.addfinalizer(lambda: i18n.set_language("en"))
     app = app_on(lambda: LobbyScreen(identity=ME, interfaces=["127.0.0.1"], log_dir=tmp_path, discover=False,
                                      games=[get_game("pueblo"), TOY]))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -257,8 +263,10 @@ async def test_the_lobby_at_80x24_one_join_line_labels_on_one_row_buttons_in_vie
         for select in lobby.query("#lobby-open Select"):
             assert select.region.height == 1 and select.region.right <= screen.right
         for button in ("#open-table", "#close-table", "#join-address"):
-            region = lobby.query_one(button).region
+            widget = lobby.query_one(button)
+            region = widget.region
             assert region.height == 1 and screen.contains_region(region), button
+            assert region.width >= len(widget.label.plain) + 2, f"{widget.label.plain!r} is cut"   # line-pad 1
         assert len(lobby.query("#join-address")) == 1
         assert lobby.query_one("#lobby-status").region.bottom <= screen.bottom - 1   # above the footer
         lobby.action_close_table()

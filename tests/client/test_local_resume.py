@@ -17,12 +17,12 @@ from pathlib import Path
 
 from textual.widgets import Button, Input
 
-from client.local_record import RecordedGame, describe_unfinished, local_folder, resume_local, unfinished_local
-from client.replay_model import load_replay
-from client.screens.home import HomeScreen
-from engines.bots import RandomBot
-from engines.registry import get_game
-from protocol.verify import verify_file
+from lanterne.client.local_record import RecordedGame, describe_unfinished, local_folder, resume_local, unfinished_local
+from lanterne.client.replay_model import load_replay
+from lanterne.client.screens.home import HomeScreen
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.registry import get_game
+from lanterne.protocol.verify import verify_file
 from tests.client.conftest import make_app
 
 GAME = get_game("pagode")
@@ -113,10 +113,10 @@ async def test_the_home_screen_shows_no_resume_without_an_unfinished_game():
 def test_a_local_game_killed_midway_resumes_with_the_same_hidden_cards(lanterne_home):
     script = textwrap.dedent("""
         import os, signal
-        from client.local_play import make_local_game
-        from client.local_record import local_folder
-        from engines.bots import RandomBot
-        from engines.registry import get_game
+        from lanterne.client.local_play import make_local_game
+        from lanterne.client.local_record import local_folder
+        from lanterne.engines.bots import RandomBot
+        from lanterne.engines.registry import get_game
         game = get_game("pueblo")
         c = make_local_game(game, mode="hot-seat", seed="k", you="Ann", save_to=local_folder())
         bot = RandomBot("kill")
@@ -148,7 +148,7 @@ def test_a_local_game_killed_midway_resumes_with_the_same_hidden_cards(lanterne_
 
 
 def play_local(game_id: str, seed: str, stop: int | None = None, mode: str = "hot-seat") -> RecordedGame:
-    from client.local_play import make_local_game
+    from lanterne.client.local_play import make_local_game
 
     game = get_game(game_id)
     c = make_local_game(game, mode=mode, bot="random", seed=seed, you="Ann", save_to=local_folder())
@@ -166,7 +166,7 @@ def play_local(game_id: str, seed: str, stop: int | None = None, mode: str = "ho
 async def test_replays_lists_local_games_and_opens_one_verified():
     from textual.widgets import OptionList
 
-    from client.screens.replay import LogPickerScreen, ReplayScreen
+    from lanterne.client.screens.replay import LogPickerScreen, ReplayScreen
 
     done = play_local("pueblo", "r1")
     left = play_local("pagode", "r2", stop=5, mode="vs")

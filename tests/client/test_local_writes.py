@@ -2,7 +2,7 @@
 
 The entries go to one writer thread per game (client/local_record.py, LogQueue), in order; closing
 the game, reading its log path, or the interpreter's exit waits for them. No timing here (the
-figures are in docs/benchmarks.md, `python -m client.perf saving`): a disk that does not answer
+figures are in docs/benchmarks.md, `python -m lanterne.client.perf saving`): a disk that does not answer
 is a write held on an Event.
 """
 
@@ -15,14 +15,14 @@ import threading
 
 import pytest
 
-from client.local_play import make_local_game
-from client.local_record import RecordedGame
-from engines.bots import RandomBot
-from engines.core import IllegalAction
-from engines.registry import get_game
-from protocol import log as plog
-from protocol.log import read_log
-from protocol.verify import verify_file
+from lanterne.client.local_play import make_local_game
+from lanterne.client.local_record import RecordedGame
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import IllegalAction
+from lanterne.engines.registry import get_game
+from lanterne.protocol import log as plog
+from lanterne.protocol.log import read_log
+from lanterne.protocol.verify import verify_file
 
 GAME = get_game("pagode")
 
@@ -80,10 +80,10 @@ def test_quitting_without_closing_the_game_still_writes_every_entry(tmp_path):
     """The interpreter's exit flushes the writer (atexit): a quit never loses an entry."""
     script = textwrap.dedent(f"""
         import threading
-        from protocol import log as plog
-        from client.local_play import make_local_game
-        from engines.bots import RandomBot
-        from engines.registry import get_game
+        from lanterne.protocol import log as plog
+        from lanterne.client.local_play import make_local_game
+        from lanterne.engines.bots import RandomBot
+        from lanterne.engines.registry import get_game
 
         game = get_game("pagode")
         c = make_local_game(game, mode="hot-seat", seed="w3", save_to={str(tmp_path)!r})
@@ -140,15 +140,15 @@ def test_a_kill_with_entries_still_queued_leaves_a_chain_that_resumes_and_ends_v
     import signal
     from pathlib import Path
 
-    from client.local_record import resume_local, unfinished_local
+    from lanterne.client.local_record import resume_local, unfinished_local
 
     script = textwrap.dedent("""
         import os, signal, threading
-        from protocol import log as plog
-        from client.local_play import make_local_game
-        from client.local_record import local_folder
-        from engines.bots import RandomBot
-        from engines.registry import get_game
+        from lanterne.protocol import log as plog
+        from lanterne.client.local_play import make_local_game
+        from lanterne.client.local_record import local_folder
+        from lanterne.engines.bots import RandomBot
+        from lanterne.engines.registry import get_game
         game = get_game("pagode")
         c = make_local_game(game, mode="hot-seat", seed="kq", you="Ann", save_to=local_folder())
         append = plog.LogWriter.append

@@ -18,19 +18,19 @@ from pathlib import Path
 
 from textual.widgets import Select
 
-from client.app import LanterneApp
-from client.net_controller import NetworkGame, claim_time, clock, describe_policy
-from client.screens.dialogs import GameOverScreen
-from client.screens.game import GameScreen
-from client.screens.lobby import LobbyScreen
-from client.settings import Settings
-from client.widgets.link_banner import LinkBanner
-from client.widgets.scoreboard import ScoreBoard
-from client.widgets.status_line import StatusLine
-from protocol.identity import Identity
-from protocol.log import read_log
-from protocol.session import Aborted, GameOver, Replaced
-from protocol.verify import verify_file
+from lanterne.client.app import LanterneApp
+from lanterne.client.net_controller import NetworkGame, claim_time, clock, describe_policy
+from lanterne.client.screens.dialogs import GameOverScreen
+from lanterne.client.screens.game import GameScreen
+from lanterne.client.screens.lobby import LobbyScreen
+from lanterne.client.settings import Settings
+from lanterne.client.widgets.link_banner import LinkBanner
+from lanterne.client.widgets.scoreboard import ScoreBoard
+from lanterne.client.widgets.status_line import StatusLine
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import read_log
+from lanterne.protocol.session import Aborted, GameOver, Replaced
+from lanterne.protocol.verify import verify_file
 from tests.client.test_lan_game import unique, until
 from tests.client.test_mesh_lobby import (FAST, LOOPBACK, PUEBLO, SIZE, ask_and_accept, boards, choose, open_table,
                                           play_one, play_to_the_end, table_text)
@@ -190,7 +190,7 @@ async def test_a_player_gone_for_good_ends_the_game_with_the_scores_so_far(tmp_p
         await until(lambda: "[computer]" in table_text(pa), pa, what="the computer seated")
         assert policy_line(pa) == "If a player is gone 2 s: the game ends with the scores so far"
         pb.app.screen.join(host.listening, seats=3, who=ann)
-        from client.screens.invite import InviteScreen
+        from lanterne.client.screens.invite import InviteScreen
 
         await until(lambda: isinstance(pa.app.screen, InviteScreen), pa, pb, what="the invitation dialog")
         await pa.pause()
@@ -229,7 +229,7 @@ async def test_a_player_who_resigns_ends_the_game_at_once_with_the_scores_so_far
     async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
         host = await open_table(pa, 2)
         pb.app.screen.join(host.listening, seats=2, who=ann)
-        from client.screens.invite import InviteScreen
+        from lanterne.client.screens.invite import InviteScreen
 
         await until(lambda: isinstance(pa.app.screen, InviteScreen), pa, pb, what="the invitation dialog")
         await pa.pause()

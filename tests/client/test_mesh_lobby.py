@@ -14,22 +14,22 @@ from pathlib import Path
 
 from textual.widgets import Input, Select
 
-from client.app import LanterneApp
-from client.net_controller import NetworkGame, is_computer
-from client.screens.dialogs import GameOverScreen
-from client.screens.game import GameScreen
-from client.screens.invite import InviteScreen
-from client.screens.lobby import LobbyScreen
-from client.settings import Settings
-from client.widgets.link_banner import LinkBanner
-from client.widgets.peers import PeerList
-from engines.registry import get_game
-from protocol.identity import safety_lines
-from protocol.identity import Identity
-from protocol.log import read_log
-from protocol.net.peer import PeerOptions
-from protocol.net.transport import LinkOptions
-from protocol.verify import verify_file
+from lanterne.client.app import LanterneApp
+from lanterne.client.net_controller import NetworkGame, is_computer
+from lanterne.client.screens.dialogs import GameOverScreen
+from lanterne.client.screens.game import GameScreen
+from lanterne.client.screens.invite import InviteScreen
+from lanterne.client.screens.lobby import LobbyScreen
+from lanterne.client.settings import Settings
+from lanterne.client.widgets.link_banner import LinkBanner
+from lanterne.client.widgets.peers import PeerList
+from lanterne.engines.registry import get_game
+from lanterne.protocol.identity import safety_lines
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import read_log
+from lanterne.protocol.net.peer import PeerOptions
+from lanterne.protocol.net.transport import LinkOptions
+from lanterne.protocol.verify import verify_file
 from tests.client.test_lan_game import unique, until
 
 LOOPBACK = ["127.0.0.1"]
@@ -187,7 +187,7 @@ async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves
         def shown(i: int, text: str) -> bool:  # the link may come back before a look: read the history
             return any(text in t and "Link down" in t for t in pair[i].history[seen[i]:])
 
-        await until(lambda: shown(0, f"P3 {cyd} lost") and shown(1, f"P1 {ann} lost"), pa, pb, pc,
+        await until(lambda: shown(0, f"P3 {cyd} link lost") and shown(1, f"P1 {ann} link lost"), pa, pb, pc,
                     what="both banners down")
         assert all(f"P2 {bob} linked" in t for t in pair[0].history[seen[0]:])
         assert not screens[1].query_one(LinkBanner).has_class("-down")  # Bob's links never dropped
@@ -312,7 +312,7 @@ async def test_a_table_with_computers_left_mid_game_resumes_from_the_lobby_with_
 
 
 async def test_a_table_of_three_joined_by_address_when_the_dialog_says_its_size(tmp_path):
-    from client.screens.invite import JoinAddressScreen
+    from lanterne.client.screens.invite import JoinAddressScreen
 
     ann, bob = unique("Ann"), unique("Bob")
     app_a, app_b = lobby_app(ann, tmp_path / "a", discover=False), lobby_app(bob, tmp_path / "b", discover=False)
@@ -341,8 +341,8 @@ async def test_join_requests_wait_their_turn_oldest_first_and_one_that_gives_up_
     Accepts seat the others in the order they were accepted, and the boards open."""
     import asyncio
 
-    from engines.bots import make_bot
-    from protocol.net.peer import Peer
+    from lanterne.engines.bots import make_bot
+    from lanterne.protocol.net.peer import Peer
 
     ann = unique("Ann")
     app = lobby_app(ann, tmp_path / "a", discover=False)
@@ -386,7 +386,7 @@ async def test_the_lan_computers_think_in_their_own_process_and_leave_none_behin
     it), and leaving the game stops that process."""
     import os
 
-    from client.thinking import Thinker
+    from lanterne.client.thinking import Thinker
 
     ann = unique("Ann")
     app = lobby_app(ann, tmp_path / "a", discover=False)

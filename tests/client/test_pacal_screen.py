@@ -6,18 +6,18 @@ import pytest
 from rich.color import Color
 from rich.console import Console
 
-from client.controller import LocalGame
-from client.local_play import make_local_game
-from client.screens.dialogs import GameOverScreen, HandoffScreen
-from client.screens.pacal import PacalScreen
-from client.widgets.pacal import (DISTRICT_BG, LAKE_BG, PLAYER_COLOURS, PREVIEW_BG, TARGET_BG, PacalMap,
+from lanterne.client.controller import LocalGame
+from lanterne.client.local_play import make_local_game
+from lanterne.client.screens.dialogs import GameOverScreen, HandoffScreen
+from lanterne.client.games.pacal.screen import PacalScreen
+from lanterne.client.games.pacal.widgets import (DISTRICT_BG, LAKE_BG, PLAYER_COLOURS, PREVIEW_BG, TARGET_BG, PacalMap,
                                   cell_at, cell_offset, map_text, Marks)
-from client.widgets.status_line import StatusLine
-from engines.core import IllegalAction
-from engines.pacal import build_choices, cell_name, parse_cell, reachable
-from engines.pacal.rules import visible_stones
-from client.screens.pacal import visible_stones as screen_visible_stones
-from engines.registry import get_game
+from lanterne.client.widgets.status_line import StatusLine
+from lanterne.engines.core import IllegalAction
+from lanterne.engines.pacal import build_choices, cell_name, parse_cell, reachable
+from lanterne.engines.pacal.rules import visible_stones
+from lanterne.client.games.pacal.screen import visible_stones as screen_visible_stones
+from lanterne.engines.registry import get_game
 from tests.client.conftest import make_app
 
 GAME = get_game("pacal")

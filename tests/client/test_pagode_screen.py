@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from textual.widgets import OptionList
 
-from client.controller import LocalGame
-from client.screens.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen
-from client.screens.pagode import PagodeScreen
-from client.widgets.pagode import CardWidget, SiteWidget
-from client.widgets.status_line import StatusLine
-from engines.bots import RandomBot
-from engines.registry import get_game
+from lanterne.client.controller import LocalGame
+from lanterne.client.screens.dialogs import ChoiceScreen, GameOverScreen, HandoffScreen
+from lanterne.client.games.pagode.screen import PagodeScreen
+from lanterne.client.games.pagode.widgets import CardWidget, SiteWidget
+from lanterne.client.widgets.status_line import StatusLine
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.registry import get_game
 from tests.client.conftest import make_app
 from tests.client.pagode_clicks import builder_choice, click_action, card_widget, pass_keyboard, quick_buttons
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -11,19 +12,23 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import Button
 
-from client.local_play import make_local_game
-from client.screens.dialogs import GameOverScreen, HandoffScreen
-from client.screens.pandoria import PandoriaScreen
-from client.widgets.pandoria import (CASTLE, CELL, PLAYER_COLOURS, SCORING_BG, HexMap, Marks, cell_origin,
+from lanterne.client.games import pandoria as pandoria_package
+from lanterne.client.local_play import make_local_game
+from lanterne.client.screens.dialogs import GameOverScreen, HandoffScreen
+from lanterne.client.games.pandoria.screen import PandoriaScreen
+from lanterne.client.games.pandoria.widgets import (CASTLE, CELL, PLAYER_COLOURS, SCORING_BG, HexMap, Marks, cell_origin,
                                     describe_hex, hex_at, map_text)
-from client.widgets.pandoria_board import (BoardModel, BuildingSlot, HandCard, MarketCard, PandoriaBoard, Panel,
+from lanterne.client.games.pandoria.board import (BoardModel, BuildingSlot, HandCard, MarketCard, PandoriaBoard, Panel,
                                            TileCard, card_help, players_text)
-from client.widgets.status_line import StatusLine
-from engines.pandoria import GAME
-from engines.pandoria import data as D
-from engines.pandoria.board import KIND, NHEX, OFF, STEP, hex_name, parse_hex
-from engines.pandoria.notation import face_text
+from lanterne.client.widgets.status_line import StatusLine
+from lanterne.engines.pandoria import GAME
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.board import KIND, NHEX, OFF, STEP, hex_name, parse_hex
+from lanterne.engines.pandoria.notation import face_text
 from tests.client.conftest import make_app
+
+PANDORIA_CSS = Path(pandoria_package.__file__).with_name(PandoriaScreen.CSS_PATH)
+"""The game's own stylesheet, for the board drawn alone."""
 
 SIZE = (160, 50)
 
@@ -510,7 +515,9 @@ async def test_a_hot_seat_turn_by_clicks_hands_the_keyboard_over():
 
 
 class BoardApp(App):
-    """The board area alone, drawn from a fixed position (no other stylesheet involved)."""
+    """The board area alone, drawn from a fixed position (Pandoria's stylesheet only, not the app's)."""
+
+    CSS_PATH = PANDORIA_CSS
 
     def __init__(self, model: BoardModel):
         super().__init__()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from client.cli import main
-from client.local_play import HOT_SEAT, VS_COMPUTER, make_local_game
-from engines.registry import get_game
+from lanterne.client.cli import main
+from lanterne.client.local_play import HOT_SEAT, VS_COMPUTER, make_local_game
+from lanterne.engines.registry import get_game
 
 
 @pytest.mark.parametrize("args, says", [
@@ -51,10 +51,10 @@ def test_lanterne_play_saves_its_game_where_the_app_resumes_and_lists_it(monkeyp
     the one line says where, Replays lists it and `lanterne verify` accepts it (exit 0)."""
     import asyncio
 
-    from client import app as app_module
-    from client.local_record import RecordedGame, local_folder
-    from client.replay_model import saved_games
-    from protocol.identity import home
+    from lanterne.client import app as app_module
+    from lanterne.client.local_record import RecordedGame, local_folder
+    from lanterne.client.replay_model import saved_games
+    from lanterne.protocol.identity import home
 
     seen = {}
 

@@ -6,17 +6,17 @@ import random
 from typing import NamedTuple
 
 from hypothesis import given, settings, strategies as st
-from client.screens.dialogs import GameOverScreen, HandoffScreen
-from client.screens.pueblo import PuebloScreen
-from client.widgets.pueblo import (CELL_H, CELL_W, CYCLES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER, SIZE as CELLS_SIDE,
+from lanterne.client.screens.dialogs import GameOverScreen, HandoffScreen
+from lanterne.client.games.pueblo.screen import PuebloScreen
+from lanterne.client.games.pueblo.widgets import (CELL_H, CELL_W, CYCLES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER, SIZE as CELLS_SIDE,
                                    TRACK_PLACES, PuebloBoard, box_for, cell_at, cell_centre, family_of,
                                    next_family, space_at, space_centre, tall_offset, turn, wheel)
-from client.widgets.pueblo_panels import ChiefPanel, PenaltyBoard, StonePanel, side_view_text
-from engines.core import RulesError
-from engines.pueblo.data import TRACK
-from engines.pueblo.geometry import LINES, penalties_at, sight
-from engines.pueblo.preview import chief_options, side_view
-from engines.pueblo.state import MOVE, PLACE, REMOVE, SITE, BID, OVER
+from lanterne.client.games.pueblo.panels import ChiefPanel, PenaltyBoard, StonePanel, side_view_text
+from lanterne.engines.core import RulesError
+from lanterne.engines.pueblo.data import TRACK
+from lanterne.engines.pueblo.geometry import LINES, penalties_at, sight
+from lanterne.engines.pueblo.preview import chief_options, side_view
+from lanterne.engines.pueblo.state import MOVE, PLACE, REMOVE, SITE, BID, OVER
 from tests.client.pueblo_helpers import (GAME, SIZE, at_cell, at_space, levels_of_new_stone, open_screen,
                                          overlay_levels, pass_keyboard, play_randomly, pueblo_app, scroll_wheel,
                                          status, to_the_player)
@@ -370,8 +370,8 @@ def test_pueblo_screen_snapshot(snap_compare):
 
 
 async def test_a_stone_that_fits_nowhere_is_set_aside_by_key_and_not_before():
-    from client.controller import LocalGame
-    from client.screens.pueblo import PuebloScreen
+    from lanterne.client.controller import LocalGame
+    from lanterne.client.games.pueblo.screen import PuebloScreen
     from tests.client.conftest import make_app
     from tests.engines.pueblo.test_pueblo_text import NO_FIT
 
@@ -409,7 +409,7 @@ async def test_the_choices_show_the_penalties_the_previewed_stone_would_bring():
 
 def random_position(seed: int, players: int, actions: int):
     """A position after ``actions`` random legal moves (with the first-player roll)."""
-    from engines.core import OpenTable
+    from lanterne.engines.core import OpenTable
 
     rng = random.Random(seed)
     table = OpenTable(seed)
@@ -427,8 +427,8 @@ def random_position(seed: int, players: int, actions: int):
 @given(st.integers(0, 10**6), st.integers(2, 4), st.integers(0, 60), st.integers(0, 11), st.integers(0, 7),
        st.integers(0, 7))
 def test_the_preview_shows_exactly_the_levels_the_stone_fills(seed, players, actions, orient, cx, cy):
-    from client.widgets.pueblo import footprint_overlay
-    from engines.pueblo.preview import footprint
+    from lanterne.client.games.pueblo.widgets import footprint_overlay
+    from lanterne.engines.pueblo.preview import footprint
 
     state = random_position(seed, players, actions)
     if state.phase == MOVE:
@@ -449,7 +449,7 @@ def test_the_preview_shows_exactly_the_levels_the_stone_fills(seed, players, act
 
 
 def test_the_penalty_panel_tells_two_computer_seats_of_one_host_apart():
-    from client.widgets.pueblo_panels import penalties_text
+    from lanterne.client.games.pueblo.panels import penalties_text
 
     text = penalties_text(["P2 [computer] Ann 1", "P3 [computer] Ann 2"], [3, 4], [(1, 2, 0), (1, 2, 0)],
                           turn=None, winners=[]).plain.splitlines()

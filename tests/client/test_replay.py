@@ -8,13 +8,13 @@ import io
 import pytest
 from textual.widgets import Input
 
-from client.cli import main as cli_main
-from client.screens.replay import GoToScreen, LogPickerScreen, ReplayScreen
-from client.widgets.replay_board import ReplayBoard
-from client.widgets.replay_steps import ReplaySteps
-from client.widgets.status_line import StatusLine
-from engines.registry import get_game
-from protocol.log import read_log, write_log
+from lanterne.client.cli import main as cli_main
+from lanterne.client.screens.replay import GoToScreen, LogPickerScreen, ReplayScreen
+from lanterne.client.widgets.replay_board import ReplayBoard
+from lanterne.client.widgets.replay_steps import ReplaySteps
+from lanterne.client.widgets.status_line import StatusLine
+from lanterne.engines.registry import get_game
+from lanterne.protocol.log import read_log, write_log
 from tests.client.conftest import make_app
 from tests.client.test_replay_model import make_log
 
@@ -269,9 +269,9 @@ def test_the_replay_command_refuses_a_missing_file_in_one_line(tmp_path, capsys)
 @pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
 def test_every_game_draws_its_own_board_from_any_position(game_id):
     """Public views and full states (every hand known) through a whole game on the open table."""
-    from engines.bots import RandomBot
-    from engines.core import OpenTable, play_out
-    from client.widgets.replay_board import draw
+    from lanterne.engines.bots import RandomBot
+    from lanterne.engines.core import OpenTable, play_out
+    from lanterne.client.widgets.replay_board import draw
     from rich.console import Console
 
     game = get_game(game_id)
@@ -287,7 +287,7 @@ def test_every_game_draws_its_own_board_from_any_position(game_id):
 
 
 def test_a_board_that_fails_to_draw_falls_back_to_the_generic_view(monkeypatch):
-    from client.widgets import replay_board
+    from lanterne.client.widgets import replay_board
 
     def broken(game, state, labels):
         raise KeyError("site_tiles")
@@ -301,7 +301,8 @@ def test_a_board_that_fails_to_draw_falls_back_to_the_generic_view(monkeypatch):
 
 @pytest.mark.parametrize("argv, path", [(["replay", "LOG"], "LOG"), (["replay"], None)])
 def test_the_replay_command_opens_the_app_on_the_replay(pueblo_log, monkeypatch, argv, path):
-    import client.app
+    from lanterne import client
+    import lanterne.client.app  # noqa: F401 (the module whose run_app is replaced)
 
     started = []
     monkeypatch.setattr(client.app, "run_app", lambda start=None: started.append(start()) or 0)

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from client.replay_model import ReplayCursor, ReplayError, load_replay, verify_log
-from engines.bots import make_bot
-from engines.core import TABLE
-from engines.registry import get_game
-from protocol.log import MAGIC, open_entry, read_log, write_log
-from protocol.memory import make_sessions, play
+from lanterne.client.replay_model import ReplayCursor, ReplayError, load_replay, verify_log
+from lanterne.engines.bots import make_bot
+from lanterne.engines.core import TABLE
+from lanterne.engines.registry import get_game
+from lanterne.protocol.log import MAGIC, open_entry, read_log, write_log
+from lanterne.protocol.memory import make_sessions, play
 
 
 def make_log(folder: Path, game_id: str = "pueblo", seed: str = "r1", games=None, game=None,
@@ -218,7 +218,7 @@ def test_reading_and_verifying_never_change_the_file(logs):
 
 def make_aborted_log(folder: Path, seed: str = "abort", moves: int = 6) -> Path:
     """A Pueblo game that seat 2 resigns after ``moves`` moves."""
-    from protocol.memory import Pipe
+    from lanterne.protocol.memory import Pipe
 
     sessions = make_sessions(get_game("pueblo"), 2, seed)
     bots = [make_bot("random", f"{seed}/bot{i}") for i in range(2)]
@@ -279,8 +279,8 @@ def test_any_damaged_or_cut_file_gives_a_replay_or_one_line_never_a_crash(logs, 
 
 def test_a_move_signed_with_a_false_state_digest_stops_the_replay_at_that_move(logs, tmp_path):
     """A seat that lies about the position (validly signed): the replay names the entry and the seat."""
-    from protocol.identity import Identity
-    from protocol.log import seal
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.log import seal
 
     path, _ = logs["pueblo"]
     raws, _ = read_log(path)
@@ -314,8 +314,8 @@ def test_a_three_player_game_replays_with_every_signed_digest(tmp_path):
 
 def test_the_replay_counts_seats_from_1_and_says_the_die_as_printed(logs, tmp_path):
     """Issue 16, point 8: the first player, each step's seat, the winners and Pacal's die as a person reads them."""
-    from client.widgets.replay_steps import step_line
-    from engines.pacal.data import ARROWS, DIE_FACES
+    from lanterne.client.widgets.replay_steps import step_line
+    from lanterne.engines.pacal.data import ARROWS, DIE_FACES
 
     path, _ = logs["pagode"]
     replay = load_replay(path)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from client.local_play import make_local_game
-from client.local_record import resume_local, unfinished_local, local_folder
-from client.screens.game import game_screen_for
-from client.screens.replay import ReplayScreen
-from client.widgets.score_chart import BARS, ScoreChart, chart_text, columns_of
-from client.widgets.scoreboard import ScoreBoard
-from engines.bots import RandomBot
-from engines.registry import get_game
+from lanterne.client.local_play import make_local_game
+from lanterne.client.local_record import resume_local, unfinished_local, local_folder
+from lanterne.client.screens.game import game_screen_for
+from lanterne.client.screens.replay import ReplayScreen
+from lanterne.client.widgets.score_chart import BARS, ScoreChart, chart_text, columns_of
+from lanterne.client.widgets.scoreboard import ScoreBoard
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.registry import get_game
 from tests.client.conftest import make_app
 from tests.client.test_replay import pueblo_log, settled  # noqa: F401 - the fixture
 from tests.client.test_snapshots import no_blink

@@ -6,19 +6,19 @@ import json
 
 from textual.widgets import Button, Input, MarkdownViewer, OptionList, Static
 
-from client.controller import LocalGame
-from client.rules_docs import for_players, rules_path, rules_text
-from client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
-from client.screens.game import GameScreen
-from client.screens.help import HelpScreen
-from client.screens.home import HomeScreen
-from client.screens.local_setup import LocalSetupScreen
-from client.screens.lobby import LobbyScreen
-from client.screens.replay import ReplayScreen
-from client.screens.rules import RulesScreen
-from client.screens.settings import SettingsScreen
-from client.widgets.status_line import StatusLine
-from engines.bots import RandomBot
+from lanterne.client.controller import LocalGame
+from lanterne.client.rules_docs import for_players, rules_path, rules_text
+from lanterne.client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
+from lanterne.client.screens.game import GameScreen
+from lanterne.client.screens.help import HelpScreen
+from lanterne.client.screens.home import HomeScreen
+from lanterne.client.screens.local_setup import LocalSetupScreen
+from lanterne.client.screens.lobby import LobbyScreen
+from lanterne.client.screens.replay import ReplayScreen
+from lanterne.client.screens.rules import RulesScreen
+from lanterne.client.screens.settings import SettingsScreen
+from lanterne.client.widgets.status_line import StatusLine
+from lanterne.engines.bots import RandomBot
 from tests.client.conftest import make_app
 from tests.client.toy_game import GAME
 
@@ -226,7 +226,7 @@ async def test_leaving_a_game_asks_first():
 
 
 async def test_local_setup_starts_a_hot_seat_pagode_game():
-    from client.screens.pagode import PagodeScreen
+    from lanterne.client.games.pagode.screen import PagodeScreen
 
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
@@ -248,7 +248,7 @@ async def test_local_setup_starts_a_hot_seat_pagode_game():
 
 
 async def test_local_setup_against_the_computer():
-    from client.screens.pagode import PagodeScreen
+    from lanterne.client.games.pagode.screen import PagodeScreen
 
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
@@ -316,7 +316,7 @@ async def test_the_app_answers_while_a_computer_thinks():
 
 
 async def test_settings_shows_the_identity_fingerprint_once_it_exists(lanterne_home):
-    from protocol.identity import Identity
+    from lanterne.protocol.identity import Identity
 
     identity = Identity.load_or_create()
     app = make_app()

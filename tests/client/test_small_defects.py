@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import Button, RadioButton
 
-from client.controller import LocalGame
-from client.local_play import make_local_game
-from client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
-from client.screens.game import game_screen_for
-from client.screens.local_setup import LocalSetupScreen
-from client.widgets.scoreboard import ScoreBoard
-from engines.registry import get_game
+from lanterne.client.controller import LocalGame
+from lanterne.client.local_play import make_local_game
+from lanterne.client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
+from lanterne.client.screens.game import game_screen_for
+from lanterne.client.screens.local_setup import LocalSetupScreen
+from lanterne.client.widgets.scoreboard import ScoreBoard
+from lanterne.engines.registry import get_game
 from tests.client.conftest import make_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,12 +68,24 @@ async def test_local_setup_defaults_to_the_computer_and_the_choice_shows_by_shap
         assert vs.has_class("-on") and vs.styles.text_style.bold
 
 
+async def test_local_setup_starts_on_the_game_field_so_enter_opens_the_list():
+    """Found trying it at 80x24: the first Enter did nothing (the form's scroll container had the focus)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, LocalSetupScreen) and app.focused is app.screen.query_one("#game")
+        await pilot.press("enter", "down", "enter")
+        await pilot.pause()
+        assert app.screen.query_one("#game").value == "pueblo"
+
+
 async def test_pandoria_cursor_starts_on_a_free_hex():
     controller = make_local_game(get_game("pandoria"), mode="vs", bot="random", seed=1, variant="classic")
     app = make_app(lambda: game_screen_for(controller))
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
-        from client.widgets.pandoria import HexMap
+        from lanterne.client.games.pandoria.widgets import HexMap
 
         view = controller.view(0)
         h = app.screen.query_one(HexMap).cursor
@@ -99,8 +111,8 @@ async def test_long_names_are_never_cut(size):
 def test_first_player_and_pacal_die_are_said_as_a_person_reads_them(seed):
     import random
 
-    from engines.pacal.data import DIE_FACES
-    from engines.pacal.notation import face_name
+    from lanterne.engines.pacal.data import DIE_FACES
+    from lanterne.engines.pacal.notation import face_name
 
     pacal = LocalGame(get_game("pacal"), [None, None], seed=seed)
     first = pacal.log[0].text
@@ -122,7 +134,7 @@ def test_sigterm_gives_the_terminal_back(tmp_path):
     env = dict(os.environ, LANTERNE_HOME=str(tmp_path), TERM="xterm-256color",
                COLUMNS="80", LINES="24")
     leader, follower = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "client"], cwd=ROOT, env=env, stdin=follower,
+    proc = subprocess.Popen([sys.executable, "-m", "lanterne"], cwd=ROOT, env=env, stdin=follower,
                             stdout=follower, stderr=follower, close_fds=True, start_new_session=True)
     os.close(follower)
     out = b""
@@ -167,7 +179,7 @@ async def test_a_board_screen_drives_its_game_once(game_id):
 
 
 def test_pueblo_penalties_keep_a_long_name_whole():
-    from client.widgets.pueblo_panels import penalties_text
+    from lanterne.client.games.pueblo.panels import penalties_text
 
     text = penalties_text(["P1 Annabelle-Marguerite", "P2 ismcts:normal bot"], [3, 0], [(7, 7, 0), (7, 7, 0)],
                           turn=0, winners=[]).plain
@@ -198,8 +210,8 @@ async def test_the_move_log_says_moves_in_words_with_the_notation_beside_and_no_
 async def test_settings_keep_theme_computer_level_and_delay(tmp_path):
     from textual.widgets import Select
 
-    from client.app import LanterneApp
-    from client.settings import Settings
+    from lanterne.client.app import LanterneApp
+    from lanterne.client.settings import Settings
 
     path = tmp_path / "settings.json"
     app = LanterneApp(settings=Settings(display_name="Ann", interfaces=["127.0.0.1"]), settings_path=path)
@@ -226,7 +238,7 @@ async def test_settings_keep_theme_computer_level_and_delay(tmp_path):
 
 @pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
 async def test_help_starts_with_the_game_on_screen_its_keys_and_mouse(game_id):
-    from client.screens.help import HelpScreen
+    from lanterne.client.screens.help import HelpScreen
     from tests.client.test_table_sizes import mid_game
 
     controller = mid_game(game_id)
@@ -251,7 +263,7 @@ async def test_help_starts_with_the_game_on_screen_its_keys_and_mouse(game_id):
 async def test_the_rules_screen_has_no_developer_text(game_id):
     from textual.widgets import MarkdownViewer
 
-    from client.screens.rules import RulesScreen
+    from lanterne.client.screens.rules import RulesScreen
 
     app = make_app(lambda: RulesScreen(game_id))
     async with app.run_test(size=(120, 40)) as pilot:

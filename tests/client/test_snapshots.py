@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from client.controller import LocalGame
-from client.screens.game import GameScreen
+from lanterne.client.controller import LocalGame
+from lanterne.client.screens.game import GameScreen
 from tests.client.conftest import make_app
 from tests.client.toy_game import GAME
 
@@ -57,13 +57,13 @@ def test_handoff_dialog(snap_compare):
 
 
 def pagode_controller(seed=33, variant="standard"):
-    from engines.registry import get_game
+    from lanterne.engines.registry import get_game
 
     return LocalGame(get_game("pagode"), [None, None], names=["Ann", "Bob"], seed=seed, variant=variant)
 
 
 def test_pagode_screen_mid_game(snap_compare):
-    from client.screens.pagode import PagodeScreen
+    from lanterne.client.games.pagode.screen import PagodeScreen
     from tests.client.pagode_clicks import builder_choice
 
     controller = pagode_controller()
@@ -83,7 +83,7 @@ def test_pagode_screen_mid_game(snap_compare):
 
 
 def test_pagode_handoff_hides_the_hands(snap_compare):
-    from client.screens.pagode import PagodeScreen
+    from lanterne.client.games.pagode.screen import PagodeScreen
 
     assert snap_compare(make_app(lambda: PagodeScreen(pagode_controller())), terminal_size=(120, 40),
                         run_before=no_blink)
@@ -100,9 +100,9 @@ def test_local_setup(snap_compare):
 
 def test_join_dialog_with_a_changed_key_at_80x24(snap_compare):
     """The tallest join dialog (a changed key's warning, a request waiting) fits a 80x24 terminal."""
-    from client.known_peers import CHANGED, Check
-    from client.screens.invite import InviteScreen
-    from protocol.identity import Identity, safety_code
+    from lanterne.client.known_peers import CHANGED, Check
+    from lanterne.client.screens.invite import InviteScreen
+    from lanterne.protocol.identity import Identity, safety_code
 
     code = safety_code(Identity.from_seed(bytes(range(32))).public, Identity.from_seed(bytes(range(32, 64))).public)
     name = "Beatrice from upstairs"    # the who line takes two rows

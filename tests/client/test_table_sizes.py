@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from client.controller import LocalGame
-from client.screens.game import game_screen_for
-from engines.bots import make_bot
-from engines.registry import get_game
+from lanterne.client.controller import LocalGame
+from lanterne.client.screens.game import game_screen_for
+from lanterne.engines.bots import make_bot
+from lanterne.engines.registry import get_game
 from tests.client.conftest import make_app
 from tests.client.test_snapshots import no_blink
 
@@ -53,10 +53,18 @@ def test_every_game_at_every_size(snap_compare, game_id, size):
     assert snap_compare(make_app(lambda: game_screen_for(controller)), terminal_size=size, run_before=no_blink)
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("game_id", GAMES)
-async def test_compact_layout_keeps_the_hand_and_actions_in_view(game_id):
+async def test_compact_layout_keeps_the_hand_and_actions_in_view(game_id, language, request):
     """At 80x24 the side panel is hidden (F2 shows it instead of the board) and every piece a
-    person acts with (hand, buttons, choices, the move line) lies inside the screen."""
+    person acts with (hand, buttons, choices, the move line) lies inside the screen, every button
+    with its whole words, in English and in French (longer words)."""
+    from textual.widgets import Button
+
+    from lanterne.client import i18n
+
+    i18n.set_language(language)
+    request.addfinalizer(lambda: i18n.set_language("en"))
     controller = mid_game(game_id)
     app = make_app(lambda: game_screen_for(controller))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -75,6 +83,10 @@ async def test_compact_layout_keeps_the_hand_and_actions_in_view(game_id):
             assert widget.region.area > 0 and screen_region.contains_region(widget.region), selector
             shown, _ = screen.get_widget_at(*widget.region.offset)  # drawn there: not scrolled out of view
             assert shown is widget or widget in shown.ancestors_with_self, (selector, shown)
+        for button in screen.query(Button):
+            if button.region.area:
+                words = button.label.plain
+                assert button.region.width >= len(words) + 2 * button.styles.line_pad, f"{words!r} is cut"
         bar = str(screen.query_one("#compact-bar").render())
         assert "P1 Ann" in bar and "F2" in bar
         await pilot.press("f2")

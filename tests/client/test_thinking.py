@@ -8,13 +8,13 @@ import time
 
 import pytest
 
-from client.controller import COMPUTER
-from client.local_play import VS_COMPUTER, make_local_game
-from client.screens.game import game_screen_for
-from client.thinking import Thinker
-from engines.bots import make_bot
-from engines.core import OpenTable, TABLE
-from engines.registry import get_game
+from lanterne.client.controller import COMPUTER
+from lanterne.client.local_play import VS_COMPUTER, make_local_game
+from lanterne.client.screens.game import game_screen_for
+from lanterne.client.thinking import Thinker
+from lanterne.engines.bots import make_bot
+from lanterne.engines.core import OpenTable, TABLE
+from lanterne.engines.registry import get_game
 from tests.client.conftest import make_app
 
 
@@ -147,10 +147,10 @@ def test_the_worker_starts_when_stderr_is_the_apps_capture():
         "    def flush(self): pass\n"
         "    def fileno(self): return -1\n"
         "sys.stderr = sys.stdout = Capture()\n"
-        "from client.thinking import Thinker\n"
-        "from engines.bots import make_bot\n"
-        "from engines.core import OpenTable, TABLE\n"
-        "from engines.registry import get_game\n"
+        "from lanterne.client.thinking import Thinker\n"
+        "from lanterne.engines.bots import make_bot\n"
+        "from lanterne.engines.core import OpenTable, TABLE\n"
+        "from lanterne.engines.registry import get_game\n"
         "game = get_game('pagode'); state = game.setup(players=2, variant='standard'); table = OpenTable(1)\n"
         "while game.next_actor(state) == TABLE: state, _ = game.apply(state, table.resolve(state, game.table_op(state)))\n"
         "seat = game.next_actor(state)\n"

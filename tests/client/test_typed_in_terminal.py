@@ -46,8 +46,8 @@ WAYS = ("list", "typed", "typed", "burst", "typed", "list", "burst", "typed")
 
 WRAPPER = r"""
 import json, os, sys
-from client import local_play
-from client.controller import HUMAN
+from lanterne.client import local_play
+from lanterne.client.controller import HUMAN
 
 out = sys.argv[1]
 made = local_play.make_local_game
@@ -68,7 +68,7 @@ def make(*args, **kwargs):
     return controller
 
 local_play.make_local_game = make
-from client.cli import main
+from lanterne.client.cli import main
 sys.exit(main(sys.argv[2:]))
 """
 

@@ -18,10 +18,10 @@ import pytest
 from textual import events
 from textual.keys import _character_to_key
 
-from client.controller import LocalGame
-from client.screens.game import game_screen_for
-from engines.bots import make_bot
-from engines.registry import get_game
+from lanterne.client.controller import LocalGame
+from lanterne.client.screens.game import game_screen_for
+from lanterne.engines.bots import make_bot
+from lanterne.engines.registry import get_game
 from tests.client.conftest import make_app
 
 MOVES_PER_GAME = 200

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from client.widgets.link_banner import LinkBanner
-from protocol.identity import Identity
-from protocol.net.watchers import Spectator
-from engines.registry import get_game
+from lanterne.client.widgets.link_banner import LinkBanner
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.net.watchers import Spectator
+from lanterne.engines.registry import get_game
 from tests.client.test_lan_game import lobby_app, seated, unique, until
 from tests.client.toy_game import GAME as TOY
 

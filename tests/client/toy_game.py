@@ -8,7 +8,7 @@ First to 7 or more ends the game at once.
 
 from __future__ import annotations
 
-from engines.core import (DEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, NotationError,
+from lanterne.engines.core import (DEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, NotationError,
                           PositionError, State, TableOp, apply_outcome_to_cards)
 
 TARGET = 7

@@ -28,7 +28,7 @@ from tests.e2e.netns import TestNetwork, output, unavailable_reason, wait_line
 
 ADVERTISE = textwrap.dedent("""
     import asyncio, sys, time
-    from protocol.net.discovery import Advert, Discovery, TableHint
+    from lanterne.protocol.net.discovery import Advert, Discovery, TableHint
     async def main():
         async with Discovery([sys.argv[1]]) as d:
             print("start", time.time(), flush=True)
@@ -40,7 +40,7 @@ ADVERTISE = textwrap.dedent("""
 
 BROWSE = textwrap.dedent("""
     import asyncio, sys, time
-    from protocol.net.discovery import Discovery
+    from lanterne.protocol.net.discovery import Discovery
     async def main():
         print("browsing", time.time(), flush=True)
         start = time.time()
@@ -52,10 +52,10 @@ BROWSE = textwrap.dedent("""
 
 ECHO = textwrap.dedent("""
     import asyncio, sys
-    from protocol.identity import Identity
-    from protocol.log import open_entry, seal
-    from protocol.net.invite import authenticate
-    from protocol.net.transport import serve
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.log import open_entry, seal
+    from lanterne.protocol.net.invite import authenticate
+    from lanterne.protocol.net.transport import serve
     me = Identity.generate()
     async def handler(link):
         await authenticate(link, me, "Host")
@@ -76,10 +76,10 @@ ECHO = textwrap.dedent("""
 
 MOVES = textwrap.dedent("""
     import asyncio, json, os, statistics, sys, time
-    from protocol.identity import Identity
-    from protocol.log import open_entry, seal
-    from protocol.net.invite import authenticate
-    from protocol.net.transport import connect
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.log import open_entry, seal
+    from lanterne.protocol.net.invite import authenticate
+    from lanterne.protocol.net.transport import connect
     me = Identity.generate()
     async def main():
         link = await connect(sys.argv[1], 42424)

@@ -87,7 +87,7 @@ class Host:
         return self.popen(PYTHON, *args, cwd=str(REPO), **kw)
 
     def lanterne(self, *args: str, **kw) -> subprocess.Popen:
-        return self.popen(PYTHON, "-m", "client", *args, cwd=str(REPO), **kw)
+        return self.popen(PYTHON, "-m", "lanterne", *args, cwd=str(REPO), **kw)
 
     def env(self) -> dict[str, str]:
         env = dict(os.environ)

@@ -47,7 +47,7 @@ def log_path(output: str) -> Path:
 def assert_identical_and_verified(host_out: str, guest_out: str) -> bytes:
     a, b = log_path(host_out), log_path(guest_out)
     assert a.read_bytes() == b.read_bytes()
-    check = subprocess.run([sys.executable, "-m", "client", "verify", str(a), str(b)], cwd=REPO,
+    check = subprocess.run([sys.executable, "-m", "lanterne", "verify", str(a), str(b)], cwd=REPO,
                            capture_output=True, text=True, timeout=60)
     assert check.returncode == 0, check.stdout + check.stderr
     assert check.stdout.count(": valid: pagode") == 2
@@ -57,11 +57,11 @@ def assert_identical_and_verified(host_out: str, guest_out: str) -> bytes:
 ATTACK = textwrap.dedent("""
     import asyncio, os, sys
     from noise.connection import Keypair, NoiseConnection
-    from protocol.identity import Identity
-    from protocol.net.framing import PREFACE, encode_frame, DATA
-    from protocol.net.handshake import NET_VERSION, NOISE_PROTOCOL, STATIC_DOMAIN, HandshakeError, encode
-    from protocol.net.invite import Declined, ask, join_request, resume_request
-    from protocol.net.transport import connect
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.net.framing import PREFACE, encode_frame, DATA
+    from lanterne.protocol.net.handshake import NET_VERSION, NOISE_PROTOCOL, STATIC_DOMAIN, HandshakeError, encode
+    from lanterne.protocol.net.invite import Declined, ask, join_request, resume_request
+    from lanterne.protocol.net.transport import connect
 
     host, port, victim = sys.argv[1], int(sys.argv[2]), bytes.fromhex(sys.argv[3])
     eve = Identity.generate()
@@ -114,7 +114,7 @@ def test_two_hosts_find_each_other_play_pagode_and_a_third_cannot_get_in(netns_n
     found = wait_line(guest, r"^found Ana", 30)
     assert f"at {a.address}:{port}: pagode standard" in found
     wait_line(guest, r"^table: pagode", 30)
-    from protocol.identity import Identity
+    from lanterne.protocol.identity import Identity
     victim = Identity.load_or_create(b.home).public.hex()
     attack = c.python("-c", ATTACK, a.address, str(port), victim)
     # meanwhile the stranger's lookup by name finds no open table (the TXT says the seat is taken)
@@ -131,7 +131,7 @@ def test_two_hosts_find_each_other_play_pagode_and_a_third_cannot_get_in(netns_n
     assert host.poll() is None and guest.poll() is None, "the game was still on during the attempts"
     guest_out, host_out = finish(guest), finish(host)
     log = assert_identical_and_verified(host_out, guest_out)
-    from protocol.log import open_entry, parse_log
+    from lanterne.protocol.log import open_entry, parse_log
     authors = {open_entry(raw).author for raw in parse_log(log)[0]}
     assert authors == {Identity.load_or_create(a.home).public, Identity.load_or_create(b.home).public}
 

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.netns
 
 ADVERTISE = textwrap.dedent("""
     import asyncio, sys
-    from protocol.net.discovery import Advert, Discovery, TableHint
+    from lanterne.protocol.net.discovery import Advert, Discovery, TableHint
     async def main():
         async with Discovery([sys.argv[1]]) as d:
             await d.advertise(Advert("Bea", sys.argv[2], 41000, table=TableHint("pagode")))
@@ -21,7 +21,7 @@ ADVERTISE = textwrap.dedent("""
 
 BROWSE = textwrap.dedent("""
     import asyncio, sys, time
-    from protocol.net.discovery import Discovery
+    from lanterne.protocol.net.discovery import Discovery
     async def main():
         start = time.perf_counter()
         async with Discovery([sys.argv[1]]) as d:

@@ -48,7 +48,7 @@ def assert_identical_and_verified(outs: list[str], game: str) -> None:
     paths = [log_path(o) for o in outs]
     first = paths[0].read_bytes()
     assert all(p.read_bytes() == first for p in paths[1:]), "the peers' logs differ"
-    check = subprocess.run([sys.executable, "-m", "client", "verify", *map(str, paths)], cwd=REPO,
+    check = subprocess.run([sys.executable, "-m", "lanterne", "verify", *map(str, paths)], cwd=REPO,
                            capture_output=True, text=True, timeout=300)
     assert check.returncode == 0, check.stdout + check.stderr
     assert check.stdout.count(f": valid: {game}") == len(paths), check.stdout

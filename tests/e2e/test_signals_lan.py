@@ -24,7 +24,7 @@ LIMIT = 3.0
 
 WATCH = textwrap.dedent("""
     import asyncio, sys, time
-    from protocol.net.discovery import Discovery
+    from lanterne.protocol.net.discovery import Discovery
     async def main():
         name = sys.argv[2]
         def add(a):
@@ -124,7 +124,7 @@ class Terminal:
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         env = dict(host.env(), TERM="xterm-256color")
-        self.proc = subprocess.Popen(["ip", "netns", "exec", host.namespace, sys.executable, "-m", "client"],
+        self.proc = subprocess.Popen(["ip", "netns", "exec", host.namespace, sys.executable, "-m", "lanterne"],
                                      cwd=str(REPO), env=env, stdin=slave, stdout=slave, stderr=slave,
                                      start_new_session=True,
                                      preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))

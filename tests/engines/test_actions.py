@@ -10,16 +10,16 @@ import importlib
 
 import pytest
 
-from engines.bots import RandomBot
-from engines.core import TABLE, OpenTable, read_action
-from engines.registry import GAMES, get_game
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import TABLE, OpenTable, read_action
+from lanterne.engines.registry import GAMES, get_game
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES) + ["example"])
 def test_every_legal_action_is_one_of_the_games_records(game_id):
     if game_id == "example":
-        module = importlib.import_module("engines.example.game")
-        game = importlib.import_module("engines.example").GAME
+        module = importlib.import_module("lanterne.engines.example.game")
+        game = importlib.import_module("lanterne.engines.example").GAME
     else:
         module = importlib.import_module(f"engines.{game_id}.actions")
         game = get_game(game_id)

@@ -9,9 +9,9 @@ few random games, and the position must read the same afterwards.
 
 import pytest
 
-from engines.bots import RandomBot
-from engines.core import TABLE, OpenTable
-from engines.registry import get_game
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import TABLE, OpenTable
+from lanterne.engines.registry import get_game
 
 TABLES = [("pagode", 2, "standard"), ("pueblo", 4, "standard"), ("pueblo", 3, "dismantling"), ("pacal", 2, "standard"),
           ("pacal", 5, "standard"), ("pandoria", 2, "classic"), ("pandoria", 4, "classic")]

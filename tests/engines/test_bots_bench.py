@@ -4,8 +4,8 @@ import itertools
 
 import pytest
 
-from engines.bots.bench import search_move_seconds
-from engines.core import RulesError
+from lanterne.engines.bots.bench import search_move_seconds
+from lanterne.engines.core import RulesError
 
 
 def test_each_real_decision_is_timed_once_and_is_positive():
@@ -21,7 +21,7 @@ def test_it_reads_the_given_clock_around_each_decision_only():
 
 def test_the_positions_come_from_the_seed_alone():
     """Same seed, same moves: two runs time the search player on the same positions, choosing the same."""
-    from engines.registry import get_game
+    from lanterne.engines.registry import get_game
 
     game = get_game("pandoria")
     runs = [[], []]
@@ -51,7 +51,7 @@ def test_at_least_one_decision():
 
 
 def test_turns_are_runs_of_one_seat_and_the_bound_follows_from_them():
-    from engines.bots.bench import games_per_second_needed, turns_per_random_game
+    from lanterne.engines.bots.bench import games_per_second_needed, turns_per_random_game
 
     turns = turns_per_random_game("pueblo", 2, games=3)
     assert 2 <= turns < 1000

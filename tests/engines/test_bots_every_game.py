@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from engines.bots import IsmctsBot, RandomBot, determinize
-from engines.core import OpenTable, play_out
-from engines.registry import available_games
+from lanterne.engines.bots import IsmctsBot, RandomBot, determinize
+from lanterne.engines.core import OpenTable, play_out
+from lanterne.engines.registry import available_games
 
 GAMES = {g.id: g for g in available_games()}
 

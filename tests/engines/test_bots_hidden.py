@@ -2,9 +2,9 @@
 
 import pytest
 
-from engines.bots import IsmctsBot
-from engines.core import TABLE, OpenTable
-from engines.registry import available_games
+from lanterne.engines.bots import IsmctsBot
+from lanterne.engines.core import TABLE, OpenTable
+from lanterne.engines.registry import available_games
 
 GAMES = {g.id: g for g in available_games()}
 WITH_HIDDEN_CARDS = ["pagode", "pandoria"]  # hands dealt face down; Pueblo and Pacal hide nothing at the start

@@ -4,9 +4,9 @@ import itertools
 
 import pytest
 
-from engines.bots import IsmctsBot, make_bot
-from engines.core import TABLE, OpenTable, RulesError, play_out
-from engines.registry import get_game
+from lanterne.engines.bots import IsmctsBot, make_bot
+from lanterne.engines.core import TABLE, OpenTable, RulesError, play_out
+from lanterne.engines.registry import get_game
 
 
 def first_decision(game_id="pueblo", seed="levels"):
@@ -47,6 +47,15 @@ def test_a_capped_level_stops_at_its_wall_clock_budget():
     action = bot.choose(game, view, seat)
     assert action in game.legal_actions(view, seat)
     assert bot.last_iterations == 9  # 0.9 s of budget, one clock reading per iteration after the first
+
+
+def test_whole_turn_plans_stop_at_the_wall_clock_budget_too():
+    game, view, seat = first_decision("pagode")      # Pagode plays whole-turn plans (TUNING)
+    ticks = itertools.count()
+    bot = make_bot("ismcts:normal", "s", max_seconds=0.9)
+    bot.clock = lambda: next(ticks) * 0.1
+    assert bot.choose(game, view, seat) in game.legal_actions(view, seat)
+    assert bot.last_iterations == 9  # as the tree: the clock read before the lines, then per iteration after the first
 
 
 def test_a_cap_never_adds_iterations_beyond_the_level():
@@ -119,14 +128,18 @@ def test_best_of_k_rollouts_pick_the_action_worth_most_points():
 
 
 def test_pagode_takes_its_tuned_settings_and_the_other_games_the_defaults():
-    from engines.bots.ismcts import DEFAULTS, TUNING
+    from lanterne.engines.bots.ismcts import DEFAULTS, TUNING
 
     game, view, seat = first_decision("pagode")
     bot = IsmctsBot("k", iterations=3)
     bot.choose(game, view, seat)
-    assert (bot._sample, bot._expand, bot.c) == (3, 4, 0.4) == tuple(TUNING["pagode"].values())
+    settings = ("rollout_sample", "expand", "exploration")
+    tuned = {**DEFAULTS, **TUNING["pagode"]}
+    assert (bot._sample, bot._expand, bot.c) == (3, 4, 0.4) == tuple(tuned[k] for k in settings)
+    assert (bot._turns, bot._bias, bot._top, bot._value) == (tuned["rollout_turns"], 0.0, 0, None)
     bot.choose(*first_decision("pueblo"))
-    assert (bot._sample, bot._expand, bot.c) == (1, 1, 0.7) == tuple(DEFAULTS.values())
+    assert (bot._sample, bot._expand, bot.c, bot._turns) == (1, 1, 0.7, 2) == tuple(
+        DEFAULTS[k] for k in (*settings, "rollout_turns"))
     own = IsmctsBot("k", iterations=3, rollout_sample=2, expand=5, exploration=1.0)
     own.choose(game, view, seat)
     assert (own._sample, own._expand, own.c) == (2, 5, 1.0)

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from client.cli import main
-from engines.bots.ismcts import IsmctsBot
+from lanterne.client.cli import main
+from lanterne.engines.bots.ismcts import IsmctsBot
 
 
 @pytest.fixture
@@ -27,8 +27,8 @@ def test_a_run_writes_one_line_per_game_and_a_resumed_run_skips_them(tmp_path, c
     args = ["--games-of", "pueblo", "--against", "random", "--level", "easy", "--out", str(out)]
     assert strength("--games", "2", *args) == 0
     first = lines(out)
-    assert [(r["index"], r["search_seat"]) for r in first] == [(0, 0), (1, 1)]
-    assert "| pueblo | random | easy | 2 |" in capsys.readouterr().out
+    assert [(r["index"], r["search_seat"], r["seeds"]) for r in first] == [(0, 0, "measure"), (1, 1, "measure")]
+    assert "| pueblo | 2 | random | easy | measure | 2 |" in capsys.readouterr().out
     assert strength("--games", "3", *args) == 0
     err = capsys.readouterr().err
     assert "1 games to play (2 already in" in err
@@ -63,11 +63,21 @@ def test_a_torn_last_line_is_dropped_and_the_game_replayed(tmp_path, cheap_level
     assert replayed == before
 
 
-def test_a_line_that_is_no_record_is_a_one_line_error(tmp_path, capsys):
+@pytest.mark.parametrize("line", ['{"game": "pueblo"}',
+                                  '{"game": "pueblo", "against": "greedy", "level": "normal", "index": 0, '
+                                  '"score": 1.0, "players": "four"}',
+                                  '{"game": "pueblo", "against": "greedy", "level": "normal", "index": 0, '
+                                  '"score": 1.0, "players": 1}'])
+def test_a_line_that_is_no_record_is_a_one_line_error(line, tmp_path, capsys):
     out = tmp_path / "s.jsonl"
-    out.write_text('{"game": "pueblo"}\n')
+    out.write_text(line + "\n")
     assert strength("--out", str(out), "--games-of", "pueblo") == 2
     assert capsys.readouterr().err.strip() == f"lanterne: {out}:1: not a strength record"
+    doc = tmp_path / "b.md"
+    doc.write_text(DOC)
+    assert strength("--write-docs", "--out", str(out), "--docs", str(doc)) == 2      # no traceback there either
+    assert capsys.readouterr().err.strip() == f"lanterne: {out}:1: not a strength record"
+    assert doc.read_text() == DOC
 
 
 DOC = """# Benchmarks
@@ -95,7 +105,8 @@ def test_write_docs_rewrites_only_its_section(tmp_path, capsys):
     assert head == DOC.split("<!-- strength:begin -->\n")[0]
     assert tail == DOC.split("<!-- strength:end -->")[1]
     assert "old figures" not in body
-    assert "| pueblo | greedy | normal | 4 of 200 | 2 / 1 / 1 | 62.5 % (" in body
+    # no seed set: the old seeds
+    assert "| pueblo | 2 | greedy | normal | tune | 4 of 200 | 2 / 1 / 1 | 62.5 % (" in body
     assert "4 games so far" in body and "half a win" in body
     assert "`lanterne strength --games 200 --games-of pagode,pueblo,pacal,pandoria --against greedy,random" in body
     assert lines(out) == records  # nothing was played
@@ -108,7 +119,7 @@ def test_write_docs_puts_the_target_rows_first_in_registry_order(tmp_path):
                for g, a in [("pandoria", "random"), ("pacal", "greedy"), ("pagode", "greedy")]]
     out.write_text("".join(json.dumps(r) + "\n" for r in records))
     assert strength("--write-docs", "--out", str(out), "--docs", str(doc)) == 0
-    rows = [line.split(" | ")[:2] for line in doc.read_text().splitlines() if line.startswith("| pa")]
+    rows = [line.split(" | ")[:3:2] for line in doc.read_text().splitlines() if line.startswith("| pa")]
     assert rows == [["| pagode", "greedy"], ["| pacal", "greedy"], ["| pandoria", "random"]]
 
 
@@ -122,14 +133,71 @@ def test_write_docs_needs_the_markers(tmp_path, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--games", "0"], "--games must be at least 1"),
     (["--jobs", "0"], "--jobs must be at least 1"),
-    (["--level", "genius"], "no level 'genius' (levels: easy, normal, hard)"),
-    (["--against", "greedy,chess"], "no opponent 'chess' (opponents: greedy, random)"),
+    (["--level", "genius"], "no level 'genius' (levels: easy, normal, hard, ceiling or a number of iterations)"),
+    (["--against", "greedy,chess"], "no opponent 'chess' (opponents: greedy, random, openspiel, ismcts:LEVEL)"),
+    (["--against", "ismcts:genius"], "no opponent 'ismcts:genius' (opponents: greedy, random, openspiel, "
+                                     "ismcts:LEVEL)"),
     (["--against", ","], "--against names nothing"),
     (["--games-of", "pueblo,pueblo"], "--games-of names a player or game twice: pueblo,pueblo"),
     (["--games-of", "chess"], "no game 'chess' (games: pagode, pueblo, pacal, pandoria)"),
+    (["--players", "1"], "--players must be at least 2"),
+    (["--players", "3", "--games-of", "pueblo,pagode"], "Pagode seats 2 to 2 players, not 3"),
+    (["--players", "6"], "no game seats 6 players"),
+    (["--players", "3", "--against", "openspiel", "--games-of", "pueblo"],
+     "--against openspiel plays 2-player games only"),
 ])
 def test_bad_arguments_are_one_line_errors(argv, message, tmp_path, capsys):
     assert strength(*argv, "--out", str(tmp_path / "s.jsonl")) == 2
     err = capsys.readouterr().err
     assert err == f"lanterne: {message}\n"
     assert not (tmp_path / "s.jsonl").exists()
+
+
+def test_the_openspiel_opponent_without_the_extra_is_a_one_line_error(tmp_path, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "lanterne.engines.bots.openspiel", None)   # as if open-spiel were not installed
+    assert strength("--against", "openspiel", "--games-of", "pueblo", "--out", str(tmp_path / "s.jsonl")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lanterne: --against openspiel needs OpenSpiel, the optional extra 'bench'") and err.count("\n") == 1
+
+
+def test_the_seed_sets_are_played_and_kept_apart(tmp_path, cheap_levels, capsys):
+    out = tmp_path / "s.jsonl"
+    args = ["--games", "1", "--games-of", "pueblo", "--against", "random", "--level", "easy", "--out", str(out)]
+    assert strength(*args, "--seeds", "tune") == 0
+    assert "| pueblo | 2 | random | easy | tune | 1 |" in capsys.readouterr().out
+    assert strength(*args) == 0      # measure by default: a game of its own, not the tune game again
+    assert "1 games to play (1 already in" in capsys.readouterr().err
+    tune, measure = lines(out)
+    assert (tune["seeds"], tune["seed"]) == ("tune", "strength/pueblo/random/easy/0")
+    assert (measure["seeds"], measure["seed"]) == ("measure", "measure/pueblo/random/0")
+
+
+def test_hard_against_normal_and_a_level_by_iterations(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(IsmctsBot.LEVELS, "normal", 3)
+    monkeypatch.setitem(IsmctsBot.LEVELS, "hard", 6)
+    out, doc = tmp_path / "s.jsonl", tmp_path / "b.md"
+    assert strength("--games", "2", "--games-of", "pueblo", "--against", "ismcts:normal", "--level", "hard",
+                    "--out", str(out)) == 0
+    assert "| pueblo | 2 | ismcts:normal | hard | measure | 2 |" in capsys.readouterr().out
+    assert strength("--games", "1", "--games-of", "pueblo", "--against", "greedy", "--level", "9",
+                    "--out", str(out)) == 0
+    assert [(r["against"], r["level"]) for r in lines(out)] == [("ismcts:normal", "hard")] * 2 + [("greedy", "9")]
+    doc.write_text(DOC)
+    assert strength("--write-docs", "--out", str(out), "--docs", str(doc), "--games", "2") == 0
+    text = doc.read_text()
+    assert "| pueblo | 2 | greedy | 9 | measure | 1 of 2 |" in text      # no target at a level by iterations
+    assert "| > 65 %: " in text.split("| pueblo | 2 | ismcts:normal | hard | measure | 2 |")[1].splitlines()[0]
+
+
+def test_a_table_of_more_plays_the_games_that_seat_it(tmp_path, cheap_levels, capsys):
+    out, doc = tmp_path / "s.jsonl", tmp_path / "b.md"
+    assert strength("--games", "1", "--players", "5", "--against", "random", "--level", "easy",
+                    "--out", str(out)) == 0
+    (only,) = lines(out)       # Pacal's Rocket is the only game for 5
+    assert (only["game"], only["players"], only["seed"]) == ("pacal", 5, "measure/pacal/random/5p/0")
+    assert "| pacal | 5 | random | easy | measure | 1 |" in capsys.readouterr().out
+    doc.write_text(DOC)
+    assert strength("--write-docs", "--out", str(out), "--docs", str(doc), "--games", "1") == 0
+    assert "| pacal | 5 | random | easy | measure | 1 |" in doc.read_text()

@@ -3,12 +3,12 @@
 import msgpack
 import pytest
 
-from engines.bots import GreedyBot, RandomBot, make_bot
-from engines.core import (DEAL, NOBODY, ROLL, SHUFFLE, TABLE, Cards, IllegalAction, OpenTable,
+from lanterne.engines.bots import GreedyBot, RandomBot, make_bot
+from lanterne.engines.core import (DEAL, NOBODY, ROLL, SHUFFLE, TABLE, Cards, IllegalAction, OpenTable,
                           PositionError, RulesError, TableOp, apply_outcome_to_cards, as_action,
                           canonical_pack, play_out)
-from engines.registry import get_game
-from engines.example import GAME
+from lanterne.engines.registry import get_game
+from lanterne.engines.example import GAME
 
 
 def run(seed, players=2, bots=None):
@@ -165,7 +165,7 @@ def test_public_view_knows_only_public_cards():
 def test_determinize_deals_only_unseen_cards_into_hidden_slots():
     import random as _random
 
-    from engines.bots import determinize
+    from lanterne.engines.bots import determinize
 
     state = GAME.setup()
     table = OpenTable(3)
@@ -179,7 +179,7 @@ def test_determinize_deals_only_unseen_cards_into_hidden_slots():
 
 def test_ismcts_never_reads_hidden_cards():
     """Two real games that differ only in cards seat 1 cannot see: same view, same choice."""
-    from engines.bots import IsmctsBot
+    from lanterne.engines.bots import IsmctsBot
 
     state = GAME.setup()
     table = OpenTable(3)
@@ -200,7 +200,7 @@ def test_ismcts_never_reads_hidden_cards():
 
 
 def test_ismcts_plays_whole_games_and_prefers_a_sure_win():
-    from engines.bots import IsmctsBot
+    from lanterne.engines.bots import IsmctsBot
 
     final, _ = run(4, bots=[IsmctsBot(1, iterations=40), RandomBot(2)])
     assert GAME.is_over(final)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engines.bots import RandomBot
-from protocol.memory import make_sessions, play
-from engines.example import GAME as HIGHCARD
+from lanterne.engines.bots import RandomBot
+from lanterne.protocol.memory import make_sessions, play
+from lanterne.engines.example import GAME as HIGHCARD
 
 
 class ReshuffleHighCard(type(HIGHCARD)):
@@ -18,7 +18,7 @@ class ReshuffleHighCard(type(HIGHCARD)):
     id, name = "highcard-reshuffle", "High card, reshuffled"
 
     def apply(self, state, action):
-        from engines.core import SHUFFLE, TableOp, apply_outcome_to_cards
+        from lanterne.engines.core import SHUFFLE, TableOp, apply_outcome_to_cards
 
         op = state.pending
         if op is not None and op.kind == SHUFFLE and state.phase == "reshuffle":
@@ -36,7 +36,7 @@ RESHUFFLE = ReshuffleHighCard()
 
 
 def games(game_id: str):
-    from engines.registry import get_game
+    from lanterne.engines.registry import get_game
 
     return {"highcard": HIGHCARD, "highcard-reshuffle": RESHUFFLE}.get(game_id) or get_game(game_id)
 
@@ -53,7 +53,7 @@ def play_highcard(players=2, seed="t", **kw):
 
 def drive(sessions, players, *, filter=None, before_move=None, max_steps=2000):
     """Like protocol.memory.play, with a wire filter and a hook before each move; stops when stuck."""
-    from protocol.memory import Pipe
+    from lanterne.protocol.memory import Pipe
 
     pipe = Pipe(sessions)
     pipe.collect(0, sessions[0].start())
@@ -79,8 +79,8 @@ def drive(sessions, players, *, filter=None, before_move=None, max_steps=2000):
 
 def forge(entry, signer, **changes):
     """The entry with some fields changed, signed by ``signer`` (author kept unless changed)."""
-    from protocol.log import ENVELOPE_DOMAIN
-    from protocol.wire import pack
+    from lanterne.protocol.log import ENVELOPE_DOMAIN
+    from lanterne.protocol.wire import pack
 
     fields = {"v": entry.v, "game": entry.game, "seq": entry.seq, "prev": entry.prev, "author": entry.author,
               "kind": entry.kind, "body": entry.body}

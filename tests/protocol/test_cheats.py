@@ -20,13 +20,13 @@ import types
 
 import pytest
 
-import protocol.fair as fair
-from engines.bots import RandomBot
-from protocol.fair import group as grp
-from protocol.identity import Identity
-from protocol.log import open_entry, seal
-from protocol.session import Aborted, Dropped
-from protocol.verify import verify_entries
+import lanterne.protocol.fair as fair
+from lanterne.engines.bots import RandomBot
+from lanterne.protocol.fair import group as grp
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import open_entry, seal
+from lanterne.protocol.session import Aborted, Dropped
+from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import AlwaysSwap, drive, forge, games, highcard_sessions, play_highcard
 
 HONEST, CHEAT = 0, 1
@@ -291,7 +291,7 @@ def test_silence_past_the_timeout_is_a_forfeit():
 
 def _same_keys_other_game():
     """A finished game between the same two keys (another game id: the host gave another name)."""
-    from protocol.memory import play
+    from lanterne.protocol.memory import play
 
     sessions = highcard_sessions(2, "cheat")
     sessions[HONEST].name = "elsewhere"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from engines.bots import RandomBot
-from engines.registry import get_game
-from protocol.log import open_entry, seal
-from protocol.memory import make_sessions
-from protocol.session import Aborted
-from protocol.verify import verify_entries
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.registry import get_game
+from lanterne.protocol.log import open_entry, seal
+from lanterne.protocol.memory import make_sessions
+from lanterne.protocol.session import Aborted
+from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import drive
 
 GONE = 2

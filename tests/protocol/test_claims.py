@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from engines.bots import RandomBot
-from protocol.identity import Identity
-from protocol.log import seal
-from protocol.session import Aborted, Session
-from protocol.verify import verify_entries
+from lanterne.engines.bots import RandomBot
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import seal
+from lanterne.protocol.session import Aborted, Session
+from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import HIGHCARD, drive, games
 
 
@@ -129,8 +129,8 @@ def test_at_a_table_of_two_the_claimed_seat_that_is_here_refuses_and_play_goes_o
 
 def test_a_seat_cut_off_while_it_moved_learns_the_claim_that_ended_the_game():
     """Seat 3 moves while cut off (its move never leaves it); the others claim, agree and close; back, it learns it."""
-    from engines.registry import get_game
-    from protocol.memory import make_sessions
+    from lanterne.engines.registry import get_game
+    from lanterne.protocol.memory import make_sessions
 
     sessions = make_sessions(get_game("pueblo"), 3, "cutoff")
     claimer, other, gone = sessions
@@ -167,10 +167,10 @@ def test_a_seat_cut_off_while_it_moved_learns_the_claim_that_ended_the_game():
 def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_path):
     """The claimer writes its claim at the very moment the claimed seat moves: the move wins everywhere, the
     claimer takes its claim back (its log file included), and every chain is the same."""
-    from engines.registry import get_game
-    from protocol.log import LogWriter, read_log
-    from protocol.memory import make_sessions
-    from protocol.net.files import Store
+    from lanterne.engines.registry import get_game
+    from lanterne.protocol.log import LogWriter, read_log
+    from lanterne.protocol.memory import make_sessions
+    from lanterne.protocol.net.files import Store
 
     writer = LogWriter(tmp_path / "claimer.log")
     stores = [Store(writer.append, writer.retract), None, None]
@@ -202,8 +202,8 @@ def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_pat
 def test_the_claimed_seats_own_move_voids_the_claim_wherever_it_arrives_second(consent):
     """The claim reaches seat 2 first (which refuses it, or has not answered yet); the claimed seat's move reaches
     the claimer first. Whatever the order, every peer takes the claim and its answers back for the move."""
-    from engines.registry import get_game
-    from protocol.memory import make_sessions
+    from lanterne.engines.registry import get_game
+    from lanterne.protocol.memory import make_sessions
 
     sessions = make_sessions(get_game("pueblo"), 3, f"race2-{consent}")
     claimer, other, late = sessions
@@ -251,8 +251,8 @@ def test_at_a_table_of_two_a_staller_cannot_refuse_a_move_clock_claim():
 def test_two_seats_gone_at_once_end_the_game_naming_nobody():
     """Seat 4 is claimed; seat 3, whose answer the claim waits for, is gone too: after the claim time the claimer
     ends the game with the scores so far, naming nobody (one seat's word may not take another's seat)."""
-    from engines.registry import get_game
-    from protocol.memory import make_sessions
+    from lanterne.engines.registry import get_game
+    from lanterne.protocol.memory import make_sessions
 
     sessions = make_sessions(get_game("pueblo"), 4, "two-gone")
     claimer = sessions[0]

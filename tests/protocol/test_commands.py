@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 
 import pytest
 
-from client.cli import main
-from protocol.log import MAGIC, parse_log, write_log
-from protocol.verify import verify_entries
+from lanterne.client.cli import main
+from lanterne.protocol.log import MAGIC, parse_log, read_log, write_log
+from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import games, play_highcard
 
 
@@ -18,18 +19,21 @@ def pagode_logs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("logs")
     assert main(["selfplay", "pagode", "--net", "memory", "--games", "1", "--seed", "7",
                  "--log-dir", str(folder), "--json"]) == 0
-    return sorted(folder.iterdir())
+    return sorted(folder.glob("game0/seat*/*"))
 
 
-def test_selfplay_memory_writes_identical_logs(pagode_logs, capsys):
-    assert [p.name for p in pagode_logs] == ["pagode-0-seat1.lanterne", "pagode-0-seat2.lanterne"]
+def test_selfplay_memory_writes_identical_logs_named_as_every_log(pagode_logs, capsys):
+    """One name scheme everywhere: each seat's folder holds ``<t>.log``, t = 16 hex digits of the table id."""
+    assert [p.parent.name for p in pagode_logs] == ["seat1", "seat2"]
     a, b = (p.read_bytes() for p in pagode_logs)
     assert a == b and a.startswith(MAGIC)
+    raws, cut = read_log(pagode_logs[0])
+    assert not cut and {p.name for p in pagode_logs} == {hashlib.sha256(raws[0]).hexdigest()[:16] + ".log"}
 
 
 def test_selfplay_same_seed_same_bytes(pagode_logs, tmp_path, capsys):
     assert main(["selfplay", "pagode", "--net", "memory", "--seed", "7", "--log-dir", str(tmp_path)]) == 0
-    assert (tmp_path / "pagode-0-seat1.lanterne").read_bytes() == pagode_logs[0].read_bytes()
+    assert (tmp_path / "game0" / "seat1" / pagode_logs[0].name).read_bytes() == pagode_logs[0].read_bytes()
 
 
 def test_verify_valid_logs(pagode_logs, capsys):
@@ -64,7 +68,7 @@ def test_verify_cut_log_is_invalid(pagode_logs, tmp_path, capsys):
 
 
 def _first(raws, kind):
-    from protocol.log import open_entry
+    from lanterne.protocol.log import open_entry
 
     return next(i for i, raw in enumerate(raws) if open_entry(raw).kind == kind)
 
@@ -144,7 +148,7 @@ def test_verify_unreadable(tmp_path, capsys):
     assert main(["verify", str(path)]) == 2
     assert main(["verify", str(tmp_path / "missing.lanterne")]) == 2
     err = capsys.readouterr().err
-    assert "not a Lanterne log" in err and "cannot read" in err
+    assert "not a Lanterne log" in err and "missing.lanterne: no such file" in err
 
 
 def test_log_show_prints_the_moves(pagode_logs, capsys):
@@ -179,7 +183,7 @@ def test_flipping_any_byte_of_a_finished_log_fails_verify():
 def test_three_peers_of_pueblo_over_signed_sessions(tmp_path, capsys):
     assert main(["selfplay", "pueblo", "--players", "3", "--net", "memory", "--seed", "3",
                  "--log-dir", str(tmp_path)]) == 0
-    logs = sorted(tmp_path.iterdir())
+    logs = sorted(tmp_path.glob("game0/seat*/*.log"))
     assert len(logs) == 3 and len({p.read_bytes() for p in logs}) == 1
     capsys.readouterr()
     assert main(["verify", str(logs[0]), "--json"]) == 0
@@ -192,14 +196,14 @@ def test_log_show_of_an_aborted_game(tmp_path, capsys):
 
     t = Tamper("move", lambda e, s: forge(e, s[1].identity, body={**e.body, "digest": bytes(32)}))
     honest = run(t)[0]
-    from client.commands.log import show_lines
+    from lanterne.client.commands.log import show_lines
 
     lines = show_lines([e.raw for e in honest.chain], games=games)
     assert lines[-1].startswith("aborted by seat 1 (seat 2 at fault)") and "digest" in lines[-1]
 
 
 def test_the_replay_screen_says_unfinished_not_unverified(pagode_logs, tmp_path):
-    from client.replay_model import verify_log
+    from lanterne.client.replay_model import verify_log
 
     raws, _ = parse_log(pagode_logs[0].read_bytes())
     path = tmp_path / "paused.log"
@@ -216,7 +220,7 @@ def test_the_replay_screen_says_unfinished_not_unverified(pagode_logs, tmp_path)
 
 
 def _ends(path):
-    from protocol.log import open_entry, read_log
+    from lanterne.protocol.log import open_entry, read_log
 
     return [open_entry(r) for r in read_log(path)[0] if open_entry(r).kind == "end"]
 
@@ -242,10 +246,10 @@ def test_verify_names_the_culprit_of_an_abort_from_1_in_text_and_json(tmp_path, 
     assert abort.kind == "abort" and abort.body["culprit"] == 1
     path = tmp_path / "aborted.lanterne"
     write_log(path, [e.raw for e in honest.chain])
-    from protocol.verify import verify_file
+    from lanterne.protocol.verify import verify_file
 
     report = verify_file(str(path), games=games)
-    from client.commands.verify import describe
+    from lanterne.client.commands.verify import describe
 
     assert report.ok and report.culprit == 2
     assert "game aborted (seat 2 at fault)" in describe(report)
@@ -253,11 +257,11 @@ def test_verify_names_the_culprit_of_an_abort_from_1_in_text_and_json(tmp_path, 
 
 
 def test_log_show_says_pacals_die_as_printed_and_seats_from_1(tmp_path, capsys):
-    from engines.pacal.data import ARROWS, DIE_FACES
+    from lanterne.engines.pacal.data import ARROWS, DIE_FACES
     assert main(["selfplay", "pacal", "--net", "memory", "--games", "1", "--seed", "3", "--bots", "random,random",
                  "--log-dir", str(tmp_path)]) == 0
     capsys.readouterr()
-    log = tmp_path / "pacal-0-seat1.lanterne"
+    [log] = (tmp_path / "game0" / "seat1").glob("*.log")
     assert main(["log", "show", str(log)]) == 0
     out = capsys.readouterr().out.splitlines()
     faces = {line.rsplit(": ", 1)[1] for line in out if "roll (die)" in line}

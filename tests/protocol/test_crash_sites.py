@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.log import open_entry
-from protocol.session import Session
-from protocol.verify import verify_entries
-from protocol.wire import ProtocolError
+from lanterne.protocol.log import open_entry
+from lanterne.protocol.session import Session
+from lanterne.protocol.verify import verify_entries
+from lanterne.protocol.wire import ProtocolError
 from tests.protocol.helpers import forge, games, play_highcard
 
 

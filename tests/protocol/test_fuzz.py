@@ -13,11 +13,11 @@ from __future__ import annotations
 import os
 import random
 
-from engines.bots import RandomBot
-from protocol.fuzz import mutate_bytes
-from protocol.log import FIRST_PREV, open_entry, seal
-from protocol.memory import Pipe
-from protocol.wire import ProtocolError, pack
+from lanterne.engines.bots import RandomBot
+from lanterne.protocol.fuzz import mutate_bytes
+from lanterne.protocol.log import FIRST_PREV, open_entry, seal
+from lanterne.protocol.memory import Pipe
+from lanterne.protocol.wire import ProtocolError, pack
 from tests.protocol.helpers import highcard_sessions
 
 FRAMES = int(os.environ.get("LANTERNE_FUZZ_FRAMES", "10000"))

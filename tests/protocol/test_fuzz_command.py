@@ -1,4 +1,4 @@
-"""``python -m protocol.fuzz``: a short run finds no crash and no hang; a crash is reported with its input."""
+"""``python -m lanterne.protocol.fuzz``: a short run finds no crash and no hang; a crash is reported with its input."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import io
 import subprocess
 import sys
 
-from protocol import fuzz
+from lanterne.protocol import fuzz
 
 
 def test_a_short_run_has_no_crash_and_no_hang():
@@ -47,6 +47,6 @@ _REAL_PLAY = fuzz.play_game
 
 
 def test_the_command_line_prints_its_usage():
-    done = subprocess.run([sys.executable, "-m", "protocol.fuzz", "--help"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "lanterne.protocol.fuzz", "--help"], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0 and "--inputs" in done.stdout and "--seed" in done.stdout

@@ -4,7 +4,7 @@ import hashlib
 import os
 import stat
 
-from protocol.identity import (KEY_FILE, Identity, fingerprint, home, safety_code, safety_lines, safety_part,
+from lanterne.protocol.identity import (KEY_FILE, Identity, fingerprint, home, safety_code, safety_lines, safety_part,
                                verify)
 
 
@@ -74,7 +74,7 @@ def test_safety_part_is_cached_per_key():
 
 
 def test_libsodium_and_openssl_agree_on_signatures():
-    from protocol.identity import verify_openssl
+    from lanterne.protocol.identity import verify_openssl
 
     a, b = Identity.from_seed(b"a"), Identity.from_seed(b"b")
     for i in range(30):

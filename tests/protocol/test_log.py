@@ -2,10 +2,10 @@
 
 import pytest
 
-from protocol.identity import Identity
-from protocol.log import (FIRST_PREV, MAGIC, LogFormatError, LogWriter, open_entry, parse_log,
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import (FIRST_PREV, MAGIC, LogFormatError, LogWriter, open_entry, parse_log,
                           read_log, seal)
-from protocol.wire import ProtocolError
+from lanterne.protocol.wire import ProtocolError
 
 A = Identity.from_seed(b"a")
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.log import open_entry
-from engines.bots import RandomBot
-from protocol.memory import make_sessions, play
-from protocol.session import Session
+from lanterne.protocol.log import open_entry
+from lanterne.engines.bots import RandomBot
+from lanterne.protocol.memory import make_sessions, play
+from lanterne.protocol.session import Session
 from tests.protocol.helpers import AlwaysSwap, games, highcard_sessions
 
 

@@ -1,13 +1,13 @@
-"""engines.redeal: the hands are re-dealt, same sizes, fresh cards; views agree with the full state."""
+"""lanterne.engines.redeal: the hands are re-dealt, same sizes, fresh cards; views agree with the full state."""
 
 from __future__ import annotations
 
 import pytest
 
-from engines.bots import RandomBot
-from engines.core import DEAL, SHUFFLE, TABLE, OpenTable, RulesError, play_out
-from engines.redeal import apply_redeal, decks, hidden_slots, holders, lay_fresh, pool, redeal, redeal_ops
-from engines.registry import get_game
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import DEAL, SHUFFLE, TABLE, OpenTable, RulesError, play_out
+from lanterne.engines.redeal import apply_redeal, decks, hidden_slots, holders, lay_fresh, pool, redeal, redeal_ops
+from lanterne.engines.registry import get_game
 
 
 def _midgame(game_id: str, players: int, steps: int, seed: int = 1):

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engines.bots import RandomBot
-from engines.redeal import holders
-from engines.registry import get_game
-from protocol.log import open_entry, seal
-from protocol.memory import make_sessions, play_replacing
-from protocol.session import (AGREE, COMPUTER_MARK, REPLACE, Aborted, GameOver, ReplaceAsked, Replaced, SeatReplaced,
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.redeal import holders
+from lanterne.engines.registry import get_game
+from lanterne.protocol.log import open_entry, seal
+from lanterne.protocol.memory import make_sessions, play_replacing
+from lanterne.protocol.session import (AGREE, COMPUTER_MARK, REPLACE, Aborted, GameOver, ReplaceAsked, Replaced, SeatReplaced,
                               Session)
-from protocol.verify import verify_entries
-from protocol.wire import ProtocolError
+from lanterne.protocol.verify import verify_entries
+from lanterne.protocol.wire import ProtocolError
 
 GONE = 2
 
@@ -69,7 +69,7 @@ def test_verify_replays_every_seat_the_computer_included(which, request):
     assert report.result == "over" and sorted(report.replayed) == [1, 2, 3]
     assert report.seats[GONE]["computer"]["key"] == comp.public.hex()
     assert list(sessions[0].result.scores) == report.scores
-    from client.commands.verify import describe
+    from lanterne.client.commands.verify import describe
 
     report.path = "game.log"
     assert f"(P{GONE + 1} taken over by {COMPUTER_MARK}" in describe(report)  # `lanterne verify` says so
@@ -213,7 +213,7 @@ def test_the_policy_is_signed_in_the_table_and_old_tables_keep_their_bytes():
     table = next(e for e in sessions[0].chain if e.kind == "table")
     assert table.body["on_gone"] == "computer"
     plain = make_sessions(get_game("pueblo"), 3, "plain")
-    from protocol.memory import play
+    from lanterne.protocol.memory import play
     play(plain, [RandomBot(i) for i in range(3)])
     assert "on_gone" not in next(e for e in plain[0].chain if e.kind == "table").body
     with pytest.raises(Exception, match="on-gone policy 'later'"):

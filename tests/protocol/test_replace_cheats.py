@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from engines.bots import RandomBot
-from engines.registry import get_game
-from protocol.log import open_entry, seal
-from protocol.memory import make_sessions, play_replacing
-from protocol.session import AGREE, COMPUTER_MARK, REPLACE, Aborted, Session
-from protocol.wire import ProtocolError
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.registry import get_game
+from lanterne.protocol.log import open_entry, seal
+from lanterne.protocol.memory import make_sessions, play_replacing
+from lanterne.protocol.session import AGREE, COMPUTER_MARK, REPLACE, Aborted, Session
+from lanterne.protocol.wire import ProtocolError
 from tests.protocol.helpers import drive
 
 GONE = 2
@@ -159,7 +159,7 @@ def test_a_replay_of_the_claimers_own_log_names_its_forged_replace():
 
 
 def test_a_cheat_by_the_computer_after_the_redeal_is_named_and_the_log_verifies():
-    from protocol.verify import verify_entries
+    from lanterne.protocol.verify import verify_entries
     from tests.protocol.helpers import forge
 
     sessions = make_sessions(get_game("pandoria"), 3, "cheatcomp", on_gone="computer")

@@ -2,12 +2,12 @@
 
 import pytest
 
-from engines.bots import RandomBot
-from protocol.identity import safety_code
-from protocol.log import LogWriter, open_entry, read_log
-from protocol.memory import Pipe, make_sessions, play
-from protocol.session import GameOver, Session, TableSet
-from protocol.wire import ProtocolError
+from lanterne.engines.bots import RandomBot
+from lanterne.protocol.identity import safety_code
+from lanterne.protocol.log import LogWriter, open_entry, read_log
+from lanterne.protocol.memory import Pipe, make_sessions, play
+from lanterne.protocol.session import GameOver, Session, TableSet
+from lanterne.protocol.wire import ProtocolError
 from tests.protocol.helpers import HIGHCARD, games, highcard_sessions, play_highcard
 
 
@@ -58,7 +58,7 @@ def test_replay_with_the_wrong_seed_is_caught():
 
 
 def test_pagode_logs_are_identical_byte_for_byte(tmp_path):
-    from engines.registry import get_game
+    from lanterne.engines.registry import get_game
 
     game = get_game("pagode")
     paths = [tmp_path / f"seat{i}.lanterne" for i in range(2)]
@@ -150,7 +150,7 @@ def test_a_pile_with_hidden_cards_is_relocked_then_shuffled(players):
     assert kinds.count("fair_relock") == players
     assert len({tuple(e.raw for e in s.chain) for s in sessions}) == 1
     assert isinstance(sessions[0].result, GameOver)
-    from protocol.verify import verify_entries
+    from lanterne.protocol.verify import verify_entries
 
     report = verify_entries([e.raw for e in sessions[0].chain], games=games)
     assert report.ok and report.replayed == list(range(1, players + 1))
@@ -173,7 +173,7 @@ def test_guests_listed_by_the_host_join_in_that_order():
     g2.receive(g1_hello, sender=g1.public)
     assert len(own(g2)) == 1 and g2.chain[-1].author == g2.public
 
-    from protocol.log import seal
+    from lanterne.protocol.log import seal
 
     stranger = highcard_sessions(3, seed="stranger")[2]
     stranger_hello = seal(stranger.identity, game=b"", seq=1, prev=host.chain[0].hash, kind="hello",
@@ -183,7 +183,7 @@ def test_guests_listed_by_the_host_join_in_that_order():
 
 
 def test_a_table_that_cannot_be_played_is_refused_before_it_enters_the_chain():
-    from protocol.log import seal
+    from lanterne.protocol.log import seal
 
     host, guest = highcard_sessions(2, seed="badtable")
     host.start()
@@ -201,8 +201,8 @@ def test_a_table_that_cannot_be_played_is_refused_before_it_enters_the_chain():
 
 
 def test_a_host_proposing_an_impossible_game_is_told_at_once():
-    from engines.core import RulesError
-    from protocol.identity import Identity
+    from lanterne.engines.core import RulesError
+    from lanterne.protocol.identity import Identity
 
     with pytest.raises(RulesError):
         Session(Identity.from_seed(b"h"), host=True, game=HIGHCARD, players=7)
@@ -214,8 +214,8 @@ def test_each_table_a_host_opens_has_its_own_table_id():
     import hashlib
     import os
 
-    from engines.registry import get_game
-    from protocol.identity import Identity
+    from lanterne.engines.registry import get_game
+    from lanterne.protocol.identity import Identity
 
     me = Identity.from_seed(b"one host")
     first_entries = set()

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from engines.bots import make_bot
-from engines.core import OpenTable, play_out
-from engines.registry import GAMES, get_game
-from protocol.log import MAGIC, open_entry, read_log
-from protocol.memory import make_sessions, play
-from protocol.session import Moved, Session
-from protocol.verify import verify_file
+from lanterne.engines.bots import make_bot
+from lanterne.engines.core import OpenTable, play_out
+from lanterne.engines.registry import GAMES, get_game
+from lanterne.protocol.log import MAGIC, open_entry, read_log
+from lanterne.protocol.memory import make_sessions, play
+from lanterne.protocol.session import Moved, Session
+from lanterne.protocol.verify import verify_file
 
 LOGS = Path(__file__).parent / "logs"
 SEED = "1/0"    # what `selfplay --seed 1` gives its first game
@@ -67,12 +67,12 @@ def _seed_of_first_seat(raws: list[bytes]) -> bytes:
 
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_the_same_seed_writes_the_stored_log_byte_for_byte(game_id):
-    assert signed_log(game_id) == (LOGS / f"{game_id}-seed1.lanterne").read_bytes()
+    assert signed_log(game_id) == (LOGS / f"{game_id}-seed1.log").read_bytes()
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_the_stored_log_verifies_and_replays_to_the_stored_moves(game_id):
-    path = LOGS / f"{game_id}-seed1.lanterne"
+    path = LOGS / f"{game_id}-seed1.log"
     report = verify_file(str(path))
     assert report.ok and report.result == "over", report
     raws, tail = read_log(path)
@@ -83,6 +83,6 @@ def test_the_stored_log_verifies_and_replays_to_the_stored_moves(game_id):
 if __name__ == "__main__":      # rewrite the stored files (a deliberate rule change only)
     for gid in (sys.argv[1:] or GAMES):
         data = signed_log(gid)
-        (LOGS / f"{gid}-seed1.lanterne").write_bytes(data)
-        raws, _ = read_log(LOGS / f"{gid}-seed1.lanterne")
+        (LOGS / f"{gid}-seed1.log").write_bytes(data)
+        raws, _ = read_log(LOGS / f"{gid}-seed1.log")
         (LOGS / f"{gid}-seed1.txt").write_text(transcript(gid, raws))

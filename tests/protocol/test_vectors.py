@@ -18,9 +18,9 @@ import nacl.bindings as sodium
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from protocol import identity as ids
-from protocol.fair import group
-from protocol.log import FIRST_PREV, open_entry, seal
+from lanterne.protocol import identity as ids
+from lanterne.protocol.fair import group
+from lanterne.protocol.log import FIRST_PREV, open_entry, seal
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -178,7 +178,7 @@ def test_the_die_commitments_and_rolls():
 
 
 def test_the_limits_on_the_page_are_the_codes():
-    from protocol import log, wire
+    from lanterne.protocol import log, wire
 
     text = DOC.read_text(encoding="utf-8")
     table = text[text.index("**Limits**"):text.index("### Schemas")]

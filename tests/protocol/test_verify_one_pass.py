@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.bots import RandomBot
-from engines.core import canonical_pack
-from protocol.fair import group as grp
-from protocol.fair.reveal import RevealedTable
-from protocol.log import open_entry
-from protocol.memory import make_sessions, play
-from protocol.session import END, FAIR_DOMAIN, Drbg
-from protocol.verify import canonical_bytes, check_every_seat, verify_entries
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import canonical_pack
+from lanterne.protocol.fair import group as grp
+from lanterne.protocol.fair.reveal import RevealedTable
+from lanterne.protocol.log import open_entry
+from lanterne.protocol.memory import make_sessions, play
+from lanterne.protocol.session import END, FAIR_DOMAIN, Drbg
+from lanterne.protocol.verify import canonical_bytes, check_every_seat, verify_entries
 from tests.protocol.helpers import RESHUFFLE, forge, games, highcard_sessions, play_highcard
 
 
@@ -215,7 +215,7 @@ def test_every_pass_is_computed_once():
 
 
 def test_bodies_compare_as_their_bytes_would():
-    from protocol.fair.reveal import _same
+    from lanterne.protocol.fair.reveal import _same
 
     assert _same({"roll": 1, "commit": b"x" * 32}, {"commit": b"x" * 32, "roll": 1})
     assert not _same({"roll": True}, {"roll": 1})              # True == 1 in Python, not on the wire
@@ -231,9 +231,9 @@ def test_the_revealed_table_agrees_with_every_seats_fair_table():
     accepts their proofs and final reveals, and refuses any other body, proof or claim."""
     from types import SimpleNamespace
 
-    from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, Cards, TableOp, apply_outcome_to_cards
-    from protocol.fair import CheatDetected, FairTable
-    from protocol.fair.driver import run_op, wire
+    from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, Cards, TableOp, apply_outcome_to_cards
+    from lanterne.protocol.fair import CheatDetected, FairTable
+    from lanterne.protocol.fair.driver import run_op, wire
 
     gid, seeds = b"g" * 32, [bytes([65 + s]) * 32 for s in range(3)]
     tables = [FairTable(gid, s, 3, Drbg(seeds[s], FAIR_DOMAIN)) for s in range(3)]
@@ -285,7 +285,7 @@ def test_the_revealed_table_agrees_with_every_seats_fair_table():
 
 def test_a_seat_whose_genesis_nonce_is_not_the_hash_of_its_seed():
     """Seat 2 commits to another seed than the one it reveals (its fair play is its seed's): verify refuses."""
-    import protocol.session.seating as seating
+    import lanterne.protocol.session.seating as seating
 
     sessions = highcard_sessions(2, "other-nonce")
     cheat = sessions[1]

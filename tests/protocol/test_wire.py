@@ -3,7 +3,7 @@
 import msgpack
 import pytest
 
-from protocol.wire import SchemaError, WireError, check, pack, unpack
+from lanterne.protocol.wire import SchemaError, WireError, check, pack, unpack
 
 
 def test_round_trip_is_canonical():

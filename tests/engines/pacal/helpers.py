@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engines.core import OpenTable, TABLE
-from engines.pacal import GAME, data
-from engines.pacal.board import parse_cell
-from engines.pacal.state import BUILD, MOVE, STONES, PacalState
+from lanterne.engines.core import OpenTable, TABLE
+from lanterne.engines.pacal import GAME, data
+from lanterne.engines.pacal.board import parse_cell
+from lanterne.engines.pacal.state import BUILD, MOVE, STONES, PacalState
 
 
 def c(name: str) -> int:

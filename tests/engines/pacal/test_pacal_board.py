@@ -2,9 +2,9 @@
 
 import pytest
 
-from engines.core import ROLL, TABLE, RulesError
-from engines.pacal import GAME, data
-from engines.pacal.board import (CELLS, DISTRICT_OF_CELL, LAKE, LAKE_SCORING, RIVER_SCORING, SACRED_CELLS,
+from lanterne.engines.core import ROLL, TABLE, RulesError
+from lanterne.engines.pacal import GAME, data
+from lanterne.engines.pacal.board import (CELLS, DISTRICT_OF_CELL, LAKE, LAKE_SCORING, RIVER_SCORING, SACRED_CELLS,
                                  board_for, cell_name, parse_cell)
 from tests.engines.pacal.helpers import c, started
 
@@ -113,7 +113,7 @@ def test_die_faces_house_data():
 
 
 def test_the_board_as_text():
-    from engines.pacal.picture import cell_text, picture
+    from lanterne.engines.pacal.picture import cell_text, picture
     from tests.engines.pacal.helpers import position
 
     s = position(3, ships={0: "e11", 1: "h11"}, stones={0: ["e11", "c3"], 2: ["c3"]}, pyramids={"f10": (1, 3)})

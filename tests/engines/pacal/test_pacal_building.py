@@ -2,10 +2,10 @@
 
 import pytest
 
-from engines.core import IllegalAction
-from engines.pacal import GAME, build_choices
-from engines.pacal.rules import build_actions
-from engines.pacal.state import BUILD, MOVE
+from lanterne.engines.core import IllegalAction
+from lanterne.engines.pacal import GAME, build_choices
+from lanterne.engines.pacal.rules import build_actions
+from lanterne.engines.pacal.state import BUILD, MOVE
 from tests.engines.pacal.helpers import c, cells, play, position, scored
 
 GREEN, YELLOW, BLUE = 0, 1, 2

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.pacal import data
-from engines.pacal.constellations import constellations, shape_storeys
+from lanterne.engines.pacal import data
+from lanterne.engines.pacal.constellations import constellations, shape_storeys
 from tests.engines.pacal.helpers import cells
 
 

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from engines.core import IllegalAction, NotationError, PositionError, RulesError
-from engines.pacal import GAME
-from engines.pacal.state import BUILD, STONES
+from lanterne.engines.core import IllegalAction, NotationError, PositionError, RulesError
+from lanterne.engines.pacal import GAME
+from lanterne.engines.pacal.state import BUILD, STONES
 from tests.engines.pacal.helpers import c, cells, position, started
 
 
@@ -157,7 +157,7 @@ def test_not_a_position():
 
 
 def test_registry_and_aliases():
-    from engines.registry import get_game
+    from lanterne.engines.registry import get_game
 
     assert get_game("pacal") is GAME and get_game("Pacal's Rocket") is GAME
     with pytest.raises(RulesError, match="5 players, not 6"):

@@ -6,10 +6,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.core import OpenTable, as_action, canonical_pack, play_out
-from engines.bots import RandomBot
-from engines.pacal import GAME, data
-from engines.pacal.board import board_for
+from lanterne.engines.core import OpenTable, as_action, canonical_pack, play_out
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.pacal import GAME, data
+from lanterne.engines.pacal.board import board_for
 from tests.engines.pacal.helpers import random_game
 
 STEP_BOUND = 20_000
@@ -97,7 +97,7 @@ def test_same_seed_same_game(players, seed):
 
 
 def test_greedy_bots_finish_a_game():
-    from engines.bots import GreedyBot
+    from lanterne.engines.bots import GreedyBot
 
     final, _ = play_out(GAME, GAME.setup(players=3), OpenTable(7), [GreedyBot(i, budget=60) for i in range(3)],
                         max_steps=STEP_BOUND)
@@ -106,7 +106,7 @@ def test_greedy_bots_finish_a_game():
 
 def candidates(state, seat, legal, rng):
     """Actions of the right kind for the phase, legal or not: near misses of the legal ones and random ones."""
-    from engines.pacal.movement import MODES
+    from lanterne.engines.pacal.movement import MODES
 
     out = set(legal)
     if state.phase == "move":
@@ -138,7 +138,7 @@ def candidates(state, seat, legal, rng):
 @settings(max_examples=4, deadline=None)
 @given(games)
 def test_an_action_applies_exactly_when_it_is_legal(game):
-    from engines.core import IllegalAction
+    from lanterne.engines.core import IllegalAction
 
     players, seed, variant = game
     rng = random.Random(seed)

@@ -1,8 +1,8 @@
 """Two rounds of a 3-player game, move by move in the notation: the rules working together."""
 
-from engines.core import TABLE
-from engines.pacal import GAME, picture
-from engines.pacal.state import BUILD, MOVE
+from lanterne.engines.core import TABLE
+from lanterne.engines.pacal import GAME, picture
+from lanterne.engines.pacal.state import BUILD, MOVE
 from tests.engines.pacal.helpers import c, play, scored
 
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from engines.pacal import GAME, data
-from engines.pacal.board import board_for
-from engines.pacal.scoring import district_final, final_scoring, ranked_awards, round_half_up
-from engines.pacal.state import BUILD, OVER
+from lanterne.engines.pacal import GAME, data
+from lanterne.engines.pacal.board import board_for
+from lanterne.engines.pacal.scoring import district_final, final_scoring, ranked_awards, round_half_up
+from lanterne.engines.pacal.state import BUILD, OVER
 from tests.engines.pacal.helpers import play, position, scored
 
 L = "L"  # district L: columns d-f, rows 10-13, worth 4 (house data)
@@ -217,7 +217,7 @@ def test_ships_and_stones_are_worth_nothing_at_the_end():
 
 def test_selfplay_command_plays_pacal(capsys):
     # `lanterne selfplay pacal --players N --variant V --games K --seed S`
-    from client.cli import main
+    from lanterne.client.cli import main
 
     assert main(["selfplay", "pacal", "--players", "2", "--variant", "expert", "--games", "1", "--seed", "3"]) == 0
     out = capsys.readouterr().out

@@ -2,10 +2,10 @@
 
 import pytest
 
-from engines.core import IllegalAction
-from engines.pacal import GAME
-from engines.pacal.rules import build_actions, visible_stones
-from engines.pacal.state import BUILD, STONES
+from lanterne.engines.core import IllegalAction
+from lanterne.engines.pacal import GAME
+from lanterne.engines.pacal.rules import build_actions, visible_stones
+from lanterne.engines.pacal.state import BUILD, STONES
 from tests.engines.pacal.helpers import c, play, position
 
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engines.core import TABLE, IllegalAction
-from engines.pacal import GAME
-from engines.pacal.state import MOVE, ROLL
+from lanterne.engines.core import TABLE, IllegalAction
+from lanterne.engines.pacal import GAME
+from lanterne.engines.pacal.state import MOVE, ROLL
 from tests.engines.pacal.helpers import started
 
 

@@ -9,10 +9,10 @@ first floor; then the number of columns on the current floor.
 
 from __future__ import annotations
 
-from engines.core import Cards, TableOp
-from engines.pagode import GAME
-from engines.pagode.data import DECK_SIZE, LETTERS, SITES, TILES, VARIANTS, tile_id
-from engines.pagode.state import PagodeState
+from lanterne.engines.core import Cards, TableOp
+from lanterne.engines.pagode import GAME
+from lanterne.engines.pagode.data import DECK_SIZE, LETTERS, SITES, TILES, VARIANTS, tile_id
+from lanterne.engines.pagode.state import PagodeState
 
 
 def build(*, reserve: str = "rbgvy", hand: str = "rb", opp_reserve: str = "rbgvy", opp_hand: str = "gv",
@@ -113,7 +113,7 @@ def moves(state: PagodeState) -> set[str]:
 
 def table(state: PagodeState, seed: int = 0) -> tuple[PagodeState, list[tuple], list[TableOp]]:
     """Let an open table do every pending operation; returns the ops it did."""
-    from engines.core import OpenTable
+    from lanterne.engines.core import OpenTable
     t = OpenTable(seed)
     ops, events = [], []
     while state.pending is not None:

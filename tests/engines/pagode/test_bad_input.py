@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from engines.core import DEAL, ROLL, IllegalAction, NotationError, PositionError
-from engines.pagode import GAME
+from lanterne.engines.core import DEAL, ROLL, IllegalAction, NotationError, PositionError
+from lanterne.engines.pagode import GAME
 
 from .helpers import build, play, table
 

@@ -1,7 +1,7 @@
 """The rulebook's worked examples, with its numbers."""
 
-from engines.pagode import GAME
-from engines.pagode.data import tile_id
+from lanterne.engines.pagode import GAME
+from lanterne.engines.pagode.data import tile_id
 
 from .helpers import build, moves, play, points
 

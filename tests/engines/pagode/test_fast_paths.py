@@ -6,10 +6,10 @@ the simple code it replaced, on every position of a few random games.
 
 from __future__ import annotations
 
-from engines.bots import RandomBot
-from engines.core import OpenTable, play_out
-from engines.pagode import GAME
-from engines.pagode.payments import by_colour, free_options, free_singles
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import OpenTable, play_out
+from lanterne.engines.pagode import GAME
+from lanterne.engines.pagode.payments import by_colour, free_options, free_singles
 
 
 def _positions(games: int = 4) -> list:

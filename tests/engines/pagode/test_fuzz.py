@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.core import IllegalAction, NotationError, OpenTable, TABLE
-from engines.pagode import GAME
+from lanterne.engines.core import IllegalAction, NotationError, OpenTable, TABLE
+from lanterne.engines.pagode import GAME
 
 from .helpers import build
 

@@ -7,9 +7,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.core import DEAL, SHUFFLE, TABLE, OpenTable
-from engines.pagode import GAME
-from engines.pagode.data import DECK_SIZE, FLOOR_COLUMNS, HAND_LIMIT, RESERVE_SIZE, TILES, VARIANTS
+from lanterne.engines.core import DEAL, SHUFFLE, TABLE, OpenTable
+from lanterne.engines.pagode import GAME
+from lanterne.engines.pagode.data import DECK_SIZE, FLOOR_COLUMNS, HAND_LIMIT, RESERVE_SIZE, TILES, VARIANTS
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
 VARIANT_NAMES = st.sampled_from(sorted(VARIANTS))

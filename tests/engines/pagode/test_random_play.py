@@ -2,9 +2,9 @@
 
 import pytest
 
-from engines.bots import RandomBot
-from engines.core import OpenTable, play_out
-from engines.pagode import GAME
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import OpenTable, play_out
+from lanterne.engines.pagode import GAME
 
 
 @pytest.mark.parametrize("variant", ["standard", "quick", "beginner"])
@@ -18,7 +18,7 @@ def test_random_games_end_in_every_variant(variant):
 
 
 def test_a_greedy_bot_plays_a_whole_game_against_a_random_one():
-    from engines.bots import GreedyBot
+    from lanterne.engines.bots import GreedyBot
     final, record = play_out(GAME, GAME.setup(variant="quick"), OpenTable(3),
                              [GreedyBot(1, budget=60), RandomBot(2)])
     assert GAME.is_over(final) and GAME.winners(final)

@@ -5,9 +5,9 @@ Positions are built by hand (helpers.build) and played in the move notation.
 
 import pytest
 
-from engines.core import DEAL, ROLL, SHUFFLE, TABLE, IllegalAction, OpenTable
-from engines.pagode import GAME
-from engines.pagode.data import TILES, tile_id
+from lanterne.engines.core import DEAL, ROLL, SHUFFLE, TABLE, IllegalAction, OpenTable
+from lanterne.engines.pagode import GAME
+from lanterne.engines.pagode.data import TILES, tile_id
 
 from .helpers import build, moves, play, points, table
 
@@ -736,7 +736,7 @@ def test_rice_bowl_summit_cards_in_any_order():
 
 def test_the_box_55_cards_11_per_colour_and_25_tiles_5_per_colour():
     # "55 cartes, 11 par couleur." "25 tuiles pagode, 5 par couleur." (every background/spots pair once)
-    from engines.pagode.data import COLOURS, DECK_SIZE, colour_of
+    from lanterne.engines.pagode.data import COLOURS, DECK_SIZE, colour_of
     assert DECK_SIZE == 55 and [sum(colour_of(i) == c for i in range(55)) for c in range(5)] == [11] * 5
     assert len(TILES) == 25 and sorted((b, f) for b, f, _ in TILES) == [(b, f) for b in range(5) for f in range(5)]
     assert all(summit == spots for _, spots, summit in TILES), "house data: the summit is the spot colour"

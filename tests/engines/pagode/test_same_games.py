@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import hashlib
 
-from engines.bots import RandomBot
-from engines.core import OpenTable, canonical_pack, play_out
-from engines.pagode import GAME
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import OpenTable, canonical_pack, play_out
+from lanterne.engines.pagode import GAME
 
 GAMES = 100
 LEGAL_GAMES = 10

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engines.bots import RandomBot
-from engines.core import Cards, OpenTable, play_out
-from engines.pagode import GAME
-from engines.pagode.views import masked, view_cards
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import Cards, OpenTable, play_out
+from lanterne.engines.pagode import GAME
+from lanterne.engines.pagode.views import masked, view_cards
 
 
 def _same(a: Cards, b: Cards) -> bool:

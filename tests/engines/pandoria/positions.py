@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from engines.core import DEAL, SHUFFLE, TABLE, OpenTable
-from engines.pandoria import GAME
-from engines.pandoria import data as D
-from engines.pandoria.board import parse_hex
-from engines.pandoria.rules import start_turn
-from engines.pandoria.state import PandoriaState
+from lanterne.engines.core import DEAL, SHUFFLE, TABLE, OpenTable
+from lanterne.engines.pandoria import GAME
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.board import parse_hex
+from lanterne.engines.pandoria.rules import start_turn
+from lanterne.engines.pandoria.state import PandoriaState
 
 
 def H(name: str) -> int:

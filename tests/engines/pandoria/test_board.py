@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engines.core import DEAL, IllegalAction, NotationError
-from engines.pandoria import GAME
-from engines.pandoria.board import KIND, LAND, LAKES, NEIGHBOURS, NHEX, STEP, hex_name, region_of
-from engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
-from engines.pandoria.rules import CASTLE, double_positions, single_positions
+from lanterne.engines.core import DEAL, IllegalAction, NotationError
+from lanterne.engines.pandoria import GAME
+from lanterne.engines.pandoria.board import KIND, LAND, LAKES, NEIGHBOURS, NHEX, STEP, hex_name, region_of
+from lanterne.engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
+from lanterne.engines.pandoria.rules import CASTLE, double_positions, single_positions
 
 from .positions import H, bare, cover, figure, give_tile, play
 

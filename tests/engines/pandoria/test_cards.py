@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from engines.core import DEAL, IllegalAction
-from engines.pandoria import GAME
-from engines.pandoria import data as D
-from engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
-from engines.pandoria.board import EMPTY, KIND, LAND, NEIGHBOURS, is_enclosed
-from engines.pandoria.rules import CASTLE, MONUMENT, building_cost, monument_cost
+from lanterne.engines.core import DEAL, IllegalAction
+from lanterne.engines.pandoria import GAME
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
+from lanterne.engines.pandoria.board import EMPTY, KIND, LAND, NEIGHBOURS, is_enclosed
+from lanterne.engines.pandoria.rules import CASTLE, MONUMENT, building_cost, monument_cost
 
 from .positions import H, bare, card_id, cover, figure, give_card, give_tile, play, set_building, to_market
 from .test_examples import crystal_region
@@ -325,7 +325,7 @@ def test_bank_shrine_store_statue_mills_treasuries():
     for i, b in enumerate([("Acquire", "Bank"), ("Construct", "Shrine"), ("Adopt", "Store"),
                            ("Clone", "Statue"), ("Teleport", "Small Saw Mill")]):
         set_building(st, RED, i, card_id(*b))
-    from engines.pandoria.rules import buy_price, gain, region_yield, spell_cost
+    from lanterne.engines.pandoria.rules import buy_price, gain, region_yield, spell_cost
     assert buy_price(st, RED, card_id("Clone", "Statue")) == 2 and spell_cost(st, RED, "Conjure") == 0
     st.resources[RED][D.WOOD] = 9
     events = []
@@ -358,7 +358,7 @@ def test_terrain_single_tile_fills_a_one_hex_hole_and_closes_the_region():
 
 def test_house_rule_a_single_tile_that_fits_nowhere_is_discarded():
     st = bare(2)
-    from engines.pandoria.board import KIND, LAND, NHEX
+    from lanterne.engines.pandoria.board import KIND, LAND, NHEX
     for h in range(NHEX):
         if KIND[h] == LAND and st.terrain[h] < 0:
             st.terrain[h] = FOREST

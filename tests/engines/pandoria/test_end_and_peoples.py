@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engines.core import TABLE
-from engines.pandoria import GAME
-from engines.pandoria import data as D
-from engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
-from engines.core import IllegalAction
-from engines.pandoria.board import EMPTY, KIND, LAKE, LAND, NEIGHBOURS, hex_name, is_enclosed
-from engines.pandoria.rules import CASTLE, close_regions, finish
+from lanterne.engines.core import TABLE
+from lanterne.engines.pandoria import GAME
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
+from lanterne.engines.core import IllegalAction
+from lanterne.engines.pandoria.board import EMPTY, KIND, LAKE, LAND, NEIGHBOURS, hex_name, is_enclosed
+from lanterne.engines.pandoria.rules import CASTLE, close_regions, finish
 
 from .positions import H, at_phase, bare, card_id, cover, figure, give_card, give_tile, play, scripted, set_building
 from .test_examples import crystal_region
@@ -222,7 +222,7 @@ def test_team_game_plays_like_the_classic_game():
 
 @pytest.mark.parametrize("variant", ["classic", "beginner", "team"])
 def test_selfplay_command_runs(variant, capsys):
-    from client.cli import main
+    from lanterne.client.cli import main
     assert main(["selfplay", "pandoria", "--players", "4", "--variant", variant, "--games", "1", "--seed", "3"]) == 0
     assert "games/s" in capsys.readouterr().out
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engines.pandoria import GAME
-from engines.pandoria import data as D
-from engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
-from engines.pandoria.rules import building_cost, monument_cost
+from lanterne.engines.pandoria import GAME
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
+from lanterne.engines.pandoria.rules import building_cost, monument_cost
 
 from .positions import H, bare, card_id, cover, figure, give_card, give_tile, play, set_building, to_market
 

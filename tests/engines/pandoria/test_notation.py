@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from engines.core import IllegalAction, NotationError, PositionError
-from engines.pandoria import GAME
-from engines.pandoria import data as D
-from engines.pandoria.data import FOREST, HILL
+from lanterne.engines.core import IllegalAction, NotationError, PositionError
+from lanterne.engines.pandoria import GAME
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.data import FOREST, HILL
 
 from .positions import H, bare, card_id, figure, give_card, give_tile, play, started, to_market
 

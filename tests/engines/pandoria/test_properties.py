@@ -9,12 +9,12 @@ import random
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from engines.core import DEAL, SHUFFLE, TABLE, OpenTable, as_action, canonical_pack, play_out
-from engines.bots import RandomBot
-from engines.pandoria import GAME
-from engines.pandoria import data as D
-from engines.pandoria.board import LAKES, NHEX
-from engines.pandoria.rules import CASTLE
+from lanterne.engines.core import DEAL, SHUFFLE, TABLE, OpenTable, as_action, canonical_pack, play_out
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.pandoria import GAME
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.board import LAKES, NHEX
+from lanterne.engines.pandoria.rules import CASTLE
 
 STEP_BOUND = 3000
 """No game may need more steps: each turn places a tile or a castle (at most 124
@@ -177,7 +177,7 @@ junk = st.builds(lambda kind, args: (kind,) + tuple(args), st.sampled_from(KINDS
 @given(st.integers(0, 300), st.lists(junk, min_size=1, max_size=5))
 def test_untrusted_actions_only_ever_raise_illegal_action(step, actions):
     """A peer may send anything: apply accepts it or says why not, in one line."""
-    from engines.core import IllegalAction
+    from lanterne.engines.core import IllegalAction
     state = _states()[step % len(_states())]
     for action in actions:
         try:
@@ -199,7 +199,7 @@ def _states():
 @given(st.integers(0, 10**6))
 def test_placement_search_equals_the_rule_checked_hex_by_hex(step):
     """The fast frontier search lists exactly the placements the rule allows, once each."""
-    from engines.pandoria.rules import double_positions, fits_double, fits_single, single_positions
+    from lanterne.engines.pandoria.rules import double_positions, fits_double, fits_single, single_positions
     state = _states()[step % len(_states())]
     fast = double_positions(state)
     assert len(fast) == len(set(fast))

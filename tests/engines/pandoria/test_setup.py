@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engines.core import DEAL, ROLL, SHUFFLE, TABLE, RulesError
-from engines.pandoria import GAME
-from engines.pandoria import data as D
-from engines.pandoria.board import KIND, LAKES, PRINTED, START_HEXES
-from engines.pandoria.rules import new_state
+from lanterne.engines.core import DEAL, ROLL, SHUFFLE, TABLE, RulesError
+from lanterne.engines.pandoria import GAME
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.board import KIND, LAKES, PRINTED, START_HEXES
+from lanterne.engines.pandoria.rules import new_state
 
 from .positions import H, ScriptedTable, scripted, settle, started
 

@@ -1,9 +1,9 @@
 """A view's masked registry is remembered and re-masked where it changed (state.masked and state.changed):
 it must always equal ``Cards.masked`` of the state's registry, for every seat and the public view."""
 
-from engines.bots import RandomBot
-from engines.core import TABLE, OpenTable
-from engines.pandoria import GAME
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import TABLE, OpenTable
+from lanterne.engines.pandoria import GAME
 
 
 def _states(players: int, seed: str):

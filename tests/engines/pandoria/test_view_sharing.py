@@ -1,8 +1,8 @@
 """Views share the full state's lists (speed), so no move may change a state in place."""
 
-from engines.bots import RandomBot
-from engines.core import TABLE, OpenTable
-from engines.registry import get_game
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import TABLE, OpenTable
+from lanterne.engines.registry import get_game
 
 
 def test_a_view_taken_before_a_whole_game_is_unchanged_after_it():

@@ -8,11 +8,11 @@ floating stone in a test position fails loudly.
 
 from __future__ import annotations
 
-from engines.pueblo import GAME
-from engines.pueblo.data import NEUTRAL
-from engines.pueblo.notation import parse_action
-from engines.pueblo.state import state_to_data
-from engines.pueblo.state import PuebloState
+from lanterne.engines.pueblo import GAME
+from lanterne.engines.pueblo.data import NEUTRAL
+from lanterne.engines.pueblo.notation import parse_action
+from lanterne.engines.pueblo.state import state_to_data
+from lanterne.engines.pueblo.state import PuebloState
 
 
 def build(players: int = 3, stones=(), *, chief: int = 0, phase: str = "move", seat: int = 0,

@@ -5,9 +5,9 @@ Seats in a 3-player game: 0 red, 1 blue, 2 green. Track spaces (house data):
 south side columns h..a looking north.
 """
 
-from engines.pueblo import GAME
-from engines.pueblo.geometry import cell_name
-from engines.pueblo.preview import side_view
+from lanterne.engines.pueblo import GAME
+from lanterne.engines.pueblo.geometry import cell_name
+from lanterne.engines.pueblo.preview import side_view
 
 from tests.engines.pueblo.pueblo_build import build
 

@@ -6,12 +6,12 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.bots import GreedyBot, RandomBot
-from engines.core import IllegalAction, NotationError, OpenTable, canonical_pack, play_out
-from engines.pueblo import GAME
-from engines.pueblo.data import NEUTRAL, STONES_PER_PLAYER
-from engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX, TEMPLATE_NO, TEMPLATES, base_level, fits
-from engines.pueblo.rules import removable, removals
+from lanterne.engines.bots import GreedyBot, RandomBot
+from lanterne.engines.core import IllegalAction, NotationError, OpenTable, canonical_pack, play_out
+from lanterne.engines.pueblo import GAME
+from lanterne.engines.pueblo.data import NEUTRAL, STONES_PER_PLAYER
+from lanterne.engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX, TEMPLATE_NO, TEMPLATES, base_level, fits
+from lanterne.engines.pueblo.rules import removable, removals
 
 STEP_BOUND = 1000
 """An upper bound on the actions of any game, so random play always ends:

@@ -2,12 +2,12 @@
 
 import pytest
 
-from engines.core import ROLL, TABLE, IllegalAction, RulesError
-from engines.pueblo import GAME
-from engines.pueblo.data import START_SPACE
-from engines.pueblo.geometry import TEMPLATES, parse_cell
-from engines.pueblo.notation import parse_action
-from engines.pueblo.preview import chief_options
+from lanterne.engines.core import ROLL, TABLE, IllegalAction, RulesError
+from lanterne.engines.pueblo import GAME
+from lanterne.engines.pueblo.data import START_SPACE
+from lanterne.engines.pueblo.geometry import TEMPLATES, parse_cell
+from lanterne.engines.pueblo.notation import parse_action
+from lanterne.engines.pueblo.preview import chief_options
 
 from tests.engines.pueblo.pueblo_build import build
 
@@ -232,7 +232,7 @@ def test_final_round_scores_all_36_spaces_and_ends_on_the_marker():
     before = state.penalties[:]
     final, events = GAME.apply(state, ("move", 2))
     assert ("final round", marker) in events
-    from engines.pueblo.geometry import penalties_at
+    from lanterne.engines.pueblo.geometry import penalties_at
     walk = [penalties_at(final.heights, final.stacks, final.owners, (marker + k) % 36, 2) for k in range(37)]
     expected = [before[p] + sum(w[p] for w in walk) for p in range(2)]  # the marker space counts twice
     assert final.penalties == expected
@@ -285,7 +285,7 @@ def test_the_box_holds_enough_stones_and_counters_start_at_0(players):
     # « 27 pierres de couleur (8 bleues, 8 rouges, 6 vertes, 5 violettes) 16 pierres neutres »
     # « Chaque joueur choisit une couleur et place le compteur correspondant sur la case "0" »
     box = {"red": 8, "blue": 8, "green": 6, "purple": 5}
-    from engines.pueblo.data import COLOURS
+    from lanterne.engines.pueblo.data import COLOURS
     state = GAME.setup(players=players)
     for seat in range(players):
         assert state.coloured[seat] <= box[COLOURS[seat]]

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from engines.core import IllegalAction, NotationError, PositionError
-from engines.pueblo import GAME
-from engines.pueblo.state import state_to_data
+from lanterne.engines.core import IllegalAction, NotationError, PositionError
+from lanterne.engines.pueblo import GAME
+from lanterne.engines.pueblo.state import state_to_data
 
 from tests.engines.pueblo.pueblo_build import build
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, TableOp
-from protocol.fair import CheatDetected, audit_transcript
-from protocol.fair import group as g
-from protocol.fair.driver import LocalTables, seeded_entropy, wire
+from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, TableOp
+from lanterne.protocol.fair import CheatDetected, audit_transcript
+from lanterne.protocol.fair import group as g
+from lanterne.protocol.fair.driver import LocalTables, seeded_entropy, wire
 
 GAME = b"\x5a" * 32
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from engines.core import DEAL, REVEAL, SHUFFLE, TableOp, canonical_pack
-from protocol.fair import CheatDetected, FairError, audit_transcript
-from protocol.fair import group as g
-from protocol.fair.driver import LocalTables, seeded_entropy
+from lanterne.engines.core import DEAL, REVEAL, SHUFFLE, TableOp, canonical_pack
+from lanterne.protocol.fair import CheatDetected, FairError, audit_transcript
+from lanterne.protocol.fair import group as g
+from lanterne.protocol.fair.driver import LocalTables, seeded_entropy
 
 GAME = b"\xaa" * 32
 PAGODE = list(range(55))

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engines.core import ROLL, TableOp
-from protocol.fair import CheatDetected, FairTable
-from protocol.fair.driver import LocalTables, run_op, seeded_entropy
+from lanterne.engines.core import ROLL, TableOp
+from lanterne.protocol.fair import CheatDetected, FairTable
+from lanterne.protocol.fair.driver import LocalTables, run_op, seeded_entropy
 
 GAME = bytes(range(32))
 
@@ -163,8 +163,8 @@ def test_misuse_is_a_local_error():
 
 
 def test_an_op_naming_a_slot_the_game_does_not_have_is_a_local_error():
-    from engines.core import SHUFFLE
-    from protocol.fair import FairError
+    from lanterne.engines.core import SHUFFLE
+    from lanterne.protocol.fair import FairError
 
     local = LocalTables(GAME, 2, range(4), seed=0)
     with pytest.raises(FairError, match="names slot 9, but the game has slots 0..3"):

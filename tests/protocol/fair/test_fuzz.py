@@ -2,9 +2,9 @@
 
 from hypothesis import given, settings, strategies as st
 
-from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, TableOp
-from protocol.fair import CheatDetected
-from protocol.fair.driver import LocalTables
+from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, TableOp
+from lanterne.protocol.fair import CheatDetected
+from lanterne.protocol.fair.driver import LocalTables
 
 GAME = b"\x66" * 32
 SCRIPT = [TableOp(ROLL, faces=6), TableOp(SHUFFLE, "draw", tuple(range(6))),
@@ -96,13 +96,13 @@ def test_a_changed_log_or_final_gives_problems_never_a_crash(target, field, choi
         decks = list(finals[seat]["decks"])
         decks[d] = mutate_body(decks[d], field, choice, deep // 2)
         finals[seat] = {"decks": decks}
-    from protocol.fair import audit_transcript
+    from lanterne.protocol.fair import audit_transcript
     problems = audit_transcript(GAME, 2, steps, finals)
     assert isinstance(problems, list) and all(isinstance(p, str) and "\n" not in p for p in problems)
 
 
 def test_every_field_of_every_final_changed_every_way_gives_problems():
-    from protocol.fair import audit_transcript
+    from lanterne.protocol.fair import audit_transcript
 
     for seat in (0, 1):
         for d, entry in enumerate(HONEST_FINALS[seat]["decks"]):

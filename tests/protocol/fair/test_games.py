@@ -8,12 +8,12 @@ unchanged: they cannot tell the fair table from the open one.
 
 import pytest
 
-from engines.bots import RandomBot
-from engines.core import TABLE, RulesError, as_action
-from engines.registry import get_game
-from protocol.fair import audit_transcript
-from protocol.fair.driver import run_op, seeded_entropy, wire
-from protocol.fair.table import FairTable
+from lanterne.engines.bots import RandomBot
+from lanterne.engines.core import TABLE, RulesError, as_action
+from lanterne.engines.registry import get_game
+from lanterne.protocol.fair import audit_transcript
+from lanterne.protocol.fair.driver import run_op, seeded_entropy, wire
+from lanterne.protocol.fair.table import FairTable
 
 GAME_ID = b"\x42" * 32
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from protocol.fair import group as g
-from protocol.fair.driver import seeded_entropy
+from lanterne.protocol.fair import group as g
+from lanterne.protocol.fair.driver import seeded_entropy
 
 
 GAME = b"\x01" * 32

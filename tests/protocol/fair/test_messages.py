@@ -2,10 +2,10 @@
 
 import pytest
 
-from engines.core import DEAL, REVEAL, ROLL, SHUFFLE, TableOp
-from protocol.fair import SCHEMAS
-from protocol.fair.driver import LocalTables
-from protocol.fair.messages import BodyError, check_body
+from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, TableOp
+from lanterne.protocol.fair import SCHEMAS
+from lanterne.protocol.fair.driver import LocalTables
+from lanterne.protocol.fair.messages import BodyError, check_body
 
 GAME = b"\x10" * 32
 
@@ -33,7 +33,7 @@ def test_every_kind_produced_is_in_the_schemas_and_fits():
 
 
 def test_the_schemas_agree_with_wire_check():
-    wire = pytest.importorskip("protocol.wire")
+    wire = pytest.importorskip("lanterne.protocol.wire")
     for _, kind, body in sample_messages():
         wire.check(SCHEMAS[kind], body)
     with pytest.raises(wire.SchemaError):
@@ -52,3 +52,13 @@ def test_the_schemas_agree_with_wire_check():
 def test_bad_bodies_are_refused_with_a_reason(kind, body, reason):
     with pytest.raises(BodyError, match=reason):
         check_body(kind, body)
+
+
+def test_a_seat_out_of_range_is_named_from_1_as_everywhere_a_person_reads():
+    from lanterne.protocol.fair.table import FairError, FairTable
+
+    with pytest.raises(FairError, match=r"^seat 3 is not one of the 2 seats$"):
+        FairTable(bytes(32), 2, 2, None)
+    table = FairTable(bytes(32), 0, 2, None)
+    with pytest.raises(FairError, match=r"^seat 1 is not another seat of this table$"):
+        table.consume_final(0, {})

@@ -4,9 +4,9 @@ from itertools import combinations
 
 import pytest
 
-from engines.core import DEAL, REVEAL, SHUFFLE, TableOp
-from protocol.fair import group as g
-from protocol.fair.driver import LocalTables
+from lanterne.engines.core import DEAL, REVEAL, SHUFFLE, TableOp
+from lanterne.protocol.fair import group as g
+from lanterne.protocol.fair.driver import LocalTables
 
 GAME = b"\x77" * 32
 CARDS = list(range(16))
@@ -101,8 +101,8 @@ def test_the_recipient_alone_opens_a_face_down_card():
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_watching_table_follows_the_game_and_sees_only_public_cards(players):
-    from protocol.fair import FairError, FairTable
-    from protocol.fair.driver import run_op
+    from lanterne.protocol.fair import FairError, FairTable
+    from lanterne.protocol.fair.driver import run_op
 
     local = LocalTables(GAME, players, CARDS, seed=("watch", players))
     watcher = FairTable(GAME, None, players, None)

@@ -2,9 +2,9 @@
 
 from hypothesis import given, settings, strategies as st
 
-from engines.core import DEAL, REVEAL, SHUFFLE, TableOp
-from protocol.fair import audit_transcript
-from protocol.fair.driver import LocalTables
+from lanterne.engines.core import DEAL, REVEAL, SHUFFLE, TableOp
+from lanterne.protocol.fair import audit_transcript
+from lanterne.protocol.fair.driver import LocalTables
 
 GAME = b"\x33" * 32
 

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from protocol.identity import Identity
-from protocol.log import open_entry, read_log
-from protocol.net.framing import DATA, PREFACE, SEALED, FrameDecoder
-from protocol.wire import pack
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import open_entry, read_log
+from lanterne.protocol.net.framing import DATA, PREFACE, SEALED, FrameDecoder
+from lanterne.protocol.wire import pack
 from tests.e2e.netns import unavailable_reason
 
 REPO = Path(__file__).resolve().parents[3]
@@ -122,7 +122,7 @@ def play_captured(namespace: str, tmp_path: Path, game: str, players: int) -> tu
         assert sniffer.stdout.readline().strip() == "ready"
         folder = tmp_path / "games"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        played = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-m", "client", "selfplay",
+        played = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-m", "lanterne", "selfplay",
                                  game, "--net", "tcp", "--players", str(players), "--games", "1",
                                  "--log-dir", str(folder)],
                                 cwd=REPO, env=env, capture_output=True, text=True, timeout=240)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from client.cli import main
+from lanterne.client.cli import main
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[3]
 def lanterne(*args: str, home: Path) -> subprocess.CompletedProcess:
     import os
     env = dict(os.environ, LANTERNE_HOME=str(home))
-    return subprocess.run([sys.executable, "-m", "client", *args], cwd=REPO, env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "lanterne", *args], cwd=REPO, env=env, capture_output=True,
                           text=True, timeout=120)
 
 
@@ -78,7 +78,7 @@ def test_join_list_prints_the_peers_heard_on_the_lan(tmp_path, capsys):
     import os
     import threading
 
-    from protocol.net.discovery import Advert, Discovery, TableHint
+    from lanterne.protocol.net.discovery import Advert, Discovery, TableHint
 
     fp = "list-" + os.urandom(4).hex()
     ready, stop = threading.Event(), threading.Event()

@@ -7,7 +7,7 @@ import os
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from protocol.net.discovery import (SERVICE_TYPE, Advert, Discovery, DiscoveryError, TableHint,
+from lanterne.protocol.net.discovery import (SERVICE_TYPE, Advert, Discovery, DiscoveryError, TableHint,
                                     advert_from_properties, default_interfaces, instance_label)
 
 LOOPBACK = ["127.0.0.1"]
@@ -170,7 +170,7 @@ async def test_a_lobby_and_its_table_are_listed_side_by_side_not_renamed():
 
 ADVERTISE = """
 import asyncio, signal, sys
-from protocol.net.discovery import Advert, Discovery
+from lanterne.protocol.net.discovery import Advert, Discovery
 async def main():
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
@@ -189,7 +189,7 @@ async def _gone_after(signum: int, runs: int = 5) -> list[float]:
     import sys
     import time
 
-    from protocol.net.discovery import STALE_AFTER
+    from lanterne.protocol.net.discovery import STALE_AFTER
     from tests.e2e.netns import REPO
 
     fps = [unique_fingerprint() for _ in range(runs)]
@@ -248,7 +248,7 @@ async def test_a_killed_lobby_is_gone_within_3_s_by_its_silence():
     import signal
     import statistics
 
-    from protocol.net.discovery import STALE_AFTER
+    from lanterne.protocol.net.discovery import STALE_AFTER
 
     delays = await _gone_after(signal.SIGKILL)
     print(f"\nSIGKILL (silence): gone after {', '.join(f'{d:.3f}' for d in delays)} s "
@@ -289,3 +289,33 @@ async def test_a_browser_without_stale_after_keeps_a_silent_advert_and_a_lobby_l
             changed.clear()
             await asyncio.wait_for(changed.wait(), 10)
         assert events[:2] == ["add", "remove"]
+
+
+async def test_a_seat_is_dialled_at_its_table_record_never_at_its_idle_lobby_record(tmp_path):
+    """An app lists itself while idle in its lobby (port 0) and, seated, as a player: both records of one
+    key are heard side by side. The later seat dials the earlier ones where discovery lists them; it must
+    take the record with a port (the four-friends trial in the app: the last joiner dialled port 0 for ever
+    and never linked with the other guests)."""
+    from lanterne.protocol.identity import Identity, fingerprint
+    from lanterne.protocol.net.files import Seat
+    from lanterne.protocol.net.peer import Peer
+
+    bob = Identity.from_seed(os.urandom(16))
+    fp = fingerprint(bob.public)
+    async with Discovery(LOOPBACK) as lobby, Discovery(LOOPBACK) as seat, Discovery(LOOPBACK) as browser:
+        await browser.browse()
+        await lobby.advertise(Advert("Bob", fp, 0, lobby=True))
+        await browser.wait_for(lambda a: a.fingerprint == fp and a.lobby, timeout=10)
+        await seat.advertise(Advert("Bob", fp, 40123))
+        await browser.wait_for(lambda a: a.fingerprint == fp and a.port == 40123, timeout=10)
+        dan = Peer.guest(Identity.from_seed(os.urandom(16)), "Dan", tmp_path / "dan", say=lambda line: None)
+        dan.discovery = browser
+        assert dan._target(Seat(bob.public, "Bob", ("10.9.9.9", 40999))) == ("127.0.0.1", 40123)
+        await seat.withdraw()
+        await browser.wait_for(lambda a: a.fingerprint == fp and a.lobby, timeout=1)
+        for _ in range(100):
+            if not any(a.fingerprint == fp and a.port for a in browser.peers.values()):
+                break
+            await asyncio.sleep(0.05)
+        # only the lobby record left: the roster's address, not port 0
+        assert dan._target(Seat(bob.public, "Bob", ("10.9.9.9", 40999))) == ("10.9.9.9", 40999)

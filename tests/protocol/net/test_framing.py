@@ -5,11 +5,11 @@ import struct
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from protocol.net.framing import (CLOSE, CONTROL_MAX, DATA, MORE, NOISE_MAX, PING, PONG, PREFACE, RECORD_CHUNK,
+from lanterne.protocol.net.framing import (CLOSE, CONTROL_MAX, DATA, MORE, NOISE_MAX, PING, PONG, PREFACE, RECORD_CHUNK,
                                   SEALED, Frame, FrameDecoder, FrameError, Opener, Sealer, close_payload,
                                   encode_close, encode_frame)
-from protocol.identity import Identity
-from protocol.net.handshake import Handshake
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.net.handshake import Handshake
 
 
 def stream(*frames: bytes) -> bytes:

@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from noise.connection import Keypair, NoiseConnection
 
-from protocol import wire
-from protocol.identity import Identity, fingerprint, safety_code
-from protocol.net.framing import PREFACE, Opener, Sealer, FrameDecoder, DATA
-from protocol.net.handshake import (NET_VERSION, NOISE_PROTOCOL, STATIC_DOMAIN, Handshake, HandshakeError, decode,
+from lanterne.protocol import wire
+from lanterne.protocol.identity import Identity, fingerprint, safety_code
+from lanterne.protocol.net.framing import PREFACE, Opener, Sealer, FrameDecoder, DATA
+from lanterne.protocol.net.handshake import (NET_VERSION, NOISE_PROTOCOL, STATIC_DOMAIN, Handshake, HandshakeError, decode,
                                     encode)
 
 ANA, BOB, EVE = (Identity.from_seed(s) for s in (b"ana", b"bob", b"eve"))

@@ -5,15 +5,15 @@ from pathlib import Path
 
 import pytest
 
-from engines.bots import make_bot
-from engines.core import RulesError
-from engines.registry import get_game
-from protocol.identity import Identity
-from protocol.log import open_entry, read_log
-from protocol.net.peer import GameFiles, Peer, PeerOptions
-from protocol.net.transport import LinkOptions
-from protocol.session import Aborted, TableSet
-from protocol.verify import verify_file
+from lanterne.engines.bots import make_bot
+from lanterne.engines.core import RulesError
+from lanterne.engines.registry import get_game
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import open_entry, read_log
+from lanterne.protocol.net.peer import GameFiles, Peer, PeerOptions
+from lanterne.protocol.net.transport import LinkOptions
+from lanterne.protocol.session import Aborted, TableSet
+from lanterne.protocol.verify import verify_file
 
 LOCAL = "127.0.0.1"
 FAST = PeerOptions(link=LinkOptions(read_timeout=3.0, keepalive=0.5, connect_timeout=1.0),
@@ -190,8 +190,8 @@ async def test_a_peer_restarted_on_another_port_is_found_again_by_its_fingerprin
     """Seat 2's old port is taken when it restarts; seat 3 (which dials it) finds it through zeroconf."""
     import socket
 
-    from protocol.identity import fingerprint
-    from protocol.net.discovery import Discovery
+    from lanterne.protocol.identity import fingerprint
+    from lanterne.protocol.net.discovery import Discovery
 
     slow = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=3.0, move_delay=0.01)
     host, guests, lines = make_table(tmp_path, "pueblo", 3, options=slow)
@@ -260,7 +260,7 @@ async def test_a_computer_thinks_off_the_event_loop_so_its_links_stay_live(tmp_p
 
 
 async def test_a_wrong_size_join_is_refused_and_a_joiner_leaving_early_frees_its_seat(tmp_path):
-    from protocol.net.invite import Declined
+    from lanterne.protocol.net.invite import Declined
 
     host, guests, lines = make_table(tmp_path, "pueblo", 3)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))

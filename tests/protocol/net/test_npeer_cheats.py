@@ -11,13 +11,13 @@ import asyncio
 
 import pytest
 
-from engines.bots import make_bot
-from engines.core import as_action
-from engines.registry import get_game
-from protocol.log import open_entry, read_log
-from protocol.net.peer import Peer
-from protocol.session import Aborted
-from protocol.verify import verify_file
+from lanterne.engines.bots import make_bot
+from lanterne.engines.core import as_action
+from lanterne.engines.registry import get_game
+from lanterne.protocol.log import open_entry, read_log
+from lanterne.protocol.net.peer import Peer
+from lanterne.protocol.session import Aborted
+from lanterne.protocol.verify import verify_file
 from tests.protocol.helpers import forge
 from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, until, wait_port
 

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from client.cli import main
-from protocol.verify import verify_file
+from lanterne.client.cli import main
+from lanterne.protocol.verify import verify_file
 
 REPO = Path(__file__).resolve().parents[3]
 
 
 def start(*args: str, home: Path) -> subprocess.Popen:
     env = dict(os.environ, LANTERNE_HOME=str(home), PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "client", *args], cwd=REPO, env=env, text=True,
+    return subprocess.Popen([sys.executable, "-m", "lanterne", *args], cwd=REPO, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 

@@ -4,15 +4,18 @@ import asyncio
 
 import pytest
 
-from engines.bots import make_bot
-from engines.registry import get_game
-from protocol.log import open_entry, read_log
-from protocol.net.peer import GameFiles, Peer, PeerOptions
-from protocol.session import AGREE, REPLACE, GameOver, Replaced
-from protocol.verify import verify_file
+from lanterne.engines.bots import make_bot
+from lanterne.engines.registry import get_game
+from lanterne.protocol.log import open_entry, read_log
+from lanterne.protocol.net.peer import GameFiles, Peer, PeerOptions
+from lanterne.protocol.session import AGREE, REPLACE, GameOver, Replaced
+from lanterne.protocol.verify import verify_file
 from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, until, wait_port
 
 PATIENT = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=1.0)
+BACK = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=15.0)
+"""A peer back from its files: it must link again before it would claim the others gone (1 s was
+too short on a loaded machine: it claimed, nobody answered in time, and it ended the game alone)."""
 
 
 def _table(tmp_path, game: str):
@@ -42,7 +45,7 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
     # seat 3 comes back from its files while the computer plays its seat: it learns it was replaced
     meta = GameFiles.unfinished(tmp_path / "p2")[0]
     back_lines = []
-    back = Peer.from_files(IDS[2], meta, player=make_bot("random", 3), options=PATIENT, say=back_lines.append)
+    back = Peer.from_files(IDS[2], meta, player=make_bot("random", 3), options=BACK, say=back_lines.append)
     back_session = await asyncio.wait_for(back.run_guest(None, [LOCAL]), 60)
     assert isinstance(back_session.result, Replaced) and back_session.phase == "replaced"
     assert any(line.startswith("replaced: seat 3 was given to a computer by seat 1") for line in back_lines)
@@ -128,7 +131,7 @@ async def test_the_host_gone_for_good_is_replaced_by_seat_2_and_learns_it_when_b
     assert any(line.startswith("hosting [computer] Ana") for line in lines[1])
     meta = [m for m in GameFiles.unfinished(tmp_path / "p0")][0]
     back_lines = []
-    back = Peer.from_files(IDS[0], meta, player=make_bot("random", 1), options=PATIENT, say=back_lines.append)
+    back = Peer.from_files(IDS[0], meta, player=make_bot("random", 1), options=BACK, say=back_lines.append)
     back_session = await asyncio.wait_for(back.run_host([LOCAL], 0, discover=False), 60)
     assert isinstance(back_session.result, Replaced) and back_session.result.by == 1
     sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from engines.bots import make_bot
-from engines.core import IllegalAction
-from engines.registry import get_game
-from protocol.identity import Identity, safety_code
-from protocol.log import open_entry, read_log
-from protocol.net.invite import Declined, ask, join_request, resume_request
-from protocol.net.events import JoinAsked, LinkLost
-from protocol.net.files import GameFiles, ResumeError
-from protocol.net.peer import Peer, PeerOptions
-from protocol.net.transport import LinkOptions, bound_port
-from protocol.session import Session
+from lanterne.engines.bots import make_bot
+from lanterne.engines.core import IllegalAction
+from lanterne.engines.registry import get_game
+from lanterne.protocol.identity import Identity, safety_code
+from lanterne.protocol.log import open_entry, read_log
+from lanterne.protocol.net.invite import Declined, ask, join_request, resume_request
+from lanterne.protocol.net.events import JoinAsked, LinkLost
+from lanterne.protocol.net.files import GameFiles, ResumeError
+from lanterne.protocol.net.peer import Peer, PeerOptions
+from lanterne.protocol.net.transport import LinkOptions, bound_port
+from lanterne.protocol.session import Session
 
 LOCAL = "127.0.0.1"
 FAST = PeerOptions(link=LinkOptions(read_timeout=2.0, keepalive=0.5, connect_timeout=1.0),
@@ -269,7 +269,7 @@ class TamperingProxy(Proxy):
         self.at, self.rewrites = at, list(rewrites)
 
     async def _on(self, reader, writer):
-        from protocol.net.framing import PREFACE, SEALED, FrameDecoder, encode_frame
+        from lanterne.protocol.net.framing import PREFACE, SEALED, FrameDecoder, encode_frame
         self.connections += 1
         rewrite = self.rewrites[self.connections - 1] if self.connections <= len(self.rewrites) else None
         up_r, up_w = await asyncio.open_connection(LOCAL, self.target_port)
@@ -377,7 +377,7 @@ async def test_files_that_do_not_agree_are_a_one_line_resume_error(tmp_path):
 def old_two_peer_game(tmp_path) -> None:
     """The files of a game begun before one peer served every table size: a two-peer session (no guest
     list, no signed claim time), meta files with ``peer`` and ``address`` instead of ``seats``."""
-    from protocol.memory import Pipe
+    from lanterne.protocol.memory import Pipe
 
     files = [GameFiles(tmp_path / "host"), GameFiles(tmp_path / "guest")]
     seeds = [b"h" * 32, b"g" * 32]

@@ -14,11 +14,11 @@ import asyncio
 import struct
 import time
 
-from protocol.identity import Identity
-from protocol.net.framing import CLOSE, DATA, PREFACE, encode_frame
-from protocol.net.handshake import Handshake
-from protocol.net.invite import Answer, ask, host_connection, join_request
-from protocol.net.transport import MAX_STRANGERS, PREAUTH_MAX_FRAME, PREAUTH_TIMEOUT, bound_port, serve
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.net.framing import CLOSE, DATA, PREFACE, encode_frame
+from lanterne.protocol.net.handshake import Handshake
+from lanterne.protocol.net.invite import Answer, ask, host_connection, join_request
+from lanterne.protocol.net.transport import MAX_STRANGERS, PREAUTH_MAX_FRAME, PREAUTH_TIMEOUT, bound_port, serve
 
 LOCAL = "127.0.0.1"
 HOST, JOINER = Identity.from_seed(b"preauth/host"), Identity.from_seed(b"preauth/joiner")
@@ -194,7 +194,7 @@ async def test_a_silent_stranger_is_dropped_within_5_s():
 
 async def test_the_link_itself_drops_a_guarded_stranger_after_5_s():
     """The backstop under any handshake: a link whose handshake began and never proved a key closes at 5 s."""
-    from protocol.net.transport import LinkClosed, LinkTimeout
+    from lanterne.protocol.net.transport import LinkClosed, LinkTimeout
 
     reasons = asyncio.get_running_loop().create_future()
 

@@ -8,11 +8,11 @@ import asyncio
 
 import pytest
 
-from engines.bots import make_bot
-from engines.registry import get_game
-from protocol.net.events import JoinAsked, JoinPending, JoinWithdrawn, SeatTaken
-from protocol.net.peer import Peer
-from protocol.verify import verify_file
+from lanterne.engines.bots import make_bot
+from lanterne.engines.registry import get_game
+from lanterne.protocol.net.events import JoinAsked, JoinPending, JoinWithdrawn, SeatTaken
+from lanterne.protocol.net.peer import Peer
+from lanterne.protocol.verify import verify_file
 from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, until, wait_port
 
 
@@ -87,7 +87,7 @@ async def test_a_joiner_that_gives_up_withdraws_its_request_and_the_table_starts
 def test_a_peer_cut_off_from_every_other_seat_never_claims(tmp_path):
     """At a table of three, a peer linked with nobody cannot tell that it is not the one who is gone: it
     waits, it never claims. At a table of two the gone seat is the only other one: the present seat claims."""
-    from protocol.net.files import GameFiles, Seat
+    from lanterne.protocol.net.files import GameFiles, Seat
 
     keys = [IDS[i].public for i in range(3)]
     alone = Peer(IDS[1], NAMES[1], GameFiles(tmp_path), None, seats=[Seat(k) for k in keys])
@@ -100,7 +100,7 @@ async def test_a_restarted_peer_keeps_the_tables_signed_claim_time(tmp_path):
     """The claim time the host signed in the table is every peer's, also after a restart with another setting."""
     from dataclasses import replace
 
-    from protocol.net.files import GameFiles
+    from lanterne.protocol.net.files import GameFiles
 
     host, joiners, _ = peers(tmp_path, "pagode", 2, 1)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
@@ -146,7 +146,7 @@ async def test_a_peer_cut_off_alone_past_the_claim_time_waits(tmp_path):
 async def test_a_host_that_closes_a_table_not_yet_full_tells_the_seated_joiner(tmp_path):
     """Bob is seated at a table of three; Ann closes it before a third arrives: Bob is told in one line
     at once, and neither keeps an unfinished game to resume."""
-    from protocol.net.files import GameFiles
+    from lanterne.protocol.net.files import GameFiles
 
     host, (bob,), _ = peers(tmp_path, "pueblo", 3, 1)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))

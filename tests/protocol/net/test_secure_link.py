@@ -14,11 +14,11 @@ import asyncio
 import pytest
 from noise.connection import Keypair, NoiseConnection
 
-from protocol.identity import Identity, fingerprint
-from protocol.net.framing import (CLOSE, DATA, PING, PONG, PREFACE, SEALED, FrameDecoder, encode_frame)
-from protocol.net.handshake import NET_VERSION, NOISE_PROTOCOL, HandshakeError, decode, encode
-from protocol.net.invite import Answer, ask, host_connection, join_request
-from protocol.net.transport import Link, LinkClosed, bound_port, connect, serve
+from lanterne.protocol.identity import Identity, fingerprint
+from lanterne.protocol.net.framing import (CLOSE, DATA, PING, PONG, PREFACE, SEALED, FrameDecoder, encode_frame)
+from lanterne.protocol.net.handshake import NET_VERSION, NOISE_PROTOCOL, HandshakeError, decode, encode
+from lanterne.protocol.net.invite import Answer, ask, host_connection, join_request
+from lanterne.protocol.net.transport import Link, LinkClosed, bound_port, connect, serve
 
 LOCAL = "127.0.0.1"
 HOST, JOINER, EVE = (Identity.from_seed(s) for s in (b"secure/host", b"secure/joiner", b"secure/eve"))
@@ -154,7 +154,7 @@ async def test_a_relay_with_its_own_noise_keys_cannot_pass_either_identity_along
     relay_port = bound_port(relay_server)
     async with server, relay_server:
         # the joiner's real signature, but over another of its Noise keys (another link of its own)
-        from protocol.net.handshake import STATIC_DOMAIN, Handshake
+        from lanterne.protocol.net.handshake import STATIC_DOMAIN, Handshake
         earlier["joiner_id"] = encode("id", v=NET_VERSION, key=JOINER.public, name="Jo",
                                       sig=JOINER.sign(STATIC_DOMAIN, Handshake(JOINER, "Jo").static_public))
         with pytest.raises(HandshakeError, match="failed to prove its key") as e:
@@ -176,7 +176,7 @@ async def test_a_relay_with_its_own_identity_is_refused_by_the_expected_key():
     seen: list = []
 
     async def relay(link: Link) -> None:
-        from protocol.net.invite import authenticate
+        from lanterne.protocol.net.invite import authenticate
         try:
             hs = await authenticate(link, EVE, "Host")
             seen.append(hs.peer)

@@ -12,15 +12,15 @@ import dataclasses
 
 import pytest
 
-from engines.registry import get_game
-from protocol.identity import Identity
-from protocol.log import read_log, seal
-from protocol.net.events import WatcherJoined
-from protocol.net.invite import Declined
-from protocol.net.peer import GOODBYE
-from protocol.net.transport import LinkClosed
-from protocol.net.watchers import SPECTATOR_SENT, Spectator
-from protocol.session import GameOver, Moved
+from lanterne.engines.registry import get_game
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import read_log, seal
+from lanterne.protocol.net.events import WatcherJoined
+from lanterne.protocol.net.invite import Declined
+from lanterne.protocol.net.peer import GOODBYE
+from lanterne.protocol.net.transport import LinkClosed
+from lanterne.protocol.net.watchers import SPECTATOR_SENT, Spectator
+from lanterne.protocol.session import GameOver, Moved
 from tests.protocol.net.test_npeer import FAST, LOCAL, make_table, wait_port
 
 EVE = Identity.from_seed(b"spectator-eve")
@@ -73,7 +73,7 @@ async def test_a_spectator_cannot_send_an_entry(tmp_path):
     tasks.append(asyncio.create_task(guests[0].run_guest((LOCAL, port), [LOCAL], game="pagode")))
     while host.session is None or len(host.session.chain) < 12:
         await asyncio.sleep(0.02)
-    from protocol.net.invite import ask, watch_request
+    from lanterne.protocol.net.invite import ask, watch_request
 
     link, hs, _ = await ask(LOCAL, port, EVE, "Eve", watch_request(0))
     first = await link.recv()
@@ -134,5 +134,6 @@ def test_lanterne_watch_prints_every_move_of_a_table_of_processes(tmp_path):
             proc.kill()
     assert watch.returncode == 0, err[-2000:] + out[-2000:]
     assert out.startswith("watching Ana (") and re.search(r"^move \d+: seat [12] ", out, re.M)
+    assert re.search(r"^move \d+: seat [12] .+ \(.+\)$", out, re.M), "moves in the engine's words, too"
     assert "game over: scores" in out
     assert "Eve (" in "".join(seen) + host_out and "is watching" in "".join(seen) + host_out

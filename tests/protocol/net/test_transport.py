@@ -5,8 +5,8 @@ import struct
 
 import pytest
 
-from protocol.net.framing import DATA, PREFACE, encode_frame
-from protocol.net.transport import LinkClosed, LinkOptions, LinkTimeout, bound_port, connect, serve
+from lanterne.protocol.net.framing import DATA, PREFACE, encode_frame
+from lanterne.protocol.net.transport import LinkClosed, LinkOptions, LinkTimeout, bound_port, connect, serve
 
 LOCAL = "127.0.0.1"
 
@@ -159,7 +159,7 @@ async def test_peer_vanishing_mid_frame_closes_the_link():
 
 
 def test_the_move_round_trip_benchmark_runs():
-    from protocol.net.bench import move_round_trip_ms
+    from lanterne.protocol.net.bench import move_round_trip_ms
 
     assert 0 < move_round_trip_ms(moves=20) < 1000
 
@@ -190,8 +190,8 @@ async def test_frames_sent_before_a_close_are_all_delivered():
 
 async def secured_pair(server_handler):
     """A link pair over 127.0.0.1, both sides secured with the cipher states of a real sans-IO handshake."""
-    from protocol.identity import Identity
-    from protocol.net.handshake import Handshake
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.net.handshake import Handshake
 
     a = Handshake(Identity.from_seed(b"transport/a"), "A")
     b = Handshake(Identity.from_seed(b"transport/b"), "B", initiator=False)
@@ -229,7 +229,7 @@ async def test_a_secured_link_carries_data_pings_and_the_close_reason():
 
 
 async def test_a_record_on_a_link_that_never_had_a_handshake_is_refused():
-    from protocol.net.framing import SEALED
+    from lanterne.protocol.net.framing import SEALED
     reasons = asyncio.get_running_loop().create_future()
 
     async def handler(link):
@@ -247,8 +247,8 @@ async def test_a_record_on_a_link_that_never_had_a_handshake_is_refused():
 
 
 async def test_plaintext_data_waiting_when_the_link_is_secured_is_never_delivered():
-    from protocol.identity import Identity
-    from protocol.net.handshake import Handshake
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.net.handshake import Handshake
 
     a = Handshake(Identity.from_seed(b"transport/a"), "A")
     b = Handshake(Identity.from_seed(b"transport/b"), "B", initiator=False)

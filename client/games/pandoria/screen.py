@@ -29,57 +29,67 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Button
 
-from client.screens.game import GameScreen
-from client.widgets.pandoria import CASTLE, HexMap, Marks, describe_hex
-from client.widgets.pandoria_board import (SPELL_HELP, BoardModel, BuildingSlot, HandCard, MarketCard,
-                                           PandoriaBoard, Piece, TileCard)
-from engines.core import Action, RulesError, State
-from engines.pandoria import data as D
-from engines.pandoria import rules
-from engines.pandoria.board import DIRECTIONS, KIND, LAKE, NEIGHBOURS, OFF, STEP, hex_name
-from engines.pandoria.notation import face_text
+from lanterne.client.controller import GameController
+from lanterne.client.i18n import N_, _, ngettext, say_refusal
+from lanterne.client.games.pandoria.board import (SPELL_HELP, BoardModel, BuildingSlot, HandCard, MarketCard,
+                                                  PandoriaBoard, Piece, TileCard)
+from lanterne.client.games.pandoria.widgets import CASTLE, HexMap, Marks, describe_hex
+from lanterne.client.screens.game import GameScreen, NetworkPart
+from lanterne.client.theme import ALARM, CAUTION
+from lanterne.engines.core import Action, RulesError, State
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria import rules
+from lanterne.engines.pandoria.board import DIRECTIONS, KIND, LAKE, NEIGHBOURS, OFF, STEP, hex_name
+from lanterne.engines.pandoria.notation import face_text
 
 TARGET_FIGURE = ("Muster", "Clone", "Astral Ship", "Enchanted Castle", "Adopt")
 NO_TARGET = ("Master Builder", "Conjure", "Construct", "Terrain")
 
 SHORT_HINTS = {
-    "place": "place a double tile (or a castle)", "figure": "a figure on the new tile, take one back, or skip",
-    "card": "a spell, a building, a monument, or skip", "terrain": "place the single tile",
-    "terrain_figure": "a figure on the single tile, or skip", "buy": "buy a market card, or skip",
-    "elf": "move a figure (Elves), or skip", "over": "the game is over",
+    "place": N_("place a double tile (or a castle)"), "figure": N_("a figure on the new tile, take one back, or skip"),
+    "card": N_("a spell, a building, a monument, or skip"), "terrain": N_("place the single tile"),
+    "terrain_figure": N_("a figure on the single tile, or skip"), "buy": N_("buy a market card, or skip"),
+    "elf": N_("move a figure (Elves), or skip"), "over": N_("the game is over"),
 }
 HINTS = {
-    "place": "place a double tile: click a hex, then a neighbour (r rotates, t other tile, c castle, p pass)",
-    "figure": "click the new tile for a figure (l: leader), or your figure to take it back; s skips",
-    "card": "click a spell (top) or a building (bottom) in your hand; m + a slot: monument; s skips",
-    "terrain": "place the single tile: click a free hex next to the tiles",
-    "terrain_figure": "click the single tile for a figure (l: leader), or s to skip",
-    "buy": "click a market card to buy it, or s to skip",
-    "elf": "Elves: click one of your figures, then where it goes (1 or 2 spaces); s skips",
+    "place": N_("place a double tile: click a hex, then a neighbour (r rotates, t other tile, c castle, p pass)"),
+    "figure": N_("click the new tile for a figure (l: leader), or your figure to take it back; s skips"),
+    "card": N_("click a spell (top) or a building (bottom) in your hand; m + a slot: monument; s skips"),
+    "terrain": N_("place the single tile: click a free hex next to the tiles"),
+    "terrain_figure": N_("click the single tile for a figure (l: leader), or s to skip"),
+    "buy": N_("click a market card to buy it, or s to skip"),
+    "elf": N_("Elves: click one of your figures, then where it goes (1 or 2 spaces); s skips"),
 }
+PHASES = (N_("place"), N_("figure"), N_("card"), N_("terrain"), N_("terrain_figure"), N_("buy"), N_("elf"), N_("over"))
+"""The engine's phases, as the info panel names them."""
+
+
+def _hint(hints: dict, phase: str) -> str:
+    return _(hints[phase]) if phase in hints else ""
 
 
 class PandoriaScreen(GameScreen):
-    MOUSE_HELP = (
+    CSS_PATH = "pandoria.tcss"  # every style of this game, next to this module; the colours come from the theme
+    MOUSE_HELP = N_(
         "Click a hex for your tile's first half, then a neighbour for the second (or the same hex again); the"
         " wheel turns it. Click the new tile for a figure. Click a hand card's spell (top) or building "
         '(bottom), then its target; a market card to buy it; a building slot to build there.')
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel / leave"),
-        Binding("r", "rotate", "Rotate"),
-        Binding("t", "next_tile", "Tile", show=False),
-        Binding("c", "castle", "Castle", show=False),
-        Binding("l", "leader", "Leader", show=False),
-        Binding("m", "monument", "Monument", show=False),
-        Binding("p", "pass", "Pass", show=False),
-        Binding("s", "skip", "Skip"),
+        Binding("escape", "cancel", N_("Cancel / leave")),
+        Binding("r", "rotate", N_("Rotate")),
+        Binding("t", "next_tile", N_("Tile"), show=False),
+        Binding("c", "castle", N_("Castle"), show=False),
+        Binding("l", "leader", N_("Leader"), show=False),
+        Binding("m", "monument", N_("Monument"), show=False),
+        Binding("p", "pass", N_("Pass"), show=False),
+        Binding("s", "skip", N_("Skip")),
     ] + [Binding(str(i + 1), f"number({i})", show=False) for i in range(D.BUILDING_SLOTS)]
 
     COMPACT_WIDTH = 155  # the map and the market side by side take 111 columns, the side panel 42 more
 
-    def __init__(self, controller):
-        super().__init__(controller)
+    def __init__(self, controller: GameController, network: NetworkPart | None = None):
+        super().__init__(controller, network)
         self.tile_slot: int | None = None
         self.anchor: int | None = None
         self.direction = 0
@@ -90,6 +100,7 @@ class PandoriaScreen(GameScreen):
         self.monument_mode = False
         self.source: int | None = None
         self.preview_note = ""
+        self.preview_refused = False
 
     # -- layout
     def compose_board(self) -> ComposeResult:
@@ -192,7 +203,7 @@ class PandoriaScreen(GameScreen):
     def marks(self, view: State, legal: list[Action]) -> Marks:
         marks = Marks(seat=self.viewer if self.viewer is not None else 0, source=self.source,
                       last=self.changed_hexes())
-        self.preview_note = ""
+        self.preview_note, self.preview_refused = "", False
         if self.acting_seat is None:
             return marks
         phase = view.phase
@@ -243,52 +254,61 @@ class PandoriaScreen(GameScreen):
         try:
             after, events = self.game.apply(view, action)
         except RulesError as e:
-            self.preview_note = f"does not fit: {e}"
+            self.preview_note = _("does not fit: {reason}").format(reason=say_refusal(e))
+            self.preview_refused = True
             return set()
         hexes: set[int] = set()
         notes = []
-        labels = [f"P{s + 1}" for s in range(view.players)]
+        labels = [_("P{n}").format(n=s + 1) for s in range(view.players)]
         for event in events:
             if event[0] != "closed":
                 continue
             region = list(event[2])
             hexes.update(region)
             terrain = after.terrain[region[0]]
-            what = "points" if terrain == D.CITY else D.RESOURCE_NAMES[terrain]
+            what = _("points") if terrain == D.CITY else _(D.RESOURCE_NAMES[terrain])
             got = rules.region_yield(after, region)
-            gains = ", ".join(f"{labels[s]} +{n}" for s, n in got.items()) or "nobody next to it"
-            notes.append(f"closes {D.TERRAIN_NAMES[terrain]} {' '.join(hex_name(h) for h in region)}: "
-                         f"{what} {gains}")
-        self.preview_note = "; ".join(notes)
+            gains = ", ".join(f"{labels[s]} +{n}" for s, n in got.items()) or _("nobody next to it")
+            notes.append(_("closes {terrain} {hexes}: {what} {gains}").format(
+                terrain=_(D.TERRAIN_NAMES[terrain]), hexes=" ".join(hex_name(h) for h in region), what=what,
+                gains=gains))
+        self.preview_note = _("; ").join(notes)
         return hexes
 
     def info(self, view: State, legal: list[Action], labels: list[str]) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         seat = self.acting_seat
         turn = labels[view.current] if 0 <= view.current < len(labels) else "?"
-        text.append(f"Turn {view.turn + 1} · {turn} · {view.phase}", style="bold")
-        text.append(f"\n{SHORT_HINTS.get(view.phase, '') if seat is not None else 'wait for your turn'}",
+        text.append(_("Turn {n}").format(n=view.turn + 1) + f" · {turn} · {_(view.phase)}", style="bold")
+        text.append("\n" + (_hint(SHORT_HINTS, view.phase) if seat is not None else _("wait for your turn")),
                     style="dim")
         slot = self.chosen_tile(view)
         if self.castle_mode:
-            text.append("\nPlacing a castle (c: back to the tile)", style="bold")
+            text.append("\n" + _("Placing a castle (c: back to the tile)"), style="bold")
         elif slot is not None and view.cards.ids[slot] is not None:
             face = face_text(D.DOUBLE_TILES[view.cards.ids[slot] - D.TILE_BASE])
-            where = f" at {hex_name(self.anchor)} {DIRECTIONS[self.direction]}" if self.anchor is not None else ""
-            text.append(f"\nTile {face}{where}")
+            if self.anchor is not None:
+                said = _("Tile {face} at {hex} {direction}").format(face=face, hex=hex_name(self.anchor),
+                                                                  direction=DIRECTIONS[self.direction])
+            else:
+                said = _("Tile {face}").format(face=face)
+            text.append("\n" + said)
         else:
-            text.append("\nNo double tile in hand" + (" (drawn at turn end)"
-                                                     if view.phase not in ("place", "over") else ""))
+            text.append("\n" + (_("No double tile in hand (drawn at turn end)") if view.phase not in ("place", "over")
+                                else _("No double tile in hand")))
         if self.card:
             part = D.CARDS[self.card[1]][0 if self.card[2] == "spell" else 1]
-            text.append(f" · chosen: {part}", style="bold")
+            text.append(" · " + _("chosen: {card}").format(card=part), style="bold")
         if self.monument_mode:
-            text.append(" · monument: click a building slot", style="bold")
-        text.append(f"\n{self.preview_note}", style=f"bold {'red' if 'not fit' in self.preview_note else 'yellow'}")
-        monuments = f"{len(view.monuments)} monuments, top {view.monuments[-1]}" if view.monuments else "no monument"
-        text.append(f"\n{'Leader' if self.leader else 'Figure'} next (l) · {monuments}", style="dim")
-        text.append(f"\nDeck {len(view.piles['deck'])} cards · {len(view.piles['tiles'])} double tiles left",
+            text.append(" · " + _("monument: click a building slot"), style="bold")
+        text.append(f"\n{self.preview_note}", style=f"bold {ALARM if self.preview_refused else CAUTION}")
+        monuments = (ngettext("{n} monument, top {top}", "{n} monuments, top {top}", len(view.monuments)).format(
+            n=len(view.monuments), top=view.monuments[-1]) if view.monuments else _("no monument"))
+        text.append("\n" + (_("Leader next (l)") if self.leader else _("Figure next (l)")) + f" · {monuments}",
                     style="dim")
+        deck, tiles = len(view.piles['deck']), len(view.piles['tiles'])
+        text.append("\n" + ngettext("Deck {n} card", "Deck {n} cards", deck).format(n=deck) + " · "
+                    + ngettext("{n} double tile left", "{n} double tiles left", tiles).format(n=tiles), style="dim")
         text.append(f"\n{describe_hex(view, self.cursor, labels)}")
         return text
 
@@ -314,7 +334,10 @@ class PandoriaScreen(GameScreen):
         text = super().status_text()
         if self.acting_seat is None:
             return text
-        return f"{text}: {HINTS.get(self.view().phase, '')}"
+        return _("{status}: {hint}").format(status=text, hint=_hint(HINTS, self.view().phase))
+
+    def refuse(self, reason: str) -> None:
+        self.show_status(_("Refused: {reason}").format(reason=reason), error=True)
 
     def matching(self, legal: list[Action], kind: str) -> list[Action]:
         """The legal actions of ``kind`` for the chosen card (any copy of its design)."""
@@ -356,8 +379,7 @@ class PandoriaScreen(GameScreen):
         elif phase == "card" and self.card and self.card[2] == "spell":
             self.spell_on(legal, h)
         else:
-            hint = HINTS.get(phase, "")
-            self.show_status(f"Refused: nothing to do on {hex_name(h)} now: {hint}", error=True)
+            self.refuse(_("nothing to do on {hex} now: {hint}").format(hex=hex_name(h), hint=_hint(HINTS, phase)))
         self.redraw()
 
     def place_on(self, view: State, legal: list[Action], h: int) -> None:
@@ -366,7 +388,7 @@ class PandoriaScreen(GameScreen):
             return
         slot = self.chosen_tile(view)
         if slot is None:
-            self.show_status("Refused: you hold no double tile: place a castle (c) or pass (p)", error=True)
+            self.refuse(_("you hold no double tile: place a castle (c) or pass (p)"))
             return
         ident = view.cards.ids[slot]
         positions = self.tile_positions(legal)
@@ -387,8 +409,8 @@ class PandoriaScreen(GameScreen):
         self.anchor = h
         if self.direction not in dirs:
             self.direction = dirs[0]
-        self.show_status(f"Tile on {hex_name(h)} {DIRECTIONS[self.direction]}: click it again (Enter) to place, "
-                         "a neighbour to turn it there, r to rotate")
+        self.show_status(_("Tile on {hex} {direction}: click it again (Enter) to place, a neighbour to turn it there, "
+                           "r to rotate").format(hex=hex_name(h), direction=DIRECTIONS[self.direction]))
 
     def figure_on(self, view: State, legal: list[Action], h: int, take: str | None) -> None:
         choices = [a for a in legal if a[0] == "figure" and a[1] == h]
@@ -408,7 +430,7 @@ class PandoriaScreen(GameScreen):
         if self.source is None or h == self.source:
             if self.source is None and any(a[0] == "move" and a[1] == h for a in legal):
                 self.source = h
-                self.show_status(f"Moving the figure on {hex_name(h)}: click where it goes")
+                self.show_status(_("Moving the figure on {hex}: click where it goes").format(hex=hex_name(h)))
             elif self.source is None:
                 self.play(("move", h, h))
             else:
@@ -417,14 +439,14 @@ class PandoriaScreen(GameScreen):
         self.act(("move", self.source, h))
 
     def spell_on(self, legal: list[Action], h: int) -> None:
-        slot, ident, _ = self.card
+        slot, ident, _part = self.card
         spell = D.CARDS[ident][0]
         matches = self.matching(legal, "spell")
         if spell == "Teleport":
             if self.source is None:
                 if any(a[3] == h for a in matches):
                     self.source = h
-                    self.show_status(f"Teleport from {hex_name(h)}: click where the figure goes")
+                    self.show_status(_("Teleport from {hex}: click where the figure goes").format(hex=hex_name(h)))
                 else:
                     self.play(("spell", slot, ident, h, h))
                 return
@@ -437,7 +459,7 @@ class PandoriaScreen(GameScreen):
             else:
                 self.play(("spell", slot, ident, h, self.leader))
             return
-        self.show_status(f"Refused: {spell} takes no hex", error=True)
+        self.refuse(_("{spell} takes no hex").format(spell=spell))
 
     # -- the hand, the market, the buildings
     def on_hand_card_chosen(self, message: HandCard.Chosen) -> None:
@@ -458,9 +480,10 @@ class PandoriaScreen(GameScreen):
                 self.card = None
                 self.play(("spell", slot, ident))  # played, or the engine's reason
             elif spell == "Acquire":
-                self.show_status("Acquire: click the market card you take (or its number)")
+                self.show_status(_("Acquire: click the market card you take (or its number)"))
             else:
-                self.show_status(f"{spell} ({SPELL_HELP[spell]}): click its target on the map (◇)")
+                self.show_status(_("{spell} ({help}): click its target on the map (◇)").format(
+                    spell=spell, help=_(SPELL_HELP[spell])))
         else:
             indexes = [a[3] for a in self.matching(legal, "build")]
             row = view.buildings[self.viewer]
@@ -469,7 +492,7 @@ class PandoriaScreen(GameScreen):
                 index = indexes[0] if indexes else (row.index(-1) if -1 in row else 0)
                 self.play(("build", slot, ident, index))
             else:
-                self.show_status(f"{D.CARDS[ident][1]}: click the building slot (highlighted)")
+                self.show_status(_("{building}: click the building slot (highlighted)").format(building=D.CARDS[ident][1]))
         self.redraw()
 
     def on_piece_picked(self, message: Piece.Picked) -> None:
@@ -497,8 +520,7 @@ class PandoriaScreen(GameScreen):
         elif self.monument_mode:
             self.act(("monument", index))
         else:
-            self.show_status("Refused: choose a building in your hand first (bottom half of a card), "
-                             "or m for a monument", error=True)
+            self.refuse(_("choose a building in your hand first (bottom half of a card), or m for a monument"))
 
     # -- buttons and keys
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -512,7 +534,7 @@ class PandoriaScreen(GameScreen):
         if self.anchor is None:
             dirs = [d for h, d in self.tile_positions(legal) if h == self.cursor]
             if not dirs:
-                self.show_status(f"Refused: no turn of the tile fits at {hex_name(self.cursor)}", error=True)
+                self.refuse(_("no turn of the tile fits at {hex}").format(hex=hex_name(self.cursor)))
                 return
             self.anchor = self.cursor
         dirs = sorted(d for h, d in self.tile_positions(legal) if h == self.anchor)
@@ -535,7 +557,7 @@ class PandoriaScreen(GameScreen):
 
     def action_leader(self) -> None:
         self.leader = not self.leader
-        self.show_status(f"Figures now placed: {'the leader' if self.leader else 'a figure'}")
+        self.show_status(_("Figures now placed: the leader") if self.leader else _("Figures now placed: a figure"))
         self.redraw()
 
     def action_monument(self) -> None:
@@ -556,7 +578,7 @@ class PandoriaScreen(GameScreen):
         else:
             market = sorted(self.view().piles["market"])
             if index >= len(market):
-                self.show_status(f"Refused: the market has no card {index + 1}", error=True)
+                self.refuse(_("the market has no card {n}").format(n=index + 1))
                 return
             self.market_chosen(market[index])
         self.redraw()
@@ -570,7 +592,7 @@ class PandoriaScreen(GameScreen):
     def action_cancel(self) -> None:
         if self.anchor is not None or self.card or self.castle_mode or self.monument_mode or self.source is not None:
             self.clear_intent()
-            self.show_status(self.status_text())
+            self.show_game_status()
             self.redraw()
             return
         self.action_leave()

@@ -14,22 +14,21 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from engines.pueblo.data import COLOURS, SIZE
-from engines.pueblo.geometry import LINES, QUARTERS, SPACE_NAMES, cell_name
-from engines.pueblo.preview import ChiefOption, Square
-
-from client.widgets.pueblo import NEUTRAL_BG, SEAT_INK, top_style
+from lanterne.client.i18n import N_, _
+from lanterne.client.games.pueblo.widgets import NEUTRAL_BG, SEAT_INK, space_name, top_style
+from lanterne.engines.pueblo.data import COLOURS, SIZE
+from lanterne.engines.pueblo.geometry import LINES, QUARTERS, cell_name
+from lanterne.engines.pueblo.preview import ChiefOption, Square
 
 Region = tuple[int, int, int, Hashable]  # (line, first column, end column, key)
 
-LOOKS = {-SIZE: "looking south", SIZE: "looking north", -1: "looking west", 1: "looking east"}
+LOOKS = {-SIZE: N_("looking south"), SIZE: N_("looking north"), -1: N_("looking west"), 1: N_("looking east")}
 MAX_LEVELS = 12
 
 
 class HotText(Widget):
     """Text with clickable regions; a click on one posts its key."""
 
-    DEFAULT_CSS = "HotText { text-wrap: nowrap; text-overflow: clip; height: auto; }"
 
     class Clicked(Message):
         def __init__(self, panel: "HotText", key: Hashable):
@@ -88,7 +87,7 @@ class HotText(Widget):
 
 
 def seat_name(seat: int) -> Text:
-    return Text(COLOURS[seat], style=f"bold {SEAT_INK[seat]}")
+    return Text(_(COLOURS[seat]), style=f"bold {SEAT_INK[seat]}")
 
 
 def costs_line(penalties: Sequence[int], short: bool = False) -> Text:
@@ -97,7 +96,8 @@ def costs_line(penalties: Sequence[int], short: bool = False) -> Text:
     for seat, pts in enumerate(penalties):
         if seat:
             out.append(" ")
-        out.append(f"{COLOURS[seat][0].upper() if short else COLOURS[seat]} ", style=f"bold {SEAT_INK[seat]}")
+        name = _(COLOURS[seat])
+        out.append(f"{name[0].upper() if short else name} ", style=f"bold {SEAT_INK[seat]}")
         out.append(f"{pts:>2}", style="bold" if pts else "dim")
     return out
 
@@ -121,7 +121,7 @@ def side_view_text(heights: Sequence[int], stacks: Sequence[tuple[int, ...]], ow
             cost[sq.owner] += sq.penalty
     out = Text(no_wrap=True, overflow="crop")
     if space in QUARTERS:
-        out.append(f"From the {SPACE_NAMES[space]}, looking down\n", style="bold")
+        out.append(_("From the {space}, looking down").format(space=space_name(space)) + "\n", style="bold")
         cells = QUARTERS[space]
         for dy in (3, 2, 1, 0):
             row = cells[dy * 4: dy * 4 + 4]
@@ -137,8 +137,8 @@ def side_view_text(heights: Sequence[int], stacks: Sequence[tuple[int, ...]], ow
         out.append("   " + "".join(f" {cell_name(c)[0]} " for c in cells[:4]), style="dim")
     else:
         line = LINES[space]
-        look = LOOKS[line[1] - line[0]]
-        out.append(f"From {SPACE_NAMES[space]}, {look}\n", style="bold")
+        look = _(LOOKS[line[1] - line[0]])
+        out.append(_("From {space}, {look}").format(space=space_name(space), look=look) + "\n", style="bold")
         top = min(max([heights[c] for c in line] + [1]), MAX_LEVELS)
         for z in range(top, 0, -1):
             out.append(f"{z:>2} ", style="dim")
@@ -157,14 +157,14 @@ def side_view_text(heights: Sequence[int], stacks: Sequence[tuple[int, ...]], ow
                 out.append(" ")
             out.append("\n")
         out.append("   " + "".join(f"{cell_name(c):<3}" for c in line), style="dim")
-        out.append("\n   nearest → farthest", style="dim")
-    out.append("\nCosts ", style="dim")
+        out.append("\n   " + _("nearest → farthest"), style="dim")
+    out.append("\n" + _("Costs") + " ", style="dim")
     out.append_text(costs_line(cost, short=players > 2))
     return out
 
 
 class SideView(HotText):
-    DEFAULT_CSS = "SideView { height: auto; padding: 0 1; }"
+    """What the chieftain sees from his space: the columns facing him, nearest first."""
 
 
 # ------------------------------------------------------------------ chieftain's choices
@@ -174,8 +174,8 @@ def chief_text(chief: int, options: Sequence[ChiefOption], hot: int | None, acti
                note: str) -> tuple[Text, list[Region]]:
     """The chieftain's space and, per move 1-4, the space reached and the penalty per seat."""
     out = Text(no_wrap=True, overflow="crop")
-    out.append("On ", style="dim")
-    out.append(SPACE_NAMES[chief], style="bold")
+    out.append(_("On") + " ", style="dim")
+    out.append(space_name(chief), style="bold")
     if note:
         out.append(f"  {note}", style="dim")
     regions: list[Region] = []
@@ -183,7 +183,7 @@ def chief_text(chief: int, options: Sequence[ChiefOption], hot: int | None, acti
         out.append("\n")
         row = Text()
         row.append(f" {opt.steps} ", style="bold reverse" if active else "dim")
-        row.append(f" {opt.name:<13} ", style="bold" if active else "dim")
+        row.append(f" {space_name(opt.space):<13} ", style="bold" if active else "dim")
         row.append_text(costs_line(opt.penalties, short=len(opt.penalties) > 2))
         if hot == opt.steps:
             row.stylize("reverse")
@@ -193,14 +193,14 @@ def chief_text(chief: int, options: Sequence[ChiefOption], hot: int | None, acti
 
 
 class ChiefPanel(HotText):
-    DEFAULT_CSS = "ChiefPanel { height: 5; padding: 0 0 0 1; }"
+    """The chieftain's space and his four moves, each with the penalty per seat (click one)."""
 
 
 # ------------------------------------------------------------------ the stone in hand
 
 
 class StonePanel(HotText):
-    DEFAULT_CSS = "StonePanel { height: 5; padding: 0 1; }"
+    """The stone in hand: its kind and turn (click a chip to change the kind)."""
 
 
 def column_text(state, x: int, y: int) -> Text:
@@ -210,14 +210,15 @@ def column_text(state, x: int, y: int) -> Text:
     out.append(f"{cell_name(c)}: ", style="bold")
     stack = state.stacks[c]
     if not stack:
-        out.append("the board" + (" (a sacred site)" if any(c in site for site in state.sites) else ""), style="dim")
+        out.append(_("the board (a sacred site)") if any(c in site for site in state.sites) else _("the board"),
+                   style="dim")
         return out
-    out.append(f"{len(stack)} high — ", style="dim")
+    out.append(_("{n} high — ").format(n=len(stack)), style="dim")
     for z in range(len(stack) - 1, -1, -1):
         owner = state.owners[stack[z]]
-        out.append(COLOURS[owner] if owner >= 0 else "neutral", style=f"bold {SEAT_INK[owner]}" if owner >= 0 else "")
+        out.append(_(COLOURS[owner]) if owner >= 0 else _("neutral"), style=f"bold {SEAT_INK[owner]}" if owner >= 0 else "")
         if z:
-            out.append(" on ", style="dim")
+            out.append(" " + _("on") + " ", style="dim")
     return out
 
 
@@ -248,11 +249,11 @@ def penalties_text(labels: Sequence[str], penalties: Sequence[int], reserves: Se
             out.append(f"{mark}{short}\n", style=style)
             mark, short = "  ", ""
         out.append(f"{mark}{short:<16} ", style=style)
-        out.append(f"{COLOURS[seat]:<6}", style=f"bold {SEAT_INK[seat]}")
+        out.append(f"{_(COLOURS[seat]):<6}", style=f"bold {SEAT_INK[seat]}")
         out.append(f"{pts:>4}", style="bold")
         out.append(f"  C{col} N{neu}" + (f" +{held}" if held else ""), style="dim")
     return out
 
 
 class PenaltyBoard(HotText):
-    DEFAULT_CSS = "PenaltyBoard { height: auto; padding: 0 1; margin-bottom: 1; }"
+    """Each seat's penalty points."""

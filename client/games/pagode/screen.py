@@ -19,52 +19,57 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label
 
-from client.screens.dialogs import ChoiceScreen
-from client.screens.game import GameScreen
-from client.widgets.text_panel import TextPanel
-from client.widgets.pagode import (BoardButton, CardWidget, SiteWidget, abilities_text, cards_line, colour_of,
-                                   tiles_left_text)
-from engines.core import Action, State
-from engines.pagode.data import (COLOURS, FLOOR_COLUMNS, HAND_LIMIT, RESERVE_SIZE, SITES, TILES,
-                                 VARIANTS)
+from lanterne.client.controller import GameController
+from lanterne.client.i18n import N_, _, ngettext, say_refusal
+from lanterne.client.games.pagode.widgets import (BoardButton, CardWidget, SiteWidget, abilities_text, cards_line,
+                                                  colour_name, colour_of, tiles_left_text)
+from lanterne.client.screens.dialogs import ChoiceScreen
+from lanterne.client.screens.game import GameScreen, NetworkPart
+from lanterne.client.widgets.text_panel import TextPanel
+from lanterne.engines.core import Action, State
+from lanterne.engines.pagode.data import COLOURS, FLOOR_COLUMNS, HAND_LIMIT, RESERVE_SIZE, SITES, TILES, VARIANTS
 
 BUILDS = ("column", "tile", "roof")
 BUTTONS = (
-    ("lantern", "Lantern", ("lantern",)),
-    ("dragon", "Dragon", ("dragon",)),
-    ("draw", "Draw", ("draw",)),
-    ("modified", "Modify", ("modified",)),
-    ("discard", "Discard", None),
-    ("end", "End turn", ("end", False)),
-    ("end-fan", "End+Fan", ("end", True)),
+    ("lantern", N_("Lantern"), ("lantern",)),
+    ("dragon", N_("Dragon"), ("dragon",)),
+    ("draw", N_("Draw"), ("draw",)),
+    ("modified", N_("Modify"), ("modified",)),
+    ("discard", N_("Discard"), None),
+    ("end", N_("End turn"), ("end", False)),
+    ("end-fan", N_("End+Fan"), ("end", True)),
 )
 """Button id, label, and the action it plays (None: discard the selected cards)."""
 BUTTON_KEYS = {"lantern": "l", "dragon": "d", "draw": "w", "modified": "m", "discard": "x", "end": "e",
                "end-fan": "f"}
 MAX_HAND_SHOWN = HAND_LIMIT + 2
+PHASES = (N_("dragon"), N_("modified"), N_("modified column"), N_("modified end"))
+"""The phases the info panel names (the engine's words for them)."""
 
 
 class PagodeScreen(GameScreen):
-    MOUSE_HELP = (
+    CSS_PATH = "pagode.tcss"  # every style of this game, next to this module; the colours come from the theme
+    MOUSE_HELP = N_(
         'Click the cards to pay with (your reserve and hand), then the site to build on; a list asks when the'
         " click could mean several moves (which tile, a Rice bowl column's colour). The buttons play the "
         'abilities and end the turn; Discard throws the selected cards.')
 
     BINDINGS = [
-        Binding("escape", "escape", "Clear / leave"),
-        Binding("e", "button('end')", "End turn"),
-        Binding("f", "button('end-fan')", "End + Fan", show=False),
-        Binding("l", "button('lantern')", "Lantern", show=False),
-        Binding("d", "button('dragon')", "Dragon", show=False),
-        Binding("w", "button('draw')", "Draw", show=False),
-        Binding("m", "button('modified')", "Modified", show=False),
-        Binding("x", "button('discard')", "Discard", show=False),
+        Binding("escape", "escape", N_("Clear / leave")),
+        Binding("e", "button('end')", N_("End turn")),
+        Binding("f", "button('end-fan')", N_("End + Fan"), show=False),
+        Binding("l", "button('lantern')", N_("Lantern"), show=False),
+        Binding("d", "button('dragon')", N_("Dragon"), show=False),
+        Binding("w", "button('draw')", N_("Draw"), show=False),
+        Binding("m", "button('modified')", N_("Modified"), show=False),
+        Binding("x", "button('discard')", N_("Discard"), show=False),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
-    ] + [Binding(str(i + 1), f"site({i})", f"Site {i + 1}", show=False) for i in range(SITES)]
+    ] + [Binding(str(i + 1), f"site({i})", N_("Site {n}").format(n=i + 1), show=False)
+         for i in range(SITES)]
 
-    def __init__(self, controller):
-        super().__init__(controller)
+    def __init__(self, controller: GameController, network: NetworkPart | None = None):
+        super().__init__(controller, network)
         self.selected: list[int] = []
 
     # -- layout
@@ -77,23 +82,27 @@ class PagodeScreen(GameScreen):
             yield TextPanel("", id="opponent-row", classes="pagode-row")
             yield TextPanel("", id="played-row", classes="pagode-row")
             with Horizontal(classes="card-row"):
-                yield Label("Reserve", classes="card-row-label", id="reserve-label")
+                yield Label(_("Reserve"), classes="card-row-label", id="reserve-label")
                 for i in range(RESERVE_SIZE):
                     yield CardWidget("reserve", i, id=f"reserve-{i}")
-                yield Label("  Hand", classes="card-row-label", id="hand-label")
+                yield Label("  " + _("Hand"), classes="card-row-label", id="hand-label")
                 for i in range(MAX_HAND_SHOWN):
                     yield CardWidget("hand", i, id=f"hand-{i}")
-            with Horizontal(id="pagode-controls"):
-                for key, label, _ in BUTTONS:
-                    button = BoardButton(label, id=f"btn-{key}", compact=True)
-                    button.tooltip = f"{label} (key {BUTTON_KEYS[key]})"
+            controls = Horizontal(id="pagode-controls")
+            # each column as wide as its word wants (French 'Fin+éventail' is twice 'Draw'): 80 columns fit all
+            controls.styles.grid_columns = " ".join(f"{len(_(label)) + 2}fr" for _key, label, _action in BUTTONS)
+            with controls:
+                for key, label, _action in BUTTONS:
+                    button = BoardButton(_(label), id=f"btn-{key}", compact=True)
+                    button.styles.line_pad = 0   # the word fills its column: no blank cell either side
+                    button.tooltip = _("{label} (key {key})").format(label=_(label), key=BUTTON_KEYS[key])
                     yield button
 
     def compose_info(self) -> ComposeResult:
         yield TextPanel("", id="pagode-info")
-        yield Label("Abilities (uses left, * used this turn)", classes="panel-title")
+        yield Label(_("Abilities (uses left, * used this turn)"), classes="panel-title")
         yield TextPanel("", id="abilities")
-        yield Label("Tiles left: background + spots", classes="panel-title")
+        yield Label(_("Tiles left: background + spots"), classes="panel-title")
         yield TextPanel("", id="tiles-left")
 
     def focus_default(self) -> None:
@@ -106,8 +115,8 @@ class PagodeScreen(GameScreen):
     def fit_to(self, size) -> None:
         super().fit_to(size)
         short = self.compact
-        self.query_one("#reserve-label", Label).update("Res." if short else "Reserve")
-        self.query_one("#hand-label", Label).update("Hand" if short else "  Hand")
+        self.query_one("#reserve-label", Label).update(_("Res.") if short else _("Reserve"))
+        self.query_one("#hand-label", Label).update(_("Hand") if short else "  " + _("Hand"))
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -127,7 +136,7 @@ class PagodeScreen(GameScreen):
             widget.show(view.site_tiles[site], view.site_cols[site], view.site_colour[site], floors,
                         bool(complete >> site & 1))
             widget.set_class(site in changed, "-last")  # built on by another player since your move
-            title = "just built" if site in changed else ""
+            title = _("just built") if site in changed else ""
             if widget.border_title != title:
                 widget.border_title = title
         ids = view.cards.ids
@@ -144,7 +153,7 @@ class PagodeScreen(GameScreen):
             self.query_one(f"#hand-{i}", CardWidget).set_card(
                 slot, ids[slot] if slot is not None else None, slot in self.selected)
         self._put("#opponent-row", self.others_text(view))
-        played = Text("Played this turn: ", style="dim")
+        played = Text(_("Played this turn: "), style="dim")
         played.append_text(cards_line([ids[s] for s in view.played]) if view.played else Text("—", style="dim"))
         self._put("#played-row", played)
         self.refresh_buttons()
@@ -159,10 +168,11 @@ class PagodeScreen(GameScreen):
                 text.append("   ·   ", style="dim")
             label = self.controller.seats[s].label
             text.append(f"{label}: ", style="bold")
-            text.append("reserve ", style="dim")
+            text.append(_("reserve") + " ", style="dim")
             text.append_text(cards_line([view.cards.ids[x] for x in view.reserves[s]]))
             hand = view.hands[s]
-            text.append(f"  hand {len(hand)} card{'s' if len(hand) != 1 else ''} ", style="dim")
+            text.append("  " + ngettext("hand {n} card", "hand {n} cards", len(hand)).format(n=len(hand)) + " ",
+                        style="dim")
             text.append_text(cards_line([view.cards.ids[x] for x in hand], hand=True))
         return text
 
@@ -170,7 +180,7 @@ class PagodeScreen(GameScreen):
         seat = self.acting_seat
         legal = set(self.controller.legal_actions(seat)) if seat is not None else set()
         discards = any(a[0] == "discard" for a in legal)
-        for key, _, action in BUTTONS:
+        for key, _label, action in BUTTONS:
             ok = discards if action is None else action in legal
             button = self.query_one(f"#btn-{key}", Button)
             button.set_class(not ok, "-unavailable")
@@ -179,16 +189,17 @@ class PagodeScreen(GameScreen):
         game = self.game
         limit = game.column_limit(view)
         info = Text()
-        info.append(f"Turn {view.turn + 1}", style="bold")
-        info.append(f" · columns this turn {view.columns}/{limit}")
-        info.append(f"\nDraw pile {len(view.draw)} · discard {len(view.discard)}")
-        info.append(f" · pagodas done {game.complete_pagodas(view)}/3")
+        info.append(_("Turn {n}").format(n=view.turn + 1), style="bold")
+        info.append(" · " + _("columns this turn {done}/{limit}").format(done=view.columns, limit=limit))
+        info.append("\n" + _("Draw pile {draw} · discard {discard}").format(draw=len(view.draw),
+                                                                          discard=len(view.discard)))
+        info.append(" · " + _("pagodas done {n}/3").format(n=game.complete_pagodas(view)))
         if view.phase not in ("play", "over", "setup", "draw"):
-            info.append(f"\nPhase: {view.phase}", style="bold")
+            info.append("\n" + _("Phase: {phase}").format(phase=_(view.phase)), style="bold")
             if view.phase == "modified":
-                info.append(f" ({view.mod_left} to discard)")
+                info.append(" " + _("({n} to discard)").format(n=view.mod_left))
         self._put("#pagode-info", info)
-        labels = [f"P{i + 1}" for i in range(len(self.controller.seats))]
+        labels = [_("P{n}").format(n=i + 1) for i in range(len(self.controller.seats))]
         self._put("#abilities", abilities_text(view.uses, view.used, view.current, labels))
         self._put("#tiles-left", tiles_left_text(view.tiles_left))
 
@@ -201,15 +212,16 @@ class PagodeScreen(GameScreen):
             return text
         view = self.view()
         if view.phase == "dragon":
-            return f"{text}: Dragon — select cards and Discard, then Draw"
+            return _("{status}: Dragon — select cards and Discard, then Draw").format(status=text)
         if view.phase == "modified":
-            return f"{text}: modified turn — discard {view.mod_left} more (select, then Discard)"
+            return _("{status}: modified turn — discard {n} more (select, then Discard)").format(
+                status=text, n=view.mod_left)
         if view.phase == "modified column":
-            return f"{text}: modified turn — click a site for its free column"
+            return _("{status}: modified turn — click a site for its free column").format(status=text)
         if view.phase == "modified end":
-            return f"{text}: modified turn — End turn (or End turn + Fan)"
-        picked = f" [{len(self.selected)} selected]" if self.selected else ""
-        return f"{text}: select cards, then click a site{picked}"
+            return _("{status}: modified turn — End turn (or End turn + Fan)").format(status=text)
+        picked = " " + _("[{n} selected]").format(n=len(self.selected)) if self.selected else ""
+        return _("{status}: select cards, then click a site").format(status=text) + picked
 
     # -- what clicks mean
     def on_card_widget_toggled(self, message: CardWidget.Toggled) -> None:
@@ -221,7 +233,7 @@ class PagodeScreen(GameScreen):
         else:
             self.selected.append(slot)
         message.card.set_class(slot in self.selected, "-selected")
-        self.show_status(self.status_text())
+        self.show_game_status()
 
     def on_site_widget_clicked(self, message: SiteWidget.Clicked) -> None:
         self.build_on(message.site)
@@ -271,9 +283,9 @@ class PagodeScreen(GameScreen):
                 if index is not None:
                     self.play_and_clear(matches[index])
 
-            self.app.push_screen(ChoiceScreen(f"Site {site + 1}: which move?", labels), picked)
+            self.app.push_screen(ChoiceScreen(_("Site {n}: which move?").format(n=site + 1), labels), picked)
         else:
-            self.show_status(f"Refused: {self.why_not(view, seat, site)}", error=True)
+            self.show_status(_("Refused: {reason}").format(reason=self.why_not(view, seat, site)), error=True)
 
     def _with_selected(self, view: State, seat: int, action: Action) -> Action:
         if action[0] == "roof":
@@ -285,12 +297,14 @@ class PagodeScreen(GameScreen):
     def describe(self, view: State, seat: int, action: Action) -> str:
         text = self.controller.format(seat, action)
         if action[0] == "column":
-            return f"{text}   {COLOURS[action[2]]} column"
+            return text + "   " + _("{colour} column").format(colour=colour_name(action[2]))
         background = view.site_colour[action[1]]
         tile = TILES[background * 5 + action[2]]
         if action[0] == "tile":
-            return f"{text}   {COLOURS[tile[0]]} tile, next floor {COLOURS[tile[1]]}"
-        return f"{text}   {COLOURS[tile[0]]} roof, {COLOURS[tile[2]]} summit"
+            return text + "   " + _("{colour} tile, next floor {next}").format(colour=colour_name(tile[0], "tile"),
+                                                                            next=colour_name(tile[1], "floor"))
+        return text + "   " + _("{colour} roof, {summit} summit").format(colour=colour_name(tile[0], "roof"),
+                                                                       summit=colour_name(tile[2], "summit"))
 
     def why_not(self, view: State, seat: int, site: int) -> str:
         """The engine's reason for the move a person most likely meant."""
@@ -298,7 +312,7 @@ class PagodeScreen(GameScreen):
         tiles, cols, colour = view.site_tiles[site], view.site_cols[site], view.site_colour[site]
         floors = VARIANTS[view.variant].floors
         if not cards and view.phase != "modified column":
-            return f"select the cards to pay with first (your reserve or hand), then click site {site + 1}"
+            return _("select the cards to pay with first (your reserve or hand), then click site {n}").format(n=site + 1)
         if len(tiles) == floors:
             guess: Action = ("column", site, colour_of(cards[0][1]) if cards else 0, cards)
         elif cols < FLOOR_COLUMNS or not cards:
@@ -314,7 +328,7 @@ class PagodeScreen(GameScreen):
             else:
                 guess = ("tile", site, spots[0], cards)
         reason = self.game.check(view, guess)
-        return reason or f"those cards do not pay for a move on site {site + 1}"
+        return say_refusal(reason) if reason else _("those cards do not pay for a move on site {n}").format(n=site + 1)
 
     def play_listed(self, action: Action) -> None:
         self.play_and_clear(action)
@@ -331,7 +345,7 @@ class PagodeScreen(GameScreen):
         self.action_button(key)
 
     def action_button(self, key: str) -> None:
-        action = next((a for k, _, a in BUTTONS if k == key), "missing")
+        action = next((a for k, _label, a in BUTTONS if k == key), "missing")
         if action == "missing":
             return
         if action is not None:
@@ -339,7 +353,7 @@ class PagodeScreen(GameScreen):
             return
         view = self.view()
         if not self.selected:
-            self.show_status("Refused: select the cards to discard first", error=True)
+            self.show_status(_("Refused: {reason}").format(reason=_("select the cards to discard first")), error=True)
             return
         for slot in list(self.selected):
             if not self.play(("discard", slot, view.cards.ids[slot])):

@@ -1,7 +1,7 @@
 """Pagode's board pieces: cards you can click, building sites you can click.
 
 Widgets only draw what they are given and report clicks as messages; the
-screen decides what a click means (client/screens/pagode.py).
+screen decides what a click means (client/games/pagode/screen.py).
 """
 
 from __future__ import annotations
@@ -11,19 +11,37 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Button
 
-from client.widgets.text_panel import TextPanel
+from lanterne.client.i18n import C_, N_, _, pgettext
+from lanterne.client.theme import Pagode
+from lanterne.client.widgets.text_panel import TextPanel
+from lanterne.engines.pagode.data import ABILITY_OF_COLOUR, COLOURS, FLOOR_COLUMNS, LETTERS, TILES
 
-from engines.pagode.data import ABILITY_OF_COLOUR, COLOURS, FLOOR_COLUMNS, LETTERS, TILES
-
-COLOUR_STYLES = ("bold white on #b83b3b", "bold white on #2f6db5", "bold white on #2e8b47",
-                 "bold white on #8a4fb0", "bold black on #e0b92c")
+COLOUR_STYLES = tuple(f"bold {text} on {bg}" for text, bg in zip(Pagode.CARD_TEXT, Pagode.CARD_BG))
 """Card faces, by colour index (red, blue, green, violet, yellow)."""
 
-INK = ("#e05a5a", "#5a9be0", "#4cbb68", "#b07ad6", "#f0cc48")
+INK = Pagode.INK
 """Colour names and columns drawn on the board's background."""
 
-SHORT = ("red", "blu", "grn", "vio", "yel")
-ABILITY_NAMES = tuple(a.capitalize() for a in ABILITY_OF_COLOUR)
+SHORT = (C_("card face", "red"), C_("card face", "blu"), C_("card face", "grn"), C_("card face", "vio"),
+         C_("card face", "yel"))
+"""A card's face: its colour in three letters."""
+MASCULINE = (C_("pagode colour, masculine", "red"), C_("pagode colour, masculine", "blue"),
+             C_("pagode colour, masculine", "green"), C_("pagode colour, masculine", "violet"),
+             C_("pagode colour, masculine", "yellow"))
+"""The colours of a roof, a summit, a floor (French agrees: *un toit bleu*); a column's, a card's, a tile's
+are the engines' term, ``pagode colour``."""
+
+
+def colour_name(colour: int, thing: str = "column") -> str:
+    """The name of ``colour`` said of ``thing`` ("column", "tile", "card": feminine in French; "roof",
+    "summit", "floor": masculine)."""
+    if thing in ("roof", "summit", "floor"):
+        return pgettext("pagode colour, masculine", COLOURS[colour])
+    return pgettext("pagode colour", COLOURS[colour])
+
+
+def ability_name(colour: int) -> str:
+    return _(ABILITY_OF_COLOUR[colour]).capitalize()
 
 
 def colour_of(ident: int) -> int:
@@ -34,7 +52,7 @@ def card_text(ident: int | None, hand: bool = False) -> Text:
     """A card as a short coloured word; an unknown card as a hatched back."""
     if ident is None:
         return Text(" ░░ ", style="dim")
-    word = SHORT[colour_of(ident)]
+    word = pgettext("card face", SHORT[colour_of(ident)])
     return Text(f" {word.upper() if hand else word} ", style=COLOUR_STYLES[colour_of(ident)])
 
 
@@ -56,7 +74,7 @@ class BoardButton(Button):
 class CardWidget(TextPanel, can_focus=True):
     """One card of the seat on screen; a click (or Enter) selects it."""
 
-    BINDINGS = [Binding("enter,space", "toggle", "Select card", show=False)]
+    BINDINGS = [Binding("enter,space", "toggle", N_("Select card"), show=False)]
     FOCUS_ON_CLICK = False  # a click selects; moving the focus would rebuild the footer for nothing
 
     class Toggled(Message):
@@ -86,8 +104,9 @@ class CardWidget(TextPanel, can_focus=True):
         self.set_classes_for(empty=False, selected=selected)
         if changed:
             self.set(card_text(ident, self.place == "hand"))
-            name = "unknown" if ident is None else COLOURS[colour_of(ident)]
-            self.tooltip = f"{name} card from your {self.place} (slot {slot})"
+            name = _("unknown") if ident is None else colour_name(colour_of(ident), "card")
+            where = _("from your reserve") if self.place == "reserve" else _("from your hand")
+            self.tooltip = _("{colour} card {where} (slot {slot})").format(colour=name, where=where, slot=slot)
 
     def set_classes_for(self, empty: bool, selected: bool) -> None:
         self.set_class(empty, "-empty")
@@ -105,7 +124,7 @@ class CardWidget(TextPanel, can_focus=True):
 class SiteWidget(TextPanel, can_focus=True):
     """A building site: its floors, columns, tiles and roof. Click to build there."""
 
-    BINDINGS = [Binding("enter,space", "build", "Build here", show=False)]
+    BINDINGS = [Binding("enter,space", "build", N_("Build here"), show=False)]
     FOCUS_ON_CLICK = False
 
     class Clicked(Message):
@@ -145,47 +164,47 @@ def site_text(site: int, tiles: tuple[int, ...], columns: int, colour: int | Non
     floor = len(tiles) + 1
     roofed = len(tiles) == floors
     if roofed:
-        head = "roof built"
+        head = _("roof built")
     elif complete:
-        head = "done: no tile left"
+        head = _("done: no tile left")
     elif columns == FLOOR_COLUMNS:
-        head = "needs a roof" if len(tiles) == floors - 1 else "needs a tile"
+        head = _("needs a roof") if len(tiles) == floors - 1 else _("needs a tile")
     else:
-        head = f"· F{floor} · {floor} pt"
-    text.append(f"Site {site + 1} ", style="bold")
+        head = _("· F{floor} · {floor} pt").format(floor=floor)
+    text.append(_("Site {n}").format(n=site + 1) + " ", style="bold")
     text.append(f"{head}\n", style="dim" if not complete else "bold")
     if roofed:
-        b, _, summit = TILES[tiles[-1]]
-        text.append("  roof ", style="dim")
+        b, _spots, summit = TILES[tiles[-1]]
+        text.append("  " + _("roof") + " ", style="dim")
         text.append("▲▲", style=f"bold {INK[summit]}")
-        text.append(f" {COLOURS[summit]} summit\n", style=INK[summit])
+        text.append(" " + _("{colour} summit").format(colour=colour_name(summit, "summit")) + "\n", style=INK[summit])
     elif len(tiles) == floors - 1:
-        text.append(f"  roof: a {COLOURS[colour]} tile + summit\n" if columns == FLOOR_COLUMNS
-                    else "  roof next\n", style="dim")
+        text.append("  " + _("roof: a {colour} tile + summit").format(colour=colour_name(colour, "tile")) + "\n"
+                    if columns == FLOOR_COLUMNS else "  " + _("roof next") + "\n", style="dim")
     else:
         text.append("\n")
     text.append("\n" * max(0, SITE_LINES - 2 - floors))
     for f in range(floors, 0, -1):
-        text.append(f"  F{f} ", style="dim")
+        text.append("  " + _("F{n}").format(n=f) + " ", style="dim")
         if f < floor or roofed:
             # a finished floor: 4 columns of the colour of the tile they carry
             text.append("┃┃┃┃", style=f"bold {INK[TILES[tiles[f - 1]][0]]}")
             tile = tiles[f - 1]
-            b, spots, _ = TILES[tile]
+            b, spots, _summit = TILES[tile]
             if f == floors:
                 text.append(" ▬", style=f"bold {INK[b]}")
-                text.append(" roof\n", style="dim")
+                text.append(" " + _("roof") + "\n", style="dim")
             else:
                 text.append(" ▬", style=f"bold {INK[b]}")
                 text.append(f" {LETTERS[b]}/{LETTERS[spots]}\n", style=INK[spots])
         elif f == floor:
             if colour is None:
                 text.append("····", style="dim")
-                text.append(" any\n", style="dim")
+                text.append(" " + _("any") + "\n", style="dim")
             else:
                 text.append("┃" * columns, style=f"bold {INK[colour]}")
                 text.append("·" * (FLOOR_COLUMNS - columns), style=INK[colour])
-                text.append(f" {COLOURS[colour]} {columns}/4\n", style=INK[colour])
+                text.append(f" {colour_name(colour)} {columns}/4\n", style=INK[colour])
         else:
             text.append("\n")
     text.rstrip()
@@ -196,7 +215,8 @@ def abilities_text(uses: list[tuple[int, ...]], used: int, current: int, labels:
     """Each seat's ability track: ●● two uses left, ●○ one, ○○ none; * used this turn."""
     text = Text()
     text.append(f"{'':9}" + "".join(f"{label[:9]:>10}" for label in labels) + "\n", style="dim")
-    for colour, name in enumerate(ABILITY_NAMES):
+    for colour in range(len(ABILITY_OF_COLOUR)):
+        name = ability_name(colour)
         text.append(f"{name[:9]:<9}", style=INK[colour])
         for seat, track in enumerate(uses):
             left = track[colour]
@@ -212,7 +232,7 @@ def tiles_left_text(tiles_left: int) -> Text:
     """The tile supply: per background colour, the spot colours still there."""
     text = Text()
     for b in range(5):
-        text.append(f"{SHORT[b]} ", style=INK[b])
+        text.append(pgettext("card face", SHORT[b]) + " ", style=INK[b])
         for f in range(5):
             if tiles_left >> (b * 5 + f) & 1:
                 text.append(LETTERS[f], style=f"bold {INK[f]}")

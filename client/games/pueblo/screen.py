@@ -30,21 +30,24 @@ from textual.geometry import Region
 from textual.widgets.option_list import Option
 from rich.text import Text
 
-from client.screens.dialogs import GameOverScreen
-from client.screens.game import GameScreen
-from client.widgets.scrolling import scroll_to_part
-from client.widgets.pueblo import (CELL_H, CELL_W, CHIEF, FAMILY_NAMES, ILLEGAL_STYLE, LEGAL_STYLE, ORDER,
-                                   BoardPicture, Overlay, PuebloBoard, SEAT_INK, box_for, family_of,
-                                   footprint_overlay, next_family, stone_sketch, top_style, turn, wheel)
-from client.widgets.pueblo_panels import (ChiefPanel, HotText, PenaltyBoard, SideView, StonePanel, chief_text,
-                                          chip, column_text, penalties_text, side_view_text)
-from engines.core import Action, RulesError, State
-from engines.pueblo.data import COLOURS, SIZE, TRACK
-from engines.pueblo.geometry import SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES
-from engines.pueblo.preview import chief_options, footprint, side_view
-from engines.pueblo.state import BID, MOVE, OVER, PICK, PLACE, REMOVE, SITE
+from lanterne.client.controller import GameController
+from lanterne.client.i18n import N_, _, ngettext, say_refusal
+from lanterne.client.games.pueblo.panels import (ChiefPanel, HotText, PenaltyBoard, SideView, StonePanel, chief_text,
+                                                 chip, column_text, penalties_text, side_view_text)
+from lanterne.client.games.pueblo.widgets import (CELL_H, CELL_W, CHIEF, FAMILY_NAMES, ILLEGAL_STYLE, LEGAL_STYLE,
+                                                  ORDER, BoardPicture, Overlay, PuebloBoard, SEAT_INK, box_for,
+                                                  family_of, footprint_overlay, next_family, space_name, stone_sketch,
+                                                  top_style, turn, wheel)
+from lanterne.client.screens.game import GameScreen, NetworkPart
+from lanterne.client.theme import Pueblo
+from lanterne.client.widgets.scrolling import scroll_to_part
+from lanterne.engines.core import Action, RulesError, State
+from lanterne.engines.pueblo.data import COLOURS, SIZE, TRACK
+from lanterne.engines.pueblo.geometry import TEMPLATE_INDEX, TEMPLATES
+from lanterne.engines.pueblo.preview import chief_options, footprint, side_view
+from lanterne.engines.pueblo.state import BID, MOVE, OVER, PICK, PLACE, REMOVE, SITE
 
-KIND_NAMES = {"C": "coloured", "N": "neutral"}
+KIND_NAMES = {"C": N_("coloured"), "N": N_("neutral")}
 LISTED_PHASES = (BID, PICK)
 """Phases played from the list of moves (or typed)."""
 
@@ -62,37 +65,29 @@ class Preview:
 
 
 class PuebloScreen(GameScreen):
-    MOUSE_HELP = (
+    CSS_PATH = "pueblo.tcss"  # every style of this game, next to this module; the colours come from the theme
+    MOUSE_HELP = N_(
         'Point at the board: the stone in hand is previewed there (green: it fits, red: the reason it does '
         "not); the wheel turns it; a click places it. In the chieftain's phase click a numbered space of the "
         'track (or press 1-4).')
 
     BINDINGS = [
-        Binding("enter,space", "act", "Place / move"),
-        Binding("r", "turn(1)", "Turn stone"),
-        Binding("R", "turn(-1)", "Turn back", show=False),
-        Binding("f", "family", "Flip"),
-        Binding("c", "kind('C')", "Coloured"),
-        Binding("n", "kind('N')", "Neutral"),
-        Binding("d", "drop", "Set aside", show=False),
+        Binding("enter,space", "act", N_("Place / move")),
+        Binding("r", "turn(1)", N_("Turn stone")),
+        Binding("R", "turn(-1)", N_("Turn back"), show=False),
+        Binding("f", "family", N_("Flip")),
+        Binding("c", "kind('C')", N_("Coloured")),
+        Binding("n", "kind('N')", N_("Neutral")),
+        Binding("d", "drop", N_("Set aside"), show=False),
         Binding("up", "cursor(0, 1)", show=False),
         Binding("down", "cursor(0, -1)", show=False),
         Binding("left", "cursor(-1, 0)", show=False),
         Binding("right", "cursor(1, 0)", show=False),
-    ] + [Binding(str(n), f"chief({n})", f"Move {n}", show=False) for n in (1, 2, 3, 4)]
+    ] + [Binding(str(n), f"chief({n})", N_("Move {n}").format(n=n), show=False) for n in (1, 2, 3, 4)]
 
-    DEFAULT_CSS = """
-    PuebloScreen #pueblo-area { height: 1fr; }
-    PuebloScreen #pueblo-top { height: 1fr; overflow-y: auto; }  /* the board scrolls; the stone stays */
-    PuebloScreen #pueblo-board { margin: 0 1; }
-    PuebloScreen #pueblo-right { width: 1fr; height: auto; }
-    PuebloScreen #side-title { margin-top: 1; }
-    PuebloScreen #pueblo-stone { margin-top: 1; }
-    PuebloScreen #moves { height: 8; display: none; }
-    """
 
-    def __init__(self, controller):
-        super().__init__(controller)
+    def __init__(self, controller: GameController, network: NetworkPart | None = None):
+        super().__init__(controller, network)
         self.orient = ORDER[0]
         self.cursor = (3, 3)
         self.kind: str | None = None
@@ -108,9 +103,9 @@ class PuebloScreen(GameScreen):
             with Horizontal(id="pueblo-top"):
                 yield PuebloBoard(id="pueblo-board")
                 with Vertical(id="pueblo-right"):
-                    yield Label("Chieftain: move 1-4 (key or click)", classes="panel-title", id="chief-title")
+                    yield Label(_("Chieftain: move 1-4 (key or click)"), classes="panel-title", id="chief-title")
                     yield ChiefPanel(id="pueblo-chief")
-                    yield Label("What he sees", classes="panel-title", id="side-title")
+                    yield Label(_("What he sees"), classes="panel-title", id="side-title")
                     yield SideView(id="pueblo-side")
             yield StonePanel(id="pueblo-stone")
             yield OptionList(id="moves")
@@ -123,20 +118,18 @@ class PuebloScreen(GameScreen):
         scores = self.query_one("#scores")
         scores.display = False
         side = self.query_one("#game-side")
-        side.query(Label).first().update("Penalties (fewest wins)")
+        side.query(Label).first().update(_("Penalties (fewest wins)"))
         if not self.query(PenaltyBoard):  # a base screen without compose_info
             await side.mount(PenaltyBoard(id="pueblo-penalties"), after=scores)
         variant = getattr(self.controller, "variant", "standard")
         self.sub_title = f"Pueblo ({variant}) — {self.controller.mode}"
 
     def score_words(self) -> list[str]:
-        return [f"{-score} pen." for score in self.controller.scores()]
+        return [_("{n} pen.").format(n=-score) for score in self.controller.scores()]
 
     def focus_default(self) -> None:
-        if self.query_one("#moves", OptionList).display:
-            self.query_one("#moves").focus()
-        else:
-            self.query_one(PuebloBoard).focus()
+        for moves in self.query("#moves").results(OptionList):     # (none: the screen closed before it mounted)
+            (moves if moves.display else self.query_one(PuebloBoard)).focus()
 
     # -- what is shown
     @property
@@ -201,7 +194,7 @@ class PuebloScreen(GameScreen):
         if hot is None and self.hot_move is not None:
             hot = next((s for s, n in options.items() if n == self.hot_move), None)
         pointing = self.acting_seat is not None and view.phase in (PLACE, SITE, REMOVE)
-        overlay = {c: Overlay("new", top_style(*tops[c]) if tops[c] else "bold #ff9a3c")
+        overlay = {c: Overlay(_("new"), top_style(*tops[c]) if tops[c] else f"bold {Pueblo.NEW}")
                    for c in self.changed_cells()}  # the stones the others placed since your move
         overlay.update(preview.overlay if preview else {})
         picture = BoardPicture(tuple(view.heights), tops, sites, view.chief, options, hot, overlay,
@@ -226,33 +219,34 @@ class PuebloScreen(GameScreen):
         shown = seat if seat is not None else (view.seat if view.phase in (PLACE, MOVE, REMOVE) else None)
         if shown is not None:
             text.append(f"{self.controller.seats[shown].label} ", style="bold")
-            text.append(COLOURS[shown], style=f"bold {SEAT_INK[shown]}")
-            text.append("  stone: ")
+            text.append(_(COLOURS[shown]), style=f"bold {SEAT_INK[shown]}")
+            text.append("  " + _("stone: "))
             kinds = self.kinds()
             for k in ("C", "N"):
                 left = view.coloured[shown] if k == "C" else view.neutral[shown]
-                chip(text, regions, 0, f"{k} {KIND_NAMES[k]} ×{left}", k, k == self.kind and seat is not None,
+                chip(text, regions, 0, f"{k} {_(KIND_NAMES[k])} ×{left}", k, k == self.kind and seat is not None,
                      k in kinds)
             if any(a[0] == "drop" for a in self._legal):
-                chip(text, regions, 0, "d set it aside: it fits nowhere", "drop", False, True)
+                chip(text, regions, 0, _("d set it aside: it fits nowhere"), "drop", False, True)
         sketch = stone_sketch(self.orient)
         fam = family_of(self.orient)
         for n, line in enumerate(sketch):
             text.append("\n")
             text.append_text(line)
             if n == 0:
-                text.append(f" {FAMILY_NAMES[fam]}, turn {ORDER.index(self.orient) % 4 + 1}/4", style="bold")
+                text.append(" " + _("{family}, turn {n}/4").format(family=_(FAMILY_NAMES[fam]),
+                                                                   n=ORDER.index(self.orient) % 4 + 1), style="bold")
             else:
-                text.append(" r / wheel turn · f flip · arrows · Enter or click", style="dim")
+                text.append(" " + _("r / wheel turn · f flip · arrows · Enter or click"), style="dim")
         text.append("\n")
         text.append_text(column_text(view, *self.cursor))
         text.append("\n")
         if preview is not None:
             text.append(preview.words + ": ", style="bold")
             if preview.legal:
-                text.append("fits", style=LEGAL_STYLE)
+                text.append(_("fits"), style=LEGAL_STYLE)
             else:
-                text.append(f"refused: {preview.reason}", style=ILLEGAL_STYLE)
+                text.append(_("refused: {reason}").format(reason=say_refusal(preview.reason)), style=ILLEGAL_STYLE)
         self.query_one(StonePanel).set(text, regions)
 
     def _draw_chief(self, view: State, preview: Preview | None) -> None:
@@ -260,12 +254,12 @@ class PuebloScreen(GameScreen):
         state, note = view, ""
         if view.phase == PLACE and preview is not None and preview.legal:
             try:
-                state, _ = self.game.apply(view, preview.action)
-                note = "penalties after this stone"
+                state, _outcome = self.game.apply(view, preview.action)
+                note = _("penalties after this stone")
             except RulesError:
                 state = view
         elif not active:
-            note = "moves after the stone" if view.phase == PLACE else ""
+            note = _("moves after the stone") if view.phase == PLACE else ""
         text, regions = chief_text(view.chief, chief_options(state), self.hot_move if active else None,
                                    active, note)
         self.query_one(ChiefPanel).set(text, regions)
@@ -280,7 +274,8 @@ class PuebloScreen(GameScreen):
 
     def _draw_side(self, view: State) -> None:
         space = self.side_space(view)
-        title = "What he sees" + (" (his space)" if space == view.chief else f" from {SPACE_NAMES[space]}")
+        title = (_("What he sees (his space)") if space == view.chief
+                 else _("What he sees from {space}").format(space=space_name(space)))
         label = self.query_one("#side-title", Label)
         if title != self._side_title:  # a new label text means a new layout: only when it changes
             self._side_title = title
@@ -312,7 +307,7 @@ class PuebloScreen(GameScreen):
             overlay = footprint_overlay(fp.cells, legal)
             words = self.controller.format(self.acting_seat, action)
             if fp.base is not None:
-                words += f" on level {fp.base + 1}"
+                words += " " + _("on level {n}").format(n=fp.base + 1)
             return Preview(action, overlay, legal, reason, words)
         if view.phase == SITE:
             x, y = box_for(self.orient, *self.cursor)
@@ -320,7 +315,7 @@ class PuebloScreen(GameScreen):
             action = ("site",) + cells
             legal = action in self._legal
             style = LEGAL_STYLE if legal else ILLEGAL_STYLE
-            return Preview(action, {c: Overlay("site", style) for c in cells}, legal,
+            return Preview(action, {c: Overlay(_("site"), style) for c in cells}, legal,
                            None if legal else self._reason(action), self.controller.format(self.acting_seat, action))
         if view.phase == REMOVE:
             c = self.cursor[1] * SIZE + self.cursor[0]
@@ -331,7 +326,7 @@ class PuebloScreen(GameScreen):
             action = ("remove", t.tall)
             legal = action in self._legal
             style = LEGAL_STYLE if legal else ILLEGAL_STYLE
-            return Preview(action, {cc: Overlay("lift", style) for cc in t.cells}, legal,
+            return Preview(action, {cc: Overlay(_("lift"), style) for cc in t.cells}, legal,
                            None if legal else self._reason(action), self.controller.format(self.acting_seat, action))
         return None
 
@@ -340,8 +335,8 @@ class PuebloScreen(GameScreen):
         try:
             self.game.apply(self._view, action)
         except RulesError as e:
-            return str(e)
-        return "not a legal move now"
+            return say_refusal(e)
+        return _("not a legal move now")
 
     # -- pointer
     def on_pueblo_board_pointed(self, message: PuebloBoard.Pointed) -> None:
@@ -385,8 +380,8 @@ class PuebloScreen(GameScreen):
         if space in options:
             self.action_chief(options[space])
         elif self.phase == MOVE and self.acting_seat is not None:
-            self.show_status(f"Refused: the chieftain moves 1 to 4 spaces clockwise; {SPACE_NAMES[space]} "
-                             "is not one of the numbered spaces", error=True)
+            reason = _("the chieftain moves 1 to 4 spaces clockwise; {space} is not one of the numbered spaces")
+            self.show_status(_("Refused: {reason}").format(reason=reason.format(space=space_name(space))), error=True)
 
     def act_at_cursor(self) -> None:
         """Play what the pointer previews (a stone, a site, a removal), or say why not."""
@@ -404,7 +399,7 @@ class PuebloScreen(GameScreen):
     def action_act(self) -> None:
         if self.phase == MOVE and self.acting_seat is not None:
             if self.hot_move is None:
-                self.show_status("Choose a move: 1-4, or arrows then Enter", error=True)
+                self.show_status(_("Choose a move: 1-4, or arrows then Enter"), error=True)
                 return
             self.action_chief(self.hot_move)
             return
@@ -437,7 +432,8 @@ class PuebloScreen(GameScreen):
     def action_kind(self, kind: str) -> None:
         if self.acting_seat is not None and self.phase == PLACE and kind not in self.kinds():
             t = TEMPLATES[0]
-            self.show_status(f"Refused: {self._reason(('place', kind, t.orient, t.x, t.y))}", error=True)
+            self.show_status(_("Refused: {reason}").format(reason=self._reason(('place', kind, t.orient, t.x, t.y))),
+                             error=True)
             return
         self.kind = kind
         self.redraw()
@@ -454,41 +450,36 @@ class PuebloScreen(GameScreen):
         view = self._view if self._view is not None else self.view()
         if seat is None:
             return text
-        colour = COLOURS[seat]
+        colour = _(COLOURS[seat])
         if view.phase == PLACE:
-            kinds = " or ".join(KIND_NAMES[k] for k in self.kinds())
-            return f"{text} ({colour}): place a {kinds} stone — point, turn (r, wheel), click"
+            kinds = _(" or ").join(_(KIND_NAMES[k]) for k in self.kinds())
+            return _("{status} ({colour}): place a {kinds} stone — point, turn (r, wheel), click").format(
+                status=text, colour=colour, kinds=kinds)
         if view.phase == MOVE:
-            return f"{text} ({colour}): move the chieftain {CHIEF} 1-4 — click a numbered space or press 1-4"
+            return _("{status} ({colour}): move the chieftain {chief} 1-4 — click a numbered space or press 1-4").format(
+                status=text, colour=colour, chief=CHIEF)
         if view.phase == REMOVE:
-            return f"{text} ({colour}): take a stone off — click it (yours or a neutral one)"
+            return _("{status} ({colour}): take a stone off — click it (yours or a neutral one)").format(
+                status=text, colour=colour)
         if view.phase == SITE:
-            return f"{text} ({colour}): place a sacred site (an L of 3 cells) — point, turn, click"
+            return _("{status} ({colour}): place a sacred site (an L of 3 cells) — point, turn, click").format(
+                status=text, colour=colour)
         if view.phase in LISTED_PHASES:
-            return f"{text} ({colour}): turn-order auction — choose from the list or type (bid 3, pass, card 2)"
+            return _("{status} ({colour}): turn-order auction — choose from the list or type (bid 3, pass, card 2)"
+                     ).format(status=text, colour=colour)
         return text
 
     def result_text(self) -> str:
+        """The result in penalty points (fewest wins), not the engine's negated scores."""
         view = self.controller.view(None)
         pens = self.game.penalties(view)
         best = self.game.winners(view)
-        names = " and ".join(self.controller.seats[i].label for i in best)
-        verb = "share the win" if len(best) > 1 else "wins"
-        return f"Game over: {names} {verb} with {pens[best[0]]} penalty points (fewest)"
+        names = _(" and ").join(self.controller.seats[i].label for i in best)
+        said = ngettext("Game over: {names} wins with {n} penalty points (fewest)",
+                        "Game over: {names} share the win with {n} penalty points (fewest)", len(best))
+        return said.format(names=names, n=pens[best[0]])
 
     def score_table(self) -> str:
         pens = self.game.penalties(self.controller.view(None))
-        return "\n".join(f"{s.label} ({COLOURS[s.index]}): {p} penalty points"
+        return "\n".join(_("{player} ({colour}): {n} penalty points").format(player=s.label, colour=_(COLOURS[s.index]), n=p)
                          for s, p in zip(self.controller.seats, pens))
-
-    def check_turn(self) -> None:
-        """As the generic screen, but the result names penalties, not negated scores."""
-        if self.controller.is_over() and not self._over_shown:
-            self._over_shown = True
-            if self.hot_seat:
-                self.viewer = None
-                self.refresh_game()
-            self.app.push_screen(GameOverScreen(self.result_text(), self.score_table(), self.score_chart()),
-                                 self._after_game_over)
-            return
-        super().check_turn()

@@ -6,7 +6,7 @@ with their values, the lake, the river, covered areas, ships, divine stones
 pyramids with their storeys. What the screen wants highlighted (the
 destinations of this roll, a constellation's preview) comes in as
 :class:`Marks`. Widgets only draw and report clicks (and Enter on the
-cursor cell); client/screens/pacal.py decides what a click means.
+cursor cell); client/games/pacal/screen.py decides what a click means.
 """
 
 from __future__ import annotations
@@ -21,12 +21,14 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from client.widgets.scrolling import scroll_to_part
-from client.widgets.text_panel import TextPanel
-from engines.pacal import board_for
-from engines.pacal import data as D
-from engines.pacal.board import COLS, LAKE, LAKE_SCORING, RIVER_SCORING, ROWS
-from engines.pacal.notation import face_name
+from lanterne.client.i18n import N_, _, say
+from lanterne.client.theme import Pacal
+from lanterne.client.widgets.scrolling import scroll_to_part
+from lanterne.client.widgets.text_panel import TextPanel
+from lanterne.engines.pacal import board_for
+from lanterne.engines.pacal import data as D
+from lanterne.engines.pacal.board import COLS, LAKE, LAKE_SCORING, RIVER_SCORING, ROWS
+from lanterne.engines.pacal.notation import face_name
 
 CELL_W = 6
 """Characters of one cell; a separator column lies between cells (the river, the cursor brackets)."""
@@ -38,26 +40,16 @@ TOP = 1
 MAP_WIDTH = LEFT + COLS * (CELL_W + 1) + 1
 MAP_HEIGHT = TOP + ROWS * CELL_H
 
-PLAYER_COLOURS = ("#ff6b6b", "#5aafff", "#5ee06a", "#ffe033", "#d98cff")
-"""Seat 1 red, 2 blue, 3 green, 4 yellow, 5 violet (engines.pacal.data.COLOURS): bright on dark districts."""
-
-DISTRICT_BG = {
-    "A": "#4a3320", "B": "#2e4626", "C": "#48263a", "D": "#263d4d", "E": "#3d3b1f", "F": "#4f2c1c",
-    "G": "#1f3d3b", "H": "#38284d", "I": "#4a3d18", "S": "#5a1f2a", "J": "#243a22", "K": "#40283a",
-    "L": "#2a3346", "M": "#46341c", "N": "#1f3f30", "O": "#3f2626",
-}
-"""Dark earth tones, one per district, so the players' bright colours stand out on every one."""
-LAKE_BG, LAKE_INK = "#173f6e", "#7fb8ff"
-RIVER_INK = "#5aa0ff"
-COVERED_BG, COVERED_INK = "#17161c", "#3a3844"
-TARGET_BG = "#2a4a7a"
-"""A destination of this roll (or a cell to click now)."""
-PREVIEW_BG = "#6a4a00"
-"""The constellation of the build chosen in the list."""
-SELECTED_BG = "#5a2d6a"
-LAST_BG = "#6a3a10"
-"""A cell another player changed since your last move."""
-CURSOR_INK = "#ffffff"
+PLAYER_COLOURS = Pacal.PLAYERS
+DISTRICT_BG = Pacal.DISTRICT_BG
+LAKE_BG, LAKE_INK = Pacal.LAKE_BG, Pacal.LAKE_INK
+RIVER_INK = Pacal.RIVER_INK
+COVERED_BG, COVERED_INK = Pacal.COVERED_BG, Pacal.COVERED_INK
+TARGET_BG = Pacal.TARGET_BG
+PREVIEW_BG = Pacal.PREVIEW_BG
+SELECTED_BG = Pacal.SELECTED_BG
+LAST_BG = Pacal.LAST_BG
+CURSOR_INK = Pacal.WHITE
 
 
 @dataclass
@@ -81,7 +73,7 @@ def seat_style(seat: int) -> str:
 
 
 def ship_text(seat: int) -> Text:
-    return Text(f"◆{seat + 1}", style=f"bold #101010 on {seat_style(seat)}")
+    return Text(f"◆{seat + 1}", style=f"bold {Pacal.CHIP_INK} on {seat_style(seat)}")
 
 
 def _district_labels(players: int) -> dict[int, str]:
@@ -141,10 +133,10 @@ def _bottom_line(view, c: int, bg: str, marks: Marks, labels: dict[int, str]) ->
             note = ""
         label = labels.get(c, "")
         if label and len(label) + 1 + len(note) <= CELL_W:
-            text.append(label, style=f"#c8c0b0 on {bg}")
-            text.append(f"{note:>{CELL_W - len(label)}}", style=f"bold #ffffff on {bg}")
+            text.append(label, style=f"{Pacal.LABEL_INK} on {bg}")
+            text.append(f"{note:>{CELL_W - len(label)}}", style=f"bold {Pacal.WHITE} on {bg}")
         elif note:
-            text.append(f"{note[:CELL_W]:^{CELL_W}}", style=f"bold #ffffff on {bg}")
+            text.append(f"{note[:CELL_W]:^{CELL_W}}", style=f"bold {Pacal.WHITE} on {bg}")
     text.append(" " * (CELL_W - len(text)), style=f"on {bg}")
     return text
 
@@ -185,11 +177,11 @@ def map_text(view, marks: Marks) -> Text:
     text = Text(no_wrap=True)
     text.append(" " * LEFT)
     for col in range(COLS):
-        text.append(f" {chr(ord('a') + col):^{CELL_W}}", style="bold #a09a8a")
+        text.append(f" {chr(ord('a') + col):^{CELL_W}}", style=f"bold {Pacal.AXIS_INK}")
     text.append("\n")
     for r in range(ROWS):
         for line in range(CELL_H):
-            text.append(f"{r + 1:>2} " if line == 0 else " " * LEFT, style="bold #a09a8a")
+            text.append(f"{r + 1:>2} " if line == 0 else " " * LEFT, style=f"bold {Pacal.AXIS_INK}")
             for col in range(COLS):
                 c = r * COLS + col
                 text.append_text(_separator(view, r, col, marks))
@@ -228,16 +220,12 @@ class PacalMap(Widget, can_focus=True):
 
     KEEP_SCROLL_ON_FOCUS = True  # it scrolls to its cursor and targets itself (GameScreen.set_focus)
 
-    DEFAULT_CSS = f"""
-    PacalMap {{ width: {MAP_WIDTH}; height: {MAP_HEIGHT}; }}
-    PacalMap:focus {{ background: $boost; }}
-    """
     BINDINGS = [
-        Binding("up", "move(-1, 0)", "Cursor", show=False),
+        Binding("up", "move(-1, 0)", N_("Cursor"), show=False),
         Binding("down", "move(1, 0)", show=False),
         Binding("left", "move(0, -1)", show=False),
         Binding("right", "move(0, 1)", show=False),
-        Binding("enter,space", "activate", "Choose this cell"),
+        Binding("enter,space", "activate", N_("Choose this cell")),
     ]
 
     class Clicked(Message):
@@ -357,17 +345,17 @@ def die_text(view, labels: list[str]) -> Text:
     """The die in force, the round and who rolled."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if view.face is None:
-        text.append(" die: — ", style="bold #101010 on #d8d0c0")
+        text.append(" " + _("die: —") + " ", style=f"bold {Pacal.CHIP_INK} on {Pacal.DIE_UNROLLED_BG}")
     else:
-        face = "⇆ arrows" if view.face == D.ARROWS else f" {face_name(view.face)} "
-        text.append(f" die: {face} ", style="bold #101010 on #f2e6c8")
+        face = "⇆ " + _("arrows") if view.face == D.ARROWS else f" {say(face_name(view.face))} "
+        text.append(" " + _("die: {face}").format(face=face) + " ", style=f"bold {Pacal.CHIP_INK} on {Pacal.DIE_BG}")
     if view.round:
-        text.append(f"  round {view.round}", style="bold")
+        text.append("  " + _("round {n}").format(n=view.round), style="bold")
         roller = view.roller if 0 <= view.roller < len(labels) else None
         if roller is not None:
-            text.append("  rolled by ", style="dim")
+            text.append("  " + _("rolled by") + " ", style="dim")
             text.append(labels[roller], style=f"bold {seat_style(roller)}")
-    text.append(f"  end at {D.END_THRESHOLD[view.players]} points", style="dim")
+    text.append("  " + _("end at {n} points").format(n=D.END_THRESHOLD[view.players]), style="dim")
     return text
 
 
@@ -381,10 +369,10 @@ def players_text(view, labels: list[str]) -> Text:
         text.append("▶ " if turn else "  ", style="bold")
         text.append_text(ship_text(seat))
         text.append(f" {labels[seat].split(' ', 1)[-1][:10]:<10}", style=f"bold {seat_style(seat)}")
-        text.append(f"{view.score[seat]:>3} pts", style="bold")
+        text.append(f"{view.score[seat]:>3} " + _("pts"), style="bold")
         text.append(f" ●{view.stone_supply[seat]:<2}", style=f"bold {seat_style(seat)}")
         energy = " ".join(str(v) for v in view.energy[seat]) or "—"
-        text.append(f" energy {energy}")
+        text.append(" " + _("energy {pieces}").format(pieces=energy))
         supply = view.pyramid_supply[seat]
         text.append("\n    ", style="dim")
         for k in range(5):
@@ -395,30 +383,30 @@ def players_text(view, labels: list[str]) -> Text:
 
 def legend_text() -> Text:
     text = Text(no_wrap=True)
-    text.append("◆1", style=f"bold #101010 on {PLAYER_COLOURS[0]}")
-    text.append(" ship  ")
+    text.append("◆1", style=f"bold {Pacal.CHIP_INK} on {PLAYER_COLOURS[0]}")
+    text.append(" " + _("ship") + "  ")
     text.append("●", style=f"bold {PLAYER_COLOURS[1]}")
-    text.append(" stone  ")
+    text.append(" " + _("stone") + "  ")
     text.append("○", style=f"bold {PLAYER_COLOURS[1]}")
-    text.append(" under a ship  ")
+    text.append(" " + _("under a ship") + "  ")
     text.append("▲▲▲", style=f"bold {PLAYER_COLOURS[2]}")
-    text.append(" pyramid of 3 storeys\n")
+    text.append(" " + _("pyramid of 3 storeys") + "\n")
     text.append("≈", style=f"{LAKE_INK} on {LAKE_BG}")
-    text.append(" lake  ")
+    text.append(" " + _("lake") + "  ")
     text.append("┃", style=f"bold {RIVER_INK}")
-    text.append(" river  ")
+    text.append(" " + _("river") + "  ")
     text.append("░", style=f"{COVERED_INK} on {COVERED_BG}")
-    text.append(" covered  ")
+    text.append(" " + _("covered") + "  ")
     text.append("  ", style=f"on {TARGET_BG}")
-    text.append(" click here: ")
-    text.append("··", style=f"bold #ffffff on {TARGET_BG}")
-    text.append(" then 2 stones ")
-    text.append("·", style=f"bold #ffffff on {TARGET_BG}")
-    text.append(" 1 stone ")
-    text.append("+4", style=f"bold #ffffff on {TARGET_BG}")
-    text.append(" points  ")
+    text.append(" " + _("click here:") + " ")
+    text.append("··", style=f"bold {Pacal.WHITE} on {TARGET_BG}")
+    text.append(" " + _("then 2 stones") + " ")
+    text.append("·", style=f"bold {Pacal.WHITE} on {TARGET_BG}")
+    text.append(" " + _("1 stone") + " ")
+    text.append("+4", style=f"bold {Pacal.WHITE} on {TARGET_BG}")
+    text.append(" " + _("points") + "  ")
     text.append("  ", style=f"on {PREVIEW_BG}")
-    text.append(" constellation")
+    text.append(" " + _("constellation"))
     return text
 
 
@@ -426,7 +414,7 @@ def water_text(view) -> Text:
     """Storeys along the river and around the lake (12/8/4 at the end), per seat."""
     text = Text(no_wrap=True)
     for name, cells in (("river", RIVER_SCORING), ("lake", LAKE_SCORING)):
-        text.append(f"{name:<6}", style="dim")
+        text.append(f"{_(name):<6}", style="dim")
         for seat in range(view.players):
             storeys = sum(view.pyramid_size[c] for c in cells if view.pyramid_owner[c] == seat)
             text.append(f" {storeys:>2}", style=f"bold {seat_style(seat)}")
@@ -438,9 +426,6 @@ def water_text(view) -> Text:
 class PacalPanel(TextPanel):
     """A text panel of the Pacal screen (height from its content's line count)."""
 
-    DEFAULT_CSS = """
-    PacalPanel { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
-    """
 
     def put(self, text: Text) -> None:
         lines = text.plain.count("\n") + 1

@@ -24,11 +24,11 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from client.widgets.scrolling import scroll_to_part
-
-from engines.pandoria import data as D
-from engines.pandoria.board import (CASTLE, COLUMN_LETTERS, KIND, LAKE, OFF, PATH_HEXES, hex_name,
-                                    hex_of)
+from lanterne.client.i18n import N_, _, ngettext
+from lanterne.client.theme import Pandoria
+from lanterne.client.widgets.scrolling import scroll_to_part
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.board import CASTLE, COLUMN_LETTERS, KIND, LAKE, OFF, PATH_HEXES, hex_name, hex_of
 
 LABEL_WIDTH = 3
 CELL = 5
@@ -37,16 +37,14 @@ ODD_SHIFT = 2
 MAP_WIDTH = LABEL_WIDTH + D.COLS * CELL + ODD_SHIFT
 MAP_HEIGHT = 2 * D.ROWS + 2
 
-TERRAIN_BG = ("#2f6b2f", "#94761c", "#59618a", "#8e3f6e")
-"""Forest green, hill gold, mountain slate, city plum (an open region)."""
-CLOSED_BG = ("#1c401c", "#584611", "#363b54", "#552642")
-"""The same terrains, darker: a closed region."""
-PLAYER_COLOURS = ("#e8453c", "#3d86f0", "#f0cc30", "#eeeeee")
-PLAYER_INK = ("white", "white", "black", "black")
+TERRAIN_BG = Pandoria.TERRAIN_BG
+CLOSED_BG = Pandoria.CLOSED_BG
+PLAYER_COLOURS = Pandoria.PLAYERS
+PLAYER_INK = Pandoria.PLAYER_INK
 PLAYER_NAMES = ("red", "blue", "yellow", "white")
-SCORING_BG = "#f2d04e"
-LAKE_BG = "#1d3f73"
-CASTLE_BG = "#3a3a3a"
+SCORING_BG = Pandoria.SCORING_BG
+LAKE_BG = Pandoria.LAKE_BG
+CASTLE_BG = Pandoria.CASTLE_BG
 PATHS = dict(PATH_HEXES)
 
 
@@ -137,7 +135,7 @@ def _rich_style(style: str) -> Style:
 def _terrain_cell(terrain: int, symbols: int, closed: bool) -> tuple[str, str]:
     letter = D.TERRAIN_LETTERS[terrain]
     bg = CLOSED_BG[terrain] if closed else TERRAIN_BG[terrain]
-    return f" {letter.lower() if closed else letter}{'•' * symbols:<2}", f"bold white on {bg}"
+    return f" {letter.lower() if closed else letter}{'•' * symbols:<2}", f"bold {Pandoria.TERRAIN_INK} on {bg}"
 
 
 def map_text(view, marks: Marks) -> Text:
@@ -163,20 +161,21 @@ def map_canvas(view, marks: Marks) -> _Canvas:
                 top, top_style = _terrain_cell(terrain, symbols, False)
             bottom, bottom_style = "░░░░", top_style.replace("bold ", "")
         if h in marks.scoring:
-            top_style = f"bold black on {SCORING_BG}"
+            top_style = f"bold {Pandoria.SCORING_INK} on {SCORING_BG}"
         if h in marks.targets and view.occupant[h] < 0 and h not in marks.preview:
-            bottom, bottom_style = " ◇◇ ", "bold yellow" + (top_style[top_style.index(" on "):]
+            bottom, bottom_style = " ◇◇ ", f"bold {Pandoria.TARGET_INK}" + (top_style[top_style.index(" on "):]
                                                           if " on " in top_style else "")
         canvas.put(x, y, top, top_style)
         canvas.put(x, y + 1, bottom, bottom_style)
         if h in marks.targets and view.occupant[h] >= 0:  # a figure a click acts on
-            canvas.put(x + 3, y + 1, "◇", "bold yellow on " + PLAYER_COLOURS[view.occupant[h] >> 1])
+            canvas.put(x + 3, y + 1, "◇", f"bold {Pandoria.TARGET_INK} on " + PLAYER_COLOURS[view.occupant[h] >> 1])
     for h in sorted(marks.last):
         x, y = cell_origin(h)
         for dy in (0, 1):
-            canvas.put(x - 1, y + dy, "{", "bold #ff9a3c")
-            canvas.put(x + CELL - 1, y + dy, "}", "bold #ff9a3c")
-    for h, left, right, style in ((marks.source, "[", "]", "bold yellow"), (marks.cursor, "▶", "◀", "bold white")):
+            canvas.put(x - 1, y + dy, "{", f"bold {Pandoria.NEW}")
+            canvas.put(x + CELL - 1, y + dy, "}", f"bold {Pandoria.NEW}")
+    for h, left, right, style in ((marks.source, "[", "]", f"bold {Pandoria.TARGET_INK}"),
+                                  (marks.cursor, "▶", "◀", f"bold {Pandoria.CURSOR_INK}")):
         if h is not None:
             x, y = cell_origin(h)
             for dy in (0, 1):
@@ -189,39 +188,41 @@ def _cell(view, h: int) -> tuple[str, str, str, str]:
     """Top and bottom text and style of one hex as the view shows it."""
     kind = KIND[h]
     if kind == OFF:
-        return " ^^ ", "#5c5c5c", "", ""
+        return " ^^ ", Pandoria.OFF_MAP_INK, "", ""
     terrain = view.terrain[h]
     occupant = view.occupant[h]
     bottom, bottom_style = "    ", ""
     if kind == LAKE:
-        top, top_style = " ≈≈ ", f"#8fbfff on {LAKE_BG}"
-        bottom, bottom_style = "\\__/", f"#d8d8d8 on {LAKE_BG}"
+        top, top_style = " ≈≈ ", f"{Pandoria.LAKE_INK} on {LAKE_BG}"
+        bottom, bottom_style = "\\__/", f"{Pandoria.SHORE_INK} on {LAKE_BG}"
     elif terrain == CASTLE:
         seat = view.owner[h]
         top, top_style = f" ♜{seat + 1} ", f"bold {PLAYER_COLOURS[seat]} on {CASTLE_BG}"
         bottom_style = f"on {CASTLE_BG}"
     elif terrain >= 0:
         top, top_style = _terrain_cell(terrain, view.symbols[h], bool(view.closed[h]))
-        bottom_style = top_style.replace("bold white ", "")
+        bottom_style = top_style.replace(f"bold {Pandoria.TERRAIN_INK} ", "")
         if h in PATHS and PATHS[h] == terrain:
             bottom = " == "
-            bottom_style = f"white {bottom_style}"
+            bottom_style = f"{Pandoria.TERRAIN_INK} {bottom_style}"
     elif h in PATHS:
         letter = D.TERRAIN_LETTERS[PATHS[h]].lower()
         top, top_style = f"={letter}= ", f"bold {TERRAIN_BG[PATHS[h]]}"
     else:
-        top, top_style = " ·· ", "#6a6a6a"
+        top, top_style = " ·· ", Pandoria.EMPTY_INK
     if occupant >= 0:
         bottom, bottom_style = figure_chip(occupant)
     return top, top_style, bottom, bottom_style
 
 
-LEGEND = Text.assemble(
-    *((D.TERRAIN_LETTERS[t], f"bold white on {TERRAIN_BG[t]}") for t in range(4)),
-    " forest hill mountain city  • symbol  ●2 figure  ★2 leader  ♜2 castle  \\__/ ship on a lake  =m= path\n"
-    "f (lowercase) closed region  ", ("F", f"bold black on {SCORING_BG}"), " region that will score  ",
-    "░░ preview  ◇ a click acts here  ▶◀ cursor (arrows, Enter)", style="dim")
-"""The key to the map, one line."""
+def legend() -> Text:
+    """The key to the map, in the language in force."""
+    return Text.assemble(
+        *((D.TERRAIN_LETTERS[t], f"bold {Pandoria.TERRAIN_INK} on {TERRAIN_BG[t]}") for t in range(4)),
+        " " + _("forest hill mountain city  • symbol  ●2 figure  ★2 leader  ♜2 castle  \\__/ ship on a lake  "
+                "=m= path") + "\n" + _("f (lowercase) closed region") + "  ",
+        ("F", f"bold {Pandoria.SCORING_INK} on {SCORING_BG}"), " " + _("region that will score") + "  ",
+        _("░░ preview  ◇ a click acts here  ▶◀ cursor (arrows, Enter)"), style="dim")
 
 
 def describe_hex(view, h: int, labels: list[str]) -> str:
@@ -229,19 +230,20 @@ def describe_hex(view, h: int, labels: list[str]) -> str:
     name = hex_name(h)
     terrain = view.terrain[h]
     if KIND[h] == LAKE:
-        what = "a lake with a ship"
+        what = _("a lake with a ship")
     elif terrain == CASTLE:
-        what = f"a castle of {labels[view.owner[h]]}"
+        what = _("a castle of {player}").format(player=labels[view.owner[h]])
     elif terrain >= 0:
-        what = (f"{D.TERRAIN_NAMES[terrain]}, {view.symbols[h]} symbol{'s' if view.symbols[h] != 1 else ''}"
-                f"{', closed' if view.closed[h] else ''}")
+        what = ngettext("{terrain}, {n} symbol", "{terrain}, {n} symbols", view.symbols[h]).format(
+            terrain=_(D.TERRAIN_NAMES[terrain]), n=view.symbols[h]) + (", " + _("closed") if view.closed[h] else "")
     else:
-        what = "empty land"
+        what = _("empty land")
     if h in PATHS:
-        what += f" ({D.TERRAIN_NAMES[PATHS[h]]} path)"
+        what += " " + _("({terrain} path)").format(terrain=_(D.TERRAIN_NAMES[PATHS[h]]))
     occupant = view.occupant[h]
     if occupant >= 0:
-        what += f"; {'the leader' if occupant & 1 else 'a figure'} of {labels[occupant >> 1]}"
+        said = _("the leader of {player}") if occupant & 1 else _("a figure of {player}")
+        what += "; " + said.format(player=labels[occupant >> 1])
     return f"{name}: {what}"
 
 
@@ -260,16 +262,12 @@ class HexMap(Widget, can_focus=True):
 
     KEEP_SCROLL_ON_FOCUS = True  # it scrolls to its cursor itself (GameScreen.set_focus)
 
-    DEFAULT_CSS = f"""
-    HexMap {{ width: {MAP_WIDTH}; height: {MAP_HEIGHT}; }}
-    HexMap:focus {{ background: $boost; }}
-    """
     BINDINGS = [
-        Binding("up", "move('up')", "Cursor", show=False),
+        Binding("up", "move('up')", N_("Cursor"), show=False),
         Binding("down", "move('down')", show=False),
         Binding("left", "move('left')", show=False),
         Binding("right", "move('right')", show=False),
-        Binding("enter,space", "activate", "Play on this hex"),
+        Binding("enter,space", "activate", N_("Play on this hex")),
     ]
 
     class Clicked(Message):

@@ -25,18 +25,27 @@ from textual.containers import ScrollableContainer, Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from client.screens.game import GameScreen
-from client.widgets.scrolling import scroll_to_part
-from client.widgets.pacal import Marks, PacalMap, PacalPanel, die_text, legend_text, players_text, water_text
-from engines.core import Action, State
-from engines.pacal import build_choices, cell_name, reachable
-from engines.pacal.data import ARROWS
+from lanterne.client.controller import GameController
+from lanterne.client.i18n import N_, _, ngettext
+from lanterne.client.games.pacal.widgets import (Marks, PacalMap, PacalPanel, die_text, legend_text, players_text,
+                                                 water_text)
+from lanterne.client.screens.game import GameScreen, NetworkPart
+from lanterne.client.widgets.scrolling import scroll_to_part
+from lanterne.engines.core import Action, State
+from lanterne.engines.pacal import build_choices, cell_name, reachable
+from lanterne.engines.pacal.data import ARROWS
 
 PLACE, MOVE, STONES, BUILD = "place", "move", "stones", "build"
 """The phases of PacalState.phase in which the seat on screen decides something."""
 
 REGULAR = ("straight", "turn", "arrow")
 STONES_AFTER = {"straight": 2, "arrow": 2, "turn": 1, "energy": 1, "relocate": 0}
+WAY_WORDS = (N_("straight"), N_("turn"), N_("arrow"), N_("relocate"))
+"""How a ship moves (the engine's words, said with ``_``)."""
+
+
+def _stones(n: int) -> str:
+    return ngettext("{n} stone", "{n} stones", n).format(n=n)
 MAX_CHOICES = 300
 
 
@@ -61,29 +70,21 @@ def visible_stones(view: State, seat: int) -> list[int]:
 
 
 class PacalScreen(GameScreen):
-    MOUSE_HELP = (
+    CSS_PATH = "pacal.tcss"  # every style of this game, next to this module; the colours come from the theme
+    MOUSE_HELP = N_(
         'Click a highlighted cell of the city (where your ship may go, or where a pyramid may be built); '
         'click a choice in the list (or press its number) when a click could mean several moves; to take '
         'stones back, click them on the map.')
 
     BINDINGS = [
-        Binding("escape", "escape", "Cancel / leave"),
-        Binding("m", "focus_map", "Map", show=False),
-    ] + [Binding(str(n), f"choose({n - 1})", f"Choice {n}", show=False) for n in range(1, 10)]
+        Binding("escape", "escape", N_("Cancel / leave")),
+        Binding("m", "focus_map", N_("Map"), show=False),
+    ] + [Binding(str(n), f"choose({n - 1})", N_("Choice {n}").format(n=n), show=False) for n in range(1, 10)]
 
     COMPACT_WIDTH = 140  # the city is 95 columns: beside a side panel it needs 140
-    DEFAULT_CSS = """
-    #pacal-board { height: 1fr; }
-    #pacal-map-scroll { height: 1fr; overflow: auto auto; }
-    #pacal-choices { height: auto; min-height: 3; max-height: 10; }
-    PacalScreen.-compact #pacal-choices { max-height: 6; }
-    PacalScreen.-short #pacal-legend { display: none; }  /* 24-29 rows: the city first */
-    PacalScreen.-short #pacal-choices { border: none; min-height: 1; }
-    #pacal-choices-title { padding: 0 1; color: $text-muted; }
-    """
 
-    def __init__(self, controller):
-        super().__init__(controller)
+    def __init__(self, controller: GameController, network: NetworkPart | None = None):
+        super().__init__(controller, network)
         self.teleport: int | None = None
         """The energy piece chosen: the next cell clicked is where the ship goes."""
         self.taking: tuple | None = None
@@ -109,13 +110,13 @@ class PacalScreen(GameScreen):
             with ScrollableContainer(id="pacal-map-scroll"):  # the map scrolls; the die and choices stay
                 yield PacalMap(id="pacal-map")
             yield PacalPanel(legend_text(), id="pacal-legend")
-            yield Label("Choices (click or press the number)", id="pacal-choices-title")
+            yield Label(_("Choices (click or press the number)"), id="pacal-choices-title")
             yield OptionList(id="pacal-choices")
 
     def compose_info(self) -> ComposeResult:
-        yield Label("Players", classes="panel-title")
+        yield Label(_("Players"), classes="panel-title")
         yield PacalPanel(Text(), id="pacal-players")
-        yield Label("Storeys by the water (river, lake)", classes="panel-title")
+        yield Label(_("Storeys by the water (river, lake)"), classes="panel-title")
         yield PacalPanel(Text(), id="pacal-water")
 
     def focus_default(self) -> None:
@@ -156,32 +157,40 @@ class PacalScreen(GameScreen):
     def move_plan(self, view: State, seat: int, legal: list[Action]) -> tuple[list[Choice], frozenset[int]]:
         if self.teleport is not None:
             cells = frozenset(a[2] for a in legal if a[0] == "energy" and a[1] == self.teleport)
-            return [Choice("cancel the energy piece (Escape)", then=("cancel",))], cells
+            return [Choice(_("cancel the energy piece (Escape)"), then=("cancel",))], cells
         ways = reachable(view, seat)
         regular = frozenset(c for c, w in ways.items() if any(x in REGULAR or x == "relocate" for x in w))
         values = sorted({a[1] for a in legal if a[0] == "energy"})
         forced = not regular
-        choices = [Choice(f"energy piece {v}: {'the ship is surrounded: ' if forced else ''}"
-                          f"teleport to any free cell, then 1 stone", then=("energy", v)) for v in values]
+        said = (_("energy piece {n}: the ship is surrounded: teleport to any free cell, then 1 stone") if forced
+                else _("energy piece {n}: teleport to any free cell, then 1 stone"))
+        choices = [Choice(said.format(n=v), then=("energy", v)) for v in values]
         return choices, regular
 
     def stones_plan(self, view: State, seat: int, legal: list[Action]) -> tuple[list[Choice], frozenset[int]]:
         if self.taking is not None:
             cells = frozenset(visible_stones(view, seat)) - frozenset(self.taken)
-            return [Choice("cancel (Escape)", then=("cancel",))], cells
+            return [Choice(_("cancel (Escape)"), then=("cancel",))], cells
         plans: dict[tuple, list[Action]] = {}
         for a in legal:
             plans.setdefault((a[1], a[2]), []).append(a)
         choices = []
         for (own, other), acts in plans.items():
-            words = (["your own ship"] if own else []) + ([f"{self.labels[other]}'s ship"] if other is not None else [])
-            label = "no stone" if not words else "a stone into " + " and one into ".join(words)
+            words = ([_("your own ship")] if own else []) + (
+                [_("{player}'s ship").format(player=self.labels[other])] if other is not None else [])
+            if not words:
+                label = _("no stone")
+            elif len(words) == 1:
+                label = _("a stone into {ship}").format(ship=words[0])
+            else:
+                label = _("a stone into {ship} and one into {other}").format(ship=words[0], other=words[1])
             short = len(acts[0][3])
             if short and len(acts) > 1:
-                choices.append(Choice(f"{label} (take back {short} of your visible stones first: click them)",
-                                      then=("stones", own, other, short)))
+                choices.append(Choice(_("{choice} (take back {n} of your visible stones first: click them)").format(
+                    choice=label, n=short), then=("stones", own, other, short)))
             else:
-                take = f" (taking back {' '.join(cell_name(c) for c in acts[0][3])})" if short else ""
+                take = (" " + _("(taking back {cells})").format(cells=" ".join(cell_name(c) for c in acts[0][3]))
+                        if short else "")
                 choices.append(Choice(label + take, acts[0]))
         seats = {seat for own, _ in plans if own} | {other for _, other in plans if other is not None}
         return choices, frozenset(view.ships[s] for s in seats)
@@ -190,11 +199,15 @@ class PacalScreen(GameScreen):
         options = build_choices(view, seat)
         targets = frozenset(a[2] for a, _ in options)
         shown = [(a, p) for a, p in options if self.only_cell is None or a[2] == self.only_cell]
-        choices = [Choice("pass: build nothing", ("pass",))]
+        choices = [Choice(_("pass: build nothing"), ("pass",))]
         for a, pts in shown[:MAX_CHOICES]:
-            verb = "upgrade to" if a[0] == "upgrade" else "build"
-            label = (f"{verb} {a[1]} storey{'s' if a[1] > 1 else ''} on {cell_name(a[2])} "
-                     f"with {' '.join(cell_name(c) for c in a[3])}: +{pts} point{'s' if pts != 1 else ''}")
+            if a[0] == "upgrade":
+                said = ngettext("upgrade to {n} storey on {cell} with {cells}", "upgrade to {n} storeys on {cell} with {cells}",
+                                a[1])
+            else:
+                said = ngettext("build {n} storey on {cell} with {cells}", "build {n} storeys on {cell} with {cells}", a[1])
+            label = (said.format(n=a[1], cell=cell_name(a[2]), cells=" ".join(cell_name(c) for c in a[3])) + ": "
+                     + ngettext("+{n} point", "+{n} points", pts).format(n=pts))
             choices.append(Choice(label, a, points=pts, cells=a[3], at=a[2]))
         return choices, targets
 
@@ -213,7 +226,7 @@ class PacalScreen(GameScreen):
         if view.phase == PLACE:
             return {c: "◇" for c in self.targets}
         if view.phase == STONES and self.taking is not None:
-            return {c: "take" for c in self.targets}
+            return {c: _("take") for c in self.targets}
         if view.phase == BUILD:
             best: dict[int, int] = {}
             for a, pts in build_choices(view, seat):
@@ -294,11 +307,11 @@ class PacalScreen(GameScreen):
 
     def idle_hint(self) -> str:
         if self.acting_seat is None:
-            return "(nothing to choose now)"
+            return _("(nothing to choose now)")
         view = self.view()
         if view.phase == PLACE:
-            return "(click a highlighted cell of the sacred district for your ship)"
-        return "(click a highlighted cell)"
+            return _("(click a highlighted cell of the sacred district for your ship)")
+        return _("(click a highlighted cell)")
 
     def status_text(self) -> str:
         text = super().status_text()
@@ -307,27 +320,38 @@ class PacalScreen(GameScreen):
             return text
         view = self.view()
         if self.question is not None:
-            return f"{text}: two ways to that cell: choose one (1-{len(self.question)})"
+            return _("{status}: two ways to that cell: choose one (1-{n})").format(status=text, n=len(self.question))
         if view.phase == PLACE:
-            return f"{text}: put your ship on a free cell of the sacred district (highlighted)"
+            return _("{status}: put your ship on a free cell of the sacred district (highlighted)").format(status=text)
         if view.phase == MOVE:
             if self.teleport is not None:
-                return f"{text}: energy piece {self.teleport}: click a free cell for the ship (Escape cancels)"
+                return _("{status}: energy piece {n}: click a free cell for the ship (Escape cancels)").format(
+                    status=text, n=self.teleport)
             if not self.targets:
-                return f"{text}: the ship is surrounded: choose an energy piece (1-{len(self.choices)})"
-            energy = f", or use an energy piece (1-{len(self.choices)})" if self.choices else ""
-            return f"{text}: move your ship: click a highlighted cell (·· then 2 stones, · 1 stone){energy}"
+                return _("{status}: the ship is surrounded: choose an energy piece (1-{n})").format(
+                    status=text, n=len(self.choices))
+            said = _("{status}: move your ship: click a highlighted cell (·· then 2 stones, · 1 stone)").format(
+                status=text)
+            if self.choices:
+                said += _(", or use an energy piece (1-{n})").format(n=len(self.choices))
+            return said
         if view.phase == STONES:
             if self.taking is not None:
-                return f"{text}: click {self.taking[2] - len(self.taken)} more of your visible stones to take back"
+                return _("{status}: click {n} more of your visible stones to take back").format(
+                    status=text, n=self.taking[2] - len(self.taken))
             if self.ship_pick is not None:
-                whose = "your own ship" if self.ship_pick == seat else f"{self.labels[self.ship_pick]}'s ship"
-                return (f"{text}: a stone into {whose}: click another ship for the second stone, "
-                        "or the same ship again for just this one (Escape cancels)")
-            return f"{text}: divine stones: click the ships or choose (1-{len(self.choices)})"
+                whose = (_("your own ship") if self.ship_pick == seat
+                         else _("{player}'s ship").format(player=self.labels[self.ship_pick]))
+                return _("{status}: a stone into {ship}: click another ship for the second stone, "
+                         "or the same ship again for just this one (Escape cancels)").format(status=text, ship=whose)
+            return _("{status}: divine stones: click the ships or choose (1-{n})").format(status=text,
+                                                                                          n=len(self.choices))
         if view.phase == BUILD:
-            return f"{text}: build: click a highlighted cell or choose (1 = pass)"
+            return _("{status}: build: click a highlighted cell or choose (1 = pass)").format(status=text)
         return text
+
+    def refuse(self, reason: str) -> None:
+        self.show_status(_("Refused: {reason}").format(reason=reason), error=True)
 
     # -- what clicks and keys mean
     def on_pacal_map_clicked(self, message: PacalMap.Clicked) -> None:
@@ -340,9 +364,9 @@ class PacalScreen(GameScreen):
             return
         if view.phase == MOVE and self.teleport is None and message.cell in self.targets:
             ways = [w for w in reachable(view, seat).get(message.cell, []) if w in REGULAR or w == "relocate"]
-            said = " or ".join(f"{w} (then {STONES_AFTER[w]} stone{'s' if STONES_AFTER[w] != 1 else ''})"
-                               for w in ways)
-            self.show_status(f"{cell_name(message.cell)}: {said} — click or Enter to go")
+            said = _(" or ").join(_("{way} (then {stones})").format(way=_(w), stones=_stones(STONES_AFTER[w]))
+                                  for w in ways)
+            self.show_status(_("{cell}: {ways} — click or Enter to go").format(cell=cell_name(message.cell), ways=said))
             return
         if view.phase != BUILD:
             return
@@ -350,7 +374,7 @@ class PacalScreen(GameScreen):
         if here and self.preview not in here:
             self.preview = max(here, key=lambda c: (c.points or 0, len(c.cells)))
             self.draw_map(view)
-            self.show_status(f"{self.preview.label} (click or Enter: choose here)")
+            self.show_status(_("{choice} (click or Enter: choose here)").format(choice=self.preview.label))
             self.query_one("#pacal-choices", OptionList).highlighted = self.choices.index(self.preview)
 
     def on_cell(self, c: int) -> None:
@@ -360,8 +384,7 @@ class PacalScreen(GameScreen):
             return
         view = self.view()
         if self.question is not None:
-            self.show_status(f"Refused: first choose one of the two ways (1-{len(self.question)}), or Escape",
-                             error=True)
+            self.refuse(_("first choose one of the two ways (1-{n}), or Escape").format(n=len(self.question)))
             return
         if view.phase == PLACE:
             self.act(("place", c))
@@ -383,12 +406,12 @@ class PacalScreen(GameScreen):
         elif len(regular) == 1:
             self.act(("move", regular[0], c))
         elif regular:
-            self.question = [Choice(f"{w} to {cell_name(c)}, then {STONES_AFTER[w]} stone"
-                                    f"{'s' if STONES_AFTER[w] != 1 else ''}", ("move", w, c)) for w in regular]
+            self.question = [Choice(_("{way} to {cell}, then {stones}").format(way=_(w), cell=cell_name(c),
+                                                                               stones=_stones(STONES_AFTER[w])),
+                                    ("move", w, c)) for w in regular]
             self.refresh_game()
         elif not self.targets:
-            self.show_status(f"Refused: the ship is surrounded: choose an energy piece first "
-                             f"(1-{len(self.choices)})", error=True)
+            self.refuse(_("the ship is surrounded: choose an energy piece first (1-{n})").format(n=len(self.choices)))
         else:  # the engine says why not
             self.act(("move", "arrow" if view.face == ARROWS else "straight", c))
 
@@ -402,12 +425,11 @@ class PacalScreen(GameScreen):
                 else:
                     self.refresh_game()
                 return
-            self.show_status(f"Refused: {cell_name(c)} holds no visible stone of yours", error=True)
+            self.refuse(_("{cell} holds no visible stone of yours").format(cell=cell_name(c)))
             return
         who = view.ship_at(c)
         if who < 0:
-            self.show_status("Refused: choose where the stones go in the list (1-"
-                             f"{len(self.choices)}), or click a ship", error=True)
+            self.refuse(_("choose where the stones go in the list (1-{n}), or click a ship").format(n=len(self.choices)))
             return
         if view.allowance >= 2 and self.ship_pick is None:
             self.ship_pick = who  # a second ship may follow; the same one again puts just this stone
@@ -417,8 +439,7 @@ class PacalScreen(GameScreen):
         if len(picked) == 2 and seat not in picked:
             self.ship_pick = None
             self.draw_map(view)
-            self.show_status("Refused: with two stones, one goes into your own ship and one into another "
-                             "player's", error=True)
+            self.refuse(_("with two stones, one goes into your own ship and one into another player's"))
             return
         own = seat in picked
         other = next((p for p in picked if p != seat), None)
@@ -444,8 +465,8 @@ class PacalScreen(GameScreen):
             self.only_cell = c
             self.preview = max(here, key=lambda ch: (ch.points or 0, len(ch.cells)))
             self.refresh_game()
-            self.show_status(f"{len(here)} pyramids fit on {cell_name(c)}: choose one (2-{len(here) + 1}), "
-                             "or click again for the highlighted one")
+            self.show_status(_("{n} pyramids fit on {cell}: choose one (2-{last}), or click again for the highlighted one"
+                               ).format(n=len(here), cell=cell_name(c), last=len(here) + 1))
         else:
             self.act(("build", 1, c, (c,)))  # the engine says why not
 
@@ -479,9 +500,8 @@ class PacalScreen(GameScreen):
             self.play(())
             return
         if not 0 <= index < len(self.choices):
-            self.show_status(f"Refused: no choice {index + 1} now"
-                             + (f" (1-{len(self.choices)})" if self.choices else ": click a cell on the map"),
-                             error=True)
+            self.refuse(_("no choice {n} now (1-{last})").format(n=index + 1, last=len(self.choices)) if self.choices
+                        else _("no choice {n} now: click a cell on the map").format(n=index + 1))
             return
         self.take_choice(self.choices[index])
 

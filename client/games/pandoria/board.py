@@ -2,7 +2,7 @@
 resources, your hand of tiles and cards, and the buttons.
 
 Everything here only draws what it is given and reports clicks (and Enter on
-a focused piece) as messages; client/screens/pandoria.py decides what they
+a focused piece) as messages; client/games/pandoria/screen.py decides what they
 mean. A hand card has two halves: its spell on top, its building below; a
 click on a half (or ``x`` / ``b`` on the focused card) chooses that half.
 """
@@ -20,9 +20,12 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Label
 
-from client.widgets.pandoria import LEGEND, MAP_WIDTH, PLAYER_COLOURS, PLAYER_INK, TERRAIN_BG, HexMap, Marks
-from engines.pandoria import data as D
-from engines.pandoria.notation import face_text
+from lanterne.client.games.pandoria.widgets import (MAP_WIDTH, PLAYER_COLOURS, PLAYER_INK, TERRAIN_BG, HexMap, legend,
+                                                    Marks)
+from lanterne.client.i18n import N_, _, ngettext, translate_bindings
+from lanterne.client.theme import Pandoria
+from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.notation import face_text
 
 MAX_HAND = 14
 RIGHT_MIN = 36
@@ -31,8 +34,8 @@ MAX_TILES = 2
 MONUMENT = 1000
 
 BUTTONS = (
-    ("rotate", "Rotate r"), ("tile", "Tile t"), ("castle", "Castle c"), ("leader", "Leader l"),
-    ("monument", "Monument m"), ("pass", "Pass p"), ("skip", "Skip s"), ("cancel", "Cancel Esc"),
+    ("rotate", N_("Rotate r")), ("tile", N_("Tile t")), ("castle", N_("Castle c")), ("leader", N_("Leader l")),
+    ("monument", N_("Monument m")), ("pass", N_("Pass p")), ("skip", N_("Skip s")), ("cancel", N_("Cancel Esc")),
 )
 
 
@@ -53,64 +56,70 @@ class Panel(Widget):
 
 
 SPELL_HELP = {
-    "Master Builder": "also build a monument this turn",
-    "Acquire": "take a market card free",
-    "Conjure": "+1 per own figure next to each region scored this turn",
-    "Terrain": "draw a single tile and place it, then maybe a figure on it",
-    "Muster": "a reserve figure on any open space",
-    "Adopt": "an opponent's figure next to yours goes home; yours takes its space",
-    "Teleport": "move one of your figures to any open space",
-    "Enchanted Castle": "a reserve figure on one of your empty castles",
-    "Construct": "also build a building this turn, 2 wood less",
-    "Clone": "a reserve figure on an open space next to one of yours",
-    "Astral Ship": "a reserve figure on an empty ship",
+    "Master Builder": N_("also build a monument this turn"),
+    "Acquire": N_("take a market card free"),
+    "Conjure": N_("+1 per own figure next to each region scored this turn"),
+    "Terrain": N_("draw a single tile and place it, then maybe a figure on it"),
+    "Muster": N_("a reserve figure on any open space"),
+    "Adopt": N_("an opponent's figure next to yours goes home; yours takes its space"),
+    "Teleport": N_("move one of your figures to any open space"),
+    "Enchanted Castle": N_("a reserve figure on one of your empty castles"),
+    "Construct": N_("also build a building this turn, 2 wood less"),
+    "Clone": N_("a reserve figure on an open space next to one of yours"),
+    "Astral Ship": N_("a reserve figure on an empty ship"),
 }
 """What each spell does (docs/rules/pandoria.md, the house card effects)."""
 
 BUILDING_HELP = {
-    "Small Tower": "+1 crystal per own figure at a mountain scoring",
-    "Large Tower": "+2 crystal per own figure at a mountain scoring",
-    "Small Saw Mill": "+1 wood per own figure at a forest scoring",
-    "Large Saw Mill": "+2 wood per own figure at a forest scoring",
-    "Small Treasury": "+1 gold per own figure at a hill scoring",
-    "Large Treasury": "+2 gold per own figure at a hill scoring",
-    "Statue": "+1 point per own figure at a city scoring",
-    "Carpenter": "buildings and monuments cost 1 wood less",
-    "Bank": "market cards cost 1 gold less",
-    "Shrine": "spells cost 1 crystal less",
-    "Store": "above 10, resources convert at 2 : 1",
-    "Vault": "gold converts at 2 : 1 at the end",
-    "Lumberyard": "wood converts at 2 : 1 at the end",
-    "Repository": "crystal converts at 2 : 1 at the end",
+    "Small Tower": N_("+1 crystal per own figure at a mountain scoring"),
+    "Large Tower": N_("+2 crystal per own figure at a mountain scoring"),
+    "Small Saw Mill": N_("+1 wood per own figure at a forest scoring"),
+    "Large Saw Mill": N_("+2 wood per own figure at a forest scoring"),
+    "Small Treasury": N_("+1 gold per own figure at a hill scoring"),
+    "Large Treasury": N_("+2 gold per own figure at a hill scoring"),
+    "Statue": N_("+1 point per own figure at a city scoring"),
+    "Carpenter": N_("buildings and monuments cost 1 wood less"),
+    "Bank": N_("market cards cost 1 gold less"),
+    "Shrine": N_("spells cost 1 crystal less"),
+    "Store": N_("above 10, resources convert at 2 : 1"),
+    "Vault": N_("gold converts at 2 : 1 at the end"),
+    "Lumberyard": N_("wood converts at 2 : 1 at the end"),
+    "Repository": N_("crystal converts at 2 : 1 at the end"),
 }
 """What each building does while it is visible."""
 
 
 def card_help(ident: int) -> str:
     spell, building, price = D.CARDS[ident]
-    return (f"Spell {spell} ({D.SPELL_COST[spell]} crystal): {SPELL_HELP[spell]}.\n"
-            f"Building {building} ({D.BUILDING_COST[building]} wood): {BUILDING_HELP[building]}.\n"
-            f"Market price {price} gold.")
+    return (_("Spell {spell} ({n} crystal): {help}.").format(spell=spell, n=D.SPELL_COST[spell],
+                                                             help=_(SPELL_HELP[spell])) + "\n"
+            + _("Building {building} ({n} wood): {help}.").format(building=building, n=D.BUILDING_COST[building],
+                                                                  help=_(BUILDING_HELP[building])) + "\n"
+            + _("Market price {n} gold.").format(n=price))
 
 
 def card_lines(ident: int | None) -> tuple[Text, Text]:
-    """A card as its spell line and its building line (costs in crystal c, wood w, gold g)."""
+    """A card as its spell line and its building line (costs in crystal c, wood w, gold g; in French
+    c, b, o). The card names stay as printed: the French edition prints them in English too."""
     if ident is None:
-        return Text(" ░░ hidden card ", style="dim"), Text("")
+        return Text(" ░░ " + _("hidden card") + " ", style="dim"), Text("")
     spell, building, price = D.CARDS[ident]
-    top = Text(f"✦ {spell} {D.SPELL_COST[spell]}c", style="bold #e8d8ff on #3d2d63")
-    bottom = Text(f"▣ {building} {D.BUILDING_COST[building]}w · {price}g", style="bold #ffe8c8 on #5a3d1c")
+    spell_line = _("{spell} {crystals}c").format(spell=spell, crystals=D.SPELL_COST[spell])
+    building_line = _("{building} {wood}w · {gold}g").format(building=building, wood=D.BUILDING_COST[building],
+                                                              gold=price)
+    top = Text("✦ " + spell_line, style=f"bold {Pandoria.SPELL_INK} on {Pandoria.SPELL_BG}")
+    bottom = Text("▣ " + building_line, style=f"bold {Pandoria.BUILDING_INK} on {Pandoria.BUILDING_BG}")
     return top, bottom
 
 
 def tile_text(ident: int | None) -> Text:
     if ident is None:
-        return Text("░░ hidden tile", style="dim")
+        return Text("░░ " + _("hidden tile"), style="dim")
     a, sa, b, sb = D.DOUBLE_TILES[ident - D.TILE_BASE]
     text = Text()
-    text.append(f" {D.TERRAIN_LETTERS[a]}{'•' * sa} ", style=f"bold white on {TERRAIN_BG[a]}")
-    text.append(f" {D.TERRAIN_LETTERS[b]}{'•' * sb} ", style=f"bold white on {TERRAIN_BG[b]}")
-    text.append(f" {face_text((a, sa, b, sb))}\n {D.TERRAIN_NAMES[a]}-{D.TERRAIN_NAMES[b]}", style="bold")
+    text.append(f" {D.TERRAIN_LETTERS[a]}{'•' * sa} ", style=f"bold {Pandoria.TERRAIN_INK} on {TERRAIN_BG[a]}")
+    text.append(f" {D.TERRAIN_LETTERS[b]}{'•' * sb} ", style=f"bold {Pandoria.TERRAIN_INK} on {TERRAIN_BG[b]}")
+    text.append(f" {face_text((a, sa, b, sb))}\n {_(D.TERRAIN_NAMES[a])}-{_(D.TERRAIN_NAMES[b])}", style="bold")
     return text
 
 
@@ -118,7 +127,7 @@ def building_name(view, cell: int) -> str:
     if cell < 0:
         return "—"
     if cell >= MONUMENT:
-        return f"Monument {cell - MONUMENT}"
+        return _("Monument {n}").format(n=cell - MONUMENT)
     ident = view.cards.ids[cell]
     return D.CARDS[ident][1] if ident is not None else "?"
 
@@ -133,23 +142,25 @@ def players_text(view, labels: list[str], viewer: int | None) -> Text:
         turn = seat == view.current and view.phase not in ("over", "setup")
         text.append("▶" if turn else " ", style="bold")
         text.append(f" {labels[seat]} ", style=f"bold {PLAYER_INK[seat]} on {PLAYER_COLOURS[seat]}")
-        people = D.PEOPLE_NAMES[view.people[seat]] if view.people[seat] >= 0 else "?"
+        people = _(D.PEOPLE_NAMES[view.people[seat]]) if view.people[seat] >= 0 else "?"
         wood, gold, crystal = view.resources[seat]
-        team = f" team {seat % 2 + 1}" if view.variant == "team" else ""
+        team = " " + _("team {n}").format(n=seat % 2 + 1) if view.variant == "team" else ""
         text.append(f" {people}{team} ", style="bold")
-        text.append(f"{view.points[seat]} pts", style="bold")
-        text.append(f" │ wood {wood} gold {gold} crystal {crystal} │ ")
-        leader = " + leader" if view.leader_home[seat] else ""
-        text.append(f"figures {view.reserve[seat]}{leader} · castles {view.castles_left[seat]} │ ")
+        text.append(f"{view.points[seat]} " + _("pts"), style="bold")
+        text.append(" │ " + _("wood {wood} gold {gold} crystal {crystal}").format(wood=wood, gold=gold, crystal=crystal)
+                    + " │ ")
+        figures = (_("figures {n} + leader") if view.leader_home[seat] else _("figures {n}")).format(n=view.reserve[seat])
+        text.append(figures + " · " + _("castles {n}").format(n=view.castles_left[seat]) + " │ ")
         cards, tiles = len(view.piles[f"hand{seat}"]), len(view.piles[f"tiles{seat}"])
-        text.append(f"hand {cards} card{'s' if cards != 1 else ''}, {tiles} tile{'s' if tiles != 1 else ''}",
+        text.append(ngettext("hand {n} card", "hand {n} cards", cards).format(n=cards) + ", "
+                    + ngettext("{n} tile", "{n} tiles", tiles).format(n=tiles),
                     style="dim" if seat != viewer else "")
-        text.append("\n    buildings: ", style="dim")
+        text.append("\n    " + _("buildings:") + " ", style="dim")
         text.append(" · ".join(f"{i + 1} {building_name(view, b)}" for i, b in enumerate(view.buildings[seat])))
         spells = [D.CARDS[view.cards.ids[s]][0] for s in view.piles[f"spells{seat}"]
                   if view.cards.ids[s] is not None]
         if spells:
-            text.append("  spells: ", style="dim")
+            text.append("  " + _("spells:") + " ", style="dim")
             text.append(", ".join(spells))
     return text
 
@@ -157,13 +168,8 @@ def players_text(view, labels: list[str], viewer: int | None) -> Text:
 class HandCard(Widget, can_focus=True):
     """One card of your hand: click its spell (top) or its building (bottom)."""
 
-    DEFAULT_CSS = """
-    HandCard { width: 1fr; height: 2; }
-    HandCard:focus { text-style: bold; outline-left: thick $accent; }
-    HandCard.-selected { outline-left: thick $success; }
-    """
-    BINDINGS = [Binding("enter,space,x", "choose('spell')", "Cast spell"),
-                Binding("b", "choose('building')", "Build")]
+    BINDINGS = [Binding("enter,space,x", "choose('spell')", N_("Cast spell")),
+                Binding("b", "choose('building')", N_("Build"))]
 
     class Chosen(Message):
         def __init__(self, card: "HandCard", part: str):
@@ -204,7 +210,7 @@ class HandCard(Widget, can_focus=True):
 class Piece(Widget, can_focus=True):
     """A piece that reports a click or Enter with its index."""
 
-    BINDINGS = [Binding("enter,space", "pick", "Choose")]
+    BINDINGS = [Binding("enter,space", "pick", N_("Choose"))]
 
     class Picked(Message):
         def __init__(self, piece: "Piece"):
@@ -238,30 +244,13 @@ class Piece(Widget, can_focus=True):
 class TileCard(Piece):
     """A double tile in your hand: click to choose it for placing."""
 
-    DEFAULT_CSS = """
-    TileCard { width: 1fr; height: 2; }
-    TileCard:focus { outline-left: thick $accent; }
-    TileCard.-selected { outline-left: thick $success; }
-    """
-
 
 class MarketCard(Piece):
     """A market card: click to buy it (or to Acquire it)."""
 
-    DEFAULT_CSS = """
-    MarketCard { width: 1fr; height: 2; }
-    MarketCard:focus { outline-left: thick $accent; }
-    """
-
 
 class BuildingSlot(Piece):
     """One of your 5 building slots: click to build there or to cover it with a monument."""
-
-    DEFAULT_CSS = """
-    BuildingSlot { width: 1fr; height: 1; }
-    BuildingSlot:focus { text-style: bold reverse; }
-    BuildingSlot.-target { color: $success; text-style: bold; }
-    """
 
 
 @dataclass
@@ -281,27 +270,7 @@ class BoardModel:
 
 
 class PandoriaBoard(Vertical):
-    DEFAULT_CSS = """
-    PandoriaBoard { height: 1fr; }
-    PandoriaBoard #pandoria-scroll { height: 1fr; }
-    PandoriaBoard.-narrow #pandoria-top { layout: vertical; }
-    PandoriaBoard.-narrow #pandoria-right { width: 100%; padding: 0 1; }
-    PandoriaBoard #pandoria-top { height: auto; }
-    PandoriaBoard #pandoria-right { width: 1fr; height: auto; padding: 0 0 0 1; }
-    PandoriaBoard #pandoria-info { height: 7; text-wrap: nowrap; text-overflow: ellipsis; }
-    PandoriaBoard #pandoria-legend { height: 2; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
-    PandoriaBoard .pandoria-title { text-style: bold; color: $accent; height: 1; }
-    PandoriaBoard #pandoria-market { grid-size: 1; grid-rows: 2; height: 8; }
-    PandoriaBoard #pandoria-players { height: auto; max-height: 8; padding: 0 1; text-wrap: nowrap;
-                                      text-overflow: ellipsis; }
-    PandoriaBoard #pandoria-hand { grid-size: 3; grid-rows: 2; grid-gutter: 0 1; height: auto; max-height: 8;
-                                   padding: 0 1; overflow-y: auto; }
-    PandoriaBoard.-narrow #pandoria-hand { grid-size: 2; max-height: 4; }
-    PandoriaBoard #pandoria-buttons { height: 1; padding: 0 1; }
-    PandoriaBoard #pandoria-buttons Button { margin-right: 1; min-width: 8; }
-    PandoriaBoard.-narrow #pandoria-buttons Button { margin-right: 0; min-width: 4; }
-    PandoriaBoard #pandoria-buttons Button.-unavailable { opacity: 50%; }
-    """
+    """The board area: the map, the market and buildings, the players, the hand and the buttons."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="pandoria-scroll"):  # the map and the table scroll; the hand and buttons stay
@@ -309,16 +278,16 @@ class PandoriaBoard(Vertical):
                 yield HexMap(id="hexmap")
                 with Vertical(id="pandoria-right"):
                     yield Panel("", id="pandoria-info")
-                    yield Label("Market (click or 1-4 to buy)", classes="pandoria-title")
+                    yield Label(_("Market (click or 1-4 to buy)"), classes="pandoria-title")
                     with Grid(id="pandoria-market"):
                         for i in range(D.MARKET_SIZE):
                             yield MarketCard(i, id=f"market-{i}")
-                    yield Label("Your buildings", classes="pandoria-title")
+                    yield Label(_("Your buildings"), classes="pandoria-title")
                     for i in range(D.BUILDING_SLOTS):
                         yield BuildingSlot(i, id=f"building-{i}")
-            yield Panel(LEGEND, id="pandoria-legend")
+            yield Panel(legend(), id="pandoria-legend")
             yield Panel("", id="pandoria-players")
-        yield Label("Your hand: tiles, and cards (spell on top, building below)", classes="pandoria-title",
+        yield Label(_("Your hand: tiles, and cards (spell on top, building below)"), classes="pandoria-title",
                     id="hand-title")
         with Grid(id="pandoria-hand"):  # as many rows as the hand needs; it scrolls when it is long
             for i in range(MAX_TILES):
@@ -327,11 +296,17 @@ class PandoriaBoard(Vertical):
                 yield HandCard(i, id=f"card-{i}")
         with Horizontal(id="pandoria-buttons"):
             for key, label in BUTTONS:
-                yield Button(label, id=f"btn-{key}", compact=True)
+                yield Button(_(label), id=f"btn-{key}", compact=True)
 
     def on_resize(self) -> None:
-        """Too narrow for the map and the market side by side: one under the other, and scroll."""
-        self.set_class(self.size.width < MAP_WIDTH + RIGHT_MIN, "-narrow")
+        """Too narrow for the map and the market side by side: one under the other, and scroll; the
+        buttons' words then lose their blank cell either side (the eight fit 80 columns in French too;
+        Textual's CSS refuses ``line-pad: 0``)."""
+        narrow = self.size.width < MAP_WIDTH + RIGHT_MIN
+        self.set_class(narrow, "-narrow")
+        for button in self.query("#pandoria-buttons Button").results(Button):
+            button.styles.line_pad = 0 if narrow else 1
+            button.styles.width = len(button.label.plain) if narrow else "auto"
 
     def show(self, model: BoardModel) -> None:
         view, seat = model.view, model.viewer
@@ -370,6 +345,8 @@ class PandoriaBoard(Vertical):
         if len(hand) > len(cards):  # a hand larger than ever before: more places, never a card left out
             grid = self.query_one("#pandoria-hand", Grid)
             extra = [HandCard(i, id=f"card-{i}") for i in range(len(cards), len(hand))]
+            for card in extra:
+                translate_bindings(card)
             grid.mount_all(extra)
             cards += extra
         for i, card in enumerate(cards):

@@ -2,7 +2,7 @@
 
 The board widget only draws a :class:`BoardPicture` and reports where the
 pointer is (a cell or a track space); the screen decides what a click means
-(client/screens/pueblo.py). The stone in hand is one of the 12 orientations,
+(client/games/pueblo/screen.py). The stone in hand is one of the 12 orientations,
 turned a quarter at a time inside its family (flat bottom, flat top, corner
 tall); its tall cell follows the pointer or the keyboard cursor.
 """
@@ -20,33 +20,49 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from engines.pueblo.data import CORNERS, SIZE
-from engines.pueblo.geometry import LINES, ORIENTATIONS, POSE_COLUMNS, SPACE_NAMES
+from lanterne.client.i18n import N_, _
+from lanterne.client.theme import BLACK, WHITE, Pueblo
+from lanterne.engines.pueblo.data import CORNERS, SIZE
+from lanterne.engines.pueblo.geometry import LINES, ORIENTATIONS, POSE_COLUMNS, SPACE_NAMES
 
 # ------------------------------------------------------------------ colours
 
-SEAT_BG = (("#b83b3b", "#9a2f2f"), ("#2f6db5", "#25599a"), ("#2e8b47", "#24723a"), ("#8a4fb0", "#733f95"))
+SEAT_BG = Pueblo.SEAT_BG
 """Per seat, two shades for the tops of its stones (stones alternate, so neighbours stay apart)."""
 
-SEAT_INK = ("#e05a5a", "#5a9be0", "#4cbb68", "#b07ad6")
+SEAT_INK = Pueblo.SEAT_INK
 """Seat colours as text on the dark background."""
 
-NEUTRAL_BG = ("#a89470", "#8f7c5a")
-FLOOR_BG = ("#2a2a2a", "#323232")
-SITE_BG = "#6b5a1e"
-LEGAL_STYLE = "bold black on #7bd88f"
-ILLEGAL_STYLE = "bold white on #c0392b"
-TRACK_STYLE = "#8a8a8a on #1c1c1c"
-CHIEF_STYLE = "bold black on #e0b92c"
-OPTION_STYLE = "bold white on #3d5a80"
-OPTION_HOT_STYLE = "bold black on #8fc1ef"
-HOVER_STYLE = "bold white on #4a4a4a"
+NEUTRAL_BG = Pueblo.NEUTRAL_BG
+FLOOR_BG = Pueblo.FLOOR_BG
+SITE_BG = Pueblo.SITE_BG
+LEGAL_STYLE = f"bold {BLACK} on {Pueblo.LEGAL_BG}"
+ILLEGAL_STYLE = f"bold {WHITE} on {Pueblo.ILLEGAL_BG}"
+TRACK_STYLE = f"{Pueblo.TRACK_INK} on {Pueblo.TRACK_BG}"
+CHIEF_STYLE = f"bold {BLACK} on {Pueblo.CHIEF_BG}"
+OPTION_STYLE = f"bold {WHITE} on {Pueblo.OPTION_BG}"
+OPTION_HOT_STYLE = f"bold {BLACK} on {Pueblo.OPTION_HOT_BG}"
+HOVER_STYLE = f"bold {WHITE} on {Pueblo.HOVER_BG}"
 CHIEF = "☻"
 
 # ------------------------------------------------------------------ the stone in hand
 
 FLAT_BOTTOM, FLAT_TOP, CORNER_TALL = 0, 1, 2
-FAMILY_NAMES = ("flat bottom", "flat top", "corner tall")
+FAMILY_NAMES = (N_("flat bottom"), N_("flat top"), N_("corner tall"))
+CORNER_NAMES = {0: N_("NW corner"), 9: N_("NE corner"), 18: N_("SE corner"), 27: N_("SW corner")}
+
+
+def space_name(s: int) -> str:
+    """A space of the chieftain's track in the language in force (the engine's ``SPACE_NAMES``, said)."""
+    if s in CORNER_NAMES:
+        return _(CORNER_NAMES[s])
+    if s < 9:
+        return _("north of {column}").format(column="abcdefgh"[s - 1])
+    if s < 18:
+        return _("east of row {row}").format(row=8 - (s - 10))
+    if s < 27:
+        return _("south of {column}").format(column="abcdefgh"[7 - (s - 19)])
+    return _("west of row {row}").format(row=s - 28 + 1)
 
 
 def family_of(orient: int) -> int:
@@ -169,9 +185,13 @@ def _track_places() -> dict[int, tuple[int, int, int]]:
 TRACK_PLACES: dict[int, tuple[int, int, int]] = _track_places()
 
 
+CORNER_MARKS = (N_("NW"), N_("NE"), N_("SE"), N_("SW"))
+"""The corners' marks on the track, in the language in force (French: NO, NE, SE, SO)."""
+
+
 def _space_label(space: int) -> str:
     if space in CORNERS:
-        return ("NW", "NE", "SE", "SW")[CORNERS.index(space)]
+        return _(CORNER_MARKS[CORNERS.index(space)])
     name = SPACE_NAMES[space]
     return name.split()[-1]  # the file letter or the row number
 
@@ -230,8 +250,8 @@ class BoardPicture(NamedTuple):
 
 def top_style(owner: int, stone: int) -> str:
     if owner < 0:
-        return f"bold black on {NEUTRAL_BG[stone % 2]}"
-    return f"bold white on {SEAT_BG[owner][stone % 2]}"
+        return f"bold {BLACK} on {NEUTRAL_BG[stone % 2]}"
+    return f"bold {WHITE} on {SEAT_BG[owner][stone % 2]}"
 
 
 def _cell_lines(pic: BoardPicture, cx: int, cy: int) -> list[tuple[str, str]]:
@@ -241,9 +261,9 @@ def _cell_lines(pic: BoardPicture, cx: int, cy: int) -> list[tuple[str, str]]:
     if top is not None:
         style = top_style(*top)
     elif c in pic.sites:
-        style = f"bold #f0cc48 on {SITE_BG}"
+        style = f"bold {Pueblo.SITE_INK} on {SITE_BG}"
     else:
-        style = f"#6a6a6a on {FLOOR_BG[(cx + cy) % 2]}"
+        style = f"{Pueblo.FLOOR_INK} on {FLOOR_BG[(cx + cy) % 2]}"
     middle = str(h) if h else ("site" if c in pic.sites else "·")
     over = pic.overlay.get(c)
     if over is not None:
@@ -300,10 +320,6 @@ class PuebloBoard(Widget, can_focus=True):
 
     KEEP_SCROLL_ON_FOCUS = True  # the screen scrolls it to the keyboard cursor (GameScreen.set_focus)
 
-    DEFAULT_CSS = f"""
-    PuebloBoard {{ width: {BOARD_W}; height: {BOARD_H}; }}
-    PuebloBoard:focus {{ background-tint: $primary 4%; }}
-    """
 
     class Pointed(Message):
         """The pointer is over a cell (x, y), a track space, or nothing of the board."""

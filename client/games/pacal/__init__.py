@@ -1,0 +1,1 @@
+"""Pacal's screen, widgets and stylesheet (see lanterne.client.games)."""

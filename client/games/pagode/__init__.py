@@ -1,0 +1,1 @@
+"""Pagode's screen, widgets and stylesheet (see lanterne.client.games)."""

@@ -1,0 +1,1 @@
+"""Pandoria's screen, widgets and stylesheet (see lanterne.client.games)."""

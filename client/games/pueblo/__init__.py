@@ -1,0 +1,1 @@
+"""Pueblo's screen, widgets and stylesheet (see lanterne.client.games)."""

@@ -1,0 +1,102 @@
+"""A game screen's network side: the link banner, an early end said as such, leaving by pause or resign.
+
+A game played on the LAN opens the game's own board screen, as a local
+game does, and gives it a :class:`NetworkSide` to compose
+(``screen.network``): the screen asks it to draw the banner after each
+change (every other peer's link, the safety code, the others' last moves)
+and the table chat's pane (shown or hidden with F3),
+for the words of a game that stopped early (a claim, a replaced seat, a
+cheat) instead of the board's own result, and to leave (pause or resign)
+instead of the local game's confirmation. The screen needs nothing else
+of the network (:class:`lanterne.client.screens.game.NetworkPart`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lanterne.client.i18n import N_, _
+from lanterne.client.net_controller import ON_GONE_WORDS, NetworkGame, claim_time
+from lanterne.client.screens.dialogs import LeaveScreen
+from lanterne.client.widgets.chat import ChatPane
+from lanterne.client.widgets.link_banner import LinkBanner
+from lanterne.client.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from lanterne.client.screens.game import GameScreen
+
+RESIGN_WORDS = {"end": N_("the game ends now with the scores so far, signed in every log."),
+                "computer": N_("a computer takes your seat at once and the others play on.")}
+"""What a resignation does, by the table's on-gone policy (protocol.net.peer.Peer.resign)."""
+
+
+class NetworkSide:
+    """The network part of a game screen: one per screen, over the screen's :class:`NetworkGame`."""
+
+    def __init__(self, controller: NetworkGame):
+        self.controller = controller
+        self.banner: LinkBanner | None = None
+        """Mounted above the status line at the screen's first drawing."""
+        self.chat: ChatPane | None = None
+        """The table chat, mounted with the banner; shown beside the board only where there is room."""
+        self._chat_shown = 0
+
+    CHAT_BESIDE_FROM = 140
+    """From this width the chat pane starts shown; narrower, it starts hidden (F3) and new lines pop up."""
+
+    def show(self, screen: GameScreen) -> None:
+        """After the screen drew the game: the banner and the chat pane, mounted the first time."""
+        if self.banner is None:
+            self.banner = LinkBanner(id="link-banner")
+            screen.mount(self.banner, before=screen.query_one(StatusLine))
+            screen.sub_title = _("{game} — network game").format(game=screen.game.name)
+            self.chat = ChatPane(self.controller.send_chat, id="chat-pane")
+            self.chat.display = screen.app.size.width >= self.CHAT_BESIDE_FROM
+            screen.mount(self.chat)
+        self.banner.show(self.controller, compact=screen.compact)
+        if self.chat is not None:
+            for line in self.controller.chat[self._chat_shown:]:
+                self.chat.add(line)
+            self._chat_shown = len(self.controller.chat)
+
+    def toggle_chat(self) -> None:
+        """F3: show the chat pane (the cursor in its input) or hide it."""
+        if self.chat is None:
+            return
+        if self.chat.display:
+            self.chat.close()
+        else:
+            self.chat.open()
+
+    def early_end(self) -> str:
+        """One line if the game stopped early (a claim, a replaced seat, a cheat), else ""."""
+        return self.controller.early_end()
+
+    def leave(self, screen: GameScreen) -> None:
+        """Escape: over, the screen closes; else pause (come back with r in the lobby) or resign."""
+        controller = self.controller
+        if controller.is_over():
+            screen.app.pop_screen()
+            return
+
+        def answer(choice: str | None) -> None:
+            if choice:
+                controller.leave(resign=choice == "resign")
+                screen.app.pop_screen()
+
+        policy = controller.on_gone or "end"
+        pause = (_("Pause: the others see you left on purpose; r in the lobby brings you back (after {time}: {then}).")
+                 if controller.players > 2 else
+                 _("Pause: the other player sees you left on purpose; r in the lobby brings you back (after {time}: "
+                   "{then})."))
+        screen.app.push_screen(LeaveScreen(
+            _("Leave this network game?") + "\n"
+            + pause.format(time=claim_time(controller.claim_after), then=_(ON_GONE_WORDS.get(policy, "")))
+            + "\n" + _("Resign: {what}").format(what=_(RESIGN_WORDS.get(policy, "")))), answer)
+
+
+def network_screen_for(controller: NetworkGame) -> GameScreen:
+    """The game's own board screen (as for a local game), with the network side composed in."""
+    from lanterne.client.screens.game import game_screen_for
+
+    return game_screen_for(controller, network=NetworkSide(controller))

@@ -1,0 +1,124 @@
+"""Trials for tuning the search player: a setting against greedy on numbered seeds, one line per game.
+
+    python -m lanterne.engines.bots.trial GAME --idx 0-39 [--seeds tune|measure] [--iterations N]
+        [--kw '{"root_top": 4}'] [--name NAME] [--out FILE.jsonl]
+    python -m lanterne.engines.bots.trial GAME --probe INDEX:DECISION [--kw ...]
+
+Match ``i`` is ``arena.Match(GAME, "greedy", i, "normal", seeds)``: the same
+seed as ``lanterne strength``'s match (by default the ``tune`` seeds, the
+only ones tuning may look at), the search player in seat ``i % 2``, but the
+search player is ``IsmctsBot(**kw)`` at ``--iterations`` (600, ``normal``'s)
+instead of the shipped settings. The settings left out of ``--kw`` are the
+game's ``TUNING``, so ``--kw '{}'`` replays the shipped player: its games are
+the same as the records of ``lanterne strength --seeds tune`` (same moves,
+same scores). Each line gives the result, the final scores and the median
+CPU seconds of the search player's moves (``time.thread_time``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from lanterne.engines.bots.arena import Match, TimedSearch, opponent_player
+from lanterne.engines.bots.ismcts import IsmctsBot
+from lanterne.engines.bots.by_name import make_bot
+from lanterne.engines.core import TABLE, OpenTable, play_out
+from lanterne.engines.registry import get_game
+
+
+def play(game_id: str, index: int, settings: dict, iterations: int = 600, seeds: str = "tune") -> dict:
+    """One trial game: the search player with ``settings`` against greedy on match ``index``'s seed."""
+    match = Match(game_id, "greedy", index, "normal", seeds)
+    game = get_game(game_id)
+    search = TimedSearch(IsmctsBot(f"{match.seed}/search", iterations=iterations, **settings), time.thread_time)
+    other = opponent_player(match)
+    seat = match.search_seat
+    players = [other, other]
+    players[seat] = search
+    final, _ = play_out(game, game.setup(players=2), OpenTable(match.seed), players)
+    cpu = [ms / 1000.0 for ms in search.move_ms]
+    winners = game.winners(final)
+    return {"game": game_id, "seeds": seeds, "index": index, "settings": settings, "iterations": iterations,
+            "score": 1.0 / len(winners) if seat in winners else 0.0, "scores": list(game.scores(final)),
+            "seat": seat, "cpu_median": round(statistics.median(cpu), 3) if cpu else None}
+
+
+def probe(game_id: str, index: int, decision: int, settings: dict, iterations=(600, 6000), seeds: str = "tune",
+          top: int = 8) -> list[str]:
+    """The root's most visited children at the shipped player's ``decision``-th real decision of match ``index``,
+    searched again with ``settings`` at each of ``iterations``: how the search sees that position."""
+    match = Match(game_id, "greedy", index, "normal", seeds)
+    game = get_game(game_id)
+    bot = IsmctsBot(f"{match.seed}/search", iterations=600)
+    other = make_bot("greedy", f"{match.seed}/greedy")
+    seat = match.search_seat
+    state, table = game.setup(players=2), OpenTable(match.seed)
+    seen = 0
+    while not game.is_over(state):
+        actor = game.next_actor(state)
+        if actor == TABLE:
+            state, _ = game.apply(state, table.resolve(state, game.table_op(state)))
+            continue
+        if actor == seat and len(game.legal_actions(state, actor)) > 1:
+            seen += 1
+            if seen == decision:
+                break
+        state, _ = game.apply(state, (bot if actor == seat else other).choose(game, game.view(state, actor), actor))
+    view = game.view(state, seat)
+    lines = [f"match {index}, decision {seen}: scores {game.scores(state)}, seat {seat + 1} to play"]
+    for n in iterations:
+        search = IsmctsBot("probe", iterations=n, **settings)
+        roots = []
+        iterate = search._iterate
+
+        def first_root(g, s, root, players, iterate=iterate, roots=roots):
+            if not roots:
+                roots.append(root)
+            iterate(g, s, root, players)
+
+        search._iterate = first_root
+        choice = search.choose(game, view, seat)
+        lines.append(f"{n} iterations: {game.format_action(state, choice)}")
+        children = sorted(roots[0].children.items(), key=lambda kv: -kv[1].visits)[:top]
+        for (_, action), child in children:
+            lines.append(f"  {game.format_action(state, action):16s} visits {child.visits:6d} "
+                         f"value {child.reward[seat] / child.visits:.3f}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description="The search player with given settings against greedy, seed by seed.")
+    p.add_argument("game")
+    p.add_argument("--idx", default="0-19", help="match indices, FIRST-LAST (default 0-19)")
+    p.add_argument("--seeds", default="tune", choices=("tune", "measure"))
+    p.add_argument("--iterations", type=int, default=600)
+    p.add_argument("--kw", default="{}", help="IsmctsBot settings as JSON, e.g. '{\"root_top\": 4}'")
+    p.add_argument("--name", default="trial")
+    p.add_argument("--out", default=None, help="append each game's JSON line to this file too")
+    p.add_argument("--probe", default=None, metavar="INDEX:DECISION",
+                   help="print the root's children at that decision of that match instead")
+    args = p.parse_args(argv)
+    if args.probe:
+        index, decision = (int(x) for x in args.probe.split(":"))
+        print("\n".join(probe(args.game, index, decision, json.loads(args.kw), seeds=args.seeds)))
+        return 0
+    first, last = (int(x) for x in args.idx.split("-"))
+    settings = json.loads(args.kw)
+    total = 0.0
+    for index in range(first, last + 1):
+        record = {"name": args.name, **play(args.game, index, settings, args.iterations, args.seeds)}
+        total += record["score"]
+        line = json.dumps(record)
+        print(line, flush=True)
+        if args.out:
+            with open(args.out, "a", encoding="utf-8") as f:
+                f.write(line + "\n")
+    print(f"# {args.name} {args.game} {args.seeds} {args.idx}: {total} / {last - first + 1}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,185 @@
+"""The search player's optional settings (issue 20 trials): leaf estimates, progressive bias, greedy root pruning,
+relative rewards, whole-turn plans.
+
+Each is deterministic (same seed and view, same move), legal, and reads only the view.
+"""
+
+import pytest
+
+from lanterne.engines.bots import IsmctsBot
+from lanterne.engines.bots.estimates import ESTIMATES, PAGODE_CARD, PAGODE_USE, open_yield
+from lanterne.engines.bots.simple import GreedyBot
+from lanterne.engines.core import TABLE, OpenTable, play_out
+from lanterne.engines.registry import get_game
+
+
+def position(game_id, seed="options", moves=12):
+    """A decision after ``moves`` greedy actions: (game, full state, seat to act)."""
+    game = get_game(game_id)
+    state, table, greedy = game.setup(2), OpenTable(seed), GreedyBot(seed)
+    done = 0
+    while True:
+        actor = game.next_actor(state)
+        if actor == TABLE:
+            state, _ = game.apply(state, table.resolve(state, game.table_op(state)))
+            continue
+        if done >= moves and len(game.legal_actions(state, actor)) > 1:
+            return game, state, actor
+        state, _ = game.apply(state, greedy.choose(game, state, actor))
+        done += 1
+
+
+SETTINGS = [{"estimate": True}, {"bias": 0.1}, {"root_top": 3}, {"estimate": True, "bias": 0.1, "root_top": 3},
+            {"relative": True}, {"plans": 4}, {"plans": 4, "estimate": True}, {"plans": 3, "greedy_plans": True}]
+
+
+@pytest.mark.parametrize("game_id", ["pagode", "pandoria"])
+@pytest.mark.parametrize("settings", SETTINGS)
+def test_each_setting_plays_a_legal_move_the_same_every_time(game_id, settings):
+    game, state, seat = position(game_id)
+    view = game.view(state, seat)
+    moves = {IsmctsBot("s", iterations=25, **settings).choose(game, view, seat) for _ in range(2)}
+    (move,) = moves
+    assert move in game.legal_actions(state, seat)
+
+
+def test_the_estimates_count_what_the_end_or_the_next_turns_pay():
+    game, state, seat = position("pandoria")
+    res = state.resources[seat]
+    est = ESTIMATES["pandoria"](game, state, seat)
+    assert est >= game.points(state, seat) + len(state.piles[f"hand{seat}"]) + sum(res) / 3 - 1e-9
+    game, state, seat = position("pagode")
+    assert ESTIMATES["pagode"](game, state, seat) == pytest.approx(
+        game.points(state, seat) + PAGODE_USE * sum(state.uses[seat]) + PAGODE_CARD * len(state.hands[seat]))
+
+
+def test_a_finished_game_is_worth_its_points():
+    game = get_game("pagode")
+    final, _ = play_out(game, game.setup(2), OpenTable("end"), [GreedyBot("a"), GreedyBot("b")])
+    assert [ESTIMATES["pagode"](game, final, s) for s in (0, 1)] == [game.points(final, s) for s in (0, 1)]
+
+
+def test_root_pruning_keeps_the_greedy_best_and_its_ties():
+    game, state, seat = position("pagode", moves=20)
+    view = game.view(state, seat)
+    bot = IsmctsBot("s", iterations=10, root_top=2)
+    move = bot.choose(game, view, seat)
+    kept = bot._root_actions
+    legal = game.legal_actions(view, seat)
+    if kept is not None:
+        assert 2 <= len(kept) <= len(legal) and set(kept) <= set(legal) and move in kept
+
+
+def test_a_trial_with_no_settings_replays_the_arena_match_of_its_seed():
+    from lanterne.engines.bots.arena import Match, play_match
+    from lanterne.engines.bots.trial import play
+
+    for seeds in ("tune", "measure"):
+        trial = play("pueblo", 1, {}, iterations=5, seeds=seeds)
+        arena = play_match(Match("pueblo", "greedy", 1, "normal", seeds), iterations=5)
+        assert (trial["scores"], trial["score"], trial["seat"]) == (arena["scores"], arena["score"], 1)
+
+
+def test_a_probe_shows_the_roots_children_at_a_decision():
+    from lanterne.engines.bots.trial import probe
+
+    lines = probe("pueblo", 0, 2, {}, iterations=(8,), top=3)
+    assert lines[0].startswith("match 0, decision 2: scores ") and lines[1].startswith("8 iterations: ")
+    assert 1 <= len(lines) - 2 <= 3 and all("visits" in line for line in lines[2:])
+
+
+@pytest.mark.parametrize("game_id", ["pagode", "pandoria"])
+def test_turn_plans_are_distinct_whole_turns_best_first(game_id):
+    game, state, seat = position(game_id, moves=20)
+    view = game.view(state, seat)
+    bot = IsmctsBot("s", iterations=10, plans=5, greedy_plans=False)
+    bot._settle(game)
+    lines = bot._turn_lines(game, view, seat)
+    assert 1 <= len(lines) <= 5 and len(set(lines)) == len(lines)
+    gains = []
+    for line in lines:
+        after = view
+        for i, action in enumerate(line):
+            assert game.next_actor(after) == seat and action in game.legal_actions(after, seat)
+            after, _ = game.apply(after, action)
+        assert game.is_over(after) or game.next_actor(after) != seat or len(line) == IsmctsBot.PLAN_DEPTH
+        gains.append(game.points(after, seat) - game.points(view, seat))
+    assert gains == sorted(gains, reverse=True)
+    same = IsmctsBot("s", iterations=10, plans=5, greedy_plans=False)   # the same seed: the same lines
+    assert same.choose(game, view, seat) in {line[0] for line in lines}
+
+
+def test_the_pandoria_estimate_counts_the_open_regions_next_to_a_seats_figures():
+    game, state, seat = position("pandoria", moves=30)
+    mine = [h for h, occ in enumerate(state.occupant) if occ >= 0 and occ >> 1 == seat]
+    assert mine, "a figure of the seat on the board after 30 greedy moves"
+    def figures(as_leader):
+        other = state.copy()
+        other.occupant = [occ if occ < 0 or occ >> 1 != seat else seat * 2 + as_leader for occ in state.occupant]
+        return other
+
+    plain = open_yield(figures(False), seat)
+    assert plain > 0, "the seat's figures stand next to open regions"
+    assert open_yield(figures(True), seat) == pytest.approx(2 * plain)      # a leader counts twice
+    alone = state.copy()
+    alone.occupant = [occ if occ < 0 or occ >> 1 != seat else -1 for occ in state.occupant]
+    assert open_yield(alone, seat) == 0.0                                 # only the seat's own figures count
+    shut = state.copy()
+    shut.closed = [1] * len(state.closed)
+    assert open_yield(shut, seat) == 0.0                              # a closed region pays no more
+
+
+def test_the_greedy_players_best_line_is_legal_and_gains_what_it_says():
+    game, state, seat = position("pagode", moves=20)
+    view = game.view(state, seat)
+    for action in game.legal_actions(view, seat)[:6]:
+        value, line = GreedyBot().best_line(game, view, seat, action, 40)
+        assert line[0] == action and value == GreedyBot().line_value(game, view, seat, action, 40)
+        after = view
+        for step in line:
+            assert game.next_actor(after) == seat and step in game.legal_actions(after, seat)
+            after, _ = game.apply(after, step)
+        assert game.points(after, seat) - game.points(view, seat) == value
+
+
+def test_greedy_plans_add_the_look_aheads_best_lines_to_the_beams():
+    game, state, seat = position("pagode", moves=20)
+    view = game.view(state, seat)
+    beam = IsmctsBot("s", plans=3, greedy_plans=False)
+    both = IsmctsBot("s", plans=3, greedy_plans=True)
+    for bot in (beam, both):
+        bot._settle(game)
+    lines, more = beam._turn_lines(game, view, seat), both._turn_lines(game, view, seat)
+    assert more[: len(lines)] == lines and len(set(more)) == len(more) <= 6
+    found = [GreedyBot().best_line(game, view, seat, a, IsmctsBot.ROOT_LOOKAHEAD)
+             for a in game.legal_actions(view, seat)]
+    best = max(value for value, _ in found)
+    assert next(line for value, line in found if value == best) in more      # the first of the best
+
+
+@pytest.mark.parametrize("players, settings, turns", [
+    (2, {"rollout_table_turns": 4}, 4), (4, {"rollout_table_turns": 4}, 4), (3, {"rollout_table_turns": 4}, 3),
+    (4, {}, 8), (4, {"rollout_table_turns": 4, "rollout_turns": 2}, 8)])
+def test_a_rollout_stops_after_whole_rounds_of_the_table(players, settings, turns):
+    """``rollout_table_turns``: about that many turns in all, whole rounds, at least one a seat (Pandoria: 4)."""
+    game = get_game("pueblo")
+    seen = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(game, name)
+
+        def apply(self, state, action):
+            seen.append(game.next_actor(state))
+            return game.apply(state, action)
+
+    bot = IsmctsBot("s", **settings)
+    bot._settle(game)
+    bot._root_lead = [0.0] * players      # what choose() sets before its iterations
+    state, table = game.setup(players), OpenTable("rounds")
+    while game.next_actor(state) == TABLE:
+        state, _ = game.apply(state, table.resolve(state, game.table_op(state)))
+    bot._rollout(Counting(), state, table, players)
+    actors = [a for a in seen if a != TABLE]
+    played = sum(1 for i, a in enumerate(actors) if i == 0 or a != actors[i - 1])
+    assert played == turns
