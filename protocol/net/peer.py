@@ -528,7 +528,8 @@ class Peer(Seating, Computers, Watchers, TableChat):
         except ProtocolError as e:
             reason = f"bytes not signed by the peer ({e})"
         else:
-            if author in self.keys() or any(s.key == author for s in self._former):
+            if (author in self.keys() or any(s.key == author for s in self._former)
+                    or (self.session is not None and self.session.replacing_us(author))):
                 return author     # a replaced peer's late entries: the session drops them
             reason = f"an entry signed by a stranger ({fingerprint(author)})"
         key = next((k for k, known in self.links.items() if known is link), None)

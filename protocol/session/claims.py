@@ -205,19 +205,28 @@ class Claims:
         self._held[entry.hash] = (entry, 0)
         return True
 
+    def replacing_us(self, key: bytes) -> bool:
+        """Whether ``key`` is the computer named by a replace against our seat that we hold aside: its entries
+        are what tell us we are out (:meth:`_built_on_held`), so a link must carry them to us."""
+        return any(root.kind == REPLACE and root.body["key"] == key for root, _ in self._held.values())
+
     def _built_on_held(self, entry: Entry) -> bool:
         """An entry of another seat on the branch of a claim against us that we hold aside (see
-        :meth:`_claimed_while_gone`). Agrees are followed. We are out once the others took the claim for sure:
+        :meth:`_claimed_while_gone`). Agrees are followed, each from the seat whose answer it is. We are out once
+        the others took the claim for sure:
         the claimer's closing abort of a claim, or, after every agree to a replace, any entry built on the last
         one (the computer holds the seat there). A refusal leaves us where we are: our own entry for the claim's
         place voids the claim wherever it arrives (:meth:`_claim_voided`)."""
         held = self._held.get(entry.prev)
-        if held is None or entry.author == self.public or self._seat_of(entry.author) is None \
-                or entry.game != self.game_id:
+        if held is None or entry.author == self.public or entry.game != self.game_id:
             return False
         root, agreed = held
         by = self._seat_of(root.author)
-        if root.kind == REPLACE and agreed >= max(1, len(self.seats) - 2):
+        answers = [i for i in range(len(self.seats)) if i not in (self.my_seat, by)] or [by]
+        taken = root.kind == REPLACE and agreed >= len(answers)
+        if self._seat_of(entry.author) is None and not (taken and entry.author == root.body["key"]):
+            return False     # (the computer that holds our seat now signs with the key the replace named)
+        if taken:
             self.replaced_at = root.seq
             self._out(by, f"seat {self.my_seat + 1} was given to a computer by seat {by + 1} while this peer "
                           f"was gone (entry {root.seq})")
@@ -226,7 +235,8 @@ class Claims:
             check(self._schemas[entry.kind], entry.body, entry.kind)
         except (KeyError, ProtocolError):
             return False
-        if entry.kind == AGREE and entry.body["replace"] == root.hash:
+        if entry.kind == AGREE and entry.body["replace"] == root.hash and agreed < len(answers) \
+                and self._seat_of(entry.author) == answers[agreed]:     # each answer from its seat, in seat order
             self._held[entry.hash] = (root, agreed + 1)
             return True
         if (entry.kind == ABORT and root.kind == CLAIM and entry.author == root.author

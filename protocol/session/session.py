@@ -344,7 +344,8 @@ class Session(Seating, Play, Ending, Claims):
         """Check an entry's place in the chain, its shape, its author and kind, then let its phase read it."""
         author_seat = self._seat_of(entry.author)
         blame = author_seat
-        if self.seats and author_seat is None and entry.author not in self.replaced:
+        if self.seats and author_seat is None and entry.author not in self.replaced \
+                and not self.replacing_us(entry.author):
             raise OutOfPlace(f"entry {entry.seq} ({entry.kind}) is signed by {ids.fingerprint(entry.author)}, "
                              f"who holds no seat here", hostile=True)
         if chain.place(self, entry, blame) == chain.HELD:

@@ -144,6 +144,46 @@ def test_the_gone_peer_coming_back_learns_it_was_replaced(pandoria):
     assert _raws(gone)[:replace_at] == _raws(claimer)[:replace_at], "identical up to where it left"
 
 
+def test_a_gone_peer_that_moved_on_its_own_learns_it_from_the_computers_first_entry():
+    """Back from its files, the gone seat played its turn before any link (moves that never left it). The
+    others' replace and agree are held aside at those places; the computer's first entry, signed with the key
+    the replace named, tells it that its seat is gone (found by CI: this entry was refused as a stranger's)."""
+    sessions, _, comp = _game("pueblo", "rh1", 8)
+    gone, claimer = sessions[GONE], sessions[0]
+    place = next(e.seq for e in claimer.chain if e.kind == REPLACE)
+    while gone.my_turn:
+        gone.act(RandomBot("rh1/back").choose(gone.game, gone.view, gone.my_seat))
+    assert len(gone.chain) > place + 1 and all(e.author == gone.public for e in gone.chain[place:])
+    events = []
+    for raw in claimer.entries_after(place):
+        events += gone.receive(raw, sender=claimer.public)
+        if gone.over:
+            break
+    assert isinstance(gone.result, Replaced) and gone.result.by == 0 and "while this peer was gone" in \
+        gone.result.reason, gone.result
+    assert open_entry(raw).author == comp.public, "out at the computer's first entry, not before"
+    assert _raws(gone)[:place] == _raws(claimer)[:place]
+
+
+def test_a_held_replace_counts_only_the_answer_of_the_seat_whose_answer_it_is():
+    """At a table of three the one answer is the third seat's: an agree signed by the claimer itself (a seat
+    that wants the gone one out) is not taken, and a computer's entry built on it changes nothing."""
+    sessions, _, comp = _game("pueblo", "rh1", 8)
+    gone, claimer = sessions[GONE], sessions[0]
+    place = next(e.seq for e in claimer.chain if e.kind == REPLACE)
+    gone.act(RandomBot("rh1/back").choose(gone.game, gone.view, gone.my_seat))
+    replace = claimer.chain[place]
+    forged = seal(claimer.identity, game=claimer.game_id, seq=place + 1, prev=replace.hash, kind=AGREE,
+                  body={"replace": replace.hash})
+    gone.receive(replace.raw, sender=claimer.public)
+    gone.receive(forged.raw, sender=claimer.public)
+    move = next(e for e in claimer.chain[place:] if e.author == comp.public)   # the claimer runs the computer:
+    built = seal(comp.identity, game=claimer.game_id, seq=place + 2, prev=forged.hash, kind=move.kind,
+                 body=move.body)                                            # it can sign on its own agree
+    gone.receive(built.raw, sender=claimer.public)
+    assert not gone.over and gone.phase == "play"
+
+
 def test_a_seat_that_sees_the_claimed_seat_here_refuses_and_the_replacement_is_withdrawn():
     """Seat 2 still sees seat 3 linked: it refuses the replace; the computer takes nothing; play waits again."""
     from tests.protocol.helpers import drive

@@ -133,7 +133,7 @@ async def test_the_host_gone_for_good_is_replaced_by_seat_2_and_learns_it_when_b
     back_lines = []
     back = Peer.from_files(IDS[0], meta, player=make_bot("random", 1), options=BACK, say=back_lines.append)
     back_session = await asyncio.wait_for(back.run_host([LOCAL], 0, discover=False), 60)
-    assert isinstance(back_session.result, Replaced) and back_session.result.by == 1
+    assert isinstance(back_session.result, Replaced) and back_session.result.by == 1, "\n".join(back_lines)
     sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)
     assert all(isinstance(s.result, GameOver) for s in sessions), [s.result for s in sessions]
     logs = [read_log(p.files.log_path)[0] for p in guests]
