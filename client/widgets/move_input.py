@@ -6,6 +6,10 @@ fast typist) lands in an empty line. The old line emptied itself later, when
 the screen had played the move, and so erased whatever had been typed in the
 meantime. A move the rules refuse comes back into the line (if nothing new
 was typed since) so it can be corrected.
+
+Escape in a line holding text empties it (a second Escape is the screen's:
+leave); ":" is the screen's key, never a letter of the line (no move
+notation has one), so ":" after an abandoned line does not extend it.
 """
 
 from __future__ import annotations
@@ -15,8 +19,8 @@ from textual.widgets import Input
 
 class MoveInput(Input):
     def check_consume_key(self, key: str, character: str | None) -> bool:
-        """"?" is no part of any move: it stays the screen's key (the list of legal moves)."""
-        return character != "?" and super().check_consume_key(key, character)
+        """"?" and ":" are no part of any move: they stay the screen's keys (the list of legal moves, the line)."""
+        return character not in ("?", ":") and super().check_consume_key(key, character)
 
     async def _on_key(self, event) -> None:
         # Enter is taken here, in the order the keys came. Left to the bindings, it would travel up to
@@ -26,6 +30,11 @@ class MoveInput(Input):
             event.stop()
             event.prevent_default()
             await self.action_submit()
+            return
+        if event.key == "escape" and self.value:
+            event.stop()
+            event.prevent_default()
+            self.value = ""
             return
         await super()._on_key(event)
 

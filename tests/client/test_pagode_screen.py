@@ -301,3 +301,27 @@ async def test_typed_notation_is_not_taken_for_board_keys():
         await pilot.pause()
         assert controller.waiting.seat == 1 - seat
         assert [e.text for e in controller.log if e.actor == seat][-2:] == [f"c3 {letter}", "end"]
+
+
+async def test_escape_empties_the_move_line_and_colon_is_never_a_letter_of_it():
+    """Seen at 80x24: ":c1 b", Escape, ":end" read "c1 b:end" (the line ate ":" and kept the abandoned text)."""
+    controller, app = pagode_app([None, None], seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        line = app.screen.query_one("#command")
+        await pilot.press("colon", "c", "1", "space", "b", "colon")
+        await pilot.pause()
+        assert line.value == "c1 b" and app.focused is line
+        await pilot.press("escape")
+        await pilot.pause()
+        assert line.value == "" and isinstance(app.screen, PagodeScreen), "the first Escape empties the line"
+        seat = controller.waiting.seat
+        view = controller.view(seat)
+        letter = "rbgvy"[view.cards.ids[view.reserves[seat][0]] // 11]
+        await pilot.press("colon", "c", "3", "space", letter, "enter")
+        await pilot.pause()
+        assert [e.text for e in controller.log if e.actor == seat][-1:] == [f"c3 {letter}"]
+        await pilot.press("escape")      # an empty line: Escape is the screen's again (leave?)
+        await pilot.pause()
+        assert not isinstance(app.screen, PagodeScreen)
