@@ -14,8 +14,10 @@ from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, until, wait_p
 
 PATIENT = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=1.0)
 BACK = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=15.0)
-"""A peer back from its files: it must link again before it would claim the others gone (1 s was
-too short on a loaded machine: it claimed, nobody answered in time, and it ended the game alone)."""
+"""A peer back from its files. Its claim time is still the table's, signed at the start (1 s here), so on a
+loaded machine it may play its own turn before any link brings it the replace the others wrote meanwhile:
+it then holds that replace aside and learns it is out from the computer's first entry (a CI run caught it
+refusing that entry as a stranger's, relinking for ever, then ending the game alone)."""
 
 
 def _table(tmp_path, game: str):
