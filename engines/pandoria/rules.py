@@ -16,7 +16,7 @@ from lanterne.engines.core import (DEAL, ROLL, SHUFFLE, Cards, IllegalAction, Ta
 
 from . import data as D
 from .board import (CASTLE, DIRECTIONS, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED,
-                    PRINTED_SPACES, START_HEXES, STEP, hex_name, is_enclosed, is_open_region,
+                    PRINTED_SPACES, START_HEXES, STEP, frontier, hex_name, is_enclosed, is_open_region,
                     region_if_enclosed)
 from .state import PandoriaState, changed
 from .actions import Build, Buy, Castle, Figure, Monument, Move, Pass, Single, Skip, Spell, Take, Tile
@@ -144,48 +144,20 @@ def touches(st: PandoriaState, h: int) -> bool:
 
 
 def touching_free(st: PandoriaState) -> set[int]:
-    """The free land hexes that touch an anchor.
+    """The free land hexes that touch an anchor (a new set: the caller may change it).
 
-    The hot path of every place phase (a search lists it once a rollout
-    turn): it walks the precomputed ``_ANCHOR_WALK`` instead of calling
-    ``is_anchor`` per hex, in the same hex and neighbour order as before, so
-    the set is built by the same insertions.
+    The hot path of every place phase: ``board.frontier`` keeps it up to date
+    from the last terrain it saw instead of walking the board.
     """
-    t = st.terrain
-    out: set[int] = set()
-    for h, printed_next, land in _ANCHOR_WALK:
-        if t[h] != EMPTY:
-            if printed_next is not None and not any(t[n] != EMPTY for n in printed_next):
-                continue  # a printed space is an anchor only once a tile or castle touches it
-            for n in land:
-                if t[n] == EMPTY:
-                    out.add(n)
-    return out
+    return set(frontier(st.terrain).touching)
 
 
-def double_positions(st: PandoriaState, touching: set[int] | None = None) -> list[tuple[int, int]]:
+def double_positions(st: PandoriaState) -> list[tuple[int, int]]:
     """(hex, direction) of every legal double-tile placement: first half on hex,
     second half on its neighbour in that direction (6 rotations). One half at
-    least touches an anchor; each position is listed once, in a fixed order."""
-    t = st.terrain
-    if touching is None:
-        touching = touching_free(st)
-    out: list[tuple[int, int]] = []
-    for h in sorted(touching):
-        for b, there, back in _PAIRS[h]:   # prebuilt (h, d) and (b, d + 3) tuples
-            if t[b] == EMPTY:
-                out.append(there)
-                if b not in touching:
-                    out.append(back)
-    return out
-
-
-_ANCHOR_WALK = tuple((h, tuple(n for n in NEIGHBOURS[h] if KIND[n] != PRINTED) if KIND[h] == PRINTED else None,
-                      tuple(n for _, n in LAND_STEPS[h])) for h in LAND_HEXES)
-"""Per hex of the board: the hex, its non-printed neighbours if it is a printed space
-(``is_anchor``), and its plain-land neighbours (``LAND_STEPS``)."""
-_PAIRS = tuple(tuple((b, (h, d), (b, (d + 3) % 6)) for d, b in LAND_STEPS[h]) for h in range(NHEX))
-"""Per hex h: (b, (h, d), (b, opposite of d)) for each plain-land neighbour b in direction d."""
+    least touches an anchor; each position is listed once, in a fixed order
+    (by the touching hex, then by direction: ``board.frontier``)."""
+    return list(frontier(st.terrain).positions)
 
 
 def fits_double(st: PandoriaState, h: int, d: int) -> bool:
@@ -200,7 +172,7 @@ def fits_single(st: PandoriaState, h: int) -> bool:
 
 
 def single_positions(st: PandoriaState) -> list[int]:
-    return sorted(touching_free(st))
+    return sorted(frontier(st.terrain).touching)
 
 
 # --------------------------------------------------------------------------
@@ -397,27 +369,24 @@ def must_place(st: PandoriaState, seat: int) -> bool:
     Every double tile fits the same places, so this needs no tile's face:
     another seat's view, which does not know its tiles, judges its pass too.
     """
-    touching = touching_free(st)
-    if st.castles_left[seat] > 0 and touching:
+    edge = frontier(st.terrain)
+    if st.castles_left[seat] > 0 and edge.touching:
         return True
-    return bool(st.piles[f"tiles{seat}"]) and bool(double_positions(st, touching))
+    return bool(st.piles[f"tiles{seat}"]) and bool(edge.positions)
 
 
 def place_actions(st: PandoriaState, seat: int) -> list[tuple]:
     out: list[tuple] = []
     seen_faces = set()
-    positions = None
-    touching = touching_free(st)
+    edge = frontier(st.terrain)
     for slot in sorted(st.piles[f"tiles{seat}"]):
         ident = card_of(st, slot)
         if ident in seen_faces or tile_face(ident) in seen_faces:
             continue
         seen_faces.add(tile_face(ident))
-        if positions is None:
-            positions = double_positions(st, touching)
-        out += [("tile", slot, ident, h, d) for h, d in positions]
+        out += [("tile", slot, ident, h, d) for h, d in edge.positions]
     if st.castles_left[seat] > 0:
-        out += [("castle", h) for h in sorted(touching)]
+        out += [("castle", h) for h in sorted(edge.touching)]
     return out or [("pass",)]
 
 
