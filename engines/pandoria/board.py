@@ -244,20 +244,16 @@ def _update_frontier(last: Frontier, terrain: list[int], changed: list[int]) -> 
                 anchors.add(a)
             else:
                 anchors.discard(a)
-    flipped = set()
-    for c in changed:
-        for n in _AFFECTS[c]:
-            if (n in touching) != (terrain[n] == EMPTY and not anchors.isdisjoint(NEIGHBOURS[n])):
-                flipped.add(n)
+    flipped = {n for n in set().union(*map(_AFFECTS.__getitem__, changed))
+               if (n in touching) != (terrain[n] == EMPTY and not anchors.isdisjoint(NEIGHBOURS[n]))}
     touching ^= flipped
+    entries = dict(last.entries)
+    for h in flipped - touching:  # out of the frontier
+        del entries[h]
     # A member's entry depends on its neighbours' terrain and membership.
     stale = set(flipped)
     for h in (*changed, *flipped):
         stale.update(NEIGHBOURS[h])
-    entries = dict(last.entries)
-    for h in stale:
-        if h in touching:
-            entries[h] = _entry(terrain, touching, h)
-        else:
-            entries.pop(h, None)
+    for h in stale & touching:
+        entries[h] = _entry(terrain, touching, h)
     return Frontier(terrain, anchors, touching, entries)

@@ -41,6 +41,26 @@ def _cards(st: PandoriaState, slots: tuple[int, ...]) -> Cards:
     return st.cards
 
 
+def _seat_row(st: PandoriaState, name: str, seat: int) -> list[int]:
+    """The seat's row of ``resources`` or ``buildings``, ready to change in place.
+
+    ``PandoriaState.clone`` shares both lists and their rows with the state
+    before, so the outer list and the row are copied here, just before the row changes.
+    """
+    rows = getattr(st, name)[:]
+    setattr(st, name, rows)
+    row = rows[seat] = rows[seat][:]
+    return row
+
+
+def _seat_list(st: PandoriaState, name: str) -> list:
+    """``points``, ``reserve``, ``leader_home`` or ``castles_left``, ready to change in place
+    (shared with the state before by ``PandoriaState.clone``, so copied here first)."""
+    values = getattr(st, name)[:]
+    setattr(st, name, values)
+    return values
+
+
 def _pile(st: PandoriaState, name: str) -> list[int]:
     """The pile ``name``, ready to change in place.
 
@@ -61,7 +81,7 @@ def classic(st: PandoriaState) -> bool:
 
 
 def has_ability(st: PandoriaState, seat: int, people: int) -> bool:
-    return classic(st) and st.people[seat] == people
+    return st.variant != "beginner" and st.people[seat] == people  # classic(st), written out: asked every step
 
 
 def card_of(st: PandoriaState, slot: int) -> int:
@@ -164,11 +184,14 @@ def fits_double(st: PandoriaState, h: int, d: int) -> bool:
     if not (0 <= d < 6 and is_free(st, h)):
         return False
     b = STEP[h][d]
-    return b >= 0 and is_free(st, b) and (touches(st, h) or touches(st, b))
+    if b < 0 or not is_free(st, b):
+        return False
+    touching = frontier(st.terrain).touching  # a free hex touches an anchor: ``touches``, already listed
+    return h in touching or b in touching
 
 
 def fits_single(st: PandoriaState, h: int) -> bool:
-    return is_free(st, h) and touches(st, h)
+    return is_free(st, h) and h in frontier(st.terrain).touching  # ``touches``, already listed
 
 
 def single_positions(st: PandoriaState) -> list[int]:
@@ -251,6 +274,8 @@ def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None
     elif label == "peoples_shuffled":
         _deal(st, "peoples", n, None, "peoples", "people boards")
     elif label == "peoples":
+        st.people = st.people[:]  # shared with the state before (PandoriaState.clone)
+        st.resources = st.resources[:]  # likewise; its rows are replaced below, not changed
         for seat, slot in enumerate(_take_top(st, "peoples", n)):
             _pile(st, "seated").append(slot)
             p = card_of(st, slot) - D.PEOPLE_BASE
@@ -263,7 +288,7 @@ def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None
                 a, second = 2 * p, 2 * p + 1
                 _pile(st, "deck").remove(a)
                 _pile(st, "deck").remove(second)
-                st.buildings[seat][0] = a
+                _seat_row(st, "buildings", seat)[0] = a
                 _pile(st, f"hand{seat}").append(second)
         _shuffle(st, "deck", "deck", "card deck")
     elif label == "deck":
@@ -402,17 +427,18 @@ def close_regions(st: PandoriaState, hexes: list[int], events: list) -> None:
         todo.add(h)
         todo.update(NEIGHBOURS[h])
     done: set[int] = set()
+    terrain = st.terrain
     for h in sorted(todo):
-        if h in done or not is_region_hex(st, h) or st.closed[h]:
+        if h in done or not 0 <= terrain[h] < CASTLE or st.closed[h]:  # is_region_hex, written out
             continue
-        region, walked = region_if_enclosed(st.terrain, h)
+        region, walked = region_if_enclosed(terrain, h)
         done.update(walked)  # an open region's hexes, or the whole region
         if region is None or is_open_region(st.terrain, region):
             continue
         st.closed = st.closed[:]  # shared with the state before (PandoriaState.copy)
         for r in region:
             st.closed[r] = 1
-        st.closing.append(region)
+        st.closing = st.closing + [region]  # shared with the state before (PandoriaState.clone)
         events.append(("closed", D.TERRAIN_NAMES[st.terrain[h]], tuple(region)))
         for r in region:
             occ = st.occupant[r]
@@ -427,9 +453,9 @@ def _to_reserve(st: PandoriaState, h: int) -> None:
     st.occupant = st.occupant[:]  # shared with the state before (PandoriaState.copy)
     st.occupant[h] = FREE
     if leader:
-        st.leader_home[seat] = True
+        _seat_list(st, "leader_home")[seat] = True
     else:
-        st.reserve[seat] += 1
+        _seat_list(st, "reserve")[seat] += 1
 
 
 def _put_figure(st: PandoriaState, seat: int, h: int, leader: bool) -> None:
@@ -439,9 +465,9 @@ def _put_figure(st: PandoriaState, seat: int, h: int, leader: bool) -> None:
     st.occupant = st.occupant[:]  # shared with the state before (PandoriaState.copy)
     st.occupant[h] = seat * 2 + int(leader)
     if leader:
-        st.leader_home[seat] = False
+        _seat_list(st, "leader_home")[seat] = False
     else:
-        st.reserve[seat] -= 1
+        _seat_list(st, "reserve")[seat] -= 1
 
 
 def do_place(st: PandoriaState, action: tuple, events: list) -> None:
@@ -468,8 +494,8 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         _pile(st, f"tiles{seat}").remove(slot)
         _pile(st, "board").append(slot)
         b = STEP[h][d]
-        _cover(st, h, face[0], face[1], events)
-        _cover(st, b, face[2], face[3], events)
+        st.terrain, st.symbols = st.terrain[:], st.symbols[:]  # shared with the state before (PandoriaState.copy)
+        st.terrain[h], st.symbols[h], st.terrain[b], st.symbols[b] = face
         st.placed = [h, b]
         st.tile_placed = True
         events.append(("tile", seat, ident, h, d))
@@ -479,7 +505,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
             raise IllegalAction(Words("{seat} has no castle left", seat=_seat(seat)))
         if not fits_single(st, h):
             raise IllegalAction(Words("a castle does not fit at {hex}", hex=_hexname(h)))
-        st.castles_left[seat] -= 1
+        _seat_list(st, "castles_left")[seat] -= 1
         st.terrain, st.owner = st.terrain[:], st.owner[:]  # shared with the state before (PandoriaState.copy)
         st.terrain[h], st.owner[h] = CASTLE, seat
         st.placed = [h]
@@ -538,14 +564,15 @@ def _put_figure_reason(st: PandoriaState, seat: int, h: int, leader: bool) -> No
 # Cards: spells, buildings, monuments
 
 
-def spell_cost(st: PandoriaState, seat: int, spell: str) -> int:
+def spell_cost(st: PandoriaState, seat: int, spell: str, names: list[str] | None = None) -> int:
+    """``names``: the seat's visible buildings, if the caller has them (card_actions)."""
     cost = D.SPELL_COST[spell]
-    if "Shrine" in visible_buildings(st, seat):
+    if "Shrine" in (visible_buildings(st, seat) if names is None else names):
         cost -= D.SHRINE_DISCOUNT
     return max(0, cost)
 
 
-def building_cost(st: PandoriaState, seat: int, ident: int, index: int) -> int:
+def building_cost(st: PandoriaState, seat: int, ident: int, index: int, names: list[str] | None = None) -> int:
     """Wood to build card ``ident`` into building slot ``index``: its cost, less the
     covered building's, at least 1; Carpenter (if not covered) and Construct cut it."""
     cost = D.BUILDING_COST[D.CARDS[ident][1]]
@@ -554,16 +581,17 @@ def building_cost(st: PandoriaState, seat: int, ident: int, index: int) -> int:
     if under >= 0:
         covered = D.CARDS[card_of(st, under)][1]
         cost = max(1, cost - D.BUILDING_COST[covered])
-    return _discounts(st, seat, cost, covered, st.bonus == "building" and not st.main_left)
+    return _discounts(st, seat, cost, covered, st.bonus == "building" and not st.main_left, names)
 
 
-def monument_cost(st: PandoriaState, seat: int, index: int) -> int:
+def monument_cost(st: PandoriaState, seat: int, index: int, names: list[str] | None = None) -> int:
     covered = D.CARDS[card_of(st, st.buildings[seat][index])][1]
-    return _discounts(st, seat, max(1, D.MONUMENT_WOOD - D.BUILDING_COST[covered]), covered, False)
+    return _discounts(st, seat, max(1, D.MONUMENT_WOOD - D.BUILDING_COST[covered]), covered, False, names)
 
 
-def _discounts(st: PandoriaState, seat: int, cost: int, covered: str | None, construct: bool) -> int:
-    if covered != "Carpenter" and "Carpenter" in visible_buildings(st, seat):
+def _discounts(st: PandoriaState, seat: int, cost: int, covered: str | None, construct: bool,
+               names: list[str] | None) -> int:
+    if covered != "Carpenter" and "Carpenter" in (visible_buildings(st, seat) if names is None else names):
         cost = max(1, cost - D.CARPENTER_DISCOUNT)
     if construct:
         cost = max(1, cost - D.CONSTRUCT_DISCOUNT)
@@ -573,20 +601,22 @@ def _discounts(st: PandoriaState, seat: int, cost: int, covered: str | None, con
 def _hand_designs(st: PandoriaState, seat: int) -> list[tuple[int, int]]:
     """(slot, identity) of the hand, one per card design (copies are alike), by slot."""
     out, seen = [], set()
+    design = D.DESIGN
     for slot in sorted(st.piles[f"hand{seat}"]):
         ident = card_of(st, slot)
-        if D.card_design(ident) not in seen:
-            seen.add(D.card_design(ident))
+        if design[ident] not in seen:  # D.card_design, looked up directly: every card phase lists the hand
+            seen.add(design[ident])
             out.append((slot, ident))
     return out
 
 
 def _market_designs(st: PandoriaState) -> list[tuple[int, int]]:
     out, seen = [], set()
+    design = D.DESIGN
     for slot in sorted(st.piles["market"]):
         ident = card_of(st, slot)
-        if D.card_design(ident) not in seen:
-            seen.add(D.card_design(ident))
+        if design[ident] not in seen:
+            seen.add(design[ident])
             out.append((slot, ident))
     return out
 
@@ -620,12 +650,18 @@ def spell_targets(st: PandoriaState, seat: int, spell: str, memo: dict | None = 
     elif spell == "Astral Ship":
         spots = [h for h in LAKES if st.occupant[h] == FREE]
     elif spell == "Enchanted Castle":
-        spots = [h for h in range(NHEX) if st.terrain[h] == CASTLE and st.owner[h] == seat
-                 and st.occupant[h] == FREE]
+        # the seat's castles, found by list.index (a scan in C) like seat_figures, in hex order
+        owner, spots, h = st.owner, [], -1
+        for _ in range(owner.count(seat)):
+            h = owner.index(seat, h + 1)
+            if st.terrain[h] == CASTLE and st.occupant[h] == FREE:
+                spots.append(h)
     elif spell == "Adopt":
-        mine = set(_memo_figures(st, seat, memo))
-        spots = [h for h in range(NHEX) if is_region_hex(st, h) and st.occupant[h] >= 0
-                 and st.occupant[h] >> 1 != seat and any(n in mine for n in NEIGHBOURS[h])]
+        # only a neighbour of one's figures can qualify: look at those, in hex order
+        terrain, occupant = st.terrain, st.occupant
+        near = {n for f in _memo_figures(st, seat, memo) for n in NEIGHBOURS[f]}
+        spots = [h for h in sorted(near) if 0 <= terrain[h] < CASTLE and occupant[h] >= 0
+                 and occupant[h] >> 1 != seat]
     else:
         raise IllegalAction(f"unknown spell {spell}")
     return [(h, leader) for h in spots for leader in choices]
@@ -651,19 +687,20 @@ def card_actions(st: PandoriaState, seat: int) -> list[tuple]:
     hand = _hand_designs(st, seat)
     res = st.resources[seat]
     memo: dict = {}
+    names = visible_buildings(st, seat)  # once: every cost below looks at them
     if can_spell:
         for slot, ident in hand:
             spell = D.CARDS[ident][0]
-            if spell_cost(st, seat, spell) <= res[D.CRYSTAL]:
+            if spell_cost(st, seat, spell, names) <= res[D.CRYSTAL]:
                 out += [("spell", slot, ident) + t for t in spell_targets(st, seat, spell, memo)]
     if can_build:
         for slot, ident in hand:
             for index in build_indexes(st, seat, ident):
-                if building_cost(st, seat, ident, index) <= res[D.WOOD]:
+                if building_cost(st, seat, ident, index, names) <= res[D.WOOD]:
                     out.append(("build", slot, ident, index))
     if can_monument:
         for index, b in enumerate(st.buildings[seat]):
-            if 0 <= b < MONUMENT and monument_cost(st, seat, index) <= res[D.WOOD]:
+            if 0 <= b < MONUMENT and monument_cost(st, seat, index, names) <= res[D.WOOD]:
                 out.append(("monument", index))
     out.append(("skip",))
     return out
@@ -674,14 +711,14 @@ def build_indexes(st: PandoriaState, seat: int, ident: int) -> list[int]:
     never making two identical buildings visible, never over a monument."""
     name = D.CARDS[ident][1]
     row = st.buildings[seat]
+    # the building name in each slot (None: empty or a monument), named once for all the slots below
+    names = [D.CARDS[card_of(st, x)][1] if 0 <= x < MONUMENT else None for x in row]
     out = []
-    if FREE in row and name not in visible_buildings(st, seat):
+    if FREE in row and name not in names:
         out.append(row.index(FREE))
-    for index, b in enumerate(row):
-        if 0 <= b < MONUMENT:
-            others = [D.CARDS[card_of(st, x)][1] for i, x in enumerate(row) if i != index and 0 <= x < MONUMENT]
-            if name not in others:
-                out.append(index)
+    for index, here in enumerate(names):
+        if here is not None and names.count(name) == (here == name):  # no other slot shows the name
+            out.append(index)
     return out
 
 
@@ -706,10 +743,11 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
             raise IllegalAction(Words("the monument costs {n} wood, {seat} has {has}", n=cost, seat=_seat(seat),
                                       has=res[D.WOOD]))
         _use(st, "monument")
-        res[D.WOOD] -= cost
+        _seat_row(st, "resources", seat)[D.WOOD] -= cost
         _pile(st, f"under{seat}").append(st.buildings[seat][index])
+        st.monuments = st.monuments[:]  # shared with the state before (PandoriaState.clone)
         value = st.monuments.pop()
-        st.buildings[seat][index] = MONUMENT + value
+        _seat_row(st, "buildings", seat)[index] = MONUMENT + value
         events.append(("pay", seat, "wood", cost))
         _score(st, seat, value, "monument", events)
         _halfling(st, seat)
@@ -738,11 +776,11 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
                                       seat=_seat(seat), has=res[D.WOOD]))
         _cards(st, (slot,)).claim(slot, ident, seat)
         _use(st, "building")
-        res[D.WOOD] -= cost
+        _seat_row(st, "resources", seat)[D.WOOD] -= cost
         _pile(st, f"hand{seat}").remove(slot)
         if st.buildings[seat][index] >= 0:
             _pile(st, f"under{seat}").append(st.buildings[seat][index])
-        st.buildings[seat][index] = slot
+        _seat_row(st, "buildings", seat)[index] = slot
         events.append(("build", seat, ident, index, cost))
         _halfling(st, seat)
         return after_card(st, events)
@@ -759,7 +797,7 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
         raise IllegalAction(Words("{spell} cannot take {target} now", spell=spell, target=_targets_text(target)))
     _cards(st, (slot,)).claim(slot, ident, seat)
     _use(st, "spell")
-    res[D.CRYSTAL] -= cost
+    _seat_row(st, "resources", seat)[D.CRYSTAL] -= cost
     _pile(st, f"hand{seat}").remove(slot)
     _pile(st, f"spells{seat}").append(slot)
     events.append(("spell", seat, ident, cost) + target)
@@ -869,7 +907,7 @@ def do_terrain_figure(st: PandoriaState, action: tuple, events: list) -> None:
 
 def _score(st: PandoriaState, seat: int, points: int, what: str, events: list) -> None:
     if points:
-        st.points[seat] += points
+        _seat_list(st, "points")[seat] += points
         events.append(("score", seat, points, what))
 
 
@@ -879,7 +917,7 @@ def gain(st: PandoriaState, seat: int, terrain: int, amount: int, events: list) 
         return
     if terrain == D.CITY:
         return _score(st, seat, amount, "city", events)
-    res = st.resources[seat]
+    res = _seat_row(st, "resources", seat)
     total = res[terrain] + amount
     events.append(("gain", seat, D.RESOURCE_NAMES[terrain], amount))
     if total > D.RESOURCE_CAP:
@@ -931,9 +969,10 @@ def score_step(st: PandoriaState, events: list) -> None:
         draw_step(st, events)
 
 
-def buy_price(st: PandoriaState, seat: int, ident: int) -> int:
+def buy_price(st: PandoriaState, seat: int, ident: int, names: list[str] | None = None) -> int:
+    """``names``: the seat's visible buildings, if the caller has them (one look per listing)."""
     price = D.CARDS[ident][2]
-    if "Bank" in visible_buildings(st, seat):
+    if "Bank" in (visible_buildings(st, seat) if names is None else names):
         price -= D.BANK_DISCOUNT
     return max(0, price)
 
@@ -942,7 +981,9 @@ def buy_actions(st: PandoriaState, seat: int) -> list[tuple]:
     if not (st.scored or has_ability(st, seat, D.MAGES)):
         return []
     gold = st.resources[seat][D.GOLD]
-    out: list[tuple] = [("buy", slot) for slot, ident in _market_designs(st) if buy_price(st, seat, ident) <= gold]
+    names = visible_buildings(st, seat)
+    out: list[tuple] = [("buy", slot) for slot, ident in _market_designs(st)
+                        if buy_price(st, seat, ident, names) <= gold]
     return out + [("skip",)] if out else []
 
 
@@ -960,7 +1001,7 @@ def do_buy(st: PandoriaState, action: tuple, events: list) -> None:
     if price > st.resources[seat][D.GOLD]:
         raise IllegalAction(Words("that card costs {n} gold, {seat} has {has}", n=price, seat=_seat(seat),
                                   has=st.resources[seat][D.GOLD]))
-    st.resources[seat][D.GOLD] -= price
+    _seat_row(st, "resources", seat)[D.GOLD] -= price
     _pile(st, "market").remove(slot)
     _pile(st, f"hand{seat}").append(slot)
     events.append(("buy", seat, card_of(st, slot), price))
@@ -991,22 +1032,26 @@ def elf_moves(st: PandoriaState, seat: int) -> list[tuple]:
     """Elves (side B): a figure (not the leader) moves 1 or 2 spaces to a free space that
     is not enclosed (an unclosed region, or an own castle some empty land hex still
     touches: docs/rules/pandoria.md), never onto or across ships or other players' castles."""
-    def space(h: int) -> bool:
-        return is_region_hex(st, h) or (st.terrain[h] == CASTLE and st.owner[h] == seat)
-
+    terrain, owner, occupant, closed = st.terrain, st.owner, st.occupant, st.closed
     out = []
     for f in seat_figures(st, seat):
-        if st.occupant[f] & 1:
+        if occupant[f] & 1:
             continue
         reach = set()
+        # A space an Elf may cross or stop on: a region hex, or an own castle (written out, not
+        # a helper: this runs at the end of every Elf turn).
         for n in NEIGHBOURS[f]:
-            if space(n):
+            t = terrain[n]
+            if 0 <= t < CASTLE or (t == CASTLE and owner[n] == seat):
                 reach.add(n)
-                reach.update(m for m in NEIGHBOURS[n] if space(m))
+                for m in NEIGHBOURS[n]:
+                    t = terrain[m]
+                    if 0 <= t < CASTLE or (t == CASTLE and owner[m] == seat):
+                        reach.add(m)
         reach.discard(f)
         out += [("move", f, t) for t in sorted(reach)
-                if st.occupant[t] == FREE
-                and (not is_enclosed(st.terrain, t) if st.terrain[t] == CASTLE else not st.closed[t])]
+                if occupant[t] == FREE
+                and (not is_enclosed(terrain, t) if terrain[t] == CASTLE else not closed[t])]
     return out
 
 
@@ -1048,6 +1093,7 @@ def finish(st: PandoriaState, events: list) -> None:
     Lumberyard, Repository); what is left over breaks ties (rulebook §10)."""
     st.phase = "over"
     st.pending = None
+    st.leftover = st.leftover[:]  # shared with the state before (PandoriaState.clone)
     for seat in range(st.players):
         _score(st, seat, len(st.piles[f"hand{seat}"]), "cards in hand", events)
         better = {D.FINAL_EXCHANGE[b] for b in visible_buildings(st, seat) if b in D.FINAL_EXCHANGE}
