@@ -7,6 +7,7 @@ row digit, like a chess square: ``c3`` is column c, row 3.
 
 from __future__ import annotations
 
+from bisect import insort
 from itertools import compress
 from operator import ne
 
@@ -195,9 +196,10 @@ def _entry(terrain: list[int], touching: set[int], h: int) -> tuple[tuple[int, i
 class Frontier:
     """The frontier of one terrain. Never changed once built (threads may share the last one)."""
 
-    __slots__ = ("terrain", "anchors", "touching", "entries", "positions")
+    __slots__ = ("terrain", "anchors", "touching", "entries", "order", "positions")
 
-    def __init__(self, terrain: list[int], anchors: set[int], touching: set[int], entries: dict[int, tuple]):
+    def __init__(self, terrain: list[int], anchors: set[int], touching: set[int], entries: dict[int, tuple],
+                 order: list[int] | None = None):
         self.terrain = terrain[:]
         self.anchors = anchors
         """The hexes a new tile may touch (``_anchor``)."""
@@ -205,14 +207,23 @@ class Frontier:
         """The free plain-land hexes touching an anchor."""
         self.entries = entries
         """Per member: its positions (``_entry``)."""
+        self.order = sorted(touching) if order is None else order
+        """The members in hex order."""
         positions: list[tuple[int, int]] = []
-        for h in sorted(touching):
+        for h in self.order:
             positions += entries[h]
         self.positions = tuple(positions)
         """Every legal double-tile position (hex, direction), by hex then direction."""
 
 
 _LAST: list[Frontier | None] = [None]
+_COVERED: list[tuple[list[int], tuple[int, ...]] | None] = [None]
+"""The rules' last change of a terrain: the new list and the hexes they set (``covered``)."""
+
+
+def covered(terrain: list[int], hexes: tuple[int, ...]) -> None:
+    """The rules just set ``hexes`` of ``terrain`` (a fresh copy): a hint that spares ``frontier`` its diff."""
+    _COVERED[0] = (terrain, hexes)
 
 
 def frontier(terrain: list[int]) -> Frontier:
@@ -223,10 +234,25 @@ def frontier(terrain: list[int]) -> Frontier:
     if last is None:
         new = _build_frontier(terrain)
     else:
-        changed = list(compress(_ALL, map(ne, last.terrain, terrain)))  # the hexes that differ, at C speed
+        changed = _hinted(last.terrain, terrain)
+        if changed is None:
+            changed = list(compress(_ALL, map(ne, last.terrain, terrain)))  # the hexes that differ, at C speed
         new = _build_frontier(terrain) if len(changed) > _REBUILD else _update_frontier(last, terrain, changed)
     _LAST[0] = new
     return new
+
+
+def _hinted(old: list[int], terrain: list[int]) -> tuple[int, ...] | None:
+    """The hexes of the last ``covered`` if ``terrain`` is that list and differs from ``old`` there only
+    (checked: the hint may be stale, or the list changed in place since), else None."""
+    hint = _COVERED[0]
+    if hint is None or hint[0] is not terrain:
+        return None
+    hexes = hint[1]
+    patched = old[:]
+    for h in hexes:
+        patched[h] = terrain[h]
+    return hexes if patched == terrain else None
 
 
 def _build_frontier(terrain: list[int]) -> Frontier:
@@ -248,12 +274,17 @@ def _update_frontier(last: Frontier, terrain: list[int], changed: list[int]) -> 
                if (n in touching) != (terrain[n] == EMPTY and not anchors.isdisjoint(NEIGHBOURS[n]))}
     touching ^= flipped
     entries = dict(last.entries)
-    for h in flipped - touching:  # out of the frontier
-        del entries[h]
+    order = last.order[:]
+    for h in flipped:
+        if h in touching:
+            insort(order, h)
+        else:  # out of the frontier
+            order.remove(h)
+            del entries[h]
     # A member's entry depends on its neighbours' terrain and membership.
     stale = set(flipped)
     for h in (*changed, *flipped):
         stale.update(NEIGHBOURS[h])
     for h in stale & touching:
         entries[h] = _entry(terrain, touching, h)
-    return Frontier(terrain, anchors, touching, entries)
+    return Frontier(terrain, anchors, touching, entries, order)

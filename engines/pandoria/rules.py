@@ -16,7 +16,7 @@ from lanterne.engines.core import (DEAL, ROLL, SHUFFLE, Cards, IllegalAction, Ta
 
 from . import data as D
 from .board import (CASTLE, DIRECTIONS, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED,
-                    PRINTED_SPACES, START_HEXES, STEP, frontier, hex_name, is_enclosed, is_open_region,
+                    PRINTED_SPACES, START_HEXES, STEP, covered, frontier, hex_name, is_enclosed, is_open_region,
                     region_if_enclosed)
 from .state import PandoriaState, changed
 from .actions import Build, Buy, Castle, Figure, Monument, Move, Pass, Single, Skip, Spell, Take, Tile
@@ -195,7 +195,7 @@ def fits_single(st: PandoriaState, h: int) -> bool:
 
 
 def single_positions(st: PandoriaState) -> list[int]:
-    return sorted(frontier(st.terrain).touching)
+    return frontier(st.terrain).order[:]
 
 
 # --------------------------------------------------------------------------
@@ -411,13 +411,18 @@ def place_actions(st: PandoriaState, seat: int) -> list[tuple]:
         seen_faces.add(tile_face(ident))
         out += [("tile", slot, ident, h, d) for h, d in edge.positions]
     if st.castles_left[seat] > 0:
-        out += [("castle", h) for h in sorted(edge.touching)]
+        out += map(_CASTLE_ACTIONS.__getitem__, edge.order)
     return out or [("pass",)]
+
+
+_CASTLE_ACTIONS = tuple(("castle", h) for h in range(NHEX))
+"""("castle", h) per hex, made once: place_actions lists some 50 every place phase."""
 
 
 def _cover(st: PandoriaState, h: int, terrain: int, symbols: int, events: list) -> None:
     st.terrain, st.symbols = st.terrain[:], st.symbols[:]  # shared with the state before (PandoriaState.copy)
     st.terrain[h], st.symbols[h] = terrain, symbols
+    covered(st.terrain, (h,))
 
 
 def close_regions(st: PandoriaState, hexes: list[int], events: list) -> None:
@@ -496,6 +501,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         b = STEP[h][d]
         st.terrain, st.symbols = st.terrain[:], st.symbols[:]  # shared with the state before (PandoriaState.copy)
         st.terrain[h], st.symbols[h], st.terrain[b], st.symbols[b] = face
+        covered(st.terrain, (h, b))
         st.placed = [h, b]
         st.tile_placed = True
         events.append(("tile", seat, ident, h, d))
@@ -508,6 +514,7 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         _seat_list(st, "castles_left")[seat] -= 1
         st.terrain, st.owner = st.terrain[:], st.owner[:]  # shared with the state before (PandoriaState.copy)
         st.terrain[h], st.owner[h] = CASTLE, seat
+        covered(st.terrain, (h,))
         st.placed = [h]
         events.append(("castle", seat, h))
     else:
@@ -1031,7 +1038,27 @@ def draw_step(st: PandoriaState, events: list) -> None:
 def elf_moves(st: PandoriaState, seat: int) -> list[tuple]:
     """Elves (side B): a figure (not the leader) moves 1 or 2 spaces to a free space that
     is not enclosed (an unclosed region, or an own castle some empty land hex still
-    touches: docs/rules/pandoria.md), never onto or across ships or other players' castles."""
+    touches: docs/rules/pandoria.md), never onto or across ships or other players' castles.
+
+    An Elf turn asks three times over the same board (elf_step, the seat's listing,
+    do_elf's check), so the last answer is kept with copies of the four lists it
+    depends on, and given again while they are equal (compared, not by identity:
+    a test may change a list in place).
+    """
+    memo = _ELF_MEMO[0]
+    if (memo is not None and memo[0] == seat and memo[1] == st.terrain and memo[2] == st.owner
+            and memo[3] == st.occupant and memo[4] == st.closed):
+        return list(memo[5])
+    out = _elf_moves(st, seat)
+    _ELF_MEMO[0] = (seat, st.terrain[:], st.owner[:], st.occupant[:], st.closed[:], tuple(out))
+    return out
+
+
+_ELF_MEMO: list[tuple | None] = [None]
+"""(seat, terrain, owner, occupant, closed, moves) of the last elf_moves; replaced whole, never changed."""
+
+
+def _elf_moves(st: PandoriaState, seat: int) -> list[tuple]:
     terrain, owner, occupant, closed = st.terrain, st.owner, st.occupant, st.closed
     out = []
     for f in seat_figures(st, seat):
@@ -1117,8 +1144,10 @@ def legal_actions(st: PandoriaState, seat: int) -> list[tuple]:
     if phase == "place":
         return place_actions(st, seat)
     if phase == "figure":
-        takes = [("take", h) for h in seat_figures(st, seat)]
-        return figure_actions(st, seat, st.placed) + takes + [("skip",)]
+        out = figure_actions(st, seat, st.placed)
+        out += map(_TAKE_ACTIONS.__getitem__, seat_figures(st, seat))
+        out.append(("skip",))
+        return out
     if phase == "card":
         return card_actions(st, seat)
     if phase == "terrain":
@@ -1131,6 +1160,9 @@ def legal_actions(st: PandoriaState, seat: int) -> list[tuple]:
         return elf_moves(st, seat) + [("skip",)]
     return []
 
+
+_TAKE_ACTIONS = tuple(("take", h) for h in range(NHEX))
+"""("take", h) per hex, made once (every figure phase lists the seat's figures)."""
 
 HANDLERS = {"place": do_place, "figure": do_figure, "card": do_card, "terrain": do_terrain,
             "terrain_figure": do_terrain_figure, "buy": do_buy, "elf": do_elf}

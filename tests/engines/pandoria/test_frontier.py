@@ -65,3 +65,16 @@ def test_frontier_after_changes_in_place_and_uncovering():
         if KIND[h] != 0:
             terrain[h] = rng.choice((EMPTY, EMPTY, 0, 1, 2, 3, 4))  # the same list, changed in place
         check(terrain)
+
+
+def test_frontier_ignores_a_stale_hint():
+    """``board.covered`` only spares the diff: a hint that lies about the list is checked and dropped."""
+    seen = terrains(1)
+    check(seen[len(seen) // 2])
+    terrain = list(seen[-1])
+    B.covered(terrain, (0,))  # says only hex 0 changed: false
+    check(terrain)
+    B.covered(terrain, ())
+    for h in B.LAND_HEXES[:20]:
+        terrain[h] = EMPTY  # changed in place after the hint
+    check(terrain)
