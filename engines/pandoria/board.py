@@ -53,6 +53,8 @@ KIND, PRINTED_SPACES, STEP = _build()
 STEP[h][d]: the neighbour in direction d, or -1 off the board."""
 NEIGHBOURS = tuple(tuple(n for n in STEP[h] if n >= 0) for h in range(NHEX))
 LAKES = tuple(h for h in range(NHEX) if KIND[h] == LAKE)
+DRY_NEIGHBOURS = tuple(tuple(n for n in NEIGHBOURS[h] if KIND[n] != LAKE) for h in range(NHEX))
+"""The neighbours that are not lakes: an empty one keeps a region open."""
 LAND_STEPS = tuple(tuple((d, n) for d, n in enumerate(STEP[h]) if n >= 0 and KIND[n] == LAND) for h in range(NHEX))
 """(direction, neighbour) pairs towards plain land hexes (where tiles may go)."""
 LAND_HEXES = tuple(h for h in range(NHEX) if KIND[h] != OFF)
@@ -180,7 +182,7 @@ def _anchor(terrain: list[int], h: int) -> bool:
     return nxt is None or any(terrain[n] != EMPTY for n in nxt)
 
 
-def _entry(terrain: list[int], touching: set[int], h: int) -> tuple[tuple[int, int], ...]:
+def _entry(terrain: list[int], touching: set[int], h: int) -> list[tuple[int, int]]:
     """The double-tile positions member ``h`` contributes: (h, d) for each free plain-land
     neighbour, and the same pair from the neighbour's side when the neighbour is no member
     (a member lists its own)."""
@@ -190,7 +192,7 @@ def _entry(terrain: list[int], touching: set[int], h: int) -> tuple[tuple[int, i
             out.append(there)
             if b not in touching:
                 out.append(back)
-    return tuple(out)
+    return out
 
 
 class Frontier:
@@ -198,7 +200,7 @@ class Frontier:
 
     __slots__ = ("terrain", "anchors", "touching", "entries", "order", "positions")
 
-    def __init__(self, terrain: list[int], anchors: set[int], touching: set[int], entries: dict[int, tuple],
+    def __init__(self, terrain: list[int], anchors: set[int], touching: set[int], entries: list,
                  order: list[int] | None = None):
         self.terrain = terrain[:]
         self.anchors = anchors
@@ -206,14 +208,14 @@ class Frontier:
         self.touching = touching
         """The free plain-land hexes touching an anchor."""
         self.entries = entries
-        """Per member: its positions (``_entry``)."""
+        """Per hex: a member's positions (``_entry``), None for other hexes (a list, cheaper to copy than a dict)."""
         self.order = sorted(touching) if order is None else order
         """The members in hex order."""
         positions: list[tuple[int, int]] = []
         for h in self.order:
             positions += entries[h]
-        self.positions = tuple(positions)
-        """Every legal double-tile position (hex, direction), by hex then direction."""
+        self.positions = positions
+        """Every legal double-tile position (hex, direction), by hex then direction (never changed: callers copy)."""
 
 
 _LAST: list[Frontier | None] = [None]
@@ -258,7 +260,10 @@ def _hinted(old: list[int], terrain: list[int]) -> tuple[int, ...] | None:
 def _build_frontier(terrain: list[int]) -> Frontier:
     anchors = {h for h in LAND_HEXES if _anchor(terrain, h)}
     touching = {n for n in _PLAIN if terrain[n] == EMPTY and not anchors.isdisjoint(NEIGHBOURS[n])}
-    return Frontier(terrain, anchors, touching, {h: _entry(terrain, touching, h) for h in touching})
+    entries: list = [None] * NHEX
+    for h in touching:
+        entries[h] = _entry(terrain, touching, h)
+    return Frontier(terrain, anchors, touching, entries)
 
 
 def _update_frontier(last: Frontier, terrain: list[int], changed: list[int]) -> Frontier:
@@ -273,14 +278,14 @@ def _update_frontier(last: Frontier, terrain: list[int], changed: list[int]) -> 
     flipped = {n for n in set().union(*map(_AFFECTS.__getitem__, changed))
                if (n in touching) != (terrain[n] == EMPTY and not anchors.isdisjoint(NEIGHBOURS[n]))}
     touching ^= flipped
-    entries = dict(last.entries)
+    entries = last.entries[:]
     order = last.order[:]
     for h in flipped:
         if h in touching:
             insort(order, h)
         else:  # out of the frontier
             order.remove(h)
-            del entries[h]
+            entries[h] = None
     # A member's entry depends on its neighbours' terrain and membership.
     stale = set(flipped)
     for h in (*changed, *flipped):

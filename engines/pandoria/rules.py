@@ -15,7 +15,7 @@ from lanterne.engines.core import (DEAL, ROLL, SHUFFLE, Cards, IllegalAction, Ta
                                   read_action)
 
 from . import data as D
-from .board import (CASTLE, DIRECTIONS, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED,
+from .board import (CASTLE, DIRECTIONS, DRY_NEIGHBOURS, EMPTY, KIND, LAKES, LAND, NEIGHBOURS, NHEX, PRINTED,
                     PRINTED_SPACES, START_HEXES, STEP, covered, frontier, hex_name, is_enclosed, is_open_region,
                     region_if_enclosed)
 from .state import PandoriaState, changed
@@ -409,7 +409,11 @@ def place_actions(st: PandoriaState, seat: int) -> list[tuple]:
         if ident in seen_faces or tile_face(ident) in seen_faces:
             continue
         seen_faces.add(tile_face(ident))
-        out += [("tile", slot, ident, h, d) for h, d in edge.positions]
+        tiles = [("tile", slot, ident, h, d) for h, d in edge.positions]
+        if out:
+            out += tiles
+        else:
+            out = tiles  # the usual single tile: no second copy of some 170 actions
     if st.castles_left[seat] > 0:
         out += map(_CASTLE_ACTIONS.__getitem__, edge.order)
     return out or [("pass",)]
@@ -436,6 +440,8 @@ def close_regions(st: PandoriaState, hexes: list[int], events: list) -> None:
     for h in sorted(todo):
         if h in done or not 0 <= terrain[h] < CASTLE or st.closed[h]:  # is_region_hex, written out
             continue
+        if EMPTY in map(terrain.__getitem__, DRY_NEIGHBOURS[h]):
+            continue  # an empty land hex touches h: its region is open, no walk needed (most of them)
         region, walked = region_if_enclosed(terrain, h)
         done.update(walked)  # an open region's hexes, or the whole region
         if region is None or is_open_region(st.terrain, region):

@@ -39,7 +39,8 @@ class PandoriaState(State):
         s = self.clone()
         s.cards = self.cards.copy()
         # clone shares these too (apply copies them before changing them); a copy owns them
-        s.people, s.monuments, s.placed, s.leftover = self.people[:], self.monuments[:], self.placed[:], self.leftover[:]
+        s.people, s.monuments = self.people[:], self.monuments[:]
+        s.placed, s.leftover = self.placed[:], self.leftover[:]
         s.closing = [r[:] for r in self.closing]
         s.resources, s.buildings = [r[:] for r in self.resources], [b[:] for b in self.buildings]
         s.points, s.reserve = self.points[:], self.reserve[:]
