@@ -260,9 +260,9 @@ def _deal(st: PandoriaState, pile: str, n: int, to: int | None, after: str, why:
 
 
 def _take_top(st: PandoriaState, pile: str, n: int) -> list[int]:
-    top = st.piles[pile][:n]
-    del _pile(st, pile)[:n]
-    return top
+    old = st.piles[pile]
+    st.piles[pile] = old[n:]  # a new list (the old one stays with the state before): one copy, not two
+    return old[:n]
 
 
 def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None:
@@ -707,8 +707,9 @@ def card_actions(st: PandoriaState, seat: int) -> list[tuple]:
             if spell_cost(st, seat, spell, names) <= res[D.CRYSTAL]:
                 out += [("spell", slot, ident) + t for t in spell_targets(st, seat, spell, memo)]
     if can_build:
+        in_slots = slot_names(st, seat)
         for slot, ident in hand:
-            for index in build_indexes(st, seat, ident):
+            for index in build_indexes(st, seat, ident, in_slots):
                 if building_cost(st, seat, ident, index, names) <= res[D.WOOD]:
                     out.append(("build", slot, ident, index))
     if can_monument:
@@ -719,13 +720,16 @@ def card_actions(st: PandoriaState, seat: int) -> list[tuple]:
     return out
 
 
-def build_indexes(st: PandoriaState, seat: int, ident: int) -> list[int]:
+def build_indexes(st: PandoriaState, seat: int, ident: int, names: list[str | None] | None = None) -> list[int]:
     """Building slots the card may go to: the first empty one, or over a building;
-    never making two identical buildings visible, never over a monument."""
+    never making two identical buildings visible, never over a monument.
+
+    ``names``: ``slot_names(st, seat)``, if the caller has them (card_actions asks for every card in hand).
+    """
     name = D.CARDS[ident][1]
     row = st.buildings[seat]
-    # the building name in each slot (None: empty or a monument), named once for all the slots below
-    names = [D.CARDS[card_of(st, x)][1] if 0 <= x < MONUMENT else None for x in row]
+    if names is None:
+        names = slot_names(st, seat)
     out = []
     if FREE in row and name not in names:
         out.append(row.index(FREE))
@@ -733,6 +737,11 @@ def build_indexes(st: PandoriaState, seat: int, ident: int) -> list[int]:
         if here is not None and names.count(name) == (here == name):  # no other slot shows the name
             out.append(index)
     return out
+
+
+def slot_names(st: PandoriaState, seat: int) -> list[str | None]:
+    """The building name in each of the seat's building slots (None: empty or a monument)."""
+    return [D.CARDS[card_of(st, x)][1] if 0 <= x < MONUMENT else None for x in st.buildings[seat]]
 
 
 def do_card(st: PandoriaState, action: tuple, events: list) -> None:
