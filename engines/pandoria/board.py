@@ -182,17 +182,19 @@ def _anchor(terrain: list[int], h: int) -> bool:
     return nxt is None or any(terrain[n] != EMPTY for n in nxt)
 
 
-def _entry(terrain: list[int], touching: set[int], h: int) -> list[tuple[int, int]]:
-    """The double-tile positions member ``h`` contributes: (h, d) for each free plain-land
-    neighbour, and the same pair from the neighbour's side when the neighbour is no member
-    (a member lists its own)."""
-    out = []
-    for b, there, back in _ENTRY_STEPS[h]:
-        if terrain[b] == EMPTY:
-            out.append(there)
-            if b not in touching:
-                out.append(back)
-    return out
+def _fill_entries(terrain: list[int], touching: set[int], members, entries: list) -> None:
+    """``entries[h]`` for each of ``members``: the double-tile positions member ``h`` contributes,
+    (h, d) for each free plain-land neighbour, and the same pair from the neighbour's side when
+    the neighbour is no member (a member lists its own). One call for all of them: an update
+    refills some ten, and a call each was a tenth of its time."""
+    for h in members:
+        out = []
+        for b, there, back in _ENTRY_STEPS[h]:
+            if terrain[b] == EMPTY:
+                out.append(there)
+                if b not in touching:
+                    out.append(back)
+        entries[h] = out
 
 
 class Frontier:
@@ -208,7 +210,8 @@ class Frontier:
         self.touching = touching
         """The free plain-land hexes touching an anchor."""
         self.entries = entries
-        """Per hex: a member's positions (``_entry``), None for other hexes (a list, cheaper to copy than a dict)."""
+        """Per hex: a member's positions (``_fill_entries``), None for other hexes
+        (a list: cheaper to copy than a dict)."""
         self.order = sorted(touching) if order is None else order
         """The members in hex order."""
         positions: list[tuple[int, int]] = []
@@ -261,8 +264,7 @@ def _build_frontier(terrain: list[int]) -> Frontier:
     anchors = {h for h in LAND_HEXES if _anchor(terrain, h)}
     touching = {n for n in _PLAIN if terrain[n] == EMPTY and not anchors.isdisjoint(NEIGHBOURS[n])}
     entries: list = [None] * NHEX
-    for h in touching:
-        entries[h] = _entry(terrain, touching, h)
+    _fill_entries(terrain, touching, touching, entries)
     return Frontier(terrain, anchors, touching, entries)
 
 
@@ -290,6 +292,5 @@ def _update_frontier(last: Frontier, terrain: list[int], changed: list[int]) -> 
     stale = set(flipped)
     for h in (*changed, *flipped):
         stale.update(NEIGHBOURS[h])
-    for h in stale & touching:
-        entries[h] = _entry(terrain, touching, h)
+    _fill_entries(terrain, touching, stale & touching, entries)
     return Frontier(terrain, anchors, touching, entries, order)
