@@ -705,7 +705,8 @@ def card_actions(st: PandoriaState, seat: int) -> list[tuple]:
         for slot, ident in hand:
             spell = D.CARDS[ident][0]
             if spell_cost(st, seat, spell, names) <= res[D.CRYSTAL]:
-                out += [("spell", slot, ident) + t for t in spell_targets(st, seat, spell, memo)]
+                head = ("spell", slot, ident)  # made once, not once per target (Muster has dozens)
+                out += [head + t for t in spell_targets(st, seat, spell, memo)]
     if can_build:
         in_slots = slot_names(st, seat)
         for slot, ident in hand:
