@@ -15,8 +15,8 @@ from lanterne.engines.core import (DEAL, ROLL, SHUFFLE, Cards, IllegalAction, Ta
                                   read_action)
 
 from . import data as D
-from .board import (CASTLE, DIRECTIONS, EMPTY, KIND, LAKES, LAND, LAND_HEXES, LAND_STEPS, NEIGHBOURS, NHEX, PRINTED,
-                    PRINTED_SPACES, START_HEXES, STEP, hex_name, is_enclosed, is_open_region,
+from .board import (CASTLE, DIRECTIONS, DRY_NEIGHBOURS, EMPTY, KIND, LAKES, LAND, NEIGHBOURS, NHEX, PRINTED,
+                    PRINTED_SPACES, START_HEXES, STEP, covered, frontier, hex_name, is_enclosed, is_open_region,
                     region_if_enclosed)
 from .state import PandoriaState, changed
 from .actions import Build, Buy, Castle, Figure, Monument, Move, Pass, Single, Skip, Spell, Take, Tile
@@ -41,6 +41,26 @@ def _cards(st: PandoriaState, slots: tuple[int, ...]) -> Cards:
     return st.cards
 
 
+def _seat_row(st: PandoriaState, name: str, seat: int) -> list[int]:
+    """The seat's row of ``resources`` or ``buildings``, ready to change in place.
+
+    ``PandoriaState.clone`` shares both lists and their rows with the state
+    before, so the outer list and the row are copied here, just before the row changes.
+    """
+    rows = getattr(st, name)[:]
+    setattr(st, name, rows)
+    row = rows[seat] = rows[seat][:]
+    return row
+
+
+def _seat_list(st: PandoriaState, name: str) -> list:
+    """``points``, ``reserve``, ``leader_home`` or ``castles_left``, ready to change in place
+    (shared with the state before by ``PandoriaState.clone``, so copied here first)."""
+    values = getattr(st, name)[:]
+    setattr(st, name, values)
+    return values
+
+
 def _pile(st: PandoriaState, name: str) -> list[int]:
     """The pile ``name``, ready to change in place.
 
@@ -61,7 +81,7 @@ def classic(st: PandoriaState) -> bool:
 
 
 def has_ability(st: PandoriaState, seat: int, people: int) -> bool:
-    return classic(st) and st.people[seat] == people
+    return st.variant != "beginner" and st.people[seat] == people  # classic(st), written out: asked every step
 
 
 def card_of(st: PandoriaState, slot: int) -> int:
@@ -144,63 +164,38 @@ def touches(st: PandoriaState, h: int) -> bool:
 
 
 def touching_free(st: PandoriaState) -> set[int]:
-    """The free land hexes that touch an anchor.
+    """The free land hexes that touch an anchor (a new set: the caller may change it).
 
-    The hot path of every place phase (a search lists it once a rollout
-    turn): it walks the precomputed ``_ANCHOR_WALK`` instead of calling
-    ``is_anchor`` per hex, in the same hex and neighbour order as before, so
-    the set is built by the same insertions.
+    The hot path of every place phase: ``board.frontier`` keeps it up to date
+    from the last terrain it saw instead of walking the board.
     """
-    t = st.terrain
-    out: set[int] = set()
-    for h, printed_next, land in _ANCHOR_WALK:
-        if t[h] != EMPTY:
-            if printed_next is not None and not any(t[n] != EMPTY for n in printed_next):
-                continue  # a printed space is an anchor only once a tile or castle touches it
-            for n in land:
-                if t[n] == EMPTY:
-                    out.add(n)
-    return out
+    return set(frontier(st.terrain).touching)
 
 
-def double_positions(st: PandoriaState, touching: set[int] | None = None) -> list[tuple[int, int]]:
+def double_positions(st: PandoriaState) -> list[tuple[int, int]]:
     """(hex, direction) of every legal double-tile placement: first half on hex,
     second half on its neighbour in that direction (6 rotations). One half at
-    least touches an anchor; each position is listed once, in a fixed order."""
-    t = st.terrain
-    if touching is None:
-        touching = touching_free(st)
-    out: list[tuple[int, int]] = []
-    for h in sorted(touching):
-        for b, there, back in _PAIRS[h]:   # prebuilt (h, d) and (b, d + 3) tuples
-            if t[b] == EMPTY:
-                out.append(there)
-                if b not in touching:
-                    out.append(back)
-    return out
-
-
-_ANCHOR_WALK = tuple((h, tuple(n for n in NEIGHBOURS[h] if KIND[n] != PRINTED) if KIND[h] == PRINTED else None,
-                      tuple(n for _, n in LAND_STEPS[h])) for h in LAND_HEXES)
-"""Per hex of the board: the hex, its non-printed neighbours if it is a printed space
-(``is_anchor``), and its plain-land neighbours (``LAND_STEPS``)."""
-_PAIRS = tuple(tuple((b, (h, d), (b, (d + 3) % 6)) for d, b in LAND_STEPS[h]) for h in range(NHEX))
-"""Per hex h: (b, (h, d), (b, opposite of d)) for each plain-land neighbour b in direction d."""
+    least touches an anchor; each position is listed once, in a fixed order
+    (by the touching hex, then by direction: ``board.frontier``)."""
+    return list(frontier(st.terrain).positions)
 
 
 def fits_double(st: PandoriaState, h: int, d: int) -> bool:
     if not (0 <= d < 6 and is_free(st, h)):
         return False
     b = STEP[h][d]
-    return b >= 0 and is_free(st, b) and (touches(st, h) or touches(st, b))
+    if b < 0 or not is_free(st, b):
+        return False
+    touching = frontier(st.terrain).touching  # a free hex touches an anchor: ``touches``, already listed
+    return h in touching or b in touching
 
 
 def fits_single(st: PandoriaState, h: int) -> bool:
-    return is_free(st, h) and touches(st, h)
+    return is_free(st, h) and h in frontier(st.terrain).touching  # ``touches``, already listed
 
 
 def single_positions(st: PandoriaState) -> list[int]:
-    return sorted(touching_free(st))
+    return frontier(st.terrain).order[:]
 
 
 # --------------------------------------------------------------------------
@@ -265,9 +260,9 @@ def _deal(st: PandoriaState, pile: str, n: int, to: int | None, after: str, why:
 
 
 def _take_top(st: PandoriaState, pile: str, n: int) -> list[int]:
-    top = st.piles[pile][:n]
-    del _pile(st, pile)[:n]
-    return top
+    old = st.piles[pile]
+    st.piles[pile] = old[n:]  # a new list (the old one stays with the state before): one copy, not two
+    return old[:n]
 
 
 def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None:
@@ -279,6 +274,8 @@ def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None
     elif label == "peoples_shuffled":
         _deal(st, "peoples", n, None, "peoples", "people boards")
     elif label == "peoples":
+        st.people = st.people[:]  # shared with the state before (PandoriaState.clone)
+        st.resources = st.resources[:]  # likewise; its rows are replaced below, not changed
         for seat, slot in enumerate(_take_top(st, "peoples", n)):
             _pile(st, "seated").append(slot)
             p = card_of(st, slot) - D.PEOPLE_BASE
@@ -291,7 +288,7 @@ def _continue_setup(st: PandoriaState, events: list, op: TableOp | None) -> None
                 a, second = 2 * p, 2 * p + 1
                 _pile(st, "deck").remove(a)
                 _pile(st, "deck").remove(second)
-                st.buildings[seat][0] = a
+                _seat_row(st, "buildings", seat)[0] = a
                 _pile(st, f"hand{seat}").append(second)
         _shuffle(st, "deck", "deck", "card deck")
     elif label == "deck":
@@ -397,33 +394,39 @@ def must_place(st: PandoriaState, seat: int) -> bool:
     Every double tile fits the same places, so this needs no tile's face:
     another seat's view, which does not know its tiles, judges its pass too.
     """
-    touching = touching_free(st)
-    if st.castles_left[seat] > 0 and touching:
+    edge = frontier(st.terrain)
+    if st.castles_left[seat] > 0 and edge.touching:
         return True
-    return bool(st.piles[f"tiles{seat}"]) and bool(double_positions(st, touching))
+    return bool(st.piles[f"tiles{seat}"]) and bool(edge.positions)
 
 
 def place_actions(st: PandoriaState, seat: int) -> list[tuple]:
     out: list[tuple] = []
     seen_faces = set()
-    positions = None
-    touching = touching_free(st)
+    edge = frontier(st.terrain)
     for slot in sorted(st.piles[f"tiles{seat}"]):
         ident = card_of(st, slot)
         if ident in seen_faces or tile_face(ident) in seen_faces:
             continue
         seen_faces.add(tile_face(ident))
-        if positions is None:
-            positions = double_positions(st, touching)
-        out += [("tile", slot, ident, h, d) for h, d in positions]
+        tiles = [("tile", slot, ident, h, d) for h, d in edge.positions]
+        if out:
+            out += tiles
+        else:
+            out = tiles  # the usual single tile: no second copy of some 170 actions
     if st.castles_left[seat] > 0:
-        out += [("castle", h) for h in sorted(touching)]
+        out += map(_CASTLE_ACTIONS.__getitem__, edge.order)
     return out or [("pass",)]
+
+
+_CASTLE_ACTIONS = tuple(("castle", h) for h in range(NHEX))
+"""("castle", h) per hex, made once: place_actions lists some 50 every place phase."""
 
 
 def _cover(st: PandoriaState, h: int, terrain: int, symbols: int, events: list) -> None:
     st.terrain, st.symbols = st.terrain[:], st.symbols[:]  # shared with the state before (PandoriaState.copy)
     st.terrain[h], st.symbols[h] = terrain, symbols
+    covered(st.terrain, (h,))
 
 
 def close_regions(st: PandoriaState, hexes: list[int], events: list) -> None:
@@ -433,17 +436,20 @@ def close_regions(st: PandoriaState, hexes: list[int], events: list) -> None:
         todo.add(h)
         todo.update(NEIGHBOURS[h])
     done: set[int] = set()
+    terrain = st.terrain
     for h in sorted(todo):
-        if h in done or not is_region_hex(st, h) or st.closed[h]:
+        if h in done or not 0 <= terrain[h] < CASTLE or st.closed[h]:  # is_region_hex, written out
             continue
-        region, walked = region_if_enclosed(st.terrain, h)
+        if EMPTY in map(terrain.__getitem__, DRY_NEIGHBOURS[h]):
+            continue  # an empty land hex touches h: its region is open, no walk needed (most of them)
+        region, walked = region_if_enclosed(terrain, h)
         done.update(walked)  # an open region's hexes, or the whole region
         if region is None or is_open_region(st.terrain, region):
             continue
         st.closed = st.closed[:]  # shared with the state before (PandoriaState.copy)
         for r in region:
             st.closed[r] = 1
-        st.closing.append(region)
+        st.closing = st.closing + [region]  # shared with the state before (PandoriaState.clone)
         events.append(("closed", D.TERRAIN_NAMES[st.terrain[h]], tuple(region)))
         for r in region:
             occ = st.occupant[r]
@@ -458,9 +464,9 @@ def _to_reserve(st: PandoriaState, h: int) -> None:
     st.occupant = st.occupant[:]  # shared with the state before (PandoriaState.copy)
     st.occupant[h] = FREE
     if leader:
-        st.leader_home[seat] = True
+        _seat_list(st, "leader_home")[seat] = True
     else:
-        st.reserve[seat] += 1
+        _seat_list(st, "reserve")[seat] += 1
 
 
 def _put_figure(st: PandoriaState, seat: int, h: int, leader: bool) -> None:
@@ -470,9 +476,9 @@ def _put_figure(st: PandoriaState, seat: int, h: int, leader: bool) -> None:
     st.occupant = st.occupant[:]  # shared with the state before (PandoriaState.copy)
     st.occupant[h] = seat * 2 + int(leader)
     if leader:
-        st.leader_home[seat] = False
+        _seat_list(st, "leader_home")[seat] = False
     else:
-        st.reserve[seat] -= 1
+        _seat_list(st, "reserve")[seat] -= 1
 
 
 def do_place(st: PandoriaState, action: tuple, events: list) -> None:
@@ -499,8 +505,9 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
         _pile(st, f"tiles{seat}").remove(slot)
         _pile(st, "board").append(slot)
         b = STEP[h][d]
-        _cover(st, h, face[0], face[1], events)
-        _cover(st, b, face[2], face[3], events)
+        st.terrain, st.symbols = st.terrain[:], st.symbols[:]  # shared with the state before (PandoriaState.copy)
+        st.terrain[h], st.symbols[h], st.terrain[b], st.symbols[b] = face
+        covered(st.terrain, (h, b))
         st.placed = [h, b]
         st.tile_placed = True
         events.append(("tile", seat, ident, h, d))
@@ -510,9 +517,10 @@ def do_place(st: PandoriaState, action: tuple, events: list) -> None:
             raise IllegalAction(Words("{seat} has no castle left", seat=_seat(seat)))
         if not fits_single(st, h):
             raise IllegalAction(Words("a castle does not fit at {hex}", hex=_hexname(h)))
-        st.castles_left[seat] -= 1
+        _seat_list(st, "castles_left")[seat] -= 1
         st.terrain, st.owner = st.terrain[:], st.owner[:]  # shared with the state before (PandoriaState.copy)
         st.terrain[h], st.owner[h] = CASTLE, seat
+        covered(st.terrain, (h,))
         st.placed = [h]
         events.append(("castle", seat, h))
     else:
@@ -569,14 +577,15 @@ def _put_figure_reason(st: PandoriaState, seat: int, h: int, leader: bool) -> No
 # Cards: spells, buildings, monuments
 
 
-def spell_cost(st: PandoriaState, seat: int, spell: str) -> int:
+def spell_cost(st: PandoriaState, seat: int, spell: str, names: list[str] | None = None) -> int:
+    """``names``: the seat's visible buildings, if the caller has them (card_actions)."""
     cost = D.SPELL_COST[spell]
-    if "Shrine" in visible_buildings(st, seat):
+    if "Shrine" in (visible_buildings(st, seat) if names is None else names):
         cost -= D.SHRINE_DISCOUNT
     return max(0, cost)
 
 
-def building_cost(st: PandoriaState, seat: int, ident: int, index: int) -> int:
+def building_cost(st: PandoriaState, seat: int, ident: int, index: int, names: list[str] | None = None) -> int:
     """Wood to build card ``ident`` into building slot ``index``: its cost, less the
     covered building's, at least 1; Carpenter (if not covered) and Construct cut it."""
     cost = D.BUILDING_COST[D.CARDS[ident][1]]
@@ -585,16 +594,17 @@ def building_cost(st: PandoriaState, seat: int, ident: int, index: int) -> int:
     if under >= 0:
         covered = D.CARDS[card_of(st, under)][1]
         cost = max(1, cost - D.BUILDING_COST[covered])
-    return _discounts(st, seat, cost, covered, st.bonus == "building" and not st.main_left)
+    return _discounts(st, seat, cost, covered, st.bonus == "building" and not st.main_left, names)
 
 
-def monument_cost(st: PandoriaState, seat: int, index: int) -> int:
+def monument_cost(st: PandoriaState, seat: int, index: int, names: list[str] | None = None) -> int:
     covered = D.CARDS[card_of(st, st.buildings[seat][index])][1]
-    return _discounts(st, seat, max(1, D.MONUMENT_WOOD - D.BUILDING_COST[covered]), covered, False)
+    return _discounts(st, seat, max(1, D.MONUMENT_WOOD - D.BUILDING_COST[covered]), covered, False, names)
 
 
-def _discounts(st: PandoriaState, seat: int, cost: int, covered: str | None, construct: bool) -> int:
-    if covered != "Carpenter" and "Carpenter" in visible_buildings(st, seat):
+def _discounts(st: PandoriaState, seat: int, cost: int, covered: str | None, construct: bool,
+               names: list[str] | None) -> int:
+    if covered != "Carpenter" and "Carpenter" in (visible_buildings(st, seat) if names is None else names):
         cost = max(1, cost - D.CARPENTER_DISCOUNT)
     if construct:
         cost = max(1, cost - D.CONSTRUCT_DISCOUNT)
@@ -604,20 +614,22 @@ def _discounts(st: PandoriaState, seat: int, cost: int, covered: str | None, con
 def _hand_designs(st: PandoriaState, seat: int) -> list[tuple[int, int]]:
     """(slot, identity) of the hand, one per card design (copies are alike), by slot."""
     out, seen = [], set()
+    design = D.DESIGN
     for slot in sorted(st.piles[f"hand{seat}"]):
         ident = card_of(st, slot)
-        if D.card_design(ident) not in seen:
-            seen.add(D.card_design(ident))
+        if design[ident] not in seen:  # D.card_design, looked up directly: every card phase lists the hand
+            seen.add(design[ident])
             out.append((slot, ident))
     return out
 
 
 def _market_designs(st: PandoriaState) -> list[tuple[int, int]]:
     out, seen = [], set()
+    design = D.DESIGN
     for slot in sorted(st.piles["market"]):
         ident = card_of(st, slot)
-        if D.card_design(ident) not in seen:
-            seen.add(D.card_design(ident))
+        if design[ident] not in seen:
+            seen.add(design[ident])
             out.append((slot, ident))
     return out
 
@@ -651,12 +663,18 @@ def spell_targets(st: PandoriaState, seat: int, spell: str, memo: dict | None = 
     elif spell == "Astral Ship":
         spots = [h for h in LAKES if st.occupant[h] == FREE]
     elif spell == "Enchanted Castle":
-        spots = [h for h in range(NHEX) if st.terrain[h] == CASTLE and st.owner[h] == seat
-                 and st.occupant[h] == FREE]
+        # the seat's castles, found by list.index (a scan in C) like seat_figures, in hex order
+        owner, spots, h = st.owner, [], -1
+        for _ in range(owner.count(seat)):
+            h = owner.index(seat, h + 1)
+            if st.terrain[h] == CASTLE and st.occupant[h] == FREE:
+                spots.append(h)
     elif spell == "Adopt":
-        mine = set(_memo_figures(st, seat, memo))
-        spots = [h for h in range(NHEX) if is_region_hex(st, h) and st.occupant[h] >= 0
-                 and st.occupant[h] >> 1 != seat and any(n in mine for n in NEIGHBOURS[h])]
+        # only a neighbour of one's figures can qualify: look at those, in hex order
+        terrain, occupant = st.terrain, st.occupant
+        near = {n for f in _memo_figures(st, seat, memo) for n in NEIGHBOURS[f]}
+        spots = [h for h in sorted(near) if 0 <= terrain[h] < CASTLE and occupant[h] >= 0
+                 and occupant[h] >> 1 != seat]
     else:
         raise IllegalAction(f"unknown spell {spell}")
     return [(h, leader) for h in spots for leader in choices]
@@ -682,38 +700,49 @@ def card_actions(st: PandoriaState, seat: int) -> list[tuple]:
     hand = _hand_designs(st, seat)
     res = st.resources[seat]
     memo: dict = {}
+    names = visible_buildings(st, seat)  # once: every cost below looks at them
     if can_spell:
         for slot, ident in hand:
             spell = D.CARDS[ident][0]
-            if spell_cost(st, seat, spell) <= res[D.CRYSTAL]:
-                out += [("spell", slot, ident) + t for t in spell_targets(st, seat, spell, memo)]
+            if spell_cost(st, seat, spell, names) <= res[D.CRYSTAL]:
+                head = ("spell", slot, ident)  # made once, not once per target (Muster has dozens)
+                out += [head + t for t in spell_targets(st, seat, spell, memo)]
     if can_build:
+        in_slots = slot_names(st, seat)
         for slot, ident in hand:
-            for index in build_indexes(st, seat, ident):
-                if building_cost(st, seat, ident, index) <= res[D.WOOD]:
+            for index in build_indexes(st, seat, ident, in_slots):
+                if building_cost(st, seat, ident, index, names) <= res[D.WOOD]:
                     out.append(("build", slot, ident, index))
     if can_monument:
         for index, b in enumerate(st.buildings[seat]):
-            if 0 <= b < MONUMENT and monument_cost(st, seat, index) <= res[D.WOOD]:
+            if 0 <= b < MONUMENT and monument_cost(st, seat, index, names) <= res[D.WOOD]:
                 out.append(("monument", index))
     out.append(("skip",))
     return out
 
 
-def build_indexes(st: PandoriaState, seat: int, ident: int) -> list[int]:
+def build_indexes(st: PandoriaState, seat: int, ident: int, names: list[str | None] | None = None) -> list[int]:
     """Building slots the card may go to: the first empty one, or over a building;
-    never making two identical buildings visible, never over a monument."""
+    never making two identical buildings visible, never over a monument.
+
+    ``names``: ``slot_names(st, seat)``, if the caller has them (card_actions asks for every card in hand).
+    """
     name = D.CARDS[ident][1]
     row = st.buildings[seat]
+    if names is None:
+        names = slot_names(st, seat)
     out = []
-    if FREE in row and name not in visible_buildings(st, seat):
+    if FREE in row and name not in names:
         out.append(row.index(FREE))
-    for index, b in enumerate(row):
-        if 0 <= b < MONUMENT:
-            others = [D.CARDS[card_of(st, x)][1] for i, x in enumerate(row) if i != index and 0 <= x < MONUMENT]
-            if name not in others:
-                out.append(index)
+    for index, here in enumerate(names):
+        if here is not None and names.count(name) == (here == name):  # no other slot shows the name
+            out.append(index)
     return out
+
+
+def slot_names(st: PandoriaState, seat: int) -> list[str | None]:
+    """The building name in each of the seat's building slots (None: empty or a monument)."""
+    return [D.CARDS[card_of(st, x)][1] if 0 <= x < MONUMENT else None for x in st.buildings[seat]]
 
 
 def do_card(st: PandoriaState, action: tuple, events: list) -> None:
@@ -737,10 +766,11 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
             raise IllegalAction(Words("the monument costs {n} wood, {seat} has {has}", n=cost, seat=_seat(seat),
                                       has=res[D.WOOD]))
         _use(st, "monument")
-        res[D.WOOD] -= cost
+        _seat_row(st, "resources", seat)[D.WOOD] -= cost
         _pile(st, f"under{seat}").append(st.buildings[seat][index])
+        st.monuments = st.monuments[:]  # shared with the state before (PandoriaState.clone)
         value = st.monuments.pop()
-        st.buildings[seat][index] = MONUMENT + value
+        _seat_row(st, "buildings", seat)[index] = MONUMENT + value
         events.append(("pay", seat, "wood", cost))
         _score(st, seat, value, "monument", events)
         _halfling(st, seat)
@@ -769,11 +799,11 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
                                       seat=_seat(seat), has=res[D.WOOD]))
         _cards(st, (slot,)).claim(slot, ident, seat)
         _use(st, "building")
-        res[D.WOOD] -= cost
+        _seat_row(st, "resources", seat)[D.WOOD] -= cost
         _pile(st, f"hand{seat}").remove(slot)
         if st.buildings[seat][index] >= 0:
             _pile(st, f"under{seat}").append(st.buildings[seat][index])
-        st.buildings[seat][index] = slot
+        _seat_row(st, "buildings", seat)[index] = slot
         events.append(("build", seat, ident, index, cost))
         _halfling(st, seat)
         return after_card(st, events)
@@ -790,7 +820,7 @@ def do_card(st: PandoriaState, action: tuple, events: list) -> None:
         raise IllegalAction(Words("{spell} cannot take {target} now", spell=spell, target=_targets_text(target)))
     _cards(st, (slot,)).claim(slot, ident, seat)
     _use(st, "spell")
-    res[D.CRYSTAL] -= cost
+    _seat_row(st, "resources", seat)[D.CRYSTAL] -= cost
     _pile(st, f"hand{seat}").remove(slot)
     _pile(st, f"spells{seat}").append(slot)
     events.append(("spell", seat, ident, cost) + target)
@@ -900,7 +930,7 @@ def do_terrain_figure(st: PandoriaState, action: tuple, events: list) -> None:
 
 def _score(st: PandoriaState, seat: int, points: int, what: str, events: list) -> None:
     if points:
-        st.points[seat] += points
+        _seat_list(st, "points")[seat] += points
         events.append(("score", seat, points, what))
 
 
@@ -910,7 +940,7 @@ def gain(st: PandoriaState, seat: int, terrain: int, amount: int, events: list) 
         return
     if terrain == D.CITY:
         return _score(st, seat, amount, "city", events)
-    res = st.resources[seat]
+    res = _seat_row(st, "resources", seat)
     total = res[terrain] + amount
     events.append(("gain", seat, D.RESOURCE_NAMES[terrain], amount))
     if total > D.RESOURCE_CAP:
@@ -962,9 +992,10 @@ def score_step(st: PandoriaState, events: list) -> None:
         draw_step(st, events)
 
 
-def buy_price(st: PandoriaState, seat: int, ident: int) -> int:
+def buy_price(st: PandoriaState, seat: int, ident: int, names: list[str] | None = None) -> int:
+    """``names``: the seat's visible buildings, if the caller has them (one look per listing)."""
     price = D.CARDS[ident][2]
-    if "Bank" in visible_buildings(st, seat):
+    if "Bank" in (visible_buildings(st, seat) if names is None else names):
         price -= D.BANK_DISCOUNT
     return max(0, price)
 
@@ -973,7 +1004,9 @@ def buy_actions(st: PandoriaState, seat: int) -> list[tuple]:
     if not (st.scored or has_ability(st, seat, D.MAGES)):
         return []
     gold = st.resources[seat][D.GOLD]
-    out: list[tuple] = [("buy", slot) for slot, ident in _market_designs(st) if buy_price(st, seat, ident) <= gold]
+    names = visible_buildings(st, seat)
+    out: list[tuple] = [("buy", slot) for slot, ident in _market_designs(st)
+                        if buy_price(st, seat, ident, names) <= gold]
     return out + [("skip",)] if out else []
 
 
@@ -991,7 +1024,7 @@ def do_buy(st: PandoriaState, action: tuple, events: list) -> None:
     if price > st.resources[seat][D.GOLD]:
         raise IllegalAction(Words("that card costs {n} gold, {seat} has {has}", n=price, seat=_seat(seat),
                                   has=st.resources[seat][D.GOLD]))
-    st.resources[seat][D.GOLD] -= price
+    _seat_row(st, "resources", seat)[D.GOLD] -= price
     _pile(st, "market").remove(slot)
     _pile(st, f"hand{seat}").append(slot)
     events.append(("buy", seat, card_of(st, slot), price))
@@ -1021,23 +1054,47 @@ def draw_step(st: PandoriaState, events: list) -> None:
 def elf_moves(st: PandoriaState, seat: int) -> list[tuple]:
     """Elves (side B): a figure (not the leader) moves 1 or 2 spaces to a free space that
     is not enclosed (an unclosed region, or an own castle some empty land hex still
-    touches: docs/rules/pandoria.md), never onto or across ships or other players' castles."""
-    def space(h: int) -> bool:
-        return is_region_hex(st, h) or (st.terrain[h] == CASTLE and st.owner[h] == seat)
+    touches: docs/rules/pandoria.md), never onto or across ships or other players' castles.
 
+    An Elf turn asks three times over the same board (elf_step, the seat's listing,
+    do_elf's check), so the last answer is kept with copies of the four lists it
+    depends on, and given again while they are equal (compared, not by identity:
+    a test may change a list in place).
+    """
+    memo = _ELF_MEMO[0]
+    if (memo is not None and memo[0] == seat and memo[1] == st.terrain and memo[2] == st.owner
+            and memo[3] == st.occupant and memo[4] == st.closed):
+        return list(memo[5])
+    out = _elf_moves(st, seat)
+    _ELF_MEMO[0] = (seat, st.terrain[:], st.owner[:], st.occupant[:], st.closed[:], tuple(out))
+    return out
+
+
+_ELF_MEMO: list[tuple | None] = [None]
+"""(seat, terrain, owner, occupant, closed, moves) of the last elf_moves; replaced whole, never changed."""
+
+
+def _elf_moves(st: PandoriaState, seat: int) -> list[tuple]:
+    terrain, owner, occupant, closed = st.terrain, st.owner, st.occupant, st.closed
     out = []
     for f in seat_figures(st, seat):
-        if st.occupant[f] & 1:
+        if occupant[f] & 1:
             continue
         reach = set()
+        # A space an Elf may cross or stop on: a region hex, or an own castle (written out, not
+        # a helper: this runs at the end of every Elf turn).
         for n in NEIGHBOURS[f]:
-            if space(n):
+            t = terrain[n]
+            if 0 <= t < CASTLE or (t == CASTLE and owner[n] == seat):
                 reach.add(n)
-                reach.update(m for m in NEIGHBOURS[n] if space(m))
+                for m in NEIGHBOURS[n]:
+                    t = terrain[m]
+                    if 0 <= t < CASTLE or (t == CASTLE and owner[m] == seat):
+                        reach.add(m)
         reach.discard(f)
         out += [("move", f, t) for t in sorted(reach)
-                if st.occupant[t] == FREE
-                and (not is_enclosed(st.terrain, t) if st.terrain[t] == CASTLE else not st.closed[t])]
+                if occupant[t] == FREE
+                and (not is_enclosed(terrain, t) if terrain[t] == CASTLE else not closed[t])]
     return out
 
 
@@ -1079,6 +1136,7 @@ def finish(st: PandoriaState, events: list) -> None:
     Lumberyard, Repository); what is left over breaks ties (rulebook §10)."""
     st.phase = "over"
     st.pending = None
+    st.leftover = st.leftover[:]  # shared with the state before (PandoriaState.clone)
     for seat in range(st.players):
         _score(st, seat, len(st.piles[f"hand{seat}"]), "cards in hand", events)
         better = {D.FINAL_EXCHANGE[b] for b in visible_buildings(st, seat) if b in D.FINAL_EXCHANGE}
@@ -1102,8 +1160,10 @@ def legal_actions(st: PandoriaState, seat: int) -> list[tuple]:
     if phase == "place":
         return place_actions(st, seat)
     if phase == "figure":
-        takes = [("take", h) for h in seat_figures(st, seat)]
-        return figure_actions(st, seat, st.placed) + takes + [("skip",)]
+        out = figure_actions(st, seat, st.placed)
+        out += map(_TAKE_ACTIONS.__getitem__, seat_figures(st, seat))
+        out.append(("skip",))
+        return out
     if phase == "card":
         return card_actions(st, seat)
     if phase == "terrain":
@@ -1116,6 +1176,9 @@ def legal_actions(st: PandoriaState, seat: int) -> list[tuple]:
         return elf_moves(st, seat) + [("skip",)]
     return []
 
+
+_TAKE_ACTIONS = tuple(("take", h) for h in range(NHEX))
+"""("take", h) per hex, made once (every figure phase lists the seat's figures)."""
 
 HANDLERS = {"place": do_place, "figure": do_figure, "card": do_card, "terrain": do_terrain,
             "terrain_figure": do_terrain_figure, "buy": do_buy, "elf": do_elf}
