@@ -231,7 +231,10 @@ def section(records: list[dict], planned: int, command: str) -> str:
         "actions, exploration 0.4; with the defaults the tree won 13 of its first 20 Pagode games "
         "against greedy. In Pandoria a new node is the best of 4 untried actions and exploration is 0.4 "
         "(the defaults won 17 of its first 25 games against greedy), and a rollout covers 4 turns of the "
-        "table in whole rounds (2 a seat at 2 players, 1 at 3 or 4: a 4-player move fits the app's 0.9 s). "
+        "table in whole rounds (2 a seat at 2 players, 1 at 3 or 4: a 4-player move fits the app's 0.9 s); "
+        "since 2026-11-28 (a later session) its levels are twice the presets (`level_scale`: `normal` is "
+        "1,200 iterations, about what 600 cost before its engine got faster; the Pandoria records of the "
+        "600-iteration player are in [docs/strength-before.jsonl](strength-before.jsonl)). "
         "These settings were chosen on the "
         "`tune` seeds; the trials since are in 'Trials toward 90 % against greedy' below. It reads only its "
         "seat's view. `normal` is the app's default computer player; it thinks on a worker thread.",

@@ -64,12 +64,13 @@ CEILING = 20
 Z95 = 1.959963984540054
 
 
-def level_iterations(level: str) -> int:
-    """Iterations a move of a level: a preset, ``ceiling`` or a number; RulesError otherwise."""
+def level_iterations(level: str, game_id: str | None = None) -> int:
+    """Iterations a move of a level: a preset, ``ceiling`` or a number; RulesError otherwise. With
+    ``game_id`` a preset (and so the ceiling) follows that game's ``level_scale``, as the app's player does."""
     if level in IsmctsBot.LEVELS:
-        return IsmctsBot.LEVELS[level]
+        return IsmctsBot.level_iterations(level, game_id)
     if level == "ceiling":
-        return CEILING * IsmctsBot.LEVELS["normal"]
+        return CEILING * IsmctsBot.level_iterations("normal", game_id)
     if level.isascii() and level.isdigit() and not level.startswith("0") and len(level) <= 7:
         return int(level)
     raise RulesError(f"no level {level!r} (levels: {', '.join(IsmctsBot.LEVELS)}, ceiling "
@@ -173,7 +174,7 @@ def play_match(match: Match, clock: Callable[[], float] = time.perf_counter, ite
 def search_player(match: Match, iterations: int | None = None) -> IsmctsBot:
     """The search player of ``match`` at its level (``iterations`` overrides it: cheap test games)."""
     return IsmctsBot(f"{match.seed}/search",
-                     iterations=iterations if iterations is not None else level_iterations(match.level))
+                     iterations=iterations if iterations is not None else level_iterations(match.level, match.game))
 
 
 def opponent_player(match: Match, iterations: int | None = None, seat: int = 0):
@@ -182,9 +183,9 @@ def opponent_player(match: Match, iterations: int | None = None, seat: int = 0):
     name, _, level = match.opponent.partition(":")
     seed = f"{match.seed}/{match.opponent}" + (f"/{seat}" if match.players != 2 else "")
     if name == "ismcts":
-        wanted = level_iterations(level)
+        wanted = level_iterations(level, match.game)
         if iterations is not None:
-            wanted = max(1, iterations * wanted // level_iterations(match.level))
+            wanted = max(1, iterations * wanted // level_iterations(match.level, match.game))
         return IsmctsBot(seed, iterations=wanted)
     return make_bot(match.opponent, seed)
 

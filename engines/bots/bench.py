@@ -60,7 +60,7 @@ def search_move_seconds(game_id: str, decisions: int = DECISIONS, level: str = "
         match = Match(game_id, opponent, index, level, seeds="tune", players=players)
         search = IsmctsBot.at_level(level, f"{match.seed}/search")
         if iterations is not None:
-            search.iterations = iterations
+            search.iterations, search.level = iterations, None
         bots = [opponent_player(match, iterations, seat) for seat in range(players)]
         bots[match.search_seat] = search
         table = OpenTable(match.seed)

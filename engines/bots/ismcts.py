@@ -99,7 +99,7 @@ class _Node:
 
 TUNING: dict[str, dict[str, float]] = {
     "pagode": {"rollout_sample": 3, "expand": 4, "exploration": 0.4, "plans": 6},
-    "pandoria": {"expand": 4, "exploration": 0.4, "rollout_table_turns": 4},
+    "pandoria": {"expand": 4, "exploration": 0.4, "rollout_table_turns": 4, "level_scale": 2},
 }
 """Search settings per game where the defaults lose to greedy (measured, docs/benchmarks.md).
 
@@ -130,9 +130,19 @@ margin +11.3 +- 5.9 points (docs/benchmarks.md, "Trials toward 90 %").
 Pandoria's rollouts cover 4 turns of the table in whole rounds: at 2 players
 the 2 turns a seat of before; at 4, one a seat, so a move at ``normal`` fits
 the app's 0.9 s (it took 1.2 s of CPU with two turns a seat).
+
+``level_scale``: a level's iterations in this game are its preset's times
+that (``IsmctsBot.level_iterations``), so that a level spends about the same
+share of the app's per-move budget in every game. Pandoria's is 2 since its
+engine got faster (its random games +26 to +29 %): ``normal`` there is 1,200
+iterations, about 0.45 s of CPU a 2-player move. More search is what its lost
+games lacked: at 20 times normal the search won each of the first 5 measure
+games normal had lost, and 1,200 iterations won 20 of tune matches 0-19 (a
+trial) against 17 for 600.
 """
 DEFAULTS = {"rollout_turns": 2, "rollout_sample": 1, "expand": 1, "exploration": 0.7, "estimate": 0, "bias": 0.0,
-            "root_top": 0, "relative": 0, "plans": 0, "greedy_plans": 0, "rollout_table_turns": 0}
+            "root_top": 0, "relative": 0, "plans": 0, "greedy_plans": 0, "rollout_table_turns": 0,
+            "level_scale": 1}
 
 
 class IsmctsBot:
@@ -174,6 +184,10 @@ class IsmctsBot:
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None else (None if seconds else self.LEVELS["normal"])
         self.seconds = seconds
+        self._budget = self.iterations
+        self.level: str | None = None
+        """The preset this bot was made at (:meth:`at_level`): its iterations then follow each game's
+        ``level_scale`` (:meth:`level_iterations`); None: ``iterations`` as given."""
         self.rollout_turns = rollout_turns
         self.exploration = exploration
         self.scale = scale
@@ -199,7 +213,15 @@ class IsmctsBot:
         """
         if level not in cls.LEVELS:
             raise RulesError(f"no level {level!r} (levels: {', '.join(cls.LEVELS)})")
-        return cls(seed, iterations=cls.LEVELS[level], seconds=max_seconds, clock=clock)
+        bot = cls(seed, iterations=cls.LEVELS[level], seconds=max_seconds, clock=clock)
+        bot.level = level
+        return bot
+
+    @classmethod
+    def level_iterations(cls, level: str, game_id: str | None = None) -> int:
+        """A preset's iterations a move in ``game_id``: ``LEVELS`` times the game's ``level_scale`` (TUNING)."""
+        scale = TUNING.get(game_id, {}).get("level_scale", DEFAULTS["level_scale"]) if game_id else 1
+        return round(cls.LEVELS[level] * scale)
 
     # -- choosing
     def choose(self, game: Game, view: State, seat: int) -> Action:
@@ -248,7 +270,7 @@ class IsmctsBot:
 
     def _go_on(self, done: int, deadline: float | None) -> bool:
         """Whether to run another iteration: the level's count not reached and, after the first, time left."""
-        if self.iterations is not None and done >= self.iterations:
+        if self._budget is not None and done >= self._budget:
             return False
         return deadline is None or not done or self.clock() < deadline
 
@@ -325,6 +347,7 @@ class IsmctsBot:
     def _settle(self, game: Game) -> None:
         """This game's settings: the bot's own, else the game's TUNING, else DEFAULTS."""
         tuned = {**DEFAULTS, **TUNING.get(game.id, {})}
+        self._budget = self.level_iterations(self.level, game.id) if self.level is not None else self.iterations
         self._sample = int(self.rollout_sample or tuned["rollout_sample"])
         self._turns = int(self.rollout_turns or tuned["rollout_turns"])
         self._expand = int(self.expand or tuned["expand"])

@@ -7,7 +7,7 @@
 Match ``i`` is ``arena.Match(GAME, "greedy", i, "normal", seeds)``: the same
 seed as ``lanterne strength``'s match (by default the ``tune`` seeds, the
 only ones tuning may look at), the search player in seat ``i % 2``, but the
-search player is ``IsmctsBot(**kw)`` at ``--iterations`` (600, ``normal``'s)
+search player is ``IsmctsBot(**kw)`` at ``--iterations`` (default ``normal``'s in that game)
 instead of the shipped settings. The settings left out of ``--kw`` are the
 game's ``TUNING``, so ``--kw '{}'`` replays the shipped player: its games are
 the same as the records of ``lanterne strength --seeds tune`` (same moves,
@@ -29,8 +29,11 @@ from lanterne.engines.core import TABLE, OpenTable, play_out
 from lanterne.engines.registry import get_game
 
 
-def play(game_id: str, index: int, settings: dict, iterations: int = 600, seeds: str = "tune") -> dict:
-    """One trial game: the search player with ``settings`` against greedy on match ``index``'s seed."""
+def play(game_id: str, index: int, settings: dict, iterations: int | None = None, seeds: str = "tune") -> dict:
+    """One trial game: the search player with ``settings`` against greedy on match ``index``'s seed (``iterations``:
+    None is ``normal``'s in that game)."""
+    if iterations is None:
+        iterations = IsmctsBot.level_iterations("normal", game_id)
     match = Match(game_id, "greedy", index, "normal", seeds)
     game = get_game(game_id)
     search = TimedSearch(IsmctsBot(f"{match.seed}/search", iterations=iterations, **settings), time.thread_time)
@@ -52,7 +55,7 @@ def probe(game_id: str, index: int, decision: int, settings: dict, iterations=(6
     searched again with ``settings`` at each of ``iterations``: how the search sees that position."""
     match = Match(game_id, "greedy", index, "normal", seeds)
     game = get_game(game_id)
-    bot = IsmctsBot(f"{match.seed}/search", iterations=600)
+    bot = IsmctsBot(f"{match.seed}/search", iterations=IsmctsBot.level_iterations("normal", game_id))
     other = make_bot("greedy", f"{match.seed}/greedy")
     seat = match.search_seat
     state, table = game.setup(players=2), OpenTable(match.seed)
@@ -94,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("game")
     p.add_argument("--idx", default="0-19", help="match indices, FIRST-LAST (default 0-19)")
     p.add_argument("--seeds", default="tune", choices=("tune", "measure"))
-    p.add_argument("--iterations", type=int, default=600)
+    p.add_argument("--iterations", type=int, default=None, help="iterations a move (default: normal's in GAME)")
     p.add_argument("--kw", default="{}", help="IsmctsBot settings as JSON, e.g. '{\"root_top\": 4}'")
     p.add_argument("--name", default="trial")
     p.add_argument("--out", default=None, help="append each game's JSON line to this file too")

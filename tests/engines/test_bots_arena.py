@@ -5,7 +5,8 @@ import pytest
 from lanterne.engines.bots.arena import (Match, Row, check_opponent, level_iterations, opponent_player, play_match,
                                          record_key, schedule, search_player, summarize, table, wilson)
 from lanterne.engines.bots.ismcts import IsmctsBot
-from lanterne.engines.core import RulesError
+from lanterne.engines.core import TABLE, OpenTable, RulesError
+from lanterne.engines.registry import get_game
 
 
 def record(game="pueblo", against="greedy", index=0, score=1.0, move_ms=(100.0,), level="normal", seeds=None):
@@ -91,6 +92,30 @@ def test_levels_are_presets_the_ceiling_or_iterations():
             level_iterations(bad)
     assert search_player(Match("pagode", "greedy", 0, "ceiling")).iterations == 12000
     assert search_player(Match("pagode", "greedy", 0, "hard"), iterations=7).iterations == 7
+
+
+def test_a_level_follows_the_games_scale_in_the_arena_and_in_the_app():
+    """Pandoria's ``level_scale`` is 2 (TUNING): its presets and its ceiling are twice the others', for the
+    strength runs and for the app's player alike (``IsmctsBot.at_level`` learns the game at its first move)."""
+    assert [level_iterations(x, "pandoria") for x in ("easy", "normal", "hard", "ceiling")] == [300, 1200, 5000,
+                                                                                                 24000]
+    assert [level_iterations(x, "pueblo") for x in ("normal", "ceiling")] == [600, 12000]
+    assert search_player(Match("pandoria", "greedy", 0, "normal")).iterations == 1200
+    assert search_player(Match("pueblo", "greedy", 0, "normal")).iterations == 600
+    assert opponent_player(Match("pandoria", "ismcts:normal", 0, "hard")).iterations == 1200
+    game = get_game("pandoria")
+    state = game.setup(players=2)
+    bot = IsmctsBot.at_level("easy", "scale")
+    while game.next_actor(state) == TABLE or len(game.legal_actions(state, game.next_actor(state))) < 2:
+        actor = game.next_actor(state)
+        state, _ = game.apply(state, OpenTable("scale").resolve(state, game.table_op(state)) if actor == TABLE
+                              else game.legal_actions(state, actor)[0])
+    actor = game.next_actor(state)
+    bot.choose(game, game.view(state, actor), actor)
+    assert bot.last_iterations == 300
+    literal = IsmctsBot("scale", iterations=150)      # iterations given as a number are taken as they are
+    literal.choose(game, game.view(state, actor), actor)
+    assert literal.last_iterations == 150
 
 
 def test_the_search_player_can_be_the_opponent_at_another_level():
