@@ -345,7 +345,7 @@ class Session(Seating, Play, Ending, Claims):
         author_seat = self._seat_of(entry.author)
         blame = author_seat
         if self.seats and author_seat is None and entry.author not in self.replaced \
-                and not self.replacing_us(entry.author):
+                and not (entry.prev in self._held and self.replacing_us(entry.author)):
             raise OutOfPlace(f"entry {entry.seq} ({entry.kind}) is signed by {ids.fingerprint(entry.author)}, "
                              f"who holds no seat here", hostile=True)
         if chain.place(self, entry, blame) == chain.HELD:

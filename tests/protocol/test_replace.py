@@ -184,6 +184,22 @@ def test_a_held_replace_counts_only_the_answer_of_the_seat_whose_answer_it_is():
     assert not gone.over and gone.phase == "play"
 
 
+def test_the_replacing_key_is_an_author_only_on_the_held_branch():
+    """The computer's key is taken only for an entry built on the held replace: one signed by it that extends
+    the gone seat's own chain (the claimer holds that key) is dropped, and the game goes on for it."""
+    sessions, _, comp = _game("pueblo", "rh1", 8)
+    gone, claimer = sessions[GONE], sessions[0]
+    place = next(e.seq for e in claimer.chain if e.kind == REPLACE)
+    gone.act(RandomBot("rh1/back").choose(gone.game, gone.view, gone.my_seat))
+    gone.receive(claimer.chain[place].raw, sender=claimer.public)
+    move = next(e for e in claimer.chain[place:] if e.author == comp.public)
+    stray = seal(comp.identity, game=claimer.game_id, seq=len(gone.chain), prev=gone.chain[-1].hash,
+                 kind=move.kind, body=move.body)
+    events = gone.receive(stray.raw, sender=claimer.public)
+    assert not gone.over and gone.phase == "play" and type(events[-1]).__name__ == "Dropped", events
+    assert "holds no seat here" in events[-1].reason
+
+
 def test_a_seat_that_sees_the_claimed_seat_here_refuses_and_the_replacement_is_withdrawn():
     """Seat 2 still sees seat 3 linked: it refuses the replace; the computer takes nothing; play waits again."""
     from tests.protocol.helpers import drive
