@@ -235,6 +235,11 @@ def section(records: list[dict], planned: int, command: str) -> str:
         "since 2026-11-28 (a later session) its levels are twice the presets (`level_scale`: `normal` is "
         "1,200 iterations, about what 600 cost before its engine got faster; the Pandoria records of the "
         "600-iteration player are in [docs/strength-before.jsonl](strength-before.jsonl)). "
+        "In Pueblo, since 2026-11-28 (the same later session), a rollout's end is scored by an estimate: the "
+        "penalties so far plus those the final round would give on the pueblo as it stands (its walk of the "
+        "36 spaces is most of a game's penalties; `engines/bots/estimates.py`); it won 19 of 20 tune "
+        "matches against OpenSpiel's ISMCTS where the player without it won 16 (the Pueblo records of the "
+        "player before are in [docs/strength-before.jsonl](strength-before.jsonl)). "
         "These settings were chosen on the "
         "`tune` seeds; the trials since are in 'Trials toward 90 % against greedy' below. It reads only its "
         "seat's view. `normal` is the app's default computer player; it thinks on a worker thread.",

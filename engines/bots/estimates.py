@@ -77,5 +77,33 @@ def pagode(game: Game, state: State, seat: int) -> float:
     return game.points(state, seat) + PAGODE_USE * sum(state.uses[seat]) + PAGODE_CARD * len(state.hands[seat])
 
 
-ESTIMATES: dict[str, Callable[[Game, State, int], float]] = {"pandoria": pandoria, "pagode": pagode}
+PUEBLO_FINAL = 1.0
+"""Share of the final round's penalties, on the pueblo as it stands, counted now (stones still to come
+cover some squares and show others)."""
+_pueblo_last: list = [None, None]
+"""The last state whose final round was worked out, and its penalties per seat (a leaf asks once a seat)."""
+
+
+def pueblo(game: Game, state: State, seat: int) -> float:
+    """Points (minus the penalties so far), minus what the final round would cost the seat on the pueblo as it
+    stands: the chieftain's walk of all 36 spaces is most of a game's penalties, and a rollout of a few turns
+    never reaches it."""
+    from lanterne.engines.pueblo.geometry import penalties_at
+    from lanterne.engines.pueblo.data import TRACK
+    from lanterne.engines.pueblo.state import BUILD_1, BUILD_2
+
+    if state.phase == "over" or state.stage not in (BUILD_1, BUILD_2):
+        return float(game.points(state, seat))
+    if _pueblo_last[0] is not state:
+        walk = [0] * state.players
+        heights, stacks, owners, players = state.heights, state.stacks, state.owners, state.players
+        for space in range(TRACK):
+            for p, n in enumerate(penalties_at(heights, stacks, owners, space, players)):
+                walk[p] += n
+        _pueblo_last[0], _pueblo_last[1] = state, walk
+    return game.points(state, seat) - PUEBLO_FINAL * _pueblo_last[1][seat]
+
+
+ESTIMATES: dict[str, Callable[[Game, State, int], float]] = {"pandoria": pandoria, "pagode": pagode,
+                                                             "pueblo": pueblo}
 """Per game id: the estimate the search may use instead of ``game.points``."""

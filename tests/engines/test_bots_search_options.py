@@ -7,7 +7,7 @@ Each is deterministic (same seed and view, same move), legal, and reads only the
 import pytest
 
 from lanterne.engines.bots import IsmctsBot
-from lanterne.engines.bots.estimates import ESTIMATES, PAGODE_CARD, PAGODE_USE, open_yield
+from lanterne.engines.bots.estimates import ESTIMATES, PAGODE_CARD, PAGODE_USE, PUEBLO_FINAL, open_yield
 from lanterne.engines.bots.simple import GreedyBot
 from lanterne.engines.core import TABLE, OpenTable, play_out
 from lanterne.engines.registry import get_game
@@ -33,7 +33,7 @@ SETTINGS = [{"estimate": True}, {"bias": 0.1}, {"root_top": 3}, {"estimate": Tru
             {"relative": True}, {"plans": 4}, {"plans": 4, "estimate": True}, {"plans": 3, "greedy_plans": True}]
 
 
-@pytest.mark.parametrize("game_id", ["pagode", "pandoria"])
+@pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pandoria"])
 @pytest.mark.parametrize("settings", SETTINGS)
 def test_each_setting_plays_a_legal_move_the_same_every_time(game_id, settings):
     game, state, seat = position(game_id)
@@ -51,6 +51,20 @@ def test_the_estimates_count_what_the_end_or_the_next_turns_pay():
     game, state, seat = position("pagode")
     assert ESTIMATES["pagode"](game, state, seat) == pytest.approx(
         game.points(state, seat) + PAGODE_USE * sum(state.uses[seat]) + PAGODE_CARD * len(state.hands[seat]))
+
+
+@pytest.mark.parametrize("moves", [0, 6, 14, 24])
+def test_the_pueblo_estimate_is_the_points_less_the_final_round_on_the_pueblo_as_it_stands(moves):
+    """Checked against the engine's own final round, played on a copy of the position."""
+    from lanterne.engines.pueblo import rules
+
+    game, state, seat = position("pueblo", moves=moves)
+    ended = state.copy()
+    rules._final_round(ended, [])
+    for s in (0, 1):
+        charged = ended.penalties[s] - state.penalties[s]
+        assert ESTIMATES["pueblo"](game, state, s) == game.points(state, s) - PUEBLO_FINAL * charged
+    assert moves == 0 or ESTIMATES["pueblo"](game, state, seat) < game.points(state, seat)
 
 
 def test_a_finished_game_is_worth_its_points():
