@@ -171,10 +171,12 @@ def play_match(match: Match, clock: Callable[[], float] = time.perf_counter, ite
     return match_record(match, game, final, len(record), clock() - started, search.move_ms)
 
 
-def search_player(match: Match, iterations: int | None = None) -> IsmctsBot:
-    """The search player of ``match`` at its level (``iterations`` overrides it: cheap test games)."""
+def search_player(match: Match, iterations: int | None = None, settings: dict | None = None) -> IsmctsBot:
+    """The search player of ``match`` at its level (``iterations`` overrides it: cheap test games; ``settings``
+    are ``IsmctsBot`` keywords in place of the game's ``TUNING``: trials)."""
     return IsmctsBot(f"{match.seed}/search",
-                     iterations=iterations if iterations is not None else level_iterations(match.level, match.game))
+                     iterations=iterations if iterations is not None else level_iterations(match.level, match.game),
+                     **(settings or {}))
 
 
 def opponent_player(match: Match, iterations: int | None = None, seat: int = 0):

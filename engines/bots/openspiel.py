@@ -477,7 +477,8 @@ DEFAULT_MOVE_SECONDS = {"pagode": 0.21, "pueblo": 0.0945, "pacal": 0.156, "pando
 
 
 def play_openspiel_match(match: Match, overhead_fraction: float | None = None, iterations: int | None = None,
-                         move_seconds: float | None = None, clock: Callable[[], float] = time.thread_time) -> dict:
+                         move_seconds: float | None = None, clock: Callable[[], float] = time.thread_time,
+                         settings: dict | None = None) -> dict:
     """Lanterne's search player (``match.level``, by iterations) against OpenSpiel's ISMCTS, 2 players.
 
     OpenSpiel's bot gets, per move, the median CPU time of the search
@@ -485,14 +486,15 @@ def play_openspiel_match(match: Match, overhead_fraction: float | None = None, i
     before its first), divided by ``1 - overhead_fraction`` (the wrapper's own
     share, given back); ``move_seconds`` fixes it instead (tests). A JSON-safe record as ``arena.play_match``'s, plus
     both sides' CPU times (``move_cpu_ms``; ``move_ms`` is the search player's wall clock, as in the other
-    rows), OpenSpiel's budgets and simulations per move, and the versions.
+    rows), OpenSpiel's budgets and simulations per move, and the versions. ``settings``: the search player's
+    own (``IsmctsBot`` keywords, a trial's), else the game's ``TUNING``.
     """
     game = get_game(match.game)
     if overhead_fraction is None:
         overhead_fraction = OVERHEAD.get(match.game, 0.0)
     spiel = SpielGame(match.game, {"players": 2})
     seed_int = random.Random(match.seed).randrange(2**31)
-    search = search_player(match, iterations)
+    search = search_player(match, iterations, settings)
     other = OpenSpielPlayer(spiel, seed_int, DEFAULT_MOVE_SECONDS.get(match.game, 0.2))
     seat = match.search_seat
     table = OpenTable(match.seed)

@@ -1,7 +1,8 @@
-"""Trials for tuning the search player: a setting against greedy on numbered seeds, one line per game.
+"""Trials for tuning the search player: a setting against greedy (or OpenSpiel's ISMCTS) on numbered seeds,
+one line per game.
 
     python -m lanterne.engines.bots.trial GAME --idx 0-39 [--seeds tune|measure] [--iterations N]
-        [--kw '{"root_top": 4}'] [--name NAME] [--out FILE.jsonl]
+        [--kw '{"root_top": 4}'] [--against greedy|openspiel] [--name NAME] [--out FILE.jsonl]
     python -m lanterne.engines.bots.trial GAME --probe INDEX:DECISION [--kw ...]
 
 Match ``i`` is ``arena.Match(GAME, "greedy", i, "normal", seeds)``: the same
@@ -13,6 +14,12 @@ game's ``TUNING``, so ``--kw '{}'`` replays the shipped player: its games are
 the same as the records of ``lanterne strength --seeds tune`` (same moves,
 same scores). Each line gives the result, the final scores and the median
 CPU seconds of the search player's moves (``time.thread_time``).
+
+``--against openspiel`` plays ``Match(GAME, "openspiel", i, "normal", seeds)``
+instead, as ``lanterne strength --against openspiel`` does
+(``openspiel.play_openspiel_match``: OpenSpiel's bot gets the search player's
+CPU time a move; needs the extra ``bench``). Its games do not replay: the
+other side stops at a CPU deadline.
 """
 
 from __future__ import annotations
@@ -29,11 +36,14 @@ from lanterne.engines.core import TABLE, OpenTable, play_out
 from lanterne.engines.registry import get_game
 
 
-def play(game_id: str, index: int, settings: dict, iterations: int | None = None, seeds: str = "tune") -> dict:
-    """One trial game: the search player with ``settings`` against greedy on match ``index``'s seed (``iterations``:
-    None is ``normal``'s in that game)."""
+def play(game_id: str, index: int, settings: dict, iterations: int | None = None, seeds: str = "tune",
+         against: str = "greedy") -> dict:
+    """One trial game: the search player with ``settings`` against greedy (or ``openspiel``) on match ``index``'s
+    seed (``iterations``: None is ``normal``'s in that game)."""
     if iterations is None:
         iterations = IsmctsBot.level_iterations("normal", game_id)
+    if against == "openspiel":
+        return _play_openspiel(game_id, index, settings, iterations, seeds)
     match = Match(game_id, "greedy", index, "normal", seeds)
     game = get_game(game_id)
     search = TimedSearch(IsmctsBot(f"{match.seed}/search", iterations=iterations, **settings), time.thread_time)
@@ -47,6 +57,18 @@ def play(game_id: str, index: int, settings: dict, iterations: int | None = None
     return {"game": game_id, "seeds": seeds, "index": index, "settings": settings, "iterations": iterations,
             "score": 1.0 / len(winners) if seat in winners else 0.0, "scores": list(game.scores(final)),
             "seat": seat, "cpu_median": round(statistics.median(cpu), 3) if cpu else None}
+
+
+def _play_openspiel(game_id: str, index: int, settings: dict, iterations: int, seeds: str) -> dict:
+    from lanterne.engines.bots.openspiel import play_openspiel_match   # the extra 'bench'
+
+    match = Match(game_id, "openspiel", index, "normal", seeds)
+    record = play_openspiel_match(match, iterations=iterations, settings=settings)
+    cpu, sims = record["move_cpu_ms"], record["openspiel"]["simulations"]
+    return {"game": game_id, "against": "openspiel", "seeds": seeds, "index": index, "settings": settings,
+            "iterations": iterations, "score": record["score"], "scores": record["scores"],
+            "seat": match.search_seat, "cpu_median": round(statistics.median(cpu) / 1000.0, 3) if cpu else None,
+            "openspiel_simulations": statistics.median(sims) if sims else None}
 
 
 def probe(game_id: str, index: int, decision: int, settings: dict, iterations=(600, 6000), seeds: str = "tune",
@@ -93,12 +115,14 @@ def probe(game_id: str, index: int, decision: int, settings: dict, iterations=(6
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description="The search player with given settings against greedy, seed by seed.")
+    p = argparse.ArgumentParser(description="The search player with given settings against greedy (or OpenSpiel's "
+                                            "ISMCTS), seed by seed.")
     p.add_argument("game")
     p.add_argument("--idx", default="0-19", help="match indices, FIRST-LAST (default 0-19)")
     p.add_argument("--seeds", default="tune", choices=("tune", "measure"))
     p.add_argument("--iterations", type=int, default=None, help="iterations a move (default: normal's in GAME)")
     p.add_argument("--kw", default="{}", help="IsmctsBot settings as JSON, e.g. '{\"root_top\": 4}'")
+    p.add_argument("--against", default="greedy", choices=("greedy", "openspiel"))
     p.add_argument("--name", default="trial")
     p.add_argument("--out", default=None, help="append each game's JSON line to this file too")
     p.add_argument("--probe", default=None, metavar="INDEX:DECISION",
@@ -112,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = json.loads(args.kw)
     total = 0.0
     for index in range(first, last + 1):
-        record = {"name": args.name, **play(args.game, index, settings, args.iterations, args.seeds)}
+        record = {"name": args.name, **play(args.game, index, settings, args.iterations, args.seeds,
+                                                args.against)}
         total += record["score"]
         line = json.dumps(record)
         print(line, flush=True)

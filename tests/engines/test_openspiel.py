@@ -3,6 +3,7 @@
 Skipped when open-spiel is not installed; `.ci/run` installs the extra, so CI runs it.
 """
 
+import json
 import random
 from collections import Counter
 
@@ -141,3 +142,17 @@ def test_lanterne_strength_against_openspiel_writes_its_own_table(tmp_path, monk
     text = doc.read_text()
     assert "## Against OpenSpiel's ISMCTS" in text and "open_spiel 2.0.2" in text
     assert "| pueblo | easy | measure | 1 (a sample) |" in text
+
+
+def test_a_trial_against_openspiel_plays_its_settings_and_says_so(capsys):
+    """``trial --against openspiel``: the search player is built with the trial's settings, not the game's TUNING."""
+    from lanterne.engines.bots import trial
+    from lanterne.engines.bots.arena import search_player
+
+    bot = search_player(Match("pueblo", "openspiel", 3), 20, {"exploration": 0.123, "estimate": False})
+    assert (bot.exploration, bot.estimate, bot.iterations) == (0.123, False, 20)
+    assert trial.main(["pueblo", "--against", "openspiel", "--idx", "3-3", "--iterations", "20",
+                       "--kw", '{"estimate": false}', "--name", "t"]) == 0
+    line = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert line["against"] == "openspiel" and line["settings"] == {"estimate": False} and line["seat"] == 1
+    assert line["iterations"] == 20 and line["openspiel_simulations"] >= 1 and line["score"] in (0.0, 0.5, 1.0)
