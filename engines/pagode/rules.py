@@ -46,6 +46,8 @@ NO_USES = (0, 0, 0, 0, 0)
 ALL_TILES = (1 << len(TILES)) - 1
 EVERYONE = 0b11
 """The ``seen`` mask of a public slot: Pagode's registry always has two seats."""
+FLOORS = {name: variant.floors for name, variant in VARIANTS.items()}
+"""``VARIANTS[name].floors`` by the variant's name, one look-up (the hot paths ask it every step)."""
 LANTERN_BIT, BUDDHA_BIT, RICE_BOWL_BIT = 1 << LANTERN, 1 << BUDDHA, 1 << RICE_BOWL
 """Bits of ``state.used`` (abilities used this turn)."""
 SPOTS = tuple(tuple(f for f in range(5) if bits >> f & 1) for bits in range(32))
@@ -407,13 +409,15 @@ class PagodeRules(Game):
         reserve = s.reserves[seat]
         if slot in reserve:  # a slot is in one place, once
             i = reserve.index(slot)
-            s.reserves = _pair(s.reserves, seat, reserve[:i] + reserve[i + 1:])
+            reserve = reserve[:i] + reserve[i + 1:]
+            s.reserves = (reserve, s.reserves[1]) if seat == 0 else (s.reserves[0], reserve)  # _pair, inlined
         else:
             hand = s.hands[seat]
             if slot not in hand:
                 raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
             i = hand.index(slot)
-            s.hands = _pair(s.hands, seat, hand[:i] + hand[i + 1:])
+            hand = hand[:i] + hand[i + 1:]
+            s.hands = (hand, s.hands[1]) if seat == 0 else (s.hands[0], hand)  # _pair, inlined
         old = s.cards
         if old.ids[slot] != ident or old.seen[slot] != EVERYONE:
             if old.ids[slot] == ident:  # what claim does when the identity is known: the ids are shared
@@ -507,8 +511,10 @@ class PagodeRules(Game):
             raise IllegalAction(f"not now: seat {s.current + 1} is in the {phase} phase")
         # colour must be one of column_colours(s, site)
         floor_colour = s.site_colour[site]
-        if (s.site_cols[site] >= FLOOR_COLUMNS or len(s.site_tiles[site]) == VARIANTS[s.variant].floors
-                or (floor_colour is not None and floor_colour != colour)):
+        cols = s.site_cols[site]
+        floor = len(s.site_tiles[site]) + 1  # floor_of: also the column's points
+        if cols >= FLOOR_COLUMNS or floor > FLOORS[s.variant] or (floor_colour is not None
+                                                                   and floor_colour != colour):
             raise IllegalAction(self._why_no_column(s, site, colour))
         if phase == "modified column":
             if cards != ():
@@ -528,7 +534,7 @@ class PagodeRules(Game):
             else:
                 self._pay(s, cards, colour, RICE_BOWL, lambda: Words("a {colour} column", colour=_colour(colour)),
                           events)
-        self._build_column(s, site, colour, events)
+        self._build_column(s, site, colour, floor, cols + 1, floor_colour, events)
 
     def _why_no_column(self, s: PagodeState, site: int, colour: int) -> str:
         if len(s.site_tiles[site]) == self.floors(s):
@@ -538,17 +544,18 @@ class PagodeRules(Game):
         return Words("site {site} takes {colour} columns, not {other}", site=site + 1,
                      colour=_colour(s.site_colour[site]), other=_colour(colour))
 
-    def _build_column(self, s: PagodeState, site: int, colour: int, events: list) -> None:
-        floor = len(s.site_tiles[site]) + 1  # floor_of: also the column's points
-        cols = s.site_cols[site] + 1
+    def _build_column(self, s: PagodeState, site: int, colour: int, floor: int, cols: int, floor_colour: int | None,
+                      events: list) -> None:
+        """The column on ``floor`` (its points), the ``cols``-th of the floor, whose colour was ``floor_colour``."""
         s.site_cols = _put(s.site_cols, site, cols)
-        if s.site_colour[site] != colour:  # the first column of a floor sets its colour
+        if floor_colour != colour:  # the first column of a floor sets its colour
             s.site_colour = _put(s.site_colour, site, colour)
         s.columns += 1
         s.acted = True
         seat = s.current
         events.append(("column", seat, site, colour, floor))
-        s.scores = _pair(s.scores, seat, s.scores[seat] + floor)  # _score, inlined
+        scores = s.scores
+        s.scores = (scores[0] + floor, scores[1]) if seat == 0 else (scores[0], scores[1] + floor)  # _score, inlined
         events.append(("score", seat, floor, "column"))
         if cols == FLOOR_COLUMNS and not (s.tiles_left >> (colour * 5)) & 0b11111:
             events.append(("complete", site, "exhausted"))
