@@ -8,6 +8,9 @@ a claim: ``core.Cards.claim``), and ``cards`` is a tuple of such pairs.
 Pagode checks every field of a peer's action itself, each with its own
 one-line reason (``rules.PagodeRules._site``, ``_colour``, ``_pay``,
 ``_take``), so a record is made once the length is right (:func:`read`).
+The commonest actions (column, tile, discard, end) are unpacked in the rules
+as plain tuples in their records' field order, with the same length check and
+reason as :func:`read`, without building the record.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from .data import (ABILITY_OF_COLOUR, BUDDHA, CARDS_PER_COLOUR, COLOUR_OF_IDENT,
                    DECK_SIZE, DRAGON, FAN, FAN_HAND_SIZE, FLOOR_COLUMNS, HAND_LIMIT, HAND_SIZE, LANTERN,
                    LANTERN_COLUMN_LIMIT, MODIFIED_DISCARDS, PAGODAS_TO_END, RESERVE_SIZE, RICE_BOWL, SITES,
                    TILE_POINTS, TILES, USES_PER_TILE, VARIANTS)
-from .actions import Column, Discard, Dragon, Draw, End, Lantern, Modified, Roof, Tile, read
+from .actions import Dragon, Draw, Lantern, Modified, Roof, read
 from .payments import by_colour, free_options, free_singles, summits
 from .state import PagodeState
 from .views import remask, view_cards
@@ -46,6 +46,8 @@ NO_USES = (0, 0, 0, 0, 0)
 ALL_TILES = (1 << len(TILES)) - 1
 EVERYONE = 0b11
 """The ``seen`` mask of a public slot: Pagode's registry always has two seats."""
+FLOORS = {name: variant.floors for name, variant in VARIANTS.items()}
+"""``VARIANTS[name].floors`` by the variant's name, one look-up (the hot paths ask it every step)."""
 LANTERN_BIT, BUDDHA_BIT, RICE_BOWL_BIT = 1 << LANTERN, 1 << BUDDHA, 1 << RICE_BOWL
 """Bits of ``state.used`` (abilities used this turn)."""
 SPOTS = tuple(tuple(f for f in range(5) if bits >> f & 1) for bits in range(32))
@@ -407,20 +409,23 @@ class PagodeRules(Game):
         reserve = s.reserves[seat]
         if slot in reserve:  # a slot is in one place, once
             i = reserve.index(slot)
-            s.reserves = _pair(s.reserves, seat, reserve[:i] + reserve[i + 1:])
+            reserve = reserve[:i] + reserve[i + 1:]
+            s.reserves = (reserve, s.reserves[1]) if seat == 0 else (s.reserves[0], reserve)  # _pair, inlined
         else:
             hand = s.hands[seat]
             if slot not in hand:
                 raise IllegalAction(f"slot {slot} is not in seat {seat + 1}'s reserve or hand")
             i = hand.index(slot)
-            s.hands = _pair(s.hands, seat, hand[:i] + hand[i + 1:])
-        registry = s.cards
-        if registry.ids[slot] != ident or registry.seen[slot] != EVERYONE:
-            old = registry
-            s.cards = registry = registry.copy()
-            if registry.ids[slot] == ident:
-                registry.seen[slot] = EVERYONE  # what claim does when the identity is known
+            hand = hand[:i] + hand[i + 1:]
+            s.hands = (hand, s.hands[1]) if seat == 0 else (s.hands[0], hand)  # _pair, inlined
+        old = s.cards
+        if old.ids[slot] != ident or old.seen[slot] != EVERYONE:
+            if old.ids[slot] == ident:  # what claim does when the identity is known: the ids are shared
+                seen = old.seen[:]
+                seen[slot] = EVERYONE
+                s.cards = registry = Cards(old.ids, seen, old.players)
             else:
+                s.cards = registry = old.copy()
                 registry.claim(slot, ident, seat)
             s.masks = remask(s.masks, old, registry, (slot,))
         if kind == "play":
@@ -493,7 +498,10 @@ class PagodeRules(Game):
     # -- handlers
 
     def _do_column(self, s: PagodeState, action: tuple, events: list) -> None:
-        _, site, colour, cards = read(Column, action, "a column is (column, site, colour, cards)")
+        try:
+            _, site, colour, cards = action  # a Column: read() without building the record (the commonest action)
+        except ValueError:
+            raise IllegalAction("a column is (column, site, colour, cards)") from None
         if type(site) is not int or not 0 <= site < SITES:
             site = self._site(s, site)  # raises (or takes an int of a subclass)
         if type(colour) is not int or not 0 <= colour < 5:
@@ -503,8 +511,10 @@ class PagodeRules(Game):
             raise IllegalAction(f"not now: seat {s.current + 1} is in the {phase} phase")
         # colour must be one of column_colours(s, site)
         floor_colour = s.site_colour[site]
-        if (s.site_cols[site] >= FLOOR_COLUMNS or len(s.site_tiles[site]) == VARIANTS[s.variant].floors
-                or (floor_colour is not None and floor_colour != colour)):
+        cols = s.site_cols[site]
+        floor = len(s.site_tiles[site]) + 1  # floor_of: also the column's points
+        if cols >= FLOOR_COLUMNS or floor > FLOORS[s.variant] or (floor_colour is not None
+                                                                   and floor_colour != colour):
             raise IllegalAction(self._why_no_column(s, site, colour))
         if phase == "modified column":
             if cards != ():
@@ -524,7 +534,7 @@ class PagodeRules(Game):
             else:
                 self._pay(s, cards, colour, RICE_BOWL, lambda: Words("a {colour} column", colour=_colour(colour)),
                           events)
-        self._build_column(s, site, colour, events)
+        self._build_column(s, site, colour, floor, cols + 1, floor_colour, events)
 
     def _why_no_column(self, s: PagodeState, site: int, colour: int) -> str:
         if len(s.site_tiles[site]) == self.floors(s):
@@ -534,17 +544,18 @@ class PagodeRules(Game):
         return Words("site {site} takes {colour} columns, not {other}", site=site + 1,
                      colour=_colour(s.site_colour[site]), other=_colour(colour))
 
-    def _build_column(self, s: PagodeState, site: int, colour: int, events: list) -> None:
-        floor = len(s.site_tiles[site]) + 1  # floor_of: also the column's points
-        cols = s.site_cols[site] + 1
+    def _build_column(self, s: PagodeState, site: int, colour: int, floor: int, cols: int, floor_colour: int | None,
+                      events: list) -> None:
+        """The column on ``floor`` (its points), the ``cols``-th of the floor, whose colour was ``floor_colour``."""
         s.site_cols = _put(s.site_cols, site, cols)
-        if s.site_colour[site] != colour:  # the first column of a floor sets its colour
+        if floor_colour != colour:  # the first column of a floor sets its colour
             s.site_colour = _put(s.site_colour, site, colour)
         s.columns += 1
         s.acted = True
         seat = s.current
         events.append(("column", seat, site, colour, floor))
-        s.scores = _pair(s.scores, seat, s.scores[seat] + floor)  # _score, inlined
+        scores = s.scores
+        s.scores = (scores[0] + floor, scores[1]) if seat == 0 else (scores[0], scores[1] + floor)  # _score, inlined
         events.append(("score", seat, floor, "column"))
         if cols == FLOOR_COLUMNS and not (s.tiles_left >> (colour * 5)) & 0b11111:
             events.append(("complete", site, "exhausted"))
@@ -582,7 +593,10 @@ class PagodeRules(Game):
                     events.append(("complete", other, "exhausted"))
 
     def _do_tile(self, s: PagodeState, action: tuple, events: list) -> None:
-        _, site, spots, cards = read(Tile, action, "a tile is (tile, site, spots, cards)")
+        try:
+            _, site, spots, cards = action  # a Tile, as in _do_column
+        except ValueError:
+            raise IllegalAction("a tile is (tile, site, spots, cards)") from None
         site = self._site(s, site)
         self._phase(s, "play")
         tile = self._tile_checks(s, site, spots)
@@ -641,7 +655,10 @@ class PagodeRules(Game):
         s.phase = "dragon"
 
     def _do_discard(self, s: PagodeState, action: tuple, events: list) -> None:
-        discard = read(Discard, action, "a discard is (discard, slot, card)")
+        try:
+            _, slot, ident = action  # a Discard, as in _do_column
+        except ValueError:
+            raise IllegalAction("a discard is (discard, slot, card)") from None
         if s.phase == "play":
             if not self.is_stuck(s, s.current):
                 raise IllegalAction(Words("discards only under the dragon, in a modified turn, or when nothing can be "
@@ -649,7 +666,7 @@ class PagodeRules(Game):
             s.acted = True
         else:
             self._phase(s, "dragon", "modified")
-        self._take_one(s, (discard.slot, discard.ident), events, kind="discard")
+        self._take_one(s, (slot, ident), events, kind="discard")
         if s.phase == "modified":
             s.mod_left -= 1
             if s.mod_left == 0:
@@ -683,10 +700,9 @@ class PagodeRules(Game):
         events.append(("modified", seat))
 
     def _do_end(self, s: PagodeState, action: tuple, events: list) -> None:
-        why = "the end of a turn is (end, fan) with fan true or false"
-        fan = read(End, action, why).fan
-        if not isinstance(fan, bool):
-            raise IllegalAction(why)
+        if len(action) != 2 or not isinstance(action[1], bool):  # an End, as in _do_column
+            raise IllegalAction("the end of a turn is (end, fan) with fan true or false")
+        fan = action[1]
         seat = s.current
         phase = s.phase
         if phase != "play" and phase != "modified end":
@@ -714,12 +730,13 @@ class PagodeRules(Game):
 
     def _next_deal(self, s: PagodeState, events: list) -> None:
         """Set the next table operation of the refill, or go on with play."""
-        draw = s.draw
-        while s.refill:
-            seat, place, count = s.refill[0]
+        refill = s.refill
+        while refill:
+            seat, place, count = refill[0]
             if count <= 0:
-                s.refill = s.refill[1:]
+                s.refill = refill = refill[1:]
                 continue
+            draw = s.draw
             if not draw:
                 if s.discard:
                     s.pending = TableOp(SHUFFLE, "discard", s.discard, None, 0, "reshuffle")
@@ -727,7 +744,11 @@ class PagodeRules(Game):
                 events.append(("no cards", seat, place, count))
                 s.refill = ()
                 break
-            s.pending = _deal_op(draw[:count], None if place == "reserve" else seat, _DEAL_WHY[place, seat])
+            # Positional arguments: a dataclass is slower to build with keywords (a quarter of the steps are deals).
+            if place == "reserve":
+                s.pending = TableOp(DEAL, "draw", draw[:count], None, 0, _RESERVE_WHY[seat])
+            else:
+                s.pending = TableOp(DEAL, "draw", draw[:count], seat, 0, _HAND_WHY[seat])
             return
         s.pending = None
         after = s.after
@@ -736,9 +757,7 @@ class PagodeRules(Game):
             return
         if after == "next":
             s.current = 1 - s.current
-        self._start_turn(s, events)
-
-    def _start_turn(self, s: PagodeState, events: list) -> None:
+        # the start of a turn
         s.phase = "play"
         s.columns = 0
         s.acted = False
@@ -806,17 +825,20 @@ class PagodeRules(Game):
         if len(dealt) != k:
             raise IllegalAction(f"{op.kind} of {k} cards got {len(dealt)} identities")
         old = state.cards
-        s.cards = registry = Cards(old.ids[:], old.seen[:], old.players)
-        ids, seen = registry.ids, registry.seen
-        to = op.to
-        mask = EVERYONE if to is None else 1 << to
+        ids = old.ids  # copied only if an identity is learnt: the full state already knows every dealt card
+        seen = old.seen[:]
+        mask = EVERYONE if op.to is None else 1 << op.to
         for slot, ident in zip(slots, dealt):
             if ident is not None:
                 known = ids[slot]
-                if known is not None and known != ident:
-                    raise IllegalAction(f"slot {slot} is card {known}, not card {ident}")
-                ids[slot] = ident
+                if known != ident:
+                    if known is not None:
+                        raise IllegalAction(f"slot {slot} is card {known}, not card {ident}")
+                    if ids is old.ids:
+                        ids = ids[:]
+                    ids[slot] = ident
             seen[slot] |= mask
+        s.cards = registry = Cards(ids, seen, old.players)
         s.masks = remask(state.masks, old, registry, slots)
         s.pending = None
         refill = s.refill
@@ -833,15 +855,9 @@ class PagodeRules(Game):
         return s, events
 
 
-def _deal_op(slots: tuple[int, ...], to: int | None, why: str) -> TableOp:
-    """``TableOp(DEAL, "draw", slots, to, 0, why)``: a quarter of a game's steps are deals.
-
-    Positional arguments: a frozen dataclass is much slower to build with keywords.
-    """
-    return TableOp(DEAL, "draw", slots, to, 0, why)
-
-
-_DEAL_WHY = {(place, seat): f"{place} {seat}" for place in ("reserve", "hand") for seat in (0, 1)}
+_RESERVE_WHY = ("reserve 0", "reserve 1")
+_HAND_WHY = ("hand 0", "hand 1")
+"""The ``why`` of a deal to a seat's reserve (face up) or hand (face down)."""
 _HANDLERS = {
     "column": PagodeRules._do_column, "tile": PagodeRules._do_tile, "roof": PagodeRules._do_roof,
     "lantern": PagodeRules._do_lantern, "dragon": PagodeRules._do_dragon, "discard": PagodeRules._do_discard,

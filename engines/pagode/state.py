@@ -2,7 +2,8 @@
 
 Every field but the card registry is immutable (ints, strings, tuples), so a
 copy shares them; apply replaces what changes. Only ``cards`` is copied, and
-only when it changes.
+only when it changes; nor is a registry changed once a state holds it, so a
+new registry shares the list (``ids`` or ``seen``) that it does not change.
 """
 
 from __future__ import annotations
