@@ -233,7 +233,7 @@ def test_a_random_games_row_plays_new_games_each_repetition_the_same_on_every_ru
     assert row.per_repetition and row.repeat == 3
     measure_row(row)
     first = list(seeds)
-    assert first == [f"bench/{g}" for g in range(60)]
+    assert first == [f"bench/{g}" for g in range(300)]   # 3 repetitions of 100 games
     seeds.clear()
     measure_row(row)
     assert seeds == first
