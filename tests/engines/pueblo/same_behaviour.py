@@ -8,7 +8,7 @@ plays the same games with the engine of ``COMMIT`` (taken with ``git archive``
 into a temporary tree put first on ``sys.path``, in a process of its own) and
 with the working tree's, and says whether they are identical or where they
 first differ. Random games: 200 of 4 players with the seeds of ``lanterne
-bench --only pueblo.games4`` (its first 10 repetitions), 50 each of 2 and 3
+bench --only pueblo.games4`` (its first 2 repetitions), 50 each of 2 and 3
 players, 36 of each other variant (advanced, dismantling,
 advanced+dismantling; 2 to 4 players, 1 to 4 sacred sites); then 12 with the
 greedy player. At every step: actor, action (and its notation), events (and
