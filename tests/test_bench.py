@@ -10,7 +10,7 @@ import pytest
 from lanterne.client import bench as client_bench
 from lanterne.client.bench import (BEGIN, END, BENCHMARKS, Benchmark, BenchUnavailable, Result, markdown_table, measure_row,
                           update_doc)
-from lanterne.engines.core import RulesError
+from lanterne.engines.core import OpenTable, RulesError
 
 REPO = Path(__file__).resolve().parents[1]
 LANTERNE = [sys.executable, "-m", "lanterne"]
@@ -222,3 +222,19 @@ def test_each_random_games_target_lets_a_search_move_fit_in_one_second(key, game
     applies_per_step = TUNING.get(game_id, {}).get("rollout_sample", 1)  # Pagode rollouts try 3 actions a step
     needed = games_per_second_needed(game_id, players) * applies_per_step
     assert row.better == "higher" and needed <= row.limit < 1.5 * needed
+
+
+def test_a_random_games_row_plays_new_games_each_repetition_the_same_on_every_run(monkeypatch):
+    """Repetition r plays the seeds bench/{r * games} to bench/{(r + 1) * games - 1}: no game is replayed (a memo
+    kept from one repetition to the next cannot flatter the figure), and two runs play the same games."""
+    seeds = []
+    monkeypatch.setattr(client_bench, "OpenTable", lambda seed: seeds.append(seed) or OpenTable(seed))
+    [row] = [b for b in BENCHMARKS if b.key == "pueblo.games4"]
+    assert row.per_repetition and row.repeat == 3
+    measure_row(row)
+    first = list(seeds)
+    assert first == [f"bench/{g}" for g in range(300)]   # 3 repetitions of 100 games
+    seeds.clear()
+    measure_row(row)
+    assert seeds == first
+    assert all(b.per_repetition for b in BENCHMARKS if b.key.split(".")[1].startswith("games"))

@@ -28,7 +28,7 @@ from lanterne.engines.core import TABLE, IllegalAction, TableOp, Words, read_act
 from lanterne.engines.pacal import data
 from lanterne.engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
 from lanterne.engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name
-from lanterne.engines.pacal.constellations import constellations, has_constellation, shape_storeys
+from lanterne.engines.pacal.constellations import constellations, has_constellation, has_long_constellation, shape_storeys
 from lanterne.engines.pacal.movement import (ARROW, MODES, STRAIGHT, TURN, can_teleport_to, regular_moves,
                                    teleport_cells)
 from lanterne.engines.pacal.scoring import district_storeys, final_scoring, sole_leader
@@ -266,6 +266,8 @@ def _move(s: PacalState, action: tuple, events: list[Event]) -> None:
             raise IllegalAction(Words("in the first round the ship must leave the sacred district in a straight line"))
         if not can_teleport_to(s, seat, c):
             raise IllegalAction(f"{cell_name(c)} is not a free cell")
+        s.energy = s.energy[:]  # copy-on-write (PacalState.copy shares it)
+        s.energy[seat] = s.energy[seat][:]
         s.energy[seat].remove(value)
         allowance, how = 1, "energy"
         events.append(("energy", seat, value))
@@ -324,8 +326,7 @@ def _stones(s: PacalState, action: tuple, events: list[Event]) -> None:
         raise IllegalAction(Words.plural("{seat} must take back {n} visible stone to put {put} in",
                                          "{seat} must take back {n} visible stones to put {put} in", short,
                                          seat=_player(seat), put=count))
-    visible = set(visible_stones(s, seat))
-    if len(set(take)) != len(take) or any(c not in visible for c in take):
+    if take and (len(set(take)) != len(take) or not set(take) <= set(visible_stones(s, seat))):
         raise IllegalAction(Words("the stones taken back must be the player's own visible stones, each once"))
     for c in take:
         s.stones[seat] ^= 1 << c
@@ -352,7 +353,10 @@ def _to_build(s: PacalState, events: list[Event]) -> None:
 
 def can_build(s: PacalState, seat: int) -> bool:
     """Whether ``seat`` has any build or upgrade (quick answers first)."""
-    visible = visible_stones(s, seat)
+    visible = s.stones[seat]  # visible_stones, as a bitboard
+    for at in s.ships:
+        if at is not None and visible >> at & 1:
+            visible ^= 1 << at
     if not visible:
         return False
     supply = s.pyramid_supply[seat]
@@ -365,7 +369,9 @@ def can_build(s: PacalState, seat: int) -> bool:
     least = next((k for k in range(2, 6) if supply[k - 1] > 0), None)
     if least is None:
         return False
-    stones, pyramids = pieces_of(s, seat)
+    if least >= 4 and not data.ROTATED_SQUARES:
+        return has_long_constellation(visible | s.pyramids[seat], visible, least)
+    stones, pyramids = set(bit_cells(visible)), set(bit_cells(s.pyramids[seat]))  # pieces_of
     return has_constellation(stones | pyramids, stones, least)
 
 
@@ -425,6 +431,8 @@ def _build(s: PacalState, action: tuple, events: list[Event]) -> None:
     before = district_storeys(s, board, district)
     was_triggered = s.triggered
     s.pyramid_owner, s.pyramid_size = s.pyramid_owner[:], s.pyramid_size[:]  # shared with the state before (PacalState.copy)
+    s.pyramid_supply, s.bonus_taken = [p[:] for p in s.pyramid_supply], s.bonus_taken[:]  # shared too
+    s.score = s.score[:]
     for c in cells:  # the constellation's stones go back; pyramids standing in stay
         if s.stones[seat] >> c & 1:
             s.stones[seat] ^= 1 << c
@@ -511,6 +519,7 @@ def _game_over(s: PacalState, events: list[Event], reason: str) -> None:
     s.phase = OVER
     s.pending = None
     s.end_reason = reason
+    s.score = s.score[:]  # copy-on-write: final_scoring adds to it
     events.append(("end", reason))
     events.extend(final_scoring(s, board_for(s.players)))
 

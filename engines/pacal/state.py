@@ -24,7 +24,7 @@ STANDARD, EXPERT = "standard", "expert"
 
 
 class PacalState(State):
-    """A position. Lists are per seat or per cell; ``copy`` copies them all."""
+    """A position. Lists are per seat or per cell; ``copy`` copies those most moves change, shares the others."""
 
     __slots__ = (
         "players", "variant", "cards", "pending", "phase", "turn", "round", "roller", "current",
@@ -64,9 +64,10 @@ class PacalState(State):
         # (two 169-cell lists copied on every move were a tenth of a random game's time).
         s.pyramid_owner, s.pyramid_size = self.pyramid_owner, self.pyramid_size
         s.stone_supply = self.stone_supply[:]
-        s.pyramid_supply = [p[:] for p in self.pyramid_supply]
-        s.energy = [e[:] for e in self.energy]
-        s.score, s.triggered, s.bonus_taken = self.score[:], self.triggered, self.bonus_taken[:]
+        # Shared too: only a build changes pyramid_supply, bonus_taken and score (and the end
+        # the score), only an energy move energy; rules copies each before changing it.
+        s.pyramid_supply, s.energy = self.pyramid_supply, self.energy
+        s.score, s.triggered, s.bonus_taken = self.score, self.triggered, self.bonus_taken
         s.end_reason = self.end_reason
         return s
 

@@ -226,6 +226,11 @@ def box_fit(heights: Sequence[int], site_mask: int, box: int) -> tuple[int, ...]
     return done
 
 
+def boxes_under_keys(boxes: Sequence[int]) -> tuple[tuple[int, int, int, int, int, int], ...]:
+    """Per box: (box, its 4 cells, the bit mask of its cells), what box_fit's memo key is made of."""
+    return tuple((b, *BOXES[b][0], _BOX_MASKS[b]) for b in boxes)
+
+
 def all_box_fits(heights: Sequence[int], site_mask: int) -> list[tuple[int, ...]]:
     return [box_fit(heights, site_mask, b) for b in range(len(BOXES))]
 

@@ -15,8 +15,8 @@ from .actions import Bid, Card, Drop, Move, Pass, Place, Remove, Site
 
 from .data import (DEFAULT_SITES, HELD_BLOCKS, MAX_BID, MAX_SITES, MIN_BID, MOVES, NEUTRAL, START_SPACE,
                    STONES_PER_PLAYER, TRACK)
-from .geometry import (BOXES_UNDER, POSE_COLUMNS, SITE_SHAPES, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES,
-                       all_box_fits, base_level, box_fit, cell_name, penalties_at, why_not)
+from .geometry import (_FIT_MEMO, BOXES_UNDER, POSE_COLUMNS, SITE_SHAPES, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES,
+                       all_box_fits, base_level, box_fit, boxes_under_keys, cell_name, penalties_at, why_not)
 from .state import (BID, BUILD_1, BUILD_2, DISMANTLE, MOVE, OVER, PICK, PLACE, REMOVE, ROLL_PHASE, SITE,
                     PuebloState)
 
@@ -29,6 +29,8 @@ PLACE_ACTIONS: dict[str, tuple[tuple, ...]] = {
 """Every place action, in TEMPLATES order, built once."""
 
 _SITE_SET = frozenset(SITE_SHAPES)
+
+_MOVE_ACTIONS = tuple(("move", n) for n in MOVES)
 
 
 # ------------------------------------------------------------------ setup
@@ -57,7 +59,13 @@ def new_state(players: int, variant: str, sacred_sites: int | None = None) -> Pu
 # ------------------------------------------------------------------ who acts
 
 
+_BY_ORDER = frozenset((PLACE, MOVE, REMOVE, OVER))
+"""The phases whose actor is the turn order's seat (most of a game: looked at first)."""
+
+
 def actor(s: PuebloState) -> int:
+    if s.phase in _BY_ORDER:
+        return s.order[s.at]
     if s.phase == ROLL_PHASE:
         return TABLE
     if s.phase == SITE:
@@ -89,11 +97,19 @@ def _own_board(s: PuebloState) -> None:
     s.owners, s.fit = s.owners[:], s.fit[:]
 
 
+_BOXES_UNDER_KEYS = {cells: boxes_under_keys(boxes) for cells, boxes in BOXES_UNDER.items()}
+"""Per placement's cells, each box it re-fits as (box, its 4 cells, the bit mask of its cells)."""
+
+
 def refit(s: PuebloState, cells) -> None:
-    """Heights changed on ``cells``: look again at the boxes they belong to."""
-    heights, sites, fit = s.heights, s.site_mask, s.fit
-    for b in BOXES_UNDER[cells]:
-        fit[b] = box_fit(heights, sites, b)
+    """Heights changed on ``cells``: look again at the boxes they belong to.
+
+    geometry.box_fit's memo is looked up here (its very key), without a call per box; box_fit on a miss.
+    """
+    heights, sites, fit, memo = s.heights, s.site_mask, s.fit, _FIT_MEMO
+    for b, c0, c1, c2, c3, mask in _BOXES_UNDER_KEYS[cells]:
+        done = memo.get((b, heights[c0], heights[c1], heights[c2], heights[c3], sites & mask))
+        fit[b] = box_fit(heights, sites, b) if done is None else done
 
 
 def removable(s: PuebloState, sid: int) -> bool:
@@ -123,26 +139,34 @@ def stone_tall_cell(s: PuebloState, sid: int) -> int:
 
 
 def legal_actions(s: PuebloState, seat: int) -> list[tuple]:
-    if s.phase in (ROLL_PHASE, OVER) or seat != actor(s):
+    phase = s.phase
+    if phase in (ROLL_PHASE, OVER) or seat != actor(s):
         return []
+    if phase == PLACE:
+        kinds = kinds_allowed(s, seat)
+        if len(kinds) == 1:     # a comprehension: twice as fast as map(tuple.__getitem__, ...)
+            places = PLACE_ACTIONS[kinds[0]]
+            out = [places[i] for box in s.fit for i in box]
+            return out if out else [("drop", kinds[0])]
+        fits = fitting_templates(s)
+        if not fits:
+            return [("drop", k) for k in kinds]
+        out = []
+        for k in kinds:
+            places = PLACE_ACTIONS[k]
+            out += [places[i] for i in fits]
+        return out
+    if phase == MOVE:
+        return list(_MOVE_ACTIONS)
     if s.phase == SITE:
         return [("site",) + cells for cells in SITE_SHAPES if not _mask(cells) & s.site_mask]
     if s.phase == BID:
         return [("pass",)] + [("bid", b) for b in range(max(s.high + 1, MIN_BID), MAX_BID + 1)]
     if s.phase == PICK:
         return [("card", k) for k in free_cards(s)]
-    if s.phase == MOVE:
-        return [("move", n) for n in MOVES]
     if s.phase == REMOVE:
         return [("remove", stone_tall_cell(s, sid)) for sid in removals(s, seat)]
-    kinds = kinds_allowed(s, seat)
-    fits = fitting_templates(s)
-    if not fits:
-        return [("drop", k) for k in kinds]
-    out: list[tuple] = []
-    for k in kinds:
-        out += map(PLACE_ACTIONS[k].__getitem__, fits)
-    return out
+    return []   # no other phase
 
 
 def free_cards(s: PuebloState) -> list[int]:
@@ -217,7 +241,7 @@ def _site(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     mask = _mask(cells)
     if mask & s.site_mask:
         raise IllegalAction(Words("sacred sites cannot overlap"))
-    s.sites.append(cells)
+    s.sites = [*s.sites, cells]  # copy-on-write (PuebloState.copy shares the list)
     s.site_mask |= mask
     s.fit = all_box_fits(s.heights, s.site_mask)
     ev.append(("site", seat, cells))
@@ -237,6 +261,7 @@ def _start_card(s: PuebloState, ev: list) -> None:
     free = [p for p in range(s.players) if s.card_of[p] is None]
     if len(free) == 1:
         (last,) = free_cards(s)
+        s.card_of = s.card_of[:]  # copy-on-write
         s.card_of[free[0]] = last
         ev.append(("card", free[0], last, 0))
         _end_auction(s, ev)
@@ -304,6 +329,7 @@ def _card(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
     if k not in free_cards(s):
         raise IllegalAction(Words("turn-order card {card} is not available (left: {left})", card=k,
                                   left=", ".join(map(str, free_cards(s)))))
+    s.card_of = s.card_of[:]  # copy-on-write
     s.card_of[seat] = k
     ev.append(("card", seat, k, s.high))
     if s.high:
@@ -318,6 +344,7 @@ def _card(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
 
 
 def _penalise(s: PuebloState, seat: int, points: int, what: str, ev: list) -> None:
+    s.penalties = s.penalties[:]  # copy-on-write
     s.penalties[seat] += points
     ev.append(("score", seat, -points, what))
 
@@ -360,15 +387,21 @@ def _place(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
 
 
 def _take_from_reserve(s: PuebloState, seat: int, kind: str) -> None:
+    # Copy-on-write: PuebloState.copy shares these lists.
     if kind == COLOURED:
+        s.coloured = s.coloured[:]
         s.coloured[seat] -= 1
     else:
+        s.neutral = s.neutral[:]
         s.neutral[seat] -= 1
     if s.lone[seat]:
+        s.lone = s.lone[:]
         s.lone[seat] = False
     elif s.half[seat] is None:
+        s.half = s.half[:]
         s.half[seat] = NEUTRAL_KIND if kind == COLOURED else COLOURED
     else:
+        s.half = s.half[:]
         s.half[seat] = None
 
 
@@ -384,6 +417,7 @@ def _drop(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
         raise IllegalAction(Words("the {kind} stone is not the one due", kind=_kind_name(kind)))
     if fitting_templates(s):
         raise IllegalAction(Words("a stone may only be dropped when it fits nowhere"))
+    s.dropped = [d[:] for d in s.dropped]  # copy-on-write
     s.dropped[seat][0 if kind == COLOURED else 1] += 1
     _take_from_reserve(s, seat, kind)
     ev.append(("drop", seat, kind))
@@ -413,10 +447,9 @@ def _move(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
         return
     if s.stage == BUILD_1 and s.advanced:
         s.stage = BUILD_2
-        for p in range(s.players):
-            s.coloured[p] += s.held[p]
-            s.neutral[p] += s.held[p]
-            s.held[p] = 0
+        s.coloured = [n + h for n, h in zip(s.coloured, s.held)]  # new lists: copy-on-write
+        s.neutral = [n + h for n, h in zip(s.neutral, s.held)]
+        s.held = [0] * s.players
         _start_auction(s, ev)
         return
     _final_round(s, ev)
@@ -425,9 +458,13 @@ def _move(s: PuebloState, action: tuple, seat: int, ev: list) -> None:
 def score_space(s: PuebloState, space: int, ev: list) -> None:
     """The chieftain looks from ``space``; every coloured square he sees costs its owner."""
     pts = penalties_at(s.heights, s.stacks, s.owners, space, s.players)
-    for p, n in enumerate(pts):
-        if n:
-            _penalise(s, p, n, SPACE_NAMES[space], ev)
+    if any(pts):
+        s.penalties = penalties = s.penalties[:]  # copy-on-write, once for the seats seen
+        what = SPACE_NAMES[space]
+        for p, n in enumerate(pts):
+            if n:
+                penalties[p] += n
+                ev.append(("score", p, -n, what))
 
 
 def _final_round(s: PuebloState, ev: list) -> None:

@@ -26,7 +26,7 @@ DISMANTLE = 3
 
 
 class PuebloState(State):
-    """Everything about a game in progress; ``copy`` is cheap (tuples inside lists).
+    """Everything about a game in progress; ``copy`` is cheap (it shares the lists: the rules copy one before changing it).
 
     The pueblo: ``heights[cell]`` and ``stacks[cell]`` (the stone id of each
     cube, bottom first). ``stones[id]`` is (owner, orientation, x, y, base)
@@ -99,20 +99,23 @@ class PuebloState(State):
         s.stacks = self.stacks
         s.stones = self.stones
         s.owners = self.owners
-        s.sites = self.sites[:]
+        # The players' lists too (sites, reserves, lone, half, held, dropped, penalties, order,
+        # card_of): the rules replace a list before changing it (copy-on-write), most moves change
+        # one or two of them.
+        s.sites = self.sites
         s.site_mask = self.site_mask
         s.sites_wanted = self.sites_wanted
-        s.coloured = self.coloured[:]
-        s.neutral = self.neutral[:]
-        s.lone = self.lone[:]
-        s.half = self.half[:]
-        s.held = self.held[:]
-        s.dropped = [d[:] for d in self.dropped]
-        s.penalties = self.penalties[:]
+        s.coloured = self.coloured
+        s.neutral = self.neutral
+        s.lone = self.lone
+        s.half = self.half
+        s.held = self.held
+        s.dropped = self.dropped
+        s.penalties = self.penalties
         s.chief = self.chief
-        s.order = self.order[:]
+        s.order = self.order
         s.at = self.at
-        s.card_of = self.card_of[:]
+        s.card_of = self.card_of
         s.auction = self.auction
         s.bidder = self.bidder
         s.high = self.high

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lanterne.engines.pacal import data
-from lanterne.engines.pacal.constellations import constellations, shape_storeys
+from lanterne.engines.pacal.constellations import constellations, has_constellation, has_long_constellation, shape_storeys
 from tests.engines.pacal.helpers import cells
 
 
@@ -107,3 +107,33 @@ def test_enumeration_on_a_dense_block_matches_brute_force():
     block = set(cells(*[f"{x}{y}" for x in "abcd" for y in (1, 2, 3, 4)]))
     stones = set(cells("a1", "c3", "d2"))
     assert set(constellations(block, stones)) == brute_force(block, stones)
+
+
+def _bits(cells_):
+    return sum(1 << c for c in cells_)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.integers(0, 168), max_size=30), st.data(), st.sampled_from((4, 5)))
+def test_the_bitboard_answer_for_4_and_5_storeys_is_the_walks(pieces, draw, least):
+    """rules.can_build asks has_long_constellation for 4 or 5 storeys: the same answer as has_constellation."""
+    stones = draw.draw(st.sets(st.sampled_from(sorted(pieces)), max_size=len(pieces)) if pieces else st.just(set()))
+    expected = any(k >= least for k, _ in constellations(pieces, stones))
+    assert has_constellation(pieces, stones, least) == expected
+    assert has_long_constellation(_bits(pieces), _bits(stones), least) == expected
+
+
+@pytest.mark.parametrize("names, stones, least, expected", [
+    (("a1", "d4", "g7", "j10"), ("j10",), 4, True),           # a diagonal with gap 3, to the corner side
+    (("m1", "j4", "g7", "d10"), ("m1",), 4, True),            # the other diagonal
+    (("m1", "j4", "g7", "d10"), (), 4, False),                # no stone
+    (("k1", "l1", "m1", "a2"), ("a2",), 4, False),            # no line across the board's edge
+    (("a1", "m1", "a13", "m13"), ("m13",), 5, True),          # the largest square
+    (("a1", "m1", "a13", "m13"), ("m13",), 4, True),          # a square builds 5 >= 4
+    (("a1", "b1", "c1", "d1"), ("a1",), 5, False),            # a line of 4 is no 5
+    (("l1", "m1", "a2", "b2"), ("a2",), 5, False),            # no square across the edge
+])
+def test_the_bitboard_answer_on_lines_and_squares_at_the_edges(names, stones, least, expected):
+    pieces, held = set(cells(*names)), set(cells(*stones)) if stones else set()
+    assert has_constellation(pieces, held, least) == expected
+    assert has_long_constellation(_bits(pieces), _bits(held), least) == expected
