@@ -308,7 +308,7 @@ def openspiel_section(records: list[dict], planned: int) -> list[str]:
                      f"| {median(sims, fmt='{:.0f}')} | {', '.join(f'{100 * x:.1f} %' for x in share)} |")
     versions = sorted({f"open_spiel {x['openspiel']['open_spiel']}, numpy {x['openspiel']['numpy']}" for x in records})
     most = max(r.games for r in rows)
-    games_of = ",".join(r.game for r in rows if r.level == rows[0].level)
+    games_of = ",".join(dict.fromkeys(r.game for r in rows if (r.level, r.seeds) == (rows[0].level, rows[0].seeds)))
     return [
         "",
         "## Against OpenSpiel's ISMCTS",

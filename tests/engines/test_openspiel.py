@@ -144,6 +144,21 @@ def test_lanterne_strength_against_openspiel_writes_its_own_table(tmp_path, monk
     assert "| pueblo | easy | measure | 1 (a sample) |" in text
 
 
+def test_the_openspiel_rows_reproduce_line_names_each_game_once():
+    """A game with rows on both seed sets is named once, and only games of the first row's level and seeds."""
+    from lanterne.client.commands.strength import openspiel_section
+
+    spiel = {"open_spiel": "2.0.2", "numpy": "2", "overhead_fraction": 0.1, "budget_ms": [1.0], "cpu_ms": [1.0],
+             "simulations": [3]}
+    def record(game, seeds, index):
+        return {"game": game, "against": "openspiel", "level": "normal", "seeds": seeds, "index": index,
+                "players": 2, "search_seat": index % 2, "score": 1.0, "move_cpu_ms": [1.0], "openspiel": spiel}
+    records = [record("pagode", "measure", 0), record("pacal", "measure", 0), record("pacal", "tune", 0),
+               record("pacal", "tune", 1), record("pueblo", "tune", 0)]
+    reproduce = [line for line in openspiel_section(records, 200) if line.startswith("Reproduce")][0]
+    assert "--games-of pagode,pacal --against openspiel --level normal --seeds measure" in reproduce
+
+
 def test_a_trial_against_openspiel_plays_its_settings_and_says_so(capsys):
     """``trial --against openspiel``: the search player is built with the trial's settings, not the game's TUNING."""
     from lanterne.engines.bots import trial
