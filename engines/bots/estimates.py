@@ -80,8 +80,9 @@ def pagode(game: Game, state: State, seat: int) -> float:
 PUEBLO_FINAL = 1.0
 """Share of the final round's penalties, on the pueblo as it stands, counted now (stones still to come
 cover some squares and show others)."""
-_pueblo_last: list = [None, None]
-"""The last state whose final round was worked out, and its penalties per seat (a leaf asks once a seat)."""
+_pueblo_last: list = [(None, None)]
+"""The last state whose final round was worked out and its penalties per seat, as one pair (a leaf asks once a
+seat; swapped whole, so a search on another thread never reads one state's walk for another)."""
 
 
 def pueblo(game: Game, state: State, seat: int) -> float:
@@ -94,14 +95,15 @@ def pueblo(game: Game, state: State, seat: int) -> float:
 
     if state.phase == "over" or state.stage not in (BUILD_1, BUILD_2):
         return float(game.points(state, seat))
-    if _pueblo_last[0] is not state:
+    last, walk = _pueblo_last[0]
+    if last is not state:
         walk = [0] * state.players
         heights, stacks, owners, players = state.heights, state.stacks, state.owners, state.players
         for space in range(TRACK):
             for p, n in enumerate(penalties_at(heights, stacks, owners, space, players)):
                 walk[p] += n
-        _pueblo_last[0], _pueblo_last[1] = state, walk
-    return game.points(state, seat) - PUEBLO_FINAL * _pueblo_last[1][seat]
+        _pueblo_last[0] = (state, walk)
+    return game.points(state, seat) - PUEBLO_FINAL * walk[seat]
 
 
 ESTIMATES: dict[str, Callable[[Game, State, int], float]] = {"pandoria": pandoria, "pagode": pagode,
