@@ -58,6 +58,14 @@ ALLOWED_LATE = {
         "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
     ("lanterne.engines.bots.estimates", "lanterne.engines.pandoria.board"):
         "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
+    ("lanterne.engines.bots.estimates", "lanterne.engines.pueblo.geometry"):
+        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
+    ("lanterne.engines.bots.estimates", "lanterne.engines.pueblo.data"):
+        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
+    ("lanterne.engines.bots.estimates", "lanterne.engines.pueblo.state"):
+        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
+    ("lanterne.engines.bots.trial", "lanterne.engines.bots.openspiel"):
+        "OpenSpiel is the optional extra 'bench': a trial imports it only when it plays against it",
 }
 """Imports inside functions in ``engines/`` that stay, with why."""
 
