@@ -48,15 +48,20 @@ class GreedyBot:
             raise RulesError(f"seat {seat + 1} has no legal action")
         if len(actions) == 1:
             return actions[0]
+        return self.turn_line(game, view, seat, actions)[0]
+
+    def turn_line(self, game: Game, view: State, seat: int, actions: list[Action]) -> tuple[Action, ...]:
+        """The best line of this turn from ``actions`` (the legal ones) within the budget: what
+        :meth:`choose` plays the first action of (the search's greedy rollouts play it whole)."""
         base = game.points(view, seat)
         self._left = self.budget
         order = list(actions)
         self.rng.shuffle(order)
-        best, best_value = order[0], None
+        best, best_value = (order[0],), None
         for action in order:
-            value = self._line(game, view, seat, action, base, self.depth)[0]
+            value, line = self._line(game, view, seat, action, base, self.depth)
             if best_value is None or value > best_value:
-                best, best_value = action, value
+                best, best_value = line, value
         return best
 
     def line_value(self, game: Game, view: State, seat: int, action: Action, budget: int) -> float:

@@ -1,5 +1,5 @@
 """The search player's optional settings (issue 20 trials): leaf estimates, progressive bias, greedy root pruning,
-relative rewards, whole-turn plans.
+relative rewards, whole-turn plans, greedy rollouts.
 
 Each is deterministic (same seed and view, same move), legal, and reads only the view.
 """
@@ -30,7 +30,8 @@ def position(game_id, seed="options", moves=12):
 
 
 SETTINGS = [{"estimate": True}, {"bias": 0.1}, {"root_top": 3}, {"estimate": True, "bias": 0.1, "root_top": 3},
-            {"relative": True}, {"plans": 4}, {"plans": 4, "estimate": True}, {"plans": 3, "greedy_plans": True}]
+            {"relative": True}, {"plans": 4}, {"plans": 4, "estimate": True}, {"plans": 3, "greedy_plans": True},
+            {"rollout_greedy": 20}, {"plans": 3, "rollout_greedy": 20}]
 
 
 @pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pandoria"])
@@ -197,3 +198,34 @@ def test_a_rollout_stops_after_whole_rounds_of_the_table(players, settings, turn
     actors = [a for a in seen if a != TABLE]
     played = sum(1 for i, a in enumerate(actors) if i == 0 or a != actors[i - 1])
     assert played == turns
+
+
+def test_greedy_rollouts_play_each_turn_as_the_greedy_look_ahead_would():
+    """``rollout_greedy``: a rollout's turn is the greedy player's best line within that budget, drawn from
+    the search's own RNG (so the same seed plays the same rollout)."""
+    import copy
+
+    game, state, seat = position("pagode")
+    played = []
+
+    class Recording:
+        def __getattr__(self, name):
+            return getattr(game, name)
+
+        def apply(self, state, action):
+            if game.next_actor(state) != TABLE:
+                played.append((game.next_actor(state), action))
+            return game.apply(state, action)
+
+    bot = IsmctsBot("s", rollout_greedy=30, rollout_turns=1)
+    bot._settle(game)
+    bot._root_lead = [0.0, 0.0]
+    expected = GreedyBot(budget=30)
+    expected.rng = copy.deepcopy(bot.rng)
+    line = expected.turn_line(game, state, seat, game.legal_actions(state, seat))
+    bot._rollout(Recording(), state, OpenTable("greedy"), 2)
+    mine = [action for actor, action in played if actor == seat]
+    assert tuple(mine[: len(line)]) == line and len(line) > 1
+    chooser, planner = GreedyBot("t"), GreedyBot("t")      # the greedy player plays its line's first action
+    assert chooser.choose(game, state, seat) == planner.turn_line(game, state, seat,
+                                                                  game.legal_actions(state, seat))[0]
