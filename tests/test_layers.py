@@ -58,6 +58,10 @@ ALLOWED_LATE = {
         "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
     ("lanterne.engines.bots.estimates", "lanterne.engines.pandoria.board"):
         "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
+    ("lanterne.engines.bots.estimates", "lanterne.engines.pacal.board"):
+        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
+    ("lanterne.engines.bots.estimates", "lanterne.engines.pacal.scoring"):
+        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
     ("lanterne.engines.bots.estimates", "lanterne.engines.pueblo.geometry"):
         "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
     ("lanterne.engines.bots.estimates", "lanterne.engines.pueblo.data"):

@@ -106,6 +106,30 @@ def pueblo(game: Game, state: State, seat: int) -> float:
     return game.points(state, seat) - PUEBLO_FINAL * walk[seat]
 
 
+PACAL_FINAL = 1.0
+"""Share of the final scoring, on the board as it stands, counted now."""
+_pacal_last: list = [(None, None)]
+"""The last state whose final scoring was worked out and its points per seat, as one pair (as Pueblo's)."""
+
+
+def pacal(game: Game, state: State, seat: int) -> float:
+    """Points, plus what the final scoring would pay on the board as it stands: river and lake places,
+    district majorities and seconds, unused energy pieces (``scoring.final_awards``). They are a good
+    part of a game's points, and a rollout of two turns a seat reaches the end only near it."""
+    from lanterne.engines.pacal.board import board_for
+    from lanterne.engines.pacal.scoring import final_awards
+
+    if game.is_over(state):
+        return float(game.points(state, seat))
+    last, final = _pacal_last[0]
+    if last is not state:
+        final = [0] * state.players
+        for who, pts, _ in final_awards(state, board_for(state.players)):
+            final[who] += pts
+        _pacal_last[0] = (state, final)
+    return game.points(state, seat) + PACAL_FINAL * final[seat]
+
+
 ESTIMATES: dict[str, Callable[[Game, State, int], float]] = {"pandoria": pandoria, "pagode": pagode,
-                                                             "pueblo": pueblo}
+                                                             "pueblo": pueblo, "pacal": pacal}
 """Per game id: the estimate the search may use instead of ``game.points``."""

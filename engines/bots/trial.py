@@ -2,7 +2,7 @@
 one line per game.
 
     python -m lanterne.engines.bots.trial GAME --idx 0-39 [--seeds tune|measure] [--iterations N]
-        [--kw '{"root_top": 4}'] [--against greedy|openspiel] [--name NAME] [--out FILE.jsonl]
+        [--kw '{"root_top": 4}'] [--against greedy|openspiel|ismcts:LEVEL] [--name NAME] [--out FILE.jsonl]
     python -m lanterne.engines.bots.trial GAME --probe INDEX:DECISION [--kw ...]
 
 Match ``i`` is ``arena.Match(GAME, "greedy", i, "normal", seeds)``: the same
@@ -14,6 +14,10 @@ game's ``TUNING``, so ``--kw '{}'`` replays the shipped player: its games are
 the same as the records of ``lanterne strength --seeds tune`` (same moves,
 same scores). Each line gives the result, the final scores and the median
 CPU seconds of the search player's moves (``time.thread_time``).
+
+``--against ismcts:normal`` plays the shipped search player at ``normal`` instead of greedy
+(``arena.opponent_player``: the same opponent as ``lanterne strength --against ismcts:normal``),
+so that a setting for a level can be tried against the level below it.
 
 ``--against openspiel`` plays ``Match(GAME, "openspiel", i, "normal", seeds)``
 instead, as ``lanterne strength --against openspiel`` does
@@ -38,13 +42,14 @@ from lanterne.engines.registry import get_game
 
 def play(game_id: str, index: int, settings: dict, iterations: int | None = None, seeds: str = "tune",
          against: str = "greedy") -> dict:
-    """One trial game: the search player with ``settings`` against greedy (or ``openspiel``) on match ``index``'s
-    seed (``iterations``: None is ``normal``'s in that game)."""
+    """One trial game: the search player with ``settings`` against greedy (``openspiel``, or the shipped search
+    player at a level, ``ismcts:LEVEL``) on match ``index``'s seed (``iterations``: None is ``normal``'s in
+    that game)."""
     if iterations is None:
         iterations = IsmctsBot.level_iterations("normal", game_id)
     if against == "openspiel":
         return _play_openspiel(game_id, index, settings, iterations, seeds)
-    match = Match(game_id, "greedy", index, "normal", seeds)
+    match = Match(game_id, against, index, "normal", seeds)
     game = get_game(game_id)
     search = TimedSearch(IsmctsBot(f"{match.seed}/search", iterations=iterations, **settings), time.thread_time)
     other = opponent_player(match)
@@ -54,7 +59,8 @@ def play(game_id: str, index: int, settings: dict, iterations: int | None = None
     final, _ = play_out(game, game.setup(players=2), OpenTable(match.seed), players)
     cpu = [ms / 1000.0 for ms in search.move_ms]
     winners = game.winners(final)
-    return {"game": game_id, "seeds": seeds, "index": index, "settings": settings, "iterations": iterations,
+    return {"game": game_id, **({"against": against} if against != "greedy" else {}), "seeds": seeds,
+            "index": index, "settings": settings, "iterations": iterations,
             "score": 1.0 / len(winners) if seat in winners else 0.0, "scores": list(game.scores(final)),
             "seat": seat, "cpu_median": round(statistics.median(cpu), 3) if cpu else None}
 
@@ -122,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seeds", default="tune", choices=("tune", "measure"))
     p.add_argument("--iterations", type=int, default=None, help="iterations a move (default: normal's in GAME)")
     p.add_argument("--kw", default="{}", help="IsmctsBot settings as JSON, e.g. '{\"root_top\": 4}'")
-    p.add_argument("--against", default="greedy", choices=("greedy", "openspiel"))
+    p.add_argument("--against", default="greedy",
+                   help="greedy (default), openspiel, or ismcts:LEVEL: the shipped search player at that level")
     p.add_argument("--name", default="trial")
     p.add_argument("--out", default=None, help="append each game's JSON line to this file too")
     p.add_argument("--probe", default=None, metavar="INDEX:DECISION",

@@ -6,6 +6,8 @@ scores are the sum of the score events.
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from lanterne.engines.pacal import data
 from lanterne.engines.pacal.board import LAKE_SCORING, RIVER_SCORING, Board, bit_cells
 from lanterne.engines.pacal.state import PacalState
@@ -78,23 +80,29 @@ def district_final(storeys: list[int], value: int) -> tuple[list[int], list[int]
     return firsts, seconds
 
 
-def final_scoring(state: PacalState, board: Board) -> list[Event]:
-    """Score the end of the game into ``state`` (river, lake, districts, energy)."""
-    events: list[Event] = []
-
-    def add(seat: int, pts: int, what: str) -> None:
-        if pts:
-            state.score[seat] += pts
-            events.append(("score", seat, pts, what))
-
+def final_awards(state: PacalState, board: Board) -> Iterator[tuple[int, int, str]]:
+    """The final scoring on the board as it stands, ``(seat, points, what)`` in the order it is scored
+    (river, lake, districts, energy); the search's estimate reads it before the end too."""
     for what, cells in (("river", RIVER_SCORING), ("lake", LAKE_SCORING)):
         for seat, pts in enumerate(ranked_awards(storeys_in(state, cells), data.WATER_AWARDS)):
-            add(seat, pts, what)
+            if pts:
+                yield seat, pts, what
     for d in board.districts:
         firsts, seconds = district_final(district_storeys(state, board, d), board.value(d))
         for seat in range(state.players):
-            add(seat, firsts[seat], f"district {d} majority")
-            add(seat, seconds[seat], f"district {d} second")
+            if firsts[seat]:
+                yield seat, firsts[seat], f"district {d} majority"
+            if seconds[seat]:
+                yield seat, seconds[seat], f"district {d} second"
     for seat in range(state.players):
-        add(seat, sum(state.energy[seat]), "energy pieces")
+        if state.energy[seat]:
+            yield seat, sum(state.energy[seat]), "energy pieces"
+
+
+def final_scoring(state: PacalState, board: Board) -> list[Event]:
+    """Score the end of the game into ``state`` (river, lake, districts, energy)."""
+    events: list[Event] = []
+    for seat, pts, what in final_awards(state, board):
+        state.score[seat] += pts
+        events.append(("score", seat, pts, what))
     return events

@@ -7,7 +7,8 @@ Each is deterministic (same seed and view, same move), legal, and reads only the
 import pytest
 
 from lanterne.engines.bots import IsmctsBot
-from lanterne.engines.bots.estimates import ESTIMATES, PAGODE_CARD, PAGODE_USE, PUEBLO_FINAL, open_yield
+from lanterne.engines.bots.estimates import (ESTIMATES, PACAL_FINAL, PAGODE_CARD, PAGODE_USE, PUEBLO_FINAL,
+                                             open_yield)
 from lanterne.engines.bots.simple import GreedyBot
 from lanterne.engines.core import TABLE, OpenTable, play_out
 from lanterne.engines.registry import get_game
@@ -34,7 +35,7 @@ SETTINGS = [{"estimate": True}, {"bias": 0.1}, {"root_top": 3}, {"estimate": Tru
             {"rollout_greedy": 20}, {"plans": 3, "rollout_greedy": 20}]
 
 
-@pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pandoria"])
+@pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pandoria", "pacal"])
 @pytest.mark.parametrize("settings", SETTINGS)
 def test_each_setting_plays_a_legal_move_the_same_every_time(game_id, settings):
     game, state, seat = position(game_id)
@@ -66,6 +67,21 @@ def test_the_pueblo_estimate_is_the_points_less_the_final_round_on_the_pueblo_as
         charged = ended.penalties[s] - state.penalties[s]
         assert ESTIMATES["pueblo"](game, state, s) == game.points(state, s) - PUEBLO_FINAL * charged
     assert moves == 0 or ESTIMATES["pueblo"](game, state, seat) < game.points(state, seat)
+
+
+@pytest.mark.parametrize("moves", [0, 20, 60])
+def test_the_pacal_estimate_is_the_points_plus_the_final_scoring_on_the_board_as_it_stands(moves):
+    """Checked against the engine's own end of the game, on a copy of the position."""
+    from lanterne.engines.pacal import rules
+
+    game, state, seat = position("pacal", moves=moves)
+    ended = state.copy()
+    rules._game_over(ended, [], "a test")
+    for s in (0, 1):
+        assert ESTIMATES["pacal"](game, state, s) == game.points(state, s) + PACAL_FINAL * (
+            ended.score[s] - state.score[s])
+    assert ESTIMATES["pacal"](game, state, seat) >= game.points(state, seat) + sum(state.energy[seat])
+    assert moves < 60 or ESTIMATES["pacal"](game, state, seat) > game.points(state, seat) + sum(state.energy[seat])
 
 
 def test_a_finished_game_is_worth_its_points():
