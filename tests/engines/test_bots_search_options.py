@@ -111,6 +111,15 @@ def test_a_trial_with_no_settings_replays_the_arena_match_of_its_seed():
         assert (trial["scores"], trial["score"], trial["seat"]) == (arena["scores"], arena["score"], 1)
 
 
+def test_a_trial_against_a_search_level_plays_the_arenas_opponent_the_same_every_time():
+    from lanterne.engines.bots.trial import play
+
+    first, again = ({k: v for k, v in play("pueblo", 3, {}, iterations=5, against="ismcts:easy").items()
+                     if k != "cpu_median"} for _ in range(2))      # CPU time is measured, the game is not
+    assert first == again and first["against"] == "ismcts:easy" and first["seat"] == 1
+    assert first["score"] in (0.0, 0.5, 1.0) and len(first["scores"]) == 2
+
+
 def test_a_probe_shows_the_roots_children_at_a_decision():
     from lanterne.engines.bots.trial import probe
 
