@@ -56,6 +56,12 @@ def test_the_search_move_rows_promise_one_second_at_the_default_level():
     assert [b.limit for b in rows] == [1.0] * 4 + [0.9]     # 4-player Pandoria: within the app's 0.9 s cap (issue 20)
 
 
+def test_the_hard_level_keeps_the_same_promise_in_every_game():
+    rows = [b for b in BENCHMARKS if b.key.startswith("search.hard.")]
+    assert sorted(b.key for b in rows) == [f"search.hard.{g}" for g in ("pacal", "pagode", "pandoria", "pueblo")]
+    assert all(b.limit == 1.0 and b.better == "lower" and "`hard`" in b.what for b in rows)
+
+
 def test_the_median_of_the_repetitions_is_reported():
     values = iter([3.0, 1.0, 2.0])
     r = measure_row(bench(measure=lambda: next(values)))
