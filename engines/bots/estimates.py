@@ -77,12 +77,22 @@ def pagode(game: Game, state: State, seat: int) -> float:
     return game.points(state, seat) + PAGODE_USE * sum(state.uses[seat]) + PAGODE_CARD * len(state.hands[seat])
 
 
+def _once_a_position(last: list, state: State, work: Callable[[], list]) -> list:
+    """``work()``'s per-seat values for ``state``, kept in ``last`` for the next ask about the same state (a leaf
+    asks once a seat). ``last[0]`` is one pair swapped whole, so a search on another thread never reads one
+    state's values for another."""
+    seen, values = last[0]
+    if seen is not state:
+        values = work()
+        last[0] = (state, values)
+    return values
+
+
 PUEBLO_FINAL = 1.0
 """Share of the final round's penalties, on the pueblo as it stands, counted now (stones still to come
 cover some squares and show others)."""
 _pueblo_last: list = [(None, None)]
-"""The last state whose final round was worked out and its penalties per seat, as one pair (a leaf asks once a
-seat; swapped whole, so a search on another thread never reads one state's walk for another)."""
+"""The last state whose final round was worked out and its penalties per seat (``_once_a_position``)."""
 
 
 def pueblo(game: Game, state: State, seat: int) -> float:
@@ -95,21 +105,21 @@ def pueblo(game: Game, state: State, seat: int) -> float:
 
     if state.phase == "over" or state.stage not in (BUILD_1, BUILD_2):
         return float(game.points(state, seat))
-    last, walk = _pueblo_last[0]
-    if last is not state:
+    def final_walk() -> list[int]:
         walk = [0] * state.players
         heights, stacks, owners, players = state.heights, state.stacks, state.owners, state.players
         for space in range(TRACK):
             for p, n in enumerate(penalties_at(heights, stacks, owners, space, players)):
                 walk[p] += n
-        _pueblo_last[0] = (state, walk)
-    return game.points(state, seat) - PUEBLO_FINAL * walk[seat]
+        return walk
+
+    return game.points(state, seat) - PUEBLO_FINAL * _once_a_position(_pueblo_last, state, final_walk)[seat]
 
 
 PACAL_FINAL = 1.0
 """Share of the final scoring, on the board as it stands, counted now."""
 _pacal_last: list = [(None, None)]
-"""The last state whose final scoring was worked out and its points per seat, as one pair (as Pueblo's)."""
+"""The last state whose final scoring was worked out and its points per seat (``_once_a_position``)."""
 
 
 def pacal(game: Game, state: State, seat: int) -> float:
@@ -121,13 +131,13 @@ def pacal(game: Game, state: State, seat: int) -> float:
 
     if game.is_over(state):
         return float(game.points(state, seat))
-    last, final = _pacal_last[0]
-    if last is not state:
+    def final_points() -> list[int]:
         final = [0] * state.players
         for who, pts, _ in final_awards(state, board_for(state.players)):
             final[who] += pts
-        _pacal_last[0] = (state, final)
-    return game.points(state, seat) + PACAL_FINAL * final[seat]
+        return final
+
+    return game.points(state, seat) + PACAL_FINAL * _once_a_position(_pacal_last, state, final_points)[seat]
 
 
 ESTIMATES: dict[str, Callable[[Game, State, int], float]] = {"pandoria": pandoria, "pagode": pagode,

@@ -33,10 +33,10 @@ import json
 import statistics
 import time
 
-from lanterne.engines.bots.arena import Match, TimedSearch, opponent_player
+from lanterne.engines.bots.arena import Match, TimedSearch, check_opponent, opponent_player
 from lanterne.engines.bots.ismcts import IsmctsBot
 from lanterne.engines.bots.by_name import make_bot
-from lanterne.engines.core import TABLE, OpenTable, play_out
+from lanterne.engines.core import TABLE, OpenTable, RulesError, play_out
 from lanterne.engines.registry import get_game
 
 
@@ -135,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--probe", default=None, metavar="INDEX:DECISION",
                    help="print the root's children at that decision of that match instead")
     args = p.parse_args(argv)
+    try:
+        check_opponent(args.against)
+        json.loads(args.kw)
+    except (RulesError, ValueError) as e:      # a one-line error, not a traceback after minutes of play
+        p.error(str(e))
     if args.probe:
         index, decision = (int(x) for x in args.probe.split(":"))
         print("\n".join(probe(args.game, index, decision, json.loads(args.kw), seeds=args.seeds)))

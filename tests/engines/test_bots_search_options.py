@@ -120,6 +120,17 @@ def test_a_trial_against_a_search_level_plays_the_arenas_opponent_the_same_every
     assert first["score"] in (0.0, 0.5, 1.0) and len(first["scores"]) == 2
 
 
+@pytest.mark.parametrize("args, says", [(["--against", "ismcts:genius"], "no opponent 'ismcts:genius'"),
+                                        (["--kw", "{root_top: 4}"], "Expecting property name")])
+def test_a_trial_refuses_a_wrong_argument_in_one_line_before_playing(args, says, capsys):
+    from lanterne.engines.bots.trial import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["pueblo", "--idx", "0-0", *args])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and says in err and "Traceback" not in err
+
+
 def test_a_probe_shows_the_roots_children_at_a_decision():
     from lanterne.engines.bots.trial import probe
 
