@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from lanterne.client.i18n import C_, N_
+from lanterne.client.local_play import HARD_MOVE_SECONDS
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import OpenTable, RulesError, play_out
 from lanterne.engines.registry import get_game
@@ -154,12 +155,14 @@ def _netns(key: str) -> Callable[[], float]:
 
 
 def _search_move(game_id: str, level: str = "normal") -> Benchmark:
-    """A move of the search player at ``level``: the app promises one within 1 s of CPU at every level."""
+    """A move of the search player at ``level``: the app promises one within 1 s of CPU at ``normal``, and gives
+    ``hard`` up to ``HARD_MOVE_SECONDS`` (3 s)."""
     what = {"normal": N_("{game}: search player's move, `normal` uncapped, 2 players vs greedy (CPU time, 15 moves)"),
             "hard": N_("{game}: search player's move, `hard` uncapped, 2 players vs greedy (CPU time, 15 moves)")}
     return Benchmark("search.move." + game_id if level == "normal" else f"search.{level}.{game_id}", what[level],
-                     "s", "lower", 1.0, _measure("lanterne.engines.bots.bench", "median_search_move_s", game_id,
-                                                 level=level), repeat=1, game=get_game(game_id).name)
+                     "s", "lower", HARD_MOVE_SECONDS if level == "hard" else 1.0,
+                     _measure("lanterne.engines.bots.bench", "median_search_move_s", game_id, level=level),
+                     repeat=1, game=get_game(game_id).name)
 
 
 BENCHMARKS: list[Benchmark] = [

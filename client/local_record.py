@@ -441,10 +441,10 @@ def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,
         raise ResumeError(_("cannot resume {game}: {error}").format(game=meta_path.stem,
                                                                     error=f"{type(e).__name__}: {e}")) from None
     seed = str(meta.get("seed", ""))
-    from lanterne.client.local_play import MOVE_SECONDS
+    from lanterne.client.local_play import move_seconds
     from lanterne.engines.bots import make_bot
 
-    make = make_player or (lambda kind, bot_seed: make_bot(kind, bot_seed, max_seconds=MOVE_SECONDS))
+    make = make_player or (lambda kind, bot_seed: make_bot(kind, bot_seed, max_seconds=move_seconds(kind)))
     players = [None if b is None else make(str(b), f"{seed}/bot{i}/resumed{len(raws)}") for i, b in enumerate(bots)]
     think = None
     if any(b and str(b).startswith("ismcts") for b in bots):

@@ -35,7 +35,7 @@ from typing import Awaitable, Callable, Sequence
 from lanterne.client.controller import (HUMAN, REMOTE, Change, GameController, LogEntry, Seat, Waiting,
                                describe_table_op, scores_over)
 from lanterne.client.i18n import N_, _, ngettext
-from lanterne.client.local_play import MOVE_SECONDS
+from lanterne.client.local_play import move_seconds
 from lanterne.client.thinking import Thinker
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
@@ -108,7 +108,7 @@ def thinker_for(bot: str, think: Think | None) -> Think | None:
 def replacement_players(bot: str) -> Callable[[int], object]:
     """The player of a computer this app hosts for a seat it replaced (the lobby's computer level)."""
     salt = os.urandom(4).hex()
-    return lambda seat: make_bot(bot, f"{salt}-replace-{seat + 1}", max_seconds=MOVE_SECONDS)
+    return lambda seat: make_bot(bot, f"{salt}-replace-{seat + 1}", max_seconds=move_seconds(bot))
 
 
 def failure_text(error: BaseException) -> str:
@@ -223,7 +223,7 @@ class NetworkGame(GameController):
         peer.computer_player = replacement_players(bot)
         salt = os.urandom(4).hex()
         for n in range(computers):
-            peer.add_computer(make_bot(bot, f"{salt}-computer-{n + 1}", max_seconds=MOVE_SECONDS))
+            peer.add_computer(make_bot(bot, f"{salt}-computer-{n + 1}", max_seconds=move_seconds(bot)))
         return cls(peer, lambda: peer.run_host(list(interfaces), port, discover=discover, accept=accept), game,
                    players=players)
 
@@ -265,7 +265,7 @@ class NetworkGame(GameController):
             peer.think = think
         peer.computer_player = replacement_players(bot)
         salt = os.urandom(4).hex()
-        peer.resume_computers(lambda n: make_bot(bot, f"{salt}-computer-{n}", max_seconds=MOVE_SECONDS))
+        peer.resume_computers(lambda n: make_bot(bot, f"{salt}-computer-{n}", max_seconds=move_seconds(bot)))
         if peer.is_host:
             port = int(peer.files.meta.get("port", 0) or 0)
             runner = lambda: peer.run_host(list(interfaces), port, discover=discover)  # noqa: E731

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from lanterne.client import bench as client_bench
+from lanterne.client.local_play import HARD_MOVE_SECONDS
 from lanterne.client.bench import (BEGIN, END, BENCHMARKS, Benchmark, BenchUnavailable, Result, markdown_table, measure_row,
                           update_doc)
 from lanterne.engines.core import OpenTable, RulesError
@@ -56,10 +57,10 @@ def test_the_search_move_rows_promise_one_second_at_the_default_level():
     assert [b.limit for b in rows] == [1.0] * 4 + [0.9]     # 4-player Pandoria: within the app's 0.9 s cap (issue 20)
 
 
-def test_the_hard_level_keeps_the_same_promise_in_every_game():
+def test_the_hard_level_rows_check_the_time_the_app_gives_hard_in_every_game():
     rows = [b for b in BENCHMARKS if b.key.startswith("search.hard.")]
     assert sorted(b.key for b in rows) == [f"search.hard.{g}" for g in ("pacal", "pagode", "pandoria", "pueblo")]
-    assert all(b.limit == 1.0 and b.better == "lower" and "`hard`" in b.what for b in rows)
+    assert all(b.limit == HARD_MOVE_SECONDS == 3.0 and b.better == "lower" and "`hard`" in b.what for b in rows)
 
 
 def test_the_median_of_the_repetitions_is_reported():

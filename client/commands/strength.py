@@ -234,9 +234,10 @@ def section(records: list[dict], planned: int, command: str) -> str:
         "table in whole rounds (2 a seat at 2 players, 1 at 3 or 4: a 4-player move fits the app's 0.9 s); "
         "since 2026-11-28 (a later session) its levels are twice the presets (`level_scale`: `normal` is "
         "1,200 iterations, about what 600 cost before its engine got faster; the Pandoria records of the "
-        "600-iteration player are in [docs/strength-before.jsonl](strength-before.jsonl)), at most 2,000 "
-        "(`max_iterations`: `hard` at 5,000 took 2.5 s of CPU a move, past the app's promise of 1 s, and "
-        "the app's cap cut it to about 2,000 anyway; its one game at 5,000 is in strength-before.jsonl too). "
+        "600-iteration player are in [docs/strength-before.jsonl](strength-before.jsonl)); `hard` there is "
+        "5,000, up to 2.5 s of CPU a move, so the app gives `hard` 3 s a move where `easy` and `normal` get "
+        "0.9 s (`client/local_play.move_seconds`): held to 2,000 so that it fit the second (2026-11-28 to "
+        "29), it won 6 of 13 games against `normal`, and those games are in strength-before.jsonl. "
         "In Pueblo, since 2026-11-28 (the same later session), a rollout's end is scored by an estimate: the "
         "penalties so far plus those the final round would give on the pueblo as it stands (its walk of the "
         "36 spaces is most of a game's penalties; `engines/bots/estimates.py`); it won 19 of 20 tune "
@@ -244,7 +245,8 @@ def section(records: list[dict], planned: int, command: str) -> str:
         "player before are in [docs/strength-before.jsonl](strength-before.jsonl)). "
         "These settings were chosen on the "
         "`tune` seeds; the trials since are in 'Trials toward 90 % against greedy' below. It reads only its "
-        "seat's view. `normal` is the app's default computer player; it thinks on a worker thread.",
+        "seat's view. `normal` is the app's default computer player; it thinks apart from the screen, so keys "
+        "are answered meanwhile (docs/architecture.md, 'Computer players').",
         "",
         "## Strength of the search player",
         "",

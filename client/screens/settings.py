@@ -16,7 +16,7 @@ from lanterne.client.settings import MAX_NAME, check_name, identity_fingerprint
 DELAYS = (0.0, 0.2, 0.4, 0.8, 1.5)
 LEVEL_WORDS = {"random": N_("random (plays any legal move)"), "greedy": N_("greedy (best points this turn)"),
                "ismcts:easy": N_("search, easy"), "ismcts:normal": N_("search, normal (answers within 1 s)"),
-               "ismcts:hard": N_("search, hard")}
+               "ismcts:hard": N_("search, hard (thinks up to 3 s)")}
 
 
 class SettingsScreen(Screen):

@@ -99,8 +99,7 @@ class _Node:
 
 TUNING: dict[str, dict[str, float]] = {
     "pagode": {"rollout_sample": 3, "expand": 4, "exploration": 0.4, "plans": 6},
-    "pandoria": {"expand": 4, "exploration": 0.4, "rollout_table_turns": 4, "level_scale": 2,
-                 "max_iterations": 2000},
+    "pandoria": {"expand": 4, "exploration": 0.4, "rollout_table_turns": 4, "level_scale": 2},
     "pueblo": {"estimate": 1},
 }
 """Search settings per game where the defaults lose to greedy (measured, docs/benchmarks.md).
@@ -147,13 +146,12 @@ games lacked: at 20 times normal the search won each of the first 5 measure
 games normal had lost, and 1,200 iterations won 19 of tune matches 0-19 (a
 trial) against 17 for 600; on the 200 measure games, 96.0 % against 84.2 %.
 
-``max_iterations``: no level runs more iterations a move in this game, so
-that every level keeps the app's promise of a move within 1 s of CPU.
-Pandoria's is 2,000 (2026-11-28): ``hard`` at twice its preset, 5,000, took
-2.5 s of CPU a move, and the app's 0.9 s cap cut it to about 2,000 on the
-machine of docs/benchmarks.md anyway; so the ``hard`` that ``lanterne
-strength`` measures is the app's. The other games' ``hard`` fits as it is
-(0.46-0.80 s; ``lanterne bench --only search.hard``).
+``hard`` is 4 times ``normal``'s iterations in every game (Pandoria 5,000):
+what it takes to win two games in three against ``normal``. Pandoria's
+``hard`` was held to 2,000 for a day (2026-11-28) so that it fit the app's
+second a move; it then won about half its games against ``normal``
+(1,200), so the app gives ``hard`` 3 s a move instead
+(``client/local_play.move_seconds``; ``lanterne bench --only search.hard``).
 
 Pueblo's leaf is an estimate since 2026-11-28 (``estimates.pueblo``): the
 penalties so far plus the final round's walk on the pueblo as it stands. That
@@ -169,7 +167,7 @@ against ``ismcts:normal``, 9 of 19 with a reward scale of 24; it stays off.
 """
 DEFAULTS = {"rollout_turns": 2, "rollout_sample": 1, "expand": 1, "exploration": 0.7, "estimate": 0, "bias": 0.0,
             "root_top": 0, "relative": 0, "plans": 0, "greedy_plans": 0, "rollout_table_turns": 0,
-            "rollout_greedy": 0, "level_scale": 1, "max_iterations": 0}
+            "rollout_greedy": 0, "level_scale": 1}
 
 
 class IsmctsBot:
@@ -250,11 +248,9 @@ class IsmctsBot:
 
     @classmethod
     def level_iterations(cls, level: str, game_id: str | None = None) -> int:
-        """A preset's iterations a move in ``game_id``: ``LEVELS`` times the game's ``level_scale``, at most its
-        ``max_iterations`` (TUNING)."""
+        """A preset's iterations a move in ``game_id``: ``LEVELS`` times the game's ``level_scale`` (TUNING)."""
         tuned = {**DEFAULTS, **TUNING.get(game_id, {})} if game_id else DEFAULTS
-        iterations = round(cls.LEVELS[level] * tuned["level_scale"])
-        return min(iterations, int(tuned["max_iterations"])) if tuned["max_iterations"] else iterations
+        return round(cls.LEVELS[level] * tuned["level_scale"])
 
     # -- choosing
     def choose(self, game: Game, view: State, seat: int) -> Action:

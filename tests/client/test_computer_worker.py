@@ -8,7 +8,8 @@ import threading
 from textual.widgets import Select
 
 from lanterne.client.controller import COMPUTER, LocalGame
-from lanterne.client.local_play import DEFAULT_BOT, VS_COMPUTER, make_local_game
+from lanterne.client.local_play import DEFAULT_BOT, VS_COMPUTER, WATCH, make_local_game
+from lanterne.client.net_controller import replacement_players
 from lanterne.client.screens.game import game_screen_for
 from lanterne.client.screens.help import HelpScreen
 from lanterne.client.screens.local_setup import LocalSetupScreen
@@ -82,6 +83,17 @@ def test_the_default_computer_player_is_the_search_player_at_normal():
     bot = controller.players[1]
     assert isinstance(bot, IsmctsBot) and bot.iterations == IsmctsBot.LEVELS["normal"]
     assert bot.seconds == 0.9  # in the app a move never takes much over a second, whatever the machine
+
+
+def test_the_app_gives_hard_three_seconds_a_move_and_every_other_level_one():
+    """``hard`` is 4 x normal's iterations (Pandoria 5,000: up to 2.5 s of CPU); capped at 0.9 s it won only about
+    half its games against normal. The cap follows the level, in a game against computers and among them."""
+    for mode in (VS_COMPUTER, WATCH):
+        for kind, cap in (("ismcts:hard", 3.0), ("ismcts:normal", 0.9), ("ismcts:easy", 0.9), ("ismcts:4000", 0.9)):
+            controller = make_local_game(get_game("pandoria"), mode=mode, bot=kind, seed=1)
+            assert {p.seconds for p in controller.players if p is not None} == {cap}, (mode, kind)
+    assert replacement_players("ismcts:hard")(1).seconds == 3.0       # on the LAN: a seat's replacement
+    assert replacement_players("ismcts:normal")(1).seconds == 0.9
 
 
 async def test_the_local_setup_offers_the_search_player_first():

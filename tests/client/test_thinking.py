@@ -102,7 +102,7 @@ async def test_the_search_runs_outside_the_app_and_keys_are_answered_meanwhile()
         await play_until_the_computer_thinks(pilot, controller)
         cpu, wall = time.process_time(), time.perf_counter()
         await asyncio.sleep(0.4)
-        assert controller.waiting.kind == COMPUTER  # still thinking (a hard move takes up to 0.9 s)
+        assert controller.waiting.kind == COMPUTER  # still thinking (a hard move may take up to 3 s)
         busy = (time.process_time() - cpu) / (time.perf_counter() - wall)
         assert busy < 0.5, f"the app's process was busy {busy:.0%} of the time: the search runs here"
         started = time.perf_counter()

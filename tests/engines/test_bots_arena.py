@@ -95,13 +95,12 @@ def test_levels_are_presets_the_ceiling_or_iterations():
 
 
 def test_a_level_follows_the_games_scale_in_the_arena_and_in_the_app():
-    """Pandoria's ``level_scale`` is 2 (TUNING): its presets and its ceiling are twice the others', but no level
-    passes its ``max_iterations`` (2,000: ``hard``, within the app's second a move), for the strength runs and for
-    the app's player alike (``IsmctsBot.at_level`` learns the game at its first move)."""
-    assert [level_iterations(x, "pandoria") for x in ("easy", "normal", "hard", "ceiling")] == [300, 1200, 2000,
+    """Pandoria's ``level_scale`` is 2 (TUNING): its presets and its ceiling are twice the others', for the strength
+    runs and for the app's player alike (``IsmctsBot.at_level`` learns the game at its first move)."""
+    assert [level_iterations(x, "pandoria") for x in ("easy", "normal", "hard", "ceiling")] == [300, 1200, 5000,
                                                                                                  24000]
     assert [level_iterations(x, "pagode") for x in ("easy", "normal", "hard")] == [150, 600, 2500]
-    assert opponent_player(Match("pandoria", "ismcts:hard", 0, "normal")).iterations == 2000
+    assert opponent_player(Match("pandoria", "ismcts:hard", 0, "normal")).iterations == 5000
     assert [level_iterations(x, "pueblo") for x in ("normal", "ceiling")] == [600, 12000]
     assert search_player(Match("pandoria", "greedy", 0, "normal")).iterations == 1200
     assert search_player(Match("pueblo", "greedy", 0, "normal")).iterations == 600
