@@ -132,7 +132,7 @@ margin +11.3 +- 5.9 points (docs/benchmarks.md, "Trials toward 90 %").
 Nothing tried since beat it there: 10 plans, 1,200 iterations, rollouts that
 play each turn as the greedy player would (``rollout_greedy``), a reward
 scale of 24 points instead of 8; and the same search at 20 times the
-iterations (``ceiling``) won no more of the first 81 measure deals (66, against 68).
+iterations (``ceiling``) won no more of the first 87 measure deals (71, against 73).
 Pandoria's rollouts cover 4 turns of the table in whole rounds: at 2 players
 the 2 turns a seat of before; at 4, one a seat, so a move at ``normal`` fits
 the app's 0.9 s (it took 1.2 s of CPU with two turns a seat).
@@ -150,8 +150,8 @@ trial) against 17 for 600; on the 200 measure games, 96.0 % against 84.2 %.
 5,000), which is what it takes to win two games in three against ``normal``.
 For a day (2026-11-28) Pandoria's ``hard`` was held to 2,000 iterations so
 that it fit the app's second a move. It then won 6 of 13 measure games
-against ``normal`` (1,200). At 5,000 it won 11 of the same 13, and 22 of
-the first 25. So the app now gives ``hard`` 3 s a move
+against ``normal`` (1,200). At 5,000 it won 11 of the same 13, and 26 of
+the first 32 (a tie besides). So the app now gives ``hard`` 3 s a move
 (``client/local_play.move_seconds``; ``lanterne bench --only search.hard``).
 
 Pueblo's leaf is an estimate since 2026-11-28 (``estimates.pueblo``): the
