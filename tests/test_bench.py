@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from lanterne.client import bench as client_bench
-from lanterne.client.local_play import HARD_MOVE_SECONDS
 from lanterne.client.bench import (BEGIN, END, BENCHMARKS, Benchmark, BenchUnavailable, Result, markdown_table, measure_row,
                           update_doc)
+from lanterne.client.local_play import HARD_MOVE_SECONDS
 from lanterne.engines.core import OpenTable, RulesError
 
 REPO = Path(__file__).resolve().parents[1]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import time
 
@@ -135,17 +136,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--probe", default=None, metavar="INDEX:DECISION",
                    help="print the root's children at that decision of that match instead")
     args = p.parse_args(argv)
-    try:
+    try:                                       # a one-line error, not a traceback after minutes of play
         check_opponent(args.against)
-        json.loads(args.kw)
-    except (RulesError, ValueError) as e:      # a one-line error, not a traceback after minutes of play
+        settings = json.loads(args.kw)
+        if not isinstance(settings, dict):
+            raise ValueError(f"--kw is not a JSON object: {args.kw}")
+        if not re.fullmatch(r"[0-9]+-[0-9]+", args.idx):
+            raise ValueError(f"--idx is not FIRST-LAST: {args.idx}")
+        first, last = (int(x) for x in args.idx.split("-"))
+    except (RulesError, ValueError) as e:
         p.error(str(e))
     if args.probe:
         index, decision = (int(x) for x in args.probe.split(":"))
-        print("\n".join(probe(args.game, index, decision, json.loads(args.kw), seeds=args.seeds)))
+        print("\n".join(probe(args.game, index, decision, settings, seeds=args.seeds)))
         return 0
-    first, last = (int(x) for x in args.idx.split("-"))
-    settings = json.loads(args.kw)
     total = 0.0
     for index in range(first, last + 1):
         record = {"name": args.name, **play(args.game, index, settings, args.iterations, args.seeds,
