@@ -28,7 +28,9 @@ level (``ismcts:normal``). A level is a preset of :class:`IsmctsBot`, ``ceiling`
 (20 times ``normal``'s iterations: what more search alone would buy) or a
 number of iterations.
 
-A shared win (a tie) counts as half a win for the search player.
+A shared win (a tie) counts as half a win for the search player. A ceiling
+row is judged against ``normal`` on the measure deals both played
+(:class:`Gap`): paired, since the luck of a deal weighs on both alike.
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ SEED_SETS = ("measure", "tune")
 
 CEILING = 20
 """Level ``ceiling`` is this many times ``normal``'s iterations."""
+
+CEILING_GAP = 0.03
+"""Where 90 % is out of reach, ``normal`` must come within this much of the ceiling's win rate (issue 20)."""
 Z95 = 1.959963984540054
 
 
@@ -224,6 +229,39 @@ def wilson(score: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 @dataclass
+class Gap:
+    """The ceiling against ``normal`` on the same deals: per deal, the ceiling's score minus ``normal``'s."""
+
+    differences: list[float]
+
+    @property
+    def deals(self) -> int:
+        return len(self.differences)
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.differences)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95 % interval of the mean difference (normal approximation; everything below 2 deals)."""
+        if self.deals < 2:
+            return (-1.0, 1.0)
+        half = Z95 * statistics.stdev(self.differences) / math.sqrt(self.deals)
+        return (self.mean - half, self.mean + half)
+
+    @property
+    def verdict(self) -> str:
+        """'met' when the whole interval says ``normal`` is within :data:`CEILING_GAP` of the ceiling."""
+        low, high = self.interval
+        if high < CEILING_GAP:
+            return "met"
+        if low > CEILING_GAP:
+            return "**not met**"
+        return "met (rate)" if self.mean < CEILING_GAP else "**not met** (rate)"
+
+
+@dataclass
 class Row:
     """Results of the search player against one opponent in one game."""
 
@@ -238,6 +276,7 @@ class Row:
     losses: int = 0
     score: float = 0.0
     move_ms: list[float] | None = None
+    gap: Gap | None = None
 
     @property
     def rate(self) -> float:
@@ -278,7 +317,9 @@ class Row:
 
 
 def summarize(records: Iterable[dict]) -> list[Row]:
-    """One row per (game, opponent, level, seed set, table size), in first-seen order."""
+    """One row per (game, opponent, level, seed set, table size), in first-seen order; a measure ceiling
+    row with its :class:`Gap` to ``normal``."""
+    records = list(records)
     rows: dict[tuple[str, str, str, str, int], Row] = {}
     for r in records:
         seeds, players = record_seeds(r), record_players(r)
@@ -293,7 +334,20 @@ def summarize(records: Iterable[dict]) -> list[Row]:
         else:
             row.losses += 1
         row.move_ms.extend(r.get("move_ms", []))
+    for (game, against, level, seeds, players), row in rows.items():
+        if (level, seeds) == ("ceiling", "measure"):
+            row.gap = _gap(records, (game, against, seeds, players))
     return list(rows.values())
+
+
+def _gap(records: list[dict], where: tuple[str, str, str, int]) -> Gap | None:
+    """The ceiling's score minus ``normal``'s on each measure deal (same seed, same seat) both played."""
+    scores: dict[str, dict[int, float]] = {"normal": {}, "ceiling": {}}
+    for r in records:
+        if r["level"] in scores and (r["game"], r["against"], record_seeds(r), record_players(r)) == where:
+            scores[r["level"]][r["index"]] = r["score"]
+    both = sorted(scores["normal"].keys() & scores["ceiling"].keys())
+    return Gap([scores["ceiling"][i] - scores["normal"][i] for i in both]) if both else None
 
 
 def _pct(x: float) -> str:
@@ -313,6 +367,11 @@ def table(rows: list[Row], planned: int | None = None) -> str:
         low, high = r.interval
         games = f"{r.games} of {planned}" if planned and r.games < planned else str(r.games)
         target = "—" if r.target is None else f"> {100 * r.target:.0f} %: {r.verdict}"
+        if r.gap is not None:
+            g_low, g_high = r.gap.interval
+            target = (f"`normal` within {100 * CEILING_GAP:.0f} points: {r.gap.verdict}; ceiling minus normal "
+                      f"{100 * r.gap.mean:+.1f} ({100 * g_low:+.1f} – {100 * g_high:+.1f}) points on "
+                      f"{r.gap.deals} same deals")
         lines.append(f"| {r.game} | {r.players} | {r.against} | {r.level} | {r.seeds} | {games} "
                      f"| {r.wins} / {r.draws} / {r.losses} "
                      f"| {_pct(r.rate)} ({_pct(low)} – {_pct(high)}) | {target} "

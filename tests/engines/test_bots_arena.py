@@ -2,7 +2,7 @@
 
 import pytest
 
-from lanterne.engines.bots.arena import (Match, Row, check_opponent, level_iterations, opponent_player, play_match,
+from lanterne.engines.bots.arena import (Gap, Match, Row, check_opponent, level_iterations, opponent_player, play_match,
                                          record_key, schedule, search_player, summarize, table, wilson)
 from lanterne.engines.bots.ismcts import IsmctsBot
 from lanterne.engines.core import TABLE, OpenTable, RulesError
@@ -165,6 +165,36 @@ def test_hard_against_normal_has_the_65_percent_target():
     assert Row("pagode", "ismcts:normal", "hard", games=100, score=75).verdict == "met"
     assert Row("pagode", "ismcts:normal", "hard", games=100, score=60).verdict == "**not met** (rate)"
     assert Row("pagode", "ismcts:normal", "hard").target == 0.65
+
+
+def test_the_ceiling_is_judged_against_normal_on_the_same_deals():
+    normal = [1.0, 1.0, 0.0, 1.0, 0.5, 1.0]
+    ceiling = [1.0, 0.0, 1.0, 1.0, 1.0]  # deal 5 not played yet: left out of the pairs
+    rows = summarize([record(game="pagode", index=i, score=x, seeds="measure") for i, x in enumerate(normal)]
+                     + [record(game="pagode", index=i, score=x, seeds="measure", level="ceiling")
+                        for i, x in enumerate(ceiling)]
+                     + [record(game="pagode", index=9, score=0.0, seeds="tune", level="ceiling"),  # other deals
+                        record(game="pagode", index=0, score=0.0, seeds="measure", level="ceiling", against="random")])
+    by_level = {(r.level, r.seeds, r.against): r for r in rows}
+    assert by_level["normal", "measure", "greedy"].gap is None
+    assert by_level["ceiling", "tune", "greedy"].gap is None  # a tune seed names its level: not the same deal
+    assert by_level["ceiling", "measure", "random"].gap is None  # no normal row to pair with
+    gap = by_level["ceiling", "measure", "greedy"].gap
+    assert gap.differences == [0.0, -1.0, 1.0, 0.0, 0.5]
+    assert gap.mean == pytest.approx(0.1)
+    low, high = gap.interval  # 0.1 +- 1.96 * stdev 0.742 / sqrt 5
+    assert (low, high) == (pytest.approx(0.1 - 0.6504, abs=1e-3), pytest.approx(0.1 + 0.6504, abs=1e-3))
+    assert gap.verdict == "**not met** (rate)"  # the ceiling 10 points above normal, the interval wide
+    line = table(rows).splitlines()[3]
+    assert "| `normal` within 3 points: **not met** (rate); ceiling minus normal +10.0 (-55.0 – +75.0) points on 5 same deals |" in line
+
+
+def test_normal_within_3_points_of_the_ceiling_is_met_by_the_whole_interval():
+    assert Gap([0.0] * 49 + [1.0]).verdict == "met (rate)"  # +2 points, but the interval reaches +5.9
+    assert Gap([0.0] * 1000 + [-1.0] * 10).verdict == "met"
+    assert Gap([1.0] * 50 + [0.0] * 50).verdict == "**not met**"
+    assert Gap([0.0] * 90 + [1.0] * 4).verdict == "**not met** (rate)"
+    assert Gap([1.0]).interval == (-1.0, 1.0)
 
 
 def test_a_table_of_more_seats_the_search_player_among_opponents_each_seeded_apart():
