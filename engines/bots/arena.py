@@ -244,7 +244,7 @@ class Gap:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The 95 % interval of the mean difference (normal approximation; everything below 2 deals)."""
+        """The 95 % interval of the mean difference (normal approximation); the whole range below 2 deals."""
         if self.deals < 2:
             return (-1.0, 1.0)
         half = Z95 * statistics.stdev(self.differences) / math.sqrt(self.deals)
