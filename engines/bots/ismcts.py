@@ -132,7 +132,7 @@ margin +11.3 +- 5.9 points (docs/benchmarks.md, "Trials toward 90 %").
 Nothing tried since beat it there: 10 plans, 1,200 iterations, rollouts that
 play each turn as the greedy player would (``rollout_greedy``), a reward
 scale of 24 points instead of 8; and the same search at 20 times the
-iterations (``ceiling``) won no more of the first 130 measure deals (113, against 113.5).
+iterations (``ceiling``) won no more of the first 149 measure deals (130.5 each).
 Pandoria's rollouts cover 4 turns of the table in whole rounds: at 2 players
 the 2 turns a seat of before; at 4, one a seat, so a move at ``normal`` fits
 the app's 0.9 s (it took 1.2 s of CPU with two turns a seat).
