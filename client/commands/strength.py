@@ -122,10 +122,13 @@ def load(path: Path) -> list[dict]:
             continue
         try:
             record = json.loads(line)
-            record["game"], record["against"], record["level"], record["index"], record["score"]
+            names = (record["game"], record["against"], record["level"], record.get("seeds", "tune"))
             players = record.get("players", 2)      # absent: a 2-player table (records from before tables of more)
-            if type(players) is not int or players < 2:
-                raise ValueError(players)
+            score = record["score"]                 # the search player's share of the win: 1, 1/k shared, or 0
+            if (not all(type(x) is str for x in names) or type(record["index"]) is not int or record["index"] < 0
+                    or type(score) not in (int, float) or not 0 <= score <= 1
+                    or type(players) is not int or players < 2):
+                raise ValueError(line)
         except (ValueError, KeyError, TypeError):
             raise UserError(_("{path}:{number}: not a strength record").format(path=path, number=number)) from None
         records.append(record)

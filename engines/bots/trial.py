@@ -144,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         if not re.fullmatch(r"[0-9]+-[0-9]+", args.idx):
             raise ValueError(f"--idx is not FIRST-LAST: {args.idx}")
         first, last = (int(x) for x in args.idx.split("-"))
+        if args.probe and not re.fullmatch(r"[0-9]+:[0-9]+", args.probe):
+            raise ValueError(f"--probe is not INDEX:DECISION: {args.probe}")
     except (RulesError, ValueError) as e:
         p.error(str(e))
     if args.probe:

@@ -123,7 +123,8 @@ def test_a_trial_against_a_search_level_plays_the_arenas_opponent_the_same_every
 @pytest.mark.parametrize("args, says", [(["--against", "ismcts:genius"], "no opponent 'ismcts:genius'"),
                                         (["--kw", "{root_top: 4}"], "Expecting property name"),
                                         (["--kw", "[4]"], "--kw is not a JSON object"),
-                                        (["--idx", "3"], "--idx is not FIRST-LAST: 3")])
+                                        (["--idx", "3"], "--idx is not FIRST-LAST: 3"),
+                                        (["--probe", "3"], "--probe is not INDEX:DECISION: 3")])
 def test_a_trial_refuses_a_wrong_argument_in_one_line_before_playing(args, says, capsys):
     from lanterne.engines.bots.trial import main
 

@@ -67,7 +67,16 @@ def test_a_torn_last_line_is_dropped_and_the_game_replayed(tmp_path, cheap_level
                                   '{"game": "pueblo", "against": "greedy", "level": "normal", "index": 0, '
                                   '"score": 1.0, "players": "four"}',
                                   '{"game": "pueblo", "against": "greedy", "level": "normal", "index": 0, '
-                                  '"score": 1.0, "players": 1}'])
+                                  '"score": 1.0, "players": 1}',
+                                  '{"game": "pueblo", "against": "greedy", "level": "normal", "index": 0, '
+                                  '"score": "1"}',
+                                  '{"game": "pueblo", "against": "greedy", "level": "normal", "index": 0, '
+                                  '"score": 2.0}',
+                                  '{"game": "pueblo", "against": "greedy", "level": "ceiling", "seeds": "measure", '
+                                  '"index": "0", "score": 1.0}',
+                                  '{"game": "pueblo", "against": "greedy", "level": "normal", "seeds": 7, '
+                                  '"index": 0, "score": 1.0}',
+                                  '[1, 2]'])
 def test_a_line_that_is_no_record_is_a_one_line_error(line, tmp_path, capsys):
     out = tmp_path / "s.jsonl"
     out.write_text(line + "\n")
