@@ -423,6 +423,20 @@ class SavedGame:
     when: float
 
 
+def why_not_a_log_file(path: str | Path) -> str | None:
+    """Why ``path`` cannot be a log, in the language in force; None for a regular file.
+
+    Said before the protocol reads it, whose reasons are English; a device or a
+    pipe is named as such (it exists: "no such file" would be wrong).
+    """
+    p = Path(path)
+    if p.is_file():
+        return None
+    if p.is_dir():
+        return _("a folder, not a log file")
+    return _("not a regular file") if p.exists() else _("no such file")
+
+
 def saved_games(folder: str | Path) -> list[SavedGame]:
     """Every game in ``folder`` (LAN games) and ``folder/local`` (local games), newest first, in one line each.
 

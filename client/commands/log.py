@@ -8,8 +8,6 @@ complete entry; 2 when it is not a Lanterne log at all.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from lanterne.client.i18n import N_, _, ngettext
 
 NAME = "log"
@@ -25,11 +23,13 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from lanterne.client.cli import UserError
+    from lanterne.client.replay_model import why_not_a_log_file
     from lanterne.protocol.log import LogFormatError, read_log
 
     try:
-        if not Path(args.log).is_file():   # said here, in the language in force (the protocol's reasons are English)
-            raise LogFormatError(_("a folder, not a log file") if Path(args.log).is_dir() else _("no such file"))
+        why = why_not_a_log_file(args.log)
+        if why:
+            raise LogFormatError(why)
         raws, tail = read_log(args.log)
     except LogFormatError as e:
         raise UserError(_("{log}: {e}").format(log=args.log, e=e)) from None

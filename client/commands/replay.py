@@ -14,15 +14,13 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from pathlib import Path
-
     from lanterne.client.app import run_app
     from lanterne.client.cli import UserError
+    from lanterne.client.replay_model import why_not_a_log_file
     from lanterne.client.screens.replay import ReplayScreen
 
     if args.log is not None:
-        path = Path(args.log)
-        if not path.is_file():
-            raise UserError(_("{log}: {value}").format(
-                log=args.log, value=_('a folder, not a log file') if path.is_dir() else _('no such file')))
+        why = why_not_a_log_file(args.log)
+        if why:
+            raise UserError(_("{log}: {value}").format(log=args.log, value=why))
     return run_app(start=lambda: ReplayScreen(args.log))

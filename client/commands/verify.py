@@ -11,7 +11,6 @@ from lanterne.client.i18n import N_, _, ngettext
 
 import json
 import sys
-from pathlib import Path
 
 NAME = "verify"
 HELP = N_("check game logs: signatures, chain, every move re-run, every card and die audited")
@@ -30,6 +29,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from lanterne.client.replay_model import why_not_a_log_file
     from lanterne.protocol.log import LogFormatError
     from lanterne.protocol.verify import verify_file
 
@@ -41,8 +41,9 @@ def run(args) -> int:
 
     for path in args.logs:
         try:
-            if not Path(path).is_file():      # said here, in the language in force (the protocol's reasons are English)
-                raise LogFormatError(_("a folder, not a log file") if Path(path).is_dir() else _("no such file"))
+            why = why_not_a_log_file(path)
+            if why:
+                raise LogFormatError(why)
             report = verify_file(path)
         except LogFormatError as e:
             note(EXIT_UNREADABLE)

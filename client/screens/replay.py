@@ -27,7 +27,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DirectoryTree, Footer, Header, Input, Label, OptionList, Static
 
 from lanterne.client.i18n import N_, _
-from lanterne.client.replay_model import Replay, ReplayCursor, ReplayError, load_replay, saved_games, verify_log
+from lanterne.client.replay_model import (Replay, ReplayCursor, ReplayError, load_replay, saved_games, verify_log,
+                                           why_not_a_log_file)
 from lanterne.client.widgets.replay_board import ReplayBoard
 from lanterne.client.widgets.replay_steps import ReplaySteps
 from lanterne.client.widgets.score_chart import chart_text
@@ -122,8 +123,8 @@ class LogPickerScreen(ModalScreen[str | None]):
     @on(Input.Submitted, "#picker-path")
     def _typed(self, event: Input.Submitted) -> None:
         path = Path(event.value.strip()).expanduser()
-        if not path.is_file():
-            why = _("a folder, not a log file") if path.is_dir() else _("no such file")
+        why = why_not_a_log_file(path)
+        if why:
             self.query_one("#picker-error", Static).update(f"{path}: {why}")
             return
         self.dismiss(str(path))

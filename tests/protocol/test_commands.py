@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 
 import pytest
@@ -149,6 +150,18 @@ def test_verify_unreadable(tmp_path, capsys):
     assert main(["verify", str(tmp_path / "missing.lanterne")]) == 2
     err = capsys.readouterr().err
     assert "not a Lanterne log" in err and "missing.lanterne: no such file" in err
+
+
+def test_a_pipe_or_a_device_is_not_a_regular_file(tmp_path, capsys):
+    """It exists, so "no such file" would be wrong; nothing tries to read it (a pipe would block)."""
+    pipe = tmp_path / "pipe.lanterne"
+    os.mkfifo(pipe)
+    assert main(["verify", str(pipe), "/dev/null"]) == 2
+    assert main(["log", "show", str(pipe)]) == 2
+    assert main(["replay", str(pipe)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"lanterne: {pipe}: not a regular file", "lanterne: /dev/null: not a regular file",
+                   f"lanterne: {pipe}: not a regular file", f"lanterne: {pipe}: not a regular file"]
 
 
 def test_log_show_prints_the_moves(pagode_logs, capsys):
