@@ -270,9 +270,13 @@ def section(records: list[dict], planned: int, command: str) -> str:
         "that `normal` played too (same seed, same seat): deal by deal the ceiling's score minus `normal`'s, "
         "their mean and its 95 % interval (normal approximation), since the luck of a deal weighs on both. "
         "'met' means the win rate is above the target and so is the whole interval, 'met (rate)' that the rate "
-        "is above it but the interval still reaches below it. Move times are wall clock, per move the search "
-        "player had to think about (more than one legal action), measured while the run shared the machine's "
-        "2 cores with other work (`nice -n 10` or `19`), so they are upper bounds.",
+        "is above it but the interval still reaches below it. Move times are per move the search player had to "
+        "think about (more than one legal action): CPU time of its thread since 2026-11-29 ('CPU': what a move "
+        "costs, whatever else the machine runs, to set beside the app's budget of 0.9 s a move at `easy` and "
+        "`normal`, 3 s at `hard`), with the number of games so timed when a row has older games too; a row "
+        "with only older games gives their wall-clock times ('wall'), measured while the run shared the "
+        "machine's 2 cores with other work, some of it at a load of 8 or more: upper bounds, often far above "
+        "the CPU time.",
         "",
         arena.table(rows, planned),
         "",

@@ -143,9 +143,13 @@ def record_players(record: dict) -> int:
 
 
 class TimedSearch:
-    """Wraps the search player to time each move it had to think about (more than one legal action)."""
+    """Wraps the search player to time each move it had to think about (more than one legal action).
 
-    def __init__(self, bot: IsmctsBot, clock: Callable[[], float]):
+    In CPU time of this thread by default: what a move costs whatever else the machine runs, the
+    figure to set beside the app's per-move budget (the wall clock of a loaded machine is not).
+    """
+
+    def __init__(self, bot: IsmctsBot, clock: Callable[[], float] = time.thread_time):
         self.bot = bot
         self.clock = clock
         self.move_ms: list[float] = []
@@ -158,8 +162,8 @@ class TimedSearch:
         return action
 
 
-def play_match(match: Match, clock: Callable[[], float] = time.perf_counter, iterations: int | None = None) -> dict:
-    """Play ``match`` to its end on the open table; a JSON-safe record of the result and move times.
+def play_match(match: Match, iterations: int | None = None) -> dict:
+    """Play ``match`` to its end on the open table; a JSON-safe record of the result and move times (CPU).
 
     ``iterations`` overrides the level's (tests play cheap games with it).
     """
@@ -168,12 +172,12 @@ def play_match(match: Match, clock: Callable[[], float] = time.perf_counter, ite
         raise RulesError("the openspiel opponent is played by engines/bots/openspiel.play_openspiel_match")
     check_opponent(match.opponent)
     bot = search_player(match, iterations)
-    search = TimedSearch(bot, clock)
+    search = TimedSearch(bot)
     players = [opponent_player(match, iterations, seat) for seat in range(match.players)]
     players[match.search_seat] = search
-    started = clock()
+    started = time.perf_counter()
     final, record = play_out(game, game.setup(players=match.players), OpenTable(match.seed), players)
-    return match_record(match, game, final, len(record), clock() - started, search.move_ms)
+    return match_record(match, game, final, len(record), time.perf_counter() - started, search.move_ms)
 
 
 def search_player(match: Match, iterations: int | None = None, settings: dict | None = None) -> IsmctsBot:
@@ -198,8 +202,13 @@ def opponent_player(match: Match, iterations: int | None = None, seat: int = 0):
 
 
 def match_record(match: Match, game: Game, final: State, steps: int, seconds: float,
-                 move_ms: list[float]) -> dict:
-    """The JSON-safe record of a finished match (one line of docs/strength.jsonl), whoever the opponent."""
+                 move_ms: list[float], move_clock: str = "cpu") -> dict:
+    """The JSON-safe record of a finished match (one line of docs/strength.jsonl), whoever the opponent.
+
+    ``seconds`` is the whole game on the wall clock; ``move_ms`` the search player's moves on ``move_clock``:
+    "cpu" (this thread's CPU time) or "wall" (records from before 2026-11-29 timed them so, and have no
+    such field).
+    """
     winners = game.winners(final)
     seat = match.search_seat
     return {
@@ -207,7 +216,7 @@ def match_record(match: Match, game: Game, final: State, steps: int, seconds: fl
         "index": match.index, "seed": match.seed, "players": match.players, "search_seat": seat,
         "scores": list(game.scores(final)),
         "winners": sorted(winners), "score": 1.0 / len(winners) if seat in winners else 0.0, "steps": steps,
-        "seconds": round(seconds, 3), "move_ms": [round(ms, 1) for ms in move_ms],
+        "seconds": round(seconds, 3), "move_ms": [round(ms, 1) for ms in move_ms], "move_clock": move_clock,
     }
 
 
@@ -276,6 +285,11 @@ class Row:
     losses: int = 0
     score: float = 0.0
     move_ms: list[float] | None = None
+    """The search player's moves in CPU time (records with ``"move_clock": "cpu"``)."""
+    timed_games: int = 0
+    """Games whose moves ``move_ms`` holds."""
+    wall_ms: list[float] | None = None
+    """The moves of older records, timed on the wall clock of a machine often loaded."""
     gap: Gap | None = None
 
     @property
@@ -286,15 +300,15 @@ class Row:
     def interval(self) -> tuple[float, float]:
         return wilson(self.score, self.games)
 
-    def move_percentile(self, q: float) -> float | None:
-        times = sorted(self.move_ms or [])
+    def move_percentile(self, q: float, wall: bool = False) -> float | None:
+        times = sorted((self.wall_ms if wall else self.move_ms) or [])
         if not times:
             return None
         return times[min(len(times) - 1, int(q * len(times)))]
 
-    @property
-    def median_move_ms(self) -> float | None:
-        return statistics.median(self.move_ms) if self.move_ms else None
+    def median_move_ms(self, wall: bool = False) -> float | None:
+        times = self.wall_ms if wall else self.move_ms
+        return statistics.median(times) if times else None
 
     @property
     def target(self) -> float | None:
@@ -324,7 +338,7 @@ def summarize(records: Iterable[dict]) -> list[Row]:
     for r in records:
         seeds, players = record_seeds(r), record_players(r)
         row = rows.setdefault((r["game"], r["against"], r["level"], seeds, players),
-                              Row(r["game"], r["against"], r["level"], seeds, players, move_ms=[]))
+                              Row(r["game"], r["against"], r["level"], seeds, players, move_ms=[], wall_ms=[]))
         row.games += 1
         row.score += r["score"]
         if r["score"] >= 1.0:
@@ -333,7 +347,11 @@ def summarize(records: Iterable[dict]) -> list[Row]:
             row.draws += 1
         else:
             row.losses += 1
-        row.move_ms.extend(r.get("move_ms", []))
+        if r.get("move_clock") == "cpu":
+            row.move_ms.extend(r.get("move_ms", []))
+            row.timed_games += 1
+        else:
+            row.wall_ms.extend(r.get("move_ms", []))
     for (game, against, level, seeds, players), row in rows.items():
         if (level, seeds) == ("ceiling", "measure"):
             row.gap = _gap(records, (game, against, seeds, players))
@@ -358,6 +376,16 @@ def _secs(ms: float | None) -> str:
     return "—" if ms is None else f"{ms / 1000:.2f}"
 
 
+def _move_times(r: Row) -> str:
+    """CPU seconds a move, median / p95, from the records that timed them so; else the older wall-clock times."""
+    if r.move_ms:
+        games = "" if r.timed_games == r.games else f" ({r.timed_games} games)"
+        return f"{_secs(r.median_move_ms())} / {_secs(r.move_percentile(0.95))} CPU{games}"
+    if r.wall_ms:
+        return f"{_secs(r.median_move_ms(wall=True))} / {_secs(r.move_percentile(0.95, wall=True))} wall"
+    return "—"
+
+
 def table(rows: list[Row], planned: int | None = None) -> str:
     """The markdown table of ``rows``; ``planned`` games per row, to say how far a partial run is."""
     lines = ["| game | players | against | level | seeds | games | wins / draws / losses | win rate (95 % CI) "
@@ -375,5 +403,5 @@ def table(rows: list[Row], planned: int | None = None) -> str:
         lines.append(f"| {r.game} | {r.players} | {r.against} | {r.level} | {r.seeds} | {games} "
                      f"| {r.wins} / {r.draws} / {r.losses} "
                      f"| {_pct(r.rate)} ({_pct(low)} – {_pct(high)}) | {target} "
-                     f"| {_secs(r.median_move_ms)} / {_secs(r.move_percentile(0.95))} |")
+                     f"| {_move_times(r)} |")
     return "\n".join(lines)

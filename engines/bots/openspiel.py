@@ -537,7 +537,7 @@ def play_openspiel_match(match: Match, overhead_fraction: float | None = None, i
         steps += 1
         state, _ = game.apply(state, action)
     return {
-        **match_record(match, game, state, steps, time.perf_counter() - started, search_ms),
+        **match_record(match, game, state, steps, time.perf_counter() - started, search_ms, "wall"),
         "move_cpu_ms": [round(ms, 1) for ms in search_cpu_ms],
         "openspiel": {**versions(), "bot": "ISMCTSBot", "evaluator": "RandomRolloutEvaluator(n_rollouts=1)",
                       "uct_c": UCT_C, "final_policy": "MAX_VISIT_COUNT", "overhead_fraction": round(overhead_fraction, 4),

@@ -32,7 +32,6 @@ import argparse
 import json
 import re
 import statistics
-import time
 
 from lanterne.engines.bots.arena import Match, TimedSearch, check_opponent, opponent_player
 from lanterne.engines.bots.ismcts import IsmctsBot
@@ -52,7 +51,7 @@ def play(game_id: str, index: int, settings: dict, iterations: int | None = None
         return _play_openspiel(game_id, index, settings, iterations, seeds)
     match = Match(game_id, against, index, "normal", seeds)
     game = get_game(game_id)
-    search = TimedSearch(IsmctsBot(f"{match.seed}/search", iterations=iterations, **settings), time.thread_time)
+    search = TimedSearch(IsmctsBot(f"{match.seed}/search", iterations=iterations, **settings))
     other = opponent_player(match)
     seat = match.search_seat
     players = [other, other]

@@ -27,7 +27,7 @@ def test_a_match_plays_the_search_player_in_its_seat_and_says_who_won():
         assert r["winners"] and set(r["winners"]) <= {0, 1}
         expected = 1.0 / len(r["winners"]) if index in r["winners"] else 0.0
         assert r["score"] == expected
-        assert r["move_ms"] and all(ms >= 0 for ms in r["move_ms"])
+        assert r["move_ms"] and all(ms >= 0 for ms in r["move_ms"]) and r["move_clock"] == "cpu"
         assert record_key(r) == ("pueblo", "random", "normal", "measure", 2, index)
         assert r["seeds"] == "measure" and r["seed"] == f"measure/pueblo/random/{index}"
 
@@ -238,4 +238,15 @@ def test_table_says_how_far_a_partial_run_is_and_the_move_times():
     assert "100.0 % (43.9 % – 100.0 %)" in line
     assert "| > 90 %: met (rate) |" in line
     assert line.startswith("| pueblo | 2 | greedy | normal | tune | 3 of 200 |")
-    assert line.endswith("| 0.15 / 2.00 |")  # median of 50, 50, 100, 200, 300, 2000 ms; p95 the slowest
+    assert line.endswith("| 0.15 / 2.00 wall |")  # median of 50, 50, 100, 200, 300, 2000 ms; p95 the slowest
+
+
+def test_cpu_move_times_are_shown_before_older_wall_clock_ones():
+    cpu = {"move_clock": "cpu"}
+    rows = summarize([{**record(index=0, move_ms=(100.0, 300.0)), **cpu}, {**record(index=1, move_ms=(200.0,)), **cpu},
+                      record(index=2, move_ms=(9000.0,))])
+    assert rows[0].timed_games == 2 and rows[0].move_ms == [100.0, 300.0, 200.0] and rows[0].wall_ms == [9000.0]
+    assert table(rows).splitlines()[2].endswith("| 0.20 / 0.30 CPU (2 games) |")  # the wall time left out
+    rows = summarize([{**record(index=i, move_ms=(100.0,)), **cpu} for i in range(2)])
+    assert table(rows).splitlines()[2].endswith("| 0.10 / 0.10 CPU |")
+    assert table(summarize([record(move_ms=())])).splitlines()[2].endswith("| — |")
