@@ -509,6 +509,12 @@ class Words(str):
 # Plain data
 
 
+def only_digits(text: str) -> bool:
+    """``text`` is a number in 0-9, as ``int`` reads it: ``str.isdigit`` also says yes to "²" or "٣",
+    which ``int`` refuses, so a typed move or a record heard on the LAN could raise instead of being refused."""
+    return text.isascii() and text.isdigit()
+
+
 def as_action(obj: Any) -> Any:
     """Lists (as msgpack and JSON give them back) turned into tuples, deeply."""
     if isinstance(obj, (list, tuple)):

@@ -21,6 +21,7 @@ def lanterne(*args):
     (["join", "10.1.2.3:abc"], "the port 'abc' is not a number from 1 to 65535"),
     (["join", "127.0.0.1:-4"], "the port '-4' is not a number from 1 to 65535"),
     (["join", "[::1]:70000"], "the port '70000' is not a number from 1 to 65535"),
+    (["join", "10.1.2.3:\u00b2"], "the port '\u00b2' is not a number from 1 to 65535"),  # "²".isdigit()
     (["join", "lan.example:0"], "the port '0' is not a number"),
     (["join", ":4000"], "has no host before the ':'"),
     (["join", "Ana", "--wait", "-1"], "'-1' seconds: give 0 or more"),

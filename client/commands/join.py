@@ -20,6 +20,7 @@ import ipaddress
 import sys
 
 from lanterne.client.cli import seconds
+from lanterne.engines.core import only_digits
 from lanterne.client.commands.host import (EXIT_CODES, Stopped, add_common, check_bot, fail, identity_and_name,
                                   interfaces_of, log_folder, peer_options, replacement_player, say, stopped,
                                   until_signal)
@@ -53,7 +54,7 @@ def target(text: str) -> str:
         return text
     if not bare:
         raise argparse.ArgumentTypeError(_("{text!r} has no host before the ':' (HOST:PORT)").format(text=text))
-    if not port.isdigit() or not 0 < int(port) < 65536:
+    if not only_digits(port) or not 0 < int(port) < 65536:
         raise argparse.ArgumentTypeError(_("{text!r}: the port {port!r} is not a number from 1 to 65535 "
                                            "(HOST:PORT)").format(
             text=text, port=port))

@@ -43,7 +43,7 @@ from typing import Callable, Iterable
 
 from lanterne.engines.bots.ismcts import IsmctsBot
 from lanterne.engines.bots.by_name import make_bot
-from lanterne.engines.core import Action, Game, OpenTable, RulesError, State, play_out
+from lanterne.engines.core import Action, Game, OpenTable, RulesError, State, only_digits, play_out
 from lanterne.engines.registry import get_game
 
 TARGET = 0.90
@@ -76,7 +76,7 @@ def level_iterations(level: str, game_id: str | None = None) -> int:
         return IsmctsBot.level_iterations(level, game_id)
     if level == "ceiling":
         return CEILING * IsmctsBot.level_iterations("normal", game_id)
-    if level.isascii() and level.isdigit() and not level.startswith("0") and len(level) <= 7:
+    if only_digits(level) and not level.startswith("0") and len(level) <= 7:
         return int(level)
     raise RulesError(f"no level {level!r} (levels: {', '.join(IsmctsBot.LEVELS)}, ceiling "
                      f"({CEILING} x normal) or a number of iterations)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from lanterne.engines.core import only_digits
 from lanterne.engines.pacal import data
 
 ROWS, COLS = data.ROWS, data.COLS
@@ -44,7 +45,7 @@ def cell_name(c: int) -> str:
 def parse_cell(text: str) -> int | None:
     """The cell a name like ``e7`` names, or None."""
     t = text.strip().lower()
-    if len(t) < 2 or not "a" <= t[0] <= chr(ord("a") + COLS - 1) or not t[1:].isdigit():
+    if len(t) < 2 or not "a" <= t[0] <= chr(ord("a") + COLS - 1) or not only_digits(t[1:]):
         return None
     r = int(t[1:]) - 1
     if not 0 <= r < ROWS:

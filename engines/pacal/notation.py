@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from lanterne.engines.core import NotationError
+from lanterne.engines.core import NotationError, only_digits
 from lanterne.engines.pacal import data
 from lanterne.engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
 from lanterne.engines.pacal.board import cell_name, parse_cell
@@ -79,13 +79,13 @@ def _cell(word: str) -> int:
 
 def _player(word: str, players: int) -> int:
     w = word.lower()
-    if w.startswith("p") and w[1:].isdigit() and 1 <= int(w[1:]) <= players:
+    if w.startswith("p") and only_digits(w[1:]) and 1 <= int(w[1:]) <= players:
         return int(w[1:]) - 1
     raise NotationError(f"{word!r} is not a player (P1 to P{players})")
 
 
 def _int(word: str, what: str) -> int:
-    if not word.isdigit():
+    if not only_digits(word):
         raise NotationError(f"{word!r} is not a number of {what}")
     return int(word)
 

@@ -11,6 +11,8 @@ from bisect import insort
 from itertools import compress
 from operator import ne
 
+from lanterne.engines.core import only_digits
+
 from .data import COLS, MAP_SKETCH, PATHS, ROWS, START_PAIRS
 
 OFF, LAND, LAKE, START, PRINTED = 0, 1, 2, 3, 4
@@ -71,7 +73,7 @@ def hex_name(h: int) -> str:
 def parse_hex(text: str) -> int | None:
     """The hex a name like ``c3`` stands for, or None if it names no land hex."""
     text = text.strip().lower()
-    if len(text) < 2 or text[0] not in COLUMN_LETTERS or not text[1:].isdigit():
+    if len(text) < 2 or text[0] not in COLUMN_LETTERS or not only_digits(text[1:]):
         return None
     r, c = int(text[1:]), COLUMN_LETTERS.index(text[0])
     if not 0 <= r < ROWS:

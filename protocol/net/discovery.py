@@ -36,6 +36,8 @@ from typing import Callable, Iterable, Sequence
 from zeroconf import DNSOutgoing, IPVersion, RecordUpdateListener, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from lanterne.engines.core import only_digits
+
 from .transport import within
 
 SERVICE_TYPE = "_lanterne._tcp.local."
@@ -151,7 +153,7 @@ def _text(props: dict, key: str, limit: int = 64) -> str | None:
 
 def _int(props: dict, key: str, default: int | None = None) -> int | None:
     text = _text(props, key, 8)
-    if text is None or not text.isdigit():
+    if text is None or not only_digits(text):
         return default
     return int(text)
 

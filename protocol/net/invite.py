@@ -13,6 +13,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
+from lanterne.engines.core import only_digits
 from lanterne.protocol import identity as ids
 
 from .handshake import Handshake, HandshakeError, PeerIdentity, decode, encode
@@ -205,6 +206,6 @@ def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]
     host, sep, port = text.rpartition(":")
     if not sep:
         return None
-    if not port.isdigit() or not 0 < int(port) < 65536 or not host:
+    if not only_digits(port) or not 0 < int(port) < 65536 or not host:
         return None
     return host.strip("[]"), int(port)

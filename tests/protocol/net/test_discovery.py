@@ -98,13 +98,29 @@ def test_txt_fields_are_sanitised():
     assert advert.table.free == 1 and advert.protocol == 0
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.dictionaries(st.sampled_from([b"name", b"fp", b"game", b"variant", b"free", b"v", b"zz"]),
-                       st.one_of(st.none(), st.binary(max_size=300)), max_size=7),
+TXT_KEYS = [b"name", b"fp", b"lobby", b"hb", b"game", b"variant", b"free", b"seats", b"v", b"play", b"pvar",
+            b"pseats", b"pnames", b"moves", b"tid", b"zz"]
+"""Every key advert_from_properties reads, and one it does not."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(TXT_KEYS),
+                       st.one_of(st.none(), st.binary(max_size=300), st.text(max_size=12).map(str.encode),
+                                 st.sampled_from(["²", "٣", "7", "12", "0", "-1"]).map(str.encode)),
+                       max_size=len(TXT_KEYS)),
        st.integers(-5, 70000))
 def test_any_txt_parses_or_is_ignored_never_raises(props, port):
     advert = advert_from_properties(props, port, ["127.0.0.1"])
-    assert advert is None or (advert.fingerprint and 0 < advert.port < 65536)
+    assert advert is None or (advert.fingerprint and 0 <= advert.port < 65536)
+
+
+def test_a_number_field_of_other_digits_falls_back_to_its_default():
+    """Unicode has digits that are not 0-9 ("²", "٣"): str.isdigit says yes, int() raises."""
+    props = {b"name": b"Eve", b"fp": b"f", b"game": b"pagode", b"seats": "²".encode(), b"free": "٣".encode(),
+             b"v": "١".encode(), b"play": b"pagode", b"pseats": "²".encode(), b"moves": "³".encode()}
+    advert = advert_from_properties(props, 4000, ["10.0.0.2"])
+    assert (advert.table.seats, advert.table.free, advert.protocol) == (2, 1, 0)
+    assert (advert.running.seats, advert.running.moves) == (2, 0)
 
 
 async def test_a_service_without_a_lanterne_txt_is_not_listed():

@@ -133,4 +133,5 @@ def test_parse_address():
     assert parse_address("[::1]:80") == ("::1", 80)
     assert parse_address("Ana") is None
     assert parse_address("host:99999") is None
+    assert parse_address("host:\u00b2") is None and parse_address("host:\u0663") is None  # "²", "٣": isdigit()
     assert parse_address(":80") is None
