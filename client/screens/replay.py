@@ -72,10 +72,11 @@ class GoToScreen(ModalScreen[int | None]):
         try:
             number = int(text)
         except ValueError:
-            self.query_one("#goto-error", Static).update(f"{text!r} is not a step number")
+            self.query_one("#goto-error", Static).update(_("{text!r} is not a step number").format(text=text))
             return
         if not 0 <= number <= self.last:
-            self.query_one("#goto-error", Static).update(f"no step {number}: the steps are 0 to {self.last}")
+            self.query_one("#goto-error", Static).update(
+                _("no step {number}: the steps are 0 to {last}").format(number=number, last=self.last))
             return
         self.dismiss(number)
 
@@ -219,7 +220,7 @@ class ReplayScreen(Screen):
         self.path = path
         self.replay, self.cursor, self.verdict, self.all_hands, self.error = None, None, None, False, None
         self.sub_title = _("Replay") + f" — {Path(path).name}"
-        self.query_one("#replay-title", Static).update(f"Reading {path} ...")
+        self.query_one("#replay-title", Static).update(_("Reading {path} ...").format(path=path))
         self.query_one("#replay-verdict", Static).update("waiting for the replay")
         self.query_one(ReplaySteps).clear_options()
         self.show_status(_("Replaying {path} ...").format(path=path))
