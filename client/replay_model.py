@@ -427,14 +427,18 @@ def why_not_a_log_file(path: str | Path) -> str | None:
     """Why ``path`` cannot be a log, in the language in force; None for a regular file.
 
     Said before the protocol reads it, whose reasons are English; a device or a
-    pipe is named as such (it exists: "no such file" would be wrong).
+    pipe is named as such (it exists: "no such file" would be wrong); a path the
+    system refuses to look at (a name too long) by the system's reason.
     """
     p = Path(path)
-    if p.is_file():
-        return None
-    if p.is_dir():
-        return _("a folder, not a log file")
-    return _("not a regular file") if p.exists() else _("no such file")
+    try:
+        if p.is_file():
+            return None
+        if p.is_dir():
+            return _("a folder, not a log file")
+        return _("not a regular file") if p.exists() else _("no such file")
+    except OSError as e:  # a name too long, a folder that may not be searched: the system's words
+        return e.strerror or str(e)
 
 
 def saved_games(folder: str | Path) -> list[SavedGame]:

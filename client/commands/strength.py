@@ -104,20 +104,43 @@ def options(args):
     return games, against, args.level
 
 
-def load(path: Path) -> list[dict]:
-    """The records in ``path``; a torn last line (the run was killed while writing) is cut off."""
+def results_lock(path: Path):
+    """Held while a record is appended to ``path`` or ``path`` is read: two runs of `lanterne strength` on one
+    file (two rows measured at once, or ``--write-docs`` during a run) never read a line half written, nor
+    cut one off. Its file is in the temporary folder, named after ``path``'s absolute path."""
+    import hashlib
+    import tempfile
+
+    from filelock import FileLock
+
+    name = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    return FileLock(Path(tempfile.gettempdir()) / f"lanterne-strength-{name}.lock")
+
+
+def load(path: Path, cut_torn: bool = False) -> list[dict]:
+    """The records in ``path`` (none if it does not exist); a torn last line (a run killed while writing it) is
+    left out, and cut off the file with ``cut_torn`` (a run about to append)."""
     from lanterne.client.cli import UserError
 
-    if not path.exists():
-        return []
-    raw = path.read_bytes()
-    if raw and not raw.endswith(b"\n"):
-        cut = raw.rfind(b"\n") + 1
-        print(f"{path}: dropping an unfinished last line", file=sys.stderr)
-        path.write_bytes(raw[:cut])
-        raw = raw[:cut]
+    try:
+        with results_lock(path):
+            if not path.exists():
+                return []
+            raw = path.read_bytes()
+            if raw and not raw.endswith(b"\n"):
+                raw = raw[:raw.rfind(b"\n") + 1]
+                if cut_torn:
+                    print(f"{path}: dropping an unfinished last line", file=sys.stderr)
+                    with path.open("r+b") as f:
+                        f.truncate(len(raw))
+    except OSError as e:
+        raise UserError(_("{path}: {reason}").format(path=path, reason=e.strerror or e)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(_("{path}: not a strength results file (not UTF-8 text)").format(path=path)) from None
     records = []
-    for number, line in enumerate(raw.decode("utf-8").splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -145,18 +168,29 @@ def run(args) -> int:
         doc = Path(args.docs)
         if not doc.exists():
             raise UserError(_("{doc} not found").format(doc=doc))
+        try:
+            found = out.is_file()
+        except OSError as e:
+            raise UserError(_("{path}: {reason}").format(path=out, reason=e.strerror or e)) from None
+        if not found:  # the docs' table would be emptied: surely a mistyped --out
+            raise UserError(_("{out}: no results file to write the docs from").format(out=out))
         write_docs(doc, load(out), args.games, command_line(args, games, against))
         print(f"rewrote the strength section of {doc}")
         return 0
-    done = {arena.record_key(r) for r in load(out)}
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.open("a", encoding="utf-8").close()   # a folder, a name too long, no right to write: said now
+    except OSError as e:
+        raise UserError(_("{path}: {reason}").format(path=out, reason=e.strerror or e)) from None
+    done = {arena.record_key(r) for r in load(out, cut_torn=True)}
     todo = [m for m in arena.schedule(games, against, args.games, level, args.seeds, args.players)
             if m.key not in done]
     print(f"{len(todo)} games to play ({len(done)} already in {out})", file=sys.stderr)
-    out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a", encoding="utf-8") as f:
         for record in _play(todo, args.jobs):
-            f.write(json.dumps(record, separators=(",", ":")) + "\n")
-            f.flush()
+            with results_lock(out):
+                f.write(json.dumps(record, separators=(",", ":")) + "\n")
+                f.flush()
             outcome = {1.0: "win"}.get(record["score"], "loss" if record["score"] == 0 else "tie")
             print(f"{record['game']} vs {record['against']} #{record['index']}: {outcome} "
                   f"(seat {record['search_seat'] + 1}, {record['seconds']} s)", file=sys.stderr, flush=True)

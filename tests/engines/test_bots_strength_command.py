@@ -1,10 +1,12 @@
 """`lanterne strength`: resumable results file, docs section rewrite, one-line errors."""
 
 import json
+import threading
 
 import pytest
 
 from lanterne.client.cli import main
+from lanterne.client.commands.strength import load, results_lock
 from lanterne.engines.bots.ismcts import IsmctsBot
 
 
@@ -133,9 +135,10 @@ def test_write_docs_puts_the_target_rows_first_in_registry_order(tmp_path):
 
 
 def test_write_docs_needs_the_markers(tmp_path, capsys):
-    doc = tmp_path / "b.md"
+    doc, out = tmp_path / "b.md", tmp_path / "empty.jsonl"
     doc.write_text("# no section\n")
-    assert strength("--write-docs", "--out", str(tmp_path / "none.jsonl"), "--docs", str(doc)) == 2
+    out.write_text("")
+    assert strength("--write-docs", "--out", str(out), "--docs", str(doc)) == 2
     assert "has no <!-- strength:begin --> ... <!-- strength:end --> section" in capsys.readouterr().err
 
 
@@ -210,3 +213,54 @@ def test_a_table_of_more_plays_the_games_that_seat_it(tmp_path, cheap_levels, ca
     doc.write_text(DOC)
     assert strength("--write-docs", "--out", str(out), "--docs", str(doc), "--games", "1") == 0
     assert "| pacal | 5 | random | easy | measure | 1 |" in doc.read_text()
+
+
+RECORD = {"game": "pueblo", "against": "greedy", "level": "normal", "index": 0, "score": 1.0, "move_ms": [1.0]}
+
+
+def test_write_docs_from_a_missing_results_file_is_refused_and_the_docs_kept(tmp_path, capsys):
+    """A mistyped --out once emptied the docs' table."""
+    doc = tmp_path / "b.md"
+    doc.write_text(DOC)
+    assert strength("--write-docs", "--out", str(tmp_path / "typo.jsonl"), "--docs", str(doc)) == 2
+    assert capsys.readouterr().err.strip() == f"lanterne: {tmp_path / 'typo.jsonl'}: no results file to write the docs from"
+    assert doc.read_text() == DOC
+
+
+@pytest.mark.parametrize("where", ["a folder", "a name too long", "not UTF-8"])
+def test_a_results_file_that_cannot_be_used_is_a_one_line_error(where, tmp_path, capsys):
+    out = {"a folder": tmp_path, "a name too long": tmp_path / ("x" * 300), "not UTF-8": tmp_path / "bin.jsonl"}[where]
+    if where == "not UTF-8":
+        out.write_bytes(b"\xff\xfe\n")
+    doc = tmp_path / "b.md"
+    doc.write_text(DOC)
+    for args in (["--games", "1", "--games-of", "pueblo"], ["--write-docs", "--docs", str(doc)]):
+        assert strength(*args, "--out", str(out)) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"lanterne: {out}: ") and len(err.splitlines()) == 1, err
+    assert doc.read_text() == DOC
+
+
+def test_write_docs_leaves_a_torn_last_line_to_the_run_writing_it(tmp_path):
+    out, doc = tmp_path / "s.jsonl", tmp_path / "b.md"
+    doc.write_text(DOC)
+    out.write_text(json.dumps(RECORD) + "\n" + '{"game": "pue')
+    before = out.read_bytes()
+    assert strength("--write-docs", "--out", str(out), "--docs", str(doc)) == 0
+    assert out.read_bytes() == before and "| pueblo | 2 | greedy | normal | tune | 1 of 200 |" in doc.read_text()
+
+
+def test_a_reader_waits_while_a_record_is_being_written(tmp_path):
+    """What a run holds while it appends a record: a second run (or --write-docs) then reads whole lines only."""
+    out = tmp_path / "s.jsonl"
+    out.write_text(json.dumps(RECORD) + "\n" + json.dumps({**RECORD, "index": 1})[:20])  # half of the 2nd line
+    got = []
+    with results_lock(out):
+        reader = threading.Thread(target=lambda: got.append(load(out)))
+        reader.start()
+        reader.join(0.5)
+        assert reader.is_alive() and not got      # it waits for the writer
+        with out.open("a") as f:
+            f.write(json.dumps({**RECORD, "index": 1})[20:] + "\n")
+    reader.join(10)
+    assert [r["index"] for r in got[0]] == [0, 1]

@@ -164,6 +164,15 @@ def test_a_pipe_or_a_device_is_not_a_regular_file(tmp_path, capsys):
                    f"lanterne: {pipe}: not a regular file", f"lanterne: {pipe}: not a regular file"]
 
 
+def test_a_name_the_system_refuses_is_one_line(tmp_path, capsys):
+    """A name longer than the system allows made Path.is_file() raise: an internal error once."""
+    long = str(tmp_path / ("x" * 300))
+    assert main(["verify", long]) == 2
+    assert main(["log", "show", long]) == 2
+    assert main(["replay", long]) == 2
+    assert capsys.readouterr().err.splitlines() == [f"lanterne: {long}: File name too long"] * 3
+
+
 def test_log_show_prints_the_moves(pagode_logs, capsys):
     assert main(["log", "show", str(pagode_logs[0])]) == 0
     out = capsys.readouterr().out.splitlines()
