@@ -34,6 +34,43 @@ class UserError(Exception):
     """A mistake in what the user asked for; the message is the whole story."""
 
 
+APP_COMMANDS = frozenset({"play", "replay"})
+"""The commands that run the app on this terminal (and no command at all); the others print lines."""
+
+
+class PrintableStream:
+    """A command's standard output or error in which every character Python would not print, but a line
+    break or a tab, is written as a space.
+
+    What a command prints may hold another peer's words (a name in a log, the reason a link was closed,
+    a claim's reason); an ESC among them would recolour, move or retitle the user's terminal. The
+    protocol makes such text printable where it arrives (``protocol.wire.printable``); this is the net
+    under every line a headless command prints, wherever the text came from.
+    """
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if not text.isprintable():
+            text = "".join(c if c.isprintable() or c in "\n\t" else " " for c in text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def printable_output():
+    """Standard output and error as :class:`PrintableStream` while a headless command runs."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = PrintableStream(out), PrintableStream(err)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
 def seconds(text: str) -> float:
     """An argparse type: a duration in seconds, 0 or more (``--delay -3`` is refused in one line)."""
     try:
@@ -140,8 +177,10 @@ def main(argv: list[str] | None = None) -> int:
 
     setup_logging()
     log.debug("lanterne %s %s: %s", version(), args.command or "app", " ".join(argv))
+    headless = args.command is not None and args.command not in APP_COMMANDS
     try:
-        with only_instance() if holds_data_folder(args) else contextlib.nullcontext():
+        with only_instance() if holds_data_folder(args) else contextlib.nullcontext(), \
+                printable_output() if headless else contextlib.nullcontext():
             if args.command is None:
                 from lanterne.client.app import run_app
 
@@ -149,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
             return runners[args.command](args) or 0
     except (UserError, RulesError, AlreadyRunning) as e:
         log.info("refused: %s", e)
-        sys.stderr.write(f"lanterne: {say_refusal(e) if isinstance(e, RulesError) else e}\n")
+        said = say_refusal(e) if isinstance(e, RulesError) else str(e)
+        PrintableStream(sys.stderr).write(f"lanterne: {said}\n")  # may quote another peer's words, app or not
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("lanterne: " + _("interrupted") + "\n")

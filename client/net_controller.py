@@ -52,7 +52,7 @@ from lanterne.protocol.session import (CLAIM_REASON, COMPUTER_MARK, ON_GONE_COMP
                               ClaimRefused, Disputed, GameOver, GameStarted, Moved, Replaced, ReplaceAsked,
                               SeatReplaced, Session, TableResolved, TableSet)
 from lanterne.protocol.net.transport import LinkClosed
-from lanterne.protocol.wire import ProtocolError
+from lanterne.protocol.wire import ProtocolError, printable
 
 FAIR_WORDS = {
     "fair_commit": N_("sealed die"),
@@ -112,7 +112,11 @@ def replacement_players(bot: str) -> Callable[[int], object]:
 
 
 def failure_text(error: BaseException) -> str:
-    """One readable line for whatever stopped the peer."""
+    """One readable line for whatever stopped the peer, printable (it may quote another peer's words)."""
+    return printable(_failure_text(error))
+
+
+def _failure_text(error: BaseException) -> str:
     if isinstance(error, Declined):
         return _("Not seated: {error}").format(error=error)
     if isinstance(error, HandshakeError):

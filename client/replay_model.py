@@ -25,6 +25,7 @@ from typing import Callable
 
 from lanterne.client.i18n import _, ngettext, say
 from lanterne.engines.core import TABLE, Game, RulesError, State
+from lanterne.protocol.wire import printable
 
 WATCHER_KEY = bytes(32)
 """The public key of the watching session: no seat's key (it is not a valid signer)."""
@@ -236,7 +237,7 @@ def replay_entries(raws: list[bytes], tail: int = 0, path: str = "",
     body = table.body
     replay.game_name, replay.variant = str(body.get("game", "")), str(body.get("variant", ""))
     seats = [k for k in body.get("seats", []) if isinstance(k, bytes)]
-    names = [str(n) for n in body.get("names", [])]
+    names = [printable(str(n)) for n in body.get("names", [])]  # the authors' words, shown
     replay.names = [names[i] if i < len(names) else f"seat {i + 1}" for i in range(len(seats))]
     replay.fingerprints = [ids.fingerprint(k) for k in seats]
     replay._seeds = {e.author: e.body["seed"] for e in entries if e.kind in ("end", "abort")
@@ -469,7 +470,7 @@ def saved_games(folder: str | Path) -> list[SavedGame]:
             except Exception:  # noqa: BLE001 - a listing never fails
                 name = str(meta.get("game", "?"))
             seats = meta.get("seats") if isinstance(meta.get("seats"), list) else []
-            names = " vs ".join(str(s.get("name") or "?") for s in seats if isinstance(s, dict)) or "?"
+            names = " vs ".join(printable(str(s.get("name") or "?")) for s in seats if isinstance(s, dict)) or "?"
             kind = "hot-seat" if meta.get("mode") == "hot-seat" else where
             moves = f", {meta['moves']} moves" if isinstance(meta.get("moves"), int) else ""
             state = "over" if meta.get("over") else "unfinished"

@@ -45,7 +45,7 @@ from lanterne.protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, GE
                               Aborted, Drbg, GameOver, GameStarted, OutOfPlace, Phase, ReplayMismatch,
                               Session)
 from lanterne.protocol.session.kinds import schemas
-from lanterne.protocol.wire import ProtocolError, check
+from lanterne.protocol.wire import ProtocolError, check, printable
 
 
 @dataclass
@@ -73,6 +73,10 @@ class Report:
     def unfinished(self) -> bool:
         """Every entry sound, but the game did not end (exit 3 of ``lanterne verify``)."""
         return self.result == UNFINISHED
+
+    def __setattr__(self, name: str, value) -> None:
+        """Its text may quote the log's authors (a reason, a game's name): kept printable, as it is shown."""
+        super().__setattr__(name, printable(value) if isinstance(value, str) else value)
 
     def fail(self, entry: int | None, author: str, why: str) -> "Report":
         self.ok, self.bad_entry, self.bad_author, self.problem = False, entry, author, why
@@ -263,7 +267,7 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
     if table is not None:
         report.game, report.variant = table.body["game"], table.body["variant"]
         names = table.body["names"]
-        report.seats = [{"seat": i + 1, "name": names[i] if i < len(names) else "", "key": k.hex(),
+        report.seats = [{"seat": i + 1, "name": printable(names[i]) if i < len(names) else "", "key": k.hex(),
                          "fingerprint": ids.fingerprint(k)} for i, k in enumerate(seats)]
     label = {k: f"seat {i + 1} ({ids.fingerprint(k)})" for i, k in enumerate(seats)}
     computers = []    # keys given a seat by a replace entry: replayed like the table's seats

@@ -111,6 +111,17 @@ def _plain_sorted(value: Any) -> bool:
     return True
 
 
+def printable(text: str) -> str:
+    """``text`` as it may be shown: each character Python would not print (ESC and the other controls,
+    format and unassigned characters, line breaks) made a space.
+
+    For text another peer wrote (a name, a reason, a link's closing words) on its way to a screen or a
+    terminal: Textual and a headless print both pass ESC on, so such text could otherwise recolour the
+    user's terminal, move its cursor or retitle it. The log keeps the bytes as signed.
+    """
+    return text if text.isprintable() else "".join(c if c.isprintable() else " " for c in text)
+
+
 def _one_line(e: BaseException) -> str:
     return str(e).splitlines()[0][:200] if str(e) else type(e).__name__
 

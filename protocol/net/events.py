@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lanterne.protocol.session.events import ShownText
+
 
 @dataclass(frozen=True)
-class PeerEvent:
-    """Base of every peer event; ``str()`` is the line a headless peer prints."""
+class PeerEvent(ShownText):
+    """Base of every peer event; ``str()`` is the line a headless peer prints (its text printable)."""
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,8 @@ def encode(kind: str, **fields: Any) -> bytes:
 
 
 def decode(payload: bytes, *expected: str) -> dict:
-    """One handshake message of one of the ``expected`` kinds, schema-checked."""
+    """One handshake message of one of the ``expected`` kinds, schema-checked; its text (a reason, names)
+    made :func:`~protocol.wire.printable`, as the other side's words are shown."""
     try:
         msg = wire.unpack(payload, max_size=4096)
     except wire.WireError as e:
@@ -110,12 +111,17 @@ def decode(payload: bytes, *expected: str) -> dict:
         wire.check(SCHEMAS[kind], msg, kind)
     except wire.SchemaError as e:
         raise HandshakeError(f"handshake: {e}") from None
+    for field, value in msg.items():
+        if isinstance(value, str):
+            msg[field] = wire.printable(value)
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            msg[field] = [wire.printable(v) for v in value]
     return msg
 
 
 def clean_name(name: str) -> str:
-    """A display name safe to print: printable characters, at most MAX_NAME."""
-    return "".join(c for c in name if c.isprintable())[:MAX_NAME].strip() or "?"
+    """A display name safe to print (:func:`~protocol.wire.printable`), at most MAX_NAME."""
+    return wire.printable(name)[:MAX_NAME].strip() or "?"
 
 
 def identity_payload(me: ids.Identity, name: str, static_public: bytes) -> bytes:

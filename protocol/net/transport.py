@@ -35,6 +35,8 @@ import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
+from lanterne.protocol.wire import printable
+
 from .framing import KINDS as KIND_NAMES
 from .framing import (CHAT, CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, RECORD_MAX_FRAME, SEALED, Frame,
                       FrameDecoder, FrameError, Opener, Sealer, close_payload, encode_close, encode_frame)
@@ -103,7 +105,7 @@ class Link:
         self._closed = asyncio.Event()
         self.close_reason: str | None = None
         self.peer_reason: str | None = None
-        """The reason the peer's CLOSE frame gave, exactly as sent (None: it did not close the link itself)."""
+        """The reason the peer's CLOSE frame gave, made printable (None: it did not close the link itself)."""
         self._close_error: LinkClosed | None = None
         self.last_received = time.monotonic()
         peer = writer.get_extra_info("peername") or ("?", 0)
@@ -350,7 +352,7 @@ class Link:
                 except Exception:   # a chat handler's bug never costs the link
                     pass
         elif frame.kind == CLOSE:
-            reason = frame.payload.decode("utf-8", "replace") or "no reason"
+            reason = printable(frame.payload.decode("utf-8", "replace")) or "no reason"  # anyone's words
             if not authentic:   # the peer's handshake failed after ours ended (its reason), or an injection
                 self._shutdown(f"the link was closed before any encrypted record (unauthenticated): {reason}")
                 return False

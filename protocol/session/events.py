@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from lanterne.engines.core import Action, TableOp
-from lanterne.protocol.wire import ProtocolError
+from lanterne.protocol.wire import ProtocolError, printable
+
+
+class ShownText:
+    """Names and reasons in an event may come from another peer's entry: made :func:`~protocol.wire.printable`
+    as the event is made, so whatever shows or prints an event shows no control character."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if isinstance(value, str):
+                object.__setattr__(self, f.name, printable(value))
+            elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
+                object.__setattr__(self, f.name, tuple(map(printable, value)))
 
 
 @dataclass(frozen=True)
-class Joined:
+class Joined(ShownText):
     index: int
     name: str
     key: bytes
 
 
 @dataclass(frozen=True)
-class TableSet:
+class TableSet(ShownText):
     game: str
     variant: str
     players: int
@@ -53,7 +66,7 @@ class GameOver:
 
 
 @dataclass(frozen=True)
-class ReplaceAsked:
+class ReplaceAsked(ShownText):
     """A present seat asks to give the gone ``seat`` to a computer; the other present seats now agree in turn."""
 
     by: int
@@ -64,7 +77,7 @@ class ReplaceAsked:
 
 
 @dataclass(frozen=True)
-class ClaimAsked:
+class ClaimAsked(ShownText):
     """``by`` claims against the awaited ``seat`` (policy end): the other present seats now answer in turn."""
 
     by: int
@@ -74,7 +87,7 @@ class ClaimAsked:
 
 
 @dataclass(frozen=True)
-class ClaimRefused:
+class ClaimRefused(ShownText):
     """Seat ``by`` refused the claim against ``seat`` (it sees that seat here): the game goes on where it was."""
 
     by: int
@@ -83,7 +96,7 @@ class ClaimRefused:
 
 
 @dataclass(frozen=True)
-class SeatReplaced:
+class SeatReplaced(ShownText):
     """Every present seat agreed: ``seat`` is played by the computer ``key`` from now on (its hands re-dealt)."""
 
     seat: int
@@ -92,7 +105,7 @@ class SeatReplaced:
 
 
 @dataclass(frozen=True)
-class Replaced:
+class Replaced(ShownText):
     """Our own seat was given to a computer (the others saw us gone): this peer plays no more."""
 
     seat: int
@@ -101,14 +114,14 @@ class Replaced:
 
 
 @dataclass(frozen=True)
-class Disputed:
+class Disputed(ShownText):
     """A card opened to no card: every seat now reveals its secrets so the audit names the cheat."""
 
     reason: str
 
 
 @dataclass(frozen=True)
-class Aborted:
+class Aborted(ShownText):
     """The game ended early; ``scores`` are the signed scores of the position reached (None: not started)."""
 
     by: int | None
@@ -120,7 +133,7 @@ class Aborted:
 
 
 @dataclass(frozen=True)
-class Dropped:
+class Dropped(ShownText):
     """Bytes that were not the chain's next entry nor evidence against anyone: dropped, nobody blamed.
 
     ``sender`` is the key of the link they came on (None: unknown). ``hostile``:
