@@ -39,8 +39,8 @@ APP_COMMANDS = frozenset({"play", "replay"})
 
 
 class PrintableStream:
-    """A command's standard output or error in which every character Python would not print, but a line
-    break or a tab, is written as a space.
+    """A command's standard output or error, written :func:`~protocol.wire.printable` but for its line breaks
+    and tabs (``join --list`` separates its columns with tabs).
 
     What a command prints may hold another peer's words (a name in a log, the reason a link was closed,
     a claim's reason); an ESC among them would recolour, move or retitle the user's terminal. The
@@ -49,11 +49,13 @@ class PrintableStream:
     """
 
     def __init__(self, stream):
-        self._stream = stream
+        from lanterne.protocol.wire import printable  # only a command that prints needs the protocol
+
+        self._stream, self._printable = stream, printable
 
     def write(self, text: str) -> int:
         if not text.isprintable():
-            text = "".join(c if c.isprintable() or c in "\n\t" else " " for c in text)
+            text = "\n".join("\t".join(map(self._printable, line.split("\t"))) for line in text.split("\n"))
         return self._stream.write(text)
 
     def __getattr__(self, name: str):
