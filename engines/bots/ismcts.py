@@ -132,8 +132,8 @@ margin +11.3 +- 5.9 points (docs/benchmarks.md, "Trials toward 90 %").
 Nothing tried since beat it there: 10 plans, 1,200 iterations, rollouts that
 play each turn as the greedy player would (``rollout_greedy``), a reward
 scale of 24 points instead of 8; and the same search at 20 times the
-iterations (``ceiling``) won no more of 184 measure deals (160.5 against
-161.5), nor ``hard`` (2,500 iterations) 65 % against ``normal`` (54.8 % of
+iterations (``ceiling``) won no more of the 200 measure deals (173.5 against
+176.5), nor ``hard`` (2,500 iterations) 65 % against ``normal`` (54.8 % of
 84): more iterations only compare the same 6 plans more surely.
 Pandoria's rollouts cover 4 turns of the table in whole rounds: at 2 players
 the 2 turns a seat of before; at 4, one a seat, so a move at ``normal`` fits
