@@ -148,9 +148,12 @@ def load(path: Path, cut_torn: bool = False) -> list[dict]:
             names = (record["game"], record["against"], record["level"], record.get("seeds", "tune"))
             players = record.get("players", 2)      # absent: a 2-player table (records from before tables of more)
             score = record["score"]                 # the search player's share of the win: 1, 1/k shared, or 0
+            times = record.get("move_ms", [])       # the table's move times: milliseconds
             if (not all(type(x) is str for x in names) or type(record["index"]) is not int or record["index"] < 0
                     or type(score) not in (int, float) or not 0 <= score <= 1
-                    or type(players) is not int or players < 2):
+                    or type(players) is not int or players < 2
+                    or type(times) is not list or not all(type(t) in (int, float) for t in times)
+                    or record.get("move_clock", "wall") not in ("cpu", "wall")):
                 raise ValueError(line)
         except (ValueError, KeyError, TypeError):
             raise UserError(_("{path}:{number}: not a strength record").format(path=path, number=number)) from None

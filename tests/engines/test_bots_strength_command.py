@@ -78,6 +78,10 @@ def test_a_torn_last_line_is_dropped_and_the_game_replayed(tmp_path, cheap_level
                                   '"index": "0", "score": 1.0}',
                                   '{"game": "pueblo", "against": "greedy", "level": "normal", "seeds": 7, '
                                   '"index": 0, "score": 1.0}',
+                                  '{"game": "pueblo", "against": "greedy", "level": "normal", "index": 0, '
+                                  '"score": 1.0, "move_ms": "slow"}',
+                                  '{"game": "pueblo", "against": "greedy", "level": "normal", "index": 0, '
+                                  '"score": 1.0, "move_ms": [1.0], "move_clock": "sundial"}',
                                   '[1, 2]'])
 def test_a_line_that_is_no_record_is_a_one_line_error(line, tmp_path, capsys):
     out = tmp_path / "s.jsonl"
