@@ -23,6 +23,7 @@ from typing import Callable
 
 from lanterne.engines.bots.estimates import ESTIMATES
 from lanterne.engines.bots.simple import GreedyBot
+from lanterne.engines.bots.transpositions import PLAN_KEYS
 from lanterne.engines.core import TABLE, Action, Game, OpenTable, RulesError, State
 
 
@@ -170,7 +171,7 @@ against ``ismcts:normal``, 9 of 19 with a reward scale of 24; it stays off.
 """
 DEFAULTS = {"rollout_turns": 2, "rollout_sample": 1, "expand": 1, "exploration": 0.7, "estimate": 0, "bias": 0.0,
             "root_top": 0, "relative": 0, "plans": 0, "greedy_plans": 0, "rollout_table_turns": 0,
-            "rollout_greedy": 0, "level_scale": 1}
+            "rollout_greedy": 0, "own_greedy": 0, "distinct_plans": 0, "level_scale": 1}
 
 
 class IsmctsBot:
@@ -187,7 +188,8 @@ class IsmctsBot:
                  expand: int | None = None, estimate: bool | None = None, bias: float | None = None,
                  root_top: int | None = None, relative: bool | None = None, plans: int | None = None,
                  greedy_plans: bool | None = None, rollout_table_turns: int | None = None,
-                 rollout_greedy: int | None = None):
+                 rollout_greedy: int | None = None, distinct_plans: bool | None = None,
+                 own_greedy: int | None = None):
         """Settings left None take the game's TUNING, else DEFAULTS.
 
         ``rollout_turns``: rollouts stop after that many turns a seat; ``rollout_sample``: rollouts
@@ -210,7 +212,12 @@ class IsmctsBot:
         stop after that many turns of the table in all, in whole rounds, at least one turn a seat,
         instead of ``rollout_turns`` a seat (a table of 4 then thinks no longer than a table of 2);
         ``rollout_greedy``: rollouts play each turn as the greedy player would, its best line found
-        within that many applications (0: the random or best-of-sample actions above).
+        within that many applications (0: the random or best-of-sample actions above);
+        ``distinct_plans``: two lines that reach one position (``transpositions.PLAN_KEYS``: the same
+        builds in another order, a card of the same colour from elsewhere) are one plan, in the plans
+        and in the beam that finds them; ``own_greedy``: rollouts play the searching seat's own turns
+        as the greedy player would, within that many applications (the others' as above), so that a
+        plan that prepares the next turn is worth what that turn can make of it.
         """
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None else (None if seconds else self.LEVELS["normal"])
@@ -233,6 +240,8 @@ class IsmctsBot:
         self.greedy_plans = greedy_plans
         self.rollout_table_turns = rollout_table_turns
         self.rollout_greedy = rollout_greedy
+        self.distinct_plans = distinct_plans
+        self.own_greedy = own_greedy
         self.last_iterations = 0
 
     @classmethod
@@ -264,6 +273,7 @@ class IsmctsBot:
             self.last_iterations = 0
             return actions[0]
         players = len(game.scores(view))
+        self._seat = seat
         self._settle(game)
         self._root_lead = self._leads(game, view, players) if self._relative else [0.0] * players
         self._root_actions = None
@@ -331,15 +341,15 @@ class IsmctsBot:
                     gain = self._points(game, after, seat) - base
                     new = line + (action,)
                     if game.is_over(after) or game.next_actor(after) != seat or depth == self.PLAN_DEPTH - 1:
-                        done.append((gain, len(done), new))
+                        done.append((gain, len(done), new, after))
                     else:
                         grown.append((gain, self.rng.random(), new, after))
             grown.sort(key=lambda g: (-g[0], g[1]))
-            beam = [(line, after) for _, _, line, after in grown[: self.BEAM]]
+            beam = [(line, after) for _, _, line, after in self._distinct(game, grown, seat, self.BEAM)]
             if not beam:
                 break
         done.sort(key=lambda d: (-d[0], d[1]))
-        lines = [line for _, _, line in done[: self._plans]]
+        lines = [line for _, _, line, _ in self._distinct(game, done, seat, self._plans)]
         if self._greedy_plans:
             greedy = GreedyBot()
             found = [greedy.best_line(game, view, seat, a, self.ROOT_LOOKAHEAD)
@@ -347,6 +357,22 @@ class IsmctsBot:
             found.sort(key=lambda f: -f[0])
             lines += [line for _, line in found[: self._plans] if line not in lines]
         return lines
+
+    def _distinct(self, game: Game, ranked: list[tuple], seat: int, count: int) -> list[tuple]:
+        """The first ``count`` of ``ranked`` (tuples ending with the state the line reached); with
+        ``distinct_plans``, only the first line to reach each position (``transpositions.PLAN_KEYS``)."""
+        key = PLAN_KEYS.get(game.id) if self._distinct_plans else None
+        if key is None:
+            return ranked[:count]
+        kept, seen = [], set()
+        for entry in ranked:
+            k = key(game, entry[-1], seat)
+            if k not in seen:
+                seen.add(k)
+                kept.append(entry)
+                if len(kept) == count:
+                    break
+        return kept
 
     def _choose_plan(self, game: Game, view: State, seat: int, players: int) -> Action:
         """UCB over whole-turn lines: each iteration plays one in a new determinization, then a rollout."""
@@ -389,6 +415,8 @@ class IsmctsBot:
         self._relative = bool(self.relative if self.relative is not None else tuned["relative"])
         self._plans = int(self.plans if self.plans is not None else tuned["plans"])
         self._greedy_plans = bool(self.greedy_plans if self.greedy_plans is not None else tuned["greedy_plans"])
+        self._distinct_plans = bool(self.distinct_plans if self.distinct_plans is not None
+                                    else tuned["distinct_plans"])
         table_turns = int(self.rollout_table_turns if self.rollout_table_turns is not None
                           else tuned["rollout_table_turns"])
         self._table_turns = table_turns if self.rollout_turns is None else 0   # turns a seat, if given, win
@@ -397,6 +425,11 @@ class IsmctsBot:
         if budget:
             self._greedy = GreedyBot(budget=budget)
             self._greedy.rng = self.rng      # one RNG: the same seed, the same game
+        own = int(self.own_greedy if self.own_greedy is not None else tuned["own_greedy"])
+        self._own = None
+        if own:
+            self._own = GreedyBot(budget=own)
+            self._own.rng = self.rng
         use = self.estimate if self.estimate is not None else bool(tuned["estimate"])
         self._value = None
         if use:
@@ -474,9 +507,10 @@ class IsmctsBot:
                         break
                 actor_before = actor
                 line = []
-            if self._greedy is not None:
+            greedy = self._greedy if self._own is None or actor != self._seat else self._own
+            if greedy is not None:
                 if not line:
-                    line = list(self._greedy.turn_line(game, state, actor, game.legal_actions(state, actor)))
+                    line = list(greedy.turn_line(game, state, actor, game.legal_actions(state, actor)))
                 state, _ = game.apply(state, line.pop(0))
                 steps += 1
                 continue

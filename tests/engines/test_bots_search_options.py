@@ -1,5 +1,5 @@
 """The search player's optional settings (issue 20 trials): leaf estimates, progressive bias, greedy root pruning,
-relative rewards, whole-turn plans, greedy rollouts.
+relative rewards, whole-turn plans (distinct ones too), greedy rollouts (of every seat or the searching one).
 
 Each is deterministic (same seed and view, same move), legal, and reads only the view.
 """
@@ -32,7 +32,8 @@ def position(game_id, seed="options", moves=12):
 
 SETTINGS = [{"estimate": True}, {"bias": 0.1}, {"root_top": 3}, {"estimate": True, "bias": 0.1, "root_top": 3},
             {"relative": True}, {"plans": 4}, {"plans": 4, "estimate": True}, {"plans": 3, "greedy_plans": True},
-            {"rollout_greedy": 20}, {"plans": 3, "rollout_greedy": 20}]
+            {"rollout_greedy": 20}, {"plans": 3, "rollout_greedy": 20}, {"plans": 4, "distinct_plans": True},
+            {"plans": 3, "own_greedy": 20}, {"own_greedy": 20}]
 
 
 @pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pandoria", "pacal"])
@@ -161,6 +162,67 @@ def test_turn_plans_are_distinct_whole_turns_best_first(game_id):
     assert gains == sorted(gains, reverse=True)
     same = IsmctsBot("s", iterations=10, plans=5, greedy_plans=False)   # the same seed: the same lines
     assert same.choose(game, view, seat) in {line[0] for line in lines}
+
+
+@pytest.mark.parametrize("moves", [12, 18, 26])
+def test_distinct_plans_reach_distinct_positions_where_plain_ones_repeat_one(moves):
+    """Pagode's plans were mostly one turn in several orders; with ``distinct_plans`` each reaches its own
+    position (``transpositions.pagode``), still legal whole turns, best first."""
+    from lanterne.engines.bots.transpositions import PLAN_KEYS
+
+    game, state, seat = position("pagode", moves=moves)
+    view = game.view(state, seat)
+    key = PLAN_KEYS["pagode"]
+
+    def reached(bot):
+        bot._settle(game)
+        out = []
+        for line in bot._turn_lines(game, view, seat):
+            after = view
+            for action in line:
+                assert game.next_actor(after) == seat and action in game.legal_actions(after, seat)
+                after, _ = game.apply(after, action)
+            out.append((game.points(after, seat), key(game, after, seat)))
+        return out
+
+    plain = reached(IsmctsBot("s", plans=6))
+    distinct = reached(IsmctsBot("s", plans=6, distinct_plans=True))
+    assert len({k for _, k in plain}) < len(plain), "the plain beam repeats a position here"
+    assert len({k for _, k in distinct}) == len(distinct) == 6
+    assert [p for p, _ in distinct] == sorted((p for p, _ in distinct), reverse=True)
+    assert distinct[0][0] >= plain[0][0]          # the best line is still found (or a better one)
+
+
+@pytest.mark.parametrize("settings", [{"plans": 3}, {"plans": 0}])
+def test_own_greedy_rollouts_play_the_searching_seats_turns_as_greedy_would_and_only_those(settings, monkeypatch):
+    game, state, seat = position("pagode", moves=20)
+    view = game.view(state, seat)
+    asked = []
+    turn_line = GreedyBot.turn_line
+
+    def spy(self, game, state, actor, actions):
+        asked.append(actor)
+        return turn_line(self, game, state, actor, actions)
+
+    monkeypatch.setattr(GreedyBot, "turn_line", spy)
+    IsmctsBot("s", iterations=30, **settings).choose(game, view, seat)
+    assert asked == []                                    # off: rollouts are random
+    IsmctsBot("s", iterations=30, own_greedy=20, **settings).choose(game, view, seat)
+    assert asked and set(asked) == {seat}                 # on: the seat's own turns, and no other seat's
+
+
+def test_the_pagode_plan_key_ignores_order_and_which_card_of_a_colour():
+    from lanterne.engines.bots.transpositions import pagode as key
+
+    game, state, seat = position("pagode", moves=20)
+    view = game.view(state, seat)
+    assert key(game, view, seat) == key(game, game.view(state, seat), seat)
+    swapped = view.copy()
+    swapped.played, swapped.discard = tuple(reversed(view.played)), tuple(reversed(view.discard))
+    assert key(game, swapped, seat) == key(game, view, seat)
+    scored = view.copy()
+    scored.scores = tuple(s + 1 for s in view.scores)
+    assert key(game, scored, seat) != key(game, view, seat)
 
 
 def test_the_pandoria_estimate_counts_the_open_regions_next_to_a_seats_figures():
