@@ -4,6 +4,7 @@ one line per game.
     python -m lanterne.engines.bots.trial GAME --idx 0-39 [--seeds tune|measure] [--iterations N]
         [--kw '{"root_top": 4}'] [--against greedy|openspiel|ismcts:LEVEL] [--name NAME] [--out FILE.jsonl]
     python -m lanterne.engines.bots.trial GAME --probe INDEX:DECISION [--kw ...]
+    python -m lanterne.engines.bots.trial GAME --idx 0-31 --sees-all [...]   # a bound: it sees every card
 
 Match ``i`` is ``arena.Match(GAME, "greedy", i, "normal", seeds)``: the same
 seed as ``lanterne strength``'s match (by default the ``tune`` seeds, the
@@ -41,10 +42,11 @@ from lanterne.engines.registry import get_game
 
 
 def play(game_id: str, index: int, settings: dict, iterations: int | None = None, seeds: str = "tune",
-         against: str = "greedy") -> dict:
+         against: str = "greedy", sees_all: bool = False) -> dict:
     """One trial game: the search player with ``settings`` against greedy (``openspiel``, or the shipped search
     player at a level, ``ismcts:LEVEL``) on match ``index``'s seed (``iterations``: None is ``normal``'s in
-    that game)."""
+    that game). ``sees_all``: the search player is given the whole state instead of its view (every hidden
+    card, the draw pile in its order): not a player, a bound on what hidden information costs it."""
     if iterations is None:
         iterations = IsmctsBot.level_iterations("normal", game_id)
     if against == "openspiel":
@@ -56,13 +58,30 @@ def play(game_id: str, index: int, settings: dict, iterations: int | None = None
     seat = match.search_seat
     players = [other, other]
     players[seat] = search
-    final, _ = play_out(game, game.setup(players=2), OpenTable(match.seed), players)
+    if sees_all:
+        final = _play_seeing_all(game, OpenTable(match.seed), players, seat)
+    else:
+        final, _ = play_out(game, game.setup(players=2), OpenTable(match.seed), players)
     cpu = [ms / 1000.0 for ms in search.move_ms]
     winners = game.winners(final)
-    return {"game": game_id, **({"against": against} if against != "greedy" else {}), "seeds": seeds,
+    return {"game": game_id, **({"against": against} if against != "greedy" else {}),
+            **({"sees_all": True} if sees_all else {}), "seeds": seeds,
             "index": index, "settings": settings, "iterations": iterations,
             "score": 1.0 / len(winners) if seat in winners else 0.0, "scores": list(game.scores(final)),
             "seat": seat, "cpu_median": round(statistics.median(cpu), 3) if cpu else None}
+
+
+def _play_seeing_all(game, table: OpenTable, players: list, seat: int):
+    """``core.play_out`` on 2 seats, but ``seat`` chooses on the whole state; the final state."""
+    state = game.setup(players=2)
+    while not game.is_over(state):
+        actor = game.next_actor(state)
+        if actor == TABLE:
+            action = table.resolve(state, game.table_op(state))
+        else:
+            action = players[actor].choose(game, state if actor == seat else game.view(state, actor), actor)
+        state, _ = game.apply(state, action)
+    return state
 
 
 def _play_openspiel(game_id: str, index: int, settings: dict, iterations: int, seeds: str) -> dict:
@@ -132,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="greedy (default), openspiel, or ismcts:LEVEL: the shipped search player at that level")
     p.add_argument("--name", default="trial")
     p.add_argument("--out", default=None, help="append each game's JSON line to this file too")
+    p.add_argument("--sees-all", action="store_true",
+                   help="the search player sees every hidden card and the draw pile's order (a bound, not a player)")
     p.add_argument("--probe", default=None, metavar="INDEX:DECISION",
                    help="print the root's children at that decision of that match instead")
     args = p.parse_args(argv)
@@ -143,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         if not re.fullmatch(r"[0-9]+-[0-9]+", args.idx):
             raise ValueError(f"--idx is not FIRST-LAST: {args.idx}")
         first, last = (int(x) for x in args.idx.split("-"))
+        if args.sees_all and args.against == "openspiel":
+            raise ValueError("--sees-all plays against greedy or ismcts:LEVEL, not openspiel")
         if args.probe and not re.fullmatch(r"[0-9]+:[0-9]+", args.probe):
             raise ValueError(f"--probe is not INDEX:DECISION: {args.probe}")
     except (RulesError, ValueError) as e:
@@ -154,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     total = 0.0
     for index in range(first, last + 1):
         record = {"name": args.name, **play(args.game, index, settings, args.iterations, args.seeds,
-                                                args.against)}
+                                                args.against, args.sees_all)}
         total += record["score"]
         line = json.dumps(record)
         print(line, flush=True)

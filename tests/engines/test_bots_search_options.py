@@ -121,11 +121,31 @@ def test_a_trial_against_a_search_level_plays_the_arenas_opponent_the_same_every
     assert first["score"] in (0.0, 0.5, 1.0) and len(first["scores"]) == 2
 
 
+def test_a_trial_that_sees_all_gives_the_search_player_the_whole_state_and_the_others_their_views(monkeypatch):
+    from lanterne.engines.bots.trial import play
+
+    seen = []
+    choose = IsmctsBot.choose
+
+    def spy(self, game, view, seat):
+        seen.append(all(ident is not None for ident in view.cards.ids))
+        return choose(self, game, view, seat)
+
+    monkeypatch.setattr(IsmctsBot, "choose", spy)
+    record = play("pagode", 1, {}, iterations=5, against="ismcts:easy", sees_all=True)
+    assert record["sees_all"] is True and record["seat"] == 1 and len(record["scores"]) == 2
+    assert True in seen and False in seen        # the trial's player sees every card; its opponent does not
+    seen.clear()
+    assert "sees_all" not in play("pagode", 1, {}, iterations=5, against="ismcts:easy")
+    assert True not in seen
+
+
 @pytest.mark.parametrize("args, says", [(["--against", "ismcts:genius"], "no opponent 'ismcts:genius'"),
                                         (["--kw", "{root_top: 4}"], "Expecting property name"),
                                         (["--kw", "[4]"], "--kw is not a JSON object"),
                                         (["--idx", "3"], "--idx is not FIRST-LAST: 3"),
-                                        (["--probe", "3"], "--probe is not INDEX:DECISION: 3")])
+                                        (["--probe", "3"], "--probe is not INDEX:DECISION: 3"),
+                                        (["--sees-all", "--against", "openspiel"], "--sees-all plays against")])
 def test_a_trial_refuses_a_wrong_argument_in_one_line_before_playing(args, says, capsys):
     from lanterne.engines.bots.trial import main
 
