@@ -68,6 +68,8 @@ ALLOWED_LATE = {
         "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
     ("lanterne.engines.bots.estimates", "lanterne.engines.pueblo.state"):
         "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
+    ("lanterne.engines.bots.estimates", "lanterne.engines.pagode.data"):
+        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
     ("lanterne.engines.bots.transpositions", "lanterne.engines.pagode.data"):
         "one game's plan key loads that game's data when it is used, not every game's when the bots load",
     ("lanterne.engines.bots.trial", "lanterne.engines.bots.openspiel"):

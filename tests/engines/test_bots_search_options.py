@@ -7,8 +7,8 @@ Each is deterministic (same seed and view, same move), legal, and reads only the
 import pytest
 
 from lanterne.engines.bots import IsmctsBot
-from lanterne.engines.bots.estimates import (ESTIMATES, PACAL_FINAL, PAGODE_CARD, PAGODE_USE, PUEBLO_FINAL,
-                                             open_yield)
+from lanterne.engines.bots.estimates import (ESTIMATES, PACAL_FINAL, PAGODE_WEIGHTS, PUEBLO_FINAL, open_yield,
+                                             pagode_features)
 from lanterne.engines.bots.simple import GreedyBot
 from lanterne.engines.core import TABLE, OpenTable, play_out
 from lanterne.engines.registry import get_game
@@ -53,7 +53,42 @@ def test_the_estimates_count_what_the_end_or_the_next_turns_pay():
     assert est >= game.points(state, seat) + len(state.piles[f"hand{seat}"]) + sum(res) / 3 - 1e-9
     game, state, seat = position("pagode")
     assert ESTIMATES["pagode"](game, state, seat) == pytest.approx(
-        game.points(state, seat) + PAGODE_USE * sum(state.uses[seat]) + PAGODE_CARD * len(state.hands[seat]))
+        game.points(state, seat) + sum(w * f for w, f in zip(PAGODE_WEIGHTS, pagode_features(state, seat))))
+
+
+def test_the_pagode_features_read_the_uses_and_what_the_cards_build_on_the_board_as_it_stands():
+    from lanterne.engines.pagode.data import CARDS_PER_COLOUR
+
+    game, state, seat = position("pagode", moves=0)
+    s = state.copy()
+    red, blue = 0, 1
+    mine = state.reserves[seat][:2]
+    s.cards = state.cards.copy()
+    s.cards.ids[mine[0]], s.cards.ids[mine[1]] = red * CARDS_PER_COLOUR, blue * CARDS_PER_COLOUR
+    s.reserves = tuple(mine if i == seat else r for i, r in enumerate(state.reserves))
+    s.hands = tuple(() if i == seat else h for i, h in enumerate(state.hands))
+    s.uses = tuple((2, 0, 1, 0, 0) if i == seat else u for i, u in enumerate(state.uses))
+    s.site_tiles = ((0, 1), (2,), (), (), (), ())       # site 1 on its 3rd floor, site 2 on its 2nd
+    s.site_cols = (1, 4, 0, 0, 0, 0)                  # site 2's floor is full: it takes a tile
+    s.site_colour = (red, blue, None, None, None, None)
+    assert pagode_features(s, seat) == [2, 0, 1, 0, 0, 1, 3 + 1]     # blue: a tile; red: a 3rd-floor column
+    s.site_colour = (red, blue, red, red, red, red)
+    s.site_tiles, s.site_cols = ((0, 1), (2,), (3,), (4,), (5,), (6,)), (1, 4, 1, 1, 1, 1)
+    assert pagode_features(s, seat)[5:] == [1, 3]       # no empty site: the blue card builds no column
+    s.site_cols = (4, 4, 4, 4, 4, 4)
+    assert pagode_features(s, seat)[5:] == [2, 0]       # full floors of both colours: two tile colours
+
+
+def test_the_pagode_fit_solves_least_squares_and_reads_every_turn_start():
+    from lanterne.engines.bots.fit import NAMES, least_squares, samples
+
+    rows = [[1, 0, 2], [0, 1, 1], [1, 1, 0], [2, 1, 1]]
+    assert least_squares(rows, [1 * r[0] - 2 * r[1] + 0.5 * r[2] for r in rows]) == pytest.approx([1, -2, 0.5])
+    with pytest.raises(ValueError, match="never varies"):
+        least_squares([[1, 0], [2, 0]], [1, 2])
+    rows, gains = samples(2)
+    assert len(rows) == len(gains) > 20 and all(len(r) == len(NAMES) for r in rows)
+    assert {r[-1] for r in rows} == {1.0, -1.0}       # the seat to move, seat 1's minus seat 2's
 
 
 @pytest.mark.parametrize("moves", [0, 6, 14, 24])
