@@ -183,9 +183,12 @@ def play_match(match: Match, iterations: int | None = None) -> dict:
 def search_player(match: Match, iterations: int | None = None, settings: dict | None = None) -> IsmctsBot:
     """The search player of ``match`` at its level (``iterations`` overrides it: cheap test games; ``settings``
     are ``IsmctsBot`` keywords in place of the game's ``TUNING``: trials)."""
-    return IsmctsBot(f"{match.seed}/search",
-                     iterations=iterations if iterations is not None else level_iterations(match.level, match.game),
-                     **(settings or {}))
+    bot = IsmctsBot(f"{match.seed}/search",
+                    iterations=iterations if iterations is not None else level_iterations(match.level, match.game),
+                    **(settings or {}))
+    if settings is None and match.level in IsmctsBot.LEVELS:
+        bot.tuned_level = match.level       # a level's own settings (LEVEL_TUNING), as the app's player at it
+    return bot
 
 
 def opponent_player(match: Match, iterations: int | None = None, seat: int = 0):
@@ -197,7 +200,9 @@ def opponent_player(match: Match, iterations: int | None = None, seat: int = 0):
         wanted = level_iterations(level, match.game)
         if iterations is not None:
             wanted = max(1, iterations * wanted // level_iterations(match.level, match.game))
-        return IsmctsBot(seed, iterations=wanted)
+        bot = IsmctsBot(seed, iterations=wanted)
+        bot.tuned_level = level if level in IsmctsBot.LEVELS else None
+        return bot
     return make_bot(match.opponent, seed)
 
 

@@ -169,6 +169,15 @@ The same idea for Pacal's Rocket (``estimates.pacal``: the final scoring on
 the board as it stands) lost to the shipped player: 4 of 18 tune matches
 against ``ismcts:normal``, 9 of 19 with a reward scale of 24; it stays off.
 """
+LEVEL_TUNING: dict[str, dict[str, dict[str, float]]] = {"hard": {"pagode": {"estimate": 1}}}
+"""Settings a level adds to its game's TUNING (``IsmctsBot.tuned_level``): what makes it more than more iterations.
+
+Pagode's ``hard`` at 4 x ``normal``'s iterations alone was no stronger than ``normal`` (mean margin
++0.3 +- 2.4 points over 84 measure games): the search saturates there. With the fitted estimate
+(``estimates.pagode``: the uses left of each ability, the tiles and columns the seat's cards can build on
+the board as it stands) it won 27 of tune matches 0-31 against ``normal`` where it won 17 without
+(docs/benchmarks.md, the fifteenth session's paragraph).
+"""
 DEFAULTS = {"rollout_turns": 2, "rollout_sample": 1, "expand": 1, "exploration": 0.7, "estimate": 0, "bias": 0.0,
             "root_top": 0, "relative": 0, "plans": 0, "greedy_plans": 0, "rollout_table_turns": 0,
             "rollout_greedy": 0, "own_greedy": 0, "distinct_plans": 0, "level_scale": 1}
@@ -224,6 +233,9 @@ class IsmctsBot:
         self.seconds = seconds
         self._budget = self.iterations
         self.level: str | None = None
+        self.tuned_level: str | None = None
+        """The level whose ``LEVEL_TUNING`` settings this bot plays with (:meth:`at_level` sets it, and the arena
+        for its players at a preset); None: the game's TUNING alone, as a trial's bot."""
         """The preset this bot was made at (:meth:`at_level`): its iterations then follow each game's
         ``level_scale`` (:meth:`level_iterations`); None: ``iterations`` as given."""
         self.rollout_turns = rollout_turns
@@ -255,7 +267,7 @@ class IsmctsBot:
         if level not in cls.LEVELS:
             raise RulesError(f"no level {level!r} (levels: {', '.join(cls.LEVELS)})")
         bot = cls(seed, iterations=cls.LEVELS[level], seconds=max_seconds, clock=clock)
-        bot.level = level
+        bot.level = bot.tuned_level = level
         return bot
 
     @classmethod
@@ -404,7 +416,7 @@ class IsmctsBot:
 
     def _settle(self, game: Game) -> None:
         """This game's settings: the bot's own, else the game's TUNING, else DEFAULTS."""
-        tuned = {**DEFAULTS, **TUNING.get(game.id, {})}
+        tuned = {**DEFAULTS, **TUNING.get(game.id, {}), **LEVEL_TUNING.get(self.tuned_level, {}).get(game.id, {})}
         self._budget = self.level_iterations(self.level, game.id) if self.level is not None else self.iterations
         self._sample = int(self.rollout_sample or tuned["rollout_sample"])
         self._turns = int(self.rollout_turns or tuned["rollout_turns"])

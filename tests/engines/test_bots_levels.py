@@ -153,3 +153,30 @@ def test_expansion_takes_the_best_by_points_of_the_untried_actions():
     action, after = bot._best_untried(game, view, seat, legal)
     assert after.to_data() == game.apply(view, action)[0].to_data()
     assert game.points(after, seat) == max(game.points(game.apply(view, a)[0], seat) for a in legal)
+
+
+def test_pagodes_hard_level_reads_the_fitted_estimate_and_no_other_level_or_game_changes():
+    """LEVEL_TUNING: ``hard`` in Pagode scores its leaves and plans with ``estimates.pagode``; ``normal`` does not,
+    nor ``hard`` elsewhere, nor a bot made by iterations (a trial's: its settings are the game's TUNING)."""
+    from lanterne.engines.bots.arena import Match, opponent_player, search_player
+    from lanterne.engines.bots.estimates import ESTIMATES
+
+    pagode = get_game("pagode")
+    values = {}
+    for level in ("easy", "normal", "hard"):
+        bot = IsmctsBot.at_level(level, "k")
+        bot._settle(pagode)
+        values[level] = bot._value
+    assert values == {"easy": None, "normal": None, "hard": ESTIMATES["pagode"]}
+    plain = IsmctsBot("k", iterations=IsmctsBot.level_iterations("hard", "pagode"))
+    plain._settle(pagode)
+    assert plain._value is None
+    pandoria = get_game("pandoria")
+    hard, normal = IsmctsBot.at_level("hard", "k"), IsmctsBot.at_level("normal", "k")
+    for bot in (hard, normal):
+        bot._settle(pandoria)
+    assert (hard._value, hard._sample, hard.c) == (normal._value, normal._sample, normal.c)
+    match = Match("pagode", "ismcts:hard", 0, "hard", "measure")
+    assert search_player(match).tuned_level == "hard" and opponent_player(match).tuned_level == "hard"
+    assert search_player(match, settings={}).tuned_level is None       # a trial's player: its own settings
+    assert search_player(Match("pagode", "greedy", 0, "ceiling", "measure")).tuned_level is None
