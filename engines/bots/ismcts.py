@@ -135,7 +135,10 @@ play each turn as the greedy player would (``rollout_greedy``), a reward
 scale of 24 points instead of 8; and the same search at 20 times the
 iterations (``ceiling``) won no more of the 200 measure deals (173.5 against
 176.5), nor ``hard`` (2,500 iterations) 65 % against ``normal`` (54.8 % of
-84): more iterations only compare the same 6 plans more surely.
+84): more iterations only compare the same 6 plans more surely. For
+``hard`` neither did distinct plans (``distinct_plans``), rollouts of the best
+of 6, greedy own turns in rollouts (``own_greedy``) nor a seat that sees every
+card (``trial --sees-all``); the fitted estimate did (``LEVEL_TUNING``).
 Pandoria's rollouts cover 4 turns of the table in whole rounds: at 2 players
 the 2 turns a seat of before; at 4, one a seat, so a move at ``normal`` fits
 the app's 0.9 s (it took 1.2 s of CPU with two turns a seat).
