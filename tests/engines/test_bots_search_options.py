@@ -4,6 +4,8 @@ relative rewards, whole-turn plans (distinct ones too), greedy rollouts (of ever
 Each is deterministic (same seed and view, same move), legal, and reads only the view.
 """
 
+import re
+
 import pytest
 
 from lanterne.engines.bots import IsmctsBot
@@ -89,6 +91,18 @@ def test_the_pagode_fit_solves_least_squares_and_reads_every_turn_start():
     rows, gains = samples(2)
     assert len(rows) == len(gains) > 20 and all(len(r) == len(NAMES) for r in rows)
     assert {r[-1] for r in rows} == {1.0, -1.0}       # the seat to move, seat 1's minus seat 2's
+
+
+def test_the_pagode_fit_prints_each_weight_and_refuses_no_games_in_one_line(capsys):
+    from lanterne.engines.bots.fit import NAMES, main
+
+    assert main(["--games", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"[0-9]+ turn starts of 3 greedy games; R\^2 -?[0-9]\.[0-9]{3}", out[0])
+    assert [line.split()[0] for line in out[1:]] == [name.split()[0] for name in NAMES]
+    with pytest.raises(SystemExit) as stop:
+        main(["--games", "0"])
+    assert stop.value.code == 2 and "--games must be at least 1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("moves", [0, 6, 14, 24])
