@@ -1,10 +1,10 @@
 """When two lines of one turn reach the same position, as far as the rest of the game can tell.
 
 The search's whole-turn plans (``IsmctsBot._turn_lines``) come from a beam
-search ranked by points. In Pagode most lines of a turn are the same builds
+search ranked by points. In Pagode many lines of a turn are the same builds
 in another order, or with a red card from the hand instead of the red one in
-the reserve: traced positions had 5 of the 6 plans reach one position and 6
-of 6 be one modified turn with other discards. Lines with equal keys here
+the reserve: in one traced position all 6 plans were one set of builds in
+other orders, in another 5 plans reached 2 positions. Lines with equal keys here
 are one plan, so the plans (and the beam) hold different positions. A game
 without a key here compares lines as they are.
 """
