@@ -64,7 +64,8 @@ def least_squares(rows: list[list[float]], ys: list[float]) -> list[float]:
     for col in range(n):
         pivot = max(range(col, n), key=lambda i: abs(a[i][col]))
         if abs(a[pivot][col]) < 1e-12:
-            raise ValueError(f"feature {NAMES[col] if n == len(NAMES) else col} never varies (or only with others): no fit")
+            name = NAMES[col] if n == len(NAMES) else col
+            raise ValueError(f"feature {name} never varies (or only with others): no fit")
         a[col], a[pivot] = a[pivot], a[col]
         for i in range(n):
             if i != col:

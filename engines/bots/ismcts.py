@@ -202,7 +202,7 @@ class IsmctsBot:
                  greedy_plans: bool | None = None, rollout_table_turns: int | None = None,
                  rollout_greedy: int | None = None, distinct_plans: bool | None = None,
                  own_greedy: int | None = None):
-        """Settings left None take the game's TUNING, else DEFAULTS.
+        """Settings left None take the game's TUNING (with its ``LEVEL_TUNING`` at ``tuned_level``), else DEFAULTS.
 
         ``rollout_turns``: rollouts stop after that many turns a seat; ``rollout_sample``: rollouts
         play the best by points of that many random actions; ``expand``: a new tree node is the best of that many untried
@@ -418,7 +418,7 @@ class IsmctsBot:
         return lines[best][0]
 
     def _settle(self, game: Game) -> None:
-        """This game's settings: the bot's own, else the game's TUNING, else DEFAULTS."""
+        """This game's settings: the bot's own, else its level's LEVEL_TUNING, else the game's TUNING, else DEFAULTS."""
         tuned = {**DEFAULTS, **TUNING.get(game.id, {}), **LEVEL_TUNING.get(self.tuned_level, {}).get(game.id, {})}
         self._budget = self.level_iterations(self.level, game.id) if self.level is not None else self.iterations
         self._sample = int(self.rollout_sample or tuned["rollout_sample"])
