@@ -58,10 +58,11 @@ def play(game_id: str, index: int, settings: dict, iterations: int | None = None
     seat = match.search_seat
     players = [other, other]
     players[seat] = search
-    if sees_all:
-        final = _play_seeing_all(game, OpenTable(match.seed), players, seat)
-    else:
-        final, _ = play_out(game, game.setup(players=2), OpenTable(match.seed), players)
+    start = game.setup(players=2)
+    seer = _SeesAll(search, start) if sees_all else None
+    if seer is not None:
+        players[seat] = seer
+    final, _ = play_out(game, start, OpenTable(match.seed), players, on_step=seer.step if seer else None)
     cpu = [ms / 1000.0 for ms in search.move_ms]
     winners = game.winners(final)
     return {"game": game_id, **({"against": against} if against != "greedy" else {}),
@@ -71,17 +72,17 @@ def play(game_id: str, index: int, settings: dict, iterations: int | None = None
             "seat": seat, "cpu_median": round(statistics.median(cpu), 3) if cpu else None}
 
 
-def _play_seeing_all(game, table: OpenTable, players: list, seat: int):
-    """``core.play_out`` on 2 seats, but ``seat`` chooses on the whole state; the final state."""
-    state = game.setup(players=2)
-    while not game.is_over(state):
-        actor = game.next_actor(state)
-        if actor == TABLE:
-            action = table.resolve(state, game.table_op(state))
-        else:
-            action = players[actor].choose(game, state if actor == seat else game.view(state, actor), actor)
-        state, _ = game.apply(state, action)
-    return state
+class _SeesAll:
+    """A player given the whole state (``current``, kept by ``core.play_out``'s ``on_step``) instead of its view."""
+
+    def __init__(self, player, state):
+        self.player, self.current = player, state
+
+    def choose(self, game, view, seat):
+        return self.player.choose(game, self.current, seat)
+
+    def step(self, state, action, events) -> None:
+        self.current = state
 
 
 def _play_openspiel(game_id: str, index: int, settings: dict, iterations: int, seeds: str) -> dict:
