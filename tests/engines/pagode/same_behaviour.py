@@ -29,8 +29,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[3]
 
 
-def record(out: str) -> None:
-    """Play every game with the ``lanterne`` first on ``sys.path`` and pickle what was seen to ``out``."""
+def record(out: str, scale: int = 1) -> None:
+    """Play every game with the ``lanterne`` first on ``sys.path`` and pickle what was seen to ``out``.
+
+    ``scale`` N plays one game in N of each kind (test_compiled.py plays a sample)."""
     from lanterne.engines import core
     from lanterne.engines.bots import GreedyBot, RandomBot
     from lanterne.engines.core import TABLE, OpenTable
@@ -82,15 +84,15 @@ def record(out: str) -> None:
         return steps
 
     games = {}
-    for g in range(300):
+    for g in range(0, 300, scale):
         bots = [RandomBot(f"bench/{g}/{i}") for i in range(2)]
         games[f"random/{g}"] = play(GAME.setup(players=2), OpenTable(f"bench/{g}"), bots, random.Random(g))
     for variant in ("quick", "beginner"):
-        for g in range(40):
+        for g in range(0, 40, scale):
             bots = [RandomBot(f"{variant}/{g}/{i}") for i in range(2)]
             games[f"{variant}/{g}"] = play(GAME.setup(players=2, variant=variant), OpenTable(f"{variant}/{g}"),
                                            bots, random.Random(g))
-    for g in range(8):
+    for g in range(0, 8, max(1, scale // 4)):
         bots = [GreedyBot(f"greedy/{g}/0"), RandomBot(f"greedy/{g}/1") if g % 2 else GreedyBot(f"greedy/{g}/1")]
         games[f"greedy/{g}"] = play(GAME.setup(players=2), OpenTable(f"greedy/{g}"), bots, random.Random(g))
     Path(out).write_bytes(pickle.dumps(games))
