@@ -494,7 +494,10 @@ class GameScreen(Screen):
     # -- keys
     def action_command(self) -> None:
         # at once, not after a refresh (Widget.focus): the keys typed right after ":" go to the line
-        self.set_focus(self.query_one("#command", Input))
+        line = self.query_one("#command", Input)
+        if line.has_focus:   # ":" starts a new move here too: what is left in the line is replaced by what comes
+            line.select_all()
+        self.set_focus(line)
 
     def action_rules(self) -> None:
         from lanterne.client.screens.rules import RulesScreen

@@ -9,7 +9,8 @@ was typed since) so it can be corrected.
 
 Escape in a line holding text empties it (a second Escape is the screen's:
 leave); ":" is the screen's key, never a letter of the line (no move
-notation has one), so ":" after an abandoned line does not extend it.
+notation has one): it starts a new move, and the letters after it replace
+what an abandoned line holds instead of extending it.
 """
 
 from __future__ import annotations

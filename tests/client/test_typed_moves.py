@@ -116,3 +116,6 @@ async def test_a_refused_move_comes_back_to_the_line_to_be_corrected():
         type_at_once(app, "x", enter=False)  # typed on: added to the move given back, never overwritten
         await pilot.pause()
         assert line.value == "c9 rx"
+        type_at_once(app, ":c1", enter=False)  # ":" starts a new move: the old one is replaced, not extended
+        await pilot.pause()
+        assert line.value == "c1" and line.has_focus
