@@ -1,10 +1,10 @@
 """The build's one step beyond pyproject.toml: Pagode's engine compiled by Cython, where it can be.
 
 Pagode's four busiest modules are compiled from their unchanged Python sources
-(Cython's pure-Python mode): a complete random game runs about 65 % faster, and
+(Cython's pure-Python mode): a complete random game runs about 60 % faster, and
 so does the search player's every iteration (docs/benchmarks.md). The
-extensions are optional: where no C compiler is found the build says so and
-installs the sources alone, which play the same games byte for byte
+extensions are optional: where no C compiler is found the build warns (``pip
+install -v`` shows it) and installs the sources alone, which play the same games byte for byte
 (tests/engines/pagode/test_compiled.py). Each extension gets a file beside it
 recording the digest of the source it was built from; ``engines/pagode/
 compiled.py`` uses an extension only while that digest is its source's, so an
@@ -35,7 +35,8 @@ class build_ext_recording_sources(build_ext):
             hashlib.sha256(source.read_bytes()).hexdigest() + "\n")
 
     def copy_extensions_to_source(self):
-        """An editable install builds in a build folder, then copies the extensions beside the sources: the digests too."""
+        """An editable install builds in a build folder, then copies the extensions beside the sources:
+        the digests go with them."""
         super().copy_extensions_to_source()
         build_py = self.get_finalized_command("build_py")
         for ext in self.extensions:

@@ -52,14 +52,14 @@ class _Sources:
 
 
 def choose() -> tuple[bool, str]:
-    """Decide once which build the package imports: ``(compiled, why)``, ``why`` for the benchmarks and --version."""
+    """Decide once which build the package imports: ``(compiled, why)``, ``why`` for ``lanterne bench``."""
     if os.environ.get("LANTERNE_PURE") == "1":
         why = "Python sources (LANTERNE_PURE=1)"
     else:
         left = stale()
         if not left:
             return True, "compiled (Cython)"
-        built = any(HERE.glob("*.source-sha256"))
+        built = any(HERE.glob("*.source-sha256")) or any(HERE.glob("*" + importlib.machinery.EXTENSION_SUFFIXES[0]))
         why = ("Python sources (compiled build out of date: " + ", ".join(left) + ")" if built
                else "Python sources (no compiled build)")
     if not any(isinstance(finder, _Sources) for finder in sys.meta_path):
