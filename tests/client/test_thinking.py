@@ -76,7 +76,9 @@ async def test_a_cancelled_search_kills_its_process():
     assert gone(pid) and not thinker.alive()
 
 
-def vs_hard(game_id: str = "pagode"):
+def vs_hard(game_id: str = "pandoria"):
+    """A game against ``ismcts:hard``; Pandoria's by default: its hard move (5,000 iterations, about 2.5 s) is
+    surely still under way a second after it starts (Pagode's compiled engine finishes some in 0.4 s)."""
     controller = make_local_game(get_game(game_id), mode=VS_COMPUTER, bot="ismcts:hard", seed=11)
     return controller, make_app(lambda: game_screen_for(controller))
 
