@@ -5,7 +5,7 @@ writes beside each extension the digest of the ``.py`` it came from. Python
 imports an extension before a ``.py`` of the same name, so an extension left
 from an older build would run in place of an edited source. Before any of
 these modules is imported (the package's ``__init__`` imports this one
-first), ``choose`` checks every digest; unless all match, and unless
+first), ``choose`` checks every digest; if one differs or is missing, or if
 ``LANTERNE_PURE=1`` asks for the sources, a finder first on ``sys.meta_path``
 loads all of ``MODULES`` from their sources. Both builds play the same games
 byte for byte (tests/engines/pagode/test_compiled.py).
