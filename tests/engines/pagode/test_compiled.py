@@ -35,9 +35,16 @@ def python(code: str, *, pure: bool = False, path: Path | None = None, cwd: Path
     return done.stdout
 
 
-def test_the_install_runs_the_compiled_build_where_a_c_compiler_is():
-    """``pip install -e .`` compiles where it can: here, with a C compiler, the suite tests the compiled engine."""
+def can_compile() -> str | None:
+    """The C compiler a build here would use, if there is one and Python's headers too (else nothing compiles)."""
     compiler = shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0])
+    return compiler if (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file() else None
+
+
+def test_the_install_runs_the_compiled_build_where_a_c_compiler_is():
+    """``pip install -e .`` compiles where it can: here, with a C compiler and Python's headers, the suite tests
+    the compiled engine."""
+    compiler = can_compile()
     if os.environ.get("LANTERNE_PURE") == "1":
         assert not compiled.COMPILED and "LANTERNE_PURE" in compiled.BUILD
     elif compiler:
