@@ -1,6 +1,6 @@
-"""Pagode's compiled build (setup.py, engines/pagode/compiled.py): there where it can be, the same games, never stale.
+"""Pagode's compiled build (setup.py, engines/pagode/compiled.py): used where it can be, the same games, never stale.
 
-Each check runs in processes of their own, since which build a process uses
+Each check runs in a process of its own, since which build a process uses
 is decided once, when the package is first imported.
 """
 
