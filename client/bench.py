@@ -290,7 +290,7 @@ def engine_build(say: Callable[[str], str] = str) -> str:
     compiled."""
     if pagode_build.COMPILED:
         return say(N_("Pagode's engine: compiled (Cython)"))
-    return say(N_("Pagode's engine: Python sources")) + f" ({pagode_build.BUILD.partition('(')[2]}"
+    return say(N_("Pagode's engine: Python sources")) + f" ({pagode_build.WHY_SOURCES})"
 
 
 def update_doc(path, results: list[Result]) -> None:

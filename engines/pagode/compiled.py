@@ -30,11 +30,11 @@ def stale(folder: Path = HERE) -> list[str]:
     out = []
     for name in MODULES:
         built = any((folder / f"{name}{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
-        try:
-            recorded = (folder / f"{name}.source-sha256").read_text().strip()
-            source = hashlib.sha256((folder / f"{name}.py").read_bytes()).hexdigest()
+        try:   # bytes, not text: a damaged digest file is a mismatch, never a decoding error at import
+            recorded = (folder / f"{name}.source-sha256").read_bytes().strip()
+            source = hashlib.sha256((folder / f"{name}.py").read_bytes()).hexdigest().encode()
         except OSError:
-            recorded, source = "", None
+            recorded, source = b"", None
         if not (built and recorded == source):
             out.append(name)
     return out
@@ -51,20 +51,22 @@ class _Sources:
         return None if source is None else importlib.util.spec_from_file_location(fullname, source)
 
 
-def choose() -> tuple[bool, str]:
-    """Decide once which build the package imports: ``(compiled, why)``, ``why`` for ``lanterne bench``."""
+def choose() -> str:
+    """Decide once which build the package imports: "" for the compiled one, else why the sources."""
     if os.environ.get("LANTERNE_PURE") == "1":
-        why = "Python sources (LANTERNE_PURE=1)"
+        why = "LANTERNE_PURE=1"
     else:
         left = stale()
         if not left:
-            return True, "compiled (Cython)"
+            return ""
         built = any(HERE.glob("*.source-sha256")) or any(HERE.glob("*" + importlib.machinery.EXTENSION_SUFFIXES[0]))
-        why = ("Python sources (compiled build out of date: " + ", ".join(left) + ")" if built
-               else "Python sources (no compiled build)")
+        why = "compiled build out of date: " + ", ".join(left) if built else "no compiled build"
     if not any(isinstance(finder, _Sources) for finder in sys.meta_path):
         sys.meta_path.insert(0, _Sources(HERE))
-    return False, why
+    return why
 
 
-COMPILED, BUILD = choose()
+WHY_SOURCES = choose()
+COMPILED = not WHY_SOURCES
+BUILD = "compiled (Cython)" if COMPILED else f"Python sources ({WHY_SOURCES})"
+"""In words, for ``lanterne bench`` and the docs."""

@@ -72,15 +72,31 @@ def test_the_compiled_build_and_the_sources_play_the_same_games(tmp_path):
     assert runs["installed"] == runs["sources"]
 
 
-def test_an_edited_source_is_never_shadowed_by_an_older_extension(tmp_path):
-    """A copy of the package, its extensions and digests with it: as built it runs what the install runs;
-    once ``rules.py`` is edited, all four modules load from their sources, and it says which is out of date."""
+def copy_of_the_package(tmp_path: Path) -> Path:
+    """The ``lanterne`` package with a copy of ``engines/`` (its extensions and digests too): the folder for sys.path."""
     root = tmp_path / "root"
     package = root / "lanterne"
     shutil.copytree(REPO / "lanterne", package)
     shutil.copytree(REPO / "engines", package / "engines", ignore=shutil.ignore_patterns("__pycache__"))
     for layer in ("client", "protocol"):
         (package / layer).symlink_to(REPO / layer)
+    return root
+
+
+def test_a_damaged_digest_file_means_the_sources_not_an_error(tmp_path):
+    root = copy_of_the_package(tmp_path)
+    (root / "lanterne" / "engines" / "pagode" / "state.source-sha256").write_bytes(b"\xff\xfe\x00 not a digest")
+    built, why, _, state = json.loads(python(WHICH, path=root, cwd=tmp_path))
+    assert not built and state.endswith("state.py")
+    if compiled.COMPILED:
+        assert why == "Python sources (compiled build out of date: state)"
+
+
+def test_an_edited_source_is_never_shadowed_by_an_older_extension(tmp_path):
+    """A copy of the package, its extensions and digests with it: as built it runs what the install runs;
+    once ``rules.py`` is edited, all four modules load from their sources, and it says which is out of date."""
+    root = copy_of_the_package(tmp_path)
+    package = root / "lanterne"
     built, why, rules, _ = json.loads(python(WHICH, path=root, cwd=tmp_path))
     assert rules.startswith(str(root)) and (built, why) == (compiled.COMPILED, compiled.BUILD)
 
