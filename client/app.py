@@ -12,12 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterable
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
 from lanterne.client.i18n import (LANGUAGES, N_, _, choose_language, language, language_from_environment,
                                   set_language, translate_bindings)
+from lanterne.client.keys import keep_alt, split_alt
 from lanterne.client.settings import Settings
 from lanterne.client.theme import LANTERNE_THEME
 
@@ -41,6 +43,7 @@ class LanterneApp(App):
     def __init__(self, settings: Settings | None = None, settings_path: Path | None = None,
                  start: Callable[[], Screen] | None = None, resilient: bool = False):
         super().__init__()
+        keep_alt()
         translate_bindings(self)
         self.sub_title = _(self.SUB_TITLE)
         self.resilient = resilient
@@ -64,6 +67,16 @@ class LanterneApp(App):
                 self.push_screen(self._start())
             except Exception as e:  # a bad start shows as a message, never a traceback
                 self.notify(_("Could not open the game: {error}").format(error=e), severity="error", timeout=10)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Alt+X is Escape then X (:mod:`client.keys`), each handled before the next key is routed."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            keys = split_alt(event)
+            if keys is not None:
+                for key in keys:
+                    await super().on_event(key)
+                return
+        await super().on_event(event)
 
     def _exit_on_signals(self) -> None:
         """SIGTERM or SIGHUP (kill, a closed terminal) end the app the normal way: the terminal gets

@@ -47,9 +47,13 @@ def chat_text(line: ChatLine) -> Text:
 
 
 class ChatInput(Input):
-    """The pane's input: Enter says it; Escape goes back to the board (not the screen's Leave)."""
+    """The pane's input: Enter says it; Escape goes back to the board (not the screen's Leave).
 
-    BINDINGS = [Binding("escape", "back_to_board", N_("Board"), show=False)]
+    Escape is a priority binding, so the focus has left the input before the next key typed is
+    routed: keys typed right after Escape go to the board, in order (:mod:`client.keys`).
+    """
+
+    BINDINGS = [Binding("escape", "back_to_board", N_("Board"), show=False, priority=True)]
 
     def action_back_to_board(self) -> None:
         self.screen.set_focus(None)
@@ -81,6 +85,8 @@ class ChatPane(Vertical):
         self.title = title
         self.lines: list[ChatLine] = []
         self.errors: list[str] = []
+        self._asked: str | None = None
+        """A line starting with ':' that Enter was pressed on once: said only when Enter comes again."""
 
     def compose(self):
         yield Label(Text(_("{title} ({key} hides)").format(title=_(self.title), key=CHAT_KEY.upper())), id="chat-title")
@@ -119,6 +125,12 @@ class ChatPane(Vertical):
         if not isinstance(event.input, ChatInput):
             return
         text = event.value
+        if text.lstrip().startswith(":") and text != self._asked:
+            self._asked = text          # a move typed into the chat by mistake is never said silently
+            self.error(_("This line starts with ':', like a move. Enter again says it at the table; "
+                         "Escape, then ':', plays a move."))
+            return
+        self._asked = None
         try:
             sent = self.send(text)
             if inspect.isawaitable(sent):
