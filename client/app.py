@@ -15,7 +15,11 @@ from typing import Callable, Iterable
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual._context import active_message_pump    # whose handler is running: Textual has no public name for it
+from textual.await_complete import AwaitComplete
+from textual.dom import NoScreen
 from textual.screen import Screen
+from textual.widget import Widget
 
 from lanterne.client.i18n import (LANGUAGES, N_, _, choose_language, language, language_from_environment,
                                   set_language, translate_bindings)
@@ -137,6 +141,19 @@ class LanterneApp(App):
             translate_bindings(screen)
         return super().push_screen(screen, *args, **kwargs)
 
+    def pop_screen(self) -> AwaitComplete:
+        """Pop the top screen, unless a screen that is no longer on top asks: then nothing.
+
+        A dialog's handlers may still run after it closed: ``?`` then Enter, Enter in one burst made
+        the list of moves answer twice, and its second ``dismiss`` popped the game screen under it
+        (Textual's dismiss pops whatever is on top). A screen below the top never pops the top.
+        """
+        asking = _screen_of(active_message_pump.get(None))
+        if asking is not None and asking is not self.screen:
+            self.log.warning(f"{type(asking).__name__} asked to close {type(self.screen).__name__}: ignored")
+            return AwaitComplete.nothing()
+        return super().pop_screen()
+
     def switch_screen(self, screen):
         if isinstance(screen, Screen):
             translate_bindings(screen)
@@ -217,6 +234,18 @@ class LanterneApp(App):
         error = self.save_settings()
         self.notify(error or _("Language: {name}").format(name=LANGUAGES[language()]),
                     severity="error" if error else "information")
+
+
+def _screen_of(pump: object) -> Screen | None:
+    """The screen whose handler is running (a widget's screen), or None for the app or outside Textual."""
+    if isinstance(pump, Screen):
+        return pump
+    if isinstance(pump, Widget):
+        try:
+            return pump.screen
+        except NoScreen:
+            return None
+    return None
 
 
 def run_app(start: Callable[[], Screen] | None = None) -> int:
