@@ -28,6 +28,10 @@ from lanterne.client.settings import Settings
 from lanterne.client.theme import LANTERNE_THEME
 
 
+QUIT_QUESTION = N_("Quit Lanterne? Your network game pauses: the others see you left on purpose, and r in the "
+                   "lobby brings you back.")
+"""Asked by Ctrl+Q while a network game is being played (Ctrl+Q again, or y, quits)."""
+
 LEAVE_SECONDS = 5.0
 """On exit (quit, SIGTERM, SIGHUP): how long the network games may take to close their links and zeroconf."""
 
@@ -108,9 +112,27 @@ class LanterneApp(App):
 
         return TerminalDriver
 
-    def exit(self, result=None, return_code: int = 0, message=None) -> None:
-        """Exit (quit, SIGTERM, SIGHUP, a crash): the network games on the screens are remembered here,
-        and :meth:`on_unmount` waits until they have closed their links and zeroconf."""
+    async def action_quit(self) -> None:
+        """Ctrl+Q: at once, but asked first while a network game is being played (the others wait for us);
+        a yes pauses it, as Escape's Pause does, so the others see we left on purpose."""
+        from lanterne.client.screens.dialogs import ConfirmScreen
+
+        playing = self._network_games(playing=True)
+        if not playing or isinstance(self.screen, ConfirmScreen) and self.screen.question == _(QUIT_QUESTION):
+            self.exit()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                for game in playing:
+                    game.leave(resign=False)
+                self.exit()
+
+        self.push_screen(ConfirmScreen(_(QUIT_QUESTION)), answer)
+
+    def _network_games(self, playing: bool = False) -> list:
+        """The network games the screens hold: those played on a game screen and those of the lobby
+        (``playing``: only games on a game screen, not over)."""
         import sys
 
         module = sys.modules.get("lanterne.client.net_controller")
@@ -118,10 +140,17 @@ class LanterneApp(App):
             screens = list(self.screen_stack) if module is not None else []  # else no network game was opened
         except Exception:  # no screen yet: nothing to close
             screens = []
-        for screen in screens:
-            for held in (getattr(screen, "controller", None), getattr(screen, "pending", None)):
-                if isinstance(held, module.NetworkGame) and all(held is not g for g in self._tables_to_close):
-                    self._tables_to_close.append(held)
+        held = [h for screen in screens
+                for h in (getattr(screen, "controller", None), None if playing else getattr(screen, "pending", None))
+                if module is not None and isinstance(h, module.NetworkGame)]
+        return [h for h in held if not (playing and h.is_over())]
+
+    def exit(self, result=None, return_code: int = 0, message=None) -> None:
+        """Exit (quit, SIGTERM, SIGHUP, a crash): the network games on the screens are remembered here,
+        and :meth:`on_unmount` waits until they have closed their links and zeroconf."""
+        for held in self._network_games():
+            if all(held is not g for g in self._tables_to_close):
+                self._tables_to_close.append(held)
         super().exit(result, return_code, message)
 
     async def on_unmount(self) -> None:

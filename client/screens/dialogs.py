@@ -106,9 +106,18 @@ class LeaveScreen(ModalScreen[str]):
         self.dismiss("pause")
 
     def action_resign(self) -> None:
-        self.dismiss("resign")
+        """Resigning is for good: asked once more, so a stray ``r`` (a word typed for the chat) never resigns."""
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.dismiss("resign")
+
+        self.app.push_screen(ConfirmScreen(_("Resign this game for good?")), answer)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "resign":
+            self.action_resign()
+            return
         self.dismiss("" if event.button.id == "stay" else str(event.button.id))
 
 

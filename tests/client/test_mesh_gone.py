@@ -238,7 +238,7 @@ async def test_a_player_who_resigns_ends_the_game_at_once_with_the_scores_so_far
         guest = screens[1].controller
         await pb.press("escape")
         await until(lambda: not isinstance(pb.app.screen, GameScreen), pb, what="the leave dialog")
-        await pb.press("r")      # resign
+        await pb.press("r", "y")      # resign, and yes
         await until(lambda: isinstance(host.peer.session.result, Aborted), pa, pb, what="the resignation")
         result = host.peer.session.result
         assert result.by == 1 and result.culprit == 1 and "resigned" in result.reason
