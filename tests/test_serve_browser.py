@@ -168,7 +168,7 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         driver.set_page_load_timeout(WAIT)
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_WEBSOCKET})
-        driver.get(f"http://127.0.0.1:{port}/")
+        driver.get(served_address(said()))
 
         wait_for("the home screen", lambda: "Play locally" in screen_text() and "Play on the LAN" in screen_text())
         wait_for("the page to say whose player it plays as", lambda: "you play as browserplayer" in screen_text())
@@ -232,6 +232,13 @@ def test_a_taken_port_is_one_line():
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
+def served_address(said: str) -> str:
+    """The address ``lanterne serve`` printed, with its token."""
+    found = re.search(r"Serving Lanterne on (http://\S+/\?token=[\w-]+)", said)
+    assert found, said
+    return found.group(1)
+
+
 def http_status(port: int, path: str, headers: dict[str, str]) -> tuple[int, str]:
     import http.client
 
@@ -257,23 +264,31 @@ def test_served_beyond_this_machine_it_warns_and_still_refuses_foreign_names_and
         warnings = [line for line in said.splitlines() if "warning" in line]
         assert warnings == [f"lanterne: warning: serving on 0.0.0.0, not only this machine: anyone who reaches "
                             f"port {port} plays as you (browserplayer)"], said
+        token = served_address(said).rsplit("=", 1)[1]
+        cookie = {"Cookie": f"lanterne-serve-{port}={token}"}
+        # without the token, nothing: not the page, not the websocket (any local process or user reaches the port)
+        assert wait_for_page(port, {"Host": f"127.0.0.1:{port}"}, "/")[0] == 403
+        assert http_status(port, "/?token=" + "x" * len(token), {"Host": f"127.0.0.1:{port}"})[0] == 403
         # the page's websocket goes back to the address the browser used, not to 0.0.0.0
-        status, page = wait_for_page(port, {"Host": f"127.0.0.1:{port}"})
+        status, page = wait_for_page(port, {"Host": f"127.0.0.1:{port}"}, f"/?token={token}")
         assert status == 200 and f"ws://127.0.0.1:{port}/ws" in page, page
         assert "you play as browserplayer" in page    # the page's title, until the app draws
         # a name that is not this machine's (DNS rebinding) is refused, page and websocket
         assert http_status(port, "/", {"Host": f"attacker.example:{port}"})[0] == 403
         upgrade = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
                    "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
-        assert http_status(port, "/ws", {**upgrade, "Host": f"attacker.example:{port}"})[0] == 403
+        assert http_status(port, "/ws", {**upgrade, "Host": f"attacker.example:{port}", **cookie})[0] == 403
+        assert http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}", "Origin": f"http://127.0.0.1:{port}"}
+                           )[0] == 403, "the websocket without the token's cookie (another local user, no Origin)"
+        assert http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}"})[0] == 403
         # a page of another site cannot open the app in the background
-        assert http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}",
+        assert http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}", **cookie,
                                          "Origin": "http://attacker.example"})[0] == 403
         # the data folder taken (the terminal app, another tab): the tab is turned away, and told why
         from lanterne.client.single import only_instance
 
         with only_instance(tmp_path / "home/.local/share/lanterne"):
-            status, why = http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}",
+            status, why = http_status(port, "/ws", {**upgrade, "Host": f"127.0.0.1:{port}", **cookie,
                                                      "Origin": f"http://127.0.0.1:{port}"})
         assert status == 409 and "another Lanterne is already running" in why, (status, why)
         assert "a browser tab was turned away: another Lanterne is already running" in out.read_text()
@@ -281,11 +296,11 @@ def test_served_beyond_this_machine_it_warns_and_still_refuses_foreign_names_and
         stop(server)
 
 
-def wait_for_page(port: int, headers: dict[str, str]) -> tuple[int, str]:
+def wait_for_page(port: int, headers: dict[str, str], path: str) -> tuple[int, str]:
     deadline = time.monotonic() + WAIT
     while True:
         try:
-            return http_status(port, "/", headers)
+            return http_status(port, path, headers)
         except OSError:
             if time.monotonic() > deadline:
                 raise

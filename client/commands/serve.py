@@ -13,14 +13,23 @@ a web site cannot reach the server through a name of its own that resolves
 here (DNS rebinding); and the websocket that drives the app refuses a page
 of another origin (a web site the player visits cannot open the app in the
 background).
+
+And nobody but whoever ran the command gets in: it prints an address with a
+secret token (as Jupyter does), and the page, the websocket and downloads
+answer 403 without it. The page sets it as a cookie (HttpOnly, SameSite
+Strict, named after the port), so the page's own websocket carries it; any
+other local process or user of this machine, which reaches the port but not
+the command's output, is turned away.
 """
 
 from __future__ import annotations
 
 from lanterne.client.i18n import N_, _
 
+import hmac
 import ipaddress
 import os
+import secrets
 import shlex
 import socket
 import sys
@@ -35,6 +44,9 @@ SERVED_ENV = "LANTERNE_SERVED"
 
 SHUTDOWN_SECONDS = 1.0
 """On Ctrl+C or SIGTERM, how long open tabs may go on before their apps are told to quit."""
+
+TOKEN_BYTES = 32
+"""The secret of a served page: 256 random bits, new for each run of the command."""
 
 CHILD_CODE = "from lanterne.client.commands.serve import child; raise SystemExit(child({lang!r}))"
 
@@ -121,6 +133,17 @@ def request_names_this_machine(host_header: str | None, allowed: set[str]) -> bo
         return name.rstrip(".") in allowed
 
 
+def cookie_name(port: int) -> str:
+    """The token's cookie: one per port, since a browser shares a host's cookies between its ports."""
+    return f"lanterne-serve-{port}"
+
+
+def has_token(request, token: str, port: int) -> bool:
+    """Whether a request carries the token (in its address, or as the page's cookie); compared in constant time."""
+    given = request.query.get("token") or request.cookies.get(cookie_name(port)) or ""
+    return hmac.compare_digest(given.encode(), token.encode())
+
+
 def same_origin(origin: str | None, host_header: str | None) -> bool:
     """Whether a websocket's Origin is the page's own (absent: not a browser page, allowed)."""
     if origin is None:
@@ -182,7 +205,7 @@ def data_folder_busy() -> str | None:
         return str(e)
 
 
-def make_server(host: str, port: int, title: str):
+def make_server(host: str, port: int, title: str, token: str):
     from aiohttp import web
     from textual_serve.server import Server
 
@@ -194,12 +217,17 @@ def make_server(host: str, port: int, title: str):
         def check(self, request) -> None:
             if not request_names_this_machine(request.host, allowed):
                 raise web.HTTPForbidden(text="lanterne serve: open this page by this machine's address or name\n")
+            if not has_token(request, token, port):
+                raise web.HTTPForbidden(text="lanterne serve: open the address `lanterne serve` printed, with its "
+                                             "token\n")
 
         async def handle_index(self, request):
             self.check(request)
             # the page's links and websocket go back to the address the browser used (0.0.0.0 is no address)
             self.public_url = f"{request.scheme}://{request.host}"
-            return await super().handle_index(request)
+            page = await super().handle_index(request)
+            page.set_cookie(cookie_name(port), token, httponly=True, samesite="Strict", path="/")
+            return page
 
         async def handle_websocket(self, request):
             self.check(request)
@@ -257,7 +285,8 @@ def run(args) -> int:
     from lanterne.client.single import data_folder
 
     title = f"Lanterne on {socket.gethostname()}: you play as {name}, this machine's player"
-    server = make_server(args.host, args.port, title)
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    server = make_server(args.host, args.port, title, token)
     # bind first, so a taken port or a foreign address is one line, not a traceback
     probe = socket.socket(socket.AF_INET6 if ":" in addresses[0] else socket.AF_INET, socket.SOCK_STREAM)
     try:
@@ -272,8 +301,9 @@ def run(args) -> int:
     if not local:
         sys.stderr.write(f"lanterne: warning: serving on {args.host}, not only this machine: anyone who reaches "
                          f"port {args.port} plays as you ({name})\n")
-    print(f"Serving Lanterne on {url}: whoever opens it plays as {name} ({key}, data folder "
-          f"{data_folder()}); one tab at a time, as one app at a time per data folder. Ctrl+C stops.", flush=True)
+    print(f"Serving Lanterne on {url}/?token={token}", flush=True)
+    print(f"Whoever opens that address plays as {name} ({key}, data folder {data_folder()}); without its token "
+          f"the page answers 403. One tab at a time, as one app at a time per data folder. Ctrl+C stops.", flush=True)
     try:
         server.serve()
     except OSError as e:
