@@ -17,6 +17,7 @@ max_len]``, ``["map", key_type, value_type, max_len]``, or a nested dict schema.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Callable
 
 import msgpack
@@ -111,14 +112,49 @@ def _plain_sorted(value: Any) -> bool:
     return True
 
 
+INVISIBLE = frozenset(
+    [0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFEFF, 0xFFA0]
+    + list(range(0x180B, 0x1810)) + list(range(0x200B, 0x2010)) + list(range(0x202A, 0x202F))
+    + list(range(0x2060, 0x2070)) + list(range(0xFE00, 0xFE10)) + list(range(0xFFF0, 0xFFF9))
+    + list(range(0x1BCA0, 0x1BCA4)) + list(range(0x1D173, 0x1D17B)) + list(range(0xE0000, 0xE1000)))
+"""Characters that draw nothing or a blank, beyond Unicode's control and format ones: the default-ignorable
+code points (Unicode's DerivedCoreProperties: variation selectors, fillers, joiners, tags), the Hangul fillers
+and the braille blank. Kept, they pad a line so that "I resign" seems to start a line of its own, or hide
+words between visible ones."""
+
+MAX_MARKS = 2
+"""Combining marks kept on one character (after NFC): enough for every written language a player types, not
+for a pile of marks that spills over the lines above and below."""
+
+
+def visible(text: str) -> str:
+    """``text`` without the characters of ``INVISIBLE``, nor a combining mark on nothing or past ``MAX_MARKS``."""
+    kept: list[str] = []
+    marks = 0
+    for c in text:
+        if ord(c) in INVISIBLE:
+            continue
+        if unicodedata.category(c)[0] == "M":
+            marks += 1
+            if marks > MAX_MARKS or not kept or kept[-1].isspace():
+                continue
+        else:
+            marks = 0
+        kept.append(c)
+    return "".join(kept)
+
+
 def printable(text: str) -> str:
     """``text`` as it may be shown: each character Python would not print (ESC and the other controls,
-    format and unassigned characters, line breaks) made a space.
+    format and unassigned characters, line breaks) made a space, and what draws a blank or piles marks
+    removed (:func:`visible`).
 
     For text another peer wrote (a name, a reason, a link's closing words) on its way to a screen or a
     terminal: Textual and a headless print both pass ESC on, so such text could otherwise recolour the
-    user's terminal, move its cursor or retitle it. The log keeps the bytes as signed.
+    user's terminal, move its cursor or retitle it, or pad a line to look like another. The log keeps the
+    bytes as signed.
     """
+    text = visible(text)
     return text if text.isprintable() else "".join(c if c.isprintable() else " " for c in text)
 
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from lanterne.protocol.identity import Identity, fingerprint, verify
-from lanterne.protocol.wire import ProtocolError, check, pack, unpack
+from lanterne.protocol.wire import ProtocolError, check, pack, unpack, visible
 
 from .framing import CHAT_MAX
 
@@ -79,16 +79,17 @@ class ChatSeen(ProtocolError):
 
 
 def clean(text: str, limit: int | None = None) -> str:
-    """``text`` with no control, format or private characters, whitespace runs as one space, NFC.
+    """``text`` with no control, format or private character, nothing that draws a blank, at most
+    ``wire.MAX_MARKS`` combining marks on a character (:func:`~protocol.wire.visible`), whitespace runs as one
+    space, NFC.
 
     What is left can neither move a terminal's cursor (no ESC, no C1 codes)
-    nor break a line; Rich markup is the UI's to escape (it shows a
-    ``rich.text.Text``, never a markup string).
+    nor break a line, nor pad or hide words; Rich markup is the UI's to escape
+    (it shows a ``rich.text.Text``, never a markup string).
     """
     text = unicodedata.normalize("NFC", text)
-    kept = "".join(" " if c.isspace() else c for c in text
-                   if c.isspace() or unicodedata.category(c)[0] != "C")
-    kept = _SPACES.sub(" ", kept).strip()
+    kept = "".join(" " if c.isspace() else c for c in text if c.isspace() or unicodedata.category(c)[0] != "C")
+    kept = _SPACES.sub(" ", visible(kept)).strip()
     return kept if limit is None else kept[:limit]
 
 

@@ -37,6 +37,7 @@ from zeroconf import DNSOutgoing, IPVersion, RecordUpdateListener, ServiceStateC
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from lanterne.engines.core import only_digits
+from lanterne.protocol.wire import visible
 
 from .transport import within
 
@@ -147,7 +148,7 @@ def _text(props: dict, key: str, limit: int = 64) -> str | None:
         return None
     if not isinstance(raw, bytes):
         return None
-    text = raw[:limit].decode("utf-8", "replace")
+    text = visible(raw[:limit].decode("utf-8", "replace"))
     return "".join(c for c in text if c.isprintable())
 
 
