@@ -55,6 +55,9 @@ class Settings:
     """The last table of 3+ opened: a player gone for good ends the game ("end") or a computer takes the seat."""
     claim_after: float = 300.0
     """The last table of 3+ opened: seconds a gone player has before the claim."""
+    move_clock: float = 600.0
+    """The last table opened: seconds a linked player may take for one move before the others may claim
+    (0: no move clock, and a linked player who never moves holds the table)."""
     language: str = ""
     """The language of the app and the commands ("en", "fr"); empty: the environment's (client/i18n.py)."""
 

@@ -39,7 +39,7 @@ from textual.widgets import Button, Footer, Header, Label, Select, Static
 from lanterne.client.i18n import N_, _, ngettext, say_refusal
 from lanterne.client.known_peers import CHANGED, KNOWN, KnownPeersFile
 from lanterne.client.local_play import BOT_KINDS
-from lanterne.client.net_controller import NetworkGame, clock, describe_policy
+from lanterne.client.net_controller import NetworkGame, claim_time, clock, describe_policy
 from lanterne.client.screens.invite import InviteScreen, JoinAddressScreen
 from lanterne.client.screens.network import network_screen_for
 from lanterne.client.screens.watch import WatchFromLobby, describe_running, watchable
@@ -290,13 +290,18 @@ class LobbyScreen(WatchFromLobby, Screen):
                     yield Label(_("then"), classes="lobby-label")
                     yield Select([(_("end it, scores so far"), "end"), (_("a computer plays it"), "computer")],
                                  value=on_gone, allow_blank=False, compact=True, id="lan-on-gone")
+                with Horizontal(classes="lobby-row"):
+                    yield Label(_("A move"), classes="lobby-label")
+                    yield Select(_move_clock_options(self._last_move_clock()), value=self._last_move_clock(),
+                                 allow_blank=False, compact=True, id="lan-move-clock")
                 with Horizontal(id="lobby-buttons"):
                     yield Button(_("Open table") + " \\[o]", id="open-table", variant="primary", compact=True)
                     yield Button(_("Close table") + " \\[c]", id="close-table", compact=True, disabled=True)
                 yield Static("", id="lobby-table")
                 yield Static("", id="lobby-policy", classes="muted")
                 yield Static(_("Computers: players this app runs. Gone for: how long a player may be away "
-                               "before the table's rule (then) applies."), id="lobby-hint", classes="muted")
+                               "before the table's rule (then) applies. A move: how long a player may think "
+                               "before the others may claim."), id="lobby-hint", classes="muted")
         yield Static("", id="lobby-unfinished", classes="muted")
         yield Static("", id="lobby-status", classes="status")
         yield Footer()
@@ -445,7 +450,7 @@ class LobbyScreen(WatchFromLobby, Screen):
         computers = computers if isinstance(computers, int) else 0
         bot = bot if isinstance(bot, str) else DEFAULT_BOT
         on_gone = _chosen(self.query_one("#lan-on-gone", Select), DEFAULT_ON_GONE)
-        self._remember_gone_choice(on_gone, self.claim_after)
+        self._remember_gone_choice(on_gone, self.claim_after, self.move_clock)
         self.open_table(game_id, variant, seats, computers, bot, on_gone=on_gone, claim_after=self.claim_after)
 
     @property
@@ -461,14 +466,22 @@ class LobbyScreen(WatchFromLobby, Screen):
             claim = saved
         return claim, on_gone if on_gone in ("end", "computer") else DEFAULT_ON_GONE
 
-    def _remember_gone_choice(self, on_gone: str, claim_after: float) -> None:
+    def _last_move_clock(self) -> float:
+        """The form's move clock: the lobby's own options if they set one, else the last table's (0: none)."""
+        if self.options.move_clock is not None:
+            return float(self.options.move_clock)
+        saved = getattr(self.settings, "move_clock", DEFAULT_MOVE_CLOCK)
+        return float(saved) if isinstance(saved, (int, float)) and saved >= 0 else DEFAULT_MOVE_CLOCK
+
+    def _remember_gone_choice(self, on_gone: str, claim_after: float, move_clock: float | None) -> None:
         """Keep the choice for the next table (saved with the app's settings)."""
         settings = self.settings
         if settings is None or not hasattr(settings, "on_gone"):
             return
-        if (settings.on_gone, settings.claim_after) == (on_gone, claim_after):
+        chosen = (on_gone, float(claim_after), float(move_clock or 0.0))
+        if (settings.on_gone, settings.claim_after, getattr(settings, "move_clock", None)) == chosen:
             return
-        settings.on_gone, settings.claim_after = on_gone, float(claim_after)
+        settings.on_gone, settings.claim_after, settings.move_clock = chosen
         if settings is getattr(self.app, "settings", None) and hasattr(self.app, "save_settings"):
             self.app.save_settings()   # an unwritable folder: the choice stays for this session
 
@@ -477,10 +490,16 @@ class LobbyScreen(WatchFromLobby, Screen):
         """Seconds a gone player has before the claim (the form's choice; the options' by default)."""
         return float(_chosen(self.query_one("#lan-claim", Select), self.options.claim_after))
 
+    @property
+    def move_clock(self) -> float | None:
+        """Seconds a linked player may take for one move (the form's choice); None: no move clock."""
+        chosen = float(_chosen(self.query_one("#lan-move-clock", Select), self._last_move_clock()))
+        return chosen or None
+
     def peer_options(self, claim_after: float | None = None) -> PeerOptions:
-        """The lobby's peer options with the claim time chosen in the form."""
+        """The lobby's peer options with the claim time and the move clock chosen in the form."""
         claim = self.claim_after if claim_after is None else claim_after
-        return dataclasses.replace(self.options, claim_after=claim)
+        return dataclasses.replace(self.options, claim_after=claim, move_clock=self.move_clock)
 
     def open_table(self, game_id: str, variant: str, seats: int = 2, computers: int = 0,
                    bot: str = "greedy", *, on_gone: str = "end", claim_after: float | None = None) -> None:
@@ -503,7 +522,8 @@ class LobbyScreen(WatchFromLobby, Screen):
         self._follow(controller)
         robots = (", " + ngettext("{n} computer ({level})", "{n} computers ({level})", computers).format(
             n=computers, level=bot) if computers else "")
-        policy = f"; {describe_policy(on_gone, options.claim_after)}"
+        policy = f"; {describe_policy(on_gone, options.claim_after)}" + ("; " + _("a move takes at most {time}").format(
+            time=claim_time(options.move_clock)) if options.move_clock else "")
         self.say(_("Opening your {game} ({variant}) table of {seats}{computers}{policy}...").format(
             game=game.name, variant=variant, seats=seats, computers=robots, policy=policy))
 
@@ -753,6 +773,21 @@ def _claim_options(default: float) -> list[tuple[str, float]]:
 
 
 DEFAULT_ON_GONE = "end"
+
+MOVE_CLOCKS = (120.0, 300.0, 600.0, 1800.0)
+"""The move clocks the form offers (seconds), and none."""
+
+DEFAULT_MOVE_CLOCK = 600.0
+"""Ten minutes a move: generous for a table of friends, and a player who never moves can be claimed."""
+
+
+def _move_clock_options(current: float) -> list[tuple[str, float]]:
+    """2, 5, 10 or 30 minutes, none, and the lobby's own move clock if it is none of those (tests: seconds)."""
+    values = list(MOVE_CLOCKS)
+    if current and float(current) not in values:
+        values = sorted(values + [float(current)])
+    return [(_("{minutes:g} min").format(minutes=v / 60) if v % 60 == 0 else clock(v), v) for v in values] + [
+        (_("no limit"), 0.0)]
 
 
 def _computer_options(seats: int) -> list[tuple[str, int]]:
