@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Sequence
 
 from lanterne.client.i18n import _, ngettext
+from lanterne.client.levels import kind_of, level_words
 from lanterne.engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
                           IllegalAction, OpenTable, Player, RulesError, State, TableOp)
 from lanterne.protocol.session.events import Moved, TableResolved
@@ -37,6 +38,8 @@ class Seat:
     index: int
     name: str
     kind: str = HUMAN
+    level: str = ""
+    """A computer's level in words (*normal*), where this app runs it; '' otherwise."""
 
     @property
     def label(self) -> str:
@@ -263,7 +266,7 @@ class LocalGame(GameController):
         names = list(names or [])
         self.seats = tuple(
             Seat(i, names[i] if i < len(names) else (getattr(p, "name", "computer") if p else f"Player {i + 1}"),
-                 HUMAN if p is None else COMPUTER)
+                 HUMAN if p is None else COMPUTER, level_words(kind_of(p)) if p is not None else "")
             for i, p in enumerate(self.players))
         self.variant = variant
         self.seed = seed

@@ -9,6 +9,7 @@ from lanterne.engines.bots import make_bot
 from lanterne.engines.core import Game
 from lanterne.client.controller import LocalGame
 from lanterne.client.i18n import _
+from lanterne.client.levels import LEVELS, computer_name
 
 HOT_SEAT = "hot-seat"
 VS_COMPUTER = "vs"
@@ -64,12 +65,11 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal"
     elif mode == VS_COMPUTER:
         make_bot(bot)  # fails early, with the list of bots
         seats = [None] + [make_bot(bot, f"{seed}/bot{i}", max_seconds=move_seconds(bot)) for i in range(1, players)]
-        names = [you] + [_("{bot} bot").format(bot=bot) if players == 2 else _("{bot} bot {n}").format(bot=bot, n=i)
-                         for i in range(1, players)]
+        names = [you] + [computer_name(i, players) for i in range(1, players)]
     elif mode == WATCH:
         make_bot(bot)
         seats = [make_bot(bot, f"{seed}/bot{i}", max_seconds=move_seconds(bot)) for i in range(players)]
-        names = [f"{bot} {i + 1}" for i in range(players)]
+        names = [computer_name(i, max(players, 3)) for i in range(players)]
     else:
         raise ValueError(f"unknown mode {mode!r}")
     think = None
@@ -88,6 +88,6 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal"
                      think=think)
 
 
-BOT_KINDS = ("random", "greedy", "ismcts:easy", "ismcts:normal", "ismcts:hard")
+BOT_KINDS = tuple(LEVELS)
 DEFAULT_BOT = "ismcts:normal"
 """The search player at its default level: the strongest that answers within 1 s (docs/benchmarks.md)."""

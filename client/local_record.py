@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from lanterne.client.i18n import _
+from lanterne.client.levels import kind_of, level_words
 from lanterne.engines.core import ROLL, TABLE, Action, Game, IllegalAction, Player, State
 from lanterne.client.controller import COMPUTER, HUMAN, Change, LocalGame, LogEntry, Seat, Think, Waiting, describe_table_op, scores_over
 
@@ -187,7 +188,8 @@ class RecordedGame(LocalGame):
         self.game = game
         self.players = list(players)
         game.check_options(len(self.players), variant)
-        self.seats = tuple(Seat(i, names[i], HUMAN if p is None else COMPUTER) for i, p in enumerate(self.players))
+        self.seats = tuple(Seat(i, names[i], HUMAN if p is None else COMPUTER, level_words(kind_of(p)) if p else "")
+                           for i, p in enumerate(self.players))
         self.variant = variant
         self.seed = seed
         self.computer_delay = computer_delay
@@ -380,7 +382,7 @@ def _meta(path: Path) -> dict:
 
 
 def describe_unfinished(meta_path: Path) -> str:
-    """``Pagode against greedy bot, move 12`` (hot-seat: against Player 2)."""
+    """``Pagode against Computer (normal), move 12`` (hot-seat: against Player 2)."""
     meta = _meta(meta_path)
     try:
         from lanterne.engines.registry import get_game
@@ -389,7 +391,8 @@ def describe_unfinished(meta_path: Path) -> str:
     except Exception:  # noqa: BLE001 - a listing never fails
         name = str(meta.get("game", "?"))
     seats = meta.get("seats") or []
-    others = [str(s.get("name", "?")) for s in seats[1:] if isinstance(s, dict)]
+    others = [str(s.get("name", "?")) + (f" ({level_words(str(s['bot']))})" if s.get("bot") else "")
+              for s in seats[1:] if isinstance(s, dict)]
     from lanterne.client.i18n import _, ngettext
 
     if len(others) <= 2:

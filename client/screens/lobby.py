@@ -38,6 +38,7 @@ from textual.widgets import Button, Footer, Header, Label, Select, Static
 
 from lanterne.client.i18n import N_, _, ngettext, say_refusal
 from lanterne.client.known_peers import CHANGED, KNOWN, KnownPeersFile
+from lanterne.client.levels import level_words
 from lanterne.client.local_play import BOT_KINDS
 from lanterne.client.net_controller import NetworkGame, claim_time, clock, describe_policy
 from lanterne.client.screens.invite import InviteScreen, JoinAddressScreen
@@ -279,7 +280,7 @@ class LobbyScreen(WatchFromLobby, Screen):
                                  allow_blank=False, compact=True, id="lan-computers")
                 with Horizontal(classes="lobby-row"):
                     yield Label(_("Level"), classes="lobby-label")
-                    yield Select([(k, k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True,
+                    yield Select([(level_words(k), k) for k in BOT_KINDS], value=DEFAULT_BOT, allow_blank=False, compact=True,
                                  id="lan-bot")
                 claim, on_gone = self._last_gone_choice()
                 with Horizontal(classes="lobby-row"):
@@ -521,7 +522,7 @@ class LobbyScreen(WatchFromLobby, Screen):
         self.hosting = True
         self._follow(controller)
         robots = (", " + ngettext("{n} computer ({level})", "{n} computers ({level})", computers).format(
-            n=computers, level=bot) if computers else "")
+            n=computers, level=level_words(bot)) if computers else "")
         policy = f"; {describe_policy(on_gone, options.claim_after)}" + ("; " + _("a move takes at most {time}").format(
             time=claim_time(options.move_clock)) if options.move_clock else "")
         self.say(_("Opening your {game} ({variant}) table of {seats}{computers}{policy}...").format(

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, RadioSet, Select, Static
 
 from lanterne.client.i18n import N_, _, say_refusal
+from lanterne.client.levels import level_words
 from lanterne.client.local_play import BOT_KINDS, DEFAULT_BOT, HOT_SEAT, VS_COMPUTER, WATCH, make_local_game, playable_games
 from lanterne.client.local_record import local_folder
 from lanterne.engines.core import RulesError
@@ -57,7 +58,7 @@ class LocalSetupScreen(Screen):
             yield Label(_("Computer player"))
             level = getattr(self.app.settings, "computer_level", DEFAULT_BOT)  # type: ignore[attr-defined]
             kinds = list(BOT_KINDS) + ([level] if level not in BOT_KINDS else [])
-            yield Select([(k, k) for k in kinds], value=level, allow_blank=False, compact=True, id="bot")
+            yield Select([(level_words(k), k) for k in kinds], value=level, allow_blank=False, compact=True, id="bot")
             yield Label(_("Pause after each computer move (the speed when watching)"))
             delay = float(getattr(self.app.settings, "computer_delay", 0.4))  # type: ignore[attr-defined]
             delays = sorted(set(DELAYS) | {delay})

@@ -30,7 +30,7 @@ class ScoreBoard(TextPanel):
         for seat, score in zip(controller.seats, scores):
             turn = waiting.seat == seat.index
             mark = "▶ " if turn else ("★ " if seat.index in winners else "  ")
-            kind = " " + _("(computer)") if seat.kind == COMPUTER else ""
+            kind = "" if seat.kind != COMPUTER else f" ({seat.level})" if seat.level else " " + _("(computer)")
             style = "bold reverse" if turn else ("bold" if seat.index in winners else "")
             name = f"{mark}{seat.label}{kind}"
             parts = [name[i:i + width] for i in range(0, len(name), width)] or [""]

@@ -70,14 +70,14 @@ async def test_a_local_game_quit_midway_resumes_from_home_and_its_log_verifies()
     meta = log.with_suffix(".json")
     assert unfinished_local() == [meta]
     assert oct(log.with_suffix(".seed").stat().st_mode & 0o777) == "0o600"
-    assert describe_unfinished(meta) == f"Pagode against random bot, move {moves}"
+    assert describe_unfinished(meta) == f"Pagode against Computer (random moves), move {moves}"
 
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         button = app.screen.query_one("#home-resume", Button)
-        assert button.display and f"Resume: Pagode against random bot, move {moves}" in str(button.label)
+        assert button.display and f"Resume: Pagode against Computer (random moves), move {moves}" in str(button.label)
         await pilot.press("c")
         for _ in range(100):  # the sessions are rebuilt in a worker thread
             if any(hasattr(s, "controller") for s in app.screen_stack):
@@ -97,7 +97,7 @@ async def test_a_local_game_quit_midway_resumes_from_home_and_its_log_verifies()
     assert report.ok and report.result == "over", report.problem
     assert unfinished_local() == []
     replay = load_replay(log)
-    assert replay.result == "over" and replay.names == ["Ann", "random bot"] and replay.problem is None
+    assert replay.result == "over" and replay.names == ["Ann", "Computer"] and replay.problem is None
 
 
 async def test_the_home_screen_shows_no_resume_without_an_unfinished_game():
@@ -178,7 +178,7 @@ async def test_replays_lists_local_games_and_opens_one_verified():
         games = app.screen.query_one("#picker-games", OptionList)
         lines = [str(games.get_option_at_index(i).prompt) for i in range(games.option_count)]
         assert len(lines) == 2
-        assert "Pagode (local): Ann vs random bot, 5 moves, unfinished" in lines[0]
+        assert "Pagode (local): Ann vs Computer, 5 moves, unfinished" in lines[0]
         assert "Pueblo (hot-seat): Ann vs Player 2, " in lines[1] and lines[1].endswith(", over")
         games.focus()
         games.highlighted = 1

@@ -36,7 +36,7 @@ def test_hot_seat_puts_everyone_at_the_keyboard():
 def test_vs_computer_seats_you_first():
     c = make_local_game(get_game("pagode"), mode=VS_COMPUTER, bot="greedy", seed="s", you="Ann")
     assert [s.kind for s in c.seats] == ["human", "computer"]
-    assert c.seats[1].name == "greedy bot"
+    assert c.seats[1].name == "Computer" and c.seats[1].level == "beginner"
 
 
 def test_the_seed_fixes_the_game():

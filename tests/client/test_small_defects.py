@@ -103,7 +103,7 @@ async def test_long_names_are_never_cut(size):
         await pilot.pause()
         text = str(app.screen.query_one(ScoreBoard).render()).replace("\n", "")  # wrapped, never cut
         assert "P1 Annabelle-Marguerite de la Fontaine" in text
-        assert "P2 ismcts:normal bot (computer)" in text
+        assert "P2 Computer (normal)" in text, "a computer by its level in words, never its algorithm"
     controller.close()
 
 
