@@ -187,8 +187,9 @@ class GameScreen(Screen):
         for key, bindings in self._bindings.key_to_bindings.items():
             for binding in bindings:
                 words = binding.description or binding.action.split("(")[0].replace("_", " ")
-                if (key, words) in seen or binding.action.startswith("app."):
-                    continue
+                if (key, words) in seen or binding.action.startswith("app.") \
+                        or self.check_action(binding.action, ()) is False:
+                    continue            # a key this game does not offer (F3 Chat in a local game)
                 seen.add((key, words))
                 rows.append(f"| {self.app.get_key_display(binding)} | {_(words)} |")
         keys = "\n".join(rows)

@@ -57,7 +57,8 @@ class HelpScreen(ModalScreen):
             yield Button(_("Close"), id="help-close")
 
     def on_mount(self) -> None:
-        self.query_one("#help-close").focus()
+        # the text has the keys: arrows, Page Up/Down, Home/End scroll it at once; Tab reaches Close
+        self.query_one("#help-scroll").focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss()
