@@ -4,8 +4,8 @@ Every intent works by mouse and by keyboard (the cursor on the map moves with
 the arrows, Enter acts on its hex):
 
 - place a double tile: click a hex (its first half goes there, the preview
-  shows the tile), then click a neighbour to turn the tile there, or click
-  the same hex again to place it as shown; ``r`` rotates, ``t`` picks the
+  shows the tile), then click a neighbour to place the tile pointing there,
+  or click the same hex again to place it as shown; ``r`` rotates, ``t`` picks the
   other tile of your hand, ``c`` switches to a castle, ``p`` passes. A region
   that the tile would close is highlighted, with what it would give.
 - a figure: click a hex of the tile just placed (``l`` switches figure and
@@ -280,8 +280,8 @@ class PandoriaScreen(GameScreen):
         seat = self.acting_seat
         turn = labels[view.current] if 0 <= view.current < len(labels) else "?"
         text.append(_("Turn {n}").format(n=view.turn + 1) + f" · {turn} · {_(view.phase)}", style="bold")
-        text.append("\n" + (_hint(SHORT_HINTS, view.phase) if seat is not None else _("wait for your turn")),
-                    style="dim")
+        waiting = _("the game is over") if self.controller.is_over() else _("wait for your turn")
+        text.append("\n" + (_hint(SHORT_HINTS, view.phase) if seat is not None else waiting), style="dim")
         slot = self.chosen_tile(view)
         if self.castle_mode:
             text.append("\n" + _("Placing a castle (c: back to the tile)"), style="bold")
@@ -409,8 +409,8 @@ class PandoriaScreen(GameScreen):
         self.anchor = h
         if self.direction not in dirs:
             self.direction = dirs[0]
-        self.show_status(_("Tile on {hex} {direction}: click it again (Enter) to place, a neighbour to turn it there, "
-                           "r to rotate").format(hex=hex_name(h), direction=DIRECTIONS[self.direction]))
+        self.show_status(_("Tile on {hex} {direction}: click it again (Enter) to place it so, or a neighbour to place "
+                           "it pointing there; r rotates").format(hex=hex_name(h), direction=DIRECTIONS[self.direction]))
 
     def figure_on(self, view: State, legal: list[Action], h: int, take: str | None) -> None:
         choices = [a for a in legal if a[0] == "figure" and a[1] == h]
