@@ -36,6 +36,14 @@ def get_game(game_id: str) -> Game:
     return module.GAME
 
 
+def game_name(game_id: str) -> str:
+    """The name people read (``Pacal's Rocket``) for a game id; an id no engine has, as it was given."""
+    try:
+        return get_game(game_id).name
+    except RulesError:
+        return game_id
+
+
 def available_games() -> list[Game]:
     """The games that are built, in registry order."""
     out = []

@@ -9,9 +9,7 @@ from textual.widgets import Footer, Header, MarkdownViewer, Select
 
 from lanterne.client.i18n import N_, _
 from lanterne.client.rules_docs import for_players, rules_text
-from lanterne.engines.registry import GAMES
-
-GAME_NAMES = {"pagode": "Pagode", "pueblo": "Pueblo", "pacal": "Pacal's Rocket", "pandoria": "Pandoria"}
+from lanterne.engines.registry import GAMES, game_name
 
 
 class RulesScreen(Screen):
@@ -23,7 +21,7 @@ class RulesScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Select([(GAME_NAMES.get(g, g), g) for g in GAMES], value=self.game_id,
+        yield Select([(game_name(g), g) for g in GAMES], value=self.game_id,
                      allow_blank=False, id="rules-game")
         yield MarkdownViewer(self._text(), id="rules-view", show_table_of_contents=False)
         yield Footer()
@@ -33,7 +31,7 @@ class RulesScreen(Screen):
         self.query_one("#rules-view").focus()
 
     def _text(self) -> str:
-        return for_players(rules_text(self.game_id, GAME_NAMES.get(self.game_id)))
+        return for_players(rules_text(self.game_id, game_name(self.game_id)))
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.value in GAMES and event.value != self.game_id:

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from lanterne.client.i18n import N_, _, ngettext
 from lanterne.client.theme import CAUTION, GOOD
+from lanterne.engines.registry import game_name
 from lanterne.protocol.net.discovery import Advert
 
 EMPTY = N_("(nobody heard on this network yet)")
@@ -27,7 +28,7 @@ def describe(advert: Advert) -> Text:
     if advert.table is None:
         line.append(_("no open table"), style="dim")
     else:
-        table = f"{advert.table.game} {advert.table.variant}"
+        table = f"{game_name(advert.table.game)} ({advert.table.variant})"
         if advert.table.seats != 2:
             table += ", " + _("table of {n}").format(n=advert.table.seats)
         if advert.table.free > 0:

@@ -67,7 +67,7 @@ async def test_the_lobby_lists_peers_and_tables_says_why_one_cannot_be_joined_an
         lines = [str(peers.get_option_at_index(i).prompt) for i in range(peers.option_count)]
         # open tables first; never ourselves
         assert [line.split()[0] for line in lines] == ["Eve", "Cid", "Dee", "Fay"], lines
-        assert "toy standard: 1 free seat" in lines[0] and "10.0.0.9:4000" in lines[0]
+        assert "toy (standard): 1 free seat" in lines[0] and "10.0.0.9:4000" in lines[0]
         assert "table full" in lines[1] and "seated at a table" in lines[2]
         assert lines[3] == "Fay  DDDD-4444  10.0.0.8  in the lobby"
 

@@ -74,7 +74,7 @@ async def ask_and_accept(host, guest, host_name: str, guest_name: str, free: int
                             for a in peers.adverts.values()), host, guest, what=f"{free} free seats heard")
     index = [a.name for a in peers.ordered()].index(host_name)
     line = str(peers.get_option_at_index(index).prompt)
-    assert f"pueblo standard, table of {peers.ordered()[index].table.seats}: {free} free seat" in line, line
+    assert f"Pueblo (standard), table of {peers.ordered()[index].table.seats}: {free} free seat" in line, line
     assert await guest.click(peers, offset=(2, index + 1))  # + 1: the list's top border
     await until(lambda: isinstance(host.app.screen, InviteScreen), host, guest, what="the invitation dialog")
     await host.pause()
