@@ -717,7 +717,7 @@ class NetworkGame(GameController):
             return Waiting("over") if self.failure is not None else Waiting("table")
         if s.over or self.failure is not None:
             return Waiting("over")
-        if s.phase == "play" and s.view is not None and not self.game.is_over(s.view):
+        if s.phase == Phase.PLAY and s.view is not None and not self.game.is_over(s.view):
             actor = s.next_actor()
             if actor == TABLE:
                 return Waiting("table")
@@ -753,7 +753,7 @@ class NetworkGame(GameController):
         gone = self.gone_text()
         if gone:
             return gone
-        if s.phase == "claim":
+        if s.phase == Phase.CLAIM:
             return self._claim_text()
         text = self._waiting_text()
         if self.link_down:
@@ -767,13 +767,13 @@ class NetworkGame(GameController):
             return _("Waiting for the other players to join...")
         other = expected != self.my_seat
         who = self.seats[expected].label if 0 <= expected < len(self.seats) else f"P{expected + 1}"
-        if s.phase == "genesis":
+        if s.phase == Phase.GENESIS:
             return _("Setting the table: waiting for {who}'s nonce").format(
                 who=who) if other else _("Setting the table...")
-        if s.phase in ("final", "dispute"):
+        if s.phase in (Phase.FINAL, Phase.DISPUTE):
             return _("Game done: waiting for {who}'s final reveal").format(
                 who=who) if other else _("Game done: revealing our secrets...")
-        if s.phase == "end":
+        if s.phase == Phase.END:
             return _("Game done: waiting for {who}'s signed result").format(
                 who=who) if other else _("Game done: signing the result...")
         if s.next_actor() == TABLE:

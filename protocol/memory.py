@@ -13,6 +13,7 @@ from collections import deque
 from typing import Callable, Sequence
 
 from lanterne.engines.core import Game, Player, RulesError
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.wire import ProtocolError, unpack
 from lanterne.protocol.session import REPLACE, Session
@@ -139,7 +140,7 @@ def play_replacing(sessions: Sequence[Session], players: Sequence[Player], compu
             cut = True
         movers = [i for i in live if pipe.sessions[i].my_turn]
         if not movers:
-            if host.phase == "claim" and not host.over:     # a table of two: the gone seat does not answer
+            if host.phase == Phase.CLAIM and not host.over:     # a table of two: the gone seat does not answer
                 host.tick(0.0)
                 pipe.collect(claimer, host.tick(host.timeout + 1.0))
                 continue

@@ -30,6 +30,7 @@ import asyncio
 import os
 import statistics
 import time
+from lanterne.protocol.session.phases import Phase
 
 LOCAL = "127.0.0.1"
 
@@ -152,7 +153,7 @@ async def _deal_over_link(seed: int, secure: bool = True) -> float:
             session.receive(await link.recv(), sender=sender)
             for raw in session.data_to_send():
                 await link.send(raw)
-            if session.phase == "play" and (host.my_turn or guest.my_turn):
+            if session.phase == Phase.PLAY and (host.my_turn or guest.my_turn):
                 ready.set()
 
     async def serve_guest(link) -> None:

@@ -46,6 +46,7 @@ from typing import Awaitable, Callable, Sequence
 
 from lanterne.engines.core import TABLE, Action, Game, Player, RulesError, State
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity, fingerprint
 from lanterne.protocol.log import Entry, open_entry
 from lanterne.protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimAsked, ClaimRefused, Dropped, GameOver, Moved,
@@ -278,7 +279,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
         session = self.session
         if session is None:
             return
-        if session.on_gone == ON_GONE_COMPUTER and session.phase == "play" and not session.over \
+        if session.on_gone == ON_GONE_COMPUTER and session.phase == Phase.PLAY and not session.over \
                 and any(s.key != self.me.public for s in self.seats):
             self.resigning = True
             self.files.update(over=True, resigned=True)     # nothing to resume: the seat is the others' to give
@@ -574,7 +575,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
         session = self.session
         self._last_tick = time.monotonic()
         seat = session.waiting_for()
-        if seat is not None and seat == session.my_seat and session.phase == "claim":
+        if seat is not None and seat == session.my_seat and session.phase == Phase.CLAIM:
             self._report(session.step())      # our answer to a claim may have waited for our own clock
             return
         if seat is None or seat == session.my_seat:
@@ -583,8 +584,8 @@ class Peer(Seating, Computers, Watchers, TableChat):
             return
         key = session.seats[seat]
         linked = self.linked(key) and self._suspect.get(key) != len(session.chain)   # bad bytes here: not "here"
-        here = linked and (session.phase == "claim"      # an answer on its own clock: here, not gone
-                           or (session.phase == "play" and not session.game.is_over(session.view)
+        here = linked and (session.phase == Phase.CLAIM      # an answer on its own clock: here, not gone
+                           or (session.phase == Phase.PLAY and not session.game.is_over(session.view)
                                and session.next_actor() != TABLE))   # here and thinking (the move clock runs)
         now = time.monotonic()
         session.watch(now, here)
@@ -595,7 +596,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
         if any(c.me.public == session.seats[seat] and not c.session.over for c in self._computers
                if c.session is not None):
             return   # a computer we run in this process: it is slow, not gone
-        if key in self._resigned and not self.linked(key) and session.phase != "claim":
+        if key in self._resigned and not self.linked(key) and session.phase != Phase.CLAIM:
             self._report(session.claim(seat, f"seat {seat + 1} left the table for good"))
             return
         self._report(session.tick(now, here))

@@ -38,7 +38,7 @@ from lanterne.protocol.wire import ProtocolError, check
 from .events import Aborted, ClaimAsked, ClaimRefused, Replaced, ReplaceAsked, SeatReplaced
 from .kinds import (ABORT, AGREE, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, EPOCH_DOMAIN, FAIR_DOMAIN,
                     MOVE_CLOCK, ON_GONE_COMPUTER, REFUSE, REPLACE, Drbg)
-from .phases import OVER_PHASES, Phase
+from .phases import OVER_PHASES, Phase, Trigger
 
 ANSWER_WINDOW = 10.0
 """Seconds (or the claim time, if shorter) the claimed seat of a table of two has to refuse before the claimer closes."""
@@ -241,7 +241,7 @@ class Claims:
             return True
         if (entry.kind == ABORT and root.kind == CLAIM and entry.author == root.author
                 and entry.body.get("culprit") == self.my_seat and entry.body["reason"] == root.body["reason"]):
-            self.phase = Phase.ABORTED
+            self._phases.fire(Trigger.ABORT)
             scores = tuple(entry.body["scores"]) if "scores" in entry.body else None
             self.result = Aborted(by, self.my_seat, f"{root.body['reason']} (claimed by seat {by + 1} while this "
                                                     f"peer was gone, entry {root.seq})", scores)
@@ -256,7 +256,7 @@ class Claims:
         seat = body["seat"]
         order = [i for i in range(len(self.seats)) if i not in (seat, by)] or [seat]
         self.claiming = {"kind": entry.kind, "seat": seat, "by": by, "hash": entry.hash, "order": order,
-                         "agreed": [], "back": self.phase, "reason": body.get("reason", ""),
+                         "agreed": [], "reason": body.get("reason", ""),
                          "key": body.get("key"), "name": body.get("name", ""), "awaited_since": awaited_since,
                          "clock": body.get("clock")}
         if entry.kind == REPLACE:
@@ -264,7 +264,7 @@ class Claims:
             self._events.append(ReplaceAsked(by, seat, body["name"], tuple(body["scores"]), body["key"]))
         else:
             self._events.append(ClaimAsked(by, seat, body["reason"], tuple(body["scores"])))
-        self.phase = Phase.CLAIM
+        self._phases.fire(Trigger.CLAIMED)
 
     def _claim_voided(self, entry: Entry) -> bool:
         """The claimed seat's own entry for the place of a claim against it voids the claim while it is not
@@ -287,9 +287,8 @@ class Claims:
         for e in reversed(self.chain[claim.seq:]):
             self.writer.retract(self, e)
         del self.chain[claim.seq:]
-        c = self.claiming
-        if c is not None:
-            self.phase = c["back"]
+        if self.claiming is not None:
+            self._phases.fire(Trigger.VOIDED)
         self.claiming = None
         if claim.kind == REPLACE:
             self.replaced_at = 0
@@ -349,7 +348,7 @@ class Claims:
         c = self.claiming
         if not agree:
             self.claiming = None
-            self.phase = c["back"]
+            self._phases.fire(Trigger.REFUSED)
             if c["kind"] == REPLACE:
                 self.replaced_at = 0
             self._events.append(ClaimRefused(by if by is not None else slot, c["seat"], why))
@@ -378,12 +377,12 @@ class Claims:
         entropy = None if self.my_seat is None else Drbg(self.seed, FAIR_DOMAIN + b"/epoch/%d" % self.epoch)
         self.fair = self._fairmod.FairTable(fair_id, self.my_seat, len(self.seats), entropy)
         self._op = None
-        self.phase = Phase.PLAY
+        self._phases.fire(Trigger.SEAT_REPLACED)
         self._events.append(SeatReplaced(seat, r["name"], r["key"]))
 
     def _out(self, by: int, reason: str) -> None:
         """Our seat went to a computer: this peer plays no more."""
-        self.phase = Phase.REPLACED
+        self._phases.fire(Trigger.OUT)
         self.claiming = None
         self.result = Replaced(self.my_seat, by, reason)
         self._events.append(self.result)

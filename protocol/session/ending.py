@@ -39,7 +39,7 @@ from lanterne.protocol.wire import MAX_BIN, ProtocolError, pack
 from .events import Aborted, Disputed, GameOver, OutOfPlace, ReplayMismatch
 from .claims import answer_window
 from .kinds import ABORT, CLAIM, CLAIM_REASON, END, MOVE_CLOCK
-from .phases import Phase
+from .phases import Phase, Trigger
 from .writers import LiveWriter
 
 
@@ -205,13 +205,13 @@ class Ending:
                scores: tuple[int, ...] | None = None) -> None:
         """An abort: the game is over, unless it asks for the audit now (the dispute)."""
         if audit and culprit is None and self.phase == Phase.PLAY and self.fair is not None:
-            self.phase = Phase.DISPUTE
+            self._phases.fire(Trigger.AUDIT)
             self.disputed_by = by
             self._events.append(Disputed(reason))
             return
         c = self.claiming
         agreed = tuple(c["agreed"]) if c is not None and c["kind"] == CLAIM and culprit == c["seat"] else ()
-        self.phase = Phase.ABORTED
+        self._phases.fire(Trigger.ABORT)
         self.claiming = None
         self.result = Aborted(by, culprit, reason, scores, agreed)
         self._events.append(self.result)
@@ -220,6 +220,7 @@ class Ending:
         """A copy of this session at this position that can be fed an entry or stepped without changing us."""
         trial = copy.copy(self)
         trial.chain = list(self.chain)
+        trial._phases = copy.copy(self._phases)
         trial.view = self.view
         trial.fair = copy.deepcopy(self.fair)
         trial.steps, trial.finals, trial.ends = list(self.steps), dict(self.finals), dict(self.ends)
@@ -292,7 +293,7 @@ class Ending:
             return
         # FairTable.consume_final has audited every seat's secrets against the
         # whole transcript by now; verify runs audit_transcript on the log again.
-        self.phase = Phase.END
+        self._phases.fire(Trigger.REVEALED)
 
     def _on_end(self, entry: Entry, blame: int | None) -> None:
         seat = self._seat_of(entry.author)
@@ -321,7 +322,7 @@ class Ending:
 
     def _after_end(self) -> None:
         if len(self.ends) == len(self.seats):
-            self.phase = Phase.OVER
+            self._phases.fire(Trigger.SIGNED)
             self.result = GameOver(tuple(self.game.scores(self.view)), tuple(self.game.winners(self.view)))
             self._events.append(self.result)
 

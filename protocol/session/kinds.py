@@ -30,6 +30,8 @@ REPLACE = "replace"
 CLAIM = "claim"
 AGREE = "agree"
 REFUSE = "refuse"
+FAIR_FINAL = "fair_final"
+"""A seat's reveal of every secret at the end (the fair table's kind the final and dispute phases accept)."""
 
 ON_GONE_END = "end"
 ON_GONE_COMPUTER = "computer"

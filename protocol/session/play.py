@@ -18,7 +18,7 @@ from lanterne.protocol.wire import ProtocolError, pack
 
 from .events import Dispute, Moved, ReplayMismatch, TableResolved
 from .kinds import MOVE
-from .phases import Phase
+from .phases import Phase, Trigger
 
 
 class Play:
@@ -124,7 +124,7 @@ class Play:
         if not self._redeal and self.game.is_over(self.view):
             if self._op is not None:
                 raise ProtocolError("the game ended while the table was busy", None)
-            self.phase = Phase.FINAL
+            self._phases.fire(Trigger.GAME_OVER)
             return True
         if self.next_actor() != TABLE:
             return False

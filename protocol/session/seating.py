@@ -25,7 +25,7 @@ from lanterne.protocol.wire import ProtocolError, pack, unpack
 from .events import GameStarted, Joined, TableSet
 from .kinds import (FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_SEATS, NONCE_DOMAIN, ON_GONE, ON_GONE_END,
                     TABLE_KIND, Drbg)
-from .phases import Phase
+from .phases import Phase, Trigger
 
 
 @dataclass
@@ -41,7 +41,7 @@ class Seating:
 
     def join(self) -> list:
         """A guest writes its hello (automatic with ``auto_join`` once the host's is in)."""
-        if not self.host and self.phase == HELLO and self.chain and self.public not in self._keys():
+        if not self.host and self.phase == Phase.HELLO and self.chain and self.public not in self._keys():
             self.writer.write(self, HELLO, {"versions": [VERSION], "name": self.name})
             self._after_hello_entry(self.chain[-1])
             self._after_hello()
@@ -100,7 +100,7 @@ class Seating:
         game, players, variant, options = self._proposal
         if self.guests:
             players = len(self.guests) + 1
-        if not (self.host and game is not None and len(self.peers) == players and self.phase == HELLO):
+        if not (self.host and game is not None and len(self.peers) == players and self.phase == Phase.HELLO):
             return
         keys = self._keys()
         body: dict[str, Any] = {"game": game.id, "variant": variant, "players": players, "options": options,
@@ -145,7 +145,7 @@ class Seating:
         self.move_clock = body["move_ms"] / 1000 if "move_ms" in body else None
         self.spectators = bool(body.get("watch", False))
         self.my_seat = self._seat_of(self.public)
-        self.phase = Phase.GENESIS
+        self._phases.fire(Trigger.TABLE_SET)
         self._genesis_start = len(self.chain)
         self._events.append(TableSet(game.id, self.variant, len(self.seats), tuple(self.names),
                                      self.my_seat if self.my_seat is not None else -1, ids.safety_code(*self.seats)))
@@ -161,7 +161,7 @@ class Seating:
 
     def _step_genesis(self) -> bool:
         """Our genesis nonce, when it is our turn (a guest that asked for another on-gone policy leaves)."""
-        if self.phase == GENESIS and self._expected_seat() == self.my_seat and self.writer.may_write(self):
+        if self.phase == Phase.GENESIS and self._expected_seat() == self.my_seat and self.writer.may_write(self):
             if self.require_on_gone and self.require_on_gone != self.on_gone:
                 self._abort(f"seat {self.my_seat + 1} plays only with on-gone policy {self.require_on_gone}, "
                             f"not {self.on_gone}", self.my_seat, [])
@@ -170,10 +170,17 @@ class Seating:
             if too_short:       # we leave before any move: nobody is at fault
                 self._abort(too_short, None, [])
                 return False
-            nonce = hashlib.sha256(NONCE_DOMAIN + self.seed).digest()
-            self.writer.write(self, GENESIS, {"nonce": nonce})
+            self.writer.write(self, GENESIS, {"nonce": self._nonce()})
             self._after_genesis_entry()
         return False
+
+    def _nonce(self) -> bytes:
+        """Our genesis nonce: it commits to our seed, revealed at the end."""
+        return hashlib.sha256(NONCE_DOMAIN + self.seed).digest()
+
+    def _check_genesis(self, entry: Entry) -> None:
+        """A hook for a replay that knows every seat's seed (:mod:`protocol.verify`): a live peer cannot check
+        another seat's nonce before its seed is revealed."""
 
     def _too_short(self) -> str:
         """Why we leave this table at once (our minimum claim time is longer than its claim time or move clock),
@@ -195,6 +202,7 @@ class Seating:
             self._step_genesis()
 
     def _on_genesis(self, entry: Entry, blame: int | None) -> None:
+        self._check_genesis(entry)
         self._append(entry)
         self._after_genesis_entry()
 
@@ -206,5 +214,5 @@ class Seating:
             self.fair = self._fairmod.FairTable(self.game_id, None, len(self.seats), None)
         else:
             self.fair = self._fairmod.FairTable(self.game_id, self.my_seat, len(self.seats), Drbg(self.seed, FAIR_DOMAIN))
-        self.phase = Phase.PLAY
+        self._phases.fire(Trigger.NONCES_IN)
         self._events.append(GameStarted(self.game_id))

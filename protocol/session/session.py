@@ -44,7 +44,8 @@ from .events import Aborted, Dispute, Dropped, GameOver, OutOfPlace, Replaced, R
 from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
                     TABLE_NONCE_DOMAIN,
                     fair, schemas)
-from .phases import OVER_PHASES, RULES, Phase
+from .phases import OVER_PHASES, Phase, PhaseState
+from .rules import RULES
 from .play import Play
 from .claims import Claims
 from .seating import Member, Seating
@@ -97,7 +98,7 @@ class Session(Seating, Play, Ending, Claims):
         """The fair-table module (a test swaps in a cheating one)."""
 
         self.chain: list[Entry] = []
-        self.phase = Phase.HELLO
+        self._phases = PhaseState()
         self.peers: list[Member] = []
         self.seats: list[bytes] = []
         self.names: list[str] = []
@@ -147,6 +148,11 @@ class Session(Seating, Play, Ending, Claims):
     def head(self) -> tuple[int, bytes]:
         """(number of entries, hash of the last one): what peers compare to resume."""
         return len(self.chain), self.chain[-1].hash if self.chain else FIRST_PREV
+
+    @property
+    def phase(self) -> Phase:
+        """Where the game is (:mod:`.phases`; only :meth:`.phases.PhaseState.fire` changes it)."""
+        return self._phases.phase
 
     @property
     def over(self) -> bool:
@@ -373,7 +379,7 @@ class Session(Seating, Play, Ending, Claims):
                                 f"write, not {self._seat_label(entry.author)}'s (wrong author)", blame)
         if not rule.accepts(self)(entry.kind):
             raise ProtocolError(f"entry {entry.seq}: {rule.refusal(self, author_seat, entry.kind)}", blame)
-        getattr(self, rule.reader)(entry, blame)
+        rule.reader(self, entry, blame)
 
     def _append(self, entry: Entry) -> None:
         self.chain.append(entry)
@@ -394,7 +400,7 @@ class Session(Seating, Play, Ending, Claims):
         try:
             for _ in range(MAX_LOCAL_STEPS):
                 rule = RULES.get(self.phase)
-                if self.over or rule is None or rule.step is None or not getattr(self, rule.step)():
+                if self.over or rule is None or rule.step is None or not rule.step(self):
                     return
             raise ProtocolError(f"no one is asked to write after {MAX_LOCAL_STEPS} table steps: the engine loops",
                                 None)

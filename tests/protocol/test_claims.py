@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from lanterne.engines.bots import RandomBot
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import seal
 from lanterne.protocol.session import Aborted, Session
@@ -50,7 +51,7 @@ def test_a_guest_leaves_a_table_whose_move_clock_is_below_its_minimum():
 def test_a_table_at_or_above_the_minimum_is_played():
     sessions = seated(claim=10.0, move_clock=60.0, min_claim=10.0)
     drive(sessions, [RandomBot(1), RandomBot(2)])
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     assert sessions[1].timeout == 10.0 and sessions[1].move_clock == 60.0     # the table's, signed
 
 
@@ -115,14 +116,14 @@ def test_at_a_table_of_two_the_claimed_seat_that_is_here_refuses_and_play_goes_o
     host.tick(0.0)
     pipe.collect(0, host.tick(31.0))             # the host claims: the guest looked gone to it
     claim = host.chain[-1]
-    assert claim.kind == "claim" and host.phase == "claim"
+    assert claim.kind == "claim" and host.phase == Phase.CLAIM
     pipe.deliver()                                # the guest is here: it refuses at once
     refuse = host.chain[-1]
     assert refuse.kind == "refuse" and refuse.author == guest.public and refuse.body["claim"] == claim.hash
-    assert host.phase == "play" and guest.phase == "play" and host.waiting_for() == 1 and guest.my_turn
+    assert host.phase == Phase.PLAY and guest.phase == Phase.PLAY and host.waiting_for() == 1 and guest.my_turn
     assert any(type(e).__name__ == "ClaimRefused" for e in pipe.events[0])
     drive(sessions, [RandomBot(1), RandomBot(2)])          # the game goes on to its end
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     report = verify_entries([e.raw for e in host.chain], games=games)
     assert report.ok and report.result == "over"           # the claim and the refusal are in the log
 
@@ -187,12 +188,12 @@ def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_pat
     assert claimer.chain[place].kind == "claim"
     pipe.deliver()                         # the move reaches everyone first, then the claim
     assert claimer.chain[place].author == late.public and claimer.chain[place].kind == "move"
-    assert claimer.phase == "play" and claimer.claiming is None
+    assert claimer.phase == Phase.PLAY and claimer.claiming is None
     refused = [e for e in pipe.events[0] if type(e).__name__ == "ClaimRefused"]
     assert refused and "moved at that very moment: the claim is void" in refused[0].reason
     assert [e.raw for e in claimer.chain] == [e.raw for e in other.chain] == [e.raw for e in late.chain]
     drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)])       # and the game goes on to its end
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     writer.close()
     assert read_log(tmp_path / "claimer.log")[0] == [e.raw for e in claimer.chain], "the log took it back too"
     assert verify_entries([e.raw for e in claimer.chain]).result == "over"
@@ -218,10 +219,10 @@ def test_the_claimed_seats_own_move_voids_the_claim_wherever_it_arrives_second(c
     pipe.deliver()
     for s in sessions:
         assert s.chain[place].kind == "move" and s.chain[place].author == late.public, [e.kind for e in s.chain[place:]]
-        assert s.phase == "play" and s.claiming is None
+        assert s.phase == Phase.PLAY and s.claiming is None
     assert [e.raw for e in claimer.chain] == [e.raw for e in other.chain] == [e.raw for e in late.chain]
     drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)])
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     assert verify_entries([e.raw for e in other.chain]).result == "over"
 
 
@@ -235,7 +236,7 @@ def test_at_a_table_of_two_a_staller_cannot_refuse_a_move_clock_claim():
     claim = host.chain[-1]
     assert claim.kind == "claim" and claim.body["clock"] == "move"
     pipe.deliver()
-    assert guest.phase == "claim" and guest.chain[-1].hash == claim.hash, "the staller holds it, and stays silent"
+    assert guest.phase == Phase.CLAIM and guest.chain[-1].hash == claim.hash, "the staller holds it, and stays silent"
     assert host.tick(31.0, here=True) == [] and not host.over
     host.tick(32.0, here=True)                      # the answer window: the claimer closes
     assert isinstance(host.result, Aborted) and host.result.culprit == 1
@@ -271,7 +272,7 @@ def test_two_seats_gone_at_once_end_the_game_naming_nobody():
     claimer.tick(0.0)
     pipe.collect(0, claimer.tick(31.0))
     pipe.deliver(silent)
-    assert claimer.phase == "claim" and claimer.waiting_for() == 2, [e.kind for e in claimer.chain[-3:]]
+    assert claimer.phase == Phase.CLAIM and claimer.waiting_for() == 2, [e.kind for e in claimer.chain[-3:]]
     claimer.tick(40.0)
     pipe.collect(0, claimer.tick(71.0))
     assert isinstance(claimer.result, Aborted) and claimer.result.culprit is None, claimer.result

@@ -7,6 +7,7 @@ import pytest
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.redeal import holders
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.log import open_entry, seal
 from lanterne.protocol.memory import make_sessions, play_replacing
 from lanterne.protocol.session import (AGREE, COMPUTER_MARK, REPLACE, Aborted, GameOver, ReplaceAsked, Replaced, SeatReplaced,
@@ -181,7 +182,7 @@ def test_a_held_replace_counts_only_the_answer_of_the_seat_whose_answer_it_is():
     built = seal(comp.identity, game=claimer.game_id, seq=place + 2, prev=forged.hash, kind=move.kind,
                  body=move.body)                                            # it can sign on its own agree
     gone.receive(built.raw, sender=claimer.public)
-    assert not gone.over and gone.phase == "play"
+    assert not gone.over and gone.phase == Phase.PLAY
 
 
 def test_the_replacing_key_is_an_author_only_on_the_held_branch():
@@ -196,7 +197,7 @@ def test_the_replacing_key_is_an_author_only_on_the_held_branch():
     stray = seal(comp.identity, game=claimer.game_id, seq=len(gone.chain), prev=gone.chain[-1].hash,
                  kind=move.kind, body=move.body)
     events = gone.receive(stray.raw, sender=claimer.public)
-    assert not gone.over and gone.phase == "play" and type(events[-1]).__name__ == "Dropped", events
+    assert not gone.over and gone.phase == Phase.PLAY and type(events[-1]).__name__ == "Dropped", events
     assert "holds no seat here" in events[-1].reason
 
 
@@ -224,7 +225,7 @@ def test_a_seat_that_sees_the_claimed_seat_here_refuses_and_the_replacement_is_w
     assert replace.kind == REPLACE and refusal.kind == "refuse" and refusal.author == refuser.public
     assert refusal.body == {"claim": replace.hash, "reason": "seat 2 sees seat 3 here"}
     for s in sessions[:2]:
-        assert s.phase == "play" and s.waiting_for() == GONE and s.claiming is None and not s.replaced
+        assert s.phase == Phase.PLAY and s.waiting_for() == GONE and s.claiming is None and not s.replaced
         assert s.seats[GONE] == sessions[GONE].public          # the seat is still seat 3's
     report = verify_entries(_raws(claimer))
     assert report.unfinished and "refuse" in report.problem
@@ -248,7 +249,7 @@ def test_a_seat_whose_clock_has_not_run_out_answers_later():
     claimer.tick(0.0)
     pipe.collect(0, claimer.tick(31.0))
     pipe.deliver(silent)
-    assert claimer.chain[-1].kind == REPLACE and other.phase == "claim" and other.step() == []
+    assert claimer.chain[-1].kind == REPLACE and other.phase == Phase.CLAIM and other.step() == []
     answer[0] = True
     pipe.collect(1, other.step())
     pipe.deliver(silent)

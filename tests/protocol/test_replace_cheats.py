@@ -6,6 +6,7 @@ import pytest
 
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.log import open_entry, seal
 from lanterne.protocol.memory import make_sessions, play_replacing
 from lanterne.protocol.session import AGREE, COMPUTER_MARK, REPLACE, Aborted, Session
@@ -116,7 +117,7 @@ def test_an_agree_to_another_replacement_is_refused():
     claimer, other = sessions[0], sessions[1]
     claimer.replace(GONE)
     head = claimer.chain[-1]
-    assert head.kind == REPLACE and claimer.phase == "claim"
+    assert head.kind == REPLACE and claimer.phase == Phase.CLAIM
     forged = seal(other.identity, game=head.game, seq=len(claimer.chain), prev=head.hash, kind=AGREE,
                   body={"replace": bytes(32)})
     result = _verdict(claimer, forged.raw, other.public)
