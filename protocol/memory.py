@@ -147,7 +147,7 @@ def play_replacing(sessions: Sequence[Session], players: Sequence[Player], compu
             if comp is None and cut and not host.over:
                 host.tick(0.0)
                 pipe.collect(claimer, host.tick(host.timeout + 1.0))
-                if (host.claiming is not None and host.claiming["kind"] == REPLACE) or host.replaced:
+                if (host.claiming is not None and host.claiming.replaces) or host.replaced:
                     comp = host_computer(host, games=games)
                     pipe.sessions.append(comp)
                     pipe.events.append([])

@@ -41,7 +41,7 @@ from lanterne.engines.core import Game
 from lanterne.protocol import identity as ids
 from lanterne.protocol.fair.reveal import RevealedTable
 from lanterne.protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
-from lanterne.protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, GENESIS, MOVE, NONCE_DOMAIN, REPLACE, TABLE_KIND,
+from lanterne.protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, MOVE, NONCE_DOMAIN, REPLACE, TABLE_KIND,
                               Aborted, Drbg, GameOver, GameStarted, OutOfPlace, ReplayMismatch, Trigger,
                               Session)
 from lanterne.protocol.session.kinds import schemas

@@ -130,6 +130,9 @@ class RevealedTable:
     def expected(self) -> int | None:
         return self._steps[0][0] if self._steps else None
 
+    def next_kind(self) -> str | None:
+        return self._steps[0][1] if self._steps else None
+
     def consume(self, seat: int, kind: str, body: dict) -> None:
         """A logged fair message: it must be what its author's secrets give here."""
         if not self._steps:

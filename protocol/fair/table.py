@@ -215,6 +215,10 @@ class FairTable:
         """The seat that must author the next fair message; None when the op is done."""
         return self._steps[0][0] if self._steps else None
 
+    def next_kind(self) -> str | None:
+        """The kind of the fair message due next (None: the op is done)."""
+        return self._steps[0][1] if self._steps else None
+
     def produce(self) -> tuple[str, dict]:
         """Our next message (kind, body); only when ``expected()`` is our seat."""
         if self.seat is None or not self._steps or self._steps[0][0] != self.seat:

@@ -607,7 +607,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
         if it is linked to us (here and thinking); else not yet (asked again at every tick)."""
         session = self.session
         now = time.monotonic()
-        awaited = (session.claiming or {}).get("awaited_since")
+        awaited = session.claiming.awaited_since if session.claiming is not None else None
         if session.move_clock is not None and awaited is not None and now - awaited >= session.move_clock:
             return True
         key = session.seats[seat]

@@ -4,7 +4,9 @@ Everything a caller needs is importable from here: the :class:`Session`,
 its events, the message kinds and constants.
 """
 
-from .events import (Aborted, ClaimAsked, ClaimRefused, Dispute, Disputed, Dropped, GameOver, GameStarted, Joined,
+from .claim import Claim
+from .clocks import Awaiting
+from .events import (CLAIMED, Aborted, Cause, ClaimAsked, ClaimRefused, Dispute, Disputed, Dropped, GameOver, GameStarted, Joined,
                      Moved, OutOfPlace, Replaced, ReplaceAsked, ReplayEnd, ReplayMismatch, SeatReplaced, TableResolved, TableSet)
 from .kinds import (ABORT, AGREE, CHOICE_KINDS, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, END, EPOCH_DOMAIN,
                     FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_LOCAL_STEPS, MAX_SEATS, MOVE, NONCE_DOMAIN,
@@ -18,6 +20,6 @@ __all__ = [
     "ABORT", "AGREE", "CHOICE_KINDS", "CLAIM", "CLAIM_REASON", "COMPUTER_DOMAIN", "COMPUTER_MARK", "END", "EPOCH_DOMAIN",
     "FAIR_DOMAIN", "GAME_ID_DOMAIN", "GENESIS", "HELLO", "MAX_LOCAL_STEPS", "MAX_SEATS", "MOVE", "NONCE_DOMAIN",
     "ON_GONE", "ON_GONE_COMPUTER", "ON_GONE_END", "REFUSE", "REPLACE", "RULES", "TABLE_KIND", "TRANSITIONS", "Trigger", "TABLE_NONCE_DOMAIN",
-    "Aborted", "ClaimAsked", "ClaimRefused", "Dispute", "Disputed", "Drbg", "Dropped", "GameOver", "GameStarted", "Joined", "Moved", "OutOfPlace",
+    "CLAIMED", "Aborted", "Awaiting", "Cause", "Claim", "ClaimAsked", "ClaimRefused", "Dispute", "Disputed", "Drbg", "Dropped", "GameOver", "GameStarted", "Joined", "Moved", "OutOfPlace",
     "Phase", "Replaced", "ReplaceAsked", "ReplayEnd", "ReplayMismatch", "SeatReplaced", "Session", "TableResolved", "TableSet", "schemas",
 ]

@@ -36,9 +36,10 @@ from typing import Any
 from lanterne.protocol.log import Entry
 from lanterne.protocol.wire import MAX_BIN, ProtocolError, pack
 
-from .events import Aborted, Disputed, GameOver, OutOfPlace, ReplayMismatch
-from .claims import answer_window
-from .kinds import ABORT, CLAIM, CLAIM_REASON, END, MOVE_CLOCK
+from .events import Aborted, Cause, Disputed, GameOver, OutOfPlace, ReplayMismatch
+from .claim import cause_of, gone_reason, slow_reason
+from .clocks import Awaiting
+from .kinds import ABORT, CLAIM_REASON, END, MOVE_CLOCK
 from .phases import Phase, Trigger
 from .writers import LiveWriter
 
@@ -64,63 +65,57 @@ class Ending:
         if self.over or self.timeout is None:
             return []
         seat = self.waiting_for()
+        clocks = self.clocks
         if seat is None or seat == self.my_seat:
-            self._waiting_since = self._awaited_since = None
+            clocks.reset()
             return []
         self.watch(now, here)
         if self.phase == Phase.CLAIM:      # no claim on a claim
             c = self.claiming
-            if (c["by"] == self.my_seat and c["order"] == [c["seat"]] == [seat] and not c["agreed"]
-                    and now - self._awaited_since > answer_window(self.timeout)):
+            assert c is not None
+            if c.by == self.my_seat and c.table_of_two and c.seat == seat and not c.agreed and clocks.window_over(now):
                 self._close_unanswered()     # a table of two: the claimed seat did not answer
-            elif (c["by"] == self.my_seat and seat != c["seat"] and self._waiting_since is not None
-                  and now - self._waiting_since > self.timeout):
+            elif c.by == self.my_seat and seat != c.seat and clocks.gone_past(now):
                 # the seat whose answer we wait for is gone too: with two seats gone nobody can take one's
                 # seat on the others' word; the game ends with the scores so far, naming nobody
-                self._abort(f"seats {c['seat'] + 1} and {seat + 1} are both gone (seat {seat + 1} did not answer "
-                            f"the claim against seat {c['seat'] + 1} for {self.timeout:g} s): the game ends with "
+                self._abort(f"seats {c.seat + 1} and {seat + 1} are both gone (seat {seat + 1} did not answer "
+                            f"the claim against seat {c.seat + 1} for {self.timeout:g} s): the game ends with "
                             f"the scores so far", None, [])
             return self._flush()
-        if self._awaited_since is not None and self.move_clock is not None \
-                and now - self._awaited_since > self.move_clock:
-            why = f"{CLAIM_REASON}seat {seat + 1} took more than the move clock of {self.move_clock:g} s"
-            clock = MOVE_CLOCK
-        elif self._waiting_since is not None and now - self._waiting_since > self.timeout:
-            why = f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s"
-            clock = None
+        run_out = clocks.run_out(now)
+        if run_out == MOVE_CLOCK:
+            assert clocks.move_clock is not None
+            self._claim(seat, slow_reason(seat, clocks.move_clock), MOVE_CLOCK)
+        elif run_out is not None:
+            self._claim(seat, gone_reason(seat, self.timeout), None)
         else:
             return self._flush()
-        self._claim(seat, why, clock)
         if self.phase == Phase.CLAIM:
-            self._awaited_since = now     # the answers are awaited from now (a table of two: the answer window)
+            clocks.restart(now)     # the answers are awaited from now (a table of two: the answer window)
         return self._flush()
 
     def watch(self, now: float | None, here: bool = False) -> None:
         """Run the clocks for the awaited seat from ``now`` if they are not running (``here``: it is linked and
         thinking, so only the move clock runs; None: stop both). Every present peer runs them, so every screen
-        can show when the claim is due."""
+        can show when the claim is due (our own seat too: our screen shows what is left of the move clock)."""
         seat = self.waiting_for()
         if now is None or seat is None:
-            self._waiting_since = self._awaited_since = None
-            return
-        if self._awaited_since is None:
-            self._awaited_since = now      # (our own seat too: our screen shows what is left of the move clock)
-        if here or seat == self.my_seat:
-            self._waiting_since = None
-        elif self._waiting_since is None:
-            self._waiting_since = now
+            self.clocks.reset()
+        else:
+            self.clocks.watch(now, here or seat == self.my_seat)
 
     @property
     def claim_due(self) -> float | None:
         """When the claim against the awaited seat falls due (on the clock :meth:`tick` is given); None: no clock."""
-        if self.timeout is None or self.over:
+        return None if self.over else self.clocks.due()
+
+    def awaiting(self) -> Awaiting | None:
+        """The seat the chain waits for and since when its clocks run (None: nobody, or the game is over)."""
+        seat = self.waiting_for()
+        if seat is None:
             return None
-        due = []
-        if self._waiting_since is not None:
-            due.append(self._waiting_since + self.timeout)
-        if self._awaited_since is not None and self.move_clock is not None:
-            due.append(self._awaited_since + self.move_clock)
-        return min(due) if due else None
+        c = self.clocks
+        return Awaiting(seat, c.awaited_since, c.gone_since, self.claim_due)
 
     def scores_so_far(self) -> tuple[int, ...] | None:
         """The public scores of the position reached (what a game ended early is worth); None before play.
@@ -188,12 +183,12 @@ class Ending:
     def _check_closing(self, entry: Entry, culprit: int, by: int | None, blame: int | None) -> None:
         """An abort with a claim's reason naming another seat must be the claimer closing its agreed claim."""
         c = self.claiming
-        closing = (self.phase == Phase.CLAIM and c is not None and c["kind"] == CLAIM and by == c["by"]
-                   and culprit == c["seat"] and (len(c["agreed"]) == len(c["order"]) or c["order"] == [c["seat"]]))
+        closing = (self.phase == Phase.CLAIM and c is not None and not c.replaces and by == c.by
+                   and culprit == c.seat and (c.answered or c.table_of_two))
         if closing:
             return
         if c is not None and self.phase == Phase.CLAIM:
-            why = "before every other seat agreed to its claim" if by == c["by"] else "while another claim is answered"
+            why = "before every other seat agreed to its claim" if by == c.by else "while another claim is answered"
         else:
             awaited = self._expected_seat()
             why = (f"without a claim the other seats agreed to (the game waits for "
@@ -210,10 +205,18 @@ class Ending:
             self._events.append(Disputed(reason))
             return
         c = self.claiming
-        agreed = tuple(c["agreed"]) if c is not None and c["kind"] == CLAIM and culprit == c["seat"] else ()
+        closes = c is not None and not c.replaces and culprit == c.seat
+        agreed = c.agreed if c is not None and closes else ()
+        waited, claimed = None, None
+        if culprit is not None and culprit != by and reason.startswith(CLAIM_REASON):
+            claimed = culprit
+            cause, waited = cause_of(c.reason if c is not None and closes else reason, c.clock if c is not None and closes
+                                     else None, culprit, self.move_clock)
+        else:
+            cause = Cause.NOBODY if culprit is None else Cause.RESIGNED if culprit == by else Cause.BREACH
         self._phases.fire(Trigger.ABORT)
         self.claiming = None
-        self.result = Aborted(by, culprit, reason, scores, agreed)
+        self.result = Aborted(by, culprit, reason, scores, agreed, cause, waited, claimed)
         self._events.append(self.result)
 
     def _trial(self):
@@ -221,11 +224,12 @@ class Ending:
         trial = copy.copy(self)
         trial.chain = list(self.chain)
         trial._phases = copy.copy(self._phases)
+        trial.clocks = self.clocks.copy()
         trial.view = self.view
         trial.fair = copy.deepcopy(self.fair)
         trial.steps, trial.finals, trial.ends = list(self.steps), dict(self.finals), dict(self.ends)
         trial.seats, trial.names, trial.replaced = list(self.seats), list(self.names), dict(self.replaced)
-        trial.claiming, trial._redeal = copy.deepcopy(self.claiming), deque(self._redeal)
+        trial._redeal = deque(self._redeal)
         trial._held = dict(self._held)
         trial._events, trial._outbox, trial.writer = [], [], LiveWriter(None)
         return trial

@@ -31,6 +31,11 @@ class Play:
         return (self.phase == Phase.PLAY and self.game is not None and not self.game.is_over(self.view)
                 and self.next_actor() == self.my_seat)
 
+    @property
+    def table_op(self) -> TableOp | None:
+        """The table op the fair table is resolving now (None: none)."""
+        return self._op
+
     def next_actor(self) -> int:
         """The engine's next actor, or TABLE while a re-deal is being resolved."""
         return TABLE if self._redeal else self.game.next_actor(self.view)

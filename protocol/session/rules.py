@@ -32,7 +32,7 @@ from lanterne.protocol.log import Entry
 
 from .claims import Claims
 from .ending import Ending
-from .kinds import AGREE, END, FAIR_FINAL, GENESIS, HELLO, MOVE, REFUSE, REPLACE, TABLE_KIND
+from .kinds import AGREE, END, FAIR_FINAL, GENESIS, HELLO, MOVE, REFUSE, TABLE_KIND
 from .phases import Phase
 from .play import Play
 from .seating import Seating
@@ -109,13 +109,13 @@ RULES: dict[Phase, Rule] = {
         writer=_play_writer, accepts=_play_accepts, refusal=_play_refusal,
         reader=Play._on_play, step=Play._step_play),
     Phase.CLAIM: Rule(
-        writer=lambda s: s._claim_writer(),
+        writer=lambda s: s.claiming.writer if s.claiming is not None else None,
         accepts=_only(AGREE, REFUSE),
         refusal=lambda s, seat, kind: (f"seat {_seat_name(seat)} must answer the claim against seat "
-                                       f"{s.claiming['seat'] + 1} (agree or refuse), not send {kind}"),
+                                       f"{s.claiming.seat + 1 if s.claiming else '?'} (agree or refuse), not send {kind}"),
         reader=Claims._on_answer, step=Claims._step_answer,
-        also=lambda s, seat, kind: (kind == AGREE and seat == s.claiming["by"] and s.claiming["kind"] == REPLACE
-                                    and s.claiming["order"] == [s.claiming["seat"]])),
+        also=lambda s, seat, kind: (kind == AGREE and s.claiming is not None and seat == s.claiming.by
+                                    and s.claiming.replaces and s.claiming.table_of_two)),
     Phase.FINAL: _REVEALS,
     Phase.DISPUTE: _REVEALS,
     Phase.END: Rule(

@@ -139,10 +139,9 @@ class Seating:
         self.game, self.variant, self.options = game, body["variant"], dict(body["options"])
         self.seats, self.names = list(body["seats"]), list(body["names"])
         self.on_gone = body.get("on_gone", ON_GONE_END)
-        if "claim_ms" in body:  # the host's claim time, signed in the table, is everybody's
-            self.timeout = body["claim_ms"] / 1000
-            self.claim_signed = True
-        self.move_clock = body["move_ms"] / 1000 if "move_ms" in body else None
+        # the host's claim time, signed in the table, is everybody's
+        self.clocks.sign(body["claim_ms"] / 1000 if "claim_ms" in body else None,
+                         body["move_ms"] / 1000 if "move_ms" in body else None)
         self.spectators = bool(body.get("watch", False))
         self.my_seat = self._seat_of(self.public)
         self._phases.fire(Trigger.TABLE_SET)
@@ -152,8 +151,8 @@ class Seating:
         self._step_genesis()
 
     def _resolve(self, game_id: str) -> Game:
-        if self._games is not None:
-            return self._games(game_id)
+        if self.games is not None:
+            return self.games(game_id)
         game = self._proposal[0]
         if game is not None and game.id == game_id:
             return game
@@ -185,13 +184,11 @@ class Seating:
     def _too_short(self) -> str:
         """Why we leave this table at once (our minimum claim time is longer than its claim time or move clock),
         or ''. A host that signs a 1 ms claim time cannot claim a seat that thinks for 2 ms."""
-        if self.min_claim is None or self.host:
-            return ""
-        for what, value in (("claim time", self.timeout if self.claim_signed else None),
-                            ("move clock", self.move_clock)):
-            if value is not None and value < self.min_claim:
-                return (f"seat {self.my_seat + 1} plays only with a {what} of at least {self.min_claim:g} s; this "
-                        f"table's is {value:g} s")
+        short = None if self.host else self.clocks.too_short()
+        if short is not None:
+            what, value = short
+            return (f"seat {self.my_seat + 1} plays only with a {what} of at least {self.min_claim:g} s; this "
+                    f"table's is {value:g} s")
         return ""
 
     def _after_genesis_entry(self) -> None:

@@ -39,6 +39,8 @@ from lanterne.protocol.log import FIRST_PREV, VERSION, Entry, open_entry
 from lanterne.protocol.wire import ProtocolError, check
 
 from . import chain
+from .claim import Claim
+from .clocks import Clocks
 from .ending import Ending
 from .events import Aborted, Dispute, Dropped, GameOver, OutOfPlace, Replaced, ReplayEnd, ReplayMismatch
 from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
@@ -78,18 +80,13 @@ class Session(Seating, Play, Ending, Claims):
         self.require_on_gone: str | None = None
         """A guest's condition: at its genesis turn it leaves (an abort naming itself) a table with another policy."""
         self.seed = seed if seed is not None else os.urandom(32)
-        self._games = games
+        self.games = games
+        """Resolves a table's game id (None: the registry, or the host's own proposal)."""
         self.writer: LiveWriter | ReplayWriter = LiveWriter(store)
-        self.timeout = timeout
-        self.claim_signed = False
-        """The timeout is the host's, signed in the table (``claim_ms``): no peer's own setting replaces it."""
-        self.move_clock = move_clock
-        """Seconds a seat may take for one step even while linked (the host's, signed in the table as ``move_ms``);
-        None: no move clock, a linked player may think as long as it likes."""
+        self.clocks = Clocks(timeout, move_clock)
+        """The claim time and the move clock (the host's, signed in the table as ``claim_ms`` and ``move_ms``)."""
         self.spectators = spectators
         """Whether the table lets spectators watch (the host's choice, signed in the table as ``watch``)."""
-        self.min_claim: float | None = None
-        """A guest's condition: at its genesis turn it leaves a table whose claim time or move clock is shorter."""
         self.auto_join = auto_join
         self.guests = list(guests) if guests else None
         """The host's list of guest keys in join order (known from the lobby); None: first come."""
@@ -117,12 +114,8 @@ class Session(Seating, Play, Ending, Claims):
         self.result: GameOver | Aborted | Replaced | None = None
         self._outbox: list[bytes] = []
         self._events: list = []
-        self._waiting_since: float | None = None
-        """When (on the clock :meth:`tick` is given) the awaited seat was first seen gone at this position."""
-        self._awaited_since: float | None = None
-        """When the awaited seat was first seen awaited at this position (the move clock runs from there)."""
-        self.claiming: dict | None = None
-        """While the seats answer a claim or a replace (:mod:`.claims`): kind, seat, by, hash, order, agreed, back..."""
+        self.claiming: Claim | None = None
+        """The claim (or replace) the seats answer now (:mod:`.claims`)."""
         self._held: dict[bytes, tuple[Entry, int]] = {}
         """A claim against our seat at a place our own entry holds, and the answers built on it, by hash: (the
         claim, agreements so far) (:meth:`.claims.Claims._claimed_while_gone`)."""
@@ -148,6 +141,39 @@ class Session(Seating, Play, Ending, Claims):
     def head(self) -> tuple[int, bytes]:
         """(number of entries, hash of the last one): what peers compare to resume."""
         return len(self.chain), self.chain[-1].hash if self.chain else FIRST_PREV
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds a gone seat has before the claim (the table's once it signed one; None: no claim)."""
+        return self.clocks.timeout
+
+    @timeout.setter
+    def timeout(self, seconds: float | None) -> None:
+        self.clocks.timeout = seconds
+
+    @property
+    def move_clock(self) -> float | None:
+        """Seconds a seat may take for one step even while linked (None: no move clock, a linked player may
+        think as long as it likes)."""
+        return self.clocks.move_clock
+
+    @move_clock.setter
+    def move_clock(self, seconds: float | None) -> None:
+        self.clocks.move_clock = seconds
+
+    @property
+    def claim_signed(self) -> bool:
+        """The claim time is the host's, signed in the table: no peer's own setting replaces it."""
+        return self.clocks.signed
+
+    @property
+    def min_claim(self) -> float | None:
+        """A guest's condition: at its genesis turn it leaves a table whose claim time or move clock is shorter."""
+        return self.clocks.min_claim
+
+    @min_claim.setter
+    def min_claim(self, seconds: float | None) -> None:
+        self.clocks.min_claim = seconds
 
     @property
     def phase(self) -> Phase:
@@ -340,7 +366,7 @@ class Session(Seating, Play, Ending, Claims):
         if entry.seq < len(self.chain) and self.chain[entry.seq].raw == entry.raw:
             return  # a resent entry we already hold: harmless
         c = self.claiming
-        leaving = self.seats[c["seat"]] if c is not None and c["kind"] == REPLACE else None
+        leaving = self.seats[c.seat] if c is not None and c.replaces else None
         if ((entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.replaced_at
                 and entry.kind != REFUSE):
             return  # a replaced peer that came back late: it learns of its replacement from our entries
@@ -383,7 +409,7 @@ class Session(Seating, Play, Ending, Claims):
 
     def _append(self, entry: Entry) -> None:
         self.chain.append(entry)
-        self._waiting_since = self._awaited_since = None
+        self.clocks.reset()
         self.writer.keep(self, entry)
 
     # ------------------------------------------------------------ what needs nobody else

@@ -25,7 +25,7 @@ from lanterne.engines.bots import RandomBot
 from lanterne.protocol.fair import group as grp
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import open_entry, seal
-from lanterne.protocol.session import Aborted, Dropped
+from lanterne.protocol.session import Aborted, Cause, Dropped
 from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import AlwaysSwap, drive, forge, games, highcard_sessions, play_highcard
 
@@ -263,7 +263,7 @@ def test_refused_reveal_is_a_forfeit():
     t = Tamper("fair_keys", make)
     sessions = run(t)
     honest = sessions[HONEST]
-    assert honest.result == Aborted(CHEAT, CHEAT, "I will not reveal")
+    assert honest.result == Aborted(CHEAT, CHEAT, "I will not reveal", cause=Cause.RESIGNED)
     assert honest.chain[-1].kind == "abort" and honest.chain[-1].author == sessions[CHEAT].public
     report = verify_entries([e.raw for e in honest.chain], games=games)
     assert report.ok and report.culprit == CHEAT + 1

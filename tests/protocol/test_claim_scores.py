@@ -6,7 +6,7 @@ from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.log import open_entry, seal
 from lanterne.protocol.memory import make_sessions
-from lanterne.protocol.session import Aborted
+from lanterne.protocol.session import Aborted, Cause
 from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import drive
 
@@ -41,7 +41,8 @@ def test_the_claim_signs_the_scores_of_the_position_reached_and_every_peer_agree
     assert close.kind == "abort" and close.author == claimer.public and close.body["culprit"] == GONE
     assert close.body["scores"] == expected and close.body["reason"] == claim.body["reason"]
     for s in sessions[:2]:
-        assert s.result == Aborted(0, GONE, claim.body["reason"], tuple(expected), (1,)), s.result
+        assert s.result == Aborted(0, GONE, claim.body["reason"], tuple(expected), (1,), Cause.GONE, claimer.timeout,
+                                  GONE), s.result
     assert [e.raw for e in sessions[0].chain] == [e.raw for e in sessions[1].chain]
 
 
