@@ -17,7 +17,7 @@ from lanterne.engines.bots import RandomBot
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import seal
-from lanterne.protocol.session import Aborted, Session
+from lanterne.protocol.session import Aborted, Awaiting, Cause, Session
 from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import HIGHCARD, drive, games
 
@@ -69,13 +69,14 @@ def test_a_linked_staller_is_claimed_against_after_the_move_clock():
     drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
     assert host.waiting_for() == 1
     host.tick(0.0, here=True)
-    assert host.claim_due == 20.0
+    assert host.claim_due == 20.0 and host.awaiting() == Awaiting(1, 0.0, None, 20.0)
     assert host.tick(19.0, here=True) == [] and host.result is None
     host.tick(21.0, here=True)
     assert host.chain[-1].kind == "claim" and not host.over
     host.tick(32.0, here=True)                      # the claimed seat did not refuse within 10 s
     assert isinstance(host.result, Aborted) and host.result.culprit == 1
     assert host.result.reason == "timeout: seat 2 took more than the move clock of 20 s"
+    assert (host.result.cause, host.result.waited, host.result.claimed) == (Cause.SLOW, 20.0, 1)
     report = verify_entries([e.raw for e in host.chain], games=games)
     assert report.ok and report.culprit == 2 and "move clock" in report.reason
 
@@ -84,10 +85,24 @@ def test_a_gone_seat_is_claimed_after_the_claim_time_not_the_move_clock_first():
     host, guest = sessions = seated(claim=30.0, move_clock=60.0)
     drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
     host.tick(0.0)
-    assert host.claim_due == 30.0
+    assert host.claim_due == 30.0 and host.awaiting() == Awaiting(1, 0.0, 0.0, 30.0)
     host.tick(31.0)
     host.tick(42.0)
     assert host.result.culprit == 1 and "sent nothing for 30 s" in host.result.reason
+    assert (host.result.cause, host.result.waited, host.result.claimed) == (Cause.GONE, 30.0, 1)
+
+
+def test_a_seat_claimed_before_the_claim_time_left_for_good():
+    """A claim made at once (the seat said it left): its cause is that, with no time waited."""
+    host, guest = sessions = seated(claim=30.0)
+    drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
+    host.claim(1, "seat 2 left the table for good")
+    host.tick(0.0)
+    host.tick(11.0)                                 # the claimed seat did not refuse within the answer window
+    seen = Session.replay([e.raw for e in host.chain], guest.public, guest.seed, games=games)
+    for s in (host, seen):
+        assert isinstance(s.result, Aborted) and s.result.cause == Cause.LEFT and s.result.claimed == 1, s.result
+        assert s.result.waited is None and s.awaiting() is None
 
 
 @pytest.mark.parametrize("kind", ["claim", "abort"])
@@ -276,7 +291,7 @@ def test_two_seats_gone_at_once_end_the_game_naming_nobody():
     claimer.tick(40.0)
     pipe.collect(0, claimer.tick(71.0))
     assert isinstance(claimer.result, Aborted) and claimer.result.culprit is None, claimer.result
-    assert "seats 4 and 3 are both gone" in claimer.result.reason
+    assert "seats 4 and 3 are both gone" in claimer.result.reason and claimer.result.cause == Cause.NOBODY
     pipe.deliver(silent)
     assert sessions[1].result == claimer.result
     report = verify_entries([e.raw for e in claimer.chain])
