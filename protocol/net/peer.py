@@ -293,8 +293,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
 
     # ------------------------------------------------------------ reporting
     def _report(self, events: list) -> None:
-        session = self.session
-        session.data_to_send()  # the chain is the outbox: every sender reads it
+        session = self.session      # the chain is the outbox: every sender reads it
         for event in (*self._wake.values(), *self._watch_wake.values()):
             event.set()
         self._changed.set()
@@ -478,8 +477,8 @@ class Peer(Seating, Computers, Watchers, TableChat):
                 raw = await link.recv()
                 if session.over:
                     continue  # what comes after our end changes nothing
-                await self._check_signed(link, raw)
-                self._report(session.receive(raw, sender=key))
+                entry = await self._check_signed(link, raw)
+                self._report(session.receive(entry, sender=key))
                 self._tick()
         except LinkClosed as e:
             if not session.over:
@@ -522,16 +521,18 @@ class Peer(Seating, Computers, Watchers, TableChat):
         """The bytes of ``entry`` as sent to ``key`` (a cheat test overrides this to lie to one peer)."""
         return entry.raw
 
-    async def _check_signed(self, link: Link, raw: bytes) -> bytes:
-        """Bytes not signed by a member of the table drop the link, not the game (see peer.py)."""
+    async def _check_signed(self, link: Link, raw: bytes) -> Entry:
+        """Bytes not signed by a member of the table drop the link, not the game (see peer.py); the opened entry
+        (its signature checked, once) for the session."""
         try:
-            author = open_entry(raw).author
+            entry = open_entry(raw)
         except ProtocolError as e:
             reason = f"bytes not signed by the peer ({e})"
         else:
+            author = entry.author
             if (author in self.keys() or any(s.key == author for s in self._former)
                     or (self.session is not None and self.session.replacing_us(author))):
-                return author     # a replaced peer's late entries: the session drops them
+                return entry     # a replaced peer's late entries: the session drops them
             reason = f"an entry signed by a stranger ({fingerprint(author)})"
         key = next((k for k, known in self.links.items() if known is link), None)
         if key is not None and self.session is not None:

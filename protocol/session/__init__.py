@@ -14,12 +14,12 @@ from .kinds import (ABORT, AGREE, CHOICE_KINDS, CLAIM, CLAIM_REASON, COMPUTER_DO
                     schemas)
 from .phases import TRANSITIONS, Phase, Trigger
 from .rules import RULES
-from .session import Session
+from .session import Session, receive_frame
 
 __all__ = [
     "ABORT", "AGREE", "CHOICE_KINDS", "CLAIM", "CLAIM_REASON", "COMPUTER_DOMAIN", "COMPUTER_MARK", "END", "EPOCH_DOMAIN",
     "FAIR_DOMAIN", "GAME_ID_DOMAIN", "GENESIS", "HELLO", "MAX_LOCAL_STEPS", "MAX_SEATS", "MOVE", "NONCE_DOMAIN",
     "ON_GONE", "ON_GONE_COMPUTER", "ON_GONE_END", "REFUSE", "REPLACE", "RULES", "TABLE_KIND", "TRANSITIONS", "Trigger", "TABLE_NONCE_DOMAIN",
     "CLAIMED", "Aborted", "Awaiting", "Cause", "Claim", "ClaimAsked", "ClaimRefused", "Dispute", "Disputed", "Drbg", "Dropped", "GameOver", "GameStarted", "Joined", "Moved", "OutOfPlace",
-    "Phase", "Replaced", "ReplaceAsked", "ReplayEnd", "ReplayMismatch", "SeatReplaced", "Session", "TableResolved", "TableSet", "schemas",
+    "Phase", "Replaced", "ReplaceAsked", "ReplayEnd", "ReplayMismatch", "SeatReplaced", "Session", "TableResolved", "TableSet", "receive_frame", "schemas",
 ]

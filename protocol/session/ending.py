@@ -33,7 +33,7 @@ import hashlib
 from collections import deque
 from typing import Any
 
-from lanterne.protocol.log import Entry
+from lanterne.protocol.log import Entry, open_entry
 from lanterne.protocol.wire import MAX_BIN, ProtocolError, pack
 
 from .events import Aborted, Cause, Disputed, GameOver, OutOfPlace, ReplayMismatch
@@ -231,7 +231,7 @@ class Ending:
         trial.seats, trial.names, trial.replaced = list(self.seats), list(self.names), dict(self.replaced)
         trial._redeal = deque(self._redeal)
         trial._held = dict(self._held)
-        trial._events, trial._outbox, trial.writer = [], [], LiveWriter(None)
+        trial._events, trial.writer = [], LiveWriter(None)
         return trial
 
     def _names(self, evidence: list[bytes]) -> int | None:
@@ -242,13 +242,13 @@ class Ending:
         trial = self._trial()
         try:
             if evidence:
-                trial._receive(evidence[0], None)
+                trial._receive(open_entry(evidence[0]), None)   # bytes that are no entry prove nothing
             else:
                 trial._advance()
         except OutOfPlace:
             return None
         except ProtocolError as e:
-            return e.seat
+            return e.seat       # (None for bytes that are not an entry)
         return None
 
     def _confirm_evidence(self, evidence: list[bytes], culprit: int | None) -> None:

@@ -1,12 +1,14 @@
 """The game session: a sans-IO state machine for one game between N peers.
 
-Feed it what arrives (:meth:`Session.receive`, one envelope per call) and what
-the local player wants (:meth:`Session.act`, :meth:`Session.resign`); it
-returns events for the UI and queues the bytes to send
-(:meth:`Session.data_to_send`, to every other peer). It never reads a socket
-or a clock: :meth:`Session.tick` takes ``now`` for timeouts. Every entry it
-accepts, its own or a peer's, goes to ``store`` (the log file) before any
-byte that depends on it is handed out for sending.
+Feed it what arrives (:meth:`Session.receive`, one entry per call, opened and
+its signature checked by :func:`protocol.log.open_entry` where it came in) and
+what the local player wants (:meth:`Session.act`, :meth:`Session.resign`); it
+returns events for the UI. What to send is the chain itself: a link sends
+each peer the entries of :attr:`Session.chain` it lacks (but an entry's
+author). It never reads a socket or a clock: :meth:`Session.tick` takes
+``now`` for timeouts. Every entry it accepts, its own or a peer's, goes to
+``store`` (the log file) before it is in the chain, so before any link can
+send it.
 
 The whole game is ONE hash chain with a total order; at every point exactly
 one seat may write the next entry (and any member may end the game with an
@@ -112,7 +114,6 @@ class Session(Seating, Play, Ending, Claims):
         self.finals: dict[int, dict] = {}
         self.ends: dict[int, dict] = {}
         self.result: GameOver | Aborted | Replaced | None = None
-        self._outbox: list[bytes] = []
         self._events: list = []
         self.claiming: Claim | None = None
         """The claim (or replace) the seats answer now (:mod:`.claims`)."""
@@ -184,14 +185,9 @@ class Session(Seating, Play, Ending, Claims):
     def over(self) -> bool:
         return self.phase in OVER_PHASES
 
-    def entries_after(self, count: int) -> list[bytes]:
+    def entries_after(self, count: int) -> list[Entry]:
         """The entries a peer with ``count`` entries lacks (resume after a dropped link)."""
-        return [e.raw for e in self.chain[count:]]
-
-    def data_to_send(self) -> list[bytes]:
-        """The entries to send to every other peer (but an entry's author), in order (and forget them)."""
-        out, self._outbox = self._outbox, []
-        return out
+        return self.chain[count:]
 
     def start(self) -> list:
         """The host writes its hello."""
@@ -210,8 +206,9 @@ class Session(Seating, Play, Ending, Claims):
             return None
         return self._expected_seat()
 
-    def receive(self, raw: bytes, sender: bytes | None = None, on_error: str = "abort") -> list:
-        """One entry from a peer. Returns events; queues what to send.
+    def receive(self, entry: Entry, sender: bytes | None = None, on_error: str = "abort") -> list:
+        """One entry from a peer (opened: its bytes and signature checked once, where they came in). Returns
+        events.
 
         A protocol breach ends the game with an abort naming the culprit
         (``on_error="abort"``); with ``on_error="raise"`` the ProtocolError is
@@ -226,7 +223,7 @@ class Session(Seating, Play, Ending, Claims):
                 raise ProtocolError("the game is over")
             return []
         try:
-            self._receive(raw, sender)
+            self._receive(entry, sender)
         except OutOfPlace as e:
             if on_error == "raise":
                 raise
@@ -236,7 +233,7 @@ class Session(Seating, Play, Ending, Claims):
         except ProtocolError as e:
             if on_error == "raise":
                 raise
-            self._abort(str(e), e.seat, [raw])
+            self._abort(str(e), e.seat, [entry.raw])
         self._advance_safely()
         return self._flush()
 
@@ -358,11 +355,7 @@ class Session(Seating, Play, Ending, Claims):
 
     # ------------------------------------------------------------ reading an entry
 
-    def _receive(self, raw: bytes, sender: bytes | None) -> None:
-        try:
-            entry = open_entry(raw)
-        except ProtocolError as e:
-            raise OutOfPlace(f"bytes that are not an entry signed by its author ({e})", hostile=True) from None
+    def _receive(self, entry: Entry, sender: bytes | None) -> None:
         if entry.seq < len(self.chain) and self.chain[entry.seq].raw == entry.raw:
             return  # a resent entry we already hold: harmless
         c = self.claiming
@@ -437,3 +430,12 @@ class Session(Seating, Play, Ending, Claims):
         except self._fairmod.FairError as e:
             raise ProtocolError(f"the fair table failed: {e}", None) from None
 
+
+def receive_frame(session: Session, raw: bytes, sender: bytes | None) -> list:
+    """What a session says of bytes that came on a link: opened and signature-checked here, once; bytes that
+    are not an entry signed by its author prove nothing against anyone (dropped, the link may be closed)."""
+    try:
+        entry = open_entry(raw)
+    except ProtocolError as e:
+        return [Dropped(f"bytes that are not an entry signed by its author ({e})", sender, hostile=True)]
+    return session.receive(entry, sender=sender)

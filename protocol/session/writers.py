@@ -25,9 +25,7 @@ if TYPE_CHECKING:
 
 
 class LiveWriter:
-    """Signs our entries with our identity; every accepted entry goes to ``store`` (the log file) and,
-    if another seat wrote it, to the outbox too (the echo: a seat that shows different entries to
-    different peers is caught by both signatures)."""
+    """Signs our entries with our identity; every accepted entry goes to ``store`` (the log file)."""
 
     live = True
     checks_evidence = False
@@ -41,7 +39,6 @@ class LiveWriter:
         prev = s.chain[-1].hash if s.chain else FIRST_PREV
         entry = seal(s.identity, game=s.game_id, seq=len(s.chain), prev=prev, kind=kind, body=body)
         s._append(entry)
-        s._outbox.append(entry.raw)
         return entry
 
     def choose(self, s: "Session", kind: str, body: dict) -> Entry | None:
@@ -53,15 +50,12 @@ class LiveWriter:
     def keep(self, s: "Session", entry: Entry) -> None:
         if self.store is not None:
             self.store(entry.raw)
-        if entry.author != s.public:
-            s._outbox.append(entry.raw)
 
     def retract(self, s: "Session", entry: Entry) -> None:
-        """Take back our last entry (a claim that lost its race): from the store if it can, and the outbox."""
+        """Take back our last entry (a claim that lost its race) from the store, if it can."""
         retract = getattr(self.store, "retract", None)
         if retract is not None:
             retract(entry.raw)
-        s._outbox = [raw for raw in s._outbox if raw != entry.raw]
 
 
 class ReplayWriter:

@@ -115,7 +115,7 @@ def test_a_claim_against_a_seat_that_is_not_awaited_names_the_claimer(kind):
     body = ({"seat": 0, "reason": reason, "scores": scores} if kind == "claim" else
             {"reason": reason, "culprit": 0, "evidence": [], "seed": guest.seed, "scores": scores})
     false = seal(guest.identity, game=guest.game_id, seq=len(guest.chain), prev=guest.head[1], kind=kind, body=body)
-    events = host.receive(false.raw, sender=guest.public)
+    events = host.receive(false, sender=guest.public)
     assert isinstance(host.result, Aborted) and host.result.culprit == 1, host.result   # the claimer, not seat 1
     words = ("names seat 1, but the game waits for seat 2" if kind == "claim"
              else "without a claim the other seats agreed to (the game waits for seat 2)")
@@ -172,8 +172,8 @@ def test_a_seat_cut_off_while_it_moved_learns_the_claim_that_ended_the_game():
     assert [e.kind for e in claimer.chain[place:]] == ["claim", "agree", "abort"]
     assert isinstance(claimer.result, Aborted) and claimer.result.culprit == 2 and claimer.result.agreed == (1,)
     events = []
-    for raw in claimer.entries_after(place):     # back: the others' entries from the place its own move holds
-        events += gone.receive(raw, sender=claimer.public)
+    for entry in claimer.entries_after(place):     # back: the others' entries from the place its own move holds
+        events += gone.receive(entry, sender=claimer.public)
     assert isinstance(gone.result, Aborted) and gone.result.culprit == 2 and gone.result.by == 0, gone.result
     assert "while this peer was gone" in gone.result.reason and events[-1] == gone.result
     assert [e.raw for e in gone.chain[:place]] == [e.raw for e in claimer.chain[:place]], "identical up to there"
@@ -259,7 +259,7 @@ def test_at_a_table_of_two_a_staller_cannot_refuse_a_move_clock_claim():
                   body={"claim": claim.hash, "reason": "seat 2 is here"})
     other = Session.replay([e.raw for e in host.chain[:len(guest.chain)]], host.public, host.seed, games=games,
                            identity=host.identity)
-    other.receive(forged.raw, sender=guest.public)
+    other.receive(forged, sender=guest.public)
     assert isinstance(other.result, Aborted) and other.result.culprit == 1
     assert "refuses a claim that it ran out of the move clock" in other.result.reason
 
