@@ -185,7 +185,7 @@ class _EverySeat(Session):
     def _check_genesis(self, entry: Entry) -> None:
         if entry.body["nonce"] != hashlib.sha256(NONCE_DOMAIN + self.seeds[entry.author]).digest():
             raise ReplayMismatch(f"entry {entry.seq}: the genesis nonce is not the one the seat's revealed seed "
-                                 f"gives", self._seat_of(entry.author))
+                                 f"gives", self.roster.seat_of(entry.author))
 
     def _set_table(self, body, game) -> None:
         if type(game).digest is Game.digest:        # the contract's digest: the same bytes, computed faster

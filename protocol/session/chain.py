@@ -36,7 +36,7 @@ def place(s: "Session", entry: Entry, blame: int | None) -> str:
     index = len(s.chain)
     if entry.seq < index and entry.kind not in (ABORT, CLAIM, REPLACE) and s._claim_voided(entry):
         index = len(s.chain)      # the claim and its answers taken back: the claimed seat's own entry takes its place
-    who = f"entry {entry.seq} ({entry.kind}) signed by {s._seat_label(entry.author)}"
+    who = f"entry {entry.seq} ({entry.kind}) signed by {s.roster.seat_label(entry.author)}"
     if entry.game != s.game_id:
         if not s.game_id:
             raise OutOfPlace(f"{who} carries a game id before the game has one", hostile=True)
@@ -48,10 +48,10 @@ def place(s: "Session", entry: Entry, blame: int | None) -> str:
     if entry.seq < index:
         old = s.chain[entry.seq]
         if old.author == entry.author and old.prev == entry.prev:
-            raise ProtocolError(f"seat {s._seat_name(entry.author)} signed two different entries for "
+            raise ProtocolError(f"seat {s.roster.seat_name(entry.author)} signed two different entries for "
                                 f"sequence number {entry.seq}", blame)
         before = s.chain[entry.seq - 1].hash if entry.seq else FIRST_PREV
-        if entry.kind == ABORT and entry.author in (s.seats or s._keys()) and entry.prev == before:
+        if entry.kind == ABORT and entry.author in (s.seats or s.roster.keys()) and entry.prev == before:
             conflicting_abort(s, entry)
         raise OutOfPlace(f"{who}: that place is already taken (next is {index})")
     if entry.seq > index:
@@ -73,7 +73,7 @@ def conflicting_abort(s: "Session", entry: Entry) -> None:
     try:
         check(s._schemas[ABORT], entry.body, ABORT)      # its shape first: nothing is read before
     except ProtocolError as e:
-        raise ProtocolError(f"{s._seat_label(entry.author)} sent an abort at entry {entry.seq}, which our log "
+        raise ProtocolError(f"{s.roster.seat_label(entry.author)} sent an abort at entry {entry.seq}, which our log "
                             f"fills otherwise, and it is malformed ({e})", None) from None
     for raw in entry.body["evidence"]:
         try:
@@ -84,9 +84,9 @@ def conflicting_abort(s: "Session", entry: Entry) -> None:
             ours = s.chain[shown.seq]
             if (ours.author == shown.author and ours.raw != shown.raw and shown.game == ours.game
                     and shown.prev == ours.prev):
-                raise ProtocolError(f"seat {s._seat_name(shown.author)} signed two different entries for "
-                                    f"sequence number {shown.seq} (one shown by {s._seat_label(entry.author)}"
-                                    f"'s abort)", s._seat_of(shown.author))
+                raise ProtocolError(f"seat {s.roster.seat_name(shown.author)} signed two different entries for "
+                                    f"sequence number {shown.seq} (one shown by {s.roster.seat_label(entry.author)}"
+                                    f"'s abort)", s.roster.seat_of(shown.author))
     reason = entry.body["reason"]
-    raise ProtocolError(f"{s._seat_label(entry.author)} ended the game at entry {entry.seq}, which our log "
+    raise ProtocolError(f"{s.roster.seat_label(entry.author)} ended the game at entry {entry.seq}, which our log "
                         f"fills otherwise ({str(reason)[:200]})", None)

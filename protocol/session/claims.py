@@ -26,7 +26,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections import deque
 from typing import Callable
 
 from lanterne.engines import redeal
@@ -138,8 +137,8 @@ class Claims:
     def _check_claim(self, entry: Entry, blame: int | None) -> None:
         """It must name the awaited seat, come from another seat, bring the true scores (and for a replace a new
         key and the computer's mark, during play, on a table whose policy is ``computer``)."""
-        body, by = entry.body, self._seat_of(entry.author)
-        where = f"entry {entry.seq}: the {entry.kind} by {self._seat_label(entry.author)}"
+        body, by = entry.body, self.roster.seat_of(entry.author)
+        where = f"entry {entry.seq}: the {entry.kind} by {self.roster.seat_label(entry.author)}"
         if by is None or self.phase in OVER_PHASES or self.phase in (Phase.HELLO, Phase.CLAIM):
             raise ProtocolError(f"{where}: a claim comes from a seat, while the game waits for another one", blame)
         seat = body["seat"]
@@ -171,7 +170,7 @@ class Claims:
                                 f"{self.on_gone}); no replacement", blame)
         if self.phase != Phase.PLAY or seat in self.replaced.values():
             raise ProtocolError(f"{where}: a seat is given to a computer only during play, and only once", blame)
-        if body["key"] in self.seats or body["key"] in self.replaced or body["key"] in self._keys():
+        if body["key"] in self.seats or body["key"] in self.replaced or body["key"] in self.roster.keys():
             raise ProtocolError(f"{where}: the computer's key {ids.fingerprint(body['key'])} is already a "
                                 f"player's key", blame)
         if not body["name"].startswith(COMPUTER_MARK):
@@ -194,7 +193,7 @@ class Claims:
         except ProtocolError:
             return False
         if (self.my_seat is None or body["seat"] != self.my_seat or seq < 1 or entry.game != self.game_id
-                or entry.prev != self.chain[seq - 1].hash or self._seat_of(entry.author) is None
+                or entry.prev != self.chain[seq - 1].hash or self.roster.seat_of(entry.author) is None
                 or any(e.author != self.public for e in self.chain[seq:])):
             return False
         self._held[entry.hash] = (entry, 0)
@@ -216,10 +215,10 @@ class Claims:
         if held is None or entry.author == self.public or entry.game != self.game_id:
             return False
         root, agreed = held
-        by = self._seat_of(root.author)
+        by = self.roster.seat_of(root.author)
         answers = [i for i in range(len(self.seats)) if i not in (self.my_seat, by)] or [by]
         taken = root.kind == REPLACE and agreed >= len(answers)
-        if self._seat_of(entry.author) is None and not (taken and entry.author == root.body["key"]):
+        if self.roster.seat_of(entry.author) is None and not (taken and entry.author == root.body["key"]):
             return False     # (the computer that holds our seat now signs with the key the replace named)
         if taken:
             self.replaced_at = root.seq
@@ -231,7 +230,7 @@ class Claims:
         except (KeyError, ProtocolError):
             return False
         if entry.kind == AGREE and entry.body["replace"] == root.hash and agreed < len(answers) \
-                and self._seat_of(entry.author) == answers[agreed]:     # each answer from its seat, in seat order
+                and self.roster.seat_of(entry.author) == answers[agreed]:     # each answer from its seat, in seat order
             self._held[entry.hash] = (root, agreed + 1)
             return True
         if (entry.kind == ABORT and root.kind == CLAIM and entry.author == root.author
@@ -249,7 +248,7 @@ class Claims:
     def _take_claim(self, entry: Entry, awaited_since: float | None = None) -> None:
         """The claim is in the chain: the other seats but the claimed one answer in seat order (at a table of two,
         the claimed seat itself)."""
-        body, by = entry.body, self._seat_of(entry.author)
+        body, by = entry.body, self.roster.seat_of(entry.author)
         seat = body["seat"]
         order = tuple(i for i in range(len(self.seats)) if i not in (seat, by)) or (seat,)
         self.claiming = Claim(entry.kind, seat, by, entry.hash, order, reason=body.get("reason", ""),
@@ -298,7 +297,7 @@ class Claims:
     def _on_answer(self, entry: Entry, blame: int | None) -> None:
         c = self.claiming
         assert c is not None
-        seat = self._seat_of(entry.author)
+        seat = self.roster.seat_of(entry.author)
         field = "replace" if entry.kind == AGREE else "claim"
         if entry.body[field] != c.hash:
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} answers another claim", seat)
@@ -359,18 +358,13 @@ class Claims:
             self._out(r.by, f"seat {seat + 1} was given to a computer by seat {r.by + 1}: the others saw this "
                             f"peer gone")
             return
-        self.replaced[self.seats[seat]] = seat
-        self.seats[seat], self.names[seat] = r.key, r.name
-        self.my_seat = self._seat_of(self.public)
-        self.epoch += 1
-        self.old_steps += self.steps
-        self.steps = []
-        self._redeal = deque(redeal.redeal_ops(self.game, self.view))
+        self.roster.replace(seat, r.key, r.name)
+        ops = redeal.redeal_ops(self.game, self.view)
         self.view = redeal.lay_fresh(self.game, self.view)
         fair_id = hashlib.sha256(EPOCH_DOMAIN + self.game_id + self.chain[-1].hash).digest()
-        entropy = None if self.my_seat is None else Drbg(self.seed, FAIR_DOMAIN + b"/epoch/%d" % self.epoch)
-        self.fair = self._fairmod.FairTable(fair_id, self.my_seat, len(self.seats), entropy)
-        self._op = None
+        epoch = self.chance.epoch + 1
+        entropy = None if self.my_seat is None else Drbg(self.seed, FAIR_DOMAIN + b"/epoch/%d" % epoch)
+        self.chance.new_epoch(self._fairmod.FairTable(fair_id, self.my_seat, len(self.seats), entropy), ops)
         self._phases.fire(Trigger.SEAT_REPLACED)
         self._events.append(SeatReplaced(seat, r.name, r.key))
 

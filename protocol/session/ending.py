@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections import deque
 from typing import Any
 
 from lanterne.protocol.log import Entry, open_entry
@@ -149,15 +148,15 @@ class Ending:
 
     def _read_abort(self, entry: Entry, blame: int | None) -> None:
         """An abort by a member, in any phase: checked, then the game is over (or the dispute begins)."""
-        members = self.seats or self._keys()
+        members = self.seats or self.roster.keys()
         if entry.author not in members:
-            raise ProtocolError(f"entry {entry.seq}: an abort by {self._seat_label(entry.author)}, who does "
+            raise ProtocolError(f"entry {entry.seq}: an abort by {self.roster.seat_label(entry.author)}, who does "
                                 f"not play here", blame)
         culprit = entry.body.get("culprit")
         if culprit is not None and culprit >= max(len(self.seats), 1):
             raise ProtocolError(f"entry {entry.seq}: the abort blames seat {culprit + 1}, which does not "
                                 f"exist", blame)
-        by = self._seat_of(entry.author)
+        by = self.roster.seat_of(entry.author)
         reason = entry.body["reason"]
         if reason.startswith(CLAIM_REASON) and culprit is not None and culprit != by:
             self._check_closing(entry, culprit, by, blame)
@@ -166,7 +165,7 @@ class Ending:
         if said is not None and (ours is None or tuple(said) != ours):   # older logs carry no scores
             theirs = " ".join(str(x) for x in said)
             mine = " ".join(str(x) for x in ours) if ours is not None else "none (no game yet)"
-            raise ProtocolError(f"entry {entry.seq}: the abort by {self._seat_label(entry.author)} signs scores so "
+            raise ProtocolError(f"entry {entry.seq}: the abort by {self.roster.seat_label(entry.author)} signs scores so "
                                 f"far {theirs}; the position reached gives {mine}", blame)
         body = entry.body
         accuses = culprit is not None and culprit != by and not reason.startswith(CLAIM_REASON)
@@ -193,7 +192,7 @@ class Ending:
             awaited = self._expected_seat()
             why = (f"without a claim the other seats agreed to (the game waits for "
                    f"{'seat ' + str(awaited + 1) if awaited is not None else 'nobody'})")
-        raise ProtocolError(f"entry {entry.seq}: {self._seat_label(entry.author)} ends the game by a claim against "
+        raise ProtocolError(f"entry {entry.seq}: {self.roster.seat_label(entry.author)} ends the game by a claim against "
                             f"seat {culprit + 1} {why}", blame)
 
     def _ended(self, by: int | None, culprit: int | None, reason: str, audit: bool = False,
@@ -226,10 +225,9 @@ class Ending:
         trial._phases = copy.copy(self._phases)
         trial.clocks = self.clocks.copy()
         trial.view = self.view
-        trial.fair = copy.deepcopy(self.fair)
-        trial.steps, trial.finals, trial.ends = list(self.steps), dict(self.finals), dict(self.ends)
-        trial.seats, trial.names, trial.replaced = list(self.seats), list(self.names), dict(self.replaced)
-        trial._redeal = deque(self._redeal)
+        trial.chance = self.chance.copy()
+        trial.finals, trial.ends = dict(self.finals), dict(self.ends)
+        trial.roster = self.roster.copy()
         trial._held = dict(self._held)
         trial._events, trial.writer = [], LiveWriter(None)
         return trial
@@ -266,7 +264,7 @@ class Ending:
 
     # -- final reveals and results
     def _on_final(self, entry: Entry, blame: int | None) -> None:
-        seat = self._seat_of(entry.author)
+        seat = self.roster.seat_of(entry.author)
         if seat == self.my_seat:
             raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1} would not have written this", seat)
         try:
@@ -300,7 +298,7 @@ class Ending:
         self._phases.fire(Trigger.REVEALED)
 
     def _on_end(self, entry: Entry, blame: int | None) -> None:
-        seat = self._seat_of(entry.author)
+        seat = self.roster.seat_of(entry.author)
         mine = self._result_body()
         theirs = dict(entry.body)
         theirs.pop("seed")

@@ -8,7 +8,6 @@ public, the mover's proof.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from lanterne.engines import redeal
@@ -24,21 +23,15 @@ from .phases import Phase, Trigger
 class Play:
     """The play phase of :class:`~protocol.session.Session`."""
 
-    _redeal: deque
 
     @property
     def my_turn(self) -> bool:
         return (self.phase == Phase.PLAY and self.game is not None and not self.game.is_over(self.view)
                 and self.next_actor() == self.my_seat)
 
-    @property
-    def table_op(self) -> TableOp | None:
-        """The table op the fair table is resolving now (None: none)."""
-        return self._op
-
     def next_actor(self) -> int:
         """The engine's next actor, or TABLE while a re-deal is being resolved."""
-        return TABLE if self._redeal else self.game.next_actor(self.view)
+        return TABLE if self.chance.redeal else self.game.next_actor(self.view)
 
     def legal_actions(self) -> list[Action]:
         return self.game.legal_actions(self.view, self.my_seat) if self.my_turn else []
@@ -64,7 +57,7 @@ class Play:
         return self._flush()
 
     def _on_play(self, entry: Entry, blame: int | None) -> None:
-        seat = self._seat_of(entry.author)
+        seat = self.roster.seat_of(entry.author)
         if self.next_actor() != TABLE:
             self._on_move(entry, seat)
             return
@@ -126,33 +119,33 @@ class Play:
 
     def _step_play(self) -> bool:
         """What needs nobody else during play: the end of the game, a table outcome, our fair step."""
-        if not self._redeal and self.game.is_over(self.view):
-            if self._op is not None:
+        if not self.chance.redeal and self.game.is_over(self.view):
+            if self.chance.op is not None:
                 raise ProtocolError("the game ended while the table was busy", None)
             self._phases.fire(Trigger.GAME_OVER)
             return True
         if self.next_actor() != TABLE:
             return False
-        if self._op is None:
-            self._op = self._redeal[0] if self._redeal else self.game.table_op(self.view)
-            self.fair.begin(self._op, self.view)
+        if self.chance.op is None:
+            self.chance.op = self.chance.redeal[0] if self.chance.redeal else self.game.table_op(self.view)
+            self.fair.begin(self.chance.op, self.view)
         expected = self.fair.expected()
         if expected is None:
-            op, outcome = self._op, self.fair.outcome()
+            op, outcome = self.chance.op, self.fair.outcome()
             try:
-                if self._redeal:
+                if self.chance.redeal:
                     self.view, events = redeal.apply_redeal(self.view, op, outcome), []
-                    self._redeal.popleft()
+                    self.chance.redeal.popleft()
                 else:
                     self.view, events = self.game.apply(self.view, outcome)
             except (IllegalAction, RulesError) as e:
                 raise ProtocolError(f"the table's outcome does not apply: {e}", None) from None
-            self._op = None
+            self.chance.op = None
             self._events.append(TableResolved(op, outcome, tuple(events)))
             if op.face_down and op.to in self.replaced.values():
                 # A computer's cards are public, like the dummy's in bridge: its host (the claimer) sees them
                 # anyway, so every other seat must too (docs/protocol.md, "Claims").
-                self._redeal.append(TableOp(REVEAL, redeal.REDEAL_PILE, op.slots, why="a computer's cards are public"))
+                self.chance.redeal.append(TableOp(REVEAL, redeal.REDEAL_PILE, op.slots, why="a computer's cards are public"))
             return True
         if expected != self.my_seat or not self.writer.may_write(self):
             return False

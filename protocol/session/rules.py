@@ -66,7 +66,7 @@ def _seat_name(seat: int | None) -> str:
 def _play_writer(s: "Session") -> int | None:
     actor = s.next_actor()
     if actor == TABLE:
-        return s.fair.expected() if s._op is not None else None
+        return s.fair.expected() if s.chance.op is not None else None
     return actor
 
 
@@ -79,7 +79,7 @@ def _play_accepts(s: "Session") -> Callable[[str], bool]:
 def _play_refusal(s: "Session", seat: int | None, kind: str) -> str:
     actor = s.next_actor()
     if actor == TABLE:
-        return f"the table is resolving {s._op.kind if s._op is not None else 'a step'}; {kind} is not a table message"
+        return f"the table is resolving {s.chance.op.kind if s.chance.op is not None else 'a step'}; {kind} is not a table message"
     return f"seat {actor + 1} must move, not send {kind}"
 
 

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from typing import Any
 
 from lanterne.engines.core import Game, RulesError
@@ -28,20 +27,12 @@ from .kinds import (FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_SEATS, NONC
 from .phases import Phase, Trigger
 
 
-@dataclass
-class Member:
-    """A peer that said hello (a seat once the table is set)."""
-
-    key: bytes
-    name: str
-
-
 class Seating:
     """The hello, table and genesis phases of :class:`~protocol.session.Session`."""
 
     def join(self) -> list:
         """A guest writes its hello (automatic with ``auto_join`` once the host's is in)."""
-        if not self.host and self.phase == Phase.HELLO and self.chain and self.public not in self._keys():
+        if not self.host and self.phase == Phase.HELLO and self.chain and self.public not in self.roster.keys():
             self.writer.write(self, HELLO, {"versions": [VERSION], "name": self.name})
             self._after_hello_entry(self.chain[-1])
             self._after_hello()
@@ -55,7 +46,7 @@ class Seating:
             self._append(entry)
             self._set_table(entry.body, game)
             return
-        if entry.author in self._keys():
+        if entry.author in self.roster.keys():
             raise ProtocolError(f"entry {entry.seq}: {ids.fingerprint(entry.author)} said hello twice", blame)
         if len(self.peers) >= MAX_SEATS:
             raise ProtocolError(f"entry {entry.seq}: the table is full", blame)
@@ -83,7 +74,7 @@ class Seating:
 
     def _maybe_join(self) -> None:
         """A guest writes its hello once the host's is in (and, with a guest list, its turn has come)."""
-        if self.host or not self.auto_join or self.public in self._keys():
+        if self.host or not self.auto_join or self.public in self.roster.keys():
             return
         listed = self._listed_guests()
         if listed is not None and (self.public not in listed or listed.index(self.public) != len(self.peers) - 1):
@@ -92,8 +83,8 @@ class Seating:
             self._after_hello_entry(self.chain[-1])
 
     def _after_hello_entry(self, entry: Entry) -> None:
-        self.peers.append(Member(entry.author, entry.body["name"]))
-        self._events.append(Joined(len(self.peers) - 1, entry.body["name"], entry.author))
+        index = self.roster.join(entry.author, entry.body["name"])
+        self._events.append(Joined(index, entry.body["name"], entry.author))
 
     def _after_hello(self) -> None:
         """The host sets the table once every seat said hello."""
@@ -102,7 +93,7 @@ class Seating:
             players = len(self.guests) + 1
         if not (self.host and game is not None and len(self.peers) == players and self.phase == Phase.HELLO):
             return
-        keys = self._keys()
+        keys = self.roster.keys()
         body: dict[str, Any] = {"game": game.id, "variant": variant, "players": players, "options": options,
                                 "seats": keys, "names": [p.name for p in self.peers]}
         if self.on_gone != ON_GONE_END:     # the default is left out: older tables keep their bytes
@@ -125,7 +116,7 @@ class Seating:
             game.setup(players=body["players"], variant=body["variant"], **body["options"])
         except (RulesError, TypeError, ValueError, KeyError) as e:
             raise ProtocolError(f"the table cannot be played: {str(e)[:200]}", blame) from None
-        if body["seats"] != self._keys() or len(body["names"]) != len(body["seats"]) \
+        if body["seats"] != self.roster.keys() or len(body["names"]) != len(body["seats"]) \
                 or body["players"] != len(body["seats"]):
             raise ProtocolError("the table's seats are not the peers that said hello, in order", blame)
         if [p.name for p in self.peers] != body["names"]:
@@ -137,13 +128,12 @@ class Seating:
 
     def _set_table(self, body: dict, game: Game) -> None:
         self.game, self.variant, self.options = game, body["variant"], dict(body["options"])
-        self.seats, self.names = list(body["seats"]), list(body["names"])
+        self.roster.seat(body["seats"], body["names"])
         self.on_gone = body.get("on_gone", ON_GONE_END)
         # the host's claim time, signed in the table, is everybody's
         self.clocks.sign(body["claim_ms"] / 1000 if "claim_ms" in body else None,
                          body["move_ms"] / 1000 if "move_ms" in body else None)
         self.spectators = bool(body.get("watch", False))
-        self.my_seat = self._seat_of(self.public)
         self._phases.fire(Trigger.TABLE_SET)
         self._genesis_start = len(self.chain)
         self._events.append(TableSet(game.id, self.variant, len(self.seats), tuple(self.names),

@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import deque
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from lanterne.engines.core import Game, RulesError, State, TableOp
 from lanterne.protocol import identity as ids
@@ -41,6 +41,7 @@ from lanterne.protocol.log import FIRST_PREV, VERSION, Entry, open_entry
 from lanterne.protocol.wire import ProtocolError, check
 
 from . import chain
+from .chance import Chance, Step
 from .claim import Claim
 from .clocks import Clocks
 from .ending import Ending
@@ -52,7 +53,8 @@ from .phases import OVER_PHASES, Phase, PhaseState
 from .rules import RULES
 from .play import Play
 from .claims import Claims
-from .seating import Member, Seating
+from .roster import Member, Roster
+from .seating import Seating
 from .writers import LiveWriter, ReplayWriter
 
 
@@ -98,19 +100,14 @@ class Session(Seating, Play, Ending, Claims):
 
         self.chain: list[Entry] = []
         self._phases = PhaseState()
-        self.peers: list[Member] = []
-        self.seats: list[bytes] = []
-        self.names: list[str] = []
-        self.my_seat: int | None = None
+        self.roster = Roster(self.public)
         self.game: Game | None = None
         self.variant = variant
         self.options: dict = {}
         self.game_id: bytes = b""
         self.view: State | None = None
-        self.fair = None
-        self._op: TableOp | None = None
+        self.chance = Chance()
         self._genesis_start = 0
-        self.steps: list[tuple[int, str, dict]] = []
         self.finals: dict[int, dict] = {}
         self.ends: dict[int, dict] = {}
         self.result: GameOver | Aborted | Replaced | None = None
@@ -122,12 +119,6 @@ class Session(Seating, Play, Ending, Claims):
         claim, agreements so far) (:meth:`.claims.Claims._claimed_while_gone`)."""
         self.consent: Callable[[int], bool | None] | None = None
         """Our clock's answer to a claim against a seat (see :class:`.claims.Claims`); None: we agree."""
-        self.replaced: dict[bytes, int] = {}
-        """Keys that held a seat before a computer took it over -> that seat."""
-        self._redeal: deque[TableOp] = deque()
-        self.epoch = 0
-        """Fair tables so far after the first: one more per replacement."""
-        self.old_steps: list[tuple[int, str, dict]] = []
         self.replaced_at = 0
         """Index of the replace entry under way or done (entries by its seat's key from there on are dropped)."""
 
@@ -142,6 +133,58 @@ class Session(Seating, Play, Ending, Claims):
     def head(self) -> tuple[int, bytes]:
         """(number of entries, hash of the last one): what peers compare to resume."""
         return len(self.chain), self.chain[-1].hash if self.chain else FIRST_PREV
+
+    @property
+    def peers(self) -> list[Member]:
+        """The members that said hello, in hello order."""
+        return self.roster.peers
+
+    @property
+    def seats(self) -> list[bytes]:
+        """The seats' keys (a seat a computer took over: the computer's)."""
+        return self.roster.seats
+
+    @property
+    def names(self) -> list[str]:
+        return self.roster.names
+
+    @property
+    def my_seat(self) -> int | None:
+        """Our seat (None: a watcher, or before the table)."""
+        return self.roster.my_seat
+
+    @property
+    def replaced(self) -> dict[bytes, int]:
+        """Keys that held a seat before a computer took it over -> that seat."""
+        return self.roster.replaced
+
+    @property
+    def fair(self) -> Any:
+        """The fair table of this epoch (None before play)."""
+        return self.chance.fair
+
+    @fair.setter
+    def fair(self, table: Any) -> None:
+        self.chance.fair = table
+
+    @property
+    def steps(self) -> list[Step]:
+        """This epoch's fair steps, as the audit reads them."""
+        return self.chance.steps
+
+    @property
+    def old_steps(self) -> list[Step]:
+        """The fair steps of the epochs before this one."""
+        return self.chance.old_steps
+
+    @property
+    def epoch(self) -> int:
+        return self.chance.epoch
+
+    @property
+    def table_op(self) -> TableOp | None:
+        """The table op the fair table is resolving now (None: none)."""
+        return self.chance.op
 
     @property
     def timeout(self) -> float | None:
@@ -299,10 +342,10 @@ class Session(Seating, Play, Ending, Claims):
                 try:
                     if self.over:
                         raise ProtocolError(f"entry {index} ({entry.kind}) comes after the end of the game",
-                                            self._seat_of(entry.author))
+                                            self.roster.seat_of(entry.author))
                     if entry.author == self.public and entry.kind not in CHOICE_KINDS:
-                        raise ReplayMismatch(f"{entry.kind} is not what seat {self._seat_name(entry.author)} would "
-                                             f"write here", self._seat_of(entry.author))
+                        raise ReplayMismatch(f"{entry.kind} is not what seat {self.roster.seat_name(entry.author)} would "
+                                             f"write here", self.roster.seat_of(entry.author))
                     log.entries.popleft()
                     self._accept(entry, sender=None)
                     try:
@@ -329,26 +372,6 @@ class Session(Seating, Play, Ending, Claims):
         out, self._events = self._events, []
         return out
 
-    def _keys(self) -> list[bytes]:
-        return [p.key for p in self.peers]
-
-    def _seat_of(self, key: bytes | None) -> int | None:
-        if key is not None and key in self.seats:
-            return self.seats.index(key)
-        return None
-
-    def _seat_name(self, key: bytes) -> str:
-        seat = self._seat_of(key)
-        return str(seat + 1) if seat is not None else ids.fingerprint(key)
-
-    def _seat_label(self, key: bytes) -> str:
-        seat = self._seat_of(key)
-        if seat is not None:
-            return f"seat {seat + 1}"
-        if key in self._keys():
-            return f"peer {ids.fingerprint(key)}"
-        return f"unknown key {ids.fingerprint(key)}"
-
     def _expected_seat(self) -> int | None:
         rule = RULES.get(self.phase)
         return rule.writer(self) if rule is not None else None
@@ -367,7 +390,7 @@ class Session(Seating, Play, Ending, Claims):
 
     def _accept(self, entry: Entry, sender: bytes | None) -> None:
         """Check an entry's place in the chain, its shape, its author and kind, then let its phase read it."""
-        author_seat = self._seat_of(entry.author)
+        author_seat = self.roster.seat_of(entry.author)
         blame = author_seat
         if self.seats and author_seat is None and entry.author not in self.replaced \
                 and not (entry.prev in self._held and self.replacing_us(entry.author)):
@@ -381,7 +404,7 @@ class Session(Seating, Play, Ending, Claims):
         try:
             check(schema, entry.body, entry.kind)
         except ProtocolError as e:
-            raise ProtocolError(f"entry {entry.seq} by {self._seat_label(entry.author)}: {e}", blame) from None
+            raise ProtocolError(f"entry {entry.seq} by {self.roster.seat_label(entry.author)}: {e}", blame) from None
         if entry.kind == ABORT:
             self._read_abort(entry, blame)
             return
@@ -394,8 +417,8 @@ class Session(Seating, Play, Ending, Claims):
         expected = rule.writer(self)
         if (expected is not None and entry.author != self.seats[expected]
                 and not (rule.also is not None and rule.also(self, author_seat, entry.kind))):
-            raise ProtocolError(f"entry {entry.seq} ({entry.kind}) is {self._seat_label(self.seats[expected])}'s to "
-                                f"write, not {self._seat_label(entry.author)}'s (wrong author)", blame)
+            raise ProtocolError(f"entry {entry.seq} ({entry.kind}) is {self.roster.seat_label(self.seats[expected])}'s to "
+                                f"write, not {self.roster.seat_label(entry.author)}'s (wrong author)", blame)
         if not rule.accepts(self)(entry.kind):
             raise ProtocolError(f"entry {entry.seq}: {rule.refusal(self, author_seat, entry.kind)}", blame)
         rule.reader(self, entry, blame)

@@ -72,10 +72,10 @@ class ReplayWriter:
         if not self.entries:
             raise ReplayEnd()
         logged = self.entries[0]
-        seat = s._seat_of(s.public)
+        seat = s.roster.seat_of(s.public)
         if logged.author != s.public and logged.kind != ABORT:
-            err = ProtocolError(f"entry {len(s.chain)} ({logged.kind}) is {s._seat_label(s.public)}'s to write, not "
-                                f"{s._seat_label(logged.author)}'s (wrong author)", s._seat_of(logged.author))
+            err = ProtocolError(f"entry {len(s.chain)} ({logged.kind}) is {s.roster.seat_label(s.public)}'s to write, not "
+                                f"{s.roster.seat_label(logged.author)}'s (wrong author)", s.roster.seat_of(logged.author))
             err.entry = len(s.chain)
             raise err
         if logged.kind == ABORT:
@@ -88,7 +88,7 @@ class ReplayWriter:
         self.entries.popleft()
         prev = s.chain[-1].hash if s.chain else FIRST_PREV
         if logged.seq != len(s.chain) or logged.prev != prev or logged.game != s.game_id:
-            raise ReplayMismatch(f"entry {len(s.chain)} is out of place in the chain", s._seat_of(logged.author))
+            raise ReplayMismatch(f"entry {len(s.chain)} is out of place in the chain", s.roster.seat_of(logged.author))
         s._append(logged)
         return logged
 

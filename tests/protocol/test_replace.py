@@ -93,7 +93,7 @@ def _redealt_at(raws, session) -> Session:
     while lo < hi:
         mid = (lo + hi) // 2
         s = Session.replay(raws, session.public, session.seed, upto=mid)
-        if s.epoch and not s._redeal:
+        if s.epoch and not s.chance.redeal:
             hi = mid
         else:
             lo = mid + 1
