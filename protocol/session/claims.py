@@ -238,10 +238,10 @@ class Claims:
             self._phases.fire(Trigger.ABORT)
             scores = tuple(entry.body["scores"]) if "scores" in entry.body else None
             cause, waited = cause_of(root.body["reason"], root.body.get("clock"), self.my_seat, self.move_clock)
-            self.result = Aborted(by, self.my_seat, f"{root.body['reason']} (claimed by seat {by + 1} while this "
+            self.outcome.result = Aborted(by, self.my_seat, f"{root.body['reason']} (claimed by seat {by + 1} while this "
                                                     f"peer was gone, entry {root.seq})", scores, (), cause, waited,
                                   self.my_seat)
-            self._events.append(self.result)
+            self._events.append(self.outcome.result)
             return True
         return False
 
@@ -372,5 +372,5 @@ class Claims:
         """Our seat went to a computer: this peer plays no more."""
         self._phases.fire(Trigger.OUT)
         self.claiming = None
-        self.result = Replaced(self.my_seat, by, reason)
-        self._events.append(self.result)
+        self.outcome.result = Replaced(self.my_seat, by, reason)
+        self._events.append(self.outcome.result)

@@ -200,7 +200,7 @@ class Ending:
         """An abort: the game is over, unless it asks for the audit now (the dispute)."""
         if audit and culprit is None and self.phase == Phase.PLAY and self.fair is not None:
             self._phases.fire(Trigger.AUDIT)
-            self.disputed_by = by
+            self.outcome.disputed_by = by
             self._events.append(Disputed(reason))
             return
         c = self.claiming
@@ -215,8 +215,8 @@ class Ending:
             cause = Cause.NOBODY if culprit is None else Cause.RESIGNED if culprit == by else Cause.BREACH
         self._phases.fire(Trigger.ABORT)
         self.claiming = None
-        self.result = Aborted(by, culprit, reason, scores, agreed, cause, waited, claimed)
-        self._events.append(self.result)
+        self.outcome.result = Aborted(by, culprit, reason, scores, agreed, cause, waited, claimed)
+        self._events.append(self.outcome.result)
 
     def _trial(self):
         """A copy of this session at this position that can be fed an entry or stepped without changing us."""
@@ -226,7 +226,7 @@ class Ending:
         trial.clocks = self.clocks.copy()
         trial.view = self.view
         trial.chance = self.chance.copy()
-        trial.finals, trial.ends = dict(self.finals), dict(self.ends)
+        trial.outcome = self.outcome.copy()
         trial.roster = self.roster.copy()
         trial._held = dict(self._held)
         trial._events, trial.writer = [], LiveWriter(None)
@@ -235,8 +235,8 @@ class Ending:
     def _names(self, evidence: list[bytes]) -> int | None:
         """The seat this position blames on the evidence: its first entry fed here (with none, this position's
         own next step) fails naming it. None: it fails naming nobody, or does not fail (it proves nothing)."""
-        if not evidence and self.phase == Phase.DISPUTE and len(self.finals) == len(self.seats):
-            return getattr(self, "disputed_by", None)    # every secret is out and the audit found no cheat
+        if not evidence and self.phase == Phase.DISPUTE and len(self.outcome.finals) == len(self.seats):
+            return self.outcome.disputed_by    # every secret is out and the audit found no cheat
         trial = self._trial()
         try:
             if evidence:
@@ -272,24 +272,24 @@ class Ending:
         except self._fairmod.CheatDetected as e:
             raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
         self._append(entry)
-        self.finals[seat] = entry.body
+        self.outcome.finals[seat] = entry.body
         self._after_final()
 
     def _step_final(self) -> bool:
-        seat = len(self.finals)
+        seat = len(self.outcome.finals)
         if seat >= len(self.seats) or seat != self.my_seat or not self.writer.may_write(self):
             return False
         kind, body = self.fair.final_reveal()
         self.writer.write(self, kind, body)
-        self.finals[seat] = body
+        self.outcome.finals[seat] = body
         self._after_final()
         return True
 
     def _after_final(self) -> None:
-        if len(self.finals) < len(self.seats):
+        if len(self.outcome.finals) < len(self.seats):
             return
         if self.phase == Phase.DISPUTE:
-            raiser = getattr(self, "disputed_by", None)
+            raiser = self.outcome.disputed_by
             self._abort(f"every seat revealed its secrets and the audit found no cheat: the dispute raised by seat "
                         f"{raiser + 1 if raiser is not None else '?'} was unfounded", raiser, [])
             return
@@ -309,24 +309,24 @@ class Ending:
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} signs a different result "
                                 f"({theirs['scores']} against our {mine['scores']})", seat)
         self._append(entry)
-        self.ends[seat] = entry.body
+        self.outcome.ends[seat] = entry.body
         self._after_end()
 
     def _step_end(self) -> bool:
-        seat = len(self.ends)
+        seat = len(self.outcome.ends)
         if seat >= len(self.seats) or seat != self.my_seat or not self.writer.may_write(self):
             return False
         body = self._result_body()
         self.writer.write(self, END, body)
-        self.ends[seat] = body
+        self.outcome.ends[seat] = body
         self._after_end()
         return True
 
     def _after_end(self) -> None:
-        if len(self.ends) == len(self.seats):
+        if len(self.outcome.ends) == len(self.seats):
             self._phases.fire(Trigger.SIGNED)
-            self.result = GameOver(tuple(self.game.scores(self.view)), tuple(self.game.winners(self.view)))
-            self._events.append(self.result)
+            self.outcome.result = GameOver(tuple(self.game.scores(self.view)), tuple(self.game.winners(self.view)))
+            self._events.append(self.outcome.result)
 
     def _result_body(self) -> dict:
         return {"scores": list(self.game.scores(self.view)), "winners": list(self.game.winners(self.view)),

@@ -25,6 +25,7 @@ from .events import GameStarted, Joined, TableSet
 from .kinds import (FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_SEATS, NONCE_DOMAIN, ON_GONE, ON_GONE_END,
                     TABLE_KIND, Drbg)
 from .phases import Phase, Trigger
+from .terms import Terms
 
 
 class Seating:
@@ -127,13 +128,11 @@ class Seating:
         return game
 
     def _set_table(self, body: dict, game: Game) -> None:
-        self.game, self.variant, self.options = game, body["variant"], dict(body["options"])
+        self.terms = Terms.signed(body, game)
         self.roster.seat(body["seats"], body["names"])
-        self.on_gone = body.get("on_gone", ON_GONE_END)
         # the host's claim time, signed in the table, is everybody's
         self.clocks.sign(body["claim_ms"] / 1000 if "claim_ms" in body else None,
                          body["move_ms"] / 1000 if "move_ms" in body else None)
-        self.spectators = bool(body.get("watch", False))
         self._phases.fire(Trigger.TABLE_SET)
         self._genesis_start = len(self.chain)
         self._events.append(TableSet(game.id, self.variant, len(self.seats), tuple(self.names),

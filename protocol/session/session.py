@@ -45,16 +45,18 @@ from .chance import Chance, Step
 from .claim import Claim
 from .clocks import Clocks
 from .ending import Ending
-from .events import Aborted, Dispute, Dropped, GameOver, OutOfPlace, Replaced, ReplayEnd, ReplayMismatch
+from .events import Dispute, Dropped, OutOfPlace, ReplayEnd, ReplayMismatch
 from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
                     TABLE_NONCE_DOMAIN,
                     fair, schemas)
+from .outcome import Outcome, Result
 from .phases import OVER_PHASES, Phase, PhaseState
 from .rules import RULES
 from .play import Play
 from .claims import Claims
 from .roster import Member, Roster
 from .seating import Seating
+from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
 
 
@@ -79,8 +81,8 @@ class Session(Seating, Play, Ending, Claims):
         self._proposal = (game, players, variant, dict(options or {}))
         if on_gone not in ON_GONE:
             raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
-        self.on_gone = on_gone
-        """What the table does with a seat gone past the claim time (the host's choice, signed in the table)."""
+        self.terms = Terms(None, variant, {}, on_gone, spectators)
+        """The game and its rules for this table (the host's proposal until the table is signed)."""
         self.require_on_gone: str | None = None
         """A guest's condition: at its genesis turn it leaves (an abort naming itself) a table with another policy."""
         self.seed = seed if seed is not None else os.urandom(32)
@@ -89,8 +91,6 @@ class Session(Seating, Play, Ending, Claims):
         self.writer: LiveWriter | ReplayWriter = LiveWriter(store)
         self.clocks = Clocks(timeout, move_clock)
         """The claim time and the move clock (the host's, signed in the table as ``claim_ms`` and ``move_ms``)."""
-        self.spectators = spectators
-        """Whether the table lets spectators watch (the host's choice, signed in the table as ``watch``)."""
         self.auto_join = auto_join
         self.guests = list(guests) if guests else None
         """The host's list of guest keys in join order (known from the lobby); None: first come."""
@@ -101,16 +101,11 @@ class Session(Seating, Play, Ending, Claims):
         self.chain: list[Entry] = []
         self._phases = PhaseState()
         self.roster = Roster(self.public)
-        self.game: Game | None = None
-        self.variant = variant
-        self.options: dict = {}
         self.game_id: bytes = b""
         self.view: State | None = None
         self.chance = Chance()
         self._genesis_start = 0
-        self.finals: dict[int, dict] = {}
-        self.ends: dict[int, dict] = {}
-        self.result: GameOver | Aborted | Replaced | None = None
+        self.outcome = Outcome()
         self._events: list = []
         self.claiming: Claim | None = None
         """The claim (or replace) the seats answer now (:mod:`.claims`)."""
@@ -157,6 +152,44 @@ class Session(Seating, Play, Ending, Claims):
     def replaced(self) -> dict[bytes, int]:
         """Keys that held a seat before a computer took it over -> that seat."""
         return self.roster.replaced
+
+    @property
+    def game(self) -> Game | None:
+        """The table's game (None before the table)."""
+        return self.terms.game
+
+    @property
+    def variant(self) -> str:
+        return self.terms.variant
+
+    @property
+    def options(self) -> dict:
+        return self.terms.options
+
+    @property
+    def on_gone(self) -> str:
+        """What the table does with a seat gone past the claim time (the host's choice, signed in the table)."""
+        return self.terms.on_gone
+
+    @property
+    def spectators(self) -> bool:
+        """Whether the table lets spectators watch (the host's choice, signed in the table as ``watch``)."""
+        return self.terms.spectators
+
+    @property
+    def result(self) -> Result | None:
+        """How the game ended (None: not over)."""
+        return self.outcome.result
+
+    @property
+    def finals(self) -> dict[int, dict]:
+        """Each seat's final reveal so far."""
+        return self.outcome.finals
+
+    @property
+    def ends(self) -> dict[int, dict]:
+        """Each seat's signed result so far."""
+        return self.outcome.ends
 
     @property
     def fair(self) -> Any:
