@@ -1,4 +1,5 @@
-"""The game session: one peer's side of one game, sans-IO (see :mod:`.session` and the phase table in :mod:`.phases`).
+"""The game session: one peer's side of one game, sans-IO (see :mod:`.session`, its transitions in :mod:`.phases`
+and what each phase reads and writes in :mod:`.rules`).
 
 Everything a caller needs is importable from here: the :class:`Session`,
 its events, the message kinds and constants.

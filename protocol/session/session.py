@@ -12,11 +12,15 @@ send it.
 
 The whole game is ONE hash chain with a total order; at every point exactly
 one seat may write the next entry (and any member may end the game with an
-``abort``). The phases, who writes in each and what it may send, are the
-table in :mod:`.phases`; each phase's reading and writing is in its module
+``abort``). The phases and what moves the game between them are the table
+of :mod:`.phases`; who writes in each and what it may send, the table of
+:mod:`.rules`; each phase's reading and writing is in its module
 (:mod:`.seating`, :mod:`.play`, :mod:`.ending`, :mod:`.claims`); where
 an entry belongs in the chain is :mod:`.chain`; whether our entries are
-signed now or read back from a log is the writer (:mod:`.writers`).
+signed now or read back from a log is the writer (:mod:`.writers`). The
+session's state is in small parts (docs/architecture.md, "The session's
+parts"): the phase, the claim under way, the clocks, the roster, the terms
+of the table, the fair table, the outcome.
 
 Every protocol breach ends the game with an ``abort`` entry naming the seat
 at fault and carrying the offending bytes as evidence, and only on evidence
