@@ -15,21 +15,39 @@ the author.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from lanterne.protocol.log import FIRST_PREV, Entry, open_entry
 from lanterne.protocol.wire import ProtocolError, check
 
 from .events import OutOfPlace
 from .kinds import ABORT, CLAIM, REPLACE
+from .roster import Roster
 
-if TYPE_CHECKING:
-    from .session import Session
+
+class Placing(Protocol):
+    """What placement needs of a session: the chain, the game id, who is who, the schemas, and the held claims
+    against our seat (:mod:`.claims`)."""
+
+    chain: list[Entry]
+    game_id: bytes
+    roster: Roster
+    _schemas: dict[str, dict]
+    _held: dict[bytes, tuple[Entry, int]]
+
+    @property
+    def seats(self) -> list[bytes]: ...
+
+    def _claim_voided(self, entry: Entry) -> bool: ...
+
+    def _claimed_while_gone(self, entry: Entry) -> bool: ...
+
+    def _built_on_held(self, entry: Entry) -> bool: ...
 
 NEXT, HELD = "next", "held"
 
 
-def place(s: "Session", entry: Entry, blame: int | None) -> str:
+def place(s: Placing, entry: Entry, blame: int | None) -> str:
     """``NEXT`` if ``entry`` extends the chain, ``HELD`` if it needs nothing more (a claim against our seat
     at a place our own entry holds, or an entry built on it: :mod:`.claims`); ProtocolError naming the
     author for a fork; else :class:`OutOfPlace` (dropped)."""
@@ -62,7 +80,7 @@ def place(s: "Session", entry: Entry, blame: int | None) -> str:
     return NEXT
 
 
-def conflicting_abort(s: "Session", entry: Entry) -> None:
+def conflicting_abort(s: Placing, entry: Entry) -> None:
     """Another member ended the game at a place our log already fills with another author's entry (a race:
     its abort and that entry were written at once), so the game is over for it, and for us.
 

@@ -39,8 +39,9 @@ from .events import Aborted, ClaimAsked, ClaimRefused, Replaced, ReplaceAsked, S
 from .kinds import (ABORT, AGREE, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, EPOCH_DOMAIN, FAIR_DOMAIN,
                     MOVE_CLOCK, ON_GONE_COMPUTER, REFUSE, REPLACE, Drbg)
 from .phases import OVER_PHASES, Phase, Trigger
+from .state import SessionState
 
-class Claims:
+class Claims(SessionState):
     """Claims and replacements by a computer, in :class:`~protocol.session.Session`."""
 
     consent: Callable[[int], bool | None] | None

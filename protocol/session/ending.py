@@ -41,9 +41,10 @@ from .clocks import Awaiting
 from .kinds import ABORT, CLAIM_REASON, END, MOVE_CLOCK
 from .phases import Phase, Trigger
 from .writers import LiveWriter
+from .state import SessionState
 
 
-class Ending:
+class Ending(SessionState):
     """The final, dispute and end phases, and every abort, of :class:`~protocol.session.Session`."""
 
     def resign(self, reason: str = "resigned") -> list:

@@ -18,9 +18,10 @@ from lanterne.protocol.wire import ProtocolError, pack
 from .events import Dispute, Moved, ReplayMismatch, TableResolved
 from .kinds import MOVE
 from .phases import Phase, Trigger
+from .state import SessionState
 
 
-class Play:
+class Play(SessionState):
     """The play phase of :class:`~protocol.session.Session`."""
 
 

@@ -25,7 +25,7 @@ end       seat k, k = results so far                  end                    our
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable
 
 from lanterne.engines.core import TABLE
 from lanterne.protocol.log import Entry
@@ -36,9 +36,7 @@ from .kinds import AGREE, END, FAIR_FINAL, GENESIS, HELLO, MOVE, REFUSE, TABLE_K
 from .phases import Phase
 from .play import Play
 from .seating import Seating
-
-if TYPE_CHECKING:
-    from .session import Session
+from .state import SessionState as Session
 
 
 @dataclass(frozen=True)
@@ -51,9 +49,9 @@ class Rule:
     """Whether a kind may come now from that writer."""
     refusal: Callable[["Session", int | None, str], str]
     """The reason a kind is refused (``seat``: the author's seat, ``kind``)."""
-    reader: Callable[["Session", Entry, int | None], None]
+    reader: Callable[[Any, Entry, int | None], None]
     """Reads an accepted entry (``blame``: the seat its author holds, if any)."""
-    step: Callable[["Session"], bool] | None
+    step: Callable[[Any], bool] | None
     """Writes what we write next (True: it wrote, and the loop goes on)."""
     also: Callable[["Session", int | None, str], bool] | None = None
     """Whether a seat other than the writer may write a kind here (the claimer closing at a table of two)."""

@@ -26,9 +26,10 @@ from .kinds import (FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_SEATS, NONC
                     TABLE_KIND, Drbg)
 from .phases import Phase, Trigger
 from .terms import Terms
+from .state import SessionState
 
 
-class Seating:
+class Seating(SessionState):
     """The hello, table and genesis phases of :class:`~protocol.session.Session`."""
 
     def join(self) -> list:

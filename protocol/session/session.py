@@ -37,15 +37,15 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import deque
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
-from lanterne.engines.core import Game, RulesError, State, TableOp
+from lanterne.engines.core import Game, RulesError, State
 from lanterne.protocol import identity as ids
-from lanterne.protocol.log import FIRST_PREV, VERSION, Entry, open_entry
+from lanterne.protocol.log import VERSION, Entry, open_entry
 from lanterne.protocol.wire import ProtocolError, check
 
 from . import chain
-from .chance import Chance, Step
+from .chance import Chance
 from .claim import Claim
 from .clocks import Clocks
 from .ending import Ending
@@ -53,12 +53,12 @@ from .events import Dispute, Dropped, OutOfPlace, ReplayEnd, ReplayMismatch
 from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
                     TABLE_NONCE_DOMAIN,
                     fair, schemas)
-from .outcome import Outcome, Result
-from .phases import OVER_PHASES, Phase, PhaseState
+from .outcome import Outcome
+from .phases import Phase, PhaseState
 from .rules import RULES
 from .play import Play
 from .claims import Claims
-from .roster import Member, Roster
+from .roster import Roster
 from .seating import Seating
 from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
@@ -122,148 +122,6 @@ class Session(Seating, Play, Ending, Claims):
         """Index of the replace entry under way or done (entries by its seat's key from there on are dropped)."""
 
     # ------------------------------------------------------------------ API
-
-    @property
-    def store(self) -> Callable[[bytes], None] | None:
-        """Where every accepted entry is written (the log file), while live."""
-        return getattr(self.writer, "store", None)
-
-    @property
-    def head(self) -> tuple[int, bytes]:
-        """(number of entries, hash of the last one): what peers compare to resume."""
-        return len(self.chain), self.chain[-1].hash if self.chain else FIRST_PREV
-
-    @property
-    def peers(self) -> list[Member]:
-        """The members that said hello, in hello order."""
-        return self.roster.peers
-
-    @property
-    def seats(self) -> list[bytes]:
-        """The seats' keys (a seat a computer took over: the computer's)."""
-        return self.roster.seats
-
-    @property
-    def names(self) -> list[str]:
-        return self.roster.names
-
-    @property
-    def my_seat(self) -> int | None:
-        """Our seat (None: a watcher, or before the table)."""
-        return self.roster.my_seat
-
-    @property
-    def replaced(self) -> dict[bytes, int]:
-        """Keys that held a seat before a computer took it over -> that seat."""
-        return self.roster.replaced
-
-    @property
-    def game(self) -> Game | None:
-        """The table's game (None before the table)."""
-        return self.terms.game
-
-    @property
-    def variant(self) -> str:
-        return self.terms.variant
-
-    @property
-    def options(self) -> dict:
-        return self.terms.options
-
-    @property
-    def on_gone(self) -> str:
-        """What the table does with a seat gone past the claim time (the host's choice, signed in the table)."""
-        return self.terms.on_gone
-
-    @property
-    def spectators(self) -> bool:
-        """Whether the table lets spectators watch (the host's choice, signed in the table as ``watch``)."""
-        return self.terms.spectators
-
-    @property
-    def result(self) -> Result | None:
-        """How the game ended (None: not over)."""
-        return self.outcome.result
-
-    @property
-    def finals(self) -> dict[int, dict]:
-        """Each seat's final reveal so far."""
-        return self.outcome.finals
-
-    @property
-    def ends(self) -> dict[int, dict]:
-        """Each seat's signed result so far."""
-        return self.outcome.ends
-
-    @property
-    def fair(self) -> Any:
-        """The fair table of this epoch (None before play)."""
-        return self.chance.fair
-
-    @fair.setter
-    def fair(self, table: Any) -> None:
-        self.chance.fair = table
-
-    @property
-    def steps(self) -> list[Step]:
-        """This epoch's fair steps, as the audit reads them."""
-        return self.chance.steps
-
-    @property
-    def old_steps(self) -> list[Step]:
-        """The fair steps of the epochs before this one."""
-        return self.chance.old_steps
-
-    @property
-    def epoch(self) -> int:
-        return self.chance.epoch
-
-    @property
-    def table_op(self) -> TableOp | None:
-        """The table op the fair table is resolving now (None: none)."""
-        return self.chance.op
-
-    @property
-    def timeout(self) -> float | None:
-        """Seconds a gone seat has before the claim (the table's once it signed one; None: no claim)."""
-        return self.clocks.timeout
-
-    @timeout.setter
-    def timeout(self, seconds: float | None) -> None:
-        self.clocks.timeout = seconds
-
-    @property
-    def move_clock(self) -> float | None:
-        """Seconds a seat may take for one step even while linked (None: no move clock, a linked player may
-        think as long as it likes)."""
-        return self.clocks.move_clock
-
-    @move_clock.setter
-    def move_clock(self, seconds: float | None) -> None:
-        self.clocks.move_clock = seconds
-
-    @property
-    def claim_signed(self) -> bool:
-        """The claim time is the host's, signed in the table: no peer's own setting replaces it."""
-        return self.clocks.signed
-
-    @property
-    def min_claim(self) -> float | None:
-        """A guest's condition: at its genesis turn it leaves a table whose claim time or move clock is shorter."""
-        return self.clocks.min_claim
-
-    @min_claim.setter
-    def min_claim(self, seconds: float | None) -> None:
-        self.clocks.min_claim = seconds
-
-    @property
-    def phase(self) -> Phase:
-        """Where the game is (:mod:`.phases`; only :meth:`.phases.PhaseState.fire` changes it)."""
-        return self._phases.phase
-
-    @property
-    def over(self) -> bool:
-        return self.phase in OVER_PHASES
 
     def entries_after(self, count: int) -> list[Entry]:
         """The entries a peer with ``count`` entries lacks (resume after a dropped link)."""
@@ -405,10 +263,6 @@ class Session(Seating, Play, Ending, Claims):
 
     # ------------------------------------------------------------ who is who
 
-    def _flush(self) -> list:
-        out, self._events = self._events, []
-        return out
-
     def _expected_seat(self) -> int | None:
         rule = RULES.get(self.phase)
         return rule.writer(self) if rule is not None else None
@@ -459,11 +313,6 @@ class Session(Seating, Play, Ending, Claims):
         if not rule.accepts(self)(entry.kind):
             raise ProtocolError(f"entry {entry.seq}: {rule.refusal(self, author_seat, entry.kind)}", blame)
         rule.reader(self, entry, blame)
-
-    def _append(self, entry: Entry) -> None:
-        self.chain.append(entry)
-        self.clocks.reset()
-        self.writer.keep(self, entry)
 
     # ------------------------------------------------------------ what needs nobody else
 

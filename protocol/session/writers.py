@@ -12,16 +12,27 @@ written, and the log's own entry arrives as any other.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
+from lanterne.protocol import identity as ids
 from lanterne.protocol.log import FIRST_PREV, Entry, seal
 from lanterne.protocol.wire import ProtocolError, pack
 
 from .events import ReplayEnd, ReplayMismatch
 from .kinds import ABORT
+from .roster import Roster
 
-if TYPE_CHECKING:
-    from .session import Session
+
+class Chained(Protocol):
+    """What a writer needs of a session: who signs, the chain and the game it extends, who is who."""
+
+    identity: ids.Identity | None
+    public: bytes
+    game_id: bytes
+    chain: list[Entry]
+    roster: Roster
+
+    def _append(self, entry: Entry) -> None: ...
 
 
 class LiveWriter:
@@ -33,7 +44,7 @@ class LiveWriter:
     def __init__(self, store: Callable[[bytes], None] | None = None):
         self.store = store
 
-    def write(self, s: "Session", kind: str, body: dict) -> Entry:
+    def write(self, s: Chained, kind: str, body: dict) -> Entry:
         if s.identity is None:
             raise ReplayEnd()     # a watcher writes nothing
         prev = s.chain[-1].hash if s.chain else FIRST_PREV
@@ -41,17 +52,17 @@ class LiveWriter:
         s._append(entry)
         return entry
 
-    def choose(self, s: "Session", kind: str, body: dict) -> Entry | None:
+    def choose(self, s: Chained, kind: str, body: dict) -> Entry | None:
         return self.write(s, kind, body) if s.identity is not None else None
 
-    def may_write(self, s: "Session") -> bool:
+    def may_write(self, s: Chained) -> bool:
         return s.identity is not None
 
-    def keep(self, s: "Session", entry: Entry) -> None:
+    def keep(self, s: Chained, entry: Entry) -> None:
         if self.store is not None:
             self.store(entry.raw)
 
-    def retract(self, s: "Session", entry: Entry) -> None:
+    def retract(self, s: Chained, entry: Entry) -> None:
         """Take back our last entry (a claim that lost its race) from the store, if it can."""
         retract = getattr(self.store, "retract", None)
         if retract is not None:
@@ -68,7 +79,7 @@ class ReplayWriter:
         self.checks_evidence = checks_evidence
         """verify: an abort of ours must carry evidence that blames the seat it names."""
 
-    def write(self, s: "Session", kind: str, body: dict) -> Entry:
+    def write(self, s: Chained, kind: str, body: dict) -> Entry:
         if not self.entries:
             raise ReplayEnd()
         logged = self.entries[0]
@@ -92,18 +103,18 @@ class ReplayWriter:
         s._append(logged)
         return logged
 
-    def choose(self, s: "Session", kind: str, body: dict) -> Entry | None:
+    def choose(self, s: Chained, kind: str, body: dict) -> Entry | None:
         """Nothing: the log's own entry comes as received. An abort ends what we write here
         (:class:`ReplayEnd`): the log's abort follows, naming the same seat, or the replay fails."""
         if kind == ABORT:
             raise ReplayEnd()
         return None
 
-    def may_write(self, s: "Session") -> bool:
+    def may_write(self, s: Chained) -> bool:
         return bool(self.entries)
 
-    def keep(self, s: "Session", entry: Entry) -> None:
+    def keep(self, s: Chained, entry: Entry) -> None:
         pass
 
-    def retract(self, s: "Session", entry: Entry) -> None:
+    def retract(self, s: Chained, entry: Entry) -> None:
         pass
