@@ -217,6 +217,7 @@ class Claims(SessionState):
             return False
         root, agreed = held
         by = self.roster.seat_of(root.author)
+        assert by is not None and self.my_seat is not None     # (held only when a seat claimed against ours)
         answers = [i for i in range(len(self.seats)) if i not in (self.my_seat, by)] or [by]
         taken = root.kind == REPLACE and agreed >= len(answers)
         if self.roster.seat_of(entry.author) is None and not (taken and entry.author == root.body["key"]):
@@ -250,6 +251,7 @@ class Claims(SessionState):
         """The claim is in the chain: the other seats but the claimed one answer in seat order (at a table of two,
         the claimed seat itself)."""
         body, by = entry.body, self.roster.seat_of(entry.author)
+        assert by is not None       # (checked: a claim comes from a seat)
         seat = body["seat"]
         order = tuple(i for i in range(len(self.seats)) if i not in (seat, by)) or (seat,)
         self.claiming = Claim(entry.kind, seat, by, entry.hash, order, reason=body.get("reason", ""),
@@ -299,6 +301,7 @@ class Claims(SessionState):
         c = self.claiming
         assert c is not None
         seat = self.roster.seat_of(entry.author)
+        assert seat is not None
         field = "replace" if entry.kind == AGREE else "claim"
         if entry.body[field] != c.hash:
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} answers another claim", seat)
@@ -360,6 +363,7 @@ class Claims(SessionState):
                             f"peer gone")
             return
         self.roster.replace(seat, r.key, r.name)
+        assert self.game is not None and self.view is not None
         ops = redeal.redeal_ops(self.game, self.view)
         self.view = redeal.lay_fresh(self.game, self.view)
         fair_id = hashlib.sha256(EPOCH_DOMAIN + self.game_id + self.chain[-1].hash).digest()
@@ -371,6 +375,7 @@ class Claims(SessionState):
 
     def _out(self, by: int, reason: str) -> None:
         """Our seat went to a computer: this peer plays no more."""
+        assert self.my_seat is not None
         self._phases.fire(Trigger.OUT)
         self.claiming = None
         self.outcome.result = Replaced(self.my_seat, by, reason)

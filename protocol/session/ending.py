@@ -253,6 +253,7 @@ class Ending(SessionState):
     def _confirm_evidence(self, evidence: list[bytes], culprit: int | None) -> None:
         """verify: our own abort's evidence must be refused by this position naming ``culprit`` (else the
         accusation was unfounded, and it names us)."""
+        assert culprit is not None
         named = self._names(evidence)
         if named == culprit:
             return
@@ -266,6 +267,7 @@ class Ending(SessionState):
     # -- final reveals and results
     def _on_final(self, entry: Entry, blame: int | None) -> None:
         seat = self.roster.seat_of(entry.author)
+        assert seat is not None
         if seat == self.my_seat:
             raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1} would not have written this", seat)
         try:
@@ -299,7 +301,9 @@ class Ending(SessionState):
         self._phases.fire(Trigger.REVEALED)
 
     def _on_end(self, entry: Entry, blame: int | None) -> None:
+        assert self.game is not None and self.view is not None
         seat = self.roster.seat_of(entry.author)
+        assert seat is not None
         mine = self._result_body()
         theirs = dict(entry.body)
         theirs.pop("seed")
@@ -314,6 +318,7 @@ class Ending(SessionState):
         self._after_end()
 
     def _step_end(self) -> bool:
+        assert self.game is not None and self.view is not None
         seat = len(self.outcome.ends)
         if seat >= len(self.seats) or seat != self.my_seat or not self.writer.may_write(self):
             return False
@@ -324,11 +329,13 @@ class Ending(SessionState):
         return True
 
     def _after_end(self) -> None:
+        assert self.game is not None and self.view is not None
         if len(self.outcome.ends) == len(self.seats):
             self._phases.fire(Trigger.SIGNED)
             self.outcome.result = GameOver(tuple(self.game.scores(self.view)), tuple(self.game.winners(self.view)))
             self._events.append(self.outcome.result)
 
     def _result_body(self) -> dict:
+        assert self.game is not None and self.view is not None
         return {"scores": list(self.game.scores(self.view)), "winners": list(self.game.winners(self.view)),
                 "digest": self.game.digest(self.view), "seed": self.seed}

@@ -62,7 +62,7 @@ def schemas() -> dict[str, dict]:
     One shared, read-only dict: ``wire.check`` compiles each schema once.
     """
     proof = fair.SCHEMAS["proof"]
-    own = {
+    own: dict[str, dict] = {
         HELLO: {"versions": ["list", "uint", 8], "name": "str", "guests?": ["list", "bytes32", MAX_SEATS - 1],
                 "table?": "bytes32"},
         TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],

@@ -8,7 +8,7 @@ public, the mover's proof.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from lanterne.engines import redeal
 from lanterne.engines.core import REVEAL, TABLE, Action, IllegalAction, RulesError, State, TableOp, as_action
@@ -27,20 +27,25 @@ class Play(SessionState):
 
     @property
     def my_turn(self) -> bool:
-        return (self.phase == Phase.PLAY and self.game is not None and not self.game.is_over(self.view)
-                and self.next_actor() == self.my_seat)
+        return (self.phase == Phase.PLAY and self.game is not None and self.view is not None
+                and not self.game.is_over(self.view) and self.next_actor() == self.my_seat)
 
     def next_actor(self) -> int:
         """The engine's next actor, or TABLE while a re-deal is being resolved."""
+        assert self.game is not None and self.view is not None
         return TABLE if self.chance.redeal else self.game.next_actor(self.view)
 
     def legal_actions(self) -> list[Action]:
-        return self.game.legal_actions(self.view, self.my_seat) if self.my_turn else []
+        if not self.my_turn:
+            return []
+        assert self.game is not None and self.view is not None and self.my_seat is not None
+        return self.game.legal_actions(self.view, self.my_seat)
 
     def act(self, action: Action) -> list:
         """Play ``action`` for our seat; IllegalAction (not a protocol error) if it cannot be played."""
         if not self.my_turn:
             raise IllegalAction("it is not our turn")
+        assert self.game is not None and self.view is not None and self.my_seat is not None
         action = as_action(action)
         before = self.view
         after, events = self.game.apply(before, action)
@@ -59,6 +64,7 @@ class Play(SessionState):
 
     def _on_play(self, entry: Entry, blame: int | None) -> None:
         seat = self.roster.seat_of(entry.author)
+        assert seat is not None     # (the chain lets only seats write during play)
         if self.next_actor() != TABLE:
             self._on_move(entry, seat)
             return
@@ -76,6 +82,7 @@ class Play(SessionState):
         self.steps.append((seat, entry.kind, entry.body))
 
     def _on_move(self, entry: Entry, seat: int) -> None:
+        assert self.game is not None and self.view is not None
         body = entry.body
         action = as_action(body["action"])
         if not action or not isinstance(action[0], str):
@@ -120,6 +127,7 @@ class Play(SessionState):
 
     def _step_play(self) -> bool:
         """What needs nobody else during play: the end of the game, a table outcome, our fair step."""
+        assert self.game is not None and self.view is not None
         if not self.chance.redeal and self.game.is_over(self.view):
             if self.chance.op is not None:
                 raise ProtocolError("the game ended while the table was busy", None)
@@ -133,6 +141,8 @@ class Play(SessionState):
         expected = self.fair.expected()
         if expected is None:
             op, outcome = self.chance.op, self.fair.outcome()
+            assert op is not None
+            events: Sequence[Any]
             try:
                 if self.chance.redeal:
                     self.view, events = redeal.apply_redeal(self.view, op, outcome), []
@@ -152,7 +162,7 @@ class Play(SessionState):
             return False
         kind, body = self.fair.produce()
         self.writer.write(self, kind, body)
-        self.steps.append((self.my_seat, kind, body))
+        self.steps.append((expected, kind, body))
         return True
 
     def _made_public(self, before: State, after: State) -> list[int]:
@@ -162,6 +172,7 @@ class Play(SessionState):
         return [s for s in range(len(a)) if a[s] == everyone and (s >= len(b) or b[s] != everyone)]
 
     def _text(self, state: State, action: Action) -> str:
+        assert self.game is not None
         try:
             return self.game.format_action(state, action)
         except Exception:  # notation is for people; never let it break the protocol

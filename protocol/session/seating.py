@@ -151,6 +151,7 @@ class Seating(SessionState):
     def _step_genesis(self) -> bool:
         """Our genesis nonce, when it is our turn (a guest that asked for another on-gone policy leaves)."""
         if self.phase == Phase.GENESIS and self._expected_seat() == self.my_seat and self.writer.may_write(self):
+            assert self.my_seat is not None
             if self.require_on_gone and self.require_on_gone != self.on_gone:
                 self._abort(f"seat {self.my_seat + 1} plays only with on-gone policy {self.require_on_gone}, "
                             f"not {self.on_gone}", self.my_seat, [])
@@ -177,6 +178,7 @@ class Seating(SessionState):
         short = None if self.host else self.clocks.too_short()
         if short is not None:
             what, value = short
+            assert self.my_seat is not None
             return (f"seat {self.my_seat + 1} plays only with a {what} of at least {self.min_claim:g} s; this "
                     f"table's is {value:g} s")
         return ""
@@ -194,6 +196,7 @@ class Seating(SessionState):
         self._after_genesis_entry()
 
     def _start_play(self) -> None:
+        assert self.game is not None
         game = self.game
         state = game.setup(players=len(self.seats), variant=self.variant, **self.options)
         self.view = game.view(state, self.my_seat)

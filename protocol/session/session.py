@@ -75,9 +75,10 @@ class Session(Seating, Play, Ending, Claims):
                  guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END,
                  move_clock: float | None = None, spectators: bool = False):
         self.identity = identity
-        self.public: bytes = identity.public if identity is not None else public
-        if self.public is None:
+        key = identity.public if identity is not None else public
+        if key is None:
             raise ValueError("a session needs an identity (or a public key to replay)")
+        self.public: bytes = key
         self.host = host
         self.name = name
         if host and game is not None:
@@ -120,6 +121,8 @@ class Session(Seating, Play, Ending, Claims):
         """Our clock's answer to a claim against a seat (see :class:`.claims.Claims`); None: we agree."""
         self.replaced_at = 0
         """Index of the replace entry under way or done (entries by its seat's key from there on are dropped)."""
+        self.replayed_events: list = []
+        """What a replay with ``keep_events`` said, in order."""
 
     # ------------------------------------------------------------------ API
 
