@@ -94,9 +94,6 @@ class PhaseState:
         self.phase = Phase.HELLO
         self.back: Phase | None = None
 
-    def can(self, trigger: Trigger) -> bool:
-        return (self.phase, trigger) in TRANSITIONS
-
     def fire(self, trigger: Trigger) -> Phase:
         """Apply the row (phase, trigger); PhaseError if there is none."""
         target = TRANSITIONS.get((self.phase, trigger))
