@@ -249,24 +249,25 @@ class RecordedGame(LocalGame):
     # -- the sessions
     def _deliver(self) -> LogEntry | None:
         """Run the pipe until nobody has anything to send; turn the sessions' events into log lines."""
+        from lanterne.protocol.session import Aborted, Moved, TableResolved
+
         self.pipe.deliver()
         last = None
         own: dict[int, object] = {}
         for i in range(1, len(self.sessions)):  # a seat's move in its own words (a claimed card is public once played)
             for ev in self.pipe.events[i][self._seen[i]:]:
-                if type(ev).__name__ == "Moved" and ev.seat == i:
+                if isinstance(ev, Moved) and ev.seat == i:
                     own[ev.entry] = ev
             self._seen[i] = len(self.pipe.events[i])
         for ev in self.pipe.events[0][self._seen[0]:]:
-            kind = type(ev).__name__
-            if kind == "Moved":
+            if isinstance(ev, Moved):
                 ev = own.get(ev.entry, ev)
                 last = self._record(ev.seat, ev.text, list(ev.events))
                 self._moves += 1
-            elif kind == "TableResolved":
+            elif isinstance(ev, TableResolved):
                 public = ev.outcome if ev.op.kind == ROLL else None
                 self._record(TABLE, describe_table_op(ev.op, public, self.game.id), list(ev.events))
-            elif kind == "Aborted":
+            elif isinstance(ev, Aborted):
                 self.last_error = _("The game was aborted: {reason}").format(reason=ev.reason)
         self._seen[0] = len(self.pipe.events[0])
         over = self.sessions[0].over

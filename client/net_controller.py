@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import time
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
@@ -48,8 +47,8 @@ from lanterne.protocol.net.files import ResumeError
 from lanterne.protocol.net.handshake import HandshakeError
 from lanterne.protocol.net.invite import Declined
 from lanterne.protocol.net.peer import Peer, PeerOptions, Think
-from lanterne.protocol.session import (CLAIM_REASON, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimAsked,
-                              ClaimRefused, Disputed, GameOver, GameStarted, Moved, Replaced, ReplaceAsked,
+from lanterne.protocol.session import (CLAIM_REASON, CLAIMED, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Cause, ClaimAsked,
+                              ClaimRefused, Disputed, GameOver, GameStarted, Moved, Phase, Replaced, ReplaceAsked,
                               SeatReplaced, Session, TableResolved, TableSet)
 from lanterne.protocol.net.transport import LinkClosed
 from lanterne.protocol.wire import ProtocolError, printable
@@ -66,8 +65,6 @@ FAIR_WORDS = {
 """What a fair-table step is, in a player's words (a key, a reveal...)."""
 
 NOTES_KEPT = 200
-_CLAIM_TIME = re.compile(r" (?:for|of) ([0-9.]+) s$")
-"""The claim time in a claim's signed reason ('... sent nothing for 60 s')."""
 
 
 def is_computer(name: str) -> bool:
@@ -246,7 +243,7 @@ class NetworkGame(GameController):
             peer.think = think
         peer.computer_player = replacement_players(bot)
         if games is not None:
-            peer.session._games = games  # a game the registry does not know (tests)
+            peer.session.games = games  # a game the registry does not know (tests)
 
         async def run():
             discovery = Discovery(list(interfaces)) if discover else None
@@ -549,13 +546,12 @@ class NetworkGame(GameController):
 
     def ended_text(self, ev: Aborted) -> str:
         """A claim says who was gone and the scores so far; another early end names the seat at fault."""
-        if ev.culprit is not None and ev.reason.startswith(CLAIM_REASON) and 0 <= ev.culprit < len(self.seats):
-            who = self.seats[ev.culprit].label + (" " + _("(you)") if ev.culprit == self.my_seat else "")
-            found = _CLAIM_TIME.search(ev.reason)
-            took = f" {claim_time(float(found.group(1)))}" if found else ""
-            if "move clock" in ev.reason:
+        if ev.cause in CLAIMED and ev.claimed is not None and 0 <= ev.claimed < len(self.seats):
+            who = self.seats[ev.claimed].label + (" " + _("(you)") if ev.claimed == self.my_seat else "")
+            took = f" {claim_time(ev.waited)}" if ev.waited is not None else ""
+            if ev.cause == Cause.SLOW:
                 text = _("Game ended: {who} took more than the move clock of{took}").format(who=who, took=took)
-            elif "left the table for good" in ev.reason:
+            elif ev.cause == Cause.LEFT:
                 text = _("Game ended: {who} left the table for good").format(who=who)
             else:
                 text = _("Game ended: {who} was gone{took}").format(who=who, took=took)
@@ -632,13 +628,11 @@ class NetworkGame(GameController):
 
     def _claim_text(self) -> str:
         s = self.peer.session
-        c = s.claiming or {}
-        seat = c.get("seat", 0)
+        c = s.claiming
+        seat = c.seat if c is not None else 0
         who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
-        what = (_("Giving {who}'s seat to a computer") if c.get("kind") == "replace"
-                else _("Claim against {who}")).format(
-            
-            who=who)
+        what = (_("Giving {who}'s seat to a computer") if c is not None and c.replaces
+                else _("Claim against {who}")).format(who=who)
         expected = s.waiting_for()
         if expected is None or expected == s.my_seat:
             return _("{what}: answering...").format(what=what)
@@ -717,7 +711,7 @@ class NetworkGame(GameController):
             return Waiting("over") if self.failure is not None else Waiting("table")
         if s.over or self.failure is not None:
             return Waiting("over")
-        if s.phase == "play" and s.view is not None and not self.game.is_over(s.view):
+        if s.phase == Phase.PLAY and s.view is not None and not self.game.is_over(s.view):
             actor = s.next_actor()
             if actor == TABLE:
                 return Waiting("table")
@@ -753,7 +747,7 @@ class NetworkGame(GameController):
         gone = self.gone_text()
         if gone:
             return gone
-        if s.phase == "claim":
+        if s.phase == Phase.CLAIM:
             return self._claim_text()
         text = self._waiting_text()
         if self.link_down:
@@ -767,23 +761,19 @@ class NetworkGame(GameController):
             return _("Waiting for the other players to join...")
         other = expected != self.my_seat
         who = self.seats[expected].label if 0 <= expected < len(self.seats) else f"P{expected + 1}"
-        if s.phase == "genesis":
+        if s.phase == Phase.GENESIS:
             return _("Setting the table: waiting for {who}'s nonce").format(
                 who=who) if other else _("Setting the table...")
-        if s.phase in ("final", "dispute"):
+        if s.phase in (Phase.FINAL, Phase.DISPUTE):
             return _("Game done: waiting for {who}'s final reveal").format(
                 who=who) if other else _("Game done: revealing our secrets...")
-        if s.phase == "end":
+        if s.phase == Phase.END:
             return _("Game done: waiting for {who}'s signed result").format(
                 who=who) if other else _("Game done: signing the result...")
         if s.next_actor() == TABLE:
-            step = ""
-            try:
-                step = s.fair._steps[0][1]
-            except (AttributeError, IndexError, TypeError):
-                pass
-            what = _(FAIR_WORDS.get(step, N_("table step")))
-            op = s._op.kind if getattr(s, "_op", None) is not None else "table"
+            step = s.fair.next_kind() if s.fair is not None else None
+            what = _(FAIR_WORDS.get(step or "", N_("table step")))
+            op = s.table_op.kind if s.table_op is not None else "table"
             return (_("Waiting for {who}'s {what} ({op})").format(who=who, what=what, op=op) if other
                     else _("The table is working ({op})...").format(op=op))
         clock_left = self._move_clock_left()
@@ -794,9 +784,10 @@ class NetworkGame(GameController):
     def _move_clock_left(self, now: float | None = None) -> str:
         """', move clock 0:42 left' while the table's signed move clock runs for the seat to move ('' without)."""
         s = self.peer.session
-        started = getattr(s, "_awaited_since", None)
         if s is None or s.move_clock is None or s.over:
             return ""
+        awaiting = s.awaiting()
+        started = awaiting.since if awaiting is not None else None
         if started is None:
             return _(", move clock {time}").format(time=clock(s.move_clock))
         now = time.monotonic() if now is None else now

@@ -263,7 +263,7 @@ class Fuzzer:
 
         def run() -> None:
             try:
-                victim.receive(frame, sender=entry.author, on_error="raise")
+                victim.receive(open_entry(frame), sender=entry.author, on_error="raise")
             except ProtocolError:
                 raise                        # refused: the session is left as it was
             except BaseException:

@@ -1,7 +1,10 @@
 """Sessions joined by an in-memory pipe: the network, minus the network.
 
-Every entry a session queues is delivered, in order, to every other session
-(a FIFO of frames, so the run is deterministic). Computer players move for
+What each session sends is its chain, as over the network: the entries it
+has not sent yet (per session, a count checked against the hashes sent, so
+that a claim taken back is sent again from its place), in order, to every
+other session (a FIFO of frames, so the run is deterministic). Each frame is
+opened and its signature checked once, here, before a session reads it. Computer players move for
 their seat whenever their session says it is their turn. This drives
 ``lanterne selfplay --net memory`` and the protocol tests; ``protocol/net``
 drives the very same sessions over TCP.
@@ -13,9 +16,10 @@ from collections import deque
 from typing import Callable, Sequence
 
 from lanterne.engines.core import Game, Player, RulesError
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity
-from lanterne.protocol.wire import ProtocolError, unpack
-from lanterne.protocol.session import REPLACE, Session
+from lanterne.protocol.log import Entry
+from lanterne.protocol.session import REPLACE, Session, receive_frame
 
 
 class Pipe:
@@ -23,16 +27,27 @@ class Pipe:
 
     def __init__(self, sessions: Sequence[Session], tap: Callable[[int, bytes], None] | None = None):
         self.sessions = list(sessions)
-        self.frames: deque[tuple[int, bytes]] = deque()
+        self.frames: deque[tuple[int, Entry]] = deque()
         self.tap = tap
         self.events: list[list] = [[] for _ in sessions]
+        self.sent: list[list[bytes]] = [[] for _ in sessions]
+        """Per session, the hashes of the chain entries it sent (its chain's prefix, unless one was taken back)."""
 
     def collect(self, index: int, events: list) -> None:
+        """Note a session's events and send what its chain holds that it has not sent."""
+        if index == len(self.sent):
+            self.sent.append([])
         self.events[index].extend(events)
-        for raw in self.sessions[index].data_to_send():
+        chain, sent = self.sessions[index].chain, self.sent[index]
+        have = min(len(sent), len(chain))
+        while have and chain[have - 1].hash != sent[have - 1]:
+            have -= 1           # taken back (a claim that lost its race): send again from there
+        del sent[have:]
+        for entry in chain[have:]:
+            sent.append(entry.hash)
             if self.tap is not None:
-                self.tap(index, raw)
-            self.frames.append((index, raw))
+                self.tap(index, entry.raw)
+            self.frames.append((index, entry))
 
     def deliver(self, filter: Callable[[int, int, bytes], bytes | None] | None = None) -> int:
         """Deliver every frame in flight (and those they cause); returns how many.
@@ -42,26 +57,18 @@ class Pipe:
         """
         count = 0
         while self.frames:
-            src, raw = self.frames.popleft()
+            src, sent = self.frames.popleft()
             count += 1
-            author = _author(raw)
+            raw = sent.raw
             for dst, session in enumerate(self.sessions):
-                if dst == src or session.public == author:
+                if dst == src or session.public == sent.author:
                     continue
                 data = raw if filter is None else filter(src, dst, raw)
                 if data is None:
                     continue
-                self.collect(dst, session.receive(data, sender=self.sessions[src].public))
+                self.collect(dst, receive_frame(session, data, self.sessions[src].public))
         return count
 
-
-def _author(raw: bytes) -> bytes | None:
-    """The author an entry names (unchecked: the receiving session checks the signature)."""
-    try:
-        value = unpack(raw)
-    except ProtocolError:
-        return None
-    return value.get("author") if isinstance(value, dict) else None
 
 
 def play(sessions: Sequence[Session], players: Sequence[Player], *, max_steps: int = 100_000,
@@ -139,14 +146,14 @@ def play_replacing(sessions: Sequence[Session], players: Sequence[Player], compu
             cut = True
         movers = [i for i in live if pipe.sessions[i].my_turn]
         if not movers:
-            if host.phase == "claim" and not host.over:     # a table of two: the gone seat does not answer
+            if host.phase == Phase.CLAIM and not host.over:     # a table of two: the gone seat does not answer
                 host.tick(0.0)
                 pipe.collect(claimer, host.tick(host.timeout + 1.0))
                 continue
             if comp is None and cut and not host.over:
                 host.tick(0.0)
                 pipe.collect(claimer, host.tick(host.timeout + 1.0))
-                if (host.claiming is not None and host.claiming["kind"] == REPLACE) or host.replaced:
+                if (host.claiming is not None and host.claiming.replaces) or host.replaced:
                     comp = host_computer(host, games=games)
                     pipe.sessions.append(comp)
                     pipe.events.append([])

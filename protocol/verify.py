@@ -41,8 +41,8 @@ from lanterne.engines.core import Game
 from lanterne.protocol import identity as ids
 from lanterne.protocol.fair.reveal import RevealedTable
 from lanterne.protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
-from lanterne.protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, GENESIS, MOVE, NONCE_DOMAIN, REPLACE, TABLE_KIND,
-                              Aborted, Drbg, GameOver, GameStarted, OutOfPlace, Phase, ReplayMismatch,
+from lanterne.protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, MOVE, NONCE_DOMAIN, REPLACE, TABLE_KIND,
+                              Aborted, Drbg, GameOver, GameStarted, OutOfPlace, ReplayMismatch, Trigger,
                               Session)
 from lanterne.protocol.session.kinds import schemas
 from lanterne.protocol.wire import ProtocolError, check, printable
@@ -182,12 +182,10 @@ class _EverySeat(Session):
 
     seeds: dict[bytes, bytes]
 
-    def _on_genesis(self, entry, blame):
-        if entry.kind == GENESIS and entry.body["nonce"] != hashlib.sha256(NONCE_DOMAIN
-                                                                          + self.seeds[entry.author]).digest():
+    def _check_genesis(self, entry: Entry) -> None:
+        if entry.body["nonce"] != hashlib.sha256(NONCE_DOMAIN + self.seeds[entry.author]).digest():
             raise ReplayMismatch(f"entry {entry.seq}: the genesis nonce is not the one the seat's revealed seed "
-                                 f"gives", self._seat_of(entry.author))
-        super()._on_genesis(entry, blame)
+                                 f"gives", self.roster.seat_of(entry.author))
 
     def _set_table(self, body, game) -> None:
         if type(game).digest is Game.digest:        # the contract's digest: the same bytes, computed faster
@@ -201,7 +199,7 @@ class _EverySeat(Session):
         self.view = self.game.setup(players=len(self.seats), variant=self.variant, **self.options)
         self.fair = RevealedTable(self.game_id, len(self.seats),
                                   [Drbg(self.seeds[k], FAIR_DOMAIN) for k in self.seats])
-        self.phase = Phase.PLAY
+        self._phases.fire(Trigger.NONCES_IN)
         self._events.append(GameStarted(self.game_id))
 
 

@@ -39,8 +39,11 @@ MAX_STR_FIELD = 1024
 class ProtocolError(Exception):
     """A message that breaks the protocol; ``str(e)`` is one line saying why.
 
-    ``seat`` is the seat at fault when it is known (None: unknown or nobody).
+    ``seat`` is the seat at fault when it is known (None: unknown or nobody);
+    ``entry``, where a log is read, the index of the entry at fault.
     """
+
+    entry: int
 
     def __init__(self, message: str, seat: int | None = None):
         super().__init__(message)

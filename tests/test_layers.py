@@ -8,6 +8,9 @@
   -> rules -> notation -> game -> package ``__init__``, ``engines/core.py`` below them
   all. :data:`ORDER` places each package's modules; a new module must be
   placed there, so it cannot form a cycle.
+* ``client/`` touches no private name of ``protocol/``: no ``x._name`` where
+  ``_name`` is a function, method or attribute ``protocol/`` defines and
+  ``client/`` does not (its own privates on ``self`` or ``cls`` are its own).
 * ``engines/`` has no import cycle at all, and no import inside a function
   (the usual way to hide a cycle) other than those in :data:`ALLOWED_LATE`,
   each with its reason.
@@ -257,3 +260,64 @@ def test_every_import_of_the_project_goes_through_the_lanterne_package(top):
             for p in sources(top) for i in imports(p)
             if i.target.split(".")[0] in ("engines", "protocol", "client")]
     assert not bare, bare
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_names(top: str, root: Path = ROOT) -> set[str]:
+    """Every private name a layer defines: functions, methods, classes, and names or attributes it assigns."""
+    out: set[str] = set()
+    for path in sources(top, root):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and _private(node.name):
+                out.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    for x in ast.walk(target):
+                        if isinstance(x, ast.Attribute) and _private(x.attr):
+                            out.add(x.attr)
+                        elif isinstance(x, ast.Name) and _private(x.id):
+                            out.add(x.id)
+    return out
+
+
+def private_reads(top: str, theirs: set[str], root: Path = ROOT) -> list[str]:
+    """``x._name`` (or ``getattr(x, "_name")``) in a layer, ``_name`` one of ``theirs`` and ``x`` not ``self``
+    or ``cls``."""
+    found = []
+    for path in sources(top, root):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Attribute):
+                owner, name = node.value, node.attr
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr")
+                  and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)):
+                owner, name = node.args[0], node.args[1].value
+            else:
+                continue
+            if name in theirs and not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
+                found.append(f"{path.relative_to(root)}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_the_client_touches_no_private_name_of_the_protocol():
+    """What the client reads of a session or a peer is its public interface (typed records, methods), so that
+    the protocol can change inside without the app noticing."""
+    theirs = private_names("protocol") - private_names("client")
+    assert not private_reads("client", theirs), private_reads("client", theirs)
+
+
+def test_the_private_name_check_finds_a_read_of_another_layers_private(tmp_path):
+    (tmp_path / "protocol").mkdir()
+    (tmp_path / "protocol" / "session.py").write_text("class S:\n    def __init__(self):\n        self._op = None\n")
+    (tmp_path / "client").mkdir()
+    (tmp_path / "client" / "app.py").write_text("def f(s):\n    return s._op, s.op, getattr(s, '_op')\n")
+    theirs = private_names("protocol", tmp_path) - private_names("client", tmp_path)
+    assert private_reads("client", theirs, tmp_path) == ["client/app.py:2 s._op", "client/app.py:2 getattr(s, '_op')"]
+
+
+def test_the_session_package_has_no_import_cycle():
+    """The session's parts import nothing of the session (``TYPE_CHECKING`` imports count too)."""
+    graph = {module_name(p): {i.target for i in imports(p)} for p in sources("protocol/session")}
+    assert find_cycle({m: targets & graph.keys() for m, targets in graph.items()}) is None

@@ -86,7 +86,8 @@ def run(args) -> int:
         fail(_("cannot listen on {value}: {value2}").format(value=', '.join(interfaces), value2=e.strerror or e))
     except Stopped as e:
         return stopped(e)
-    return 0 if session.phase == "over" else 1
+    from lanterne.protocol.session.phases import Phase
+    return 0 if session.phase == Phase.OVER else 1
 
 
 # --------------------------------------------------------------------------

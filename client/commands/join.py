@@ -155,7 +155,8 @@ def run(args) -> int:
         finally:
             if discovery is not None:
                 await discovery.close()
-        return 0 if session.phase == "over" else 1
+        from lanterne.protocol.session.phases import Phase
+        return 0 if session.phase == Phase.OVER else 1
 
     try:
         return asyncio.run(until_signal(main()))

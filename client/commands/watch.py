@@ -65,7 +65,8 @@ def run(args) -> int:
             session = await spectator.watch(where[0], where[1], expect_fingerprint=expect)
         except Declined as e:
             fail(str(e))
-        return 0 if session.phase == "over" else 1
+        from lanterne.protocol.session.phases import Phase
+        return 0 if session.phase == Phase.OVER else 1
 
     try:
         return asyncio.run(until_signal(main()))

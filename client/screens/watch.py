@@ -29,6 +29,7 @@ from lanterne.client.widgets.chat import CHAT_BINDING, ChatPane
 from lanterne.client.widgets.move_log import public_notation, words_of
 from lanterne.client.widgets.replay_board import ReplayBoard
 from lanterne.engines.core import Game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.net.chat import ChatLine
 from lanterne.protocol.net.discovery import Advert
 from lanterne.protocol.session import Aborted, GameOver, Moved, TableSet
@@ -119,7 +120,7 @@ class WatchScreen(Screen):
         try:
             session = await self.spectator.watch(*self.address, expect_fingerprint=self.fingerprint)
             self.over = True
-            self._say((_("The game is over (it ended early).") if session.phase != "over"
+            self._say((_("The game is over (it ended early).") if session.phase != Phase.OVER
                        else _("The game is over (a normal end).")) + " " + _("Escape goes back to the lobby."))
         except asyncio.CancelledError:
             raise

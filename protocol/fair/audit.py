@@ -12,7 +12,7 @@ it happened.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, ClassVar
 
 from . import group as g
 from .messages import BodyError, check_body
@@ -83,7 +83,7 @@ class Auditor:
         except BodyError as e:
             self.problems.append((seat, f"{where}: bad {kind}: {e}"))
             return
-        problem = getattr(self, "_feed_" + kind[5:])(step, seat, body)
+        problem = self._FEED[kind](self, step, seat, body)
         if problem:
             self.problems.append((seat, f"{where}: {problem}"))
 
@@ -330,6 +330,11 @@ class Auditor:
                 out.append((seat, f"step {step}: {_who(seat)} claimed card {ident} in deck {d} position {pos}, "
                                   f"which is card {actual}"))
         return out
+
+    _FEED: ClassVar[dict[str, Callable[..., str | None]]] = {
+        "fair_commit": _feed_commit, "fair_open": _feed_open, "fair_relock": _feed_relock,
+        "fair_shuffle": _feed_shuffle, "fair_rekey": _feed_rekey, "fair_keys": _feed_keys, "fair_claim": _feed_claim}
+    """Each fair kind -> the method that records and checks a step of it."""
 
 
 def audit_transcript(game_id: bytes, players: int, steps: list[tuple[int, str, dict]],

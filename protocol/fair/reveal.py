@@ -26,7 +26,7 @@ Any difference raises :class:`CheatDetected` naming the author.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
@@ -130,6 +130,9 @@ class RevealedTable:
     def expected(self) -> int | None:
         return self._steps[0][0] if self._steps else None
 
+    def next_kind(self) -> str | None:
+        return self._steps[0][1] if self._steps else None
+
     def consume(self, seat: int, kind: str, body: dict) -> None:
         """A logged fair message: it must be what its author's secrets give here."""
         if not self._steps:
@@ -137,7 +140,7 @@ class RevealedTable:
         author, want, what = self._steps[0]
         if seat != author or kind != want:
             raise CheatDetected(seat, f"{_who(seat)} sent {kind} but the next step is {want} by {_who(author)}")
-        expected = getattr(self, "_make_" + kind[5:])(seat, what)
+        expected = self._MAKE[kind](self, seat, what)
         if not _same(body, expected):
             raise CheatDetected(seat, f"{_who(seat)}'s {kind} is not what its revealed seed gives")
         if kind in ("fair_relock", "fair_shuffle", "fair_rekey"):
@@ -311,3 +314,8 @@ class RevealedTable:
         if not _same(body, self.final_body(seat)):
             raise CheatDetected(seat, f"{_who(seat)}'s final reveal is not the secrets its revealed seed gives")
         self._finals.add(seat)
+
+    _MAKE: ClassVar[dict[str, Callable[..., dict]]] = {
+        "fair_commit": _make_commit, "fair_open": _make_open, "fair_relock": _make_relock,
+        "fair_shuffle": _make_shuffle, "fair_rekey": _make_rekey, "fair_keys": _make_keys}
+    """Each fair kind -> the method that gives the message its author's revealed seed makes."""

@@ -41,7 +41,7 @@ end, when :meth:`final_reveal` secrets let everyone recompute every step
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
@@ -215,12 +215,16 @@ class FairTable:
         """The seat that must author the next fair message; None when the op is done."""
         return self._steps[0][0] if self._steps else None
 
+    def next_kind(self) -> str | None:
+        """The kind of the fair message due next (None: the op is done)."""
+        return self._steps[0][1] if self._steps else None
+
     def produce(self) -> tuple[str, dict]:
         """Our next message (kind, body); only when ``expected()`` is our seat."""
         if self.seat is None or not self._steps or self._steps[0][0] != self.seat:
             raise FairError("it is not our fair step")
         _, kind, what = self._steps[0]
-        body = getattr(self, "_make_" + kind[5:])(what)
+        body = self._MAKE[kind](self, what)
         self._record(self.seat, kind, body)
         self._steps.pop(0)
         self._finish_if_done()
@@ -239,7 +243,7 @@ class FairTable:
             check_body(kind, body)
         except BodyError as e:
             raise CheatDetected(seat, f"{_who(seat)}: bad {kind}: {e}") from None
-        getattr(self, "_take_" + kind[5:])(seat, body, what)
+        self._TAKE[kind](self, seat, body, what)
         self._record(seat, kind, body)
         self._steps.pop(0)
         self._finish_if_done()
@@ -594,3 +598,12 @@ class FairTable:
     def _record(self, seat: int, kind: str, body: dict) -> None:
         self._audit.feed(self._step_no, seat, kind, body)
         self._step_no += 1
+
+    _MAKE: ClassVar[dict[str, Callable[..., dict]]] = {
+        "fair_commit": _make_commit, "fair_open": _make_open, "fair_relock": _make_relock,
+        "fair_shuffle": _make_shuffle, "fair_rekey": _make_rekey, "fair_keys": _make_keys}
+    """Each fair kind -> the method that makes our message of it."""
+    _TAKE: ClassVar[dict[str, Callable[..., None]]] = {
+        "fair_commit": _take_commit, "fair_open": _take_open, "fair_relock": _take_relock,
+        "fair_shuffle": _take_shuffle, "fair_rekey": _take_rekey, "fair_keys": _take_keys}
+    """Each fair kind -> the method that takes another seat's message of it."""

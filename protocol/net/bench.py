@@ -30,6 +30,7 @@ import asyncio
 import os
 import statistics
 import time
+from lanterne.protocol.session.phases import Phase
 
 LOCAL = "127.0.0.1"
 
@@ -138,6 +139,7 @@ def move_encryption_overhead_ms(moves: int = 2000) -> float:
 
 async def _deal_over_link(seed: int, secure: bool = True) -> float:
     from lanterne.engines.registry import get_game
+    from lanterne.protocol.log import open_entry
     from lanterne.protocol.memory import make_sessions
     from lanterne.protocol.net.handshake import Handshake
     from lanterne.protocol.net.transport import bound_port, connect, serve
@@ -147,22 +149,28 @@ async def _deal_over_link(seed: int, secure: bool = True) -> float:
     host_hs.receive(guest_hs.receive(host_hs.receive(guest_hs.opening())))
     ready = asyncio.Event()
 
+    sent = {host.public: 0, guest.public: 0}
+
+    async def send_own(session, link) -> None:
+        """What ``session`` wrote itself since the last call (the other seat has the rest)."""
+        for entry in session.chain[sent[session.public]:]:
+            if entry.author == session.public:
+                await link.send(entry.raw)
+        sent[session.public] = len(session.chain)
+
     async def carry(session, link, sender: bytes) -> None:
         while not ready.is_set():
-            session.receive(await link.recv(), sender=sender)
-            for raw in session.data_to_send():
-                await link.send(raw)
-            if session.phase == "play" and (host.my_turn or guest.my_turn):
+            session.receive(open_entry(await link.recv()), sender=sender)
+            await send_own(session, link)
+            if session.phase == Phase.PLAY and (host.my_turn or guest.my_turn):
                 ready.set()
 
     async def serve_guest(link) -> None:
         if secure:
             link.secure(host_hs.send_cipher, host_hs.recv_cipher)
-        for raw in host.start():
-            pass
+        host.start()
         start[0] = time.process_time()
-        for raw in host.data_to_send():
-            await link.send(raw)
+        await send_own(host, link)
         await carry(host, link, guest.public)
         await ready.wait()
 

@@ -46,6 +46,7 @@ from typing import Awaitable, Callable, Sequence
 
 from lanterne.engines.core import TABLE, Action, Game, Player, RulesError, State
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity, fingerprint
 from lanterne.protocol.log import Entry, open_entry
 from lanterne.protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimAsked, ClaimRefused, Dropped, GameOver, Moved,
@@ -278,7 +279,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
         session = self.session
         if session is None:
             return
-        if session.on_gone == ON_GONE_COMPUTER and session.phase == "play" and not session.over \
+        if session.on_gone == ON_GONE_COMPUTER and session.phase == Phase.PLAY and not session.over \
                 and any(s.key != self.me.public for s in self.seats):
             self.resigning = True
             self.files.update(over=True, resigned=True)     # nothing to resume: the seat is the others' to give
@@ -292,8 +293,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
 
     # ------------------------------------------------------------ reporting
     def _report(self, events: list) -> None:
-        session = self.session
-        session.data_to_send()  # the chain is the outbox: every sender reads it
+        session = self.session      # the chain is the outbox: every sender reads it
         for event in (*self._wake.values(), *self._watch_wake.values()):
             event.set()
         self._changed.set()
@@ -477,8 +477,8 @@ class Peer(Seating, Computers, Watchers, TableChat):
                 raw = await link.recv()
                 if session.over:
                     continue  # what comes after our end changes nothing
-                await self._check_signed(link, raw)
-                self._report(session.receive(raw, sender=key))
+                entry = await self._check_signed(link, raw)
+                self._report(session.receive(entry, sender=key))
                 self._tick()
         except LinkClosed as e:
             if not session.over:
@@ -521,16 +521,18 @@ class Peer(Seating, Computers, Watchers, TableChat):
         """The bytes of ``entry`` as sent to ``key`` (a cheat test overrides this to lie to one peer)."""
         return entry.raw
 
-    async def _check_signed(self, link: Link, raw: bytes) -> bytes:
-        """Bytes not signed by a member of the table drop the link, not the game (see peer.py)."""
+    async def _check_signed(self, link: Link, raw: bytes) -> Entry:
+        """Bytes not signed by a member of the table drop the link, not the game (see peer.py); the opened entry
+        (its signature checked, once) for the session."""
         try:
-            author = open_entry(raw).author
+            entry = open_entry(raw)
         except ProtocolError as e:
             reason = f"bytes not signed by the peer ({e})"
         else:
+            author = entry.author
             if (author in self.keys() or any(s.key == author for s in self._former)
                     or (self.session is not None and self.session.replacing_us(author))):
-                return author     # a replaced peer's late entries: the session drops them
+                return entry     # a replaced peer's late entries: the session drops them
             reason = f"an entry signed by a stranger ({fingerprint(author)})"
         key = next((k for k, known in self.links.items() if known is link), None)
         if key is not None and self.session is not None:
@@ -574,7 +576,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
         session = self.session
         self._last_tick = time.monotonic()
         seat = session.waiting_for()
-        if seat is not None and seat == session.my_seat and session.phase == "claim":
+        if seat is not None and seat == session.my_seat and session.phase == Phase.CLAIM:
             self._report(session.step())      # our answer to a claim may have waited for our own clock
             return
         if seat is None or seat == session.my_seat:
@@ -583,8 +585,8 @@ class Peer(Seating, Computers, Watchers, TableChat):
             return
         key = session.seats[seat]
         linked = self.linked(key) and self._suspect.get(key) != len(session.chain)   # bad bytes here: not "here"
-        here = linked and (session.phase == "claim"      # an answer on its own clock: here, not gone
-                           or (session.phase == "play" and not session.game.is_over(session.view)
+        here = linked and (session.phase == Phase.CLAIM      # an answer on its own clock: here, not gone
+                           or (session.phase == Phase.PLAY and not session.game.is_over(session.view)
                                and session.next_actor() != TABLE))   # here and thinking (the move clock runs)
         now = time.monotonic()
         session.watch(now, here)
@@ -595,7 +597,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
         if any(c.me.public == session.seats[seat] and not c.session.over for c in self._computers
                if c.session is not None):
             return   # a computer we run in this process: it is slow, not gone
-        if key in self._resigned and not self.linked(key) and session.phase != "claim":
+        if key in self._resigned and not self.linked(key) and session.phase != Phase.CLAIM:
             self._report(session.claim(seat, f"seat {seat + 1} left the table for good"))
             return
         self._report(session.tick(now, here))
@@ -606,7 +608,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
         if it is linked to us (here and thinking); else not yet (asked again at every tick)."""
         session = self.session
         now = time.monotonic()
-        awaited = (session.claiming or {}).get("awaited_since")
+        awaited = session.claiming.awaited_since if session.claiming is not None else None
         if session.move_clock is not None and awaited is not None and now - awaited >= session.move_clock:
             return True
         key = session.seats[seat]

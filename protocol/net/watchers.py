@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Callable
 
 from lanterne.engines.core import Game
 from lanterne.protocol.identity import Identity
-from lanterne.protocol.session import Session
+from lanterne.protocol.session import Session, receive_frame
 from lanterne.protocol.wire import ProtocolError
 
 from .chat import ChatBook, ChatError, ChatLine, ChatSeen
@@ -221,8 +221,7 @@ class Spectator:
             try:
                 while not session.over:
                     raw = await link.recv()
-                    events = session.receive(raw, sender=hs.peer.key)
-                    session.data_to_send()      # a spectator writes nothing; its session only checks
+                    events = receive_frame(session, raw, hs.peer.key)   # a spectator writes nothing: it only checks
                     if events and self.on_events is not None:
                         self.on_events(list(events))
                     for ev in events:

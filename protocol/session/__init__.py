@@ -1,22 +1,26 @@
-"""The game session: one peer's side of one game, sans-IO (see :mod:`.session` and the phase table in :mod:`.phases`).
+"""The game session: one peer's side of one game, sans-IO (see :mod:`.session`, its transitions in :mod:`.phases`
+and what each phase reads and writes in :mod:`.rules`).
 
 Everything a caller needs is importable from here: the :class:`Session`,
 its events, the message kinds and constants.
 """
 
-from .events import (Aborted, ClaimAsked, ClaimRefused, Dispute, Disputed, Dropped, GameOver, GameStarted, Joined,
+from .claim import Claim
+from .clocks import Awaiting
+from .events import (CLAIMED, Aborted, Cause, ClaimAsked, ClaimRefused, Dispute, Disputed, Dropped, GameOver, GameStarted, Joined,
                      Moved, OutOfPlace, Replaced, ReplaceAsked, ReplayEnd, ReplayMismatch, SeatReplaced, TableResolved, TableSet)
 from .kinds import (ABORT, AGREE, CHOICE_KINDS, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, END, EPOCH_DOMAIN,
                     FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_LOCAL_STEPS, MAX_SEATS, MOVE, NONCE_DOMAIN,
                     ON_GONE, ON_GONE_COMPUTER, ON_GONE_END, REFUSE, REPLACE, TABLE_KIND, TABLE_NONCE_DOMAIN, Drbg,
                     schemas)
-from .phases import RULES, Phase
-from .session import Session
+from .phases import TRANSITIONS, Phase, Trigger
+from .rules import RULES
+from .session import Session, receive_frame
 
 __all__ = [
     "ABORT", "AGREE", "CHOICE_KINDS", "CLAIM", "CLAIM_REASON", "COMPUTER_DOMAIN", "COMPUTER_MARK", "END", "EPOCH_DOMAIN",
     "FAIR_DOMAIN", "GAME_ID_DOMAIN", "GENESIS", "HELLO", "MAX_LOCAL_STEPS", "MAX_SEATS", "MOVE", "NONCE_DOMAIN",
-    "ON_GONE", "ON_GONE_COMPUTER", "ON_GONE_END", "REFUSE", "REPLACE", "RULES", "TABLE_KIND", "TABLE_NONCE_DOMAIN",
-    "Aborted", "ClaimAsked", "ClaimRefused", "Dispute", "Disputed", "Drbg", "Dropped", "GameOver", "GameStarted", "Joined", "Moved", "OutOfPlace",
-    "Phase", "Replaced", "ReplaceAsked", "ReplayEnd", "ReplayMismatch", "SeatReplaced", "Session", "TableResolved", "TableSet", "schemas",
+    "ON_GONE", "ON_GONE_COMPUTER", "ON_GONE_END", "REFUSE", "REPLACE", "RULES", "TABLE_KIND", "TRANSITIONS", "Trigger", "TABLE_NONCE_DOMAIN",
+    "CLAIMED", "Aborted", "Awaiting", "Cause", "Claim", "ClaimAsked", "ClaimRefused", "Dispute", "Disputed", "Drbg", "Dropped", "GameOver", "GameStarted", "Joined", "Moved", "OutOfPlace",
+    "Phase", "Replaced", "ReplaceAsked", "ReplayEnd", "ReplayMismatch", "SeatReplaced", "Session", "TableResolved", "TableSet", "receive_frame", "schemas",
 ]

@@ -15,28 +15,46 @@ the author.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from lanterne.protocol.log import FIRST_PREV, Entry, open_entry
 from lanterne.protocol.wire import ProtocolError, check
 
 from .events import OutOfPlace
 from .kinds import ABORT, CLAIM, REPLACE
+from .roster import Roster
 
-if TYPE_CHECKING:
-    from .session import Session
+
+class Placing(Protocol):
+    """What placement needs of a session: the chain, the game id, who is who, the schemas, and the held claims
+    against our seat (:mod:`.claims`)."""
+
+    chain: list[Entry]
+    game_id: bytes
+    roster: Roster
+    _schemas: dict[str, dict]
+    _held: dict[bytes, tuple[Entry, int]]
+
+    @property
+    def seats(self) -> list[bytes]: ...
+
+    def _claim_voided(self, entry: Entry) -> bool: ...
+
+    def _claimed_while_gone(self, entry: Entry) -> bool: ...
+
+    def _built_on_held(self, entry: Entry) -> bool: ...
 
 NEXT, HELD = "next", "held"
 
 
-def place(s: "Session", entry: Entry, blame: int | None) -> str:
+def place(s: Placing, entry: Entry, blame: int | None) -> str:
     """``NEXT`` if ``entry`` extends the chain, ``HELD`` if it needs nothing more (a claim against our seat
     at a place our own entry holds, or an entry built on it: :mod:`.claims`); ProtocolError naming the
     author for a fork; else :class:`OutOfPlace` (dropped)."""
     index = len(s.chain)
     if entry.seq < index and entry.kind not in (ABORT, CLAIM, REPLACE) and s._claim_voided(entry):
         index = len(s.chain)      # the claim and its answers taken back: the claimed seat's own entry takes its place
-    who = f"entry {entry.seq} ({entry.kind}) signed by {s._seat_label(entry.author)}"
+    who = f"entry {entry.seq} ({entry.kind}) signed by {s.roster.seat_label(entry.author)}"
     if entry.game != s.game_id:
         if not s.game_id:
             raise OutOfPlace(f"{who} carries a game id before the game has one", hostile=True)
@@ -48,10 +66,10 @@ def place(s: "Session", entry: Entry, blame: int | None) -> str:
     if entry.seq < index:
         old = s.chain[entry.seq]
         if old.author == entry.author and old.prev == entry.prev:
-            raise ProtocolError(f"seat {s._seat_name(entry.author)} signed two different entries for "
+            raise ProtocolError(f"seat {s.roster.seat_name(entry.author)} signed two different entries for "
                                 f"sequence number {entry.seq}", blame)
         before = s.chain[entry.seq - 1].hash if entry.seq else FIRST_PREV
-        if entry.kind == ABORT and entry.author in (s.seats or s._keys()) and entry.prev == before:
+        if entry.kind == ABORT and entry.author in (s.seats or s.roster.keys()) and entry.prev == before:
             conflicting_abort(s, entry)
         raise OutOfPlace(f"{who}: that place is already taken (next is {index})")
     if entry.seq > index:
@@ -62,7 +80,7 @@ def place(s: "Session", entry: Entry, blame: int | None) -> str:
     return NEXT
 
 
-def conflicting_abort(s: "Session", entry: Entry) -> None:
+def conflicting_abort(s: Placing, entry: Entry) -> None:
     """Another member ended the game at a place our log already fills with another author's entry (a race:
     its abort and that entry were written at once), so the game is over for it, and for us.
 
@@ -73,7 +91,7 @@ def conflicting_abort(s: "Session", entry: Entry) -> None:
     try:
         check(s._schemas[ABORT], entry.body, ABORT)      # its shape first: nothing is read before
     except ProtocolError as e:
-        raise ProtocolError(f"{s._seat_label(entry.author)} sent an abort at entry {entry.seq}, which our log "
+        raise ProtocolError(f"{s.roster.seat_label(entry.author)} sent an abort at entry {entry.seq}, which our log "
                             f"fills otherwise, and it is malformed ({e})", None) from None
     for raw in entry.body["evidence"]:
         try:
@@ -84,9 +102,9 @@ def conflicting_abort(s: "Session", entry: Entry) -> None:
             ours = s.chain[shown.seq]
             if (ours.author == shown.author and ours.raw != shown.raw and shown.game == ours.game
                     and shown.prev == ours.prev):
-                raise ProtocolError(f"seat {s._seat_name(shown.author)} signed two different entries for "
-                                    f"sequence number {shown.seq} (one shown by {s._seat_label(entry.author)}"
-                                    f"'s abort)", s._seat_of(shown.author))
+                raise ProtocolError(f"seat {s.roster.seat_name(shown.author)} signed two different entries for "
+                                    f"sequence number {shown.seq} (one shown by {s.roster.seat_label(entry.author)}"
+                                    f"'s abort)", s.roster.seat_of(shown.author))
     reason = entry.body["reason"]
-    raise ProtocolError(f"{s._seat_label(entry.author)} ended the game at entry {entry.seq}, which our log "
+    raise ProtocolError(f"{s.roster.seat_label(entry.author)} ended the game at entry {entry.seq}, which our log "
                         f"fills otherwise ({str(reason)[:200]})", None)

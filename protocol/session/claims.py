@@ -26,7 +26,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections import deque
 from typing import Callable
 
 from lanterne.engines import redeal
@@ -35,20 +34,14 @@ from lanterne.protocol import identity as ids
 from lanterne.protocol.log import Entry
 from lanterne.protocol.wire import ProtocolError, check
 
+from .claim import Claim, cause_of
 from .events import Aborted, ClaimAsked, ClaimRefused, Replaced, ReplaceAsked, SeatReplaced
 from .kinds import (ABORT, AGREE, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, EPOCH_DOMAIN, FAIR_DOMAIN,
                     MOVE_CLOCK, ON_GONE_COMPUTER, REFUSE, REPLACE, Drbg)
-from .phases import OVER_PHASES, Phase
+from .phases import OVER_PHASES, Phase, Trigger
+from .state import SessionState
 
-ANSWER_WINDOW = 10.0
-"""Seconds (or the claim time, if shorter) the claimed seat of a table of two has to refuse before the claimer closes."""
-
-
-def answer_window(timeout: float | None) -> float:
-    return ANSWER_WINDOW if timeout is None else min(ANSWER_WINDOW, timeout)
-
-
-class Claims:
+class Claims(SessionState):
     """Claims and replacements by a computer, in :class:`~protocol.session.Session`."""
 
     consent: Callable[[int], bool | None] | None
@@ -121,30 +114,32 @@ class Claims:
     def _close_unanswered(self) -> None:
         """A table of two: the claimed seat did not refuse within the answer window; the claimer closes."""
         c = self.claiming
-        if c["kind"] == REPLACE:
-            if self.writer.choose(self, AGREE, {"replace": c["hash"]}) is not None:
-                self._answered(c["seat"], True)
+        assert c is not None
+        if c.replaces:
+            if self.writer.choose(self, AGREE, {"replace": c.hash}) is not None:
+                self._answered(c.seat, True)
                 self._advance_safely()      # the re-deal's first table step, if it is ours
         else:
             self._close_claim()
 
     def _close_claim(self) -> None:
         c = self.claiming
-        self._abort(c["reason"], c["seat"], [])
+        assert c is not None
+        self._abort(c.reason, c.seat, [])
 
     # ------------------------------------------------------------ reading a claim
     def _read_claim(self, entry: Entry, blame: int | None) -> None:
         """A claim or replace by a seat: checked, appended, and the answers begin."""
         self._check_claim(entry, blame)
-        awaited_since = self._awaited_since      # on our clock, since when the chain waited for that seat
+        awaited_since = self.clocks.awaited_since      # on our clock, since when the chain waited for that seat
         self._append(entry)
         self._take_claim(entry, awaited_since)
 
     def _check_claim(self, entry: Entry, blame: int | None) -> None:
         """It must name the awaited seat, come from another seat, bring the true scores (and for a replace a new
         key and the computer's mark, during play, on a table whose policy is ``computer``)."""
-        body, by = entry.body, self._seat_of(entry.author)
-        where = f"entry {entry.seq}: the {entry.kind} by {self._seat_label(entry.author)}"
+        body, by = entry.body, self.roster.seat_of(entry.author)
+        where = f"entry {entry.seq}: the {entry.kind} by {self.roster.seat_label(entry.author)}"
         if by is None or self.phase in OVER_PHASES or self.phase in (Phase.HELLO, Phase.CLAIM):
             raise ProtocolError(f"{where}: a claim comes from a seat, while the game waits for another one", blame)
         seat = body["seat"]
@@ -176,7 +171,7 @@ class Claims:
                                 f"{self.on_gone}); no replacement", blame)
         if self.phase != Phase.PLAY or seat in self.replaced.values():
             raise ProtocolError(f"{where}: a seat is given to a computer only during play, and only once", blame)
-        if body["key"] in self.seats or body["key"] in self.replaced or body["key"] in self._keys():
+        if body["key"] in self.seats or body["key"] in self.replaced or body["key"] in self.roster.keys():
             raise ProtocolError(f"{where}: the computer's key {ids.fingerprint(body['key'])} is already a "
                                 f"player's key", blame)
         if not body["name"].startswith(COMPUTER_MARK):
@@ -199,7 +194,7 @@ class Claims:
         except ProtocolError:
             return False
         if (self.my_seat is None or body["seat"] != self.my_seat or seq < 1 or entry.game != self.game_id
-                or entry.prev != self.chain[seq - 1].hash or self._seat_of(entry.author) is None
+                or entry.prev != self.chain[seq - 1].hash or self.roster.seat_of(entry.author) is None
                 or any(e.author != self.public for e in self.chain[seq:])):
             return False
         self._held[entry.hash] = (entry, 0)
@@ -221,10 +216,11 @@ class Claims:
         if held is None or entry.author == self.public or entry.game != self.game_id:
             return False
         root, agreed = held
-        by = self._seat_of(root.author)
+        by = self.roster.seat_of(root.author)
+        assert by is not None and self.my_seat is not None     # (held only when a seat claimed against ours)
         answers = [i for i in range(len(self.seats)) if i not in (self.my_seat, by)] or [by]
         taken = root.kind == REPLACE and agreed >= len(answers)
-        if self._seat_of(entry.author) is None and not (taken and entry.author == root.body["key"]):
+        if self.roster.seat_of(entry.author) is None and not (taken and entry.author == root.body["key"]):
             return False     # (the computer that holds our seat now signs with the key the replace named)
         if taken:
             self.replaced_at = root.seq
@@ -236,35 +232,37 @@ class Claims:
         except (KeyError, ProtocolError):
             return False
         if entry.kind == AGREE and entry.body["replace"] == root.hash and agreed < len(answers) \
-                and self._seat_of(entry.author) == answers[agreed]:     # each answer from its seat, in seat order
+                and self.roster.seat_of(entry.author) == answers[agreed]:     # each answer from its seat, in seat order
             self._held[entry.hash] = (root, agreed + 1)
             return True
         if (entry.kind == ABORT and root.kind == CLAIM and entry.author == root.author
                 and entry.body.get("culprit") == self.my_seat and entry.body["reason"] == root.body["reason"]):
-            self.phase = Phase.ABORTED
+            self._phases.fire(Trigger.ABORT)
             scores = tuple(entry.body["scores"]) if "scores" in entry.body else None
-            self.result = Aborted(by, self.my_seat, f"{root.body['reason']} (claimed by seat {by + 1} while this "
-                                                    f"peer was gone, entry {root.seq})", scores)
-            self._events.append(self.result)
+            cause, waited = cause_of(root.body["reason"], root.body.get("clock"), self.my_seat, self.move_clock)
+            self.outcome.result = Aborted(by, self.my_seat, f"{root.body['reason']} (claimed by seat {by + 1} while this "
+                                                    f"peer was gone, entry {root.seq})", scores, (), cause, waited,
+                                  self.my_seat)
+            self._events.append(self.outcome.result)
             return True
         return False
 
     def _take_claim(self, entry: Entry, awaited_since: float | None = None) -> None:
         """The claim is in the chain: the other seats but the claimed one answer in seat order (at a table of two,
         the claimed seat itself)."""
-        body, by = entry.body, self._seat_of(entry.author)
+        body, by = entry.body, self.roster.seat_of(entry.author)
+        assert by is not None       # (checked: a claim comes from a seat)
         seat = body["seat"]
-        order = [i for i in range(len(self.seats)) if i not in (seat, by)] or [seat]
-        self.claiming = {"kind": entry.kind, "seat": seat, "by": by, "hash": entry.hash, "order": order,
-                         "agreed": [], "back": self.phase, "reason": body.get("reason", ""),
-                         "key": body.get("key"), "name": body.get("name", ""), "awaited_since": awaited_since,
-                         "clock": body.get("clock")}
+        order = tuple(i for i in range(len(self.seats)) if i not in (seat, by)) or (seat,)
+        self.claiming = Claim(entry.kind, seat, by, entry.hash, order, reason=body.get("reason", ""),
+                              key=body.get("key"), name=body.get("name", ""), awaited_since=awaited_since,
+                              clock=body.get("clock"))
         if entry.kind == REPLACE:
             self.replaced_at = entry.seq     # (a table op under way starts again on the new fair table: _switch)
             self._events.append(ReplaceAsked(by, seat, body["name"], tuple(body["scores"]), body["key"]))
         else:
             self._events.append(ClaimAsked(by, seat, body["reason"], tuple(body["scores"])))
-        self.phase = Phase.CLAIM
+        self._phases.fire(Trigger.CLAIMED)
 
     def _claim_voided(self, entry: Entry) -> bool:
         """The claimed seat's own entry for the place of a claim against it voids the claim while it is not
@@ -287,59 +285,55 @@ class Claims:
         for e in reversed(self.chain[claim.seq:]):
             self.writer.retract(self, e)
         del self.chain[claim.seq:]
-        c = self.claiming
-        if c is not None:
-            self.phase = c["back"]
+        if self.claiming is not None:
+            self._phases.fire(Trigger.VOIDED)
         self.claiming = None
         if claim.kind == REPLACE:
             self.replaced_at = 0
-        self._waiting_since = self._awaited_since = None
+        self.clocks.reset()
         seat = claim.body["seat"]
         self._events.append(ClaimRefused(seat, seat, f"seat {seat + 1} moved at that very moment: the claim is "
                                                      f"void"))
         return True
 
     # ------------------------------------------------------------ the answers
-    def _claim_writer(self) -> int:
-        """Who answers next: the seats of the order, then (a claim, every answer in) the claimer closes it."""
-        c = self.claiming
-        k = len(c["agreed"])
-        return c["order"][k] if k < len(c["order"]) else c["by"]
-
     def _on_answer(self, entry: Entry, blame: int | None) -> None:
         c = self.claiming
-        seat = self._seat_of(entry.author)
+        assert c is not None
+        seat = self.roster.seat_of(entry.author)
+        assert seat is not None
         field = "replace" if entry.kind == AGREE else "claim"
-        if entry.body[field] != c["hash"]:
+        if entry.body[field] != c.hash:
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} answers another claim", seat)
-        if entry.kind == REFUSE and seat == c["seat"] and c["clock"] == MOVE_CLOCK:
+        if entry.kind == REFUSE and seat == c.seat and c.slow:
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} refuses a claim that it ran out of the move "
                                 f"clock (being here is no answer to it)", seat)
         self._append(entry)
-        self._answered(self._claim_writer(), entry.kind == AGREE, entry.body.get("reason", ""), seat)
+        self._answered(c.writer, entry.kind == AGREE, entry.body.get("reason", ""), seat)
 
     def _step_answer(self) -> bool:
         """Our answer, when our turn in the order has come and our clock has one (a claim: we close it)."""
         c = self.claiming
-        seat = self._claim_writer()
+        assert c is not None
+        seat = c.writer
         if seat != self.my_seat or not self.writer.may_write(self):
             return False
-        if len(c["agreed"]) == len(c["order"]):      # every answer in: the claimer closes the claim
+        if c.answered:      # every answer in: the claimer closes the claim
             self._close_claim()
             return False
-        if seat == c["seat"] and c["clock"] == MOVE_CLOCK:
+        if seat == c.seat and c.slow:
             return False          # out of our move clock: being here is no answer; the claimer closes after the window
-        if seat == c["seat"]:                        # a table of two, and we are the claimed seat: we are here
+        if seat == c.seat:                        # a table of two, and we are the claimed seat: we are here
             agree, why = False, f"seat {seat + 1} is here"
         else:
-            consent = self.consent(c["seat"]) if self.consent is not None else True
+            consent = self.consent(c.seat) if self.consent is not None else True
             if consent is None:
                 return False
-            agree, why = consent, f"seat {self.my_seat + 1} sees seat {c['seat'] + 1} here"
+            agree, why = consent, f"seat {seat + 1} sees seat {c.seat + 1} here"
         if agree:
-            entry = self.writer.choose(self, AGREE, {"replace": c["hash"]})
+            entry = self.writer.choose(self, AGREE, {"replace": c.hash})
         else:
-            entry = self.writer.choose(self, REFUSE, {"claim": c["hash"], "reason": why})
+            entry = self.writer.choose(self, REFUSE, {"claim": c.hash, "reason": why})
         if entry is None:
             return False
         self._answered(seat, agree, why, seat)
@@ -347,43 +341,42 @@ class Claims:
 
     def _answered(self, slot: int, agree: bool, why: str = "", by: int | None = None) -> None:
         c = self.claiming
+        assert c is not None
         if not agree:
             self.claiming = None
-            self.phase = c["back"]
-            if c["kind"] == REPLACE:
+            self._phases.fire(Trigger.REFUSED)
+            if c.replaces:
                 self.replaced_at = 0
-            self._events.append(ClaimRefused(by if by is not None else slot, c["seat"], why))
+            self._events.append(ClaimRefused(by if by is not None else slot, c.seat, why))
             return
-        c["agreed"].append(slot)
-        if c["kind"] == REPLACE and len(c["agreed"]) == len(c["order"]):
+        c = self.claiming = c.agreed_by(slot)
+        if c.replaces and c.answered:
             self._switch()
 
     def _switch(self) -> None:
         """Every answer agreed: the computer holds the seat; every hidden card is re-dealt on a new fair table."""
         r, self.claiming = self.claiming, None
-        seat = r["seat"]
+        assert r is not None and r.key is not None
+        seat = r.seat
         if seat == self.my_seat:
-            self._out(r["by"], f"seat {seat + 1} was given to a computer by seat {r['by'] + 1}: the others saw this "
-                               f"peer gone")
+            self._out(r.by, f"seat {seat + 1} was given to a computer by seat {r.by + 1}: the others saw this "
+                            f"peer gone")
             return
-        self.replaced[self.seats[seat]] = seat
-        self.seats[seat], self.names[seat] = r["key"], r["name"]
-        self.my_seat = self._seat_of(self.public)
-        self.epoch += 1
-        self.old_steps += self.steps
-        self.steps = []
-        self._redeal = deque(redeal.redeal_ops(self.game, self.view))
+        self.roster.replace(seat, r.key, r.name)
+        assert self.game is not None and self.view is not None
+        ops = redeal.redeal_ops(self.game, self.view)
         self.view = redeal.lay_fresh(self.game, self.view)
         fair_id = hashlib.sha256(EPOCH_DOMAIN + self.game_id + self.chain[-1].hash).digest()
-        entropy = None if self.my_seat is None else Drbg(self.seed, FAIR_DOMAIN + b"/epoch/%d" % self.epoch)
-        self.fair = self._fairmod.FairTable(fair_id, self.my_seat, len(self.seats), entropy)
-        self._op = None
-        self.phase = Phase.PLAY
-        self._events.append(SeatReplaced(seat, r["name"], r["key"]))
+        epoch = self.chance.epoch + 1
+        entropy = None if self.my_seat is None else Drbg(self.seed, FAIR_DOMAIN + b"/epoch/%d" % epoch)
+        self.chance.new_epoch(self._fairmod.FairTable(fair_id, self.my_seat, len(self.seats), entropy), ops)
+        self._phases.fire(Trigger.SEAT_REPLACED)
+        self._events.append(SeatReplaced(seat, r.name, r.key))
 
     def _out(self, by: int, reason: str) -> None:
         """Our seat went to a computer: this peer plays no more."""
-        self.phase = Phase.REPLACED
+        assert self.my_seat is not None
+        self._phases.fire(Trigger.OUT)
         self.claiming = None
-        self.result = Replaced(self.my_seat, by, reason)
-        self._events.append(self.result)
+        self.outcome.result = Replaced(self.my_seat, by, reason)
+        self._events.append(self.outcome.result)

@@ -30,20 +30,21 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections import deque
 from typing import Any
 
-from lanterne.protocol.log import Entry
+from lanterne.protocol.log import Entry, open_entry
 from lanterne.protocol.wire import MAX_BIN, ProtocolError, pack
 
-from .events import Aborted, Disputed, GameOver, OutOfPlace, ReplayMismatch
-from .claims import answer_window
-from .kinds import ABORT, CLAIM, CLAIM_REASON, END, MOVE_CLOCK
-from .phases import Phase
+from .events import Aborted, Cause, Disputed, GameOver, OutOfPlace, ReplayMismatch
+from .claim import cause_of, gone_reason, slow_reason
+from .clocks import Awaiting
+from .kinds import ABORT, CLAIM_REASON, END, MOVE_CLOCK
+from .phases import Phase, Trigger
 from .writers import LiveWriter
+from .state import SessionState
 
 
-class Ending:
+class Ending(SessionState):
     """The final, dispute and end phases, and every abort, of :class:`~protocol.session.Session`."""
 
     def resign(self, reason: str = "resigned") -> list:
@@ -64,63 +65,57 @@ class Ending:
         if self.over or self.timeout is None:
             return []
         seat = self.waiting_for()
+        clocks = self.clocks
         if seat is None or seat == self.my_seat:
-            self._waiting_since = self._awaited_since = None
+            clocks.reset()
             return []
         self.watch(now, here)
         if self.phase == Phase.CLAIM:      # no claim on a claim
             c = self.claiming
-            if (c["by"] == self.my_seat and c["order"] == [c["seat"]] == [seat] and not c["agreed"]
-                    and now - self._awaited_since > answer_window(self.timeout)):
+            assert c is not None
+            if c.by == self.my_seat and c.table_of_two and c.seat == seat and not c.agreed and clocks.window_over(now):
                 self._close_unanswered()     # a table of two: the claimed seat did not answer
-            elif (c["by"] == self.my_seat and seat != c["seat"] and self._waiting_since is not None
-                  and now - self._waiting_since > self.timeout):
+            elif c.by == self.my_seat and seat != c.seat and clocks.gone_past(now):
                 # the seat whose answer we wait for is gone too: with two seats gone nobody can take one's
                 # seat on the others' word; the game ends with the scores so far, naming nobody
-                self._abort(f"seats {c['seat'] + 1} and {seat + 1} are both gone (seat {seat + 1} did not answer "
-                            f"the claim against seat {c['seat'] + 1} for {self.timeout:g} s): the game ends with "
+                self._abort(f"seats {c.seat + 1} and {seat + 1} are both gone (seat {seat + 1} did not answer "
+                            f"the claim against seat {c.seat + 1} for {self.timeout:g} s): the game ends with "
                             f"the scores so far", None, [])
             return self._flush()
-        if self._awaited_since is not None and self.move_clock is not None \
-                and now - self._awaited_since > self.move_clock:
-            why = f"{CLAIM_REASON}seat {seat + 1} took more than the move clock of {self.move_clock:g} s"
-            clock = MOVE_CLOCK
-        elif self._waiting_since is not None and now - self._waiting_since > self.timeout:
-            why = f"{CLAIM_REASON}seat {seat + 1} sent nothing for {self.timeout:g} s"
-            clock = None
+        run_out = clocks.run_out(now)
+        if run_out == MOVE_CLOCK:
+            assert clocks.move_clock is not None
+            self._claim(seat, slow_reason(seat, clocks.move_clock), MOVE_CLOCK)
+        elif run_out is not None:
+            self._claim(seat, gone_reason(seat, self.timeout), None)
         else:
             return self._flush()
-        self._claim(seat, why, clock)
         if self.phase == Phase.CLAIM:
-            self._awaited_since = now     # the answers are awaited from now (a table of two: the answer window)
+            clocks.restart(now)     # the answers are awaited from now (a table of two: the answer window)
         return self._flush()
 
     def watch(self, now: float | None, here: bool = False) -> None:
         """Run the clocks for the awaited seat from ``now`` if they are not running (``here``: it is linked and
         thinking, so only the move clock runs; None: stop both). Every present peer runs them, so every screen
-        can show when the claim is due."""
+        can show when the claim is due (our own seat too: our screen shows what is left of the move clock)."""
         seat = self.waiting_for()
         if now is None or seat is None:
-            self._waiting_since = self._awaited_since = None
-            return
-        if self._awaited_since is None:
-            self._awaited_since = now      # (our own seat too: our screen shows what is left of the move clock)
-        if here or seat == self.my_seat:
-            self._waiting_since = None
-        elif self._waiting_since is None:
-            self._waiting_since = now
+            self.clocks.reset()
+        else:
+            self.clocks.watch(now, here or seat == self.my_seat)
 
     @property
     def claim_due(self) -> float | None:
         """When the claim against the awaited seat falls due (on the clock :meth:`tick` is given); None: no clock."""
-        if self.timeout is None or self.over:
+        return None if self.over else self.clocks.due()
+
+    def awaiting(self) -> Awaiting | None:
+        """The seat the chain waits for and since when its clocks run (None: nobody, or the game is over)."""
+        seat = self.waiting_for()
+        if seat is None:
             return None
-        due = []
-        if self._waiting_since is not None:
-            due.append(self._waiting_since + self.timeout)
-        if self._awaited_since is not None and self.move_clock is not None:
-            due.append(self._awaited_since + self.move_clock)
-        return min(due) if due else None
+        c = self.clocks
+        return Awaiting(seat, c.awaited_since, c.gone_since, self.claim_due)
 
     def scores_so_far(self) -> tuple[int, ...] | None:
         """The public scores of the position reached (what a game ended early is worth); None before play.
@@ -154,15 +149,15 @@ class Ending:
 
     def _read_abort(self, entry: Entry, blame: int | None) -> None:
         """An abort by a member, in any phase: checked, then the game is over (or the dispute begins)."""
-        members = self.seats or self._keys()
+        members = self.seats or self.roster.keys()
         if entry.author not in members:
-            raise ProtocolError(f"entry {entry.seq}: an abort by {self._seat_label(entry.author)}, who does "
+            raise ProtocolError(f"entry {entry.seq}: an abort by {self.roster.seat_label(entry.author)}, who does "
                                 f"not play here", blame)
         culprit = entry.body.get("culprit")
         if culprit is not None and culprit >= max(len(self.seats), 1):
             raise ProtocolError(f"entry {entry.seq}: the abort blames seat {culprit + 1}, which does not "
                                 f"exist", blame)
-        by = self._seat_of(entry.author)
+        by = self.roster.seat_of(entry.author)
         reason = entry.body["reason"]
         if reason.startswith(CLAIM_REASON) and culprit is not None and culprit != by:
             self._check_closing(entry, culprit, by, blame)
@@ -171,7 +166,7 @@ class Ending:
         if said is not None and (ours is None or tuple(said) != ours):   # older logs carry no scores
             theirs = " ".join(str(x) for x in said)
             mine = " ".join(str(x) for x in ours) if ours is not None else "none (no game yet)"
-            raise ProtocolError(f"entry {entry.seq}: the abort by {self._seat_label(entry.author)} signs scores so "
+            raise ProtocolError(f"entry {entry.seq}: the abort by {self.roster.seat_label(entry.author)} signs scores so "
                                 f"far {theirs}; the position reached gives {mine}", blame)
         body = entry.body
         accuses = culprit is not None and culprit != by and not reason.startswith(CLAIM_REASON)
@@ -188,67 +183,77 @@ class Ending:
     def _check_closing(self, entry: Entry, culprit: int, by: int | None, blame: int | None) -> None:
         """An abort with a claim's reason naming another seat must be the claimer closing its agreed claim."""
         c = self.claiming
-        closing = (self.phase == Phase.CLAIM and c is not None and c["kind"] == CLAIM and by == c["by"]
-                   and culprit == c["seat"] and (len(c["agreed"]) == len(c["order"]) or c["order"] == [c["seat"]]))
+        closing = (self.phase == Phase.CLAIM and c is not None and not c.replaces and by == c.by
+                   and culprit == c.seat and (c.answered or c.table_of_two))
         if closing:
             return
         if c is not None and self.phase == Phase.CLAIM:
-            why = "before every other seat agreed to its claim" if by == c["by"] else "while another claim is answered"
+            why = "before every other seat agreed to its claim" if by == c.by else "while another claim is answered"
         else:
             awaited = self._expected_seat()
             why = (f"without a claim the other seats agreed to (the game waits for "
                    f"{'seat ' + str(awaited + 1) if awaited is not None else 'nobody'})")
-        raise ProtocolError(f"entry {entry.seq}: {self._seat_label(entry.author)} ends the game by a claim against "
+        raise ProtocolError(f"entry {entry.seq}: {self.roster.seat_label(entry.author)} ends the game by a claim against "
                             f"seat {culprit + 1} {why}", blame)
 
     def _ended(self, by: int | None, culprit: int | None, reason: str, audit: bool = False,
                scores: tuple[int, ...] | None = None) -> None:
         """An abort: the game is over, unless it asks for the audit now (the dispute)."""
         if audit and culprit is None and self.phase == Phase.PLAY and self.fair is not None:
-            self.phase = Phase.DISPUTE
-            self.disputed_by = by
+            self._phases.fire(Trigger.AUDIT)
+            self.outcome.disputed_by = by
             self._events.append(Disputed(reason))
             return
         c = self.claiming
-        agreed = tuple(c["agreed"]) if c is not None and c["kind"] == CLAIM and culprit == c["seat"] else ()
-        self.phase = Phase.ABORTED
+        closes = c is not None and not c.replaces and culprit == c.seat
+        agreed = c.agreed if c is not None and closes else ()
+        waited, claimed = None, None
+        if culprit is not None and culprit != by and reason.startswith(CLAIM_REASON):
+            claimed = culprit
+            cause, waited = cause_of(c.reason if c is not None and closes else reason, c.clock if c is not None and closes
+                                     else None, culprit, self.move_clock)
+        else:
+            cause = Cause.NOBODY if culprit is None else Cause.RESIGNED if culprit == by else Cause.BREACH
+        self._phases.fire(Trigger.ABORT)
         self.claiming = None
-        self.result = Aborted(by, culprit, reason, scores, agreed)
-        self._events.append(self.result)
+        self.outcome.result = Aborted(by, culprit, reason, scores, agreed, cause, waited, claimed)
+        self._events.append(self.outcome.result)
 
     def _trial(self):
         """A copy of this session at this position that can be fed an entry or stepped without changing us."""
         trial = copy.copy(self)
         trial.chain = list(self.chain)
+        trial._phases = copy.copy(self._phases)
+        trial.clocks = self.clocks.copy()
         trial.view = self.view
-        trial.fair = copy.deepcopy(self.fair)
-        trial.steps, trial.finals, trial.ends = list(self.steps), dict(self.finals), dict(self.ends)
-        trial.seats, trial.names, trial.replaced = list(self.seats), list(self.names), dict(self.replaced)
-        trial.claiming, trial._redeal = copy.deepcopy(self.claiming), deque(self._redeal)
+        trial.chance = self.chance.copy()
+        trial.outcome = self.outcome.copy()
+        trial.roster = self.roster.copy()
         trial._held = dict(self._held)
-        trial._events, trial._outbox, trial.writer = [], [], LiveWriter(None)
+        trial._events, trial.writer = [], LiveWriter(None)
         return trial
 
     def _names(self, evidence: list[bytes]) -> int | None:
         """The seat this position blames on the evidence: its first entry fed here (with none, this position's
         own next step) fails naming it. None: it fails naming nobody, or does not fail (it proves nothing)."""
-        if not evidence and self.phase == Phase.DISPUTE and len(self.finals) == len(self.seats):
-            return getattr(self, "disputed_by", None)    # every secret is out and the audit found no cheat
+        if not evidence and self.phase == Phase.DISPUTE and len(self.outcome.finals) == len(self.seats):
+            return self.outcome.disputed_by    # every secret is out and the audit found no cheat
         trial = self._trial()
         try:
             if evidence:
-                trial._receive(evidence[0], None)
+                trial._receive(open_entry(evidence[0]), None)   # bytes that are no entry prove nothing
             else:
                 trial._advance()
         except OutOfPlace:
             return None
         except ProtocolError as e:
-            return e.seat
+            return e.seat       # (None for bytes that are not an entry)
         return None
 
     def _confirm_evidence(self, evidence: list[bytes], culprit: int | None) -> None:
         """verify: our own abort's evidence must be refused by this position naming ``culprit`` (else the
         accusation was unfounded, and it names us)."""
+        assert culprit is not None
         named = self._names(evidence)
         if named == culprit:
             return
@@ -261,7 +266,8 @@ class Ending:
 
     # -- final reveals and results
     def _on_final(self, entry: Entry, blame: int | None) -> None:
-        seat = self._seat_of(entry.author)
+        seat = self.roster.seat_of(entry.author)
+        assert seat is not None
         if seat == self.my_seat:
             raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1} would not have written this", seat)
         try:
@@ -269,33 +275,35 @@ class Ending:
         except self._fairmod.CheatDetected as e:
             raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
         self._append(entry)
-        self.finals[seat] = entry.body
+        self.outcome.finals[seat] = entry.body
         self._after_final()
 
     def _step_final(self) -> bool:
-        seat = len(self.finals)
+        seat = len(self.outcome.finals)
         if seat >= len(self.seats) or seat != self.my_seat or not self.writer.may_write(self):
             return False
         kind, body = self.fair.final_reveal()
         self.writer.write(self, kind, body)
-        self.finals[seat] = body
+        self.outcome.finals[seat] = body
         self._after_final()
         return True
 
     def _after_final(self) -> None:
-        if len(self.finals) < len(self.seats):
+        if len(self.outcome.finals) < len(self.seats):
             return
         if self.phase == Phase.DISPUTE:
-            raiser = getattr(self, "disputed_by", None)
+            raiser = self.outcome.disputed_by
             self._abort(f"every seat revealed its secrets and the audit found no cheat: the dispute raised by seat "
                         f"{raiser + 1 if raiser is not None else '?'} was unfounded", raiser, [])
             return
         # FairTable.consume_final has audited every seat's secrets against the
         # whole transcript by now; verify runs audit_transcript on the log again.
-        self.phase = Phase.END
+        self._phases.fire(Trigger.REVEALED)
 
     def _on_end(self, entry: Entry, blame: int | None) -> None:
-        seat = self._seat_of(entry.author)
+        assert self.game is not None and self.view is not None
+        seat = self.roster.seat_of(entry.author)
+        assert seat is not None
         mine = self._result_body()
         theirs = dict(entry.body)
         theirs.pop("seed")
@@ -306,25 +314,28 @@ class Ending:
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} signs a different result "
                                 f"({theirs['scores']} against our {mine['scores']})", seat)
         self._append(entry)
-        self.ends[seat] = entry.body
+        self.outcome.ends[seat] = entry.body
         self._after_end()
 
     def _step_end(self) -> bool:
-        seat = len(self.ends)
+        assert self.game is not None and self.view is not None
+        seat = len(self.outcome.ends)
         if seat >= len(self.seats) or seat != self.my_seat or not self.writer.may_write(self):
             return False
         body = self._result_body()
         self.writer.write(self, END, body)
-        self.ends[seat] = body
+        self.outcome.ends[seat] = body
         self._after_end()
         return True
 
     def _after_end(self) -> None:
-        if len(self.ends) == len(self.seats):
-            self.phase = Phase.OVER
-            self.result = GameOver(tuple(self.game.scores(self.view)), tuple(self.game.winners(self.view)))
-            self._events.append(self.result)
+        assert self.game is not None and self.view is not None
+        if len(self.outcome.ends) == len(self.seats):
+            self._phases.fire(Trigger.SIGNED)
+            self.outcome.result = GameOver(tuple(self.game.scores(self.view)), tuple(self.game.winners(self.view)))
+            self._events.append(self.outcome.result)
 
     def _result_body(self) -> dict:
+        assert self.game is not None and self.view is not None
         return {"scores": list(self.game.scores(self.view)), "winners": list(self.game.winners(self.view)),
                 "digest": self.game.digest(self.view), "seed": self.seed}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import Enum
 
 from lanterne.engines.core import Action, TableOp
 from lanterne.protocol.wire import ProtocolError, printable
@@ -120,6 +121,27 @@ class Disputed(ShownText):
     reason: str
 
 
+class Cause(Enum):
+    """Why a game ended early, as its signed abort shows it (the reason is the author's words beside it)."""
+
+    GONE = "gone past the claim time"
+    """A claim closed: the claimed seat sent nothing for the claim time."""
+    SLOW = "out of the move clock"
+    """A claim closed: the claimed seat took more than the table's move clock."""
+    LEFT = "left for good"
+    """A claim closed that came before the claim time (the seat said it left)."""
+    RESIGNED = "resigned"
+    """The author named itself: a resignation, a refused reveal, a table it will not play on."""
+    BREACH = "a breach"
+    """The author named another seat, on evidence that shows it from here."""
+    NOBODY = "nobody at fault"
+    """The abort names nobody (two seats gone at once, a race, an accusation its evidence does not show)."""
+
+
+CLAIMED = (Cause.GONE, Cause.SLOW, Cause.LEFT)
+"""The causes of a claim closed against the awaited seat."""
+
+
 @dataclass(frozen=True)
 class Aborted(ShownText):
     """The game ended early; ``scores`` are the signed scores of the position reached (None: not started)."""
@@ -130,6 +152,11 @@ class Aborted(ShownText):
     scores: tuple[int, ...] | None = None
     agreed: tuple[int, ...] = ()
     """For a claim: the seats that agreed to it (besides the claimer)."""
+    cause: Cause = Cause.NOBODY
+    waited: float | None = None
+    """For a claim: the seconds it waited (the claim time, or the move clock); None: it did not wait."""
+    claimed: int | None = None
+    """For a claim: the claimed seat (also its culprit)."""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ REPLACE = "replace"
 CLAIM = "claim"
 AGREE = "agree"
 REFUSE = "refuse"
+FAIR_FINAL = "fair_final"
+"""A seat's reveal of every secret at the end (the fair table's kind the final and dispute phases accept)."""
 
 ON_GONE_END = "end"
 ON_GONE_COMPUTER = "computer"
@@ -60,7 +62,7 @@ def schemas() -> dict[str, dict]:
     One shared, read-only dict: ``wire.check`` compiles each schema once.
     """
     proof = fair.SCHEMAS["proof"]
-    own = {
+    own: dict[str, dict] = {
         HELLO: {"versions": ["list", "uint", 8], "name": "str", "guests?": ["list", "bytes32", MAX_SEATS - 1],
                 "table?": "bytes32"},
         TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],

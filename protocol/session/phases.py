@@ -1,45 +1,23 @@
-"""The session's phases as a table: who writes next, what it may send, who reads it, what we write, what follows.
+"""The session's state machine as data: its phases, what moves it from one to the next, and the one function
+that applies a move.
 
-Everything that moves a session from one phase to the next is named here;
-:class:`~protocol.session.Session` only looks rows up. At every
-point exactly one seat may write the next entry; besides the kinds of its
-row, any member may write an ``abort`` (every phase but the last three),
-and in every phase with an awaited seat another seat may write a ``claim``
-against it (during play on a table whose policy is ``computer``, a
-``replace``), see :mod:`.claims`.
-
-========  ==========================================  =====================  ================  ==============
-phase     writes next                                 accepts                we write          then
-========  ==========================================  =====================  ================  ==============
-hello     a newcomer (hello), then the host (table)   hello, table           our hello, table  genesis
-genesis   seat k, k = genesis entries so far          genesis                our nonce         play, claim
-play      the engine's actor; for a table step, the   move; fair_* steps     our fair steps    final, claim
-          seat the fair table waits for
-claim     the other seats in order (at a table of     agree, refuse          our answer; the   back, aborted,
-          two the claimed one), then the claimer                             claimer's abort   play (replaced)
-final     seat k, k = reveals so far                  fair_final             our reveal        end, claim
-dispute   seat k, k = reveals so far                  fair_final             our reveal        aborted, claim
-end       seat k, k = results so far                  end                    our result        over, claim
-over, aborted, replaced: the game is over; nothing is accepted
-========  ==========================================  =====================  ================  ==============
+Everything that changes a session's phase is a row of :data:`TRANSITIONS`
+(phase, trigger) -> next phase, applied by :meth:`PhaseState.fire`; nothing
+else assigns a phase. A claim interrupts the phase it is written in and a
+refused or voided claim goes back to it (:data:`BACK`). What each phase reads
+and writes (who writes next, which kinds it accepts, the function that reads
+an accepted entry, the one that writes ours) is the table of
+:mod:`.rules`. docs/protocol.md draws this table from :func:`render`
+(a test compares them).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Callable
-
-from lanterne.engines.core import TABLE
-
-from .kinds import AGREE, END, GENESIS, HELLO, MOVE, REFUSE, REPLACE, TABLE_KIND
-
-if TYPE_CHECKING:
-    from .session import Session
 
 
-class Phase(str, Enum):
-    """A session's phase; a ``str`` so that ``session.phase == "play"`` reads as before."""
+class Phase(Enum):
+    """A session's phase."""
 
     HELLO = "hello"
     GENESIS = "genesis"
@@ -56,95 +34,91 @@ class Phase(str, Enum):
         return self.value
 
 
+class Trigger(Enum):
+    """What moves a session on: an entry that arrived or was written, or a condition reached after one."""
+
+    TABLE_SET = "the host's table"
+    NONCES_IN = "every genesis nonce"
+    GAME_OVER = "the engine says the game is over"
+    AUDIT = "an abort that asks for the audit"
+    REVEALED = "every seat revealed its secrets"
+    SIGNED = "every seat signed the result"
+    CLAIMED = "a claim or replace"
+    REFUSED = "a refusal"
+    VOIDED = "the claimed seat's own entry in the claim's place"
+    SEAT_REPLACED = "every agree to a replace"
+    OUT = "our seat given to a computer"
+    ABORT = "an abort"
+
+
+class _Back:
+    """The target of a row that returns to the phase a claim interrupted."""
+
+    def __repr__(self) -> str:
+        return "BACK"
+
+
+BACK = _Back()
+"""The phase the claim under way interrupted (kept by :class:`PhaseState` when the claim came)."""
+
 OVER_PHASES = frozenset({Phase.OVER, Phase.ABORTED, Phase.REPLACED})
-FAIR_FINAL = "fair_final"
+LIVE_PHASES = tuple(p for p in Phase if p not in OVER_PHASES)
+CLAIMABLE = (Phase.GENESIS, Phase.PLAY, Phase.FINAL, Phase.DISPUTE, Phase.END)
+"""Phases with an awaited seat that a claim may interrupt (a replace: only play, :mod:`.claims`)."""
 
-
-@dataclass(frozen=True)
-class Rule:
-    """One row of the table (see the module docstring)."""
-
-    writer: Callable[["Session"], int | None]
-    """The seat that writes the next entry (None: nobody known yet, or any newcomer)."""
-    accepts: Callable[["Session"], Callable[[str], bool]]
-    """Whether a kind may come now from that writer."""
-    refusal: Callable[["Session", int | None, str], str]
-    """The reason a kind is refused (``seat``: the author's seat, ``kind``)."""
-    reader: str
-    """The session's method that reads an accepted entry."""
-    step: str | None
-    """The session's method that writes what we write next (True: it wrote and the loop goes on)."""
-    also: Callable[["Session", int | None, str], bool] | None = None
-    """Whether a seat other than the writer may write a kind here (the claimer closing at a table of two)."""
-
-
-def _seat_name(seat: int | None) -> str:
-    return str(seat + 1) if seat is not None else "?"
-
-
-def _play_writer(s: "Session") -> int | None:
-    actor = s.next_actor()
-    if actor == TABLE:
-        return s.fair.expected() if s._op is not None else None
-    return actor
-
-
-def _play_accepts(s: "Session") -> Callable[[str], bool]:
-    if s.next_actor() == TABLE:
-        return lambda kind: kind.startswith("fair_") and kind != FAIR_FINAL
-    return lambda kind: kind == MOVE
-
-
-def _play_refusal(s: "Session", seat: int | None, kind: str) -> str:
-    actor = s.next_actor()
-    if actor == TABLE:
-        return f"the table is resolving {s._op.kind if s._op is not None else 'a step'}; {kind} is not a table message"
-    return f"seat {actor + 1} must move, not send {kind}"
-
-
-def _only(*kinds: str) -> Callable[["Session"], Callable[[str], bool]]:
-    allowed = frozenset(kinds)
-    return lambda s: allowed.__contains__
-
-
-def _none(s: "Session") -> Callable[[str], bool]:
-    return lambda kind: False
-
-
-_REVEALS = Rule(
-    writer=lambda s: len(s.finals),
-    accepts=_only(FAIR_FINAL),
-    refusal=lambda s, seat, kind: f"the game is over; seat {_seat_name(seat)} must reveal its secrets, not send {kind}",
-    reader="_on_final", step="_step_final")
-
-RULES: dict[Phase, Rule] = {
-    Phase.HELLO: Rule(
-        writer=lambda s: None,
-        accepts=_only(HELLO, TABLE_KIND),
-        refusal=lambda s, seat, kind: f"expected a hello or the table, got {kind}",
-        reader="_on_hello", step=None),
-    Phase.GENESIS: Rule(
-        writer=lambda s: len(s.chain) - s._genesis_start,
-        accepts=_only(GENESIS),
-        refusal=lambda s, seat, kind: f"expected a genesis nonce, got {kind}",
-        reader="_on_genesis", step="_step_genesis"),
-    Phase.PLAY: Rule(
-        writer=_play_writer, accepts=_play_accepts, refusal=_play_refusal,
-        reader="_on_play", step="_step_play"),
-    Phase.CLAIM: Rule(
-        writer=lambda s: s._claim_writer(),
-        accepts=_only(AGREE, REFUSE),
-        refusal=lambda s, seat, kind: (f"seat {_seat_name(seat)} must answer the claim against seat "
-                                       f"{s.claiming['seat'] + 1} (agree or refuse), not send {kind}"),
-        reader="_on_answer", step="_step_answer",
-        also=lambda s, seat, kind: (kind == AGREE and seat == s.claiming["by"] and s.claiming["kind"] == REPLACE
-                                    and s.claiming["order"] == [s.claiming["seat"]])),
-    Phase.FINAL: _REVEALS,
-    Phase.DISPUTE: _REVEALS,
-    Phase.END: Rule(
-        writer=lambda s: len(s.ends),
-        accepts=_only(END),
-        refusal=lambda s, seat, kind: f"seat {_seat_name(seat)} must sign the result, not send {kind}",
-        reader="_on_end", step="_step_end"),
+TRANSITIONS: dict[tuple[Phase, Trigger], Phase | _Back] = {
+    (Phase.HELLO, Trigger.TABLE_SET): Phase.GENESIS,
+    (Phase.GENESIS, Trigger.NONCES_IN): Phase.PLAY,
+    (Phase.PLAY, Trigger.GAME_OVER): Phase.FINAL,
+    (Phase.PLAY, Trigger.AUDIT): Phase.DISPUTE,
+    (Phase.FINAL, Trigger.REVEALED): Phase.END,
+    (Phase.END, Trigger.SIGNED): Phase.OVER,
+    **{(p, Trigger.CLAIMED): Phase.CLAIM for p in CLAIMABLE},
+    (Phase.CLAIM, Trigger.REFUSED): BACK,
+    (Phase.CLAIM, Trigger.VOIDED): BACK,
+    (Phase.CLAIM, Trigger.SEAT_REPLACED): Phase.PLAY,
+    **{(p, Trigger.OUT): Phase.REPLACED for p in LIVE_PHASES},
+    **{(p, Trigger.ABORT): Phase.ABORTED for p in LIVE_PHASES},
 }
-"""The table. Phases absent from it (over, aborted, replaced) accept nothing and write nothing."""
+"""(phase, trigger) -> next phase. A dispute ends by an abort (its audit blames someone, or its raiser)."""
+
+
+class PhaseError(Exception):
+    """A trigger that has no row for the current phase: a bug in the session, never a peer's fault."""
+
+
+class PhaseState:
+    """The current phase, and the phase a claim under way interrupted."""
+
+    def __init__(self) -> None:
+        self.phase = Phase.HELLO
+        self.back: Phase | None = None
+
+    def fire(self, trigger: Trigger) -> Phase:
+        """Apply the row (phase, trigger); PhaseError if there is none."""
+        target = TRANSITIONS.get((self.phase, trigger))
+        if target is None:
+            raise PhaseError(f"no transition from {self.phase} on {trigger.name}")
+        if target is BACK:
+            assert self.back is not None
+            target, self.back = self.back, None
+        elif target == Phase.CLAIM:
+            self.back = self.phase
+        else:
+            self.back = None
+        assert isinstance(target, Phase)
+        self.phase = target
+        return target
+
+
+def render() -> str:
+    """The transitions as the Markdown table docs/protocol.md shows: one row per trigger and target, with
+    every phase it leaves from."""
+    groups: dict[tuple[Trigger, Phase | _Back], list[Phase]] = {}
+    for (phase, trigger), target in TRANSITIONS.items():
+        groups.setdefault((trigger, target), []).append(phase)
+    lines = ["| from | on | to |", "|---|---|---|"]
+    for (trigger, target), phases in groups.items():
+        source = "every live phase" if tuple(phases) == LIVE_PHASES else ", ".join(p.value for p in phases)
+        lines.append(f"| {source} | {trigger.value} | {'the phase it interrupted' if target is BACK else target} |")
+    return "\n".join(lines)

@@ -8,8 +8,7 @@ public, the mover's proof.
 
 from __future__ import annotations
 
-from collections import deque
-from typing import Any
+from typing import Any, Sequence
 
 from lanterne.engines import redeal
 from lanterne.engines.core import REVEAL, TABLE, Action, IllegalAction, RulesError, State, TableOp, as_action
@@ -18,30 +17,35 @@ from lanterne.protocol.wire import ProtocolError, pack
 
 from .events import Dispute, Moved, ReplayMismatch, TableResolved
 from .kinds import MOVE
-from .phases import Phase
+from .phases import Phase, Trigger
+from .state import SessionState
 
 
-class Play:
+class Play(SessionState):
     """The play phase of :class:`~protocol.session.Session`."""
 
-    _redeal: deque
 
     @property
     def my_turn(self) -> bool:
-        return (self.phase == Phase.PLAY and self.game is not None and not self.game.is_over(self.view)
-                and self.next_actor() == self.my_seat)
+        return (self.phase == Phase.PLAY and self.game is not None and self.view is not None
+                and not self.game.is_over(self.view) and self.next_actor() == self.my_seat)
 
     def next_actor(self) -> int:
         """The engine's next actor, or TABLE while a re-deal is being resolved."""
-        return TABLE if self._redeal else self.game.next_actor(self.view)
+        assert self.game is not None and self.view is not None
+        return TABLE if self.chance.redeal else self.game.next_actor(self.view)
 
     def legal_actions(self) -> list[Action]:
-        return self.game.legal_actions(self.view, self.my_seat) if self.my_turn else []
+        if not self.my_turn:
+            return []
+        assert self.game is not None and self.view is not None and self.my_seat is not None
+        return self.game.legal_actions(self.view, self.my_seat)
 
     def act(self, action: Action) -> list:
         """Play ``action`` for our seat; IllegalAction (not a protocol error) if it cannot be played."""
         if not self.my_turn:
             raise IllegalAction("it is not our turn")
+        assert self.game is not None and self.view is not None and self.my_seat is not None
         action = as_action(action)
         before = self.view
         after, events = self.game.apply(before, action)
@@ -59,7 +63,8 @@ class Play:
         return self._flush()
 
     def _on_play(self, entry: Entry, blame: int | None) -> None:
-        seat = self._seat_of(entry.author)
+        seat = self.roster.seat_of(entry.author)
+        assert seat is not None     # (the chain lets only seats write during play)
         if self.next_actor() != TABLE:
             self._on_move(entry, seat)
             return
@@ -77,6 +82,7 @@ class Play:
         self.steps.append((seat, entry.kind, entry.body))
 
     def _on_move(self, entry: Entry, seat: int) -> None:
+        assert self.game is not None and self.view is not None
         body = entry.body
         action = as_action(body["action"])
         if not action or not isinstance(action[0], str):
@@ -121,39 +127,42 @@ class Play:
 
     def _step_play(self) -> bool:
         """What needs nobody else during play: the end of the game, a table outcome, our fair step."""
-        if not self._redeal and self.game.is_over(self.view):
-            if self._op is not None:
+        assert self.game is not None and self.view is not None
+        if not self.chance.redeal and self.game.is_over(self.view):
+            if self.chance.op is not None:
                 raise ProtocolError("the game ended while the table was busy", None)
-            self.phase = Phase.FINAL
+            self._phases.fire(Trigger.GAME_OVER)
             return True
         if self.next_actor() != TABLE:
             return False
-        if self._op is None:
-            self._op = self._redeal[0] if self._redeal else self.game.table_op(self.view)
-            self.fair.begin(self._op, self.view)
+        if self.chance.op is None:
+            self.chance.op = self.chance.redeal[0] if self.chance.redeal else self.game.table_op(self.view)
+            self.fair.begin(self.chance.op, self.view)
         expected = self.fair.expected()
         if expected is None:
-            op, outcome = self._op, self.fair.outcome()
+            op, outcome = self.chance.op, self.fair.outcome()
+            assert op is not None
+            events: Sequence[Any]
             try:
-                if self._redeal:
+                if self.chance.redeal:
                     self.view, events = redeal.apply_redeal(self.view, op, outcome), []
-                    self._redeal.popleft()
+                    self.chance.redeal.popleft()
                 else:
                     self.view, events = self.game.apply(self.view, outcome)
             except (IllegalAction, RulesError) as e:
                 raise ProtocolError(f"the table's outcome does not apply: {e}", None) from None
-            self._op = None
+            self.chance.op = None
             self._events.append(TableResolved(op, outcome, tuple(events)))
             if op.face_down and op.to in self.replaced.values():
                 # A computer's cards are public, like the dummy's in bridge: its host (the claimer) sees them
                 # anyway, so every other seat must too (docs/protocol.md, "Claims").
-                self._redeal.append(TableOp(REVEAL, redeal.REDEAL_PILE, op.slots, why="a computer's cards are public"))
+                self.chance.redeal.append(TableOp(REVEAL, redeal.REDEAL_PILE, op.slots, why="a computer's cards are public"))
             return True
         if expected != self.my_seat or not self.writer.may_write(self):
             return False
         kind, body = self.fair.produce()
         self.writer.write(self, kind, body)
-        self.steps.append((self.my_seat, kind, body))
+        self.steps.append((expected, kind, body))
         return True
 
     def _made_public(self, before: State, after: State) -> list[int]:
@@ -163,6 +172,7 @@ class Play:
         return [s for s in range(len(a)) if a[s] == everyone and (s >= len(b) or b[s] != everyone)]
 
     def _text(self, state: State, action: Action) -> str:
+        assert self.game is not None
         try:
             return self.game.format_action(state, action)
         except Exception:  # notation is for people; never let it break the protocol

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from typing import Any
 
 from lanterne.engines.core import Game, RulesError
@@ -25,23 +24,17 @@ from lanterne.protocol.wire import ProtocolError, pack, unpack
 from .events import GameStarted, Joined, TableSet
 from .kinds import (FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_SEATS, NONCE_DOMAIN, ON_GONE, ON_GONE_END,
                     TABLE_KIND, Drbg)
-from .phases import Phase
+from .phases import Phase, Trigger
+from .terms import Terms
+from .state import SessionState
 
 
-@dataclass
-class Member:
-    """A peer that said hello (a seat once the table is set)."""
-
-    key: bytes
-    name: str
-
-
-class Seating:
+class Seating(SessionState):
     """The hello, table and genesis phases of :class:`~protocol.session.Session`."""
 
     def join(self) -> list:
         """A guest writes its hello (automatic with ``auto_join`` once the host's is in)."""
-        if not self.host and self.phase == HELLO and self.chain and self.public not in self._keys():
+        if not self.host and self.phase == Phase.HELLO and self.chain and self.public not in self.roster.keys():
             self.writer.write(self, HELLO, {"versions": [VERSION], "name": self.name})
             self._after_hello_entry(self.chain[-1])
             self._after_hello()
@@ -55,7 +48,7 @@ class Seating:
             self._append(entry)
             self._set_table(entry.body, game)
             return
-        if entry.author in self._keys():
+        if entry.author in self.roster.keys():
             raise ProtocolError(f"entry {entry.seq}: {ids.fingerprint(entry.author)} said hello twice", blame)
         if len(self.peers) >= MAX_SEATS:
             raise ProtocolError(f"entry {entry.seq}: the table is full", blame)
@@ -83,7 +76,7 @@ class Seating:
 
     def _maybe_join(self) -> None:
         """A guest writes its hello once the host's is in (and, with a guest list, its turn has come)."""
-        if self.host or not self.auto_join or self.public in self._keys():
+        if self.host or not self.auto_join or self.public in self.roster.keys():
             return
         listed = self._listed_guests()
         if listed is not None and (self.public not in listed or listed.index(self.public) != len(self.peers) - 1):
@@ -92,17 +85,17 @@ class Seating:
             self._after_hello_entry(self.chain[-1])
 
     def _after_hello_entry(self, entry: Entry) -> None:
-        self.peers.append(Member(entry.author, entry.body["name"]))
-        self._events.append(Joined(len(self.peers) - 1, entry.body["name"], entry.author))
+        index = self.roster.join(entry.author, entry.body["name"])
+        self._events.append(Joined(index, entry.body["name"], entry.author))
 
     def _after_hello(self) -> None:
         """The host sets the table once every seat said hello."""
         game, players, variant, options = self._proposal
         if self.guests:
             players = len(self.guests) + 1
-        if not (self.host and game is not None and len(self.peers) == players and self.phase == HELLO):
+        if not (self.host and game is not None and len(self.peers) == players and self.phase == Phase.HELLO):
             return
-        keys = self._keys()
+        keys = self.roster.keys()
         body: dict[str, Any] = {"game": game.id, "variant": variant, "players": players, "options": options,
                                 "seats": keys, "names": [p.name for p in self.peers]}
         if self.on_gone != ON_GONE_END:     # the default is left out: older tables keep their bytes
@@ -125,7 +118,7 @@ class Seating:
             game.setup(players=body["players"], variant=body["variant"], **body["options"])
         except (RulesError, TypeError, ValueError, KeyError) as e:
             raise ProtocolError(f"the table cannot be played: {str(e)[:200]}", blame) from None
-        if body["seats"] != self._keys() or len(body["names"]) != len(body["seats"]) \
+        if body["seats"] != self.roster.keys() or len(body["names"]) != len(body["seats"]) \
                 or body["players"] != len(body["seats"]):
             raise ProtocolError("the table's seats are not the peers that said hello, in order", blame)
         if [p.name for p in self.peers] != body["names"]:
@@ -136,24 +129,20 @@ class Seating:
         return game
 
     def _set_table(self, body: dict, game: Game) -> None:
-        self.game, self.variant, self.options = game, body["variant"], dict(body["options"])
-        self.seats, self.names = list(body["seats"]), list(body["names"])
-        self.on_gone = body.get("on_gone", ON_GONE_END)
-        if "claim_ms" in body:  # the host's claim time, signed in the table, is everybody's
-            self.timeout = body["claim_ms"] / 1000
-            self.claim_signed = True
-        self.move_clock = body["move_ms"] / 1000 if "move_ms" in body else None
-        self.spectators = bool(body.get("watch", False))
-        self.my_seat = self._seat_of(self.public)
-        self.phase = Phase.GENESIS
+        self.terms = Terms.signed(body, game)
+        self.roster.seat(body["seats"], body["names"])
+        # the host's claim time, signed in the table, is everybody's
+        self.clocks.sign(body["claim_ms"] / 1000 if "claim_ms" in body else None,
+                         body["move_ms"] / 1000 if "move_ms" in body else None)
+        self._phases.fire(Trigger.TABLE_SET)
         self._genesis_start = len(self.chain)
         self._events.append(TableSet(game.id, self.variant, len(self.seats), tuple(self.names),
                                      self.my_seat if self.my_seat is not None else -1, ids.safety_code(*self.seats)))
         self._step_genesis()
 
     def _resolve(self, game_id: str) -> Game:
-        if self._games is not None:
-            return self._games(game_id)
+        if self.games is not None:
+            return self.games(game_id)
         game = self._proposal[0]
         if game is not None and game.id == game_id:
             return game
@@ -161,7 +150,8 @@ class Seating:
 
     def _step_genesis(self) -> bool:
         """Our genesis nonce, when it is our turn (a guest that asked for another on-gone policy leaves)."""
-        if self.phase == GENESIS and self._expected_seat() == self.my_seat and self.writer.may_write(self):
+        if self.phase == Phase.GENESIS and self._expected_seat() == self.my_seat and self.writer.may_write(self):
+            assert self.my_seat is not None
             if self.require_on_gone and self.require_on_gone != self.on_gone:
                 self._abort(f"seat {self.my_seat + 1} plays only with on-gone policy {self.require_on_gone}, "
                             f"not {self.on_gone}", self.my_seat, [])
@@ -170,21 +160,27 @@ class Seating:
             if too_short:       # we leave before any move: nobody is at fault
                 self._abort(too_short, None, [])
                 return False
-            nonce = hashlib.sha256(NONCE_DOMAIN + self.seed).digest()
-            self.writer.write(self, GENESIS, {"nonce": nonce})
+            self.writer.write(self, GENESIS, {"nonce": self._nonce()})
             self._after_genesis_entry()
         return False
+
+    def _nonce(self) -> bytes:
+        """Our genesis nonce: it commits to our seed, revealed at the end."""
+        return hashlib.sha256(NONCE_DOMAIN + self.seed).digest()
+
+    def _check_genesis(self, entry: Entry) -> None:
+        """A hook for a replay that knows every seat's seed (:mod:`protocol.verify`): a live peer cannot check
+        another seat's nonce before its seed is revealed."""
 
     def _too_short(self) -> str:
         """Why we leave this table at once (our minimum claim time is longer than its claim time or move clock),
         or ''. A host that signs a 1 ms claim time cannot claim a seat that thinks for 2 ms."""
-        if self.min_claim is None or self.host:
-            return ""
-        for what, value in (("claim time", self.timeout if self.claim_signed else None),
-                            ("move clock", self.move_clock)):
-            if value is not None and value < self.min_claim:
-                return (f"seat {self.my_seat + 1} plays only with a {what} of at least {self.min_claim:g} s; this "
-                        f"table's is {value:g} s")
+        short = None if self.host else self.clocks.too_short()
+        if short is not None:
+            what, value = short
+            assert self.my_seat is not None
+            return (f"seat {self.my_seat + 1} plays only with a {what} of at least {self.min_claim:g} s; this "
+                    f"table's is {value:g} s")
         return ""
 
     def _after_genesis_entry(self) -> None:
@@ -195,10 +191,12 @@ class Seating:
             self._step_genesis()
 
     def _on_genesis(self, entry: Entry, blame: int | None) -> None:
+        self._check_genesis(entry)
         self._append(entry)
         self._after_genesis_entry()
 
     def _start_play(self) -> None:
+        assert self.game is not None
         game = self.game
         state = game.setup(players=len(self.seats), variant=self.variant, **self.options)
         self.view = game.view(state, self.my_seat)
@@ -206,5 +204,5 @@ class Seating:
             self.fair = self._fairmod.FairTable(self.game_id, None, len(self.seats), None)
         else:
             self.fair = self._fairmod.FairTable(self.game_id, self.my_seat, len(self.seats), Drbg(self.seed, FAIR_DOMAIN))
-        self.phase = Phase.PLAY
+        self._phases.fire(Trigger.NONCES_IN)
         self._events.append(GameStarted(self.game_id))

@@ -1,20 +1,26 @@
 """The game session: a sans-IO state machine for one game between N peers.
 
-Feed it what arrives (:meth:`Session.receive`, one envelope per call) and what
-the local player wants (:meth:`Session.act`, :meth:`Session.resign`); it
-returns events for the UI and queues the bytes to send
-(:meth:`Session.data_to_send`, to every other peer). It never reads a socket
-or a clock: :meth:`Session.tick` takes ``now`` for timeouts. Every entry it
-accepts, its own or a peer's, goes to ``store`` (the log file) before any
-byte that depends on it is handed out for sending.
+Feed it what arrives (:meth:`Session.receive`, one entry per call, opened and
+its signature checked by :func:`protocol.log.open_entry` where it came in) and
+what the local player wants (:meth:`Session.act`, :meth:`Session.resign`); it
+returns events for the UI. What to send is the chain itself: a link sends
+each peer the entries of :attr:`Session.chain` it lacks (but an entry's
+author). It never reads a socket or a clock: :meth:`Session.tick` takes
+``now`` for timeouts. Every entry it accepts, its own or a peer's, goes to
+``store`` (the log file) before it is in the chain, so before any link can
+send it.
 
 The whole game is ONE hash chain with a total order; at every point exactly
 one seat may write the next entry (and any member may end the game with an
-``abort``). The phases, who writes in each and what it may send, are the
-table in :mod:`.phases`; each phase's reading and writing is in its module
+``abort``). The phases and what moves the game between them are the table
+of :mod:`.phases`; who writes in each and what it may send, the table of
+:mod:`.rules`; each phase's reading and writing is in its module
 (:mod:`.seating`, :mod:`.play`, :mod:`.ending`, :mod:`.claims`); where
 an entry belongs in the chain is :mod:`.chain`; whether our entries are
-signed now or read back from a log is the writer (:mod:`.writers`).
+signed now or read back from a log is the writer (:mod:`.writers`). The
+session's state is in small parts (docs/architecture.md, "The session's
+parts"): the phase, the claim under way, the clocks, the roster, the terms
+of the table, the fair table, the outcome.
 
 Every protocol breach ends the game with an ``abort`` entry naming the seat
 at fault and carrying the offending bytes as evidence, and only on evidence
@@ -33,21 +39,28 @@ import os
 from collections import deque
 from typing import Callable, Sequence
 
-from lanterne.engines.core import Game, RulesError, State, TableOp
+from lanterne.engines.core import Game, RulesError, State
 from lanterne.protocol import identity as ids
-from lanterne.protocol.log import FIRST_PREV, VERSION, Entry, open_entry
+from lanterne.protocol.log import VERSION, Entry, open_entry
 from lanterne.protocol.wire import ProtocolError, check
 
 from . import chain
+from .chance import Chance
+from .claim import Claim
+from .clocks import Clocks
 from .ending import Ending
-from .events import Aborted, Dispute, Dropped, GameOver, OutOfPlace, Replaced, ReplayEnd, ReplayMismatch
+from .events import Dispute, Dropped, OutOfPlace, ReplayEnd, ReplayMismatch
 from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
                     TABLE_NONCE_DOMAIN,
                     fair, schemas)
-from .phases import OVER_PHASES, RULES, Phase
+from .outcome import Outcome
+from .phases import Phase, PhaseState
+from .rules import RULES
 from .play import Play
 from .claims import Claims
-from .seating import Member, Seating
+from .roster import Roster
+from .seating import Seating
+from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
 
 
@@ -62,9 +75,10 @@ class Session(Seating, Play, Ending, Claims):
                  guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END,
                  move_clock: float | None = None, spectators: bool = False):
         self.identity = identity
-        self.public: bytes = identity.public if identity is not None else public
-        if self.public is None:
+        key = identity.public if identity is not None else public
+        if key is None:
             raise ValueError("a session needs an identity (or a public key to replay)")
+        self.public: bytes = key
         self.host = host
         self.name = name
         if host and game is not None:
@@ -72,23 +86,16 @@ class Session(Seating, Play, Ending, Claims):
         self._proposal = (game, players, variant, dict(options or {}))
         if on_gone not in ON_GONE:
             raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
-        self.on_gone = on_gone
-        """What the table does with a seat gone past the claim time (the host's choice, signed in the table)."""
+        self.terms = Terms(None, variant, {}, on_gone, spectators)
+        """The game and its rules for this table (the host's proposal until the table is signed)."""
         self.require_on_gone: str | None = None
         """A guest's condition: at its genesis turn it leaves (an abort naming itself) a table with another policy."""
         self.seed = seed if seed is not None else os.urandom(32)
-        self._games = games
+        self.games = games
+        """Resolves a table's game id (None: the registry, or the host's own proposal)."""
         self.writer: LiveWriter | ReplayWriter = LiveWriter(store)
-        self.timeout = timeout
-        self.claim_signed = False
-        """The timeout is the host's, signed in the table (``claim_ms``): no peer's own setting replaces it."""
-        self.move_clock = move_clock
-        """Seconds a seat may take for one step even while linked (the host's, signed in the table as ``move_ms``);
-        None: no move clock, a linked player may think as long as it likes."""
-        self.spectators = spectators
-        """Whether the table lets spectators watch (the host's choice, signed in the table as ``watch``)."""
-        self.min_claim: float | None = None
-        """A guest's condition: at its genesis turn it leaves a table whose claim time or move clock is shorter."""
+        self.clocks = Clocks(timeout, move_clock)
+        """The claim time and the move clock (the host's, signed in the table as ``claim_ms`` and ``move_ms``)."""
         self.auto_join = auto_join
         self.guests = list(guests) if guests else None
         """The host's list of guest keys in join order (known from the lobby); None: first come."""
@@ -97,69 +104,31 @@ class Session(Seating, Play, Ending, Claims):
         """The fair-table module (a test swaps in a cheating one)."""
 
         self.chain: list[Entry] = []
-        self.phase = Phase.HELLO
-        self.peers: list[Member] = []
-        self.seats: list[bytes] = []
-        self.names: list[str] = []
-        self.my_seat: int | None = None
-        self.game: Game | None = None
-        self.variant = variant
-        self.options: dict = {}
+        self._phases = PhaseState()
+        self.roster = Roster(self.public)
         self.game_id: bytes = b""
         self.view: State | None = None
-        self.fair = None
-        self._op: TableOp | None = None
+        self.chance = Chance()
         self._genesis_start = 0
-        self.steps: list[tuple[int, str, dict]] = []
-        self.finals: dict[int, dict] = {}
-        self.ends: dict[int, dict] = {}
-        self.result: GameOver | Aborted | Replaced | None = None
-        self._outbox: list[bytes] = []
+        self.outcome = Outcome()
         self._events: list = []
-        self._waiting_since: float | None = None
-        """When (on the clock :meth:`tick` is given) the awaited seat was first seen gone at this position."""
-        self._awaited_since: float | None = None
-        """When the awaited seat was first seen awaited at this position (the move clock runs from there)."""
-        self.claiming: dict | None = None
-        """While the seats answer a claim or a replace (:mod:`.claims`): kind, seat, by, hash, order, agreed, back..."""
+        self.claiming: Claim | None = None
+        """The claim (or replace) the seats answer now (:mod:`.claims`)."""
         self._held: dict[bytes, tuple[Entry, int]] = {}
         """A claim against our seat at a place our own entry holds, and the answers built on it, by hash: (the
         claim, agreements so far) (:meth:`.claims.Claims._claimed_while_gone`)."""
         self.consent: Callable[[int], bool | None] | None = None
         """Our clock's answer to a claim against a seat (see :class:`.claims.Claims`); None: we agree."""
-        self.replaced: dict[bytes, int] = {}
-        """Keys that held a seat before a computer took it over -> that seat."""
-        self._redeal: deque[TableOp] = deque()
-        self.epoch = 0
-        """Fair tables so far after the first: one more per replacement."""
-        self.old_steps: list[tuple[int, str, dict]] = []
         self.replaced_at = 0
         """Index of the replace entry under way or done (entries by its seat's key from there on are dropped)."""
+        self.replayed_events: list = []
+        """What a replay with ``keep_events`` said, in order."""
 
     # ------------------------------------------------------------------ API
 
-    @property
-    def store(self) -> Callable[[bytes], None] | None:
-        """Where every accepted entry is written (the log file), while live."""
-        return getattr(self.writer, "store", None)
-
-    @property
-    def head(self) -> tuple[int, bytes]:
-        """(number of entries, hash of the last one): what peers compare to resume."""
-        return len(self.chain), self.chain[-1].hash if self.chain else FIRST_PREV
-
-    @property
-    def over(self) -> bool:
-        return self.phase in OVER_PHASES
-
-    def entries_after(self, count: int) -> list[bytes]:
+    def entries_after(self, count: int) -> list[Entry]:
         """The entries a peer with ``count`` entries lacks (resume after a dropped link)."""
-        return [e.raw for e in self.chain[count:]]
-
-    def data_to_send(self) -> list[bytes]:
-        """The entries to send to every other peer (but an entry's author), in order (and forget them)."""
-        out, self._outbox = self._outbox, []
-        return out
+        return self.chain[count:]
 
     def start(self) -> list:
         """The host writes its hello."""
@@ -178,8 +147,9 @@ class Session(Seating, Play, Ending, Claims):
             return None
         return self._expected_seat()
 
-    def receive(self, raw: bytes, sender: bytes | None = None, on_error: str = "abort") -> list:
-        """One entry from a peer. Returns events; queues what to send.
+    def receive(self, entry: Entry, sender: bytes | None = None, on_error: str = "abort") -> list:
+        """One entry from a peer (opened: its bytes and signature checked once, where they came in). Returns
+        events.
 
         A protocol breach ends the game with an abort naming the culprit
         (``on_error="abort"``); with ``on_error="raise"`` the ProtocolError is
@@ -194,7 +164,7 @@ class Session(Seating, Play, Ending, Claims):
                 raise ProtocolError("the game is over")
             return []
         try:
-            self._receive(raw, sender)
+            self._receive(entry, sender)
         except OutOfPlace as e:
             if on_error == "raise":
                 raise
@@ -204,7 +174,7 @@ class Session(Seating, Play, Ending, Claims):
         except ProtocolError as e:
             if on_error == "raise":
                 raise
-            self._abort(str(e), e.seat, [raw])
+            self._abort(str(e), e.seat, [entry.raw])
         self._advance_safely()
         return self._flush()
 
@@ -270,10 +240,10 @@ class Session(Seating, Play, Ending, Claims):
                 try:
                     if self.over:
                         raise ProtocolError(f"entry {index} ({entry.kind}) comes after the end of the game",
-                                            self._seat_of(entry.author))
+                                            self.roster.seat_of(entry.author))
                     if entry.author == self.public and entry.kind not in CHOICE_KINDS:
-                        raise ReplayMismatch(f"{entry.kind} is not what seat {self._seat_name(entry.author)} would "
-                                             f"write here", self._seat_of(entry.author))
+                        raise ReplayMismatch(f"{entry.kind} is not what seat {self.roster.seat_name(entry.author)} would "
+                                             f"write here", self.roster.seat_of(entry.author))
                     log.entries.popleft()
                     self._accept(entry, sender=None)
                     try:
@@ -296,45 +266,17 @@ class Session(Seating, Play, Ending, Claims):
 
     # ------------------------------------------------------------ who is who
 
-    def _flush(self) -> list:
-        out, self._events = self._events, []
-        return out
-
-    def _keys(self) -> list[bytes]:
-        return [p.key for p in self.peers]
-
-    def _seat_of(self, key: bytes | None) -> int | None:
-        if key is not None and key in self.seats:
-            return self.seats.index(key)
-        return None
-
-    def _seat_name(self, key: bytes) -> str:
-        seat = self._seat_of(key)
-        return str(seat + 1) if seat is not None else ids.fingerprint(key)
-
-    def _seat_label(self, key: bytes) -> str:
-        seat = self._seat_of(key)
-        if seat is not None:
-            return f"seat {seat + 1}"
-        if key in self._keys():
-            return f"peer {ids.fingerprint(key)}"
-        return f"unknown key {ids.fingerprint(key)}"
-
     def _expected_seat(self) -> int | None:
         rule = RULES.get(self.phase)
         return rule.writer(self) if rule is not None else None
 
     # ------------------------------------------------------------ reading an entry
 
-    def _receive(self, raw: bytes, sender: bytes | None) -> None:
-        try:
-            entry = open_entry(raw)
-        except ProtocolError as e:
-            raise OutOfPlace(f"bytes that are not an entry signed by its author ({e})", hostile=True) from None
+    def _receive(self, entry: Entry, sender: bytes | None) -> None:
         if entry.seq < len(self.chain) and self.chain[entry.seq].raw == entry.raw:
             return  # a resent entry we already hold: harmless
         c = self.claiming
-        leaving = self.seats[c["seat"]] if c is not None and c["kind"] == REPLACE else None
+        leaving = self.seats[c.seat] if c is not None and c.replaces else None
         if ((entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.replaced_at
                 and entry.kind != REFUSE):
             return  # a replaced peer that came back late: it learns of its replacement from our entries
@@ -342,7 +284,7 @@ class Session(Seating, Play, Ending, Claims):
 
     def _accept(self, entry: Entry, sender: bytes | None) -> None:
         """Check an entry's place in the chain, its shape, its author and kind, then let its phase read it."""
-        author_seat = self._seat_of(entry.author)
+        author_seat = self.roster.seat_of(entry.author)
         blame = author_seat
         if self.seats and author_seat is None and entry.author not in self.replaced \
                 and not (entry.prev in self._held and self.replacing_us(entry.author)):
@@ -356,7 +298,7 @@ class Session(Seating, Play, Ending, Claims):
         try:
             check(schema, entry.body, entry.kind)
         except ProtocolError as e:
-            raise ProtocolError(f"entry {entry.seq} by {self._seat_label(entry.author)}: {e}", blame) from None
+            raise ProtocolError(f"entry {entry.seq} by {self.roster.seat_label(entry.author)}: {e}", blame) from None
         if entry.kind == ABORT:
             self._read_abort(entry, blame)
             return
@@ -369,16 +311,11 @@ class Session(Seating, Play, Ending, Claims):
         expected = rule.writer(self)
         if (expected is not None and entry.author != self.seats[expected]
                 and not (rule.also is not None and rule.also(self, author_seat, entry.kind))):
-            raise ProtocolError(f"entry {entry.seq} ({entry.kind}) is {self._seat_label(self.seats[expected])}'s to "
-                                f"write, not {self._seat_label(entry.author)}'s (wrong author)", blame)
+            raise ProtocolError(f"entry {entry.seq} ({entry.kind}) is {self.roster.seat_label(self.seats[expected])}'s to "
+                                f"write, not {self.roster.seat_label(entry.author)}'s (wrong author)", blame)
         if not rule.accepts(self)(entry.kind):
             raise ProtocolError(f"entry {entry.seq}: {rule.refusal(self, author_seat, entry.kind)}", blame)
-        getattr(self, rule.reader)(entry, blame)
-
-    def _append(self, entry: Entry) -> None:
-        self.chain.append(entry)
-        self._waiting_since = self._awaited_since = None
-        self.writer.keep(self, entry)
+        rule.reader(self, entry, blame)
 
     # ------------------------------------------------------------ what needs nobody else
 
@@ -394,7 +331,7 @@ class Session(Seating, Play, Ending, Claims):
         try:
             for _ in range(MAX_LOCAL_STEPS):
                 rule = RULES.get(self.phase)
-                if self.over or rule is None or rule.step is None or not getattr(self, rule.step)():
+                if self.over or rule is None or rule.step is None or not rule.step(self):
                     return
             raise ProtocolError(f"no one is asked to write after {MAX_LOCAL_STEPS} table steps: the engine loops",
                                 None)
@@ -405,3 +342,12 @@ class Session(Seating, Play, Ending, Claims):
         except self._fairmod.FairError as e:
             raise ProtocolError(f"the fair table failed: {e}", None) from None
 
+
+def receive_frame(session: Session, raw: bytes, sender: bytes | None) -> list:
+    """What a session says of bytes that came on a link: opened and signature-checked here, once; bytes that
+    are not an entry signed by its author prove nothing against anyone (dropped, the link may be closed)."""
+    try:
+        entry = open_entry(raw)
+    except ProtocolError as e:
+        return [Dropped(f"bytes that are not an entry signed by its author ({e})", sender, hostile=True)]
+    return session.receive(entry, sender=sender)

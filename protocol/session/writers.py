@@ -12,22 +12,31 @@ written, and the log's own entry arrives as any other.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
+from lanterne.protocol import identity as ids
 from lanterne.protocol.log import FIRST_PREV, Entry, seal
 from lanterne.protocol.wire import ProtocolError, pack
 
 from .events import ReplayEnd, ReplayMismatch
 from .kinds import ABORT
+from .roster import Roster
 
-if TYPE_CHECKING:
-    from .session import Session
+
+class Chained(Protocol):
+    """What a writer needs of a session: who signs, the chain and the game it extends, who is who."""
+
+    identity: ids.Identity | None
+    public: bytes
+    game_id: bytes
+    chain: list[Entry]
+    roster: Roster
+
+    def _append(self, entry: Entry) -> None: ...
 
 
 class LiveWriter:
-    """Signs our entries with our identity; every accepted entry goes to ``store`` (the log file) and,
-    if another seat wrote it, to the outbox too (the echo: a seat that shows different entries to
-    different peers is caught by both signatures)."""
+    """Signs our entries with our identity; every accepted entry goes to ``store`` (the log file)."""
 
     live = True
     checks_evidence = False
@@ -35,33 +44,29 @@ class LiveWriter:
     def __init__(self, store: Callable[[bytes], None] | None = None):
         self.store = store
 
-    def write(self, s: "Session", kind: str, body: dict) -> Entry:
+    def write(self, s: Chained, kind: str, body: dict) -> Entry:
         if s.identity is None:
             raise ReplayEnd()     # a watcher writes nothing
         prev = s.chain[-1].hash if s.chain else FIRST_PREV
         entry = seal(s.identity, game=s.game_id, seq=len(s.chain), prev=prev, kind=kind, body=body)
         s._append(entry)
-        s._outbox.append(entry.raw)
         return entry
 
-    def choose(self, s: "Session", kind: str, body: dict) -> Entry | None:
+    def choose(self, s: Chained, kind: str, body: dict) -> Entry | None:
         return self.write(s, kind, body) if s.identity is not None else None
 
-    def may_write(self, s: "Session") -> bool:
+    def may_write(self, s: Chained) -> bool:
         return s.identity is not None
 
-    def keep(self, s: "Session", entry: Entry) -> None:
+    def keep(self, s: Chained, entry: Entry) -> None:
         if self.store is not None:
             self.store(entry.raw)
-        if entry.author != s.public:
-            s._outbox.append(entry.raw)
 
-    def retract(self, s: "Session", entry: Entry) -> None:
-        """Take back our last entry (a claim that lost its race): from the store if it can, and the outbox."""
+    def retract(self, s: Chained, entry: Entry) -> None:
+        """Take back our last entry (a claim that lost its race) from the store, if it can."""
         retract = getattr(self.store, "retract", None)
         if retract is not None:
             retract(entry.raw)
-        s._outbox = [raw for raw in s._outbox if raw != entry.raw]
 
 
 class ReplayWriter:
@@ -74,14 +79,14 @@ class ReplayWriter:
         self.checks_evidence = checks_evidence
         """verify: an abort of ours must carry evidence that blames the seat it names."""
 
-    def write(self, s: "Session", kind: str, body: dict) -> Entry:
+    def write(self, s: Chained, kind: str, body: dict) -> Entry:
         if not self.entries:
             raise ReplayEnd()
         logged = self.entries[0]
-        seat = s._seat_of(s.public)
+        seat = s.roster.seat_of(s.public)
         if logged.author != s.public and logged.kind != ABORT:
-            err = ProtocolError(f"entry {len(s.chain)} ({logged.kind}) is {s._seat_label(s.public)}'s to write, not "
-                                f"{s._seat_label(logged.author)}'s (wrong author)", s._seat_of(logged.author))
+            err = ProtocolError(f"entry {len(s.chain)} ({logged.kind}) is {s.roster.seat_label(s.public)}'s to write, not "
+                                f"{s.roster.seat_label(logged.author)}'s (wrong author)", s.roster.seat_of(logged.author))
             err.entry = len(s.chain)
             raise err
         if logged.kind == ABORT:
@@ -94,22 +99,22 @@ class ReplayWriter:
         self.entries.popleft()
         prev = s.chain[-1].hash if s.chain else FIRST_PREV
         if logged.seq != len(s.chain) or logged.prev != prev or logged.game != s.game_id:
-            raise ReplayMismatch(f"entry {len(s.chain)} is out of place in the chain", s._seat_of(logged.author))
+            raise ReplayMismatch(f"entry {len(s.chain)} is out of place in the chain", s.roster.seat_of(logged.author))
         s._append(logged)
         return logged
 
-    def choose(self, s: "Session", kind: str, body: dict) -> Entry | None:
+    def choose(self, s: Chained, kind: str, body: dict) -> Entry | None:
         """Nothing: the log's own entry comes as received. An abort ends what we write here
         (:class:`ReplayEnd`): the log's abort follows, naming the same seat, or the replay fails."""
         if kind == ABORT:
             raise ReplayEnd()
         return None
 
-    def may_write(self, s: "Session") -> bool:
+    def may_write(self, s: Chained) -> bool:
         return bool(self.entries)
 
-    def keep(self, s: "Session", entry: Entry) -> None:
+    def keep(self, s: Chained, entry: Entry) -> None:
         pass
 
-    def retract(self, s: "Session", entry: Entry) -> None:
+    def retract(self, s: Chained, entry: Entry) -> None:
         pass

@@ -23,6 +23,7 @@ import dataclasses
 
 import pytest
 
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.net.peer import Declined
 from lanterne.protocol.session import Aborted, ClaimRefused, GameOver
 
@@ -60,7 +61,7 @@ def replace_when_awaited(table: Table, victim: int):
     async def act() -> None:
         for _ in range(4000):      # the check and the replace in one step: no entry comes in between
             s = cheat.session
-            if s is not None and len(s.chain) >= AFTER and s.phase == "play" and s.waiting_for() == victim:
+            if s is not None and len(s.chain) >= AFTER and s.phase == Phase.PLAY and s.waiting_for() == victim:
                 cheat._report(s.replace(victim))
                 return
             await asyncio.sleep(0.005)

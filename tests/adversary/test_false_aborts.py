@@ -18,6 +18,7 @@ import dataclasses
 
 import pytest
 
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.log import open_entry
 from lanterne.protocol.session import Aborted
 
@@ -77,7 +78,7 @@ async def test_a_false_timeout_claim_against_a_seat_that_is_not_awaited_names_th
     game = asyncio.ensure_future(table.play())
     cheat = table.cheat
     await until(lambda: cheat.session is not None and len(cheat.session.chain) >= AFTER
-                and cheat.session.waiting_for() == awaited and cheat.session.phase == "play")
+                and cheat.session.waiting_for() == awaited and cheat.session.phase == Phase.PLAY)
     write_abort(cheat, f"timeout: seat {against + 1} sent nothing for 1.5 s", against, [])
     await game
     assert_claimer_named(table, against, awaited)

@@ -365,6 +365,7 @@ async def test_the_status_says_what_we_wait_for_at_every_step_and_the_log_is_in_
     from collections import deque
 
     from lanterne.engines.core import IllegalAction
+    from lanterne.protocol.log import open_entry
     from lanterne.protocol.memory import make_sessions
     from lanterne.protocol.net.files import GameFiles, Seat
     from lanterne.protocol.net.peer import Peer
@@ -397,7 +398,7 @@ async def test_the_status_says_what_we_wait_for_at_every_step_and_the_log_is_in_
         if frames:
             src, raw = frames.popleft()
             dst = 1 - src
-            games[dst].peer._report(sessions[dst].receive(raw, sender=sessions[src].public))
+            games[dst].peer._report(sessions[dst].receive(open_entry(raw), sender=sessions[src].public))
             pump(dst)
             continue
         i = next(i for i, s in enumerate(sessions) if s.my_turn)

@@ -25,7 +25,7 @@ from lanterne.engines.bots import RandomBot
 from lanterne.protocol.fair import group as grp
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import open_entry, seal
-from lanterne.protocol.session import Aborted, Dropped
+from lanterne.protocol.session import Aborted, Cause, Dropped, receive_frame
 from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import AlwaysSwap, drive, forge, games, highcard_sessions, play_highcard
 
@@ -52,7 +52,7 @@ class Tamper:
                 out = self.make(entry, self.sessions)
                 self.sent = out if isinstance(out, list) else [out]
                 for extra in self.sent[:-1]:
-                    self.events += self.sessions[dst].receive(extra, sender=self.sessions[src].public)
+                    self.events += receive_frame(self.sessions[dst], extra, self.sessions[src].public)
                 return self.sent[-1]
             self.seen += 1
         return raw
@@ -141,7 +141,7 @@ def test_wrong_author_out_of_turn():
             raw = seal(c.identity, game=h.game_id, seq=len(h.chain), prev=h.head[1], kind="move",
                        body={"action": ["keep"], "digest": bytes(32)}).raw
             sent.append(raw)
-            pipe.collect(HONEST, h.receive(raw, sender=c.public))
+            pipe.collect(HONEST, h.receive(open_entry(raw), sender=c.public))
             return True
         return False
     assert_caught(run(before_move=before_move, players=[RandomBot(1), RandomBot(2)]), "wrong author", sent[0])
@@ -263,7 +263,7 @@ def test_refused_reveal_is_a_forfeit():
     t = Tamper("fair_keys", make)
     sessions = run(t)
     honest = sessions[HONEST]
-    assert honest.result == Aborted(CHEAT, CHEAT, "I will not reveal")
+    assert honest.result == Aborted(CHEAT, CHEAT, "I will not reveal", cause=Cause.RESIGNED)
     assert honest.chain[-1].kind == "abort" and honest.chain[-1].author == sessions[CHEAT].public
     report = verify_entries([e.raw for e in honest.chain], games=games)
     assert report.ok and report.culprit == CHEAT + 1

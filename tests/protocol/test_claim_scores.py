@@ -6,7 +6,7 @@ from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.log import open_entry, seal
 from lanterne.protocol.memory import make_sessions
-from lanterne.protocol.session import Aborted
+from lanterne.protocol.session import Aborted, Cause
 from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import drive
 
@@ -41,7 +41,8 @@ def test_the_claim_signs_the_scores_of_the_position_reached_and_every_peer_agree
     assert close.kind == "abort" and close.author == claimer.public and close.body["culprit"] == GONE
     assert close.body["scores"] == expected and close.body["reason"] == claim.body["reason"]
     for s in sessions[:2]:
-        assert s.result == Aborted(0, GONE, claim.body["reason"], tuple(expected), (1,)), s.result
+        assert s.result == Aborted(0, GONE, claim.body["reason"], tuple(expected), (1,), Cause.GONE, claimer.timeout,
+                                  GONE), s.result
     assert [e.raw for e in sessions[0].chain] == [e.raw for e in sessions[1].chain]
 
 
@@ -73,7 +74,7 @@ def test_a_claim_with_wrong_scores_is_refused_naming_the_claimer():
     true = claimer.game.scores(claimer.view)
     wrong = [true[0] + 5] + list(true[1:])
     forged = _forged_claim(sessions, wrong)
-    events = other.receive(forged.raw, sender=claimer.public)
+    events = other.receive(forged, sender=claimer.public)
     assert isinstance(other.result, Aborted) and other.result.culprit == 0
     assert "signs scores so far" in other.result.reason and "\n" not in other.result.reason
     assert events[-1] == other.result
@@ -95,8 +96,8 @@ def test_scores_are_not_signed_before_the_game_starts():
                   body={**entry.body, "scores": [0, 0, 0]})
     guest = sessions[1]
     guest.auto_join = False
-    guest.receive(host.chain[0].raw, sender=host.public)
-    guest.receive(forged.raw, sender=host.public)
+    guest.receive(host.chain[0], sender=host.public)
+    guest.receive(forged, sender=host.public)
     assert isinstance(guest.result, Aborted) and "none (no game yet)" in guest.result.reason
 
 
@@ -108,7 +109,7 @@ def test_a_claim_that_ends_the_game_without_the_others_agreement_names_the_claim
             "scores": list(claimer.scores_so_far())}
     head = claimer.chain[-1]
     old = seal(claimer.identity, game=head.game, seq=len(claimer.chain), prev=head.hash, kind="abort", body=body)
-    sessions[1].receive(old.raw, sender=claimer.public)
+    sessions[1].receive(old, sender=claimer.public)
     assert isinstance(sessions[1].result, Aborted) and sessions[1].result.culprit == 0
     assert "without a claim the other seats agreed to" in sessions[1].result.reason
     report = verify_entries([e.raw for e in claimer.chain] + [old.raw])

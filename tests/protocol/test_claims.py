@@ -14,9 +14,10 @@ from __future__ import annotations
 import pytest
 
 from lanterne.engines.bots import RandomBot
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import seal
-from lanterne.protocol.session import Aborted, Session
+from lanterne.protocol.session import Aborted, Awaiting, Cause, Session
 from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import HIGHCARD, drive, games
 
@@ -50,7 +51,7 @@ def test_a_guest_leaves_a_table_whose_move_clock_is_below_its_minimum():
 def test_a_table_at_or_above_the_minimum_is_played():
     sessions = seated(claim=10.0, move_clock=60.0, min_claim=10.0)
     drive(sessions, [RandomBot(1), RandomBot(2)])
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     assert sessions[1].timeout == 10.0 and sessions[1].move_clock == 60.0     # the table's, signed
 
 
@@ -68,13 +69,14 @@ def test_a_linked_staller_is_claimed_against_after_the_move_clock():
     drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
     assert host.waiting_for() == 1
     host.tick(0.0, here=True)
-    assert host.claim_due == 20.0
+    assert host.claim_due == 20.0 and host.awaiting() == Awaiting(1, 0.0, None, 20.0)
     assert host.tick(19.0, here=True) == [] and host.result is None
     host.tick(21.0, here=True)
     assert host.chain[-1].kind == "claim" and not host.over
     host.tick(32.0, here=True)                      # the claimed seat did not refuse within 10 s
     assert isinstance(host.result, Aborted) and host.result.culprit == 1
     assert host.result.reason == "timeout: seat 2 took more than the move clock of 20 s"
+    assert (host.result.cause, host.result.waited, host.result.claimed) == (Cause.SLOW, 20.0, 1)
     report = verify_entries([e.raw for e in host.chain], games=games)
     assert report.ok and report.culprit == 2 and "move clock" in report.reason
 
@@ -83,10 +85,24 @@ def test_a_gone_seat_is_claimed_after_the_claim_time_not_the_move_clock_first():
     host, guest = sessions = seated(claim=30.0, move_clock=60.0)
     drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
     host.tick(0.0)
-    assert host.claim_due == 30.0
+    assert host.claim_due == 30.0 and host.awaiting() == Awaiting(1, 0.0, 0.0, 30.0)
     host.tick(31.0)
     host.tick(42.0)
     assert host.result.culprit == 1 and "sent nothing for 30 s" in host.result.reason
+    assert (host.result.cause, host.result.waited, host.result.claimed) == (Cause.GONE, 30.0, 1)
+
+
+def test_a_seat_claimed_before_the_claim_time_left_for_good():
+    """A claim made at once (the seat said it left): its cause is that, with no time waited."""
+    host, guest = sessions = seated(claim=30.0)
+    drive(sessions, [RandomBot(1), RandomBot(2)], before_move=lambda i, s, p: i == 1)
+    host.claim(1, "seat 2 left the table for good")
+    host.tick(0.0)
+    host.tick(11.0)                                 # the claimed seat did not refuse within the answer window
+    seen = Session.replay([e.raw for e in host.chain], guest.public, guest.seed, games=games)
+    for s in (host, seen):
+        assert isinstance(s.result, Aborted) and s.result.cause == Cause.LEFT and s.result.claimed == 1, s.result
+        assert s.result.waited is None and s.awaiting() is None
 
 
 @pytest.mark.parametrize("kind", ["claim", "abort"])
@@ -99,7 +115,7 @@ def test_a_claim_against_a_seat_that_is_not_awaited_names_the_claimer(kind):
     body = ({"seat": 0, "reason": reason, "scores": scores} if kind == "claim" else
             {"reason": reason, "culprit": 0, "evidence": [], "seed": guest.seed, "scores": scores})
     false = seal(guest.identity, game=guest.game_id, seq=len(guest.chain), prev=guest.head[1], kind=kind, body=body)
-    events = host.receive(false.raw, sender=guest.public)
+    events = host.receive(false, sender=guest.public)
     assert isinstance(host.result, Aborted) and host.result.culprit == 1, host.result   # the claimer, not seat 1
     words = ("names seat 1, but the game waits for seat 2" if kind == "claim"
              else "without a claim the other seats agreed to (the game waits for seat 2)")
@@ -115,14 +131,14 @@ def test_at_a_table_of_two_the_claimed_seat_that_is_here_refuses_and_play_goes_o
     host.tick(0.0)
     pipe.collect(0, host.tick(31.0))             # the host claims: the guest looked gone to it
     claim = host.chain[-1]
-    assert claim.kind == "claim" and host.phase == "claim"
+    assert claim.kind == "claim" and host.phase == Phase.CLAIM
     pipe.deliver()                                # the guest is here: it refuses at once
     refuse = host.chain[-1]
     assert refuse.kind == "refuse" and refuse.author == guest.public and refuse.body["claim"] == claim.hash
-    assert host.phase == "play" and guest.phase == "play" and host.waiting_for() == 1 and guest.my_turn
+    assert host.phase == Phase.PLAY and guest.phase == Phase.PLAY and host.waiting_for() == 1 and guest.my_turn
     assert any(type(e).__name__ == "ClaimRefused" for e in pipe.events[0])
     drive(sessions, [RandomBot(1), RandomBot(2)])          # the game goes on to its end
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     report = verify_entries([e.raw for e in host.chain], games=games)
     assert report.ok and report.result == "over"           # the claim and the refusal are in the log
 
@@ -156,8 +172,8 @@ def test_a_seat_cut_off_while_it_moved_learns_the_claim_that_ended_the_game():
     assert [e.kind for e in claimer.chain[place:]] == ["claim", "agree", "abort"]
     assert isinstance(claimer.result, Aborted) and claimer.result.culprit == 2 and claimer.result.agreed == (1,)
     events = []
-    for raw in claimer.entries_after(place):     # back: the others' entries from the place its own move holds
-        events += gone.receive(raw, sender=claimer.public)
+    for entry in claimer.entries_after(place):     # back: the others' entries from the place its own move holds
+        events += gone.receive(entry, sender=claimer.public)
     assert isinstance(gone.result, Aborted) and gone.result.culprit == 2 and gone.result.by == 0, gone.result
     assert "while this peer was gone" in gone.result.reason and events[-1] == gone.result
     assert [e.raw for e in gone.chain[:place]] == [e.raw for e in claimer.chain[:place]], "identical up to there"
@@ -187,12 +203,12 @@ def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_pat
     assert claimer.chain[place].kind == "claim"
     pipe.deliver()                         # the move reaches everyone first, then the claim
     assert claimer.chain[place].author == late.public and claimer.chain[place].kind == "move"
-    assert claimer.phase == "play" and claimer.claiming is None
+    assert claimer.phase == Phase.PLAY and claimer.claiming is None
     refused = [e for e in pipe.events[0] if type(e).__name__ == "ClaimRefused"]
     assert refused and "moved at that very moment: the claim is void" in refused[0].reason
     assert [e.raw for e in claimer.chain] == [e.raw for e in other.chain] == [e.raw for e in late.chain]
     drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)])       # and the game goes on to its end
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     writer.close()
     assert read_log(tmp_path / "claimer.log")[0] == [e.raw for e in claimer.chain], "the log took it back too"
     assert verify_entries([e.raw for e in claimer.chain]).result == "over"
@@ -218,10 +234,10 @@ def test_the_claimed_seats_own_move_voids_the_claim_wherever_it_arrives_second(c
     pipe.deliver()
     for s in sessions:
         assert s.chain[place].kind == "move" and s.chain[place].author == late.public, [e.kind for e in s.chain[place:]]
-        assert s.phase == "play" and s.claiming is None
+        assert s.phase == Phase.PLAY and s.claiming is None
     assert [e.raw for e in claimer.chain] == [e.raw for e in other.chain] == [e.raw for e in late.chain]
     drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)])
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     assert verify_entries([e.raw for e in other.chain]).result == "over"
 
 
@@ -235,7 +251,7 @@ def test_at_a_table_of_two_a_staller_cannot_refuse_a_move_clock_claim():
     claim = host.chain[-1]
     assert claim.kind == "claim" and claim.body["clock"] == "move"
     pipe.deliver()
-    assert guest.phase == "claim" and guest.chain[-1].hash == claim.hash, "the staller holds it, and stays silent"
+    assert guest.phase == Phase.CLAIM and guest.chain[-1].hash == claim.hash, "the staller holds it, and stays silent"
     assert host.tick(31.0, here=True) == [] and not host.over
     host.tick(32.0, here=True)                      # the answer window: the claimer closes
     assert isinstance(host.result, Aborted) and host.result.culprit == 1
@@ -243,7 +259,7 @@ def test_at_a_table_of_two_a_staller_cannot_refuse_a_move_clock_claim():
                   body={"claim": claim.hash, "reason": "seat 2 is here"})
     other = Session.replay([e.raw for e in host.chain[:len(guest.chain)]], host.public, host.seed, games=games,
                            identity=host.identity)
-    other.receive(forged.raw, sender=guest.public)
+    other.receive(forged, sender=guest.public)
     assert isinstance(other.result, Aborted) and other.result.culprit == 1
     assert "refuses a claim that it ran out of the move clock" in other.result.reason
 
@@ -271,11 +287,11 @@ def test_two_seats_gone_at_once_end_the_game_naming_nobody():
     claimer.tick(0.0)
     pipe.collect(0, claimer.tick(31.0))
     pipe.deliver(silent)
-    assert claimer.phase == "claim" and claimer.waiting_for() == 2, [e.kind for e in claimer.chain[-3:]]
+    assert claimer.phase == Phase.CLAIM and claimer.waiting_for() == 2, [e.kind for e in claimer.chain[-3:]]
     claimer.tick(40.0)
     pipe.collect(0, claimer.tick(71.0))
     assert isinstance(claimer.result, Aborted) and claimer.result.culprit is None, claimer.result
-    assert "seats 4 and 3 are both gone" in claimer.result.reason
+    assert "seats 4 and 3 are both gone" in claimer.result.reason and claimer.result.cause == Cause.NOBODY
     pipe.deliver(silent)
     assert sessions[1].result == claimer.result
     report = verify_entries([e.raw for e in claimer.chain])

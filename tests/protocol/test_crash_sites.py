@@ -38,7 +38,7 @@ def victim_at(game, k):
 def refused(victim, frame, sender):
     head = victim.head
     with pytest.raises(ProtocolError) as caught:
-        victim.receive(frame, sender=sender, on_error="raise")
+        victim.receive(open_entry(frame), sender=sender, on_error="raise")
     reason = str(caught.value)
     assert reason and "\n" not in reason
     assert victim.head == head and not victim.over

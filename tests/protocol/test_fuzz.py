@@ -85,7 +85,7 @@ def test_random_and_mutated_frames_are_all_protocol_errors():
         if frame in known:
             continue                              # a mutation that changed nothing: a harmless resend
         try:
-            victim.receive(frame, sender=other.public, on_error="raise")
+            victim.receive(open_entry(frame), sender=other.public, on_error="raise")
         except ProtocolError as e:
             kinds[type(e).__name__] = kinds.get(type(e).__name__, 0) + 1
             assert str(e) and "\n" not in str(e)
@@ -94,7 +94,7 @@ def test_random_and_mutated_frames_are_all_protocol_errors():
         assert victim.head == head and not victim.over
     assert sum(kinds.values()) >= FRAMES * 0.95, kinds
     # the real frame still goes through and the game finishes
-    pipe.collect(0, victim.receive(pending, sender=other.public))
+    pipe.collect(0, victim.receive(open_entry(pending), sender=other.public))
     for _ in range(200):
         pipe.deliver()
         if all(s.over for s in sessions):
@@ -108,9 +108,9 @@ def test_frames_before_the_game_begins_are_protocol_errors():
     """The same against a host waiting for its guest and a guest waiting for the table."""
     host, guest = highcard_sessions(2, "fuzz-setup")
     host.start()
-    hello = host.data_to_send()[0]
-    guest.receive(hello, sender=host.public)
-    guest_hello = guest.data_to_send()[0]
+    hello = host.chain[0].raw
+    guest.receive(host.chain[0], sender=host.public)
+    guest_hello = guest.chain[-1].raw
     rng = random.Random(7)
     for victim, other, real in ((host, guest, [hello, guest_hello]), (guest, host, [hello, guest_hello])):
         head = victim.head
@@ -133,7 +133,7 @@ def test_frames_before_the_game_begins_are_protocol_errors():
             if frame in known:
                 continue
             try:
-                victim.receive(frame, sender=other.public, on_error="raise")
+                victim.receive(open_entry(frame), sender=other.public, on_error="raise")
             except ProtocolError as e:
                 assert str(e) and "\n" not in str(e)
             else:

@@ -7,6 +7,7 @@ import pytest
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.redeal import holders
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.log import open_entry, seal
 from lanterne.protocol.memory import make_sessions, play_replacing
 from lanterne.protocol.session import (AGREE, COMPUTER_MARK, REPLACE, Aborted, GameOver, ReplaceAsked, Replaced, SeatReplaced,
@@ -92,7 +93,7 @@ def _redealt_at(raws, session) -> Session:
     while lo < hi:
         mid = (lo + hi) // 2
         s = Session.replay(raws, session.public, session.seed, upto=mid)
-        if s.epoch and not s._redeal:
+        if s.epoch and not s.chance.redeal:
             hi = mid
         else:
             lo = mid + 1
@@ -134,8 +135,8 @@ def test_the_gone_peer_coming_back_learns_it_was_replaced(pandoria):
     sessions, _, _ = pandoria
     gone, claimer = sessions[GONE], sessions[0]
     events = []
-    for raw in claimer.entries_after(0):
-        events += gone.receive(raw, sender=claimer.public)
+    for entry in claimer.entries_after(0):
+        events += gone.receive(entry, sender=claimer.public)
         if gone.over:
             break
     assert isinstance(gone.result, Replaced) and gone.result.seat == GONE and gone.result.by == 0
@@ -155,13 +156,13 @@ def test_a_gone_peer_that_moved_on_its_own_learns_it_from_the_computers_first_en
         gone.act(RandomBot("rh1/back").choose(gone.game, gone.view, gone.my_seat))
     assert len(gone.chain) > place + 1 and all(e.author == gone.public for e in gone.chain[place:])
     events = []
-    for raw in claimer.entries_after(place):
-        events += gone.receive(raw, sender=claimer.public)
+    for entry in claimer.entries_after(place):
+        events += gone.receive(entry, sender=claimer.public)
         if gone.over:
             break
     assert isinstance(gone.result, Replaced) and gone.result.by == 0 and "while this peer was gone" in \
         gone.result.reason, gone.result
-    assert open_entry(raw).author == comp.public, "out at the computer's first entry, not before"
+    assert entry.author == comp.public, "out at the computer's first entry, not before"
     assert _raws(gone)[:place] == _raws(claimer)[:place]
 
 
@@ -175,13 +176,13 @@ def test_a_held_replace_counts_only_the_answer_of_the_seat_whose_answer_it_is():
     replace = claimer.chain[place]
     forged = seal(claimer.identity, game=claimer.game_id, seq=place + 1, prev=replace.hash, kind=AGREE,
                   body={"replace": replace.hash})
-    gone.receive(replace.raw, sender=claimer.public)
-    gone.receive(forged.raw, sender=claimer.public)
+    gone.receive(replace, sender=claimer.public)
+    gone.receive(forged, sender=claimer.public)
     move = next(e for e in claimer.chain[place:] if e.author == comp.public)   # the claimer runs the computer:
     built = seal(comp.identity, game=claimer.game_id, seq=place + 2, prev=forged.hash, kind=move.kind,
                  body=move.body)                                            # it can sign on its own agree
-    gone.receive(built.raw, sender=claimer.public)
-    assert not gone.over and gone.phase == "play"
+    gone.receive(built, sender=claimer.public)
+    assert not gone.over and gone.phase == Phase.PLAY
 
 
 def test_the_replacing_key_is_an_author_only_on_the_held_branch():
@@ -191,12 +192,12 @@ def test_the_replacing_key_is_an_author_only_on_the_held_branch():
     gone, claimer = sessions[GONE], sessions[0]
     place = next(e.seq for e in claimer.chain if e.kind == REPLACE)
     gone.act(RandomBot("rh1/back").choose(gone.game, gone.view, gone.my_seat))
-    gone.receive(claimer.chain[place].raw, sender=claimer.public)
+    gone.receive(claimer.chain[place], sender=claimer.public)
     move = next(e for e in claimer.chain[place:] if e.author == comp.public)
     stray = seal(comp.identity, game=claimer.game_id, seq=len(gone.chain), prev=gone.chain[-1].hash,
                  kind=move.kind, body=move.body)
-    events = gone.receive(stray.raw, sender=claimer.public)
-    assert not gone.over and gone.phase == "play" and type(events[-1]).__name__ == "Dropped", events
+    events = gone.receive(stray, sender=claimer.public)
+    assert not gone.over and gone.phase == Phase.PLAY and type(events[-1]).__name__ == "Dropped", events
     assert "holds no seat here" in events[-1].reason
 
 
@@ -224,7 +225,7 @@ def test_a_seat_that_sees_the_claimed_seat_here_refuses_and_the_replacement_is_w
     assert replace.kind == REPLACE and refusal.kind == "refuse" and refusal.author == refuser.public
     assert refusal.body == {"claim": replace.hash, "reason": "seat 2 sees seat 3 here"}
     for s in sessions[:2]:
-        assert s.phase == "play" and s.waiting_for() == GONE and s.claiming is None and not s.replaced
+        assert s.phase == Phase.PLAY and s.waiting_for() == GONE and s.claiming is None and not s.replaced
         assert s.seats[GONE] == sessions[GONE].public          # the seat is still seat 3's
     report = verify_entries(_raws(claimer))
     assert report.unfinished and "refuse" in report.problem
@@ -248,7 +249,7 @@ def test_a_seat_whose_clock_has_not_run_out_answers_later():
     claimer.tick(0.0)
     pipe.collect(0, claimer.tick(31.0))
     pipe.deliver(silent)
-    assert claimer.chain[-1].kind == REPLACE and other.phase == "claim" and other.step() == []
+    assert claimer.chain[-1].kind == REPLACE and other.phase == Phase.CLAIM and other.step() == []
     answer[0] = True
     pipe.collect(1, other.step())
     pipe.deliver(silent)

@@ -6,6 +6,7 @@ import pytest
 
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.log import open_entry, seal
 from lanterne.protocol.memory import make_sessions, play_replacing
 from lanterne.protocol.session import AGREE, COMPUTER_MARK, REPLACE, Aborted, Session
@@ -37,7 +38,7 @@ def _replace(sessions, author: int, **changes):
 
 
 def _verdict(receiver: Session, raw: bytes, sender: bytes) -> Aborted:
-    receiver.receive(raw, sender=sender)
+    receiver.receive(open_entry(raw), sender=sender)
     result = receiver.result
     assert isinstance(result, Aborted), result
     assert "\n" not in result.reason
@@ -47,7 +48,7 @@ def _verdict(receiver: Session, raw: bytes, sender: bytes) -> Aborted:
 def test_an_honest_replace_is_accepted():
     sessions = _stalled("c0")
     replace = _replace(sessions, 0)
-    sessions[1].receive(replace.raw, sender=sessions[0].public)
+    sessions[1].receive(replace, sender=sessions[0].public)
     assert not sessions[1].over and sessions[1].epoch == 1 and sessions[1].seats[GONE] == replace.body["key"]
     assert sessions[1].chain[-1].kind == AGREE and sessions[1].chain[-1].body == {"replace": replace.hash}
 
@@ -104,7 +105,7 @@ def test_an_agree_by_the_absent_seat_is_dropped_live_and_named_in_a_log():
     replace = claimer.chain[-1]
     forged = seal(gone.identity, game=replace.game, seq=replace.seq + 1, prev=replace.hash, kind=AGREE,
                   body={"replace": replace.hash})
-    assert claimer.receive(forged.raw, sender=gone.public) == [] and not claimer.over   # a late peer: ignored
+    assert claimer.receive(forged, sender=gone.public) == [] and not claimer.over   # a late peer: ignored
     raws = [e.raw for e in claimer.chain] + [forged.raw]
     with pytest.raises(ProtocolError) as caught:                  # but a log holding it does not replay
         Session.replay(raws, sessions[1].public, sessions[1].seed)
@@ -116,7 +117,7 @@ def test_an_agree_to_another_replacement_is_refused():
     claimer, other = sessions[0], sessions[1]
     claimer.replace(GONE)
     head = claimer.chain[-1]
-    assert head.kind == REPLACE and claimer.phase == "claim"
+    assert head.kind == REPLACE and claimer.phase == Phase.CLAIM
     forged = seal(other.identity, game=head.game, seq=len(claimer.chain), prev=head.hash, kind=AGREE,
                   body={"replace": bytes(32)})
     result = _verdict(claimer, forged.raw, other.public)

@@ -4,7 +4,7 @@ import pytest
 
 from lanterne.engines.bots import RandomBot
 from lanterne.protocol.identity import safety_code
-from lanterne.protocol.log import LogWriter, open_entry, read_log
+from lanterne.protocol.log import LogWriter, read_log
 from lanterne.protocol.memory import Pipe, make_sessions, play
 from lanterne.protocol.session import GameOver, Session, TableSet
 from lanterne.protocol.wire import ProtocolError
@@ -98,7 +98,7 @@ def test_resent_entries_are_ignored():
     sessions = highcard_sessions(2)
     a, b = sessions
     a.start()
-    hello = a.chain[0].raw
+    hello = a.chain[0]
     b.receive(hello)
     assert b.receive(hello) == [] and not b.over
 
@@ -125,10 +125,10 @@ def test_resume_after_a_dropped_link_by_log_heads():
                 break
             link_up["up"] = True
             for me, other in ((a, b), (b, a)):
-                for raw in me.entries_after(other.head[0]):
-                    pipe.collect(sessions.index(other), other.receive(raw, sender=me.public))
-                for raw in me.entries_after(0)[:2]:   # old entries sent again are harmless
-                    assert other.receive(raw, sender=me.public) == []
+                for entry in me.entries_after(other.head[0]):
+                    pipe.collect(sessions.index(other), other.receive(entry, sender=me.public))
+                for entry in me.entries_after(0)[:2]:   # old entries sent again are harmless
+                    assert other.receive(entry, sender=me.public) == []
             continue
         i = movers[0]
         moves += 1
@@ -162,9 +162,10 @@ def test_guests_listed_by_the_host_join_in_that_order():
     host, g1, g2 = sessions
     assert host.guests == [g1.public, g2.public]
     host.start()
-    hello = host.data_to_send()[0]
-    def own(session):   # what a session wrote itself (its outbox also echoes what it accepted)
-        return [raw for raw in session.data_to_send() if open_entry(raw).author == session.public]
+    hello = host.chain[0]
+
+    def own(session):   # what a session wrote itself
+        return [e for e in session.chain if e.author == session.public]
 
     g2.receive(hello, sender=host.public)
     assert own(g2) == []                           # not its turn: the first guest joins first
@@ -177,7 +178,7 @@ def test_guests_listed_by_the_host_join_in_that_order():
 
     stranger = highcard_sessions(3, seed="stranger")[2]
     stranger_hello = seal(stranger.identity, game=b"", seq=1, prev=host.chain[0].hash, kind="hello",
-                          body={"versions": [1], "name": "eve"}).raw
+                          body={"versions": [1], "name": "eve"})
     host.receive(stranger_hello, sender=stranger.public)
     assert host.over and "not the guest the host expects" in host.result.reason
 
@@ -187,12 +188,11 @@ def test_a_table_that_cannot_be_played_is_refused_before_it_enters_the_chain():
 
     host, guest = highcard_sessions(2, seed="badtable")
     host.start()
-    guest.receive(host.data_to_send()[0], sender=host.public)
-    guest.data_to_send()
+    guest.receive(host.chain[0], sender=host.public)
     head = guest.head
     body = {"game": "highcard", "variant": "nope", "players": 2, "options": {},
             "seats": [host.public, guest.public], "names": ["bot1", "bot2"]}
-    table = seal(host.identity, game=b"", seq=2, prev=guest.head[1], kind="table", body=body).raw
+    table = seal(host.identity, game=b"", seq=2, prev=guest.head[1], kind="table", body=body)
     with pytest.raises(ProtocolError, match="cannot be played"):
         guest.receive(table, sender=host.public, on_error="raise")
     assert guest.head == head

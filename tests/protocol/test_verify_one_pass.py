@@ -4,6 +4,8 @@ finished log makes it give up (the seat-by-seat replay then names the entry)."""
 
 from __future__ import annotations
 
+import hashlib
+
 import random
 from collections import OrderedDict
 from enum import IntEnum
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import canonical_pack
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.fair import group as grp
 from lanterne.protocol.fair.reveal import RevealedTable
 from lanterne.protocol.log import open_entry
@@ -43,7 +46,7 @@ def finished(kind: str, players: int = 2):
     """A finished game's log and the sessions that wrote it (cached: games take a while)."""
     if (kind, players) not in _logs:
         sessions = _played(kind, players)
-        assert all(s.phase == "over" for s in sessions), [s.result for s in sessions]
+        assert all(s.phase == Phase.OVER for s in sessions), [s.result for s in sessions]
         _logs[(kind, players)] = sessions
     return _logs[(kind, players)]
 
@@ -112,7 +115,7 @@ def test_a_seat_whose_fair_messages_are_not_what_its_revealed_seed_gives():
         cheat.fair._entropy = Drbg(b"not the seed".ljust(32, b"."), FAIR_DOMAIN)
     cheat._start_play = other_entropy
     play(sessions, [RandomBot("a"), RandomBot("b")])
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     both_refuse([e.raw for e in sessions[0].chain])
 
 
@@ -285,21 +288,11 @@ def test_the_revealed_table_agrees_with_every_seats_fair_table():
 
 def test_a_seat_whose_genesis_nonce_is_not_the_hash_of_its_seed():
     """Seat 2 commits to another seed than the one it reveals (its fair play is its seed's): verify refuses."""
-    import lanterne.protocol.session.seating as seating
-
     sessions = highcard_sessions(2, "other-nonce")
     cheat = sessions[1]
-    write = cheat._step_genesis     # its row's step in the phase table (protocol.session.phases)
-
-    def other_nonce():
-        domain, seating.NONCE_DOMAIN = seating.NONCE_DOMAIN, b"another/nonce"
-        try:
-            return write()
-        finally:
-            seating.NONCE_DOMAIN = domain
-    cheat._step_genesis = other_nonce
+    cheat._nonce = lambda: hashlib.sha256(b"another/nonce" + cheat.seed).digest()
     play(sessions, [RandomBot("a"), RandomBot("b")])
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     both_refuse([e.raw for e in sessions[0].chain])
 
 

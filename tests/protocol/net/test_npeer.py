@@ -8,6 +8,7 @@ import pytest
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import RulesError
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.peer import GameFiles, Peer, PeerOptions
@@ -55,7 +56,7 @@ def logs_of(*peers: Peer) -> list[list[bytes]]:
 async def test_three_players_play_a_whole_pueblo_game_with_identical_verified_logs(tmp_path):
     host, guests, lines = make_table(tmp_path, "pueblo", 3)
     sessions = await play(host, guests, "pueblo")
-    assert all(s.phase == "over" for s in sessions), [line for ls in lines for line in ls if "ended" in line]
+    assert all(s.phase == Phase.OVER for s in sessions), [line for ls in lines for line in ls if "ended" in line]
     assert len({tuple(s.result.scores) for s in sessions}) == 1
     logs = logs_of(host, *guests)
     assert logs[0] == logs[1] == logs[2]
@@ -112,7 +113,7 @@ async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_othe
     again = back.run_host([LOCAL], 0, discover=False) if seat == 0 else back.run_guest(None, [LOCAL])
     others = [t for i, t in enumerate(tasks) if i != seat]
     sessions = await asyncio.wait_for(asyncio.gather(again, *others), 60)
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     logs = logs_of(back, *[p for i, p in enumerate(peers) if i != seat])
     assert logs[0] == logs[1] == logs[2]
     assert verify_file(back.files.log_path).ok
@@ -158,7 +159,7 @@ async def test_a_host_runs_a_computer_seat_that_every_peer_sees_as_one(tmp_path)
     guests[0].on_events = lambda events: tables.extend(e for e in events if isinstance(e, TableSet))
     tasks = await start_table(host, guests[:1], "pueblo")  # Bob asks at once, and waits for the computers
     sessions = await asyncio.wait_for(asyncio.gather(*tasks), 60)
-    assert all(s.phase == "over" for s in sessions) and all(c.session.phase == "over" for c in computers)
+    assert all(s.phase == Phase.OVER for s in sessions) and all(c.session.phase == Phase.OVER for c in computers)
     assert tables and tables[0].names == ("Ana", "[computer] Ana 1", "[computer] Ana 2", "Bob")
     logs = logs_of(host, *computers, guests[0])
     assert logs[0] == logs[1] == logs[2] == logs[3]
@@ -180,7 +181,7 @@ async def test_a_host_that_crashes_brings_its_computer_seat_back_from_their_file
     resumed = back.resume_computers(lambda n: make_bot("random", 7))
     assert [c.me.public for c in resumed] == [computer.me.public]
     sessions = await asyncio.wait_for(asyncio.gather(back.run_host([LOCAL], 0, discover=False), tasks[1]), 60)
-    assert all(s.phase == "over" for s in sessions) and resumed[0].session.phase == "over"
+    assert all(s.phase == Phase.OVER for s in sessions) and resumed[0].session.phase == Phase.OVER
     logs = logs_of(back, resumed[0], guests[0])
     assert logs[0] == logs[1] == logs[2]
     assert verify_file(guests[0].files.log_path).ok
@@ -223,7 +224,7 @@ async def test_a_peer_restarted_on_another_port_is_found_again_by_its_fingerprin
         sessions = await asyncio.wait_for(asyncio.gather(again, tasks[0], tasks[2]), 60)
     finally:
         squatter.close()
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     logs = logs_of(back, host, guests[1])
     assert logs[0] == logs[1] == logs[2]
 
@@ -255,7 +256,7 @@ async def test_a_computer_thinks_off_the_event_loop_so_its_links_stay_live(tmp_p
     probe = LoopProbe(loop, 7)
     guests[0].player = probe
     sessions = await play(host, guests, "pueblo")
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     assert probe.asked > 5 and probe.answered == probe.asked
 
 
@@ -280,7 +281,7 @@ async def test_a_wrong_size_join_is_refused_and_a_joiner_leaving_early_frees_its
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
         await until(lambda: len(host._joiners) == len(tasks) or host._full.is_set())
     sessions = await asyncio.wait_for(asyncio.gather(host_task, *tasks), 60)
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     assert [s.name for s in host.seats] == ["Ana", "Bob", "Cy"]
 
 
@@ -291,7 +292,7 @@ async def test_the_hosts_claim_time_is_signed_in_the_table_and_every_peer_uses_i
     host.options = dataclasses.replace(FAST, claim_after=120.0)
     assert all(g.options.claim_after == 300.0 for g in guests)  # each guest's own setting differs
     sessions = await play(host, guests, "pueblo")
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     assert [s.timeout for s in sessions] == [120.0, 120.0, 120.0]
     table = next(open_entry(raw) for raw in logs_of(host)[0] if open_entry(raw).kind == "table")
     assert table.body["claim_ms"] == 120_000

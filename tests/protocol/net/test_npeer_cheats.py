@@ -14,6 +14,7 @@ import pytest
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import as_action
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.session import Aborted
@@ -131,7 +132,7 @@ async def test_bytes_not_signed_by_seat_3_drop_one_link_and_the_entry_comes_thro
     t2 = asyncio.create_task(garbler.run_guest((LOCAL, port), [LOCAL], game="pueblo"))
     sessions = await asyncio.wait_for(asyncio.gather(host_task, t1, t2), 60)
     assert garbler.told
-    assert all(s.phase == "over" for s in sessions), [s.result for s in sessions]
+    assert all(s.phase == Phase.OVER for s in sessions), [s.result for s in sessions]
     assert any("bytes not signed by the peer" in line for line in lines[0]), lines[0]
     logs = [read_log(p.files.log_path)[0] for p in (host, witness, garbler)]
     assert logs[0] == logs[1] == logs[2]

@@ -6,6 +6,7 @@ import pytest
 
 from lanterne.engines.bots import make_bot
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.peer import GameFiles, Peer, PeerOptions
 from lanterne.protocol.session import AGREE, REPLACE, GameOver, Replaced
@@ -49,7 +50,7 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
     back_lines = []
     back = Peer.from_files(IDS[2], meta, player=make_bot("random", 3), options=BACK, say=back_lines.append)
     back_session = await asyncio.wait_for(back.run_guest(None, [LOCAL]), 60)
-    assert isinstance(back_session.result, Replaced) and back_session.phase == "replaced"
+    assert isinstance(back_session.result, Replaced) and back_session.phase == Phase.REPLACED
     assert any(line.startswith("replaced: seat 3 was given to a computer by seat 1") for line in back_lines)
     sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 120)
     for s in sessions:
@@ -87,7 +88,7 @@ async def test_at_a_table_of_two_a_gone_peer_is_replaced_by_a_computer_too(tmp_p
     with pytest.raises(asyncio.CancelledError):
         await task
     session = await asyncio.wait_for(host_task, 120)
-    assert session.phase == "over", lines[0][-8:]
+    assert session.phase == Phase.OVER, lines[0][-8:]
     raws = read_log(host.files.log_path)[0]
     kinds = [open_entry(r).kind for r in raws]
     replace_at = kinds.index(REPLACE)        # nobody else is present to answer: after the window, the claimer's agree
@@ -109,7 +110,7 @@ async def test_a_guest_that_requires_another_policy_leaves_at_the_table(tmp_path
         await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
     sessions = await asyncio.wait_for(asyncio.gather(host_task, *tasks), 60)
     for s in sessions:
-        assert s.phase == "aborted" and s.result.culprit == 2, s.result
+        assert s.phase == Phase.ABORTED and s.result.culprit == 2, s.result
         assert s.result.reason == "seat 3 plays only with on-gone policy end, not computer"
     logs = [read_log(p.files.log_path)[0] for p in (host, *guests)]
     assert logs[0] == logs[1] == logs[2] and open_entry(logs[0][-1]).author == guests[1].me.public

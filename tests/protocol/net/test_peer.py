@@ -12,6 +12,7 @@ import pytest
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import IllegalAction
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity, safety_code
 from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.invite import Declined, ask, join_request, resume_request
@@ -97,7 +98,7 @@ def assert_finished_alike(host: Peer, guest: Peer) -> None:
     assert a == b and len(a) > 50
     # the log replays on its own: every signature, move and fair step checks out
     s = Session.replay(a, HOST_ID.public, Path(str(host.files.stem) + ".seed").read_bytes())
-    assert s.phase == "over"
+    assert s.phase == Phase.OVER
     assert open_entry(a[-1]).kind == "end"
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from lanterne.engines.bots import make_bot
 from lanterne.engines.registry import get_game
+from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.net.events import JoinAsked, JoinPending, JoinWithdrawn, SeatTaken
 from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.verify import verify_file
@@ -77,7 +78,7 @@ async def test_a_joiner_that_gives_up_withdraws_its_request_and_the_table_starts
     for g in reversed(stayers):           # accepted in the reverse order of asking: seat order follows
         clicks.click(g.name)
     sessions = await asyncio.wait_for(asyncio.gather(host_task, *(tasks[g.name] for g in stayers)), 90)
-    assert all(s.phase == "over" for s in sessions)
+    assert all(s.phase == Phase.OVER for s in sessions)
     assert host.session.names == [host.name] + [g.name for g in reversed(stayers)]
     assert [e.name for e in events[0] if isinstance(e, SeatTaken)] == [g.name for g in reversed(stayers)]
     assert verify_file(host.files.log_path).ok
