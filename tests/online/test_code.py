@@ -1,0 +1,112 @@
+"""Two sides linked by a code, with a real mailbox and transit relay on 127.0.0.1 (conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+from lanterne.protocol import identity as ids
+from lanterne.protocol.net.invite import authenticate
+from lanterne.protocol.net.online import control
+from lanterne.protocol.net.online.code import OnlineError, accept, invite
+from lanterne.protocol.net.online.servers import Servers
+from lanterne.protocol.net.handshake import HandshakeError
+from lanterne.protocol.net.transport import LinkClosed
+
+from tests.support.waiting import until
+
+ANN = ids.Identity.from_seed(b"ann")
+BOB = ids.Identity.from_seed(b"bob")
+EVE = ids.Identity.from_seed(b"eve")
+
+
+async def linked(servers: Servers):
+    """Ann invites, Bob types the code: both Connected, and both wormholes (closed by the caller)."""
+    host = await invite(ANN, servers, direct=False)
+    guest = await accept(host.code, BOB, servers, direct=False)
+    return host, guest, await asyncio.gather(host.connected(), guest.connected())
+
+
+async def test_a_code_exchanges_the_two_keys_and_links_them_through_dilation(servers):
+    host, guest, (at_host, at_guest) = await linked(servers)
+    async with host, guest:
+        assert control.CODE_FORM.fullmatch(host.code)
+        assert (at_host.peer_key, at_guest.peer_key) == (BOB.public, ANN.public)
+        assert at_host.verifier == at_guest.verifier
+        noise = await asyncio.gather(authenticate(at_host.link, ANN, "Ann", expect=at_host.peer_key),
+                                     authenticate(at_guest.link, BOB, "Bob", expect=at_guest.peer_key))
+        assert [hs.peer.name for hs in noise] == ["Bob", "Ann"]
+        big = os.urandom(300_000)                      # several Noise records, several Dilation frames
+        await at_guest.link.send(b"hello")
+        await at_guest.link.send(big)
+        assert [await at_host.link.recv(), await at_host.link.recv()] == [b"hello", big]
+        await at_host.link.send(b"and back")
+        assert await at_guest.link.recv() == b"and back"
+        await until(lambda: host.route and guest.route, what="Dilation's route")
+        assert host.route.startswith("->relay:") and guest.route.startswith("->relay:")
+
+
+async def test_the_link_accepts_only_the_key_the_code_authenticated(servers):
+    host, guest, (at_host, at_guest) = await linked(servers)
+    async with host, guest:
+        results = await asyncio.gather(authenticate(at_host.link, ANN, "Ann", expect=EVE.public),
+                                       authenticate(at_guest.link, BOB, "Bob", expect=at_guest.peer_key),
+                                       return_exceptions=True)
+        assert isinstance(results[0], HandshakeError)
+        assert f"expected key {ids.fingerprint(EVE.public)}" in str(results[0])
+        # the guest (the Noise initiator) was done first; the host's refusal closes its link
+        with pytest.raises(LinkClosed, match="expected key"):
+            await at_guest.link.recv()
+
+
+async def test_a_wrong_code_fails_both_sides_in_one_line(servers):
+    host = await invite(ANN, servers, direct=False)
+    nameplate = host.code.split("-")[0]
+    guess = await accept(f"{nameplate}-wrong-guess", EVE, servers, direct=False)
+    async with host, guess:
+        failures = await asyncio.gather(host.connected(), guess.connected(), return_exceptions=True)
+    assert [str(f) for f in failures] == ["that code is wrong or was used already"] * 2
+    assert all(isinstance(f, OnlineError) for f in failures)
+
+
+async def test_a_mailbox_that_cannot_be_reached_fails_in_one_line(refused_port, relay):
+    servers = Servers(mailbox=f"ws://127.0.0.1:{refused_port}/v1", relay=relay)
+    expected = (f"cannot reach the mailbox at ws://127.0.0.1:{refused_port}/v1: no internet here? "
+                f"on a LAN use the lobby")
+    with pytest.raises(OnlineError) as made:
+        await invite(ANN, servers, direct=False)
+    assert str(made.value) == expected
+    guest = await accept("7-crossover-clockwork", BOB, servers, direct=False)
+    async with guest:
+        with pytest.raises(OnlineError) as taken:
+            await guest.connected()
+    assert str(taken.value) == expected
+
+
+async def test_a_code_nobody_waits_on_times_out_and_its_process_ends(servers):
+    guest = await accept("99-crossover-clockwork", BOB, servers, direct=False)
+    with pytest.raises(OnlineError) as waited:
+        await guest.connected(timeout=1.0)
+    assert str(waited.value) == "nobody is waiting on 99-crossover-clockwork (it expired, or it was never made)"
+    assert guest._process.returncode is not None
+
+
+async def test_an_invitation_nobody_takes_expires(servers):
+    host = await invite(ANN, servers, direct=False)
+    with pytest.raises(OnlineError) as waited:
+        await host.connected(timeout=1.0)
+    assert str(waited.value) == f"nobody came with {host.code} within 1 s: the code is void now"
+
+
+@pytest.mark.parametrize("typed, code", [("7-crossover-clockwork", "7-crossover-clockwork"),
+                                         ("  7 Crossover  clockwork ", "7-crossover-clockwork")])
+def test_a_typed_code_is_made_canonical(typed, code):
+    assert control.clean_code(typed) == code
+
+
+@pytest.mark.parametrize("typed", ["", "crossover-clockwork", "7", "7-cross0ver", "HOST:1234"])
+def test_what_is_not_a_code_is_refused_in_one_line(typed):
+    with pytest.raises(ValueError, match="a code looks like 7-crossover-clockwork"):
+        control.clean_code(typed)
