@@ -9,50 +9,14 @@ public defaults are never reached from here.
 
 from __future__ import annotations
 
-import json
-import re
 import socket
-import subprocess
-import sys
-import threading
-from pathlib import Path
 
 import pytest
 
 from lanterne.protocol.net.online import code as online_code
+from lanterne.protocol.net.online.bench import start_server, stop_server
 from lanterne.protocol.net.online.servers import Servers, relay_host
 
-STARTED = re.compile(r"starting on (\d+)")
-START_WAIT = 60.0
-
-
-def start_server(*args: str, cwd: Path) -> tuple[subprocess.Popen, int]:
-    """``twist ARGS`` on port 0 of 127.0.0.1; returns the process and the port its log names."""
-    proc = subprocess.Popen([sys.executable, "-m", "twisted", *args, "--port", "tcp:0:interface=127.0.0.1"],
-                            cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    for line in proc.stdout:      # the log is JSON lines; the listening one says "... starting on PORT"
-        try:
-            text = json.loads(line).get("log_text", "")
-        except ValueError:
-            text = line
-        if m := STARTED.search(text or ""):
-            drain(proc)
-            return proc, int(m.group(1))
-    raise RuntimeError(f"twist {args[0]} stopped before it listened (exit status {proc.wait()})")
-
-
-def drain(proc: subprocess.Popen) -> None:
-    """Keep reading the server's log so that a full pipe never stops it."""
-    threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 @pytest.fixture(scope="session")
@@ -61,7 +25,7 @@ def mailbox(tmp_path_factory):
     folder = tmp_path_factory.mktemp("mailbox")
     proc, port = start_server("wormhole-mailbox", "--channel-db", str(folder / "channels.sqlite"), cwd=folder)
     yield f"ws://127.0.0.1:{port}/v1"
-    stop(proc)
+    stop_server(proc)
 
 
 @pytest.fixture(scope="session")
@@ -70,7 +34,7 @@ def relay(tmp_path_factory):
     folder = tmp_path_factory.mktemp("relay")
     proc, port = start_server("transitrelay", cwd=folder)
     yield f"tcp:127.0.0.1:{port}"
-    stop(proc)
+    stop_server(proc)
 
 
 @pytest.fixture

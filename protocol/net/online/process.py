@@ -31,6 +31,7 @@ from twisted.internet import reactor as _reactor
 from twisted.python import failure
 import wormhole
 from wormhole import errors as wormhole_errors
+from wormhole._dilation.connection import DilatedConnectionProtocol
 
 from lanterne.protocol import wire
 
@@ -41,6 +42,27 @@ VERSION = 1
 """Of what a side says about itself in the wormhole's app versions: ``{"lanterne": {"v": 1, "key": hex}}``."""
 CODE_WORDS = 2
 reactor = _reactor
+
+
+def without_nagle() -> None:
+    """Dilation's TCP connections send each record at once (magic-wormhole leaves Nagle on).
+
+    With Nagle, a move written just after Dilation's own ACK waits for the
+    TCP acknowledgement of that ACK, which the other end delays by up to
+    40 ms: 89 ms instead of a few per move round trip through a local relay.
+    """
+    made = DilatedConnectionProtocol.connectionMade
+    if getattr(made, "without_nagle", False):
+        return
+
+    def connection_made(self) -> None:
+        set_no_delay = getattr(self.transport, "setTcpNoDelay", None)
+        if set_no_delay is not None:
+            set_no_delay(True)
+        made(self)
+
+    connection_made.without_nagle = True
+    DilatedConnectionProtocol.connectionMade = connection_made
 
 
 class NotLanterne(Exception):
@@ -132,6 +154,9 @@ class LocalEnd(Splice):
         super().__init__()
         self.offer = offer
         self.head = b""
+
+    def connectionMade(self) -> None:
+        self.transport.setTcpNoDelay(True)       # a move is one small write: never held for Nagle
 
     def dataReceived(self, data: bytes) -> None:
         if self.other is not None:
@@ -272,6 +297,7 @@ def stop() -> None:
 
 
 def main() -> None:
+    without_nagle()
     stdio.StandardIO(Control())
     reactor.run(installSignalHandlers=False)
     sys.stdout.flush()
