@@ -77,14 +77,16 @@ class Wormhole:
         self._verifier = b""
         self._errors: collections.deque[str] = collections.deque(maxlen=5)
         self._tasks: list[asyncio.Task] = []
+        self._link: Link | None = None
 
     async def start(self, kind: str, **fields) -> None:
         """Start the process on its job: ``invite``, or ``accept`` with the ``code``."""
         job = control.encode(kind, mailbox=self.servers.mailbox, relay=self.servers.relay,
                              appid=self.servers.appid, key=self.me.public, direct=self.direct, **fields)
         self._process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", PROCESS, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, start_new_session=True)    # the terminal's Ctrl-C is the app's
+            sys.executable, "-P", "-m", PROCESS, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, start_new_session=True)
+        # -P: nothing from the current folder shadows a module; a new session: the terminal's Ctrl-C is the app's
         self._process.stdin.write(job)
         self._tasks = [asyncio.create_task(self._read_events(), name="wormhole-events"),
                        asyncio.create_task(self._read_errors(), name="wormhole-stderr")]
@@ -130,7 +132,7 @@ class Wormhole:
             self._fail(f"cannot reach the wormhole process's stream on 127.0.0.1:{port}: {e}")
             return
         writer.write(token)             # before the link's preface: proves this is the app
-        link = Link(reader, writer, self.options, initiator=self.joiner)
+        link = self._link = Link(reader, writer, self.options, initiator=self.joiner)
         if not self._result.done():
             self._result.set_result(Connected(self.peer_key, self._verifier, link))
 
@@ -176,6 +178,8 @@ class Wormhole:
         process = self._process
         if process is None:
             return
+        if self._link is not None:
+            await self._link.close("the code's link is closed")     # the peer reads why, then the end
         if process.returncode is None:
             if not process.stdin.is_closing():
                 process.stdin.close()

@@ -41,6 +41,8 @@ SUBPROTOCOL = "lanterne/link/v1"
 VERSION = 1
 """Of what a side says about itself in the wormhole's app versions: ``{"lanterne": {"v": 1, "key": hex}}``."""
 CODE_WORDS = 2
+SUBCHANNEL_CLOSE_WAIT = 3.0
+"""Seconds the peer gets to confirm the subchannels' end before the wormhole closes anyway."""
 reactor = _reactor
 
 
@@ -136,7 +138,13 @@ class SubchannelEnd(Splice):
         self.session = session
 
     def connectionMade(self) -> None:
+        self.session.subchannels.add(self)
         self.session.offer(self)
+
+    def connectionLost(self, reason=None) -> None:
+        super().connectionLost(reason)
+        self.session.subchannels.discard(self)
+        self.session.subchannel_closed()
 
 
 class Subchannels(protocol.Factory):
@@ -201,6 +209,8 @@ class Session:
         self.wormhole = None
         self.route: tuple[bool, str] | None = None
         self.ended = False
+        self.subchannels: set[SubchannelEnd] = set()
+        self._all_closed: defer.Deferred | None = None
 
     def start(self) -> None:
         defer.ensureDeferred(self._run()).addErrback(self.fail)
@@ -250,12 +260,27 @@ class Session:
         self.send("failed", why=why, detail=detail)
         self.end()
 
+    def subchannel_closed(self) -> None:
+        if not self.subchannels and self._all_closed is not None and not self._all_closed.called:
+            self._all_closed.callback(None)
+
     def end(self) -> defer.Deferred:
-        """Close the wormhole (releasing the nameplate) and stop."""
+        """Close the subchannels (the peer sees its link end, not a silence), then the wormhole
+        (releasing the nameplate), and stop."""
         if self.ended:
             return defer.succeed(None)
         self.ended = True
-        closing = defer.succeed(None) if self.wormhole is None else defer.maybeDeferred(self.wormhole.close)
+        self._all_closed = defer.Deferred()
+        self._all_closed.addTimeout(SUBCHANNEL_CLOSE_WAIT, reactor)      # a peer gone never confirms
+        for subchannel in list(self.subchannels):
+            try:
+                subchannel.transport.loseConnection()
+            except Exception:       # closing already (its local stream went first)
+                pass
+        self.subchannel_closed()
+        closing = self._all_closed.addErrback(lambda _: None)
+        if self.wormhole is not None:
+            closing.addCallback(lambda _: self.wormhole.close())
         closing.addErrback(lambda _: None)       # a wormhole that never met its peer closes "lonely"
         closing.addBoth(lambda _: reactor.callLater(0, stop))
         return closing
