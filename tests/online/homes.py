@@ -11,74 +11,65 @@ A router forwards what its home sends out (masqueraded as its own address)
 and what answers it, nothing else; no router knows a route to another home,
 so neither home can reach the other: only the relay joins them. Addresses
 exist only inside these namespaces (198.51.100.0/24 is documentation's
-TEST-NET-2); nothing touches the machine's own interfaces. Each host is a
+TEST-NET-2); nothing touches the machine's own interfaces. It is a
+:class:`tests.e2e.netns.TestNetwork` of another shape (the same naming,
+clean-up and stale-namespace removal); each host is a
 :class:`tests.e2e.netns.Host` (``popen``, ``python``; ``link_down`` pulls the
 router's public cable).
 """
 
 from __future__ import annotations
 
-import itertools
-import os
 import re
 import shutil
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.netns import Host, NetnsUnavailable, ip, unavailable_reason, wait_line
+from tests.e2e.netns import (Host, NetnsUnavailable, TestNetwork, ip, remove_stale_namespaces, unavailable_reason,
+                             wait_line)
 
 PUBLIC = "198.51.100.1"
-_counter = itertools.count(1)
 START_WAIT = 60.0
 
 
-class Internet:
-    """Use as a context manager; every namespace it made is deleted at the end, processes killed first."""
+class Internet(TestNetwork):
+    """Use as a context manager; every namespace it made is deleted at the end, processes killed first.
 
-    __test__ = False
+    ``hosts`` holds them all (public first); ``homes`` and ``open`` name them by role.
+    """
 
     def __init__(self, workdir: Path, homes: int = 2, open_hosts: int = 0):
-        self.tag = f"lno-{os.getpid()}-{next(_counter)}"
-        self.workdir = workdir
-        self.count = (homes, open_hosts)
+        super().__init__(1 + homes + open_hosts, workdir)
+        self.layout = (homes, open_hosts)
         self.public: Host | None = None
         self.homes: list[Host] = []
         self.open: list[Host] = []
-        self._made: list[str] = []
-
-    def __enter__(self) -> "Internet":
-        try:
-            self._build()
-        except BaseException:
-            self.cleanup()
-            raise
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.cleanup()
 
     def _namespace(self, name: str) -> str:
         namespace = f"{self.tag}-{name}"
-        ip("netns", "add", namespace)
-        self._made.append(namespace)
-        ip("-n", namespace, "link", "set", "lo", "up")
+        self._netns(namespace)
         return namespace
 
     def _host(self, namespace: str, address: str, uplink: str) -> Host:
         home = self.workdir / namespace
         home.mkdir(parents=True, exist_ok=True)
-        return Host(namespace, address, uplink, self.public.namespace, home)
+        host = Host(namespace, address, uplink, self.public.namespace, home)
+        self.hosts.append(host)
+        return host
 
     def _build(self) -> None:
+        remove_stale_namespaces()
         public = self._namespace("pub")
         ip("-n", public, "link", "add", "br0", "type", "bridge")
         ip("-n", public, "link", "set", "br0", "up")
         ip("-n", public, "addr", "add", f"{PUBLIC}/24", "dev", "br0")
         self.public = Host(public, PUBLIC, "br0", public, self.workdir / "public")
         self.public.home.mkdir(parents=True, exist_ok=True)
-        homes, open_hosts = self.count
+        self.hosts.append(self.public)
+        homes, open_hosts = self.layout
         for i in range(homes):
             router = self._namespace(f"r{i}")
             self._plug(router, f"up{i}", f"198.51.100.{11 + i}", "wan")
@@ -125,13 +116,6 @@ class Internet:
             ports.append(int(re.search(r"starting on (\d+)", line).group(1)))
         return f"ws://{PUBLIC}:{ports[0]}/v1", f"tcp:{PUBLIC}:{ports[1]}"
 
-    def cleanup(self) -> None:
-        for host in [*self.homes, *self.open, *([self.public] if self.public else [])]:
-            host.kill_all()
-        for name in reversed(self._made):
-            ip("netns", "del", name, check=False)
-        self._made.clear()
-
 
 @pytest.fixture
 def internet(tmp_path):
@@ -139,19 +123,11 @@ def internet(tmp_path):
     reason = unavailable_reason() or (None if shutil.which("iptables") else "iptables is missing (apt install iptables)")
     if reason:
         pytest.skip(reason)
-    made: list[Internet] = []
+    with ExitStack() as built:
+        def make(homes: int = 2, open_hosts: int = 0) -> Internet:
+            try:
+                return built.enter_context(Internet(tmp_path, homes, open_hosts))
+            except NetnsUnavailable as e:
+                pytest.skip(f"cannot build the namespaces here: {e}")
 
-    def make(homes: int = 2, open_hosts: int = 0) -> Internet:
-        net = Internet(tmp_path, homes, open_hosts)
-        try:
-            net.__enter__()
-        except NetnsUnavailable as e:
-            pytest.skip(f"cannot build the namespaces here: {e}")
-        made.append(net)
-        return net
-
-    try:
         yield make
-    finally:
-        for net in made:
-            net.cleanup()

@@ -11,6 +11,7 @@ from lanterne.protocol import identity as ids
 from lanterne.protocol.net.invite import authenticate
 from lanterne.protocol.net.online import control
 from lanterne.protocol.net.online.code import OnlineError, accept, invite
+from lanterne.protocol.net.online.bench import start_server, stop_server
 from lanterne.protocol.net.online.servers import Servers
 from lanterne.protocol.net.handshake import HandshakeError
 from lanterne.protocol.net.transport import LinkClosed
@@ -110,3 +111,39 @@ def test_a_typed_code_is_made_canonical(typed, code):
 def test_what_is_not_a_code_is_refused_in_one_line(typed):
     with pytest.raises(ValueError, match="a code looks like 7-crossover-clockwork"):
         control.clean_code(typed)
+
+
+@pytest.fixture
+def own_servers(tmp_path):
+    """A mailbox and a relay for this test alone (it stops them)."""
+    mailbox, mailbox_port = start_server("wormhole-mailbox", "--channel-db", str(tmp_path / "channels.sqlite"),
+                                         cwd=tmp_path)
+    relay, relay_port = start_server("transitrelay", cwd=tmp_path)
+    yield {"mailbox": mailbox, "relay": relay,
+           "servers": Servers(mailbox=f"ws://127.0.0.1:{mailbox_port}/v1", relay=f"tcp:127.0.0.1:{relay_port}")}
+    for proc in (mailbox, relay):
+        stop_server(proc)
+
+
+async def secured(servers: Servers):
+    host, guest, (at_host, at_guest) = await linked(servers)
+    await asyncio.gather(authenticate(at_host.link, ANN, "Ann", expect=at_host.peer_key),
+                         authenticate(at_guest.link, BOB, "Bob", expect=at_guest.peer_key))
+    return host, guest, at_host.link, at_guest.link
+
+
+async def exchange(a, b, text: bytes) -> None:
+    await a.send(text)
+    assert await b.recv() == text
+    await b.send(text[::-1])
+    assert await a.recv() == text[::-1]
+
+
+async def test_play_goes_on_when_the_mailbox_stops_after_the_link_is_made(own_servers):
+    host, guest, at_host, at_guest = await secured(own_servers["servers"])
+    async with host, guest:
+        await exchange(at_guest, at_host, b"before")
+        stop_server(own_servers["mailbox"])
+        for n in range(20):
+            await exchange(at_guest, at_host, b"move %d" % n)
+

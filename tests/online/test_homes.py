@@ -48,8 +48,10 @@ def test_two_homes_behind_nat_meet_through_the_transit_relay(internet):
     assert at_host["route"] == at_guest["route"] == f"->relay:{relay}"
 
 
-def test_a_home_reaches_an_open_host_directly(internet):
+def test_a_home_reaches_an_open_host_directly_with_no_relay_at_all(internet):
+    # with a relay too, Dilation races the relay's connection against the direct one (2 s' head start for
+    # the direct one, less than a loaded machine may need to swap hints): without it, only direct can win
     net = internet(homes=1, open_hosts=1)
-    mailbox, relay = net.serve()
-    at_host, at_guest = play_a_code(net.open[0], net.homes[0], mailbox, relay)
-    assert "relay" not in at_guest["route"] and net.open[0].address in at_guest["route"], at_guest
+    mailbox, _ = net.serve()
+    at_host, at_guest = play_a_code(net.open[0], net.homes[0], mailbox, "")
+    assert at_guest["route"].startswith(f"->tcp:{net.open[0].address}:"), (at_host, at_guest)

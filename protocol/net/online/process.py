@@ -110,9 +110,9 @@ class Splice(protocol.Protocol):
     def join(self, other: "Splice") -> None:
         """Splice ``self`` (the app's local connection) with ``other`` (its subchannel)."""
         self.other, other.other = other, self
-        # A full Dilation queue pauses the app's reads. Not the other way: magic-wormhole 0.24's subchannel
-        # cannot pause (its resumeProducing calls a method its connection lacks), so what the peer sends
-        # waits in this process until the app reads it.
+        # A full Dilation queue pauses the app's reads. Not the other way: in magic-wormhole 0.24 a
+        # subchannel cannot pause (its resumeProducing ends in DilatedConnectionProtocol.resumeProducing,
+        # which does not exist), so what the peer sends waits in this process until the app reads it.
         other.transport.registerProducer(self.transport, True)
         for side in (self, other):
             for data in side.pending:
