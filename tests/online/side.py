@@ -2,9 +2,11 @@
 
 It prints JSON lines: ``{"code": ...}`` (the inviter), then
 ``{"peer": fingerprint, "route": ...}`` once the Noise link is
-authenticated with the code's key, then ``{"echoed": true}`` when a message
-went through both ways (the inviter sends, the joiner sends it back). Any
-failure is ``{"error": one line}``.
+authenticated with the code's key, then ``{"echoed": true}`` each time a
+message went through both ways: the inviter sends one, then one more for
+each line on its stdin until it closes; the joiner sends each back, and
+says ``{"closed": reason}`` when the inviter is done. Any failure is
+``{"error": one line}``.
 """
 
 from __future__ import annotations
@@ -43,13 +45,18 @@ async def main(role: str, mailbox: str, relay: str, code: str = "") -> None:
         if role == "invite":
             await connected.link.send(MESSAGE)
             say(echoed=await connected.link.recv() == MESSAGE)
+            while line := await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline):
+                message = line.strip().encode() * 100
+                await connected.link.send(message)
+                say(echoed=await connected.link.recv() == message)
         else:
-            await connected.link.send(await connected.link.recv())
-            say(echoed=True)
             try:
-                await connected.link.recv()     # until the inviter closes
+                while True:
+                    await connected.link.send(await connected.link.recv())
+                    say(echoed=True)
             except ConnectionError as e:
                 say(closed=str(e))
+
 
 if __name__ == "__main__":
     try:

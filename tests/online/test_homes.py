@@ -8,6 +8,8 @@ touches an address outside the namespaces the test made.
 from __future__ import annotations
 
 import json
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from .homes import internet  # noqa: F401  (the fixture)
 pytestmark = pytest.mark.netns
 SIDE = str(Path(__file__).with_name("side.py"))
 WAIT = 120.0
+CUT = 20.0
 
 
 def said(proc, key: str) -> dict:
@@ -27,7 +30,7 @@ def said(proc, key: str) -> dict:
 
 def play_a_code(inviter, joiner, mailbox: str, relay: str) -> tuple[dict, dict]:
     """The inviter's and the joiner's ``peer`` lines, once a message went both ways between them."""
-    host = inviter.python(SIDE, "invite", mailbox, relay)
+    host = inviter.python(SIDE, "invite", mailbox, relay, stdin=subprocess.DEVNULL)
     code = said(host, "code")
     assert "code" in code, code
     guest = joiner.python(SIDE, "accept", mailbox, relay, code["code"])
@@ -55,3 +58,21 @@ def test_a_home_reaches_an_open_host_directly_with_no_relay_at_all(internet):
     mailbox, _ = net.serve()
     at_host, at_guest = play_a_code(net.open[0], net.homes[0], mailbox, "")
     assert at_guest["route"].startswith(f"->tcp:{net.open[0].address}:"), (at_host, at_guest)
+
+
+def test_a_cut_of_20_s_between_a_home_and_the_relay_loses_nothing(internet):
+    net = internet(homes=2)
+    mailbox, relay = net.serve()
+    host = net.homes[0].python(SIDE, "invite", mailbox, relay, stdin=subprocess.PIPE)
+    guest = net.homes[1].python(SIDE, "accept", mailbox, relay, said(host, "code")["code"])
+    assert said(host, "echoed") == said(guest, "echoed") == {"echoed": True}
+    net.homes[1].link_down()           # the joiner's router loses its uplink: no FIN, no RST, silence
+    host.stdin.write("during the cut\n")
+    host.stdin.flush()
+    time.sleep(CUT)                    # the cut's length is the point, not a wait for something
+    net.homes[1].link_up()
+    assert said(guest, "echoed") == said(host, "echoed") == {"echoed": True}
+    host.stdin.write("after the cut\n")
+    host.stdin.close()
+    assert said(guest, "echoed") == said(host, "echoed") == {"echoed": True}
+    assert said(guest, "closed") == {"closed": "the peer closed the link: the code's link is closed"}
