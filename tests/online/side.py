@@ -1,7 +1,7 @@
 """One side of a code, run as a script inside a network namespace: ``side.py invite|accept MAILBOX RELAY [CODE]``.
 
-It prints JSON lines: ``{"code": ...}`` (the inviter), then
-``{"peer": fingerprint, "route": ...}`` once the Noise link is
+It prints JSON lines: ``{"process": pid}`` (its wormhole process), ``{"code": ...}`` (the inviter), then
+``{"peer": fingerprint, "route": ..., "me": own key in hex}`` once the Noise link is
 authenticated with the code's key, then ``{"echoed": true}`` each time a
 message went through both ways: the inviter sends one, then one more for
 each line on its stdin until it closes; the joiner sends each back, and
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 
 from lanterne.protocol import identity as ids
@@ -22,7 +21,9 @@ from lanterne.protocol.net.invite import authenticate
 from lanterne.protocol.net.online.code import OnlineError, accept, invite
 from lanterne.protocol.net.online.servers import Servers
 
-MESSAGE = os.urandom(5000)
+MESSAGE = b"the move e2-e4, in plaintext; " * 170
+"""What the inviter sends first: text that a capture on the wire must never show."""
+NAMES = {"invite": "Annabelle Inviter", "accept": "Bartholomew Joiner"}
 
 
 def say(**fields) -> None:
@@ -34,12 +35,13 @@ async def main(role: str, mailbox: str, relay: str, code: str = "") -> None:
     servers = Servers(mailbox=mailbox, relay=relay)
     wormhole = await invite(me, servers) if role == "invite" else await accept(code, me, servers)
     async with wormhole:
+        say(process=wormhole._process.pid)
         if role == "invite":
             say(code=wormhole.code)
         connected = await wormhole.connected(timeout=120)
-        await authenticate(connected.link, me, role, expect=connected.peer_key)
+        await authenticate(connected.link, me, NAMES[role], expect=connected.peer_key)
         await wormhole.connected_route.wait()
-        say(peer=connected.fingerprint, route=wormhole.route)
+        say(peer=connected.fingerprint, route=wormhole.route, me=me.public.hex())
         # the inviter speaks first, as a host answers a request: the joiner (Noise's initiator) is done
         # with the handshake before the inviter, whose link takes only small frames until it is done too
         if role == "invite":

@@ -70,3 +70,4 @@ async def test_a_local_program_without_the_token_never_reaches_the_subchannel(se
         writer.close()
         process.stdin.close()
         await process.wait()
+

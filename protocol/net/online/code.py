@@ -30,7 +30,7 @@ INVITE_WAIT = 600.0
 """Seconds an invitation waits for its friend; then the code is void (the table stays open on the LAN)."""
 ACCEPT_WAIT = 120.0
 """Seconds a joiner waits for the code's other side and the connection to it."""
-CLOSE_WAIT = 5.0
+CLOSE_WAIT = 8.0
 """Seconds the process gets to close its wormhole (releasing the nameplate) before it is killed."""
 PROCESS = "lanterne.protocol.net.online.process"
 

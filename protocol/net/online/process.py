@@ -43,6 +43,8 @@ VERSION = 1
 CODE_WORDS = 2
 SUBCHANNEL_CLOSE_WAIT = 3.0
 """Seconds the peer gets to confirm the subchannels' end before the wormhole closes anyway."""
+END_WAIT = 6.0
+"""Seconds from stdin's end to the process's, whatever the servers answer (the app, gone, cannot kill it)."""
 reactor = _reactor
 
 
@@ -270,6 +272,7 @@ class Session:
         if self.ended:
             return defer.succeed(None)
         self.ended = True
+        reactor.callLater(END_WAIT, stop)       # a mailbox gone never confirms the close: end anyway
         self._all_closed = defer.Deferred()
         self._all_closed.addTimeout(SUBCHANNEL_CLOSE_WAIT, reactor)      # a peer gone never confirms
         for subchannel in list(self.subchannels):
