@@ -90,7 +90,8 @@ async def test_a_code_nobody_waits_on_times_out_and_its_process_ends(servers):
     guest = await accept("99-crossover-clockwork", BOB, servers, direct=False)
     with pytest.raises(OnlineError) as waited:
         await guest.connected(timeout=1.0)
-    assert str(waited.value) == "nobody is waiting on 99-crossover-clockwork (it expired, or it was never made)"
+    assert str(waited.value) == ("nobody is waiting on 99-crossover-clockwork (it was used already, or it expired, "
+                                 "or it was never made)")
     assert guest._process.returncode is not None
 
 
@@ -99,6 +100,18 @@ async def test_an_invitation_nobody_takes_expires(servers):
     with pytest.raises(OnlineError) as waited:
         await host.connected(timeout=1.0)
     assert str(waited.value) == f"nobody came with {host.code} within 1 s: the code is void now"
+
+
+async def test_a_code_used_already_takes_nobody_else_in(servers):
+    host, guest, (at_host, at_guest) = await linked(servers)
+    async with host, guest:
+        late = await accept(host.code, EVE, servers, direct=False)
+        with pytest.raises(OnlineError) as refused:
+            await late.connected(timeout=2.0)
+        assert str(refused.value) in ("that code is wrong or was used already",     # while both hold it
+                                      f"nobody is waiting on {host.code} (it was used already, or it expired, "
+                                      f"or it was never made)")                 # once they released it
+        await exchange(at_guest.link, at_host.link, b"still ours")
 
 
 @pytest.mark.parametrize("typed, code", [("7-crossover-clockwork", "7-crossover-clockwork"),

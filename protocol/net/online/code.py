@@ -28,8 +28,10 @@ from .servers import Servers
 
 INVITE_WAIT = 600.0
 """Seconds an invitation waits for its friend; then the code is void (the table stays open on the LAN)."""
-ACCEPT_WAIT = 120.0
-"""Seconds a joiner waits for the code's other side and the connection to it."""
+ACCEPT_WAIT = 30.0
+"""Seconds a joiner waits for the code's other side: a live code's inviter is at the mailbox already."""
+CONNECT_WAIT = 60.0
+"""Seconds from the keys exchanged to the link (Dilation tries direct, then the relay)."""
 CLOSE_WAIT = 8.0
 """Seconds the process gets to close its wormhole (releasing the nameplate) before it is killed."""
 PROCESS = "lanterne.protocol.net.online.process"
@@ -72,8 +74,10 @@ class Wormhole:
         self.connected_route = asyncio.Event()
         self._process: asyncio.subprocess.Process | None = None
         self._decoder = control.Decoder(*control.PROCESS_SENDS)
-        self._code = asyncio.get_running_loop().create_future()
-        self._result = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        self._code = loop.create_future()
+        self._peer = loop.create_future()
+        self._result = loop.create_future()
         self._verifier = b""
         self._errors: collections.deque[str] = collections.deque(maxlen=5)
         self._tasks: list[asyncio.Task] = []
@@ -110,6 +114,8 @@ class Wormhole:
                 self._code.set_result(self.code)
         elif kind == "peer":
             self.peer_key, self._verifier = msg["key"], msg["verifier"]
+            if not self._peer.done():
+                self._peer.set_result(self.peer_key)
         elif kind == "stream":
             await self._open_stream(msg["port"], msg["token"])
         elif kind == "route":
@@ -146,7 +152,7 @@ class Wormhole:
         return self._errors[-1][:200] if self._errors else f"exit status {self._process.returncode}"
 
     def _fail(self, reason: str) -> None:
-        for future in (self._code, self._result):
+        for future in (self._code, self._peer, self._result):
             if not future.done():
                 future.set_exception(OnlineError(reason))
                 future.exception()      # read here too: a failure nobody awaited is no warning
@@ -156,21 +162,27 @@ class Wormhole:
         return await asyncio.shield(self._code)
 
     async def connected(self, timeout: float | None = None) -> Connected:
-        """The peer and the link to it; OnlineError (one line) if the code fails or nobody comes in time."""
+        """The peer and the link to it; OnlineError (one line) if the code fails or nobody comes in time.
+
+        ``timeout``: seconds for the other side to come (default INVITE_WAIT for an invitation,
+        ACCEPT_WAIT for a joiner); the connection then has CONNECT_WAIT more.
+        """
         if timeout is None:
             timeout = ACCEPT_WAIT if self.joiner else INVITE_WAIT
-        try:
-            return await within(asyncio.shield(self._result), timeout)
-        except asyncio.TimeoutError:
-            await self.close()
-            raise OnlineError(self._timeout_reason(timeout)) from None
+        for future, seconds in ((self._peer, timeout), (self._result, CONNECT_WAIT)):
+            try:
+                await within(asyncio.shield(future), seconds)
+            except asyncio.TimeoutError:
+                await self.close()
+                raise OnlineError(self._timeout_reason(seconds)) from None
+        return self._result.result()
 
     def _timeout_reason(self, timeout: float) -> str:
         if self.peer_key is not None:
             return (f"the code found {ids.fingerprint(self.peer_key)}, but no connection to it came within "
                     f"{timeout:g} s (is the transit relay {self.servers.relay or 'off'} reachable?)")
         if self.joiner:
-            return f"nobody is waiting on {self.code} (it expired, or it was never made)"
+            return f"nobody is waiting on {self.code} (it was used already, or it expired, or it was never made)"
         return f"nobody came with {self.code} within {timeout:g} s: the code is void now"
 
     async def close(self) -> None:

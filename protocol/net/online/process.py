@@ -26,8 +26,7 @@ from __future__ import annotations
 import os
 import sys
 
-from twisted.internet import defer, endpoints, protocol, stdio
-from twisted.internet import reactor as _reactor
+from twisted.internet import defer, endpoints, protocol, reactor, stdio
 from twisted.python import failure
 import wormhole
 from wormhole import errors as wormhole_errors
@@ -45,7 +44,6 @@ SUBCHANNEL_CLOSE_WAIT = 3.0
 """Seconds the peer gets to confirm the subchannels' end before the wormhole closes anyway."""
 END_WAIT = 6.0
 """Seconds from stdin's end to the process's, whatever the servers answer (the app, gone, cannot kill it)."""
-reactor = _reactor
 
 
 def without_nagle() -> None:
