@@ -35,7 +35,7 @@ async def main(role: str, mailbox: str, relay: str, code: str = "") -> None:
     servers = Servers(mailbox=mailbox, relay=relay)
     wormhole = await invite(me, servers) if role == "invite" else await accept(code, me, servers)
     async with wormhole:
-        say(process=wormhole._process.pid)
+        say(process=wormhole.process_id)
         if role == "invite":
             say(code=wormhole.code)
         connected = await wormhole.connected(timeout=120)

@@ -92,7 +92,7 @@ async def test_a_code_nobody_waits_on_times_out_and_its_process_ends(servers):
         await guest.connected(timeout=1.0)
     assert str(waited.value) == ("nobody is waiting on 99-crossover-clockwork (it was used already, or it expired, "
                                  "or it was never made)")
-    assert guest._process.returncode is not None
+    assert not guest.running
 
 
 async def test_an_invitation_nobody_takes_expires(servers):

@@ -158,6 +158,16 @@ class Wormhole:
                 future.exception()      # read here too: a failure nobody awaited is no warning
 
     # -- the user's side
+    @property
+    def process_id(self) -> int | None:
+        """The wormhole process's pid (None before it started)."""
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def running(self) -> bool:
+        """The wormhole process has not ended."""
+        return self._process is not None and self._process.returncode is None
+
     async def wait_code(self) -> str:
         return await asyncio.shield(self._code)
 
