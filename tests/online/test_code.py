@@ -86,6 +86,18 @@ async def test_a_mailbox_that_cannot_be_reached_fails_in_one_line(refused_port, 
     assert str(taken.value) == expected
 
 
+async def test_with_the_relay_down_and_nobody_reachable_the_code_finds_the_peer_but_no_link(mailbox, refused_port):
+    servers = Servers(mailbox=mailbox, relay=f"tcp:127.0.0.1:{refused_port}")
+    host = await invite(ANN, servers, direct=False)
+    guest = await accept(host.code, BOB, servers, direct=False)
+    async with host, guest:
+        failures = await asyncio.gather(host.connected(connect_timeout=2.0), guest.connected(connect_timeout=2.0),
+                                        return_exceptions=True)
+    assert [str(f) for f in failures] == [
+        f"the code found {ids.fingerprint(key)}, but no connection to it came within 2 s "
+        f"(is the transit relay tcp:127.0.0.1:{refused_port} reachable?)" for key in (BOB.public, ANN.public)]
+
+
 async def test_a_code_nobody_waits_on_times_out_and_its_process_ends(servers):
     guest = await accept("99-crossover-clockwork", BOB, servers, direct=False)
     with pytest.raises(OnlineError) as waited:

@@ -171,15 +171,15 @@ class Wormhole:
     async def wait_code(self) -> str:
         return await asyncio.shield(self._code)
 
-    async def connected(self, timeout: float | None = None) -> Connected:
+    async def connected(self, timeout: float | None = None, connect_timeout: float = CONNECT_WAIT) -> Connected:
         """The peer and the link to it; OnlineError (one line) if the code fails or nobody comes in time.
 
         ``timeout``: seconds for the other side to come (default INVITE_WAIT for an invitation,
-        ACCEPT_WAIT for a joiner); the connection then has CONNECT_WAIT more.
+        ACCEPT_WAIT for a joiner); the connection then has ``connect_timeout`` more.
         """
         if timeout is None:
             timeout = ACCEPT_WAIT if self.joiner else INVITE_WAIT
-        for future, seconds in ((self._peer, timeout), (self._result, CONNECT_WAIT)):
+        for future, seconds in ((self._peer, timeout), (self._result, connect_timeout)):
             try:
                 await within(asyncio.shield(future), seconds)
             except asyncio.TimeoutError:
