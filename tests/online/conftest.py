@@ -1,0 +1,67 @@
+"""A wormhole mailbox and a transit relay of our own, on 127.0.0.1, for the tests of links made by a code.
+
+The real servers (``twist wormhole-mailbox``, ``twist transitrelay``), each
+on a free port it picks itself and names in its log. Every test gets
+:class:`~lanterne.protocol.net.online.servers.Servers` pointing at them, and
+a guard refuses any wormhole whose mailbox or relay is not on 127.0.0.1: the
+public defaults are never reached from here.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from lanterne.protocol.net.online import code as online_code
+from lanterne.protocol.net.online.bench import start_server, stop_server
+from lanterne.protocol.net.online.servers import Servers, relay_host
+
+
+
+@pytest.fixture(scope="session")
+def mailbox(tmp_path_factory):
+    """The mailbox's URL; one server for the session (each test's codes are its own)."""
+    folder = tmp_path_factory.mktemp("mailbox")
+    proc, port = start_server("wormhole-mailbox", "--channel-db", str(folder / "channels.sqlite"), cwd=folder)
+    yield f"ws://127.0.0.1:{port}/v1"
+    stop_server(proc)
+
+
+@pytest.fixture(scope="session")
+def relay(tmp_path_factory):
+    """The transit relay, as ``tcp:127.0.0.1:PORT``."""
+    folder = tmp_path_factory.mktemp("relay")
+    proc, port = start_server("transitrelay", cwd=folder)
+    yield f"tcp:127.0.0.1:{port}"
+    stop_server(proc)
+
+
+@pytest.fixture
+def servers(mailbox, relay) -> Servers:
+    return Servers(mailbox=mailbox, relay=relay)
+
+
+@pytest.fixture
+def refused_port():
+    """A port of 127.0.0.1 that refuses connections: bound, never listening."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    yield sock.getsockname()[1]
+    sock.close()
+
+
+@pytest.fixture(autouse=True)
+def only_local_servers(monkeypatch):
+    """Every wormhole a test starts talks to 127.0.0.1 only, and never listens for direct connections
+    (Dilation would offer the machine's other addresses to the peer)."""
+    start = online_code.Wormhole.start
+
+    async def local_start(self, kind, **fields):
+        assert self.servers.mailbox_host == "127.0.0.1", f"a test used the mailbox {self.servers.mailbox}"
+        assert not self.servers.relay or relay_host(self.servers.relay)[0] == "127.0.0.1", \
+            f"a test used the relay {self.servers.relay}"
+        assert not self.direct, "a test let Dilation listen on every interface"
+        await start(self, kind, **fields)
+
+    monkeypatch.setattr(online_code.Wormhole, "start", local_start)
