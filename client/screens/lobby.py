@@ -44,7 +44,7 @@ from lanterne.client.net_controller import NetworkGame, claim_time, clock, descr
 from lanterne.client.screens.invite import InviteScreen, JoinAddressScreen
 from lanterne.client.screens.network import network_screen_for
 from lanterne.client.screens.watch import WatchFromLobby, describe_running, watchable
-from lanterne.client.theme import ALARM, GOOD
+from lanterne.client.theme import ALARM
 from lanterne.client.widgets.peers import PeerList
 from lanterne.engines.core import Game, RulesError
 from lanterne.protocol.identity import safety_part
@@ -57,10 +57,12 @@ from lanterne.protocol.net.peer import PeerOptions
 
 
 class KnownPeerList(PeerList):
-    """The peers heard, each marked from the list of known players: known, or its key changed (a warning).
+    """The peers heard, each marked from the list of known players: a known key, or its key changed (a warning).
 
-    The advert's fingerprint is only a hint (the join dialog checks the proven key); a known name heard
-    with another key is worth a warning before anybody clicks it.
+    An advert's name and fingerprint are only what somebody on the LAN says (anyone can repeat a public
+    fingerprint at another address): a known key is said as heard, "not yet checked", never as proven;
+    the join's link proves the key. A known name heard with another key is worth a warning before
+    anybody clicks it. One line per key and address, so a copy elsewhere cannot hide the real one.
     """
 
     def __init__(self, known: KnownPeersFile | None = None, games=None, **kwargs):
@@ -74,7 +76,7 @@ class KnownPeerList(PeerList):
             return None
         check = self.known.check_fingerprint(advert.name, advert.fingerprint)
         if check.status == KNOWN:
-            return Text("  " + _("known since {since}").format(since=check.since), style=GOOD)
+            return Text("  " + _("a key you met on {since}, not yet checked").format(since=check.since), style="dim")
         if check.status == CHANGED:
             return Text("  " + _("KEY CHANGED since {since}: compare the code again").format(since=check.since),
                         style=f"bold {ALARM}")
@@ -85,18 +87,20 @@ class KnownPeerList(PeerList):
         self._redraw()
 
     def ordered(self) -> list[Advert]:
-        """One line per key: an app open in its lobby and hosting (or seated at) a table advertises
-        twice; the line says the most useful one (a free seat, a full table, seated, in the lobby)."""
-        best: dict[str, Advert] = {}
+        """One line per key and address: an app open in its lobby and hosting (or seated at) a table
+        advertises twice; the line says the most useful one (a free seat, a full table, seated, in the
+        lobby). The same key heard at another address is another line: nobody's advert shadows another's."""
+        best: dict[tuple[str, str], Advert] = {}
         for advert in self.adverts.values():
-            held = best.get(advert.fingerprint)
+            where = (advert.fingerprint, advert.address or "")
+            held = best.get(where)
             if held is None or _rank(advert) < _rank(held):
-                best[advert.fingerprint] = advert
+                best[where] = advert
         tables: dict[str, Advert] = {}     # a table under way: one line, whichever player says it
         for advert in list(best.values()):
             tid = advert.running.table if advert.running is not None and watchable(advert) else ""
             if tid and tables.setdefault(tid, advert) is not advert:
-                del best[advert.fingerprint]
+                del best[(advert.fingerprint, advert.address or "")]
         chosen = {id(a) for a in best.values()}
         return [a for a in super().ordered() if id(a) in chosen]
 

@@ -149,5 +149,14 @@ async def test_the_lobby_list_marks_a_known_name_and_warns_of_a_changed_key(tmp_
         lines = {str(peers.get_option_at_index(i).prompt).split()[0]: str(peers.get_option_at_index(i).prompt)
                  for i in range(peers.option_count)}
         assert "KEY CHANGED since 2025-02-01: compare the code again" in lines["Bea"]
-        assert "known since 2025-02-02" in lines["Cyd"] and "CHANGED" not in lines["Cyd"]
-        assert "known" not in lines["Dan"] and "CHANGED" not in lines["Dan"]
+        assert "a key you met on 2025-02-02, not yet checked" in lines["Cyd"] and "CHANGED" not in lines["Cyd"]
+        assert "met on" not in lines["Dan"] and "CHANGED" not in lines["Dan"]
+
+        # anyone may repeat Cyd's name and public fingerprint at another address: its own line, never proven
+        peers.put(Advert("Cyd", Identity.from_seed(b"cyd").fingerprint, 4009, ("10.0.0.66",), table=table,
+                         instance="fake-cyd"))
+        await pilot.pause()
+        cyds = [str(peers.get_option_at_index(i).prompt) for i in range(peers.option_count)
+                if str(peers.get_option_at_index(i).prompt).startswith("Cyd")]
+        assert len(cyds) == 2 and any("10.0.0.3" in c for c in cyds) and any("10.0.0.66" in c for c in cyds)
+        assert all("not yet checked" in c and "known since" not in c for c in cyds)
