@@ -162,6 +162,10 @@ class WatchScreen(Screen):
             elif isinstance(ev, Aborted):
                 self.moves.append(_("game ended: {reason}").format(reason=ev.reason)[:200])
         del self.moves[:-MOVES_KEPT]
+        if not self.over and any(isinstance(ev, (Moved, TableSet)) for ev in events):
+            turn = self._turn_line()
+            if turn:
+                self._say(turn)        # entries flow: whatever the link said before is over
         if self.is_mounted:
             self._draw()
 
@@ -185,13 +189,49 @@ class WatchScreen(Screen):
 
     def _draw_who(self) -> None:
         session = self.spectator.session
-        seated = ", ".join(session.names) if session.names else "?"
         others = sorted({line.name for line in self.query_one(ChatPane).lines
                          if line.seat is None and not line.mine})
         text = Text()
-        text.append(_("Playing: {names}").format(names=seated) + "\n")
+        text.append(_("Playing:") + "\n")
+        for line, style in self._seat_lines():
+            text.append(line + "\n", style=style)
         text.append(_("Watching: you ({name})").format(name=self.spectator.name) + (f", {', '.join(others)}" if others else ""))
         self.query_one("#watch-who", Static).update(text)
+
+    def _seat_lines(self) -> list[tuple[str, str]]:
+        """Each seat with its score, the one to move marked: what a spectator looks at most."""
+        session = self.spectator.session
+        game, view = session.game, session.view
+        if not session.names:
+            return [("?", "")]
+        scores: list = []
+        actor = None
+        if game is not None and view is not None:
+            try:
+                scores = list(game.scores(view))
+                actor = None if game.is_over(view) else game.next_actor(view)
+            except Exception:  # noqa: BLE001 - a view the engine cannot score yet (mid-deal): names only
+                scores, actor = [], None
+        lines = []
+        for i, name in enumerate(session.names):
+            mark = "▶ " if actor == i else "  "
+            score = f"  {scores[i]}" if i < len(scores) else ""
+            lines.append((f"{mark}P{i + 1} {name}{score}", "bold reverse" if actor == i else ""))
+        return lines
+
+    def _turn_line(self) -> str:
+        """Whose turn it is, for the status line (it replaces a stale link message once entries flow again)."""
+        session = self.spectator.session
+        game, view = session.game, session.view
+        if game is None or view is None or not session.names:
+            return ""
+        try:
+            actor = game.next_actor(view)
+        except Exception:  # noqa: BLE001
+            return ""
+        if isinstance(actor, int) and 0 <= actor < len(session.names):
+            return _("Watching: P{n} {name} to play").format(n=actor + 1, name=session.names[actor])
+        return _("Watching: the table deals")
 
     # -- keys
     def action_toggle_chat(self) -> None:

@@ -58,7 +58,12 @@ async def test_a_running_table_is_listed_and_watched_from_the_lobby_by_keyboard_
         board = str(watch.query_one(ReplayBoard).query_one("#replay-picture", Static).render())
         assert "Toy" in board and ann[:24] in board, "the public board"
         who = str(watch.query_one("#watch-who", Static).render())
-        assert f"Playing: {ann}, {bob}" in who and f"Watching: you ({eve})" in who
+        assert "Playing:" in who and f"P1 {ann}" in who and f"P2 {bob}" in who and f"Watching: you ({eve})" in who
+        assert "▶" in who, "whose turn it is"
+        scores = screens[pa].controller.scores()
+        assert f"P1 {ann}  {scores[0]}" in who and f"P2 {bob}  {scores[1]}" in who, "each seat's score"
+        await until(lambda: "to play" in str(watch.query_one("#watch-status", Static).render()), pa, pb, pe,
+                    what="whose turn in the status line")
         host = screens[pa].controller
         players = [screens[pa].controller, screens[pb].controller]     # (Eve watches through either one)
         await until(lambda: all(eve in c.watching for c in players), pa, pb, pe,
@@ -69,6 +74,11 @@ async def test_a_running_table_is_listed_and_watched_from_the_lobby_by_keyboard_
         mover, _ = await _turn(screens, pa, pb)
         await click_move(mover, "+2")
         await until(lambda: any("+2" in m for m in watch.moves), pa, pb, pe, what="the new move")
+        watch._say("Cannot reach the table: trying again")       # a link message, then the link is back
+        mover, _ = await _turn(screens, pa, pb)
+        await click_move(mover, "+1")
+        await until(lambda: "to play" in str(watch.query_one("#watch-status", Static).render()), pa, pb, pe,
+                    what="the next move replaces a stale link message")
 
         # the table chat, both ways
         await pe.press("f3")
