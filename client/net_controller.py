@@ -39,6 +39,7 @@ from lanterne.client.thinking import Thinker
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
 from lanterne.protocol.identity import Identity, safety_code, safety_lines, safety_part
+from lanterne.protocol.net.chat import read_chat
 from lanterne.protocol.net.discovery import Discovery, DiscoveryError
 from lanterne.protocol.net.events import (ChatSaid, JoinPending, LinkLost, Linked, Listening, PeerEvent, PeerLeft, SeatFreed,
                                  SeatOffered, SeatTaken, Seated, WatcherJoined, WatcherLeft,
@@ -187,6 +188,8 @@ class NetworkGame(GameController):
         """Spectators watching through another seat: seat -> names (that seat's signed notice, protocol/net/chat.py)."""
         self.chat: list = []
         """The table chat so far (:class:`protocol.net.chat.ChatLine`, ours too), oldest first."""
+        self.chat_history = 0
+        """How many of ``chat`` were read back from the game's file on resume (shown without a pop-up)."""
         self.resigned: set[bytes] = set()
         """Keys that left for good on a table whose policy gives their seat to a computer (claimed at once)."""
         """Keys of players who left on purpose and will be back (their link closed saying so)."""
@@ -277,6 +280,8 @@ class NetworkGame(GameController):
         controller = cls(peer, runner, peer.session.game, players=len(peer.seats))
         controller._adopt()
         controller._replay_log()
+        controller.chat = read_chat(peer.files.chat_path, me.public)    # the table's chat so far, from its file
+        controller.chat_history = len(controller.chat)
         controller._was_linked = True  # until the others are back, the banner says which links are down
         controller.notes.append(ngettext("resumed from {n} logged entry", "resumed from {n} logged entries",
                                          len(peer.session.chain)).format(n=len(peer.session.chain)))

@@ -55,8 +55,8 @@ class NetworkSide:
             screen.mount(self.chat)
         self.banner.show(self.controller, compact=screen.compact)
         if self.chat is not None:
-            for line in self.controller.chat[self._chat_shown:]:
-                self.chat.add(line)
+            for i, line in enumerate(self.controller.chat[self._chat_shown:], start=self._chat_shown):
+                self.chat.add(line, quiet=i < self.controller.chat_history)
             self._chat_shown = len(self.controller.chat)
 
     def toggle_chat(self) -> None:

@@ -96,13 +96,21 @@ class ChatPane(Vertical):
         yield ChatInput(placeholder=_("say something (at most {n} characters)").format(n=MAX_CHARS), max_length=MAX_CHARS * 2,
                         id="chat-input", compact=True)
 
-    def add(self, line: ChatLine) -> None:
-        """Show one line said at the table (ours too)."""
+    def add(self, line: ChatLine, quiet: bool = False) -> None:
+        """Show one line said at the table (ours too); ``quiet``: an old line (a resumed game's), no pop-up."""
         self.lines.append(line)
-        self.query_one("#chat-log", Static).update(self.text)
-        self.query_one("#chat-scroll", VerticalScroll).scroll_end(animate=False)
-        if not self.display:
+        self._draw_lines()
+        if not self.display and not quiet:
             self.app.notify(chat_text(line).plain[:120], title=_("Chat"), timeout=4, markup=False)
+
+    def on_mount(self) -> None:
+        self._draw_lines()        # lines added before the pane was composed (a resumed game's history)
+
+    def _draw_lines(self) -> None:
+        logs = self.query("#chat-log")
+        if logs:
+            logs.first(Static).update(self.text)
+            self.query_one("#chat-scroll", VerticalScroll).scroll_end(animate=False)
 
     @property
     def text(self) -> Text:

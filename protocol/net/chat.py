@@ -34,11 +34,13 @@ against a seat.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from lanterne.protocol.identity import Identity, fingerprint, verify
@@ -118,6 +120,39 @@ class ChatLine:
     def to_data(self) -> dict:
         """A line of the companion file (``<table>.chat``, JSON lines)."""
         return {"ts": self.ts, "key": self.key.hex(), "name": self.name, "seat": self.seat, "text": self.text}
+
+
+HISTORY = 200
+"""Chat lines a resumed game reads back from its file (the newest)."""
+
+
+def read_chat(path: Path, me: bytes, keep: int = HISTORY) -> list[ChatLine]:
+    """The last ``keep`` lines of a game's chat file, ours marked (``mine``), cleaned again.
+
+    The file is ours but not signed, and a crash can cut its last line: a line that is not a chat
+    line's shape is skipped, and a file that cannot be read is no chat, never an error.
+    """
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            raw = deque(f, maxlen=keep)
+    except OSError:
+        return []
+    lines = []
+    for text in raw:
+        try:
+            d = json.loads(text)
+            key = bytes.fromhex(d["key"])
+            seat = d.get("seat")
+            if (not isinstance(d, dict) or len(key) != 32 or not isinstance(d["ts"], int)
+                    or not isinstance(d["name"], str) or not isinstance(d["text"], str)
+                    or not (seat is None or isinstance(seat, int) and 0 <= seat < 64)):
+                continue
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+        said = clean(d["text"], MAX_CHARS)
+        if said:
+            lines.append(ChatLine(key, clean(d["name"], MAX_NAME) or "?", d["ts"], said, seat, mine=key == me))
+    return lines
 
 
 @dataclass(frozen=True)

@@ -318,6 +318,9 @@ async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_
                 assert controller.log[before].actor == controller.my_seat
                 mine += 1
             assert mine == 2
+            controller.send_chat("back in a minute")
+            await until(lambda: any(line.text == "back in a minute" for line in controller.chat), pilot,
+                        what="our own chat line")
             await pilot.press("escape")
             await until(lambda: app.screen is not screen and not isinstance(app.screen, GameScreen), pilot)
             await pilot.press("y")  # leave: the log is kept
@@ -332,6 +335,12 @@ async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_
             await pilot.pause()
             screen, resumed = app.screen, app.screen.controller
             assert resumed is not controller and resumed.safety_code == controller.safety_code
+            # the chat said before the pause is back, from the game's chat file, ours marked, without pop-ups
+            assert [(line.text, line.mine) for line in resumed.chat] == [("back in a minute", True)]
+            from lanterne.client.widgets.chat import ChatPane
+
+            await until(lambda: [x.text for x in screen.query_one(ChatPane).lines] == ["back in a minute"], pilot,
+                        what="the chat pane's history")
             assert resumed.linked or resumed.status().startswith("Link down, reconnecting by itself")
             assert [e.text for e in resumed.log[:len(controller.log)]] == [e.text for e in controller.log]
             theirs = [e for e in resumed.log if 0 <= e.actor != resumed.my_seat]
