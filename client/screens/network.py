@@ -52,7 +52,8 @@ class NetworkSide:
             screen.sub_title = _("{game} — network game").format(game=screen.game.name)
             self.chat = ChatPane(self.controller.send_chat, id="chat-pane")
             self.chat.display = screen.app.size.width >= self.CHAT_BESIDE_FROM
-            screen.mount(self.chat)
+            screen.query_one("#game-body").mount(self.chat)     # beside the board: the status line stays in view
+        self._fit_chat(screen)
         self.banner.show(self.controller, compact=screen.compact)
         if self.chat is not None:
             for i, line in enumerate(self.controller.chat[self._chat_shown:], start=self._chat_shown):
@@ -67,6 +68,15 @@ class NetworkSide:
             self.chat.close()
         else:
             self.chat.open()
+        self._fit_chat(self.chat.screen)
+
+    def _fit_chat(self, screen) -> None:
+        """Where the open pane goes: beside everything from CHAT_BESIDE_FROM columns; narrower, in the side
+        panel's place; on a compact screen, in the board's place (as F2 does), so the board is never squeezed."""
+        if self.chat is None:
+            return
+        screen.set_class(bool(self.chat.display), "-chat")
+        screen.set_class(screen.app.size.width >= self.CHAT_BESIDE_FROM, "-roomy")
 
     def early_end(self) -> str:
         """One line if the game stopped early (a claim, a replaced seat, a cheat), else ""."""

@@ -57,6 +57,8 @@ class ChatInput(Input):
 
     def action_back_to_board(self) -> None:
         self.screen.set_focus(None)
+        if self.screen.has_class("-compact") and self.screen.has_class("-chat"):
+            self.screen.action_toggle_chat()     # the pane took the board's place: give it back
 
 
 class ChatPane(Vertical):
