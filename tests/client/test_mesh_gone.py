@@ -197,7 +197,7 @@ async def test_a_player_gone_for_good_ends_the_game_with_the_scores_so_far(tmp_p
         assert await pa.click("#invite-accept")
         screens = await boards(pa, pb)
         guest = screens[1].controller
-        assert guest.my_seat == 2 and guest.policy_text() == describe_policy("end", CLAIM)
+        assert guest.my_seat == 2 and guest.policy_text() == describe_policy("end", CLAIM) + "; a move takes at most 10 min"
         seen = record_statuses(host)
         await until_turn(2, [host, guest], [pa, pb], random.Random(2))
         await leave_board(pb)   # Bob leaves on purpose (a pause), on his turn, and does not come back
