@@ -17,6 +17,7 @@ from lanterne.engines.core import only_digits
 from lanterne.protocol import identity as ids
 
 from .handshake import Handshake, HandshakeError, PeerIdentity, decode, encode
+from .clock import MONOTONIC, Clock
 from .transport import Link, LinkClosed, LinkOptions, connect, within
 
 HANDSHAKE_TIMEOUT = 4.0
@@ -151,7 +152,8 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
 async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, *,
               expect: bytes | None = None, expect_fingerprint: str | None = None,
               options: LinkOptions = LinkOptions(), timeout: float = 60.0,
-              on_proven: Callable[[Handshake], None] | None = None) -> tuple[Link, Handshake, int]:
+              on_proven: Callable[[Handshake], None] | None = None,
+              clock: Clock = MONOTONIC) -> tuple[Link, Handshake, int]:
     """Connect, prove keys, send ``request`` (join or resume fields) and wait for the answer.
 
     ``timeout`` covers the host's decision (a person may take a while).
@@ -160,9 +162,9 @@ async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, 
     compare it before the host accepts.
     Returns the link, the finished handshake and how many log entries the
     host holds. Raises :class:`Declined` with the host's reason, or
-    HandshakeError/LinkClosed.
+    HandshakeError/LinkClosed. ``clock``: what the link is timed by.
     """
-    link = await connect(host, port, options)
+    link = await connect(host, port, options, clock)
     try:
         hs = await authenticate(link, me, name, expect=expect, expect_fingerprint=expect_fingerprint)
         await link.send(encode(request["t"], **{k: v for k, v in request.items() if k != "t"}))

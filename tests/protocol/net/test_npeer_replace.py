@@ -10,7 +10,7 @@ from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.peer import GameFiles, Peer, PeerOptions
 from lanterne.protocol.session import AGREE, REPLACE, GameOver, Replaced
 from lanterne.protocol.verify import verify_file
-from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, until, wait_port
+from tests.support.net import FAST, IDS, LOCAL, NAMES, seated, until, wait_port
 
 PATIENT = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=1.0)
 BACK = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=15.0)
@@ -36,14 +36,14 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pandoria")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     gone = guests[1]
     await until(lambda: gone.session is not None and len(gone.session.chain) > 40
                 and host.linked(gone.me.public) and guests[0].linked(gone.me.public))
     tasks[1].cancel()   # seat 3 leaves
     with pytest.raises(asyncio.CancelledError):
         await tasks[1]
-    await until(lambda: any(e.kind == AGREE for e in host.session.chain), 60)
+    await until(lambda: any(e.kind == AGREE for e in host.session.chain))
     # seat 3 comes back from its files while the computer plays its seat: it learns it was replaced
     meta = GameFiles.unfinished(tmp_path / "p2")[0]
     back_lines = []
@@ -106,7 +106,7 @@ async def test_a_guest_that_requires_another_policy_leaves_at_the_table(tmp_path
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     sessions = await asyncio.wait_for(asyncio.gather(host_task, *tasks), 60)
     for s in sessions:
         assert s.phase == "aborted" and s.result.culprit == 2, s.result
@@ -122,14 +122,14 @@ async def test_the_host_gone_for_good_is_replaced_by_seat_2_and_learns_it_when_b
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     await until(lambda: host.session is not None and len(host.session.chain) > 20
                 and guests[0].linked(host.me.public) and guests[1].linked(host.me.public)
                 and guests[1].linked(guests[0].me.public))
     host_task.cancel()   # the host leaves: seat 2 is the lowest present seat, it claims
     with pytest.raises(asyncio.CancelledError):
         await host_task
-    await until(lambda: any(e.kind == AGREE for e in guests[0].session.chain), 60)
+    await until(lambda: any(e.kind == AGREE for e in guests[0].session.chain))
     assert any(line.startswith("hosting [computer] Ana") for line in lines[1])
     meta = [m for m in GameFiles.unfinished(tmp_path / "p0")][0]
     back_lines = []
@@ -150,14 +150,14 @@ async def test_the_claimer_restarted_after_a_crash_brings_its_computer_back(tmp_
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     gone = guests[1]
     await until(lambda: gone.session is not None and len(gone.session.chain) > 20
                 and host.linked(gone.me.public) and guests[0].linked(gone.me.public))
     tasks[1].cancel()
     with pytest.raises(asyncio.CancelledError):
         await tasks[1]
-    await until(lambda: any(e.kind == AGREE for e in host.session.chain), 60)
+    await until(lambda: any(e.kind == AGREE for e in host.session.chain))
     host_task.cancel()   # the claimer crashes, its computer with it
     with pytest.raises(asyncio.CancelledError):
         await host_task
@@ -186,7 +186,7 @@ async def test_a_player_who_resigns_is_replaced_at_once_and_the_others_play_on(t
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     quitter = guests[1]
     await until(lambda: quitter.session is not None and len(quitter.session.chain) > 20
                 and host.linked(quitter.me.public) and guests[0].linked(quitter.me.public))

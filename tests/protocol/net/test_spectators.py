@@ -21,7 +21,8 @@ from lanterne.protocol.net.peer import GOODBYE
 from lanterne.protocol.net.transport import LinkClosed
 from lanterne.protocol.net.watchers import SPECTATOR_SENT, Spectator
 from lanterne.protocol.session import GameOver, Moved
-from tests.protocol.net.test_npeer import FAST, LOCAL, make_table, wait_port
+from tests.support.net import FAST, LOCAL, make_table, seated, wait_port
+from tests.support.waiting import until
 
 EVE = Identity.from_seed(b"spectator-eve")
 SLOW = dataclasses.replace(FAST, move_delay=0.02)
@@ -42,8 +43,7 @@ async def test_a_spectator_joining_a_pandoria_table_mid_game_sees_the_public_boa
     port = await wait_port(host)
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pandoria")))
-        while len(host._joiners) < len(tasks) - 1 and not host._full.is_set():
-            await asyncio.sleep(0.01)
+        await until(lambda: seated(host) >= len(tasks) - 1)
     while host.session is None or sum(e.kind == "move" for e in host.session.chain) < 10:
         await asyncio.sleep(0.02)
     said, checked = [], []
