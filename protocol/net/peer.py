@@ -545,12 +545,18 @@ class Peer(Seating, Computers):
                     self._report(session.act(action))
                 await asyncio.sleep(0)  # let the senders run
                 continue
-            self._tick()          # at every change (who is awaited: its clocks start now) and once a second,
-            self._changed.clear()  # even while links come and go (a peer that keeps linking again with bad
-            try:                   # bytes still meets the clock)
-                await within(self._changed.wait(), 1.0, self.clock)
+            self._tick()          # at every change (who is awaited: its clocks start now), once a second even
+            self._changed.clear()  # while links come and go (a peer that keeps linking again with bad bytes still
+            try:                   # meets the clock), and when the claim falls due
+                await within(self._changed.wait(), self._next_tick(), self.clock)
             except asyncio.TimeoutError:
                 pass
+
+    def _next_tick(self) -> float:
+        """Seconds until our next tick: a second at most, less if the claim falls due sooner."""
+        due = self.session.claim_due
+        left = due - self.clock() if due is not None else 0.0
+        return min(left, 1.0) if left > 0 else 1.0
 
     def _tick(self) -> None:
         """Let time pass for the claim on our clock (:func:`.presence.claim_step`)."""

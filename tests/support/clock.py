@@ -75,3 +75,14 @@ class FakeClock:
         if len(self._timers) > 1000:       # waits given up (a loop woken otherwise) are dropped now and then
             self._timers = [t for t in self._timers if not t.cancelled]
             heapq.heapify(self._timers)
+
+    async def run(self, done: Callable[[], object], step: float = 1.0, limit: float = 3600.0) -> None:
+        """Run on by ``step`` each time the event loop had a turn, until ``done()``: links come and go at their
+        own pace while every decision reads this clock (at most ``limit`` seconds on it, else AssertionError)."""
+        moved = 0.0
+        while not done():
+            if moved > limit:
+                raise AssertionError(f"not done after {limit:g} s on the clock")
+            self.advance(step)
+            moved += step
+            await asyncio.sleep(0.005)

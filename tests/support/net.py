@@ -20,7 +20,7 @@ LOCAL = "127.0.0.1"
 FAST = PeerOptions(link=LinkOptions(read_timeout=3.0, keepalive=0.5, connect_timeout=1.0),
                    reconnect_every=0.1, linger=3.0)
 """Real-time options for tests that run a whole game on the real clock."""
-ON_A_FAKE_CLOCK = PeerOptions(link=LinkOptions(read_timeout=600.0, keepalive=60.0, connect_timeout=1.0),
+ON_A_FAKE_CLOCK = PeerOptions(link=LinkOptions(read_timeout=3600.0, keepalive=60.0, connect_timeout=1.0),
                               reconnect_every=0.1, linger=3.0)
 """Options for Peers on a :class:`FakeClock`: a link stays up through any jump of the clock a test makes (its
 read timeout is longer), so advancing the clock past a claim time decides the claim and nothing else."""
