@@ -11,7 +11,7 @@ from lanterne.protocol.log import open_entry
 from lanterne.protocol.net.peer import GameFiles, Peer, PeerOptions
 from lanterne.protocol.session import Aborted, TableSet
 from lanterne.protocol.verify import verify_file
-from tests.support.net import FAST, IDS, LOCAL, logs_of, make_table, play, seated, start_table, until, wait_port
+from tests.support.net import FAST, IDS, LOCAL, fake, logs_of, make_table, play, seated, start_table, until, wait_port
 
 
 async def test_three_players_play_a_whole_pueblo_game_with_identical_verified_logs(tmp_path):
@@ -46,10 +46,10 @@ async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_othe
     crashed_at = len(victim.session.chain)
     meta = GameFiles.unfinished(tmp_path / f"p{seat}")
     assert len(meta) == 1
-    witness = peers[(seat + 1) % 3]
-    await asyncio.sleep(0.3)
+    witness, third = peers[(seat + 1) % 3], peers[(seat + 2) % 3]
+    await until(lambda: witness.session.waiting_for() == seat and not witness.linked(victim.me.public))
     stalled = len(witness.session.chain)
-    await asyncio.sleep(0.3)
+    await witness.links[third.me.public].ping()     # a round trip with the third seat: the loops ran
     assert not witness.session.over and len(witness.session.chain) == stalled, "the others wait"
     back = Peer.from_files(IDS[seat], meta[0], player=make_bot("random", seat + 1), options=slow,
                                say=lines[seat].append)
@@ -65,8 +65,8 @@ async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_othe
 
 
 async def test_a_peer_gone_past_the_claim_time_ends_the_game_by_one_agreed_signed_claim(tmp_path):
-    patient = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=1.0, move_delay=0.01, claim_after=1.0)
-    host, guests, lines = make_table(tmp_path, "pueblo", 3, options=patient)
+    patient, clock = fake(linger=1.0, move_delay=0.01, claim_after=300.0)
+    host, guests, lines = make_table(tmp_path, "pueblo", 3, options=patient, clock=clock)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     tasks = []
@@ -77,6 +77,12 @@ async def test_a_peer_gone_past_the_claim_time_ends_the_game_by_one_agreed_signe
     tasks[1].cancel()  # seat 3 leaves for good
     with pytest.raises(asyncio.CancelledError):
         await tasks[1]
+    await until(lambda: not host.linked(IDS[2].public) and not guests[0].linked(IDS[2].public)
+                and host.session.waiting_for() == guests[0].session.waiting_for() == 2
+                and len(host.session.chain) == len(guests[0].session.chain))
+    clock.advance(301.0)                  # past the claim time: seat 1 claims, seat 2 agrees at once
+    await until(lambda: host.session.over and guests[0].session.over)
+    clock.advance(patient.linger)         # seat 3 never gets the end
     sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 30)
     for s in sessions:
         assert isinstance(s.result, Aborted) and s.result.culprit == 2 and s.result.by == 0, s.result

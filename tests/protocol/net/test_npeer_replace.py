@@ -10,7 +10,7 @@ from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.peer import GameFiles, Peer, PeerOptions
 from lanterne.protocol.session import AGREE, REPLACE, GameOver, Replaced
 from lanterne.protocol.verify import verify_file
-from tests.support.net import FAST, IDS, LOCAL, NAMES, seated, until, wait_port
+from tests.support.net import FAST, IDS, LOCAL, NAMES, fake, seated, until, wait_port
 
 PATIENT = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=1.0)
 BACK = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=15.0)
@@ -73,10 +73,11 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
 async def test_at_a_table_of_two_a_gone_peer_is_replaced_by_a_computer_too(tmp_path):
     """The policy is the table's at every size: alone, the present seat gives the gone one to a computer."""
     lines = [[], []]
+    options, clock = fake(linger=2.0, move_delay=0.03, claim_after=300.0)
     host = Peer.host(IDS[0], NAMES[0], get_game("pagode"), 2, tmp_path / "p0", player=make_bot("random", 1),
-                     options=PATIENT, say=lines[0].append, on_gone="computer")
-    guest = Peer.guest(IDS[1], NAMES[1], tmp_path / "p1", player=make_bot("random", 2), options=PATIENT,
-                       say=lines[1].append)
+                     options=options, say=lines[0].append, on_gone="computer", clock=clock)
+    guest = Peer.guest(IDS[1], NAMES[1], tmp_path / "p1", player=make_bot("random", 2), options=options,
+                       say=lines[1].append, clock=clock)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     task = asyncio.create_task(guest.run_guest((LOCAL, port), [LOCAL], game="pagode"))
@@ -86,7 +87,11 @@ async def test_at_a_table_of_two_a_gone_peer_is_replaced_by_a_computer_too(tmp_p
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    session = await asyncio.wait_for(host_task, 120)
+    # the claim time, then the answer window nobody answers in: the host agrees and hosts the computer
+    await clock.run(lambda: any(e.kind == AGREE for e in host.session.chain), step=10.0)
+    await until(lambda: host.session.over)          # the computer plays the rest
+    await clock.run(host_task.done, step=0.5)       # the linger (the gone guest never gets the end)
+    session = await host_task
     assert session.phase == "over", lines[0][-8:]
     raws = read_log(host.files.log_path)[0]
     kinds = [open_entry(r).kind for r in raws]
