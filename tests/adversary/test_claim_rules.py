@@ -78,8 +78,15 @@ async def test_a_replace_of_a_linked_seat_is_refused_and_the_game_goes_on(tmp_pa
     table = Table(tmp_path, players, hostile=0, honest_options=thinking)
     table.cheat.on_gone = "computer"          # signed in the table: a gone seat goes to a computer
     act = asyncio.create_task(replace_when_awaited(table, victim)())
+
+    async def full_speed_once_refused() -> None:
+        await act
+        await until(lambda: any(e.kind == "refuse" for e in table.cheat.session.chain), 30)
+        for peer in table.peers:      # the rest of the game needs no thinking time
+            peer.options = dataclasses.replace(peer.options, move_delay=0.0)
+    speed = asyncio.create_task(full_speed_once_refused())
     sessions = await table.play(timeout=40.0)
-    await act
+    await speed
     chain = table.cheat.session.chain
     kinds = [e.kind for e in chain]
     assert kinds.count("replace") == 1 and kinds[kinds.index("replace") + 1] == "refuse"

@@ -1,6 +1,7 @@
 """Over TCP: a peer gone for good is replaced by a computer the claimer hosts; the game ends normally."""
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -18,6 +19,13 @@ BACK = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0
 loaded machine it may play its own turn before any link brings it the replace the others wrote meanwhile:
 it then holds that replace aside and learns it is out from the computer's first entry (a CI run caught it
 refusing that entry as a stranger's, relinking for ever, then ending the game alone)."""
+
+
+def full_speed(*peers: Peer) -> None:
+    """The rest of the game needs no time to act in: every bot (and every computer they host) moves at once."""
+    for peer in peers:
+        for p in (peer, *peer._computers):
+            p.options = dataclasses.replace(p.options, move_delay=0.0)
 
 
 def _table(tmp_path, game: str):
@@ -51,6 +59,7 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
     back_session = await asyncio.wait_for(back.run_guest(None, [LOCAL]), 60)
     assert isinstance(back_session.result, Replaced) and back_session.phase == "replaced"
     assert any(line.startswith("replaced: seat 3 was given to a computer by seat 1") for line in back_lines)
+    full_speed(host, guests[0])
     sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 120)
     for s in sessions:
         assert isinstance(s.result, GameOver), "\n".join(lines[1][-25:] + ["----"] + lines[0][-25:])
@@ -89,6 +98,8 @@ async def test_at_a_table_of_two_a_gone_peer_is_replaced_by_a_computer_too(tmp_p
         await task
     # the claim time, then the answer window nobody answers in: the host agrees and hosts the computer
     await clock.run(lambda: any(e.kind == AGREE for e in host.session.chain), step=10.0)
+    await until(lambda: host._computers)
+    full_speed(host)
     await until(lambda: host.session.over)          # the computer plays the rest
     await clock.run(host_task.done, step=0.5)       # the linger (the gone guest never gets the end)
     session = await host_task

@@ -53,7 +53,11 @@ async def test_a_spectator_joining_a_pandoria_table_mid_game_sees_the_public_boa
         if spectator.session.view is not None:
             checked.append(hidden_cards_known(spectator.session))
     spectator.on_events = check
-    watching = await asyncio.wait_for(spectator.watch(LOCAL, port), 120)
+    watch = asyncio.create_task(spectator.watch(LOCAL, port))
+    await until(lambda: spectator.link is not None)
+    for peer in (host, *guests):      # watched from mid-game on: the rest at full speed
+        peer.options = dataclasses.replace(peer.options, move_delay=0.0)
+    watching = await asyncio.wait_for(watch, 120)
     sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)
     assert isinstance(watching.result, GameOver) and all(isinstance(s.result, GameOver) for s in sessions)
     assert watching.result == sessions[0].result
@@ -86,6 +90,8 @@ async def test_a_spectator_cannot_send_an_entry(tmp_path):
             await link.recv()
     assert link.peer_reason == SPECTATOR_SENT
     assert all(e.raw != forged.raw for e in host.session.chain) and first == host.session.chain[0].raw
+    for peer in (host, *guests):      # the rest of the game at full speed
+        peer.options = dataclasses.replace(peer.options, move_delay=0.0)
     sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)
     assert all(isinstance(s.result, GameOver) for s in sessions), "the game went on as if nothing was sent"
 
