@@ -1,38 +1,15 @@
 """A network peer: one seat of one game, carried over a full mesh of links (2 to MAX_SEATS seats).
 
-This is where the sans-IO :class:`protocol.session.Session` meets sockets.
-A two-player game is simply a table of two: every size runs this code.
-
-How a table forms:
-
-1. the host opens a table for N seats (:meth:`Peer.host`) and accepts N-1
-   joiners, one at a time (each join request says the port the joiner
-   listens on);
-2. once every seat is taken the host starts the session with the guests'
-   keys in join order (``Session(guests=...)``: nobody else may join, and
-   the claim time is signed in the table) and sends each guest a
-   ``roster``: the table id, every seat's key, name, address and port
-   (hints: every link proves its key again);
-3. each guest dials every peer seated before it (the later seat dials the
-   earlier one, so a pair never races to link twice) with a ``resume`` for
-   the table id; the listener accepts only keys of the roster.
-
-Why a full mesh, and not the host relaying: the game goes on when any one
-peer (the host included) is gone, and every peer forwards every entry it
-accepted to every other, so a seat that shows different entries to
-different peers is caught by its own two signatures.
-
-What goes out on a link is read from the chain: a per-link count, one
-sender task per link, entries the link's peer wrote itself skipped. Each
-link therefore carries a contiguous copy of the sender's chain, so entries
-never arrive out of order, and duplicates from other paths are harmless.
-A move made while a link catches up waits its turn in that one sender.
-
-A crash is survived by the files (:mod:`.files`); a dropped link by
-dialing again (to the last address, or wherever discovery now lists the
-key); a peer gone past the claim time by one claim, written by the lowest
-present seat (:meth:`Peer.claimer`). The peer tells its user what happens
-around the game as typed events (:mod:`.events`).
+This is where the sans-IO :class:`protocol.session.Session` meets sockets;
+a two-player game is simply a table of two. :class:`Peer` is the front
+door (:meth:`Peer.host`, :meth:`Peer.guest`, :meth:`Peer.from_files`, then
+``run_host`` / ``run_guest``) and owns its parts: :class:`.presence.Presence`
+(who is here, who claims, our consent: sans-IO), :class:`.linkset.LinkSet`
+(the links and what each was sent of the chain), the spectators it serves
+and the table chat; every timing decision is made on the one clock it is
+given. How a table forms, why a full mesh (every peer forwards every entry,
+so a seat that shows different entries to different peers is caught by its
+own two signatures), resume and claims: docs/network.md.
 """
 
 from __future__ import annotations
@@ -61,7 +38,7 @@ from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, Pe
 from .presence import Presence, claim_step
 from .files import GameFiles, ResumeError, Say, Seat, read_game_files, seats_of
 from .invite import Declined, Request
-from .seating import TABLE_CLOSED, Seating
+from .seating import TABLE_CLOSED, TableSeating
 from .transport import Link, LinkClosed, LinkOptions, bound_port, serve
 
 LEFT_PAUSED = "left on purpose: back later"
@@ -103,7 +80,7 @@ class PeerOptions:
 
 
 @dataclass
-class Peer(Seating, Computers):
+class Peer(TableSeating, Computers):
     """One seat of a network game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
 
     me: Identity

@@ -128,7 +128,8 @@ def claim_step(session: Session, presence: Presence, now: float, seats: Sequence
     is_linked = key in linked
     here = presence.here(key, is_linked, len(session.chain)) and (
         session.phase == "claim"      # an answer on its own clock: here, not gone
-        or (session.phase == "play" and not session.game.is_over(session.view)
+        or (session.phase == "play" and session.game is not None and session.view is not None
+            and not session.game.is_over(session.view)
             and session.next_actor() != TABLE))   # here and thinking (the move clock runs)
     session.watch(now, here)
     if here and session.move_clock is None:

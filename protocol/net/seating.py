@@ -31,8 +31,9 @@ ROSTER_WAIT = 3600.0
 """Seconds a seated guest waits for the others to join (a lobby may take a while)."""
 
 
-class Seating:
-    """Seating and linking, for a :class:`~protocol.net.peer.Peer` (a mixin of it)."""
+class TableSeating:
+    """How a peer's table fills and how its members link (a mixin of :class:`~protocol.net.peer.Peer`; the
+    session's own seating, who joins the signed table, is :mod:`protocol.session`'s)."""
 
     # ------------------------------------------------------------ incoming links
     async def _on_connection(self, link: Link) -> None:

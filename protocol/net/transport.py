@@ -355,7 +355,7 @@ class Link:
         return True
 
     async def _keepalive_loop(self) -> None:
-        interval = self.options.keepalive
+        interval = self.options.keepalive or 0.0     # (started only when there is one)
         try:
             while not self.closed:
                 await self.clock.sleep(interval)
