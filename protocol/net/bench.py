@@ -146,11 +146,18 @@ async def _deal_over_link(seed: int, secure: bool = True) -> float:
     guest_hs, host_hs = Handshake(guest.identity, "Guest"), Handshake(host.identity, "Host", initiator=False)
     host_hs.receive(guest_hs.receive(host_hs.receive(guest_hs.opening())))
     ready = asyncio.Event()
+    sent = {host.public: 0, guest.public: 0}
+
+    def unsent(session, to: bytes) -> list[bytes]:
+        """The chain is the outbox: what ``to`` lacks of it, as a peer's sender reads it (never its own)."""
+        fresh = session.chain[sent[session.public]:]
+        sent[session.public] = len(session.chain)
+        return [e.raw for e in fresh if e.author != to]
 
     async def carry(session, link, sender: bytes) -> None:
         while not ready.is_set():
             session.receive(await link.recv(), sender=sender)
-            for raw in session.data_to_send():
+            for raw in unsent(session, sender):
                 await link.send(raw)
             if session.phase == "play" and (host.my_turn or guest.my_turn):
                 ready.set()
@@ -161,7 +168,7 @@ async def _deal_over_link(seed: int, secure: bool = True) -> float:
         for raw in host.start():
             pass
         start[0] = time.process_time()
-        for raw in host.data_to_send():
+        for raw in unsent(host, guest.public):
             await link.send(raw)
         await carry(host, link, guest.public)
         await ready.wait()
