@@ -18,12 +18,13 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, Sequence
+from typing import Callable, Sequence
 
 from lanterne.client.i18n import _, ngettext
 from lanterne.client.levels import kind_of, level_words
 from lanterne.engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
                           IllegalAction, OpenTable, Player, RulesError, State, TableOp)
+from lanterne.protocol.net.peer import Think, think_on_thread
 from lanterne.protocol.session.events import Moved, TableResolved
 
 HUMAN = "human"
@@ -73,15 +74,6 @@ class Change:
 
 
 Listener = Callable[[Change], None]
-
-Think = Callable[[Player, Game, State, int], Awaitable[Action]]
-"""How a computer player's choice is computed: ``await think(player, game, view, seat)``."""
-
-
-async def think_on_thread(player: Player, game: Game, view: State, seat: int) -> Action:
-    """On a worker thread (a game the engine registry cannot rebuild in a process, e.g. a test's toy)."""
-    return await asyncio.to_thread(player.choose, game, view, seat)
-
 
 def roll_words(op: TableOp, value: int, game_id: str | None = None) -> str:
     """A roll's outcome as a person reads it: a seat is P1..Pn, a die shows its printed face.

@@ -148,7 +148,6 @@ async def _deal_over_link(seed: int, secure: bool = True) -> float:
     guest_hs, host_hs = Handshake(guest.identity, "Guest"), Handshake(host.identity, "Host", initiator=False)
     host_hs.receive(guest_hs.receive(host_hs.receive(guest_hs.opening())))
     ready = asyncio.Event()
-
     sent = {host.public: 0, guest.public: 0}
 
     async def send_own(session, link) -> None:

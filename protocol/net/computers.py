@@ -88,7 +88,8 @@ class Computers:
         session = Session.from_log(raws, identity, seed, store=store, timeout=self.options.claim_after, name=name)
         player = self.computer_player(seat) if self.computer_player is not None else RandomBot(f"replace-{seat}")
         peer = type(self)(identity, name, files, player, self.options, lambda line: None, session=session,
-                          seats=[Seat(s.key, s.name, s.address) for s in self.seats], port=0, think=self.think)
+                          seats=[Seat(s.key, s.name, s.address) for s in self.seats], port=0, think=self.think,
+                          clock=self.clock)
         peer.seats[self._index(self.me.public)].address = ((self._interfaces or ["127.0.0.1"])[0], self.port)
         peer._full.set()
         peer._dial_all = True
@@ -115,7 +116,7 @@ class Computers:
         folder.mkdir(parents=True, exist_ok=True)
         write_private(folder / "computer.key", seed)
         peer = type(self).guest(Identity.from_seed(seed), f"{COMPUTER_MARK}{self.name} {n}", folder, player=player,
-                          options=self.options, say=say or (lambda line: None))
+                          options=self.options, say=say or (lambda line: None), clock=self.clock)
         peer.think = self.think
         self._computers.append(peer)
         return peer
@@ -133,7 +134,7 @@ class Computers:
                     continue
                 n = len(found) + 1
                 peer = type(self).from_files(me, meta, player=make_player(n), options=self.options,
-                                       say=say or (lambda line: None))
+                                       say=say or (lambda line: None), clock=self.clock)
                 peer.think = self.think
                 found.append(peer)
         self._computers = found

@@ -73,7 +73,7 @@ class TableHint:
     variant: str = "standard"
     free: int = 1
     seats: int = 2
-    """Seats at the table (3 or more: an N-peer table, see mesh.py)."""
+    """Seats at the table, 2 to 16 (its TXT record says ``seats`` only from 3 on)."""
 
 
 @dataclass(frozen=True)
@@ -331,12 +331,6 @@ class Discovery:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def withdraw(self) -> None:
-        """Stop advertising (goodbye packets: browsers see a remove at once)."""
-        if self._mine is not None and self._zc is not None:
-            await (await self._zc.async_unregister_service(self._mine))
-            self._mine = None
-
     # -- browsing
     async def browse(self) -> None:
         """Start listing peers; callbacks fire as they come, change and go."""
@@ -426,6 +420,7 @@ class Discovery:
             raise DiscoveryError(f"no matching peer found within {timeout:g} s") from None
 
     async def close(self) -> None:
+        """Stop browsing and advertising: the goodbye makes other lobbies drop our record at once."""
         for task in list(self._tasks):
             task.cancel()
         if self._browser is not None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lanterne.protocol.session.events import ShownText
+from lanterne.protocol.session import Session
+from lanterne.protocol.session.events import Aborted, ClaimAsked, ClaimRefused, GameOver, Moved, ShownText, TableSet
 
 
 @dataclass(frozen=True)
@@ -256,6 +257,33 @@ class ChatDropped(PeerEvent):
         return f"dropped a chat message: {self.reason}"
 
 
-__all__ = ["Advertised", "ChatDropped", "ChatSaid", "JoinAsked", "JoinPending", "JoinRefused", "JoinWithdrawn", "LinkAsked", "LinkLost", "Linked", "Listening", "Note",
+
+
+def event_line(ev: object, session: Session) -> str | None:
+    """The line a headless peer prints for a session event (None: nothing to say)."""
+    if isinstance(ev, Moved):
+        try:      # the engine's own words for what happened (public: the session's view is ours or the table's)
+            words = "; ".join(w for w in (session.game.describe_event(e) for e in ev.events) if w) \
+                if session.game is not None else ""
+        except Exception:  # noqa: BLE001 - words are a courtesy; the notation is always there
+            words = ""
+        return f"move {ev.entry + 1}: seat {ev.seat + 1} {ev.text}" + (f" ({words})" if words else "")
+    if isinstance(ev, TableSet):
+        return f"table: {ev.game} {ev.variant}, seats {', '.join(ev.names)}; safety code {ev.safety_code}"
+    if isinstance(ev, GameOver):
+        return f"game over: scores {list(ev.scores)} winners {', '.join(f'seat {w + 1}' for w in ev.winners)}"
+    if isinstance(ev, ClaimAsked):
+        return f"claim: seat {ev.by + 1} claims against seat {ev.seat + 1} ({ev.reason}); the other seats answer"
+    if isinstance(ev, ClaimRefused):
+        return f"claim refused by seat {ev.by + 1}: {ev.reason}; the game goes on"
+    if isinstance(ev, Aborted):
+        agreed = f" (agreed by {', '.join(f'seat {s + 1}' for s in ev.agreed)})" if ev.agreed else ""
+        if ev.by == session.my_seat and ev.culprit is not None and ev.culprit != ev.by:
+            return f"claimed: {ev.reason}{agreed}"
+        return f"game ended: {ev.reason}{agreed}"
+    return None
+
+
+__all__ = ["event_line", "Advertised", "ChatDropped", "ChatSaid", "JoinAsked", "JoinPending", "JoinRefused", "JoinWithdrawn", "LinkAsked", "LinkLost", "Linked", "Listening", "Note",
            "PeerEvent", "PeerLeft", "Resumed", "SeatFreed", "SeatOffered", "SeatTaken", "Seated", "WatcherJoined",
            "WatcherLeft", "WatchersHeard"]

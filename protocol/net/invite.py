@@ -16,8 +16,9 @@ from typing import Awaitable, Callable
 from lanterne.engines.core import only_digits
 from lanterne.protocol import identity as ids
 
+from .clock import MONOTONIC, Clock, within
 from .handshake import Handshake, HandshakeError, PeerIdentity, decode, encode
-from .transport import Link, LinkClosed, LinkOptions, connect, within
+from .transport import Link, LinkClosed, LinkOptions, connect
 
 HANDSHAKE_TIMEOUT = 4.0
 """Seconds for the key proof (and then for the joiner's request); the link itself drops a stranger still
@@ -77,7 +78,7 @@ async def authenticate(link: Link, me: ids.Identity, name: str, *, expect: bytes
             await link.send(reply)
 
     try:
-        await within(run(), timeout)
+        await within(run(), timeout, link.clock)
     except asyncio.TimeoutError:
         await link.close("handshake timed out")
         raise HandshakeError(f"handshake: no proof from {link.peer[0]}:{link.peer[1]} within {timeout:g} s") from None
@@ -106,7 +107,7 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
     """
     try:
         hs = await authenticate(link, me, name, timeout=timeout)
-        msg = decode(await within(link.recv(), timeout), "join", "resume", "watch")
+        msg = decode(await within(link.recv(), timeout, link.clock), "join", "resume", "watch")
     except (HandshakeError, LinkClosed, asyncio.TimeoutError) as e:
         await link.close(str(e) or "no request in time")
         return None
@@ -151,7 +152,8 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
 async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, *,
               expect: bytes | None = None, expect_fingerprint: str | None = None,
               options: LinkOptions = LinkOptions(), timeout: float = 60.0,
-              on_proven: Callable[[Handshake], None] | None = None) -> tuple[Link, Handshake, int]:
+              on_proven: Callable[[Handshake], None] | None = None,
+              clock: Clock = MONOTONIC) -> tuple[Link, Handshake, int]:
     """Connect, prove keys, send ``request`` (join or resume fields) and wait for the answer.
 
     ``timeout`` covers the host's decision (a person may take a while).
@@ -160,16 +162,16 @@ async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, 
     compare it before the host accepts.
     Returns the link, the finished handshake and how many log entries the
     host holds. Raises :class:`Declined` with the host's reason, or
-    HandshakeError/LinkClosed.
+    HandshakeError/LinkClosed. ``clock``: what the link is timed by.
     """
-    link = await connect(host, port, options)
+    link = await connect(host, port, options, clock)
     try:
         hs = await authenticate(link, me, name, expect=expect, expect_fingerprint=expect_fingerprint)
         await link.send(encode(request["t"], **{k: v for k, v in request.items() if k != "t"}))
         if on_proven is not None:
             on_proven(hs)
         try:
-            answer = decode(await within(link.recv(), timeout), "accept", "decline")
+            answer = decode(await within(link.recv(), timeout, link.clock), "accept", "decline")
         except asyncio.TimeoutError:
             raise Declined(f"{hs.peer.name} did not answer within {timeout:g} s") from None
         except LinkClosed as e:

@@ -1,67 +1,46 @@
 """A network peer: one seat of one game, carried over a full mesh of links (2 to MAX_SEATS seats).
 
-This is where the sans-IO :class:`protocol.session.Session` meets sockets.
-A two-player game is simply a table of two: every size runs this code.
-
-How a table forms:
-
-1. the host opens a table for N seats (:meth:`Peer.host`) and accepts N-1
-   joiners, one at a time (each join request says the port the joiner
-   listens on);
-2. once every seat is taken the host starts the session with the guests'
-   keys in join order (``Session(guests=...)``: nobody else may join, and
-   the claim time is signed in the table) and sends each guest a
-   ``roster``: the table id, every seat's key, name, address and port
-   (hints: every link proves its key again);
-3. each guest dials every peer seated before it (the later seat dials the
-   earlier one, so a pair never races to link twice) with a ``resume`` for
-   the table id; the listener accepts only keys of the roster.
-
-Why a full mesh, and not the host relaying: the game goes on when any one
-peer (the host included) is gone, and every peer forwards every entry it
-accepted to every other, so a seat that shows different entries to
-different peers is caught by its own two signatures.
-
-What goes out on a link is read from the chain: a per-link count, one
-sender task per link, entries the link's peer wrote itself skipped. Each
-link therefore carries a contiguous copy of the sender's chain, so entries
-never arrive out of order, and duplicates from other paths are harmless.
-A move made while a link catches up waits its turn in that one sender.
-
-A crash is survived by the files (:mod:`.files`); a dropped link by
-dialing again (to the last address, or wherever discovery now lists the
-key); a peer gone past the claim time by one claim, written by the lowest
-present seat (:meth:`Peer.claimer`). The peer tells its user what happens
-around the game as typed events (:mod:`.events`).
+This is where the sans-IO :class:`protocol.session.Session` meets sockets;
+a two-player game is simply a table of two. :class:`Peer` is the front
+door (:meth:`Peer.host`, :meth:`Peer.guest`, :meth:`Peer.from_files`, then
+``run_host`` / ``run_guest``) and owns its parts: :class:`.presence.Presence`
+(who is here, who claims, our consent: sans-IO), :class:`.linkset.LinkSet`
+(the links and what each was sent of the chain), the spectators it serves
+and the table chat; every timing decision is made on the one clock it is
+given. How a table forms, why a full mesh (every peer forwards every entry,
+so a seat that shows different entries to different peers is caught by its
+own two signatures), resume and claims: docs/network.md.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable, Sequence
 
-from lanterne.engines.core import TABLE, Action, Game, Player, RulesError, State
+from lanterne.engines.core import Action, Game, Player, RulesError, State
 from lanterne.engines.registry import get_game
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity, fingerprint
 from lanterne.protocol.log import Entry, open_entry
-from lanterne.protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimAsked, ClaimRefused, Dropped, GameOver, Moved,
-                              ReplaceAsked, Replaced, SeatReplaced, Session, TableSet)
+from lanterne.protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimRefused, Dropped,
+                                       ReplaceAsked, Replaced, SeatReplaced, Session, TableSet)
 from lanterne.protocol.wire import ProtocolError
 
+from .clock import MONOTONIC, Clock, nap, within
 from .computers import Computers
-from .tablechat import TableChat
-from .watchers import Watchers
+from .linkset import GOODBYE, LinkSet
+from .tablechat import ChatRelay
+from .watchers import SpectatorServer, advertise_running
 from .discovery import Advert, Discovery, TableHint
-from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, PeerLeft, Resumed
+from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, PeerLeft, Resumed, event_line
+from .presence import Presence, claim_step
 from .files import GameFiles, ResumeError, Say, Seat, read_game_files, seats_of
 from .invite import Declined, Request
-from .seating import TABLE_CLOSED, Seating
-from .transport import Link, LinkClosed, LinkOptions, bound_port, serve, within
+from .seating import TABLE_CLOSED, TableSeating
+from .transport import Link, LinkClosed, LinkOptions, bound_port, serve
 
 LEFT_PAUSED = "left on purpose: back later"
 """The CLOSE reason of a player who pauses: the others show it left, not that its link broke."""
@@ -70,9 +49,6 @@ LEFT_RESIGNED = "left for good: a computer may take my seat"
 """The CLOSE reason of a player who resigns on a table whose policy gives a gone seat to a computer: the others
 claim its seat when the game waits for it, without the claim time (the link is authenticated: only that peer
 could say it; the others' answers to the claim are what the log keeps)."""
-
-GOODBYE = "game over"
-"""The CLOSE reason of a peer that is over and sent everything on that link: the other side has it all."""
 
 Think = Callable[[Player, Game, State, int], Awaitable[Action]]
 """How a computer player's choice is computed without stalling the links (the app may use a process)."""
@@ -105,7 +81,7 @@ class PeerOptions:
 
 
 @dataclass
-class Peer(Seating, Computers, Watchers, TableChat):
+class Peer(TableSeating, Computers):
     """One seat of a network game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
 
     me: Identity
@@ -117,7 +93,8 @@ class Peer(Seating, Computers, Watchers, TableChat):
     session: Session | None = None
     seats: list[Seat] = field(default_factory=list)
     """Every member in seat order (the host first); empty until the table is full."""
-    links: dict[bytes, Link] = field(default_factory=dict)
+    links: LinkSet = field(default_factory=LinkSet)
+    """The other seats' links by key, and what each was sent of the chain."""
     discovery: Discovery | None = None
     on_events: Callable[[list], None] | None = None
     """Gets the session's events (Moved, TableSet, GameOver, Aborted...) for a UI."""
@@ -125,21 +102,18 @@ class Peer(Seating, Computers, Watchers, TableChat):
     """Gets the table's and the links' events (:mod:`.events`) for a UI."""
     think: Think = think_on_thread
     port: int = 0
-    _sent: dict[Link, int] = field(default_factory=dict)
-    """Per link: how far into the chain its sender got (a replaced link never moves the new one's count)."""
-    _wake: dict[bytes, asyncio.Event] = field(default_factory=dict)
+    clock: Clock = MONOTONIC
+    """What every timing decision of this peer and its links is made by (a test's fake clock: numbers, no waits)."""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _done: asyncio.Event = field(default_factory=asyncio.Event)
     _full: asyncio.Event = field(default_factory=asyncio.Event)
     _tasks: set = field(default_factory=set)
-    _finished: set = field(default_factory=set)
     resigning: bool = False
     """The player resigned on a table whose policy gives its seat to a computer: the links close saying so."""
     pausing: bool = False
     """The player leaves on purpose and will be back: the links close saying so (see :meth:`pause`)."""
     _waiting_links: dict = field(default_factory=dict)
     """Seated joiners' links while the table fills (key -> link): a host that closes the table tells them."""
-    """Keys of the seats known to hold our end (a goodbye went or came on their link once over)."""
     _game: Game | None = None
     _players: int = 0
     _variant: str = "standard"
@@ -161,30 +135,32 @@ class Peer(Seating, Computers, Watchers, TableChat):
     _replacements: list = field(default_factory=list)
     require_on_gone: str | None = None
     """A guest's condition: leave (resign) a table whose on-gone policy is not this one."""
-    _unlinked_at: dict = field(default_factory=dict)
-    """Per key: when (monotonic) its link to us last went down (a claim's answer counts from there)."""
-    _watch_wake: dict = field(default_factory=dict)
-    """Per spectator we serve: the event that wakes its sender (:mod:`.watchers`)."""
-    _watch_links: dict = field(default_factory=dict)
-    """Per spectator we serve: its link (the table chat reaches it there, :mod:`.tablechat`)."""
-    _watch_names: dict = field(default_factory=dict)
-    """Spectators watching through us: key -> name (the other seats are told, :meth:`_tell_watchers`)."""
-    _resigned: set = field(default_factory=set)
-    """Keys whose link closed saying they left for good (:data:`LEFT_RESIGNED`): claimed without the claim time."""
     _asked: dict = field(default_factory=dict)
     """Per seat under a replace: (its former Seat, (the computer we host for it, its task) or None)."""
-    _suspect: dict = field(default_factory=dict)
-    """Per key: the chain's length when its link last brought bytes an honest peer never sends (while the chain
-    has not moved on, that seat does not count as here and thinking: its claim clock runs)."""
-    _last_tick: float = 0.0
-    _play_started: float = 0.0
-    """When play began here (monotonic): a key never linked since counts as gone from then."""
+    ticked_at: float = 0.0
+    """When our claim clock last let time pass (on our clock): a test that moves the clock waits for it."""
+    presence: Presence = field(init=False)
+    """Who is here and since when who is gone: what our claims and our answers to claims are decided from."""
+    watchers: SpectatorServer = field(init=False)
+    """The spectators we serve."""
+    table_chat: ChatRelay = field(init=False)
+    """What we say and hear in the table chat, and pass on."""
+
+    def __post_init__(self) -> None:
+        self.presence = Presence(self.me.public)
+        self.watchers = SpectatorServer(lambda: self.session, self._emit, self._on_spectator_chat,
+                                        self._watchers_changed)
+        self.table_chat = ChatRelay(self.me, self.name, table_id=lambda: self.table_id, session=lambda: self.session,
+                                    relay_spectators=lambda: self.options.spectator_chat, seat_links=self.links,
+                                    spectator_links=lambda: self.watchers.links, keep=self.files.append_chat,
+                                    emit=self._emit, spawn=self._spawn)
 
     # ------------------------------------------------------------ making one
     @classmethod
     def host(cls, me: Identity, name: str, game: Game, players: int, folder: Path | str, *,
              variant: str = "standard", player: Player | None = None, options: PeerOptions = PeerOptions(),
-             say: Say = print, seed: bytes | None = None, on_gone: str = ON_GONE_END) -> "Peer":
+             say: Say = print, seed: bytes | None = None, on_gone: str = ON_GONE_END,
+             clock: Clock = MONOTONIC) -> "Peer":
         """A table for ``players`` seats; the session starts once every seat is taken.
 
         ``on_gone``: ``computer`` lets the present seats give a seat gone past
@@ -193,24 +169,25 @@ class Peer(Seating, Computers, Watchers, TableChat):
         if not 2 <= players <= MAX_SEATS:
             raise RulesError(f"a table seats 2 to {MAX_SEATS} players, not {players}")
         game.check_options(players, variant)
-        peer = cls(me, name, GameFiles(folder), player, options, say, on_gone=on_gone)
+        peer = cls(me, name, GameFiles(folder), player, options, say, on_gone=on_gone, clock=clock)
         peer._game, peer._players, peer._variant, peer._seed = game, players, variant, seed or os.urandom(32)
         peer.files.update(role="host", game=game.id, variant=variant, name=name, players=players)
         return peer
 
     @classmethod
     def guest(cls, me: Identity, name: str, folder: Path | str, *, player: Player | None = None,
-              options: PeerOptions = PeerOptions(), say: Say = print, seed: bytes | None = None) -> "Peer":
+              options: PeerOptions = PeerOptions(), say: Say = print, seed: bytes | None = None,
+              clock: Clock = MONOTONIC) -> "Peer":
         seed = seed or os.urandom(32)
         files = GameFiles(folder)
         meta = {"role": "guest", "name": name}
         session = Session(me, host=False, name=name, seed=seed, store=files.store(seed, meta),
                           timeout=options.claim_after)
-        return cls(me, name, files, player, options, say, session=session)
+        return cls(me, name, files, player, options, say, session=session, clock=clock)
 
     @classmethod
     def from_files(cls, me: Identity, meta_path: Path | str, *, player: Player | None = None,
-                   options: PeerOptions = PeerOptions(), say: Say = print) -> "Peer":
+                   options: PeerOptions = PeerOptions(), say: Say = print, clock: Clock = MONOTONIC) -> "Peer":
         """Restart after a crash from the log, seed and meta files (ResumeError: one line).
 
         Games of two seats from before one peer served every size are read too (:func:`.files.seats_of`).
@@ -230,7 +207,8 @@ class Peer(Seating, Computers, Watchers, TableChat):
         except (ProtocolError, RulesError, KeyError) as e:
             files.close()
             raise ResumeError(f"cannot resume {meta_path.stem}: {e}") from None
-        peer = cls(me, meta.get("name", "?"), files, player, options, say, session=session, seats=seats)
+        peer = cls(me, meta.get("name", "?"), files, player, options, say, session=session, seats=seats,
+                   clock=clock)
         peer.port = int(meta.get("port", 0) or 0)
         peer._dial_all = bool(meta.get("replaces"))   # a computer that took over a seat mid-game
         peer._full.set()
@@ -247,6 +225,10 @@ class Peer(Seating, Computers, Watchers, TableChat):
     def is_host(self) -> bool:
         return self.files.meta.get("role") == "host"
 
+    def seated_joiners(self) -> int:
+        """How many joiners a host holds a seat for (every seat but its own once the table is full)."""
+        return self._players - 1 if self._full.is_set() else len(self._joiners)
+
     def keys(self) -> list[bytes]:
         return [s.key for s in self.seats]
 
@@ -257,8 +239,22 @@ class Peer(Seating, Computers, Watchers, TableChat):
         return [s for s in self.seats if s.key != self.me.public]
 
     def linked(self, key: bytes) -> bool:
-        link = self.links.get(key)
-        return link is not None and not link.closed
+        return self.links.linked(key)
+
+    # ------------------------------------------------------------ the table chat
+    def chat(self, text: str):
+        """Say ``text`` to everyone at the table (:class:`.chat.ChatError`, one line, if it cannot go)."""
+        return self.table_chat.say(text)
+
+    def chat_book(self):
+        """Our chat of this table (None until the table is set)."""
+        return self.table_chat.book()
+
+    def _on_spectator_chat(self, raw: bytes, link: Link, spectator: bytes) -> None:
+        self.table_chat.heard(raw, link, spectator)
+
+    def _watchers_changed(self, names: list[str]) -> None:
+        self.table_chat.tell_watchers(names)
 
     # ------------------------------------------------------------ the local player (a UI)
     def play(self, action) -> None:
@@ -293,9 +289,9 @@ class Peer(Seating, Computers, Watchers, TableChat):
 
     # ------------------------------------------------------------ reporting
     def _report(self, events: list) -> None:
-        session = self.session      # the chain is the outbox: every sender reads it
-        for event in (*self._wake.values(), *self._watch_wake.values()):
-            event.set()
+        session = self.session
+        self.links.wake_all()      # the chain is the outbox: every sender reads it
+        self.watchers.wake_all()
         self._changed.set()
         if events and self.on_events is not None:
             self.on_events(list(events))
@@ -306,8 +302,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
             if isinstance(ev, (ReplaceAsked, SeatReplaced, Replaced, ClaimRefused)):
                 self._on_replacement(ev)
             if isinstance(ev, ClaimRefused):     # our claim may have been taken back: resend from where it stood
-                for link in self._sent:
-                    self._sent[link] = min(self._sent[link], len(session.chain))
+                self.links.rewind(len(session.chain))
             if isinstance(ev, TableSet) and self.files.meta.get("game") != ev.game:
                 self.files.update(game=ev.game, variant=ev.variant)   # a guest learns them from the table
             if isinstance(ev, Dropped):
@@ -327,7 +322,7 @@ class Peer(Seating, Computers, Watchers, TableChat):
         where = f" from {fingerprint(ev.sender)}" if ev.sender is not None else ""
         self._emit(Note(f"dropped an entry{where}: {ev.reason}"[:300]))
         if ev.hostile and ev.sender is not None:
-            self._suspect[ev.sender] = len(self.session.chain)
+            self.presence.suspect(ev.sender, len(self.session.chain))
         link = self.links.get(ev.sender) if ev.hostile and ev.sender is not None else None
         if link is not None and not link.closed:
             self._spawn(link.close(f"sent an entry out of place: {ev.reason}"[:120]))
@@ -389,10 +384,10 @@ class Peer(Seating, Computers, Watchers, TableChat):
             elif not self._full.is_set():
                 await self._join_host()
             self.session.consent = self._consent
-            self._play_started = time.monotonic()
+            self.presence.start(self.clock())
             self._spawn(self._dial_loop())
             self._spawn(self._play_loop())
-            self._spawn(self._advertise_running())
+            self._spawn(advertise_running(lambda: self.session, lambda: self.table_id, lambda: self.discovery))
             await self._done.wait()
             await self._linger()
             computers += self._replacements
@@ -428,26 +423,23 @@ class Peer(Seating, Computers, Watchers, TableChat):
     async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.AbstractServer:
         """Serve on ``port``, or on any free port (said) if that one is busy: a restart keeps its table."""
         try:
-            return await serve(self._on_connection, list(interfaces), port, self.options.link)
+            return await serve(self._on_connection, list(interfaces), port, self.options.link, clock=self.clock)
         except OSError as e:
             if port:
                 self._emit(Note(f"port {port} is busy ({e.strerror}); listening on another"))
-                return await serve(self._on_connection, list(interfaces), 0, self.options.link)
+                return await serve(self._on_connection, list(interfaces), 0, self.options.link, clock=self.clock)
             raise
 
     async def _linger(self) -> None:
         """After our end: until every other seat and every spectator we serve has the end (a goodbye on its
         link), or ``linger`` seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
-        deadline = time.monotonic() + self.options.linger
-        while time.monotonic() < deadline:
-            if (self.resigning or all(s.key in self._finished for s in self._others())) and self._drained() \
-                    and not self._watch_wake:
+        deadline = self.clock() + self.options.linger
+        while self.clock() < deadline:
+            if (self.resigning or all(s.key in self.links.finished for s in self._others())) \
+                    and self.links.drained(len(self.session.chain)) and self.watchers.idle:
                 return      # (a player who resigned waits only until the others have all it wrote; every
                             # spectator we serve leaves once it has the end)
-            await asyncio.sleep(0.05)
-
-    def _drained(self) -> bool:
-        return all(self._sent.get(link, 0) >= len(self.session.chain) for link in self.links.values())
+            await nap(self.clock, deadline - self.clock(), poll=0.05)
 
     # ------------------------------------------------------------ one link
     async def _carry_quietly(self, key: bytes, link: Link, have: int) -> None:
@@ -458,72 +450,45 @@ class Peer(Seating, Computers, Watchers, TableChat):
 
     async def _carry(self, key: bytes, link: Link, have: int) -> None:
         """Carry the session over ``link`` to ``key`` until it drops or both sides are over."""
-        old = self.links.get(key)
-        if old is not None and old is not link and not old.closed:
-            await old.close("replaced by a newer link")
         session = self.session
-        self.links[key] = link
-        self._unlinked_at.pop(key, None)
-        self._sent[link] = min(have, len(session.chain))
-        wake = self._wake[key] = asyncio.Event()
-        wake.set()
+        old = self.links.attach(key, link, have, len(session.chain))
+        if old is not None:
+            await old.close("replaced by a newer link")
+        self.presence.up(key)
         self._emit(Linked(key, fingerprint(key), link.peer[0], link.peer[1]))
-        link.on_chat = lambda raw: self._on_chat(raw, link)
-        if self._watch_names:
-            self._tell_watchers(link)
-        sender = self._spawn(self._send_loop(key, link, wake))
+        link.on_chat = lambda raw: self.table_chat.heard(raw, link)
+        if self.watchers.names:
+            self.table_chat.tell_watchers(self.watchers.names, only=link)
+        sender = self._spawn(self.links.send_loop(key, link, session, self._outgoing))
         try:
             while True:
                 raw = await link.recv()
                 if session.over:
                     continue  # what comes after our end changes nothing
-                entry = await self._check_signed(link, raw)
-                self._report(session.receive(entry, sender=key))
-                self._tick()
+                self._deliver(await self._open(key, link, raw), key)
         except LinkClosed as e:
             if not session.over:
                 if link.peer_reason == LEFT_RESIGNED:
-                    self._resigned.add(key)
+                    self.presence.left_for_good(key)
                 self._emit(PeerLeft(key, fingerprint(key), link.peer_reason == LEFT_RESIGNED)
                            if link.peer_reason in (LEFT_PAUSED, LEFT_RESIGNED)
                            else LinkLost(key, fingerprint(key), e.reason))
             raise
         finally:
             if link.peer_reason == GOODBYE:
-                self._finished.add(key)     # it was over: it has the end
+                self.links.finished.add(key)     # it was over: it has the end
             sender.cancel()
-            self._sent.pop(link, None)
-            if self.links.get(key) is link:
-                del self.links[key]
-                self._unlinked_at[key] = time.monotonic()
+            if self.links.detach(key, link):
+                self.presence.down(key, self.clock())
             self._changed.set()
-
-    async def _send_loop(self, key: bytes, link: Link, wake: asyncio.Event) -> None:
-        """Send the chain's entries ``key`` lacks, in order; say goodbye once both are done."""
-        session = self.session
-        try:
-            while not link.closed:
-                await wake.wait()
-                wake.clear()
-                while self._sent[link] < len(session.chain):
-                    entry = session.chain[self._sent[link]]
-                    self._sent[link] += 1
-                    if entry.author != key:
-                        await link.send(self._outgoing(key, entry))
-                if session.over:
-                    self._finished.add(key)     # it has every entry up to our end
-                    await link.close(GOODBYE)
-                    return
-        except LinkClosed:
-            pass
 
     def _outgoing(self, key: bytes, entry: Entry) -> bytes:
         """The bytes of ``entry`` as sent to ``key`` (a cheat test overrides this to lie to one peer)."""
         return entry.raw
 
-    async def _check_signed(self, link: Link, raw: bytes) -> Entry:
-        """Bytes not signed by a member of the table drop the link, not the game (see peer.py); the opened entry
-        (its signature checked, once) for the session."""
+    async def _open(self, key: bytes, link: Link, raw: bytes) -> Entry:
+        """The entry in ``raw``, opened (form and signature) once, here where it arrives. Bytes that do not
+        open, or an entry signed by no member of the table, drop the link, not the game."""
         try:
             entry = open_entry(raw)
         except ProtocolError as e:
@@ -534,11 +499,15 @@ class Peer(Seating, Computers, Watchers, TableChat):
                     or (self.session is not None and self.session.replacing_us(author))):
                 return entry     # a replaced peer's late entries: the session drops them
             reason = f"an entry signed by a stranger ({fingerprint(author)})"
-        key = next((k for k, known in self.links.items() if known is link), None)
-        if key is not None and self.session is not None:
-            self._suspect[key] = len(self.session.chain)
+        if self.session is not None:
+            self.presence.suspect(key, len(self.session.chain))
         await link.close(reason[:120])
         raise LinkClosed(reason)
+
+    def _deliver(self, entry: Entry, sender: bytes) -> None:
+        """Hand an opened entry from ``sender`` to the session: the one way a received entry goes in."""
+        self._report(self.session.receive(entry, sender=sender))
+        self._tick()
 
     # ------------------------------------------------------------ our moves, the clock
     async def _play_loop(self) -> None:
@@ -554,87 +523,50 @@ class Peer(Seating, Computers, Watchers, TableChat):
                     self._report(session.act(action))
                 await asyncio.sleep(0)  # let the senders run
                 continue
-            self._changed.clear()
-            try:
-                await within(self._changed.wait(), 1.0)
+            self._tick()          # at every change (who is awaited: its clocks start now), once a second even
+            self._changed.clear()  # while links come and go (a peer that keeps linking again with bad bytes still
+            try:                   # meets the clock), and when the claim falls due
+                await within(self._changed.wait(), self._next_tick(), self.clock)
             except asyncio.TimeoutError:
                 pass
-            if time.monotonic() - self._last_tick >= 1.0:   # even while links come and go (a peer that keeps
-                self._tick()                                 # linking again with bad bytes still meets the clock)
+
+    def _next_tick(self) -> float:
+        """Seconds until our next tick: a second at most, less if the claim falls due sooner."""
+        due = self.session.claim_due
+        left = due - self.clock() if due is not None else 0.0
+        return min(left, 1.0) if left > 0 else 1.0
 
     def _tick(self) -> None:
-        """Let time pass for the claim, when the claim clock runs and we speak for the rest.
+        """Let time pass for the claim on our clock (:func:`.presence.claim_step`)."""
+        now = self.ticked_at = self.clock()
+        self._report(claim_step(self.session, self.presence, now, self.keys(), self.links.linked_keys(),
+                                runs_here=self._runs_computer))
 
-        The clock runs while the awaited peer is not linked to us, or while
-        it is linked but withholds a step without a choice (stalling). When
-        it runs out, ONE peer writes the claim: the lowest seat among us and
-        the peers linked to us, the absent seat left out. Every present peer
-        applies the same rule, so the rest agree on one signed ``abort``
-        (no two claims race for one place in the chain); the game ends with
-        the scores so far, signed in the claim and checked by every peer.
-        """
-        session = self.session
-        self._last_tick = time.monotonic()
-        seat = session.waiting_for()
-        if seat is not None and seat == session.my_seat and session.phase == Phase.CLAIM:
-            self._report(session.step())      # our answer to a claim may have waited for our own clock
-            return
-        if seat is None or seat == session.my_seat:
-            if seat is not None and session.move_clock is not None:
-                session.watch(time.monotonic())      # our own move clock, for our screen
-            return
-        key = session.seats[seat]
-        linked = self.linked(key) and self._suspect.get(key) != len(session.chain)   # bad bytes here: not "here"
-        here = linked and (session.phase == Phase.CLAIM      # an answer on its own clock: here, not gone
-                           or (session.phase == Phase.PLAY and not session.game.is_over(session.view)
-                               and session.next_actor() != TABLE))   # here and thinking (the move clock runs)
-        now = time.monotonic()
-        session.watch(now, here)
-        if here and session.move_clock is None:
-            return
-        if not self.may_claim(seat):
-            return
-        if any(c.me.public == session.seats[seat] and not c.session.over for c in self._computers
-               if c.session is not None):
-            return   # a computer we run in this process: it is slow, not gone
-        if key in self._resigned and not self.linked(key) and session.phase != Phase.CLAIM:
-            self._report(session.claim(seat, f"seat {seat + 1} left the table for good"))
-            return
-        self._report(session.tick(now, here))
+    def _runs_computer(self, key: bytes) -> bool:
+        """Whether ``key`` is a computer this process runs, still playing (slow, not gone)."""
+        return any(c.me.public == key and not c.session.over for c in self._computers if c.session is not None)
 
     def _consent(self, seat: int) -> bool | None:
-        """Our own clock's answer to a claim against ``seat`` (see :mod:`protocol.session.claims`): agree if the
-        chain waited for it past the move clock, or if it has been unlinked from us for the claim time; refuse
-        if it is linked to us (here and thinking); else not yet (asked again at every tick)."""
+        """Our own clock's answer to a claim against ``seat`` (:meth:`.presence.Presence.consent`)."""
         session = self.session
-        now = time.monotonic()
-        awaited = session.claiming.awaited_since if session.claiming is not None else None
-        if session.move_clock is not None and awaited is not None and now - awaited >= session.move_clock:
-            return True
         key = session.seats[seat]
-        if self.linked(key):
-            return False
-        if key in self._resigned:
-            return True
-        gone = self._unlinked_at.get(key, self._play_started)
-        return True if session.timeout is not None and now - gone >= session.timeout else None
+        return self.presence.consent(key, self.clock(), linked=self.linked(key), claim_time=session.timeout,
+                                     move_clock=session.move_clock,
+                                     awaited_since=session.claiming.awaited_since if session.claiming is not None
+                                     else None)
 
     def claimer(self, absent: int) -> int:
         """The seat that writes the claim against ``absent``: the lowest present seat we are linked to."""
-        present = [i for i, s in enumerate(self.seats)
-                   if i != absent and (s.key == self.me.public or self.linked(s.key))]
-        return min(present)
+        return self.presence.claimer(self.keys(), absent, self.links.linked_keys())
 
     def may_claim(self, absent: int) -> bool:
         """We write the claim against ``absent`` only as the claimer, and only while linked with some other
-        seat, if the table has one: a peer cut off from every other seat cannot tell that it is not the one
-        who is gone, so it waits (it never claims, nor hosts a replacement, on its own)."""
-        return not self.cut_off(absent) and self.claimer(absent) == self.session.my_seat
+        seat (:meth:`.presence.Presence.may_claim`)."""
+        return self.presence.may_claim(self.keys(), absent, self.links.linked_keys())
 
     def cut_off(self, absent: int) -> bool:
         """Whether we are linked with none of the seats but ``absent`` and ourselves (when the table has any)."""
-        others = [s for i, s in enumerate(self.seats) if i != absent and s.key != self.me.public]
-        return bool(others) and not any(self.linked(s.key) for s in others)
+        return self.presence.cut_off(self.keys(), absent, self.links.linked_keys())
 
     def scores_so_far(self) -> list[int] | None:
         """The public scores of the position reached (what an ended game is worth), if the game has started."""
@@ -659,31 +591,6 @@ async def choose(peer: Peer) -> Action | None:
     if session.over or not session.my_turn or session.view is not view:
         return None
     return action
-
-
-def event_line(ev: object, session: Session) -> str | None:
-    """The line a headless peer prints for a session event (None: nothing to say)."""
-    if isinstance(ev, Moved):
-        try:      # the engine's own words for what happened (public: the session's view is ours or the table's)
-            words = "; ".join(w for w in (session.game.describe_event(e) for e in ev.events) if w) \
-                if session.game is not None else ""
-        except Exception:  # noqa: BLE001 - words are a courtesy; the notation is always there
-            words = ""
-        return f"move {ev.entry + 1}: seat {ev.seat + 1} {ev.text}" + (f" ({words})" if words else "")
-    if isinstance(ev, TableSet):
-        return f"table: {ev.game} {ev.variant}, seats {', '.join(ev.names)}; safety code {ev.safety_code}"
-    if isinstance(ev, GameOver):
-        return f"game over: scores {list(ev.scores)} winners {', '.join(f'seat {w + 1}' for w in ev.winners)}"
-    if isinstance(ev, ClaimAsked):
-        return f"claim: seat {ev.by + 1} claims against seat {ev.seat + 1} ({ev.reason}); the other seats answer"
-    if isinstance(ev, ClaimRefused):
-        return f"claim refused by seat {ev.by + 1}: {ev.reason}; the game goes on"
-    if isinstance(ev, Aborted):
-        agreed = f" (agreed by {', '.join(f'seat {s + 1}' for s in ev.agreed)})" if ev.agreed else ""
-        if ev.by == session.my_seat and ev.culprit is not None and ev.culprit != ev.by:
-            return f"claimed: {ev.reason}{agreed}"
-        return f"game ended: {ev.reason}{agreed}"
-    return None
 
 
 __all__ = ["Declined", "GameFiles", "Peer", "PeerOptions", "ResumeError", "Seat", "Think", "think_on_thread"]

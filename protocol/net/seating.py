@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import time
 
 from lanterne.protocol.identity import fingerprint
 from lanterne.protocol.session import Session
 
+from .clock import nap
 from .discovery import TableHint
 from .events import JoinAsked, JoinPending, JoinRefused, JoinWithdrawn, LinkAsked, SeatFreed, SeatOffered, Seated, SeatTaken
 from .files import Seat
@@ -31,8 +31,9 @@ ROSTER_WAIT = 3600.0
 """Seconds a seated guest waits for the others to join (a lobby may take a while)."""
 
 
-class Seating:
-    """Seating and linking, for a :class:`~protocol.net.peer.Peer` (a mixin of it)."""
+class TableSeating:
+    """How a peer's table fills and how its members link (a mixin of :class:`~protocol.net.peer.Peer`; the
+    session's own seating, who joins the signed table, is :mod:`protocol.session`'s)."""
 
     # ------------------------------------------------------------ incoming links
     async def _on_connection(self, link: Link) -> None:
@@ -40,14 +41,14 @@ class Seating:
 
     async def _decide(self, req: Request) -> Answer:
         if req.kind == "watch":
-            return self._decide_watch(req)
+            return self.watchers.decide(req)
         if req.kind == "resume":
             if not self.table_id and req.peer.key in self.keys():
                 # a seat after us dials as soon as it has the roster; the host's hello may still be
                 # on its way to us: wait for it rather than send the dialer off to try again
-                deadline = time.monotonic() + 5.0
-                while not self.table_id and time.monotonic() < deadline:
-                    await asyncio.sleep(0.01)
+                deadline = self.clock() + 5.0
+                while not self.table_id and self.clock() < deadline:
+                    await nap(self.clock, deadline - self.clock(), poll=0.01)
             if not self.table_id or req.game_id != self.table_id:
                 return Answer(False, "no such game here")
             former = any(s.key == req.peer.key for s in self._former)
@@ -148,7 +149,7 @@ class Seating:
 
     async def _accepted(self, req: Request, link: Link) -> None:
         if req.kind == "watch":
-            await self._serve_watcher(req, link)
+            await self.watchers.serve(req, link)
             return
         if req.kind == "join":
             if not link.closed and len(self._joiners) == self._players - 1 and not self._full.is_set():
@@ -196,7 +197,7 @@ class Seating:
         address, expect_fp, game, variant, players = self._join
         link, hs, _ = await ask(address[0], address[1], self.me, self.name,
                                 join_request(game, variant, players, self.port),
-                                expect_fingerprint=expect_fp, options=self.options.link,
+                                expect_fingerprint=expect_fp, options=self.options.link, clock=self.clock,
                                 on_proven=lambda hs: self._emit(JoinPending(hs.peer.name, hs.peer.fingerprint,
                                                                             hs.safety_code)))
         self._emit(SeatOffered(hs.peer.name, hs.peer.fingerprint, hs.safety_code))
@@ -237,7 +238,7 @@ class Seating:
                 if not self.linked(seat.key) and seat.key not in self._dialing:
                     self._dialing.add(seat.key)
                     self._spawn(self._dial(seat))
-            await asyncio.sleep(self.options.reconnect_every)
+            await nap(self.clock, self.options.reconnect_every, poll=self.options.reconnect_every)
 
     def _target(self, seat: Seat) -> tuple[str, int] | None:
         """Where the seat listens now: what discovery lists for its key, else the roster's address. An app
@@ -257,7 +258,8 @@ class Seating:
                 return
             link, hs, have = await ask(target[0], target[1], self.me, self.name,
                                        resume_request(self.table_id, len(self.session.chain), self.port),
-                                       expect=seat.key, options=self.options.link, timeout=10.0)
+                                       expect=seat.key, options=self.options.link, timeout=10.0,
+                                       clock=self.clock)
         except (Declined, HandshakeError, LinkClosed, OSError, asyncio.TimeoutError):
             return
         finally:

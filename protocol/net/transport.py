@@ -37,6 +37,7 @@ from typing import Awaitable, Callable
 
 from lanterne.protocol.wire import printable
 
+from .clock import MONOTONIC, Clock, within
 from .framing import KINDS as KIND_NAMES
 from .framing import (CHAT, CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, RECORD_MAX_FRAME, SEALED, Frame,
                       FrameDecoder, FrameError, Opener, Sealer, close_payload, encode_close, encode_frame)
@@ -76,16 +77,6 @@ class LinkOptions:
     """DATA frames queued before the reader stops reading (TCP back-pressure)."""
 
 
-async def within(awaitable, seconds: float | None):
-    """``await awaitable`` with a time limit (TimeoutError after it).
-
-    Unlike ``asyncio.wait_for`` on Python 3.11, a cancellation that comes
-    while the awaitable finishes is never lost (a crash test depends on it).
-    """
-    async with asyncio.timeout(seconds):
-        return await awaitable
-
-
 _CLOSED = object()
 
 
@@ -93,8 +84,10 @@ class Link:
     """One framed TCP connection. Make one with :func:`connect` or :func:`serve`."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 options: LinkOptions = LinkOptions(), initiator: bool = False):
+                 options: LinkOptions = LinkOptions(), initiator: bool = False, clock: Clock = MONOTONIC):
         self.options = options
+        self.clock = clock
+        """What the read timeout, the keep-alive, a stalled write and the deadline before the proof are timed by."""
         self.initiator = initiator
         """We opened this connection (:func:`connect`): the Noise initiator."""
         self._reader = reader
@@ -107,12 +100,12 @@ class Link:
         self.peer_reason: str | None = None
         """The reason the peer's CLOSE frame gave, made printable (None: it did not close the link itself)."""
         self._close_error: LinkClosed | None = None
-        self.last_received = time.monotonic()
+        self.last_received = clock()
         peer = writer.get_extra_info("peername") or ("?", 0)
         self.peer: tuple[str, int] = (peer[0], peer[1])
         local = writer.get_extra_info("sockname") or ("?", 0)
         self.local: tuple[str, int] = (local[0], local[1])
-        self.opened = time.monotonic()
+        self.opened = clock()
         self.proven = False
         """The handshake proved the peer's key (:meth:`prove`): the limits before authentication are lifted."""
         self._guarded = False
@@ -202,7 +195,7 @@ class Link:
                 task.cancel()
 
     async def _deadline(self, timeout: float) -> None:
-        await asyncio.sleep(max(0.0, self.opened + timeout - time.monotonic()))
+        await self.clock.sleep(self.opened + timeout - self.clock())
         if not self.proven and not self.closed:
             reason = f"no proof of identity within {timeout:g} s"
             self._send_close_nowait(reason)
@@ -232,7 +225,7 @@ class Link:
         started = time.perf_counter()
         try:
             await self._write(self._frame(PING, token))
-            await within(self._until_closed(fut), timeout or self.options.read_timeout)
+            await within(self._until_closed(fut), timeout or self.options.read_timeout, self.clock)
         finally:
             self._pings.pop(token, None)
         return time.perf_counter() - started
@@ -251,7 +244,7 @@ class Link:
             raise self._error()
         try:
             self._writer.write(data)
-            await within(self._writer.drain(), self.options.read_timeout)
+            await within(self._writer.drain(), self.options.read_timeout, self.clock)
         except asyncio.TimeoutError:
             self._shutdown(f"a write stalled for {self.options.read_timeout:g} s", LinkTimeout)
             raise self._error() from None
@@ -277,14 +270,14 @@ class Link:
         try:
             while True:
                 try:
-                    data = await within(self._reader.read(65536), opts.read_timeout)
+                    data = await within(self._reader.read(65536), opts.read_timeout, self.clock)
                 except asyncio.TimeoutError:
                     self._shutdown(f"nothing received for {opts.read_timeout:g} s", LinkTimeout)
                     return
                 if not data:
                     self._shutdown("the peer closed the connection")
                     return
-                self.last_received = time.monotonic()
+                self.last_received = self.clock()
                 try:
                     frames = self._decoder.feed(data)
                 except FrameError as e:
@@ -362,10 +355,10 @@ class Link:
         return True
 
     async def _keepalive_loop(self) -> None:
-        interval = self.options.keepalive
+        interval = self.options.keepalive or 0.0     # (started only when there is one)
         try:
             while not self.closed:
-                await asyncio.sleep(interval)
+                await self.clock.sleep(interval)
                 if self.closed:
                     return
                 self._writer.write(self._frame(PING, b""))
@@ -422,7 +415,7 @@ class Link:
         await self.close()
 
 
-async def connect(host: str, port: int, options: LinkOptions = LinkOptions()) -> Link:
+async def connect(host: str, port: int, options: LinkOptions = LinkOptions(), clock: Clock = MONOTONIC) -> Link:
     """Open a link to ``host:port``; raises LinkClosed with a one-line reason on failure."""
     try:
         reader, writer = await within(
@@ -431,14 +424,15 @@ async def connect(host: str, port: int, options: LinkOptions = LinkOptions()) ->
         raise LinkTimeout(f"no answer from {host}:{port} within {options.connect_timeout:g} s") from None
     except OSError as e:
         raise LinkClosed(f"cannot connect to {host}:{port}: {e.strerror or e}") from None
-    return Link(reader, writer, options, initiator=True)
+    return Link(reader, writer, options, initiator=True, clock=clock)
 
 
 Handler = Callable[[Link], Awaitable[None]]
 
 
 async def serve(handler: Handler, host: str, port: int = 0,
-                options: LinkOptions = LinkOptions(), max_strangers: int | None = MAX_STRANGERS) -> asyncio.Server:
+                options: LinkOptions = LinkOptions(), max_strangers: int | None = MAX_STRANGERS,
+                clock: Clock = MONOTONIC) -> asyncio.Server:
     """Listen on ``host:port`` (port 0: any free port; see ``server.sockets``).
 
     Each connection becomes a :class:`Link` passed to ``handler``; the link
@@ -457,7 +451,7 @@ async def serve(handler: Handler, host: str, port: int = 0,
             except (ConnectionError, OSError, RuntimeError):
                 pass
             return
-        link = Link(reader, writer, options)
+        link = Link(reader, writer, options, clock=clock)
         strangers.add(link)
         link._strangers = strangers
         try:

@@ -16,22 +16,21 @@ what it holds; when the game is over the player says goodbye.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from lanterne.engines.core import Game
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.session import Session, receive_frame
 from lanterne.protocol.wire import ProtocolError
 
+from .clock import MONOTONIC, Clock
 from .chat import ChatBook, ChatError, ChatLine, ChatSeen
-from .discovery import RunningHint
-from .events import WatcherJoined, WatcherLeft
+from .discovery import Discovery, RunningHint
+from .events import PeerEvent, WatcherJoined, WatcherLeft, event_line
 from .handshake import HandshakeError
 from .invite import Answer, Declined, Request, ask, watch_request
+from .linkset import GOODBYE
 from .transport import Link, LinkClosed, LinkOptions
-
-if TYPE_CHECKING:
-    from .peer import Peer
 
 SPECTATOR_SENT = "a spectator sends nothing"
 """The CLOSE reason of a player whose spectator sent bytes (a spectator only receives)."""
@@ -50,25 +49,58 @@ def running_hint(session: Session | None, table_id: bytes) -> RunningHint | None
                        table_id.hex()[:16])
 
 
-class Watchers:
-    """The spectators a :class:`~protocol.net.peer.Peer` serves (a mixin of it)."""
+async def advertise_running(session: Callable[[], Session | None], table_id: Callable[[], bytes],
+                            discovery: Callable[[], Discovery | None]) -> None:
+    """Say on the LAN that our table is under way and may be watched (game, seats, moves), while it is."""
+    said = None
+    while True:
+        hint = running_hint(session(), table_id())
+        lan = discovery()
+        if hint != said and lan is not None and lan.advert is not None:
+            try:
+                await lan.update(running=hint)
+                said = hint
+            except Exception:      # a hint only: the next look tries again
+                pass
+        await asyncio.sleep(RUNNING_EVERY)
 
-    async def _advertise_running(self: "Peer") -> None:
-        """Say on the LAN that our table is under way and may be watched (game, seats, moves), while it is."""
-        said = None
-        while True:
-            hint = running_hint(self.session, self.table_id)
-            discovery = self.discovery
-            if hint != said and discovery is not None and discovery.advert is not None:
-                try:
-                    await discovery.update(running=hint)
-                    said = hint
-                except Exception:      # a hint only: the next look tries again
-                    pass
-            await asyncio.sleep(RUNNING_EVERY)
 
-    def _decide_watch(self, req: Request) -> Answer:
-        session = self.session
+class SpectatorServer:
+    """The spectators a player serves: each gets the chain from what it holds, then every new entry.
+
+    Its context: the table's session (None until the table is set), how the
+    user is told, where a spectator's chat goes, and whom to tell when the
+    list of watchers changes.
+    """
+
+    def __init__(self, session: Callable[[], Session | None], emit: Callable[[PeerEvent], None],
+                 on_chat: Callable[[bytes, Link, bytes], None], on_change: Callable[[list[str]], None]):
+        self._session, self._emit, self._on_chat, self._on_change = session, emit, on_chat, on_change
+        self._wake: dict[bytes, asyncio.Event] = {}
+        self._links: dict[bytes, Link] = {}
+        self._names: dict[bytes, str] = {}
+
+    @property
+    def links(self) -> list[Link]:
+        """The links of the spectators we serve (the table chat reaches them there)."""
+        return list(self._links.values())
+
+    @property
+    def names(self) -> list[str]:
+        """Who watches through us."""
+        return list(self._names.values())
+
+    @property
+    def idle(self) -> bool:
+        """Nobody is being served (every spectator left, or had the end)."""
+        return not self._wake
+
+    def wake_all(self) -> None:
+        for event in self._wake.values():
+            event.set()
+
+    def decide(self, req: Request) -> Answer:
+        session = self._session()
         if session is None or session.game is None:
             return Answer(False, "no game under way here yet")
         if not session.spectators:
@@ -77,16 +109,17 @@ class Watchers:
             return Answer(False, "you hold a seat in this game: resume it instead")
         return Answer(True, "watching", len(session.chain))
 
-    async def _serve_watcher(self: "Peer", req: Request, link: Link) -> None:
+    async def serve(self, req: Request, link: Link) -> None:
         """Send the chain from what the spectator holds, then every new entry; read nothing from it."""
-        key, session = req.peer.key, self.session
-        wake = self._watch_wake[key] = asyncio.Event()
+        key, session = req.peer.key, self._session()
+        assert session is not None      # (decide accepted it)
+        wake = self._wake[key] = asyncio.Event()
         wake.set()
-        self._watch_links[key] = link
-        link.on_chat = lambda raw: self._on_chat(raw, link, spectator=key)
+        self._links[key] = link
+        link.on_chat = lambda raw: self._on_chat(raw, link, key)
         self._emit(WatcherJoined(req.peer.name, req.peer.fingerprint))
-        self._watch_names[key] = req.peer.name
-        self._tell_watchers()
+        self._names[key] = req.peer.name
+        self._on_change(self.names)
         listen = asyncio.ensure_future(link.recv())
         sent = min(req.have, len(session.chain))
         try:
@@ -103,20 +136,18 @@ class Watchers:
                     await link.send(session.chain[sent].raw)
                     sent += 1
                 if session.over:
-                    from .peer import GOODBYE
-
                     await link.close(GOODBYE)
                     return
         except LinkClosed:
             pass
         finally:
             listen.cancel()
-            if self._watch_wake.get(key) is wake:      # (not a newer link of the same spectator's)
-                del self._watch_wake[key]
-            if self._watch_links.get(key) is link:
-                del self._watch_links[key]
-                self._watch_names.pop(key, None)
-                self._tell_watchers()
+            if self._wake.get(key) is wake:      # (not a newer link of the same spectator's)
+                del self._wake[key]
+            if self._links.get(key) is link:
+                del self._links[key]
+                self._names.pop(key, None)
+                self._on_change(self.names)
             self._emit(WatcherLeft(req.peer.name, req.peer.fingerprint))
 
 
@@ -133,11 +164,12 @@ class Spectator:
                  say: Callable[[str], None] = print, on_events: Callable[[list], None] | None = None,
                  on_chat: Callable[[ChatLine], None] | None = None,
                  options: LinkOptions = LinkOptions(read_timeout=20.0, keepalive=1.0, connect_timeout=3.0),
-                 reconnect_every: float = 0.5, patience: float = 30.0):
+                 reconnect_every: float = 0.5, patience: float = 30.0, clock: Clock = MONOTONIC):
         self.me, self.name, self.say, self.on_events, self.on_chat = me, name, say, on_events, on_chat
         """``on_chat``: gets every chat line of the table (ours too), for a UI; ``say`` gets it as a line too."""
         self.options, self.reconnect_every, self.patience = options, reconnect_every, patience
         """``patience``: seconds without a link to the table before we give up (:class:`Declined`, one line)."""
+        self.clock = clock
         self.session = Session(None, host=False, public=me.public, auto_join=False, games=games)
         self.host_key: bytes | None = None
         self.link: Link | None = None
@@ -191,21 +223,19 @@ class Spectator:
 
     async def watch(self, host: str, port: int, *, expect_fingerprint: str | None = None) -> Session:
         """Watch until the game is over (or a player declines: :class:`Declined`, one line)."""
-        from .peer import event_line
-
         session = self.session
-        loop = asyncio.get_running_loop()
-        alone_since, said = loop.time(), False
+        clock = self.clock
+        alone_since, said = clock(), False
         while not session.over:
             try:
                 link, hs, _ = await ask(host, port, self.me, self.name, watch_request(len(session.chain)),
                                         expect=self.host_key, expect_fingerprint=expect_fingerprint,
-                                        options=self.options, timeout=10.0)
+                                        options=self.options, timeout=10.0, clock=clock)
             except Declined:
                 raise
             except (HandshakeError, LinkClosed, OSError, asyncio.TimeoutError) as e:
                 reason = f"cannot reach the table at {host}:{port}: {e}"[:200]
-                if loop.time() - alone_since > self.patience:
+                if clock() - alone_since > self.patience:
                     raise Declined(f"{reason} (for {self.patience:g} s)") from None
                 if not said:
                     self.say(f"{reason}; trying again")
@@ -231,7 +261,7 @@ class Spectator:
             except LinkClosed as e:
                 if not session.over:
                     self.say(f"link lost ({e.reason}); catching up again")
-                    alone_since = loop.time()
+                    alone_since = clock()
                     await asyncio.sleep(self.reconnect_every)
             finally:
                 self.link = None
@@ -239,4 +269,4 @@ class Spectator:
         return session
 
 
-__all__ = ["Declined", "SPECTATOR_SENT", "Spectator", "Watchers"]
+__all__ = ["Declined", "SPECTATOR_SENT", "Spectator", "SpectatorServer", "advertise_running", "running_hint"]

@@ -30,7 +30,7 @@ import asyncio
 import os
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -40,6 +40,7 @@ from lanterne.protocol.identity import Identity, fingerprint
 from lanterne.protocol.log import Entry
 from lanterne.protocol.memory import make_sessions, play
 from lanterne.protocol.net.events import LinkLost, Linked, Note, SeatTaken
+from lanterne.protocol.net.clock import MONOTONIC, Clock
 from lanterne.protocol.net.peer import Peer, PeerOptions, think_on_thread
 from lanterne.protocol.net.transport import LinkOptions
 from lanterne.protocol.session import Aborted, Dropped, GameOver, Session
@@ -51,6 +52,8 @@ IDS = [Identity.from_seed(f"{SEED}/identity/{i}".encode()) for i in range(3)]
 NAMES = ["Ana", "Bob", "Cy"]
 FAST = PeerOptions(link=LinkOptions(read_timeout=3.0, keepalive=0.5, connect_timeout=1.0),
                    reconnect_every=0.1, linger=2.0, claim_after=1.5)
+ON_A_FAKE_CLOCK = replace(FAST, link=LinkOptions(read_timeout=3600.0, keepalive=60.0, connect_timeout=1.0))
+"""FAST for a table on a :class:`FakeClock` the test drives: links outlive any claim time the clock passes."""
 GAME = "pueblo"
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,6 +124,8 @@ class Table:
     options: PeerOptions = FAST
     honest_options: PeerOptions | None = None
     game: str = GAME
+    clock: Clock = MONOTONIC
+    """Every peer's clock (a test's :class:`FakeClock` decides the claim times with numbers)."""
     peers: list[Peer] = field(default_factory=list)
     seen: list[Seen] = field(default_factory=list)
 
@@ -132,10 +137,11 @@ class Table:
             folder = self.tmp_path / f"seat{i + 1}"
             if i == 0:
                 peer = cls.host(IDS[i], NAMES[i], get_game(self.game), self.players, folder,
-                                player=make_bot("random", i + 11), options=options, say=seen.lines.append)
+                                player=make_bot("random", i + 11), options=options, say=seen.lines.append,
+                                clock=self.clock)
             else:
                 peer = cls.guest(IDS[i], NAMES[i], folder, player=make_bot("random", i + 11), options=options,
-                                 say=seen.lines.append)
+                                 say=seen.lines.append, clock=self.clock)
             peer.on_events = seen.events.extend
             peer.on_peer_event = seen.peer_events.append
             if cls is Hostile:

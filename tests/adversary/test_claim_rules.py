@@ -27,7 +27,9 @@ from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.net.peer import Declined
 from lanterne.protocol.session import Aborted, ClaimRefused, GameOver
 
-from .harness import FAST, LOCAL, Table, assert_no_honest_seat_named, lanterne_verify, until
+from tests.support.clock import FakeClock
+
+from .harness import FAST, LOCAL, ON_A_FAKE_CLOCK, Table, assert_no_honest_seat_named, lanterne_verify, until
 
 AFTER = 20
 """The hostile act comes once the chain holds this many entries (the game is under way)."""
@@ -77,8 +79,15 @@ async def test_a_replace_of_a_linked_seat_is_refused_and_the_game_goes_on(tmp_pa
     table = Table(tmp_path, players, hostile=0, honest_options=thinking)
     table.cheat.on_gone = "computer"          # signed in the table: a gone seat goes to a computer
     act = asyncio.create_task(replace_when_awaited(table, victim)())
+
+    async def full_speed_once_refused() -> None:
+        await act
+        await until(lambda: any(e.kind == "refuse" for e in table.cheat.session.chain), 30)
+        for peer in table.peers:      # the rest of the game needs no thinking time
+            peer.options = dataclasses.replace(peer.options, move_delay=0.0)
+    speed = asyncio.create_task(full_speed_once_refused())
     sessions = await table.play(timeout=40.0)
-    await act
+    await speed
     chain = table.cheat.session.chain
     kinds = [e.kind for e in chain]
     assert kinds.count("replace") == 1 and kinds[kinds.index("replace") + 1] == "refuse"
@@ -119,13 +128,26 @@ async def test_a_groundless_dispute_names_the_seat_that_raised_it(tmp_path):
 
 
 async def test_a_linked_staller_is_claimed_against_after_the_move_clock(tmp_path):
-    stall = dataclasses.replace(FAST, claim_after=30.0, min_claim=1.0, move_clock=2.0)
-    table = Table(tmp_path, 3, hostile=2, options=stall, honest_options=stall)
+    stall = dataclasses.replace(ON_A_FAKE_CLOCK, claim_after=30.0, min_claim=1.0, move_clock=2.0)
+    clock = FakeClock()
+    table = Table(tmp_path, 3, hostile=2, options=stall, honest_options=stall, clock=clock)
 
     def never(peer) -> bool:          # linked, its links alive, and it never moves
         return len(peer.session.chain) >= AFTER
     table.cheat.at_turn = never
-    await asyncio.wait_for(_honest_end(table), 45)
+    honest = [table.peers[i] for i in table.honest]
+    task = asyncio.create_task(table.play(timeout=45.0))
+    try:
+        await until(lambda: all(p.session is not None and len(p.session.chain) >= AFTER
+                                and p.session.waiting_for() == 2 for p in honest), 30)
+        clock.advance(1.9)            # within the move clock: nobody claims
+        await until(lambda: all(p.ticked_at == clock() for p in honest))
+        assert not any(p.session.over for p in honest)
+        clock.advance(0.2)            # past it: seat 1 claims, seat 2's own clock agrees
+        await until(lambda: all(p.session.over for p in honest), 30)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
     staller = table.key(2)
     for i in table.honest:
         result = table.peers[i].session.result
@@ -138,14 +160,3 @@ async def test_a_linked_staller_is_claimed_against_after_the_move_clock(tmp_path
     reports = assert_no_honest_seat_named(table)
     for report in reports.values():
         assert report.ok and report.culprit == 3 and "agreed by seat 2" in report.reason, report
-
-
-async def _honest_end(table: Table) -> None:
-    """Play until every honest seat is over (the staller's own session never ends by itself)."""
-    task = asyncio.create_task(table.play(timeout=45.0))
-    try:
-        await until(lambda: all(table.peers[i].session is not None and table.peers[i].session.over
-                                for i in table.honest), 45)
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)

@@ -126,7 +126,7 @@ async def test_a_peer_advertising_on_127_0_0_1_appears_in_the_lobby_and_leaves_i
             await until(lambda: any(a.name == name for a in peers.adverts.values()), pilot, what="the advert")
             heard = next(a for a in peers.adverts.values() if a.name == name)
             assert heard.fingerprint == other.fingerprint and heard.port == 4321 and heard.table.free == 1
-            await zc.withdraw()
+            await zc.close()
             await until(lambda: all(a.name != name for a in peers.adverts.values()), pilot, what="the goodbye")
 
 

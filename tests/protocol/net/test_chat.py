@@ -23,16 +23,10 @@ from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.net.watchers import Spectator
 from lanterne.protocol.verify import verify_file
 from lanterne.protocol.wire import pack
-from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, wait_port
+from tests.support.net import FAST, IDS, LOCAL, NAMES, seated, wait_port
+from tests.support.waiting import until
 
 EVE = Identity.from_seed(b"chat-spectator-eve")
-
-
-async def until(predicate, timeout: float = 20) -> None:
-    async def look():
-        while not predicate():
-            await asyncio.sleep(0.02)
-    await asyncio.wait_for(look(), timeout)
 
 
 class Table:
@@ -59,13 +53,12 @@ class Table:
         port = await wait_port(self.host)
         for g in self.guests:
             self.tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-            while len(self.host._joiners) < len(self.tasks) - 1 and not self.host._full.is_set():
-                await asyncio.sleep(0.01)
+            await until(lambda: seated(self.host) >= len(self.tasks) - 1)
         await until(lambda: all(p.session is not None and p.session.game is not None
                                 and len(p.links) == len(self.peers) - 1 for p in self.peers))
         self.watching = asyncio.create_task(self.spectator.watch(LOCAL, port))
         await until(lambda: self.spectator.link is not None and self.spectator.chat_book() is not None
-                    and self.host._watch_links)
+                    and self.host.watchers.links)
         return self
 
     async def __aexit__(self, *exc):
@@ -245,7 +238,7 @@ async def test_every_seat_learns_who_watches_through_another_and_a_forged_list_i
         assert not heard(0), "the host knows its own spectators; it is not told its own list"
         # a seat cannot speak for another: Cy's key signing a list "from" the host's link is dropped
         book = ChatBook(IDS[2], "Cy", t.host.table_id)
-        t.guests[0]._on_chat(book.write_watchers(["Mallory"]), t.guests[0].links[IDS[0].public])
+        t.guests[0].table_chat.heard(book.write_watchers(["Mallory"]), t.guests[0].links[IDS[0].public])
         assert not any("Mallory" in names for _, names in heard(1))
         assert any("did not come from its seat's own link" in r for r in t.dropped(1))
         t.watching.cancel()

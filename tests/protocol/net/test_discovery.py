@@ -44,7 +44,7 @@ async def test_a_peer_is_listed_updated_and_removed_live():
         await browser.wait_for(lambda a: a.fingerprint == fp and a.table.free == 0, timeout=10)
         assert [k for k, a in events if a.fingerprint == fp][-1] == "update"
 
-        await host.withdraw()
+        await host.close()      # its goodbye: browsers see a remove at once
         while not any(k == "remove" and a.fingerprint == fp for k, a in events):
             changed.clear()
             await asyncio.wait_for(changed.wait(), 10)
@@ -327,7 +327,7 @@ async def test_a_seat_is_dialled_at_its_table_record_never_at_its_idle_lobby_rec
         dan = Peer.guest(Identity.from_seed(os.urandom(16)), "Dan", tmp_path / "dan", say=lambda line: None)
         dan.discovery = browser
         assert dan._target(Seat(bob.public, "Bob", ("10.9.9.9", 40999))) == ("127.0.0.1", 40123)
-        await seat.withdraw()
+        await seat.close()
         await browser.wait_for(lambda a: a.fingerprint == fp and a.lobby, timeout=1)
         for _ in range(100):
             if not any(a.fingerprint == fp and a.port for a in browser.peers.values()):

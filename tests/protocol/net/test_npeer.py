@@ -1,7 +1,6 @@
 """N peers over TCP on 127.0.0.1: a full mesh of Peers plays whole games with identical, verified logs."""
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -9,48 +8,11 @@ from lanterne.engines.bots import make_bot
 from lanterne.engines.core import RulesError
 from lanterne.engines.registry import get_game
 from lanterne.protocol.session.phases import Phase
-from lanterne.protocol.identity import Identity
-from lanterne.protocol.log import open_entry, read_log
+from lanterne.protocol.log import open_entry
 from lanterne.protocol.net.peer import GameFiles, Peer, PeerOptions
-from lanterne.protocol.net.transport import LinkOptions
 from lanterne.protocol.session import Aborted, TableSet
 from lanterne.protocol.verify import verify_file
-
-LOCAL = "127.0.0.1"
-FAST = PeerOptions(link=LinkOptions(read_timeout=3.0, keepalive=0.5, connect_timeout=1.0),
-                   reconnect_every=0.1, linger=3.0)
-IDS = [Identity.from_seed(f"mesh-{i}".encode()) for i in range(6)]
-NAMES = ["Ana", "Bob", "Cy", "Dee", "Eve", "Fay"]
-
-
-def make_table(tmp_path: Path, game: str, players: int, options=FAST, bots=("random",)):
-    lines = [[] for _ in range(players)]
-    host = Peer.host(IDS[0], NAMES[0], get_game(game), players, tmp_path / "p0",
-                         player=make_bot(bots[0], 1), options=options, say=lines[0].append)
-    guests = [Peer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot(bots[i % len(bots)], i + 1),
-                             options=options, say=lines[i].append) for i in range(1, players)]
-    return host, guests, lines
-
-
-async def wait_port(peer: Peer) -> int:
-    while not peer.port:
-        await asyncio.sleep(0.01)
-    return peer.port
-
-
-async def play(host: Peer, guests: list[Peer], game: str, timeout: float = 60):
-    host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
-    port = await wait_port(host)
-    tasks = []
-    for g in guests:  # one after the other: the join order is the seat order
-        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game=game)))
-        while len(host._joiners) < len(tasks) and not host._full.is_set():
-            await asyncio.sleep(0.01)
-    return await asyncio.wait_for(asyncio.gather(host_task, *tasks), timeout)
-
-
-def logs_of(*peers: Peer) -> list[list[bytes]]:
-    return [read_log(p.files.log_path)[0] for p in peers]
+from tests.support.net import FAST, IDS, LOCAL, fake, logs_of, make_table, play, seated, start_table, until, wait_port
 
 
 async def test_three_players_play_a_whole_pueblo_game_with_identical_verified_logs(tmp_path):
@@ -70,23 +32,6 @@ async def test_three_players_play_a_whole_pueblo_game_with_identical_verified_lo
         assert len(linked) == 2, (i, ls)
 
 
-async def until(predicate, timeout: float = 30) -> None:
-    async def loop():
-        while not predicate():
-            await asyncio.sleep(0.01)
-    await asyncio.wait_for(loop(), timeout)
-
-
-async def start_table(host: Peer, guests: list[Peer], game: str) -> list[asyncio.Task]:
-    """The host's task, then each guest's, seated in that order."""
-    tasks = [asyncio.create_task(host.run_host([LOCAL], 0, discover=False))]
-    port = await wait_port(host)
-    for g in guests:
-        tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game=game)))
-        await until(lambda: len(host._joiners) >= len(tasks) - 1 or host._full.is_set())
-    return tasks
-
-
 @pytest.mark.parametrize("seat", [0, 1, 2], ids=["host", "middle", "last"])
 async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_others_waited(tmp_path, seat):
     """Seat 1 (the host) only listens, seat 2 dials and is dialed, seat 3 only dials."""
@@ -102,10 +47,10 @@ async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_othe
     crashed_at = len(victim.session.chain)
     meta = GameFiles.unfinished(tmp_path / f"p{seat}")
     assert len(meta) == 1
-    witness = peers[(seat + 1) % 3]
-    await asyncio.sleep(0.3)
+    witness, third = peers[(seat + 1) % 3], peers[(seat + 2) % 3]
+    await until(lambda: witness.session.waiting_for() == seat and not witness.linked(victim.me.public))
     stalled = len(witness.session.chain)
-    await asyncio.sleep(0.3)
+    await witness.links[third.me.public].ping()     # a round trip with the third seat: the loops ran
     assert not witness.session.over and len(witness.session.chain) == stalled, "the others wait"
     back = Peer.from_files(IDS[seat], meta[0], player=make_bot("random", seat + 1), options=slow,
                                say=lines[seat].append)
@@ -121,18 +66,24 @@ async def test_a_peer_that_crashes_mid_game_restarts_from_its_files_and_the_othe
 
 
 async def test_a_peer_gone_past_the_claim_time_ends_the_game_by_one_agreed_signed_claim(tmp_path):
-    patient = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=1.0, move_delay=0.01, claim_after=1.0)
-    host, guests, lines = make_table(tmp_path, "pueblo", 3, options=patient)
+    patient, clock = fake(linger=1.0, move_delay=0.01, claim_after=300.0)
+    host, guests, lines = make_table(tmp_path, "pueblo", 3, options=patient, clock=clock)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     await until(lambda: guests[1].session is not None and len(guests[1].session.chain) > 30)
     tasks[1].cancel()  # seat 3 leaves for good
     with pytest.raises(asyncio.CancelledError):
         await tasks[1]
+    await until(lambda: not host.linked(IDS[2].public) and not guests[0].linked(IDS[2].public)
+                and host.session.waiting_for() == guests[0].session.waiting_for() == 2
+                and len(host.session.chain) == len(guests[0].session.chain))
+    clock.advance(301.0)                  # past the claim time: seat 1 claims, seat 2 agrees at once
+    await until(lambda: host.session.over and guests[0].session.over)
+    clock.advance(patient.linger)         # seat 3 never gets the end
     sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 30)
     for s in sessions:
         assert isinstance(s.result, Aborted) and s.result.culprit == 2 and s.result.by == 0, s.result
@@ -201,7 +152,7 @@ async def test_a_peer_restarted_on_another_port_is_found_again_by_its_fingerprin
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo",
                                                      discovery=Discovery([LOCAL]))))
-        await until(lambda: len(host._joiners) >= len(tasks) - 1 or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks) - 1)
     middle = guests[0]
     await until(lambda: middle.session is not None and len(middle.session.chain) > 30)
     tasks[1].cancel()
@@ -218,7 +169,7 @@ async def test_a_peer_restarted_on_another_port_is_found_again_by_its_fingerprin
         again = asyncio.create_task(back.run_guest(None, [LOCAL], discovery=Discovery([LOCAL])))
         await until(lambda: back.port and back.port != middle.port)
         relinked = f"linked with {fingerprint(IDS[1].public)} at {LOCAL}:{back.port}"
-        await until(lambda: any(line == relinked for line in lines[2]), 30)
+        await until(lambda: any(line == relinked for line in lines[2]))
         back.player = make_bot("random", 2)
         back._changed.set()
         sessions = await asyncio.wait_for(asyncio.gather(again, tasks[0], tasks[2]), 60)
@@ -271,15 +222,15 @@ async def test_a_wrong_size_join_is_refused_and_a_joiner_leaving_early_frees_its
         await asyncio.wait_for(wrong.run_guest((LOCAL, port), [LOCAL], game="pueblo", players=4), 30)
     quitter = Peer.guest(IDS[4], "Dee", tmp_path / "quitter", options=FAST, say=lambda line: None)
     leaving = asyncio.create_task(quitter.run_guest((LOCAL, port), [LOCAL], game="pueblo"))
-    await until(lambda: len(host._joiners) == 1)
+    await until(lambda: seated(host) == 1)
     leaving.cancel()
     await asyncio.gather(leaving, return_exceptions=True)
     await until(lambda: "left Dee (1/3 seats)" in lines[0])
-    assert host._joiners == []
+    assert seated(host) == 0
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) == len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     sessions = await asyncio.wait_for(asyncio.gather(host_task, *tasks), 60)
     assert all(s.phase == Phase.OVER for s in sessions)
     assert [s.name for s in host.seats] == ["Ana", "Bob", "Cy"]

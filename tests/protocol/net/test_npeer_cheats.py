@@ -20,7 +20,7 @@ from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.session import Aborted
 from lanterne.protocol.verify import verify_file
 from tests.protocol.helpers import forge
-from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, until, wait_port
+from tests.support.net import FAST, IDS, LOCAL, NAMES, seated, until, wait_port
 
 CHEAT, VICTIM, WITNESS = 2, 0, 1
 
@@ -86,7 +86,7 @@ async def test_seat_3_lies_to_seat_1_and_both_honest_seats_name_it(tmp_path, lie
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     t1 = asyncio.create_task(witness.run_guest((LOCAL, port), [LOCAL], game="pueblo"))
-    await until(lambda: len(host._joiners) == 1)
+    await until(lambda: seated(host) == 1)
     t2 = asyncio.create_task(liar.run_guest((LOCAL, port), [LOCAL], game="pueblo"))
     sessions = await asyncio.wait_for(asyncio.gather(host_task, t1, t2), 60)
     assert getattr(liar, "told", None), "the liar never lied"
@@ -128,7 +128,7 @@ async def test_bytes_not_signed_by_seat_3_drop_one_link_and_the_entry_comes_thro
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     t1 = asyncio.create_task(witness.run_guest((LOCAL, port), [LOCAL], game="pueblo"))
-    await until(lambda: len(host._joiners) == 1)
+    await until(lambda: seated(host) == 1)
     t2 = asyncio.create_task(garbler.run_guest((LOCAL, port), [LOCAL], game="pueblo"))
     sessions = await asyncio.wait_for(asyncio.gather(host_task, t1, t2), 60)
     assert garbler.told

@@ -1,6 +1,7 @@
 """Over TCP: a peer gone for good is replaced by a computer the claimer hosts; the game ends normally."""
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -11,7 +12,7 @@ from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.peer import GameFiles, Peer, PeerOptions
 from lanterne.protocol.session import AGREE, REPLACE, GameOver, Replaced
 from lanterne.protocol.verify import verify_file
-from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, until, wait_port
+from tests.support.net import FAST, IDS, LOCAL, NAMES, fake, seated, until, wait_port
 
 PATIENT = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=1.0)
 BACK = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0.03, claim_after=15.0)
@@ -19,6 +20,13 @@ BACK = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=2.0, move_delay=0
 loaded machine it may play its own turn before any link brings it the replace the others wrote meanwhile:
 it then holds that replace aside and learns it is out from the computer's first entry (a CI run caught it
 refusing that entry as a stranger's, relinking for ever, then ending the game alone)."""
+
+
+def full_speed(*peers: Peer) -> None:
+    """The rest of the game needs no time to act in: every bot (and every computer they host) moves at once."""
+    for peer in peers:
+        for p in (peer, *peer._computers):
+            p.options = dataclasses.replace(p.options, move_delay=0.0)
 
 
 def _table(tmp_path, game: str):
@@ -37,14 +45,14 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pandoria")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     gone = guests[1]
     await until(lambda: gone.session is not None and len(gone.session.chain) > 40
                 and host.linked(gone.me.public) and guests[0].linked(gone.me.public))
     tasks[1].cancel()   # seat 3 leaves
     with pytest.raises(asyncio.CancelledError):
         await tasks[1]
-    await until(lambda: any(e.kind == AGREE for e in host.session.chain), 60)
+    await until(lambda: any(e.kind == AGREE for e in host.session.chain))
     # seat 3 comes back from its files while the computer plays its seat: it learns it was replaced
     meta = GameFiles.unfinished(tmp_path / "p2")[0]
     back_lines = []
@@ -52,6 +60,7 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
     back_session = await asyncio.wait_for(back.run_guest(None, [LOCAL]), 60)
     assert isinstance(back_session.result, Replaced) and back_session.phase == Phase.REPLACED
     assert any(line.startswith("replaced: seat 3 was given to a computer by seat 1") for line in back_lines)
+    full_speed(host, guests[0])
     sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 120)
     for s in sessions:
         assert isinstance(s.result, GameOver), "\n".join(lines[1][-25:] + ["----"] + lines[0][-25:])
@@ -74,10 +83,11 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
 async def test_at_a_table_of_two_a_gone_peer_is_replaced_by_a_computer_too(tmp_path):
     """The policy is the table's at every size: alone, the present seat gives the gone one to a computer."""
     lines = [[], []]
+    options, clock = fake(linger=2.0, move_delay=0.03, claim_after=300.0)
     host = Peer.host(IDS[0], NAMES[0], get_game("pagode"), 2, tmp_path / "p0", player=make_bot("random", 1),
-                     options=PATIENT, say=lines[0].append, on_gone="computer")
-    guest = Peer.guest(IDS[1], NAMES[1], tmp_path / "p1", player=make_bot("random", 2), options=PATIENT,
-                       say=lines[1].append)
+                     options=options, say=lines[0].append, on_gone="computer", clock=clock)
+    guest = Peer.guest(IDS[1], NAMES[1], tmp_path / "p1", player=make_bot("random", 2), options=options,
+                       say=lines[1].append, clock=clock)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     task = asyncio.create_task(guest.run_guest((LOCAL, port), [LOCAL], game="pagode"))
@@ -87,7 +97,13 @@ async def test_at_a_table_of_two_a_gone_peer_is_replaced_by_a_computer_too(tmp_p
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    session = await asyncio.wait_for(host_task, 120)
+    # the claim time, then the answer window nobody answers in: the host agrees and hosts the computer
+    await clock.run(lambda: any(e.kind == AGREE for e in host.session.chain), step=10.0)
+    await until(lambda: host._computers)
+    full_speed(host)
+    await until(lambda: host.session.over)          # the computer plays the rest
+    await clock.run(host_task.done, step=0.5)       # the linger (the gone guest never gets the end)
+    session = await host_task
     assert session.phase == Phase.OVER, lines[0][-8:]
     raws = read_log(host.files.log_path)[0]
     kinds = [open_entry(r).kind for r in raws]
@@ -107,7 +123,7 @@ async def test_a_guest_that_requires_another_policy_leaves_at_the_table(tmp_path
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     sessions = await asyncio.wait_for(asyncio.gather(host_task, *tasks), 60)
     for s in sessions:
         assert s.phase == Phase.ABORTED and s.result.culprit == 2, s.result
@@ -123,14 +139,14 @@ async def test_the_host_gone_for_good_is_replaced_by_seat_2_and_learns_it_when_b
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     await until(lambda: host.session is not None and len(host.session.chain) > 20
                 and guests[0].linked(host.me.public) and guests[1].linked(host.me.public)
                 and guests[1].linked(guests[0].me.public))
     host_task.cancel()   # the host leaves: seat 2 is the lowest present seat, it claims
     with pytest.raises(asyncio.CancelledError):
         await host_task
-    await until(lambda: any(e.kind == AGREE for e in guests[0].session.chain), 60)
+    await until(lambda: any(e.kind == AGREE for e in guests[0].session.chain))
     assert any(line.startswith("hosting [computer] Ana") for line in lines[1])
     meta = [m for m in GameFiles.unfinished(tmp_path / "p0")][0]
     back_lines = []
@@ -151,14 +167,14 @@ async def test_the_claimer_restarted_after_a_crash_brings_its_computer_back(tmp_
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     gone = guests[1]
     await until(lambda: gone.session is not None and len(gone.session.chain) > 20
                 and host.linked(gone.me.public) and guests[0].linked(gone.me.public))
     tasks[1].cancel()
     with pytest.raises(asyncio.CancelledError):
         await tasks[1]
-    await until(lambda: any(e.kind == AGREE for e in host.session.chain), 60)
+    await until(lambda: any(e.kind == AGREE for e in host.session.chain))
     host_task.cancel()   # the claimer crashes, its computer with it
     with pytest.raises(asyncio.CancelledError):
         await host_task
@@ -187,7 +203,7 @@ async def test_a_player_who_resigns_is_replaced_at_once_and_the_others_play_on(t
     tasks = []
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo")))
-        await until(lambda: len(host._joiners) >= len(tasks) or host._full.is_set())
+        await until(lambda: seated(host) >= len(tasks))
     quitter = guests[1]
     await until(lambda: quitter.session is not None and len(quitter.session.chain) > 20
                 and host.linked(quitter.me.public) and guests[0].linked(quitter.me.public))

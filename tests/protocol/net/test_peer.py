@@ -15,12 +15,15 @@ from lanterne.engines.registry import get_game
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity, safety_code
 from lanterne.protocol.log import open_entry, read_log
+from lanterne.protocol.net.clock import MONOTONIC
 from lanterne.protocol.net.invite import Declined, ask, join_request, resume_request
 from lanterne.protocol.net.events import JoinAsked, LinkLost
 from lanterne.protocol.net.files import GameFiles, ResumeError
 from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.net.transport import LinkOptions, bound_port
 from lanterne.protocol.session import Session
+from tests.support.net import fake
+from tests.support.waiting import until
 
 LOCAL = "127.0.0.1"
 FAST = PeerOptions(link=LinkOptions(read_timeout=2.0, keepalive=0.5, connect_timeout=1.0),
@@ -71,14 +74,14 @@ def logs_of(*peers: Peer) -> list[list[bytes]]:
     return [read_log(p.files.log_path)[0] for p in peers]
 
 
-def make_pair(tmp_path: Path, options=FAST, delay: float = 0.0):
+def make_pair(tmp_path: Path, options=FAST, delay: float = 0.0, clock=MONOTONIC):
     opts = PeerOptions(link=options.link, reconnect_every=options.reconnect_every, linger=options.linger,
                        claim_after=options.claim_after, move_delay=delay)
     lines = {"host": [], "guest": []}
     host = Peer.host(HOST_ID, "Hana", get_game("pagode"), 2, tmp_path / "host", player=make_bot("random", 1),
-                     options=opts, say=lines["host"].append)
+                     options=opts, say=lines["host"].append, clock=clock)
     guest = Peer.guest(GUEST_ID, "Gus", tmp_path / "guest", player=make_bot("random", 2), options=opts,
-                       say=lines["guest"].append)
+                       say=lines["guest"].append, clock=clock)
     return host, guest, lines
 
 
@@ -161,26 +164,31 @@ async def test_a_crashed_guest_restarts_from_its_files(tmp_path):
 
 
 async def test_an_absent_guest_lets_the_host_claim_the_game(tmp_path):
-    opts = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=0.5, claim_after=1.0)
-    host, guest, lines = make_pair(tmp_path, opts, delay=0.01)
+    """On a fake clock, with the app's claim time (300 s): the claim, the answer window and the linger pass."""
+    opts, clock = fake(claim_after=300.0, linger=0.5)
+    host, guest, lines = make_pair(tmp_path, opts, delay=0.01, clock=clock)
     task, port = await start_host(host)
     play = asyncio.create_task(join(guest, port))
-    while len(guest.session.chain) < 40:
-        await asyncio.sleep(0.01)
+    await until(lambda: len(guest.session.chain) >= 40)
     for link in list(guest.links.values()):
         link._writer.transport.abort()  # gone for good
     play.cancel()
     with pytest.raises(asyncio.CancelledError):
         await play
-    await asyncio.wait_for(task, 30)
+    await until(lambda: not host.linked(GUEST_ID.public) and host.session.waiting_for() == 1)
+    clock.advance(300.0)                        # the claim time, to the second: not yet
+    await until(lambda: host.ticked_at == clock())
+    assert not host.session.over and host.session.phase == Phase.PLAY
+    await clock.run(task.done, step=10.0)       # past it, then the claimed seat's answer window, then the linger
+    await task
     [log] = logs_of(host)
     last = open_entry(log[-1])
     assert last.kind == "abort" and last.author == HOST_ID.public and last.body["culprit"] == 1
-    assert "sent nothing for 1 s" in last.body["reason"]
+    assert "sent nothing for 300 s" in last.body["reason"]
     assert any(line.startswith("claimed:") for line in lines["host"])
     # the claim time is the host's, signed in the table, at two seats as at more
     table = next(open_entry(raw) for raw in log if open_entry(raw).kind == "table")
-    assert table.body["claim_ms"] == 1000
+    assert table.body["claim_ms"] == 300_000
     # the scores so far are signed in the claim and said
     assert last.body["scores"] == host.scores_so_far()
     assert f"scores so far: {last.body['scores']}" in lines["host"]
@@ -220,8 +228,8 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
     The person thinks longer over a move than the claim time: linked and
     thinking is not gone, so nobody claims the game.
     """
-    patient = PeerOptions(link=FAST.link, reconnect_every=0.1, linger=3.0, claim_after=0.5)
-    host, guest, lines = make_pair(tmp_path, patient)
+    patient, clock = fake(claim_after=300.0)
+    host, guest, lines = make_pair(tmp_path, patient, clock=clock)
     host.player = None
     events, table_events = [], []
     host.on_events = events.extend
@@ -244,8 +252,10 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
     while not host.session.over:
         if host.session.my_turn:
             s = host.session
-            if moves == 3:
-                await asyncio.sleep(1.5)  # three claim times
+            if moves == 3:           # the person thinks for three claim times: the guest's clock runs, and waits
+                clock.advance(3 * 300.0)
+                await until(lambda: guest.ticked_at == clock())
+                assert not guest.session.over
             await host.act(bot.choose(s.game, s.view, s.my_seat))
             moves += 1
         else:

@@ -12,7 +12,7 @@ from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.discovery import Advert, Discovery, RunningHint, advert_from_properties
 from lanterne.protocol.net.peer import Peer
-from tests.protocol.net.test_npeer import FAST, LOCAL, wait_port
+from tests.support.net import FAST, LOCAL, wait_port
 
 LOOPBACK = [LOCAL]
 

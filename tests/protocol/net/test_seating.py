@@ -14,7 +14,8 @@ from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.net.events import JoinAsked, JoinPending, JoinWithdrawn, SeatTaken
 from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.verify import verify_file
-from tests.protocol.net.test_npeer import FAST, IDS, LOCAL, NAMES, until, wait_port
+from lanterne.protocol.net.clock import MONOTONIC
+from tests.support.net import FAST, IDS, LOCAL, NAMES, fake, seated, until, wait_port
 
 
 class Clicks:
@@ -38,15 +39,15 @@ class Clicks:
         self.waiting.pop(name).set_result(ok)
 
 
-def peers(tmp_path, game: str, players: int, guests: int, options=FAST):
+def peers(tmp_path, game: str, players: int, guests: int, options=FAST, clock=MONOTONIC):
     events = [[] for _ in range(guests + 1)]
     host = Peer.host(IDS[0], NAMES[0], get_game(game), players, tmp_path / "p0", player=make_bot("random", 1),
-                     options=options, say=lambda line: None)
+                     options=options, say=lambda line: None, clock=clock)
     host.on_peer_event = events[0].append
     joiners = []
     for i in range(1, guests + 1):
         g = Peer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot("random", i + 1), options=options,
-                       say=lambda line: None)
+                       say=lambda line: None, clock=clock)
         g.on_peer_event = events[i].append
         joiners.append(g)
     return host, joiners, events
@@ -119,11 +120,10 @@ async def test_a_restarted_peer_keeps_the_tables_signed_claim_time(tmp_path):
 
 async def test_a_peer_cut_off_alone_past_the_claim_time_waits(tmp_path):
     """Cy's cable is out: Ann and Bob, still linked, claim against Cy; Cy, alone, cannot tell that it is not
-    the one who is gone: it waits past the claim time and writes no claim of its own."""
-    from dataclasses import replace
-
-    options = replace(FAST, claim_after=1.0, move_delay=0.01)
-    host, (bob, cy), _ = peers(tmp_path, "pueblo", 3, 2, options)
+    the one who is gone: it waits past the claim time and writes no claim of its own. On a fake clock: the
+    claim time is the app's (300 s), and the test moves time on."""
+    options, clock = fake(claim_after=300.0, move_delay=0.01)
+    host, (bob, cy), _ = peers(tmp_path, "pueblo", 3, 2, options, clock)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     tasks = [asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pueblo", players=3)) for g in (bob, cy)]
@@ -134,10 +134,20 @@ async def test_a_peer_cut_off_alone_past_the_claim_time_waits(tmp_path):
             s.address = (LOCAL, 1)          # nobody listens there: Cy cannot dial back
     for link in list(cy.links.values()):
         link._writer.transport.abort()
+    await until(lambda: not cy.links and not host.linked(cy.me.public) and not bob.linked(cy.me.public))
+    await until(lambda: host.session.waiting_for() == bob.session.waiting_for() == 2
+                and len(host.session.chain) == len(bob.session.chain), what="Ann and Bob wait for Cy")
+    clock.advance(299.0)                    # just before the claim time: nobody claims
+    await until(lambda: all(p.ticked_at == clock() for p in (host, bob, cy)), what="every peer's clock ran")
+    assert not any(p.session.over for p in (host, bob, cy))
+    clock.advance(2.0)                      # past the claim time: Ann claims, Bob agrees
+    await until(lambda: host.session.over and bob.session.over)
+    clock.advance(options.linger)           # Cy never gets the end: the linger runs out
     await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 60)
     assert host.session.result.culprit == 2 and host.session.chain[-1].author == host.me.public
     assert bob.session.chain == host.session.chain
-    await asyncio.sleep(2.5)                # Cy: more than twice the claim time, alone
+    clock.advance(300.0)                    # Cy: more than twice the claim time, alone
+    await until(lambda: cy.ticked_at == clock(), what="Cy's clock ran")
     assert not cy.session.over
     assert not any(e.kind in ("abort", "replace") and e.author == cy.me.public for e in cy.session.chain)
     tasks[1].cancel()
@@ -153,7 +163,7 @@ async def test_a_host_that_closes_a_table_not_yet_full_tells_the_seated_joiner(t
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     task = asyncio.create_task(bob.run_guest((LOCAL, port), [LOCAL], game="pueblo", players=3))
-    await until(lambda: len(host._joiners) == 1 and host._waiting_links)
+    await until(lambda: seated(host) == 1 and host._waiting_links)
     host_task.cancel()
     await asyncio.gather(host_task, return_exceptions=True)
     with pytest.raises(Exception, match="Ana closed the table before it was full"):

@@ -21,7 +21,8 @@ from lanterne.protocol.net.peer import GOODBYE
 from lanterne.protocol.net.transport import LinkClosed
 from lanterne.protocol.net.watchers import SPECTATOR_SENT, Spectator
 from lanterne.protocol.session import GameOver, Moved
-from tests.protocol.net.test_npeer import FAST, LOCAL, make_table, wait_port
+from tests.support.net import FAST, LOCAL, make_table, seated, wait_port
+from tests.support.waiting import until
 
 EVE = Identity.from_seed(b"spectator-eve")
 SLOW = dataclasses.replace(FAST, move_delay=0.02)
@@ -42,8 +43,7 @@ async def test_a_spectator_joining_a_pandoria_table_mid_game_sees_the_public_boa
     port = await wait_port(host)
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pandoria")))
-        while len(host._joiners) < len(tasks) - 1 and not host._full.is_set():
-            await asyncio.sleep(0.01)
+        await until(lambda: seated(host) >= len(tasks) - 1)
     while host.session is None or sum(e.kind == "move" for e in host.session.chain) < 10:
         await asyncio.sleep(0.02)
     said, checked = [], []
@@ -53,7 +53,11 @@ async def test_a_spectator_joining_a_pandoria_table_mid_game_sees_the_public_boa
         if spectator.session.view is not None:
             checked.append(hidden_cards_known(spectator.session))
     spectator.on_events = check
-    watching = await asyncio.wait_for(spectator.watch(LOCAL, port), 120)
+    watch = asyncio.create_task(spectator.watch(LOCAL, port))
+    await until(lambda: spectator.link is not None)
+    for peer in (host, *guests):      # watched from mid-game on: the rest at full speed
+        peer.options = dataclasses.replace(peer.options, move_delay=0.0)
+    watching = await asyncio.wait_for(watch, 120)
     sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)
     assert isinstance(watching.result, GameOver) and all(isinstance(s.result, GameOver) for s in sessions)
     assert watching.result == sessions[0].result
@@ -86,6 +90,8 @@ async def test_a_spectator_cannot_send_an_entry(tmp_path):
             await link.recv()
     assert link.peer_reason == SPECTATOR_SENT
     assert all(e.raw != forged.raw for e in host.session.chain) and first == host.session.chain[0].raw
+    for peer in (host, *guests):      # the rest of the game at full speed
+        peer.options = dataclasses.replace(peer.options, move_delay=0.0)
     sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)
     assert all(isinstance(s.result, GameOver) for s in sessions), "the game went on as if nothing was sent"
 

@@ -7,6 +7,8 @@ import pytest
 
 from lanterne.protocol.net.framing import DATA, PREFACE, encode_frame
 from lanterne.protocol.net.transport import LinkClosed, LinkOptions, LinkTimeout, bound_port, connect, serve
+from tests.support.clock import FakeClock
+from tests.support.waiting import until
 
 LOCAL = "127.0.0.1"
 
@@ -41,28 +43,50 @@ async def test_ping_measures_a_round_trip():
 
 
 async def test_keepalive_keeps_an_idle_link_open_past_the_read_timeout():
-    opts = LinkOptions(read_timeout=0.4, keepalive=0.1)
-    server, port = await echo_server(opts)
+    """On a fake clock, with the app's timings (20 s read timeout, a PING every 5 s), 50 s idle."""
+    clock = FakeClock()
+    opts = LinkOptions(read_timeout=20.0, keepalive=5.0)
+    held = []
+
+    async def echo(link):
+        held.append(link)
+        while True:
+            await link.send(await link.recv())
+
+    server = await serve(echo, LOCAL, 0, opts, clock=clock)
     async with server:
-        link = await connect(LOCAL, port, opts)
-        await asyncio.sleep(1.0)  # idle for 2.5 read timeouts: only PINGs flow
-        assert not link.closed
+        link = await connect(LOCAL, bound_port(server), opts, clock)
+        await until(lambda: held)
+        for _ in range(10):       # idle for 2.5 read timeouts: only the keep-alive PINGs flow
+            clock.advance(5.0)
+            await until(lambda: link.last_received == clock() == held[0].last_received, what="both PINGs came")
+        assert not link.closed and not held[0].closed
         await link.send(b"still here")
         assert await link.recv() == b"still here"
         await link.close()
 
 
 async def test_silent_peer_times_out():
-    """A peer that accepted but sends nothing (a closed laptop lid) is dropped."""
-    async def silent(reader, writer):
-        await asyncio.sleep(5)
+    """A peer that accepted but sends nothing (a closed laptop lid) is dropped at the read timeout, not before."""
+    quiet, heard = asyncio.Event(), asyncio.Event()
 
+    async def silent(reader, writer):
+        await reader.readexactly(len(PREFACE))      # our preface came: our link is reading by now
+        heard.set()
+        await quiet.wait()
+
+    clock = FakeClock()
     server = await asyncio.start_server(silent, LOCAL, 0)
     async with server:
-        link = await connect(LOCAL, bound_port(server), LinkOptions(read_timeout=0.3, keepalive=None))
-        with pytest.raises(LinkTimeout, match="nothing received for 0.3 s"):
+        link = await connect(LOCAL, bound_port(server), LinkOptions(read_timeout=20.0, keepalive=None), clock)
+        await asyncio.wait_for(heard.wait(), 10)
+        clock.advance(19.9)
+        assert not link.closed          # (nothing is due before 20 s: no wait of the link ended)
+        clock.advance(0.1)
+        with pytest.raises(LinkTimeout, match="nothing received for 20 s"):
             await link.recv()
         assert link.closed
+        quiet.set()
 
 
 async def test_close_reason_reaches_the_peer():
