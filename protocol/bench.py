@@ -38,7 +38,7 @@ def _pagode_game(seed: str = "bench"):
                 return act(action)
             return wrapped
         for s, act in zip(sessions, orig):
-            s.act = recorder(s, act)
+            s.act = recorder(s, act)     # type: ignore[method-assign]  # a recording wrapper, this bench's own
         play(sessions, [RandomBot(f"{seed}/0"), RandomBot(f"{seed}/1")])
         _cache[seed] = (game, sessions, moves)
     return _cache[seed]

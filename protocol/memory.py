@@ -71,6 +71,12 @@ class Pipe:
 
 
 
+def _choice(player: Player, s: Session):
+    """The move of the seat whose turn it is (its session has its game, view and seat by then)."""
+    assert s.game is not None and s.view is not None and s.my_seat is not None
+    return player.choose(s.game, s.view, s.my_seat)
+
+
 def play(sessions: Sequence[Session], players: Sequence[Player], *, max_steps: int = 100_000,
          tap: Callable[[int, bytes], None] | None = None) -> Pipe:
     """Run sessions (index 0 the host) to the end of the game with a player per session."""
@@ -91,8 +97,7 @@ def play(sessions: Sequence[Session], players: Sequence[Player], *, max_steps: i
             raise RulesError(f"the sessions are stuck: nobody can write the next entry (open: {stuck})")
         i = movers[0]
         s = sessions[i]
-        action = players[i].choose(s.game, s.view, s.my_seat)
-        pipe.collect(i, s.act(action))
+        pipe.collect(i, s.act(_choice(players[i], s)))
     raise RulesError(f"no end after {max_steps} moves")
 
 
@@ -148,11 +153,11 @@ def play_replacing(sessions: Sequence[Session], players: Sequence[Player], compu
         if not movers:
             if host.phase == Phase.CLAIM and not host.over:     # a table of two: the gone seat does not answer
                 host.tick(0.0)
-                pipe.collect(claimer, host.tick(host.timeout + 1.0))
+                pipe.collect(claimer, host.tick((host.timeout or 0.0) + 1.0))
                 continue
             if comp is None and cut and not host.over:
                 host.tick(0.0)
-                pipe.collect(claimer, host.tick(host.timeout + 1.0))
+                pipe.collect(claimer, host.tick((host.timeout or 0.0) + 1.0))
                 if (host.claiming is not None and host.claiming.replaces) or host.replaced:
                     comp = host_computer(host, games=games)
                     pipe.sessions.append(comp)
@@ -164,7 +169,7 @@ def play_replacing(sessions: Sequence[Session], players: Sequence[Player], compu
             raise RulesError(f"the sessions are stuck: nobody can write the next entry (open: {stuck})")
         i = movers[0]
         s = pipe.sessions[i]
-        pipe.collect(i, s.act(players[i].choose(s.game, s.view, s.my_seat)))
+        pipe.collect(i, s.act(_choice(players[i], s)))
     raise RulesError(f"no end after {max_steps} moves")
 
 

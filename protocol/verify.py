@@ -141,9 +141,9 @@ def canonical_bytes(value: object) -> bytes:
 
 def _sorted(value: object) -> object:
     kind = type(value)
-    if kind is dict:
+    if isinstance(value, dict) and kind is dict:
         return {k: v if type(v) in _LEAVES else _sorted(v) for k, v in sorted(value.items())}
-    if kind is list or kind is tuple:
+    if isinstance(value, (list, tuple)) and (kind is list or kind is tuple):
         return [x if type(x) in _LEAVES else _sorted(x) for x in value]
     if kind in _LEAVES:
         return value
@@ -196,6 +196,7 @@ class _EverySeat(Session):
         return ""   # the notation is for people; this replay's events are not shown (a problem is named again)
 
     def _start_play(self) -> None:
+        assert self.game is not None      # the table entry set it before play starts
         self.view = self.game.setup(players=len(self.seats), variant=self.variant, **self.options)
         self.fair = RevealedTable(self.game_id, len(self.seats),
                                   [Drbg(self.seeds[k], FAIR_DOMAIN) for k in self.seats])
@@ -269,17 +270,17 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
                          "fingerprint": ids.fingerprint(k)} for i, k in enumerate(seats)]
     label = {k: f"seat {i + 1} ({ids.fingerprint(k)})" for i, k in enumerate(seats)}
     computers = []    # keys given a seat by a replace entry: replayed like the table's seats
-    for e in entries:
-        if e.kind != REPLACE or not _fits(shapes, e):
+    for entry in entries:
+        if entry.kind != REPLACE or not _fits(shapes, entry):
             continue      # a malformed replace: the replay names it
-        body = e.body
+        body = entry.body
         if body["key"] not in seats:
             computers.append(body["key"])
             label.setdefault(body["key"], f"seat {body['seat'] + 1} ({ids.fingerprint(body['key'])}, computer)")
     seeds: dict[bytes, bytes] = {}
-    for e in entries:
-        if e.kind in (END, ABORT) and _fits(shapes, e) and "seed" in e.body:
-            seeds.setdefault(e.author, e.body["seed"])
+    for entry in entries:
+        if entry.kind in (END, ABORT) and _fits(shapes, entry) and "seed" in entry.body:
+            seeds.setdefault(entry.author, entry.body["seed"])
     first_error: tuple[int, str, str] | None = None
     final: Session | None = None
     by_key: dict[bytes, Session] = {}

@@ -210,7 +210,8 @@ class _Misfit(Exception):
     """A mismatch on its way up: ``text`` has a ``{where}`` slot, ``path`` the steps to it (innermost first)."""
 
     def __init__(self, text: str):
-        self.text, self.path = text, []
+        self.text = text
+        self.path: list[str] = []
 
 
 _COMPILED: dict[int, tuple[Callable[[Any], None], Any]] = {}
