@@ -190,20 +190,20 @@ class Claims(SessionState):
         """
         seq, body = entry.seq, entry.body
         try:
-            check(self._schemas[entry.kind], body, entry.kind)     # its shape first: nothing is read before
+            check(self.schemas[entry.kind], body, entry.kind)     # its shape first: nothing is read before
         except ProtocolError:
             return False
         if (self.my_seat is None or body["seat"] != self.my_seat or seq < 1 or entry.game != self.game_id
                 or entry.prev != self.chain[seq - 1].hash or self.roster.seat_of(entry.author) is None
                 or any(e.author != self.public for e in self.chain[seq:])):
             return False
-        self._held[entry.hash] = (entry, 0)
+        self.chain.hold(entry, entry, 0)
         return True
 
     def replacing_us(self, key: bytes) -> bool:
         """Whether ``key`` is the computer named by a replace against our seat that we hold aside: its entries
         are what tell us we are out (:meth:`_built_on_held`), so a link must carry them to us."""
-        return any(root.kind == REPLACE and root.body["key"] == key for root, _ in self._held.values())
+        return self.chain.replacing(key)
 
     def _built_on_held(self, entry: Entry) -> bool:
         """An entry of another seat on the branch of a claim against us that we hold aside (see
@@ -212,7 +212,7 @@ class Claims(SessionState):
         the claimer's closing abort of a claim, or, after every agree to a replace, any entry built on the last
         one (the computer holds the seat there). A refusal leaves us where we are: our own entry for the claim's
         place voids the claim wherever it arrives (:meth:`_claim_voided`)."""
-        held = self._held.get(entry.prev)
+        held = self.chain.held.get(entry.prev)
         if held is None or entry.author == self.public or entry.game != self.game_id:
             return False
         root, agreed = held
@@ -223,17 +223,17 @@ class Claims(SessionState):
         if self.roster.seat_of(entry.author) is None and not (taken and entry.author == root.body["key"]):
             return False     # (the computer that holds our seat now signs with the key the replace named)
         if taken:
-            self.replaced_at = root.seq
+            self.chain.replaced_at = root.seq
             self._out(by, f"seat {self.my_seat + 1} was given to a computer by seat {by + 1} while this peer "
                           f"was gone (entry {root.seq})")
             return True
         try:
-            check(self._schemas[entry.kind], entry.body, entry.kind)
+            check(self.schemas[entry.kind], entry.body, entry.kind)
         except (KeyError, ProtocolError):
             return False
         if entry.kind == AGREE and entry.body["replace"] == root.hash and agreed < len(answers) \
                 and self.roster.seat_of(entry.author) == answers[agreed]:     # each answer from its seat, in seat order
-            self._held[entry.hash] = (root, agreed + 1)
+            self.chain.hold(root, entry, agreed + 1)
             return True
         if (entry.kind == ABORT and root.kind == CLAIM and entry.author == root.author
                 and entry.body.get("culprit") == self.my_seat and entry.body["reason"] == root.body["reason"]):
@@ -258,7 +258,7 @@ class Claims(SessionState):
                               key=body.get("key"), name=body.get("name", ""), awaited_since=awaited_since,
                               clock=body.get("clock"))
         if entry.kind == REPLACE:
-            self.replaced_at = entry.seq     # (a table op under way starts again on the new fair table: _switch)
+            self.chain.replaced_at = entry.seq     # (a table op under way starts again on the new fair table: _switch)
             self._events.append(ReplaceAsked(by, seat, body["name"], tuple(body["scores"]), body["key"]))
         else:
             self._events.append(ClaimAsked(by, seat, body["reason"], tuple(body["scores"])))
@@ -270,26 +270,18 @@ class Claims(SessionState):
         claim and only its answers (agrees, or a refusal), we take them back (our log included) and the caller
         goes on with the seat's entry in the claim's place. Every peer applies the same rule whatever the order
         in which the two reached it, so every chain comes out the same."""
-        at = len(self.chain)
-        while at > 0 and self.chain[at - 1].kind in (AGREE, REFUSE):
-            at -= 1
-        if at == 0 or at == len(self.chain) and self.claiming is None:
+        claim = self.chain.last_claim()
+        if (claim is None or claim.seq == len(self.chain) - 1 and self.claiming is None or entry.seq != claim.seq
+                or entry.prev != claim.prev or entry.game != self.game_id
+                or entry.author != self.seats[claim.body["seat"]]):
             return False
-        claim = self.chain[at - 1]
-        if claim.kind not in (CLAIM, REPLACE) or entry.seq != claim.seq or entry.prev != claim.prev \
-                or entry.game != self.game_id or entry.author != self.seats[claim.body["seat"]]:
-            return False
-        answers = self.chain[at:]
-        if any(e.body.get("replace", e.body.get("claim")) != claim.hash for e in answers):
-            return False
-        for e in reversed(self.chain[claim.seq:]):
+        for e in reversed(self.chain.take_back(claim.seq)):
             self.writer.retract(self, e)
-        del self.chain[claim.seq:]
         if self.claiming is not None:
             self._phases.fire(Trigger.VOIDED)
         self.claiming = None
         if claim.kind == REPLACE:
-            self.replaced_at = 0
+            self.chain.replaced_at = 0
         self.clocks.reset()
         seat = claim.body["seat"]
         self._events.append(ClaimRefused(seat, seat, f"seat {seat + 1} moved at that very moment: the claim is "
@@ -346,7 +338,7 @@ class Claims(SessionState):
             self.claiming = None
             self._phases.fire(Trigger.REFUSED)
             if c.replaces:
-                self.replaced_at = 0
+                self.chain.replaced_at = 0
             self._events.append(ClaimRefused(by if by is not None else slot, c.seat, why))
             return
         c = self.claiming = c.agreed_by(slot)

@@ -222,14 +222,13 @@ class Ending(SessionState):
     def _trial(self):
         """A copy of this session at this position that can be fed an entry or stepped without changing us."""
         trial = copy.copy(self)
-        trial.chain = list(self.chain)
+        trial.chain = self.chain.copy()
         trial._phases = copy.copy(self._phases)
         trial.clocks = self.clocks.copy()
         trial.view = self.view
         trial.chance = self.chance.copy()
         trial.outcome = self.outcome.copy()
         trial.roster = self.roster.copy()
-        trial._held = dict(self._held)
         trial._events, trial.writer = [], LiveWriter(None)
         return trial
 

@@ -185,7 +185,7 @@ class Seating(SessionState):
 
     def _after_genesis_entry(self) -> None:
         if len(self.chain) - self._genesis_start == len(self.seats):
-            self.game_id = hashlib.sha256(GAME_ID_DOMAIN + self.chain[-1].hash).digest()
+            self.chain.game_id = hashlib.sha256(GAME_ID_DOMAIN + self.chain[-1].hash).digest()
             self._start_play()
         else:
             self._step_genesis()

@@ -99,14 +99,14 @@ class Session(Seating, Play, Ending, Claims):
         self.auto_join = auto_join
         self.guests = list(guests) if guests else None
         """The host's list of guest keys in join order (known from the lobby); None: first come."""
-        self._schemas = schemas()
+        self.schemas = schemas()
         self._fairmod = fair
         """The fair-table module (a test swaps in a cheating one)."""
 
-        self.chain: list[Entry] = []
+        self.chain = chain.Chain()
+        """The entries, the game id, the claims against our seat held aside (:class:`.chain.Chain`)."""
         self._phases = PhaseState()
         self.roster = Roster(self.public)
-        self.game_id: bytes = b""
         self.view: State | None = None
         self.chance = Chance()
         self._genesis_start = 0
@@ -114,13 +114,8 @@ class Session(Seating, Play, Ending, Claims):
         self._events: list = []
         self.claiming: Claim | None = None
         """The claim (or replace) the seats answer now (:mod:`.claims`)."""
-        self._held: dict[bytes, tuple[Entry, int]] = {}
-        """A claim against our seat at a place our own entry holds, and the answers built on it, by hash: (the
-        claim, agreements so far) (:meth:`.claims.Claims._claimed_while_gone`)."""
         self.consent: Callable[[int], bool | None] | None = None
         """Our clock's answer to a claim against a seat (see :class:`.claims.Claims`); None: we agree."""
-        self.replaced_at = 0
-        """Index of the replace entry under way or done (entries by its seat's key from there on are dropped)."""
         self.replayed_events: list = []
         """What a replay with ``keep_events`` said, in order."""
 
@@ -277,7 +272,7 @@ class Session(Seating, Play, Ending, Claims):
             return  # a resent entry we already hold: harmless
         c = self.claiming
         leaving = self.seats[c.seat] if c is not None and c.replaces else None
-        if ((entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.replaced_at
+        if ((entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.chain.replaced_at
                 and entry.kind != REFUSE):
             return  # a replaced peer that came back late: it learns of its replacement from our entries
         self._accept(entry, sender)
@@ -287,12 +282,12 @@ class Session(Seating, Play, Ending, Claims):
         author_seat = self.roster.seat_of(entry.author)
         blame = author_seat
         if self.seats and author_seat is None and entry.author not in self.replaced \
-                and not (entry.prev in self._held and self.replacing_us(entry.author)):
+                and not (entry.prev in self.chain.held and self.replacing_us(entry.author)):
             raise OutOfPlace(f"entry {entry.seq} ({entry.kind}) is signed by {ids.fingerprint(entry.author)}, "
                              f"who holds no seat here", hostile=True)
         if chain.place(self, entry, blame) == chain.HELD:
             return
-        schema = self._schemas.get(entry.kind)
+        schema = self.schemas.get(entry.kind)
         if schema is None:
             raise ProtocolError(f"entry {entry.seq}: unknown message kind {entry.kind!r}", blame)
         try:

@@ -15,8 +15,9 @@ from typing import Any, Callable
 
 from lanterne.engines.core import Game, State, TableOp
 from lanterne.protocol import identity as ids
-from lanterne.protocol.log import FIRST_PREV, Entry
+from lanterne.protocol.log import Entry
 
+from .chain import Chain
 from .chance import Chance, Step
 from .claim import Claim
 from .clocks import Clocks
@@ -41,11 +42,9 @@ class SessionState:
     guests: list[bytes] | None
     require_on_gone: str | None
     consent: Callable[[int], bool | None] | None
-    chain: list[Entry]
-    game_id: bytes
+    chain: Chain
     view: State | None
     claiming: Claim | None
-    replaced_at: int
     terms: Terms
     clocks: Clocks
     roster: Roster
@@ -53,10 +52,9 @@ class SessionState:
     outcome: Outcome
     _phases: PhaseState
     _proposal: tuple[Game | None, int, str, dict]
-    _schemas: dict[str, dict]
+    schemas: dict[str, dict]
     _fairmod: ModuleType
     _events: list
-    _held: dict[bytes, tuple[Entry, int]]
     _genesis_start: int
 
     @property
@@ -67,7 +65,17 @@ class SessionState:
     @property
     def head(self) -> tuple[int, bytes]:
         """(number of entries, hash of the last one): what peers compare to resume."""
-        return len(self.chain), self.chain[-1].hash if self.chain else FIRST_PREV
+        return len(self.chain), self.chain.last_hash
+
+    @property
+    def game_id(self) -> bytes:
+        """The game's id (empty before every genesis nonce is in)."""
+        return self.chain.game_id
+
+    @property
+    def replaced_at(self) -> int:
+        """The place of the replace under way or done (from there on, the replaced key's entries are dropped)."""
+        return self.chain.replaced_at
 
     @property
     def peers(self) -> list[Member]:
