@@ -110,30 +110,35 @@ class Placing(Protocol):
     @property
     def seats(self) -> list[bytes]: ...
 
-    def _claim_voided(self, entry: Entry) -> bool: ...
 
-    def _claimed_while_gone(self, entry: Entry) -> bool: ...
+class Holding(Protocol):
+    """What placement asks of the claims: whether an entry voids the claim the chain ends with, or is a claim
+    against our seat to hold aside, or is built on one held (:mod:`.claims`)."""
 
-    def _built_on_held(self, entry: Entry) -> bool: ...
+    def claim_voided(self, entry: Entry) -> bool: ...
+
+    def claimed_while_gone(self, entry: Entry) -> bool: ...
+
+    def built_on_held(self, entry: Entry) -> bool: ...
 
 NEXT, HELD = "next", "held"
 
 
-def place(s: Placing, entry: Entry, blame: int | None) -> str:
+def place(s: Placing, claims: Holding, entry: Entry, blame: int | None) -> str:
     """``NEXT`` if ``entry`` extends the chain, ``HELD`` if it needs nothing more (a claim against our seat
     at a place our own entry holds, or an entry built on it: :mod:`.claims`); ProtocolError naming the
     author for a fork; else :class:`OutOfPlace` (dropped)."""
     index = len(s.chain)
-    if entry.seq < index and entry.kind not in (ABORT, CLAIM, REPLACE) and s._claim_voided(entry):
+    if entry.seq < index and entry.kind not in (ABORT, CLAIM, REPLACE) and claims.claim_voided(entry):
         index = len(s.chain)      # the claim and its answers taken back: the claimed seat's own entry takes its place
     who = f"entry {entry.seq} ({entry.kind}) signed by {s.roster.seat_label(entry.author)}"
     if entry.game != s.chain.game_id:
         if not s.chain.game_id:
             raise OutOfPlace(f"{who} carries a game id before the game has one", hostile=True)
         raise OutOfPlace(f"{who} belongs to another game", hostile=True)
-    if entry.kind in (CLAIM, REPLACE) and entry.seq < index and s._claimed_while_gone(entry):
+    if entry.kind in (CLAIM, REPLACE) and entry.seq < index and claims.claimed_while_gone(entry):
         return HELD
-    if s.chain.held and s._built_on_held(entry):
+    if s.chain.held and claims.built_on_held(entry):
         return HELD
     if entry.seq < index:
         old = s.chain[entry.seq]

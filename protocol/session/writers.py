@@ -32,7 +32,7 @@ class Chained(Protocol):
     chain: Chain
     roster: Roster
 
-    def _append(self, entry: Entry) -> None: ...
+    def append(self, entry: Entry) -> None: ...
 
 
 class LiveWriter:
@@ -48,7 +48,7 @@ class LiveWriter:
         if s.identity is None:
             raise ReplayEnd()     # a watcher writes nothing
         entry = seal(s.identity, game=s.chain.game_id, seq=len(s.chain), prev=s.chain.last_hash, kind=kind, body=body)
-        s._append(entry)
+        s.append(entry)
         return entry
 
     def choose(self, s: Chained, kind: str, body: dict) -> Entry | None:
@@ -98,7 +98,7 @@ class ReplayWriter:
         self.entries.popleft()
         if logged.seq != len(s.chain) or logged.prev != s.chain.last_hash or logged.game != s.chain.game_id:
             raise ReplayMismatch(f"entry {len(s.chain)} is out of place in the chain", s.roster.seat_of(logged.author))
-        s._append(logged)
+        s.append(logged)
         return logged
 
     def choose(self, s: Chained, kind: str, body: dict) -> Entry | None:
