@@ -182,7 +182,7 @@ class Claims:
         Either we were gone (a peer cut off or killed mid-game may have written
         entries that never left it) and the others answer it without us, or it
         raced our own entry, which the others may hold. We follow the branch
-        built on it (:meth:`_built_on_held`) and are out only once the others
+        built on it (:meth:`built_on_held`) and are out only once the others
         took it: every answer agreed to a replace, or the claimer closed the
         claim. Our log is kept as it is: identical to the others' before that
         place.
@@ -201,11 +201,11 @@ class Claims:
 
     def built_on_held(self, entry: Entry) -> bool:
         """An entry of another seat on the branch of a claim against us that we hold aside (see
-        :meth:`_claimed_while_gone`). Agrees are followed, each from the seat whose answer it is. We are out once
+        :meth:`claimed_while_gone`). Agrees are followed, each from the seat whose answer it is. We are out once
         the others took the claim for sure:
         the claimer's closing abort of a claim, or, after every agree to a replace, any entry built on the last
         one (the computer holds the seat there). A refusal leaves us where we are: our own entry for the claim's
-        place voids the claim wherever it arrives (:meth:`_claim_voided`)."""
+        place voids the claim wherever it arrives (:meth:`claim_voided`)."""
         held = self.s.chain.held.get(entry.prev)
         if held is None or entry.author == self.s.public or entry.game != self.s.game_id:
             return False
