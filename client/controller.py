@@ -237,18 +237,18 @@ class GameController(ABC):
         """Stop background work."""
 
 
-class LocalGame(GameController):
-    """A game on this machine: the open table, hot-seat people and computer players.
+class PlayedHere(GameController):
+    """A game whose every seat is played on this machine: people at this keyboard and computer players.
 
-    ``players`` gives a computer :class:`~engines.core.Player` per seat, or None
-    for a person at this keyboard. Table operations are resolved at once on
-    a seeded :class:`~engines.core.OpenTable`, so the same seed and the same
-    actions give the same game.
+    ``players`` gives a computer :class:`~engines.core.Player` per seat, or
+    None for a person at this keyboard. What a move does to the position is
+    the subclass's (:meth:`_play`): an open table in memory
+    (:class:`LocalGame`), or one signed session per seat
+    (:class:`~client.local_record.RecordedGame`).
     """
 
-    def __init__(self, game: Game, players: Sequence[Player | None], names: Sequence[str] | None = None,
-                 seed: int | str = 0, variant: str = "standard", computer_delay: float = 0.0,
-                 state: State | None = None, think: Think | None = None):
+    def __init__(self, game: Game, players: Sequence[Player | None], names: Sequence[str] | None,
+                 seed: int | str, variant: str, computer_delay: float, think: Think | None):
         super().__init__()
         self.think: Think = think or think_on_thread
         """How a computer player's choice is computed (client.thinking: in another process)."""
@@ -262,27 +262,19 @@ class LocalGame(GameController):
             for i, p in enumerate(self.players))
         self.variant = variant
         self.seed = seed
-        self.table = OpenTable(seed)
         self.computer_delay = computer_delay
-        self.state = state if state is not None else game.setup(players=len(self.players), variant=variant)
         self._wake = asyncio.Event()
         self._closed = False
-        self._resolve_table()
 
-    # -- reading
-    def view(self, seat: int | None) -> State:
-        return self.game.view(self.state, seat)
+    @abstractmethod
+    def _play(self, seat: int, action: Action) -> LogEntry:
+        """Play ``action`` for ``seat`` (its turn, checked); IllegalAction if the rules refuse it."""
 
-    @property
-    def waiting(self) -> Waiting:
-        if self.game.is_over(self.state):
-            return Waiting("over")
-        actor = self.game.next_actor(self.state)
-        if actor == TABLE:
-            return Waiting("table")
-        return Waiting(self.seats[actor].kind, actor)
+    def _record(self, actor: int, text: str, events: list[Event]) -> LogEntry:
+        entry = LogEntry(len(self.log) + 1, actor, text, tuple(events))
+        self.log.append(entry)
+        return entry
 
-    # -- playing
     def submit(self, seat: int, action: Action) -> LogEntry:
         w = self.waiting
         if w.kind == "over":
@@ -293,34 +285,6 @@ class LocalGame(GameController):
         if self.seats[seat].kind != HUMAN:
             raise IllegalAction(f"{self.seats[seat].label} is not played from this keyboard")
         return self._play(seat, action)
-
-    def _play(self, seat: int, action: Action) -> LogEntry:
-        before = self.view(seat)  # the actor's own words: a claimed card is public once played
-        new_state, events = self.game.apply(self.state, action)
-        try:
-            text = self.game.format_action(before, action)
-        except RulesError:
-            text = " ".join(str(x) for x in action)
-        self.state = new_state
-        entry = self._record(seat, text, events)
-        self._resolve_table()
-        self._wake.set()
-        self._notify(Change(entry))
-        return entry
-
-    def _record(self, actor: int, text: str, events: list[Event]) -> LogEntry:
-        entry = LogEntry(len(self.log) + 1, actor, text, tuple(events))
-        self.log.append(entry)
-        return entry
-
-    def _resolve_table(self) -> None:
-        """Play every pending table operation (shuffles, deals, rolls) at once."""
-        while not self.game.is_over(self.state) and self.game.next_actor(self.state) == TABLE:
-            op = self.game.table_op(self.state)
-            outcome = self.table.resolve(self.state, op)
-            self.state, events = self.game.apply(self.state, outcome)
-            public = outcome if op.kind == ROLL else None
-            self._record(TABLE, describe_table_op(op, public, self.game.id), events)
 
     async def run(self) -> None:
         """Let the computer players play whenever it is their turn, until the game ends."""
@@ -371,6 +335,60 @@ class LocalGame(GameController):
         stop = getattr(self.think, "close", None)
         if stop is not None:  # a thinking process goes with the game
             stop()
+
+
+class LocalGame(PlayedHere):
+    """A game on this machine on the open table: hot-seat people and computer players.
+
+    Table operations are resolved at once on a seeded
+    :class:`~engines.core.OpenTable`, so the same seed and the same actions
+    give the same game.
+    """
+
+    def __init__(self, game: Game, players: Sequence[Player | None], names: Sequence[str] | None = None,
+                 seed: int | str = 0, variant: str = "standard", computer_delay: float = 0.0,
+                 state: State | None = None, think: Think | None = None):
+        super().__init__(game, players, names, seed, variant, computer_delay, think)
+        self.table = OpenTable(seed)
+        self.state = state if state is not None else game.setup(players=len(self.players), variant=variant)
+        self._resolve_table()
+
+    # -- reading
+    def view(self, seat: int | None) -> State:
+        return self.game.view(self.state, seat)
+
+    @property
+    def waiting(self) -> Waiting:
+        if self.game.is_over(self.state):
+            return Waiting("over")
+        actor = self.game.next_actor(self.state)
+        if actor == TABLE:
+            return Waiting("table")
+        return Waiting(self.seats[actor].kind, actor)
+
+    # -- playing
+    def _play(self, seat: int, action: Action) -> LogEntry:
+        before = self.view(seat)  # the actor's own words: a claimed card is public once played
+        new_state, events = self.game.apply(self.state, action)
+        try:
+            text = self.game.format_action(before, action)
+        except RulesError:
+            text = " ".join(str(x) for x in action)
+        self.state = new_state
+        entry = self._record(seat, text, events)
+        self._resolve_table()
+        self._wake.set()
+        self._notify(Change(entry))
+        return entry
+
+    def _resolve_table(self) -> None:
+        """Play every pending table operation (shuffles, deals, rolls) at once."""
+        while not self.game.is_over(self.state) and self.game.next_actor(self.state) == TABLE:
+            op = self.game.table_op(self.state)
+            outcome = self.table.resolve(self.state, op)
+            self.state, events = self.game.apply(self.state, outcome)
+            public = outcome if op.kind == ROLL else None
+            self._record(TABLE, describe_table_op(op, public, self.game.id), events)
 
     def save_position(self) -> str:
         return self.game.save_position(self.state)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import Game
-from lanterne.client.controller import LocalGame
+from lanterne.client.controller import LocalGame, PlayedHere
 from lanterne.client.i18n import _
 from lanterne.client.levels import LEVELS, computer_name
 
@@ -48,7 +48,7 @@ def new_seed() -> str:
 
 def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal", seed: int | str | None = None,
                     variant: str = "standard", players: int = 2, you: str = "You",
-                    computer_delay: float = 0.0, save_to: Path | str | None = None) -> LocalGame:
+                    computer_delay: float = 0.0, save_to: Path | str | None = None) -> PlayedHere:
     """A LocalGame: everyone at this keyboard (hot-seat), or you as P1 against computers.
 
     With ``save_to`` (a folder: the app passes ``games/local`` of the data folder) the game is a

@@ -1,8 +1,9 @@
 """A local game played through real signed sessions, written as it is played.
 
-:class:`RecordedGame` is a :class:`~client.controller.LocalGame` whose table
-is not an open one: every seat has its own :class:`protocol.session.Session`
-(its own key, its own secret seed, its own view), the sessions are joined by
+:class:`RecordedGame` is a game played here (a
+:class:`~client.controller.PlayedHere`, as the open-table
+:class:`~client.controller.LocalGame` is) whose every seat has its own
+:class:`protocol.session.Session` (its own key, its own secret seed, its own view), the sessions are joined by
 ``protocol.memory``'s in-memory :class:`~protocol.memory.Pipe`, and seat 1's
 session writes the hash chain through ``protocol.net.files.GameFiles``, so a
 local game is a game like any other: the same ``<table>.log``, ``.seed`` and
@@ -38,9 +39,10 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from lanterne.client.i18n import _
-from lanterne.client.levels import kind_of, level_words
+from lanterne.client.levels import level_words
 from lanterne.engines.core import ROLL, TABLE, Action, Game, IllegalAction, Player, State
-from lanterne.client.controller import COMPUTER, HUMAN, Change, LocalGame, LogEntry, Seat, Think, Waiting, describe_table_op, scores_over
+from lanterne.client.controller import (Change, LogEntry, PlayedHere, Think, Waiting, describe_table_op,
+                                       scores_over)
 
 LOCAL_FOLDER = "local"
 """Local games' files live in ``games/local/`` of the data folder."""
@@ -165,7 +167,7 @@ def _flush_every_log() -> None:
             pass
 
 
-class RecordedGame(LocalGame):
+class RecordedGame(PlayedHere):
     """A local game (hot-seat or against computers) through one signed session per seat, logged to disk."""
 
     saved = True
@@ -181,20 +183,8 @@ class RecordedGame(LocalGame):
         from lanterne.protocol.memory import Pipe
         from lanterne.protocol.net.files import GameFiles
         from lanterne.protocol.session import Session
-        from lanterne.client.controller import GameController, think_on_thread
 
-        GameController.__init__(self)
-        self.think = think or think_on_thread
-        self.game = game
-        self.players = list(players)
-        game.check_options(len(self.players), variant)
-        self.seats = tuple(Seat(i, names[i], HUMAN if p is None else COMPUTER, level_words(kind_of(p)) if p else "")
-                           for i, p in enumerate(self.players))
-        self.variant = variant
-        self.seed = seed
-        self.computer_delay = computer_delay
-        self._wake = asyncio.Event()
-        self._closed = False
+        super().__init__(game, players, names, seed, variant, computer_delay, think)
         self.secret = secret
         n = len(self.players)
         idents = [Identity.from_seed(seat_secrets(secret, i)[0]) for i in range(n)]
@@ -346,9 +336,6 @@ class RecordedGame(LocalGame):
         self._wake.set()
         self._notify(Change(entry, error=self.last_error))
         return entry
-
-    def _resolve_table(self) -> None:
-        """The sessions resolve the table themselves (fair deals, signed)."""
 
     def save_position(self) -> str:
         return self.game.save_position(self.state)

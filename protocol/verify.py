@@ -45,6 +45,9 @@ from lanterne.protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, MO
                               Aborted, Drbg, GameOver, GameStarted, OutOfPlace, ReplayMismatch, Trigger,
                               Session)
 from lanterne.protocol.session.kinds import schemas
+from lanterne.protocol.session.play import Play
+from lanterne.protocol.session.seating import Seating
+from lanterne.protocol.session.state import SessionState
 from lanterne.protocol.wire import ProtocolError, check, printable
 
 
@@ -167,6 +170,36 @@ OUTSIDER = bytes(32)
 """The key the one-pass check replays as: no seat's (a small-order key signs nothing)."""
 
 
+class _EverySeatSeating(Seating):
+    """Genesis read knowing every seat's seed: each nonce must be the one its seed gives, and play runs on the
+    union of the seats' views with a :class:`~protocol.fair.reveal.RevealedTable`."""
+
+    seeds: dict[bytes, bytes]
+
+    def _check_genesis(self, entry: Entry) -> None:
+        if entry.body["nonce"] != hashlib.sha256(NONCE_DOMAIN + self.seeds[entry.author]).digest():
+            raise ReplayMismatch(f"entry {entry.seq}: the genesis nonce is not the one the seat's revealed seed "
+                                 f"gives", self.s.roster.seat_of(entry.author))
+
+    def _set_table(self, body, game) -> None:
+        if type(game).digest is Game.digest:        # the contract's digest: the same bytes, computed faster
+            game = _QuickDigest(game)
+        super()._set_table(body, game)
+
+    def _start_play(self) -> None:
+        s = self.s
+        assert s.game is not None
+        s.view = s.game.setup(players=len(s.seats), variant=s.variant, **s.options)
+        s.fair = RevealedTable(s.game_id, len(s.seats), [Drbg(self.seeds[k], FAIR_DOMAIN) for k in s.seats])
+        s.phases.fire(Trigger.NONCES_IN)
+        s.events.append(GameStarted(s.game_id))
+
+
+class _EverySeatPlay(Play):
+    def _text(self, state, action) -> str:
+        return ""   # the notation is for people; this replay's events are not shown (a problem is named again)
+
+
 class _EverySeat(Session):
     """Every seat's session in one replay, once every seat has revealed its seed.
 
@@ -180,28 +213,17 @@ class _EverySeat(Session):
     own code.
     """
 
-    seeds: dict[bytes, bytes]
+    seating_type = _EverySeatSeating
+    play_type = _EverySeatPlay
 
-    def _check_genesis(self, entry: Entry) -> None:
-        if entry.body["nonce"] != hashlib.sha256(NONCE_DOMAIN + self.seeds[entry.author]).digest():
-            raise ReplayMismatch(f"entry {entry.seq}: the genesis nonce is not the one the seat's revealed seed "
-                                 f"gives", self.roster.seat_of(entry.author))
+    def __init__(self, seeds: dict[bytes, bytes], games: Callable[[str], Game] | None):
+        self.seeds = seeds
+        super().__init__(None, host=False, seed=bytes(32), games=games, auto_join=False, public=OUTSIDER)
 
-    def _set_table(self, body, game) -> None:
-        if type(game).digest is Game.digest:        # the contract's digest: the same bytes, computed faster
-            game = _QuickDigest(game)
-        super()._set_table(body, game)
-
-    def _text(self, state, action) -> str:
-        return ""   # the notation is for people; this replay's events are not shown (a problem is named again)
-
-    def _start_play(self) -> None:
-        assert self.game is not None      # the table entry set it before play starts
-        self.view = self.game.setup(players=len(self.seats), variant=self.variant, **self.options)
-        self.fair = RevealedTable(self.game_id, len(self.seats),
-                                  [Drbg(self.seeds[k], FAIR_DOMAIN) for k in self.seats])
-        self._phases.fire(Trigger.NONCES_IN)
-        self._events.append(GameStarted(self.game_id))
+    def _wire(self, state: SessionState) -> None:
+        super()._wire(state)
+        assert isinstance(self.seating, _EverySeatSeating)
+        self.seating.seeds = self.seeds
 
 
 def check_every_seat(entries: list[Entry], seeds: dict[bytes, bytes],
@@ -213,8 +235,7 @@ def check_every_seat(entries: list[Entry], seeds: dict[bytes, bytes],
     seed, any problem), in which case the caller replays seat by seat, which
     names the first bad entry exactly as a live peer would.
     """
-    session = _EverySeat(None, host=False, seed=bytes(32), games=games, auto_join=False, public=OUTSIDER)
-    session.seeds = seeds
+    session = _EverySeat(seeds, games)
     try:
         session.replay_entries(entries)
     except Exception:  # any problem: the seat-by-seat replay names it

@@ -17,79 +17,72 @@ from lanterne.protocol.wire import ProtocolError, pack
 
 from .events import Dispute, Moved, ReplayMismatch, TableResolved
 from .kinds import MOVE
-from .phases import Phase, Trigger
-from .state import SessionState
+from .phases import Trigger
+from .state import SessionState, Steps
 
 
-class Play(SessionState):
-    """The play phase of :class:`~protocol.session.Session`."""
+class Play:
+    """The play phase: our moves and fair steps, and the reading of others'."""
 
-
-    @property
-    def my_turn(self) -> bool:
-        return (self.phase == Phase.PLAY and self.game is not None and self.view is not None
-                and not self.game.is_over(self.view) and self.next_actor() == self.my_seat)
-
-    def next_actor(self) -> int:
-        """The engine's next actor, or TABLE while a re-deal is being resolved."""
-        assert self.game is not None and self.view is not None
-        return TABLE if self.chance.redeal else self.game.next_actor(self.view)
+    def __init__(self, s: SessionState, steps: Steps):
+        self.s = s
+        self.steps = steps
 
     def legal_actions(self) -> list[Action]:
-        if not self.my_turn:
+        if not self.s.my_turn:
             return []
-        assert self.game is not None and self.view is not None and self.my_seat is not None
-        return self.game.legal_actions(self.view, self.my_seat)
+        assert self.s.game is not None and self.s.view is not None and self.s.my_seat is not None
+        return self.s.game.legal_actions(self.s.view, self.s.my_seat)
 
     def act(self, action: Action) -> list:
         """Play ``action`` for our seat; IllegalAction (not a protocol error) if it cannot be played."""
-        if not self.my_turn:
+        if not self.s.my_turn:
             raise IllegalAction("it is not our turn")
-        assert self.game is not None and self.view is not None and self.my_seat is not None
+        assert self.s.game is not None and self.s.view is not None and self.s.my_seat is not None
         action = as_action(action)
-        before = self.view
-        after, events = self.game.apply(before, action)
+        before = self.s.view
+        after, events = self.s.game.apply(before, action)
         slots = self._made_public(before, after)
-        body: dict[str, Any] = {"action": list(action), "digest": self.game.digest(after)}
+        body: dict[str, Any] = {"action": list(action), "digest": self.s.game.digest(after)}
         if slots:
-            body["proof"] = self.fair.prove(slots)
-            self.steps.append((self.my_seat, "fair_claim",
+            body["proof"] = self.s.fair.prove(slots)
+            self.s.steps.append((self.s.my_seat, "fair_claim",
                                {"slots": slots, "ids": [after.cards.ids[s] for s in slots], "proof": body["proof"]}))
         text = self._text(before, action)
-        self.writer.write(self, MOVE, body)
-        self.view = after
-        self._events.append(Moved(self.my_seat, action, text, tuple(events), len(self.chain) - 1))
-        self._advance_safely()
-        return self._flush()
+        self.s.writer.write(self.s, MOVE, body)
+        self.s.view = after
+        self.s.events.append(Moved(self.s.my_seat, action, text, tuple(events), len(self.s.chain) - 1))
+        self.steps.advance_safely()
+        return self.s.flush()
 
-    def _on_play(self, entry: Entry, blame: int | None) -> None:
-        seat = self.roster.seat_of(entry.author)
+    def on_play(self, entry: Entry, blame: int | None) -> None:
+        seat = self.s.roster.seat_of(entry.author)
         assert seat is not None     # (the chain lets only seats write during play)
-        if self.next_actor() != TABLE:
+        if self.s.next_actor() != TABLE:
             self._on_move(entry, seat)
             return
-        if seat == self.my_seat:
+        if seat == self.s.my_seat:
             raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1} would not have written this", seat)
         try:
-            self.fair.consume(seat, entry.kind, entry.body)
-        except self._fairmod.CheatDetected as e:
+            self.s.fair.consume(seat, entry.kind, entry.body)
+        except self.s.fairmod.CheatDetected as e:
             if e.seat is not None:
                 raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
-            self._append(entry)      # a sound message that opened a tampered deck
-            self.steps.append((seat, entry.kind, entry.body))
+            self.s.append(entry)      # a sound message that opened a tampered deck
+            self.s.steps.append((seat, entry.kind, entry.body))
             raise Dispute(f"entry {entry.seq}: {e}", None) from None
-        self._append(entry)
-        self.steps.append((seat, entry.kind, entry.body))
+        self.s.append(entry)
+        self.s.steps.append((seat, entry.kind, entry.body))
 
     def _on_move(self, entry: Entry, seat: int) -> None:
-        assert self.game is not None and self.view is not None
+        assert self.s.game is not None and self.s.view is not None
         body = entry.body
         action = as_action(body["action"])
         if not action or not isinstance(action[0], str):
             raise ProtocolError(f"entry {entry.seq}: an action is a list whose first item names its kind", seat)
-        before = self.view
+        before = self.s.view
         try:
-            after, events = self.game.apply(before, action)
+            after, events = self.s.game.apply(before, action)
         except IllegalAction as e:
             raise ProtocolError(f"entry {entry.seq}: illegal move by seat {seat + 1}: {e}", seat) from None
         except (RulesError, KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
@@ -101,68 +94,68 @@ class Play(SessionState):
             if proof is None:
                 raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} plays hidden cards without a proof", seat)
             claimed = [after.cards.ids[s] for s in slots]
-            if seat == self.my_seat:
-                if pack(self.fair.prove(slots)) != pack(proof):
+            if seat == self.s.my_seat:
+                if pack(self.s.fair.prove(slots)) != pack(proof):
                     raise ReplayMismatch(f"entry {entry.seq}: seat {seat + 1}'s proof is not its keys", seat)
             else:
                 try:
-                    self.fair.check_claims(seat, slots, claimed, proof)
-                except self._fairmod.CheatDetected as e:
+                    self.s.fair.check_claims(seat, slots, claimed, proof)
+                except self.s.fairmod.CheatDetected as e:
                     if e.seat is not None:
                         raise ProtocolError(f"entry {entry.seq}: {e}", e.seat) from None
-                    self._append(entry)      # sound keys that open a tampered deck: the audit must decide
+                    self.s.append(entry)      # sound keys that open a tampered deck: the audit must decide
                     raise Dispute(f"entry {entry.seq}: {e}", None) from None
             step = {"slots": slots, "ids": claimed, "proof": proof}
         elif proof is not None:
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1} sends a proof but plays no hidden card", seat)
-        digest = self.game.digest(after)
+        digest = self.s.game.digest(after)
         if digest != body["digest"]:
             raise ProtocolError(f"entry {entry.seq}: seat {seat + 1}'s state digest differs from ours after "
                                 f"{self._text(before, action)}", seat)
-        self._append(entry)
+        self.s.append(entry)
         if slots:
-            self.steps.append((seat, "fair_claim", step))
-        self.view = after
-        self._events.append(Moved(seat, action, self._text(before, action), tuple(events), entry.seq))
+            self.s.steps.append((seat, "fair_claim", step))
+        self.s.view = after
+        self.s.events.append(Moved(seat, action, self._text(before, action), tuple(events), entry.seq))
 
-    def _step_play(self) -> bool:
+    def step_play(self) -> bool:
         """What needs nobody else during play: the end of the game, a table outcome, our fair step."""
-        assert self.game is not None and self.view is not None
-        if not self.chance.redeal and self.game.is_over(self.view):
-            if self.chance.op is not None:
+        assert self.s.game is not None and self.s.view is not None
+        if not self.s.chance.redeal and self.s.game.is_over(self.s.view):
+            if self.s.chance.op is not None:
                 raise ProtocolError("the game ended while the table was busy", None)
-            self._phases.fire(Trigger.GAME_OVER)
+            self.s.phases.fire(Trigger.GAME_OVER)
             return True
-        if self.next_actor() != TABLE:
+        if self.s.next_actor() != TABLE:
             return False
-        if self.chance.op is None:
-            self.chance.op = self.chance.redeal[0] if self.chance.redeal else self.game.table_op(self.view)
-            self.fair.begin(self.chance.op, self.view)
-        expected = self.fair.expected()
+        if self.s.chance.op is None:
+            self.s.chance.op = self.s.chance.redeal[0] if self.s.chance.redeal else self.s.game.table_op(self.s.view)
+            self.s.fair.begin(self.s.chance.op, self.s.view)
+        expected = self.s.fair.expected()
         if expected is None:
-            op, outcome = self.chance.op, self.fair.outcome()
+            op, outcome = self.s.chance.op, self.s.fair.outcome()
             assert op is not None
             events: Sequence[Any]
             try:
-                if self.chance.redeal:
-                    self.view, events = redeal.apply_redeal(self.view, op, outcome), []
-                    self.chance.redeal.popleft()
+                if self.s.chance.redeal:
+                    self.s.view, events = redeal.apply_redeal(self.s.view, op, outcome), []
+                    self.s.chance.redeal.popleft()
                 else:
-                    self.view, events = self.game.apply(self.view, outcome)
+                    self.s.view, events = self.s.game.apply(self.s.view, outcome)
             except (IllegalAction, RulesError) as e:
                 raise ProtocolError(f"the table's outcome does not apply: {e}", None) from None
-            self.chance.op = None
-            self._events.append(TableResolved(op, outcome, tuple(events)))
-            if op.face_down and op.to in self.replaced.values():
+            self.s.chance.op = None
+            self.s.events.append(TableResolved(op, outcome, tuple(events)))
+            if op.face_down and op.to in self.s.replaced.values():
                 # A computer's cards are public, like the dummy's in bridge: its host (the claimer) sees them
                 # anyway, so every other seat must too (docs/protocol.md, "Claims").
-                self.chance.redeal.append(TableOp(REVEAL, redeal.REDEAL_PILE, op.slots, why="a computer's cards are public"))
+                self.s.chance.redeal.append(TableOp(REVEAL, redeal.REDEAL_PILE, op.slots, why="a computer's cards are public"))
             return True
-        if expected != self.my_seat or not self.writer.may_write(self):
+        if expected != self.s.my_seat or not self.s.writer.may_write(self.s):
             return False
-        kind, body = self.fair.produce()
-        self.writer.write(self, kind, body)
-        self.steps.append((expected, kind, body))
+        kind, body = self.s.fair.produce()
+        self.s.writer.write(self.s, kind, body)
+        self.s.steps.append((expected, kind, body))
         return True
 
     def _made_public(self, before: State, after: State) -> list[int]:
@@ -172,8 +165,8 @@ class Play(SessionState):
         return [s for s in range(len(a)) if a[s] == everyone and (s >= len(b) or b[s] != everyone)]
 
     def _text(self, state: State, action: Action) -> str:
-        assert self.game is not None
+        assert self.s.game is not None
         try:
-            return self.game.format_action(state, action)
+            return self.s.game.format_action(state, action)
         except Exception:  # notation is for people; never let it break the protocol
             return " ".join(str(x) for x in action)

@@ -25,7 +25,7 @@ end       seat k, k = results so far                  end                    our
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable, Protocol
 
 from lanterne.engines.core import TABLE
 from lanterne.protocol.log import Entry
@@ -36,24 +36,33 @@ from .kinds import AGREE, END, FAIR_FINAL, GENESIS, HELLO, MOVE, REFUSE, TABLE_K
 from .phases import Phase
 from .play import Play
 from .seating import Seating
-from .state import SessionState as Session
+from .state import SessionState
+
+
+class Groups(Protocol):
+    """The phase groups a reader or a step belongs to (the session owns them)."""
+
+    seating: Seating
+    play: Play
+    ending: Ending
+    claims: Claims
 
 
 @dataclass(frozen=True)
 class Rule:
     """One row of the table (see the module docstring)."""
 
-    writer: Callable[["Session"], int | None]
+    writer: Callable[[SessionState], int | None]
     """The seat that writes the next entry (None: nobody known yet, or any newcomer)."""
-    accepts: Callable[["Session"], Callable[[str], bool]]
+    accepts: Callable[[SessionState], Callable[[str], bool]]
     """Whether a kind may come now from that writer."""
-    refusal: Callable[["Session", int | None, str], str]
+    refusal: Callable[[SessionState, int | None, str], str]
     """The reason a kind is refused (``seat``: the author's seat, ``kind``)."""
-    reader: Callable[[Any, Entry, int | None], None]
+    reader: Callable[[Groups, Entry, int | None], None]
     """Reads an accepted entry (``blame``: the seat its author holds, if any)."""
-    step: Callable[[Any], bool] | None
+    step: Callable[[Groups], bool] | None
     """Writes what we write next (True: it wrote, and the loop goes on)."""
-    also: Callable[["Session", int | None, str], bool] | None = None
+    also: Callable[[SessionState, int | None, str], bool] | None = None
     """Whether a seat other than the writer may write a kind here (the claimer closing at a table of two)."""
 
 
@@ -61,27 +70,27 @@ def _seat_name(seat: int | None) -> str:
     return str(seat + 1) if seat is not None else "?"
 
 
-def _play_writer(s: "Session") -> int | None:
+def _play_writer(s: SessionState) -> int | None:
     actor = s.next_actor()
     if actor == TABLE:
         return s.fair.expected() if s.chance.op is not None else None
     return actor
 
 
-def _play_accepts(s: "Session") -> Callable[[str], bool]:
+def _play_accepts(s: SessionState) -> Callable[[str], bool]:
     if s.next_actor() == TABLE:
         return lambda kind: kind.startswith("fair_") and kind != FAIR_FINAL
     return lambda kind: kind == MOVE
 
 
-def _play_refusal(s: "Session", seat: int | None, kind: str) -> str:
+def _play_refusal(s: SessionState, seat: int | None, kind: str) -> str:
     actor = s.next_actor()
     if actor == TABLE:
         return f"the table is resolving {s.chance.op.kind if s.chance.op is not None else 'a step'}; {kind} is not a table message"
     return f"seat {actor + 1} must move, not send {kind}"
 
 
-def _only(*kinds: str) -> Callable[["Session"], Callable[[str], bool]]:
+def _only(*kinds: str) -> Callable[[SessionState], Callable[[str], bool]]:
     allowed = frozenset(kinds)
     return lambda s: allowed.__contains__
 
@@ -90,28 +99,28 @@ _REVEALS = Rule(
     writer=lambda s: len(s.finals),
     accepts=_only(FAIR_FINAL),
     refusal=lambda s, seat, kind: f"the game is over; seat {_seat_name(seat)} must reveal its secrets, not send {kind}",
-    reader=Ending._on_final, step=Ending._step_final)
+    reader=lambda g, entry, blame: g.ending.on_final(entry, blame), step=lambda g: g.ending.step_final())
 
 RULES: dict[Phase, Rule] = {
     Phase.HELLO: Rule(
         writer=lambda s: None,
         accepts=_only(HELLO, TABLE_KIND),
         refusal=lambda s, seat, kind: f"expected a hello or the table, got {kind}",
-        reader=Seating._on_hello, step=None),
+        reader=lambda g, entry, blame: g.seating.on_hello(entry, blame), step=None),
     Phase.GENESIS: Rule(
-        writer=lambda s: len(s.chain) - s._genesis_start,
+        writer=lambda s: len(s.chain) - s.genesis_start,
         accepts=_only(GENESIS),
         refusal=lambda s, seat, kind: f"expected a genesis nonce, got {kind}",
-        reader=Seating._on_genesis, step=Seating._step_genesis),
+        reader=lambda g, entry, blame: g.seating.on_genesis(entry, blame), step=lambda g: g.seating.step_genesis()),
     Phase.PLAY: Rule(
         writer=_play_writer, accepts=_play_accepts, refusal=_play_refusal,
-        reader=Play._on_play, step=Play._step_play),
+        reader=lambda g, entry, blame: g.play.on_play(entry, blame), step=lambda g: g.play.step_play()),
     Phase.CLAIM: Rule(
         writer=lambda s: s.claiming.writer if s.claiming is not None else None,
         accepts=_only(AGREE, REFUSE),
         refusal=lambda s, seat, kind: (f"seat {_seat_name(seat)} must answer the claim against seat "
                                        f"{s.claiming.seat + 1 if s.claiming else '?'} (agree or refuse), not send {kind}"),
-        reader=Claims._on_answer, step=Claims._step_answer,
+        reader=lambda g, entry, blame: g.claims.on_answer(entry, blame), step=lambda g: g.claims.step_answer(),
         also=lambda s, seat, kind: (kind == AGREE and s.claiming is not None and seat == s.claiming.by
                                     and s.claiming.replaces and s.claiming.table_of_two)),
     Phase.FINAL: _REVEALS,
@@ -120,7 +129,7 @@ RULES: dict[Phase, Rule] = {
         writer=lambda s: len(s.ends),
         accepts=_only(END),
         refusal=lambda s, seat, kind: f"seat {_seat_name(seat)} must sign the result, not send {kind}",
-        reader=Ending._on_end, step=Ending._step_end),
+        reader=lambda g, entry, blame: g.ending.on_end(entry, blame), step=lambda g: g.ending.step_end()),
 }
 """The table. Phases absent from it (over, aborted, replaced) accept nothing and write nothing."""
 

@@ -14,13 +14,15 @@ The whole game is ONE hash chain with a total order; at every point exactly
 one seat may write the next entry (and any member may end the game with an
 ``abort``). The phases and what moves the game between them are the table
 of :mod:`.phases`; who writes in each and what it may send, the table of
-:mod:`.rules`; each phase's reading and writing is in its module
-(:mod:`.seating`, :mod:`.play`, :mod:`.ending`, :mod:`.claims`); where
-an entry belongs in the chain is :mod:`.chain`; whether our entries are
-signed now or read back from a log is the writer (:mod:`.writers`). The
-session's state is in small parts (docs/architecture.md, "The session's
-parts"): the phase, the claim under way, the clocks, the roster, the terms
-of the table, the fair table, the outcome.
+:mod:`.rules`; each phase's reading and writing is a group object the
+session owns (:mod:`.seating`, :mod:`.play`, :mod:`.ending`,
+:mod:`.claims`), handed the shared state (:mod:`.state`) and the steps it
+asks of the others, never the session; where an entry belongs in the
+chain is :mod:`.chain`; whether our entries are signed now or read back
+from a log is the writer (:mod:`.writers`). The state is in small parts
+(docs/architecture.md, "The session's parts"): the chain, the phase, the
+claim under way, the clocks, the roster, the terms of the table, the fair
+table, the outcome.
 
 Every protocol breach ends the game with an ``abort`` entry naming the seat
 at fault and carrying the offending bytes as evidence, and only on evidence
@@ -34,38 +36,65 @@ seat) prove nothing against anyone: they are dropped with a
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 from collections import deque
-from typing import Callable, Sequence
+from typing import Any, Callable, Generic, Sequence, TypeVar, overload
 
-from lanterne.engines.core import Game, RulesError, State
+from lanterne.engines.core import Action, Game, RulesError, State, TableOp
 from lanterne.protocol import identity as ids
 from lanterne.protocol.log import VERSION, Entry, open_entry
 from lanterne.protocol.wire import ProtocolError, check
 
 from . import chain
-from .chance import Chance
+from .chain import Chain
+from .chance import Chance, Step
 from .claim import Claim
-from .clocks import Clocks
+from .claims import Claims
+from .clocks import Awaiting, Clocks
 from .ending import Ending
 from .events import Dispute, Dropped, OutOfPlace, ReplayEnd, ReplayMismatch
 from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
-                    TABLE_NONCE_DOMAIN,
-                    fair, schemas)
-from .outcome import Outcome
-from .phases import Phase, PhaseState
-from .rules import RULES
+                    TABLE_NONCE_DOMAIN)
+from .outcome import Outcome, Result
+from .phases import Phase
 from .play import Play
-from .claims import Claims
-from .roster import Roster
+from .roster import Member, Roster
+from .rules import RULES
 from .seating import Seating
+from .state import SessionState, Steps
 from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
 
+T = TypeVar("T")
 
-class Session(Seating, Play, Ending, Claims):
+
+class _Shared(Generic[T]):
+    """A piece of the session's state, read (and, where a caller sets it, written) through the front door."""
+
+    def __set_name__(self, _owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, _owner: type | None = None) -> "_Shared[T]": ...
+
+    @overload
+    def __get__(self, obj: "Session", _owner: type | None = None) -> T: ...
+
+    def __get__(self, obj: "Session | None", _owner: type | None = None) -> "T | _Shared[T]":
+        return self if obj is None else getattr(obj.state, self.name)
+
+    def __set__(self, obj: "Session", value: T) -> None:
+        setattr(obj.state, self.name, value)
+
+
+class Session:
     """One peer's side of one game. See the module docstring and :mod:`.phases`."""
+
+    seating_type: type[Seating] = Seating
+    play_type: type[Play] = Play
+    """The group classes (a verifier that knows every seat's seed reads genesis and play its own way)."""
 
     def __init__(self, identity: ids.Identity | None, *, host: bool, name: str = "",
                  game: Game | None = None, players: int = 2, variant: str = "standard",
@@ -74,55 +103,152 @@ class Session(Seating, Play, Ending, Claims):
                  timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
                  guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END,
                  move_clock: float | None = None, spectators: bool = False):
-        self.identity = identity
         key = identity.public if identity is not None else public
         if key is None:
             raise ValueError("a session needs an identity (or a public key to replay)")
-        self.public: bytes = key
-        self.host = host
-        self.name = name
         if host and game is not None:
             game.check_options(len(guests) + 1 if guests else players, variant)   # a local mistake: RulesError
-        self._proposal = (game, players, variant, dict(options or {}))
         if on_gone not in ON_GONE:
             raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
-        self.terms = Terms(None, variant, {}, on_gone, spectators)
-        """The game and its rules for this table (the host's proposal until the table is signed)."""
-        self.require_on_gone: str | None = None
-        """A guest's condition: at its genesis turn it leaves (an abort naming itself) a table with another policy."""
-        self.seed = seed if seed is not None else os.urandom(32)
-        self.games = games
-        """Resolves a table's game id (None: the registry, or the host's own proposal)."""
-        self.writer: LiveWriter | ReplayWriter = LiveWriter(store)
-        self.clocks = Clocks(timeout, move_clock)
-        """The claim time and the move clock (the host's, signed in the table as ``claim_ms`` and ``move_ms``)."""
-        self.auto_join = auto_join
-        self.guests = list(guests) if guests else None
-        """The host's list of guest keys in join order (known from the lobby); None: first come."""
-        self._schemas = schemas()
-        self._fairmod = fair
-        """The fair-table module (a test swaps in a cheating one)."""
-
-        self.chain: list[Entry] = []
-        self._phases = PhaseState()
-        self.roster = Roster(self.public)
-        self.game_id: bytes = b""
-        self.view: State | None = None
-        self.chance = Chance()
-        self._genesis_start = 0
-        self.outcome = Outcome()
-        self._events: list = []
-        self.claiming: Claim | None = None
-        """The claim (or replace) the seats answer now (:mod:`.claims`)."""
-        self._held: dict[bytes, tuple[Entry, int]] = {}
-        """A claim against our seat at a place our own entry holds, and the answers built on it, by hash: (the
-        claim, agreements so far) (:meth:`.claims.Claims._claimed_while_gone`)."""
-        self.consent: Callable[[int], bool | None] | None = None
-        """Our clock's answer to a claim against a seat (see :class:`.claims.Claims`); None: we agree."""
-        self.replaced_at = 0
-        """Index of the replace entry under way or done (entries by its seat's key from there on are dropped)."""
+        self._wire(SessionState(identity, key, host=host, name=name,
+                                seed=seed if seed is not None else os.urandom(32), games=games,
+                                writer=LiveWriter(store), auto_join=auto_join,
+                                guests=list(guests) if guests else None,
+                                terms=Terms(None, variant, {}, on_gone, spectators), clocks=Clocks(timeout, move_clock),
+                                proposal=(game, players, variant, dict(options or {}))))
         self.replayed_events: list = []
         """What a replay with ``keep_events`` said, in order."""
+
+    def _wire(self, state: SessionState) -> None:
+        """Own ``state`` and the phase groups over it, each handed the steps it asks of the others."""
+        self.state = state
+        steps = Steps(expected_seat=self._expected_seat, waiting_for=self.waiting_for,
+                      advance_safely=self._advance_safely,
+                      abort=lambda reason, culprit, evidence, audit: self.ending.abort(reason, culprit, evidence, audit),
+                      write_claim=lambda seat, reason, clock: self.claims.write_claim(seat, reason, clock),
+                      close_unanswered=lambda: self.claims.close_unanswered(), trial=self._trial)
+        self.seating = self.seating_type(state, steps)
+        self.play = self.play_type(state, steps)
+        self.ending = Ending(state, steps)
+        self.claims = Claims(state, steps)
+
+    # ------------------------------------------------------------------ the state, as callers read it
+    identity: _Shared[ids.Identity | None] = _Shared()
+    public: _Shared[bytes] = _Shared()
+    host: _Shared[bool] = _Shared()
+    name: _Shared[str] = _Shared()
+    seed: _Shared[bytes] = _Shared()
+    games: _Shared[Callable[[str], Game] | None] = _Shared()
+    writer: _Shared[LiveWriter | ReplayWriter] = _Shared()
+    auto_join: _Shared[bool] = _Shared()
+    guests: _Shared[list[bytes] | None] = _Shared()
+    require_on_gone: _Shared[str | None] = _Shared()
+    consent: _Shared[Callable[[int], bool | None] | None] = _Shared()
+    chain: _Shared[Chain] = _Shared()
+    view: _Shared[State | None] = _Shared()
+    claiming: _Shared[Claim | None] = _Shared()
+    roster: _Shared[Roster] = _Shared()
+    terms: _Shared[Terms] = _Shared()
+    chance: _Shared[Chance] = _Shared()
+    clocks: _Shared[Clocks] = _Shared()
+    outcome: _Shared[Outcome] = _Shared()
+    store: _Shared[Callable[[bytes], None] | None] = _Shared()
+    head: _Shared[tuple[int, bytes]] = _Shared()
+    game_id: _Shared[bytes] = _Shared()
+    replaced_at: _Shared[int] = _Shared()
+    peers: _Shared[list[Member]] = _Shared()
+    seats: _Shared[list[bytes]] = _Shared()
+    names: _Shared[list[str]] = _Shared()
+    my_seat: _Shared[int | None] = _Shared()
+    replaced: _Shared[dict[bytes, int]] = _Shared()
+    game: _Shared[Game | None] = _Shared()
+    variant: _Shared[str] = _Shared()
+    options: _Shared[dict] = _Shared()
+    on_gone: _Shared[str] = _Shared()
+    spectators: _Shared[bool] = _Shared()
+    result: _Shared[Result | None] = _Shared()
+    finals: _Shared[dict[int, dict]] = _Shared()
+    ends: _Shared[dict[int, dict]] = _Shared()
+    fair: _Shared[Any] = _Shared()
+    steps: _Shared[list[Step]] = _Shared()
+    old_steps: _Shared[list[Step]] = _Shared()
+    epoch: _Shared[int] = _Shared()
+    table_op: _Shared[TableOp | None] = _Shared()
+    timeout: _Shared[float | None] = _Shared()
+    move_clock: _Shared[float | None] = _Shared()
+    claim_signed: _Shared[bool] = _Shared()
+    min_claim: _Shared[float | None] = _Shared()
+    phase: _Shared[Phase] = _Shared()
+    over: _Shared[bool] = _Shared()
+    my_turn: _Shared[bool] = _Shared()
+
+    def next_actor(self) -> int:
+        """The engine's next actor, or TABLE while a re-deal is being resolved."""
+        return self.state.next_actor()
+
+    def scores_so_far(self) -> tuple[int, ...] | None:
+        """The public scores of the position reached (None before play)."""
+        return self.state.scores_so_far()
+
+    # ------------------------------------------------------------------ what the groups do, asked at the door
+    def join(self) -> list:
+        """A guest writes its hello (automatic with ``auto_join`` once the host's is in)."""
+        return self.seating.join()
+
+    def legal_actions(self) -> list[Action]:
+        return self.play.legal_actions()
+
+    def act(self, action: Action) -> list:
+        """Play ``action`` for our seat; IllegalAction (not a protocol error) if it cannot be played."""
+        return self.play.act(action)
+
+    def resign(self, reason: str = "resigned") -> list:
+        """Give up (also how a peer refuses a reveal): an abort naming ourselves."""
+        return self.ending.resign(reason)
+
+    def tick(self, now: float, here: bool = False) -> list:
+        """Time passes: claim against the awaited seat if it is late (:meth:`.ending.Ending.tick`)."""
+        return self.ending.tick(now, here)
+
+    def watch(self, now: float | None, here: bool = False) -> None:
+        """Run the clocks for the awaited seat from ``now`` (:meth:`.ending.Ending.watch`)."""
+        self.ending.watch(now, here)
+
+    @property
+    def claim_due(self) -> float | None:
+        """When the claim against the awaited seat falls due (None: no clock)."""
+        return self.ending.claim_due
+
+    def awaiting(self) -> Awaiting | None:
+        """The seat the chain waits for and since when its clocks run (None: nobody, or the game is over)."""
+        return self.ending.awaiting()
+
+    def computer_key_material(self, seat: int) -> bytes:
+        return self.claims.computer_key_material(seat)
+
+    def computer_secrets(self, seat: int) -> tuple[ids.Identity, bytes]:
+        """The identity and session seed of the computer we would host for ``seat`` (from our seed)."""
+        return self.claims.computer_secrets(seat)
+
+    def may_replace(self, seat: int) -> bool:
+        """Whether a claim against ``seat`` gives it to a computer (else the claim, once agreed, ends the game)."""
+        return self.claims.may_replace(seat)
+
+    def replace(self, seat: int) -> list:
+        """Ask the others to give the gone ``seat`` to a computer we host."""
+        return self.claims.replace(seat)
+
+    def claim(self, seat: int, why: str) -> list:
+        """Claim against the awaited ``seat`` now, without the claim time (the seat said it left for good)."""
+        return self.claims.claim(seat, why)
+
+    def step(self) -> list:
+        """Write what we may write now: an answer to a claim that waited for our own clock."""
+        return self.claims.step()
+
+    def replacing_us(self, key: bytes) -> bool:
+        """Whether ``key`` is the computer named by a replace against our seat that we hold aside."""
+        return self.state.chain.replacing(key)
 
     # ------------------------------------------------------------------ API
 
@@ -137,9 +263,9 @@ class Session(Seating, Play, Ending, Claims):
                           "table": hashlib.sha256(TABLE_NONCE_DOMAIN + self.seed).digest()}
             if self.guests:
                 body["guests"] = self.guests
-            self.writer.write(self, HELLO, body)
-            self._after_hello_entry(self.chain[-1])
-        return self._flush()
+            self.writer.write(self.state, HELLO, body)
+            self.seating.after_hello_entry(self.chain[-1])
+        return self.state.flush()
 
     def waiting_for(self) -> int | None:
         """The seat whose entry comes next (None before the seats are set or when over)."""
@@ -168,15 +294,15 @@ class Session(Seating, Play, Ending, Claims):
         except OutOfPlace as e:
             if on_error == "raise":
                 raise
-            self._events.append(Dropped(str(e), sender, e.hostile))
+            self.state.events.append(Dropped(str(e), sender, e.hostile))
         except Dispute as e:
-            self._abort(str(e), None, [], audit=True)
+            self.ending.abort(str(e), None, [], audit=True)
         except ProtocolError as e:
             if on_error == "raise":
                 raise
-            self._abort(str(e), e.seat, [entry.raw])
+            self.ending.abort(str(e), e.seat, [entry.raw])
         self._advance_safely()
-        return self._flush()
+        return self.state.flush()
 
     # ------------------------------------------------------------ replay
 
@@ -202,8 +328,8 @@ class Session(Seating, Play, Ending, Claims):
         s = cls(identity, host=entries[0].author == public, seed=seed, games=games, auto_join=False, public=public)
         s.replay_entries(entries, check_evidence)
         if keep_events:
-            s.replayed_events = s._events
-        s._events = []
+            s.replayed_events = s.state.events
+        s.state.events = []
         return s
 
     @classmethod
@@ -221,11 +347,11 @@ class Session(Seating, Play, Ending, Claims):
         s.writer, s.auto_join, s.name = LiveWriter(store), True, name
         if not s.claim_signed:      # a restart keeps the table's signed claim time, not its own setting
             s.timeout = timeout
-        s._proposal = (game, players, variant, dict(options or {}))
-        s.guests = list(guests) if guests else s._listed_guests() if s.host else None
+        s.state.proposal = (game, players, variant, dict(options or {}))
+        s.guests = list(guests) if guests else s.seating.listed_guests() if s.host else None
         if not s.host and s.phase == Phase.HELLO and s.chain:
-            s._maybe_join()
-            s._after_hello()
+            s.seating.maybe_join()
+            s.seating.after_hello()
         s._advance_safely()      # what we would have written next; its events come with the next call
         return s
 
@@ -264,11 +390,25 @@ class Session(Seating, Play, Ending, Claims):
         finally:
             self.writer = LiveWriter(None)
 
-    # ------------------------------------------------------------ who is who
+    # ------------------------------------------------------------ the driver: the tables of .rules applied
+    def feed(self, entry: Entry) -> None:
+        """Read one entry as it arrived, unknown sender (a trial fed an abort's evidence)."""
+        self._receive(entry, None)
+
+    def advance(self) -> None:
+        """Do every step that needs nobody else (a trial stepped on)."""
+        self._advance()
+
+    def _trial(self) -> "Session":
+        """A copy of this session at this position that can be fed an entry or stepped without changing us."""
+        twin = copy.copy(self)
+        twin._wire(self.state.copy())
+        return twin
+
 
     def _expected_seat(self) -> int | None:
         rule = RULES.get(self.phase)
-        return rule.writer(self) if rule is not None else None
+        return rule.writer(self.state) if rule is not None else None
 
     # ------------------------------------------------------------ reading an entry
 
@@ -277,7 +417,7 @@ class Session(Seating, Play, Ending, Claims):
             return  # a resent entry we already hold: harmless
         c = self.claiming
         leaving = self.seats[c.seat] if c is not None and c.replaces else None
-        if ((entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.replaced_at
+        if ((entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.chain.replaced_at
                 and entry.kind != REFUSE):
             return  # a replaced peer that came back late: it learns of its replacement from our entries
         self._accept(entry, sender)
@@ -287,12 +427,12 @@ class Session(Seating, Play, Ending, Claims):
         author_seat = self.roster.seat_of(entry.author)
         blame = author_seat
         if self.seats and author_seat is None and entry.author not in self.replaced \
-                and not (entry.prev in self._held and self.replacing_us(entry.author)):
+                and not (entry.prev in self.chain.held and self.chain.replacing(entry.author)):
             raise OutOfPlace(f"entry {entry.seq} ({entry.kind}) is signed by {ids.fingerprint(entry.author)}, "
                              f"who holds no seat here", hostile=True)
-        if chain.place(self, entry, blame) == chain.HELD:
+        if chain.place(self.state, self.claims, entry, blame) == chain.HELD:
             return
-        schema = self._schemas.get(entry.kind)
+        schema = self.state.schemas.get(entry.kind)
         if schema is None:
             raise ProtocolError(f"entry {entry.seq}: unknown message kind {entry.kind!r}", blame)
         try:
@@ -300,21 +440,21 @@ class Session(Seating, Play, Ending, Claims):
         except ProtocolError as e:
             raise ProtocolError(f"entry {entry.seq} by {self.roster.seat_label(entry.author)}: {e}", blame) from None
         if entry.kind == ABORT:
-            self._read_abort(entry, blame)
+            self.ending.read_abort(entry, blame)
             return
         if entry.kind in (CLAIM, REPLACE):
-            self._read_claim(entry, blame)
+            self.claims.read_claim(entry, blame)
             return
         rule = RULES.get(self.phase)
         if rule is None:
             raise ProtocolError(f"entry {entry.seq} ({entry.kind}) comes after the end of the game", blame)
-        expected = rule.writer(self)
+        expected = rule.writer(self.state)
         if (expected is not None and entry.author != self.seats[expected]
-                and not (rule.also is not None and rule.also(self, author_seat, entry.kind))):
+                and not (rule.also is not None and rule.also(self.state, author_seat, entry.kind))):
             raise ProtocolError(f"entry {entry.seq} ({entry.kind}) is {self.roster.seat_label(self.seats[expected])}'s to "
                                 f"write, not {self.roster.seat_label(entry.author)}'s (wrong author)", blame)
-        if not rule.accepts(self)(entry.kind):
-            raise ProtocolError(f"entry {entry.seq}: {rule.refusal(self, author_seat, entry.kind)}", blame)
+        if not rule.accepts(self.state)(entry.kind):
+            raise ProtocolError(f"entry {entry.seq}: {rule.refusal(self.state, author_seat, entry.kind)}", blame)
         rule.reader(self, entry, blame)
 
     # ------------------------------------------------------------ what needs nobody else
@@ -324,7 +464,7 @@ class Session(Seating, Play, Ending, Claims):
             self._advance()
         except ProtocolError as e:
             if not self.over:
-                self._abort(str(e), e.seat, [])
+                self.ending.abort(str(e), e.seat, [])
 
     def _advance(self) -> None:
         """Do every step that needs nobody else: table outcomes, our table messages, finals, ends."""
@@ -337,9 +477,9 @@ class Session(Seating, Play, Ending, Claims):
                                 None)
         except ReplayEnd:
             return
-        except self._fairmod.CheatDetected as e:
+        except self.state.fairmod.CheatDetected as e:
             raise ProtocolError(str(e), e.seat) from None
-        except self._fairmod.FairError as e:
+        except self.state.fairmod.FairError as e:
             raise ProtocolError(f"the fair table failed: {e}", None) from None
 
 

@@ -1,25 +1,31 @@
-"""What every phase group of the session reads: its parts and the views of them, declared once.
+"""The state a session's phase groups share: its parts and the views of them, and the steps a group asks for.
 
-:class:`SessionState` names each piece of a session's state with its type
-(the parts are built by :class:`~.session.Session`), the read-only views
-the phase groups and the callers use, and the steps one phase group asks
-of another; the phase groups (:mod:`.seating`, :mod:`.play`,
-:mod:`.ending`, :mod:`.claims`) extend it, so a type checker sees every
-name they use.
+:class:`SessionState` holds each piece of a session's state (most of it in
+small parts: the chain, the phase, the claim under way, the clocks, the
+roster, the terms, the fair table, the outcome) and the read-only views
+the phase groups and the callers use. The phase groups (:mod:`.seating`,
+:mod:`.play`, :mod:`.ending`, :mod:`.claims`) are objects the
+:class:`~.session.Session` owns; each is handed this state and the
+:class:`Steps` it asks of the others, never the session itself, as h11's
+``Connection`` owns a ``ConnectionState``.
 """
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
-from lanterne.engines.core import Game, State, TableOp
+from lanterne.engines.core import TABLE, Game, State, TableOp
 from lanterne.protocol import identity as ids
-from lanterne.protocol.log import FIRST_PREV, Entry
+from lanterne.protocol.log import Entry
 
+from .chain import Chain
 from .chance import Chance, Step
 from .claim import Claim
 from .clocks import Clocks
+from .kinds import fair, schemas
 from .outcome import Outcome, Result
 from .phases import OVER_PHASES, Phase, PhaseState
 from .roster import Member, Roster
@@ -27,37 +33,79 @@ from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
 
 
-class SessionState:
-    """A session's state (see :class:`~.session.Session` for what each piece means)."""
+class Trial(Protocol):
+    """A copy of the session at one position, fed an abort's evidence (or stepped) without changing it."""
 
-    identity: ids.Identity | None
-    public: bytes
-    host: bool
-    name: str
-    seed: bytes
-    games: Callable[[str], Game] | None
-    writer: LiveWriter | ReplayWriter
-    auto_join: bool
-    guests: list[bytes] | None
-    require_on_gone: str | None
-    consent: Callable[[int], bool | None] | None
-    chain: list[Entry]
-    game_id: bytes
-    view: State | None
-    claiming: Claim | None
-    replaced_at: int
-    terms: Terms
-    clocks: Clocks
-    roster: Roster
-    chance: Chance
-    outcome: Outcome
-    _phases: PhaseState
-    _proposal: tuple[Game | None, int, str, dict]
-    _schemas: dict[str, dict]
-    _fairmod: ModuleType
-    _events: list
-    _held: dict[bytes, tuple[Entry, int]]
-    _genesis_start: int
+    def feed(self, entry: Entry) -> None: ...
+
+    def advance(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Steps:
+    """What a phase group asks of the others and of the session's driver, handed to each group as callables (so
+    that no group imports the table of :mod:`.rules`, which names them all)."""
+
+    expected_seat: Callable[[], int | None]
+    """The seat whose entry comes next by the rules of this phase (None: nobody known)."""
+    waiting_for: Callable[[], int | None]
+    """The same, None before the seats are set or when the game is over."""
+    advance_safely: Callable[[], None]
+    """Every step that needs nobody else (an abort if one breaks a rule)."""
+    abort: Callable[[str, int | None, list[bytes], bool], None]
+    """End the game: reason, the seat at fault, evidence, whether it asks for the audit (:mod:`.ending`)."""
+    write_claim: Callable[[int, str, str | None], None]
+    """Claim against the awaited seat: seat, reason, clock (:mod:`.claims`)."""
+    close_unanswered: Callable[[], None]
+    """A table of two whose claimed seat let the answer window pass: the claimer closes (:mod:`.claims`)."""
+    trial: Callable[[], Trial]
+    """A trial copy of the session at this position."""
+
+
+class SessionState:
+    """A session's state (see :class:`~.session.Session` for its arguments)."""
+
+    def __init__(self, identity: ids.Identity | None, public: bytes, *, host: bool, name: str, seed: bytes,
+                 games: Callable[[str], Game] | None, writer: LiveWriter | ReplayWriter, auto_join: bool,
+                 guests: list[bytes] | None, terms: Terms, clocks: Clocks,
+                 proposal: tuple[Game | None, int, str, dict]):
+        self.identity = identity
+        self.public = public
+        self.host = host
+        self.name = name
+        self.seed = seed
+        self.games = games
+        """Resolves a table's game id (None: the registry, or the host's own proposal)."""
+        self.writer = writer
+        self.auto_join = auto_join
+        self.guests = guests
+        """The host's list of guest keys in join order (known from the lobby); None: first come."""
+        self.terms = terms
+        """The game and its rules for this table (the host's proposal until the table is signed)."""
+        self.clocks = clocks
+        """The claim time and the move clock (the host's, signed in the table as ``claim_ms`` and ``move_ms``)."""
+        self.proposal = proposal
+        """The host's game, players, variant and options, until the table is written."""
+        self.require_on_gone: str | None = None
+        """A guest's condition: at its genesis turn it leaves (an abort naming itself) a table with another policy."""
+        self.consent: Callable[[int], bool | None] | None = None
+        """Our clock's answer to a claim against a seat: True agree, False refuse, None not yet (we answer later);
+        None: we agree (a session with no clock of its own, as in tests)."""
+        self.schemas = schemas()
+        self.fairmod: ModuleType = fair
+        """The fair-table module (a test swaps in a cheating one)."""
+        self.chain = Chain()
+        """The entries, the game id, the claims against our seat held aside (:class:`.chain.Chain`)."""
+        self.phases = PhaseState()
+        self.roster = Roster(public)
+        self.view: State | None = None
+        self.chance = Chance()
+        self.genesis_start = 0
+        """The place of the first genesis entry."""
+        self.outcome = Outcome()
+        self.events: list = []
+        self.claiming: Claim | None = None
+        """The claim (or replace) the seats answer now (:mod:`.claims`)."""
 
     @property
     def store(self) -> Callable[[bytes], None] | None:
@@ -67,7 +115,17 @@ class SessionState:
     @property
     def head(self) -> tuple[int, bytes]:
         """(number of entries, hash of the last one): what peers compare to resume."""
-        return len(self.chain), self.chain[-1].hash if self.chain else FIRST_PREV
+        return len(self.chain), self.chain.last_hash
+
+    @property
+    def game_id(self) -> bytes:
+        """The game's id (empty before every genesis nonce is in)."""
+        return self.chain.game_id
+
+    @property
+    def replaced_at(self) -> int:
+        """The place of the replace under way or done (from there on, the replaced key's entries are dropped)."""
+        return self.chain.replaced_at
 
     @property
     def peers(self) -> list[Member]:
@@ -195,45 +253,54 @@ class SessionState:
     @property
     def phase(self) -> Phase:
         """Where the game is (:mod:`.phases`; only :meth:`.phases.PhaseState.fire` changes it)."""
-        return self._phases.phase
+        return self.phases.phase
 
     @property
     def over(self) -> bool:
         return self.phase in OVER_PHASES
 
-    # -- what every phase group does to the state
-    def _flush(self) -> list:
+    @property
+    def my_turn(self) -> bool:
+        return (self.phase == Phase.PLAY and self.game is not None and self.view is not None
+                and not self.game.is_over(self.view) and self.next_actor() == self.my_seat)
+
+    def next_actor(self) -> int:
+        """The engine's next actor, or TABLE while a re-deal is being resolved."""
+        assert self.game is not None and self.view is not None
+        return TABLE if self.chance.redeal else self.game.next_actor(self.view)
+
+    def scores_so_far(self) -> tuple[int, ...] | None:
+        """The public scores of the position reached (what a game ended early is worth); None before play.
+
+        Every seat's view gives the same scores (they are public), so each
+        peer and the verifier check the ones an abort signs against their own.
+        """
+        if self.game is None or self.view is None:
+            return None
+        try:
+            return tuple(int(x) for x in self.game.scores(self.view))
+        except Exception:  # an engine that scores only finished games: no scores so far
+            return None
+
+    def flush(self) -> list:
         """The events so far (and forget them)."""
-        out, self._events = self._events, []
+        out, self.events = self.events, []
         return out
 
-    def _append(self, entry: Entry) -> None:
+    def append(self, entry: Entry) -> None:
         """An entry accepted into the chain (the log file has it first): a new position, the clocks restart."""
         self.chain.append(entry)
         self.clocks.reset()
         self.writer.keep(self, entry)
 
-    # -- the steps one phase group asks of another (each is defined in one of them, or in the Session)
-    def waiting_for(self) -> int | None:
-        raise NotImplementedError
-
-    def _expected_seat(self) -> int | None:
-        raise NotImplementedError
-
-    def _advance_safely(self) -> None:
-        raise NotImplementedError
-
-    def next_actor(self) -> int:
-        raise NotImplementedError
-
-    def scores_so_far(self) -> tuple[int, ...] | None:
-        raise NotImplementedError
-
-    def _abort(self, reason: str, culprit: int | None, evidence: list[bytes], audit: bool = False) -> None:
-        raise NotImplementedError
-
-    def _claim(self, seat: int, reason: str, clock: str | None = None) -> None:
-        raise NotImplementedError
-
-    def _close_unanswered(self) -> None:
-        raise NotImplementedError
+    def copy(self) -> "SessionState":
+        """A copy at this position with its own parts, writing nothing (a trial)."""
+        twin = copy.copy(self)
+        twin.chain = self.chain.copy()
+        twin.phases = copy.copy(self.phases)
+        twin.clocks = self.clocks.copy()
+        twin.chance = self.chance.copy()
+        twin.outcome = self.outcome.copy()
+        twin.roster = self.roster.copy()
+        twin.events, twin.writer = [], LiveWriter(None)
+        return twin

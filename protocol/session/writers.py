@@ -15,9 +15,10 @@ from collections import deque
 from typing import Callable, Protocol
 
 from lanterne.protocol import identity as ids
-from lanterne.protocol.log import FIRST_PREV, Entry, seal
+from lanterne.protocol.log import Entry, seal
 from lanterne.protocol.wire import ProtocolError, pack
 
+from .chain import Chain
 from .events import ReplayEnd, ReplayMismatch
 from .kinds import ABORT
 from .roster import Roster
@@ -28,11 +29,10 @@ class Chained(Protocol):
 
     identity: ids.Identity | None
     public: bytes
-    game_id: bytes
-    chain: list[Entry]
+    chain: Chain
     roster: Roster
 
-    def _append(self, entry: Entry) -> None: ...
+    def append(self, entry: Entry) -> None: ...
 
 
 class LiveWriter:
@@ -47,9 +47,8 @@ class LiveWriter:
     def write(self, s: Chained, kind: str, body: dict) -> Entry:
         if s.identity is None:
             raise ReplayEnd()     # a watcher writes nothing
-        prev = s.chain[-1].hash if s.chain else FIRST_PREV
-        entry = seal(s.identity, game=s.game_id, seq=len(s.chain), prev=prev, kind=kind, body=body)
-        s._append(entry)
+        entry = seal(s.identity, game=s.chain.game_id, seq=len(s.chain), prev=s.chain.last_hash, kind=kind, body=body)
+        s.append(entry)
         return entry
 
     def choose(self, s: Chained, kind: str, body: dict) -> Entry | None:
@@ -97,10 +96,9 @@ class ReplayWriter:
             err.entry = len(s.chain)
             raise err
         self.entries.popleft()
-        prev = s.chain[-1].hash if s.chain else FIRST_PREV
-        if logged.seq != len(s.chain) or logged.prev != prev or logged.game != s.game_id:
+        if logged.seq != len(s.chain) or logged.prev != s.chain.last_hash or logged.game != s.chain.game_id:
             raise ReplayMismatch(f"entry {len(s.chain)} is out of place in the chain", s.roster.seat_of(logged.author))
-        s._append(logged)
+        s.append(logged)
         return logged
 
     def choose(self, s: Chained, kind: str, body: dict) -> Entry | None:

@@ -84,8 +84,8 @@ async def hostile_think(peer: Hostile, player, game, view, seat):
 def write_abort(peer: Peer, reason: str, culprit: int | None, evidence: list[bytes]) -> bytes:
     """Sign an abort into our own chain as the next entry (what a modified client does); the senders carry it."""
     session = peer.session
-    session._abort(reason, culprit, evidence)
-    peer._report(session._flush())
+    session.ending.abort(reason, culprit, evidence)
+    peer._report(session.state.flush())
     return session.chain[-1].raw
 
 

@@ -111,8 +111,8 @@ async def test_a_groundless_dispute_names_the_seat_that_raised_it(tmp_path):
     def dispute(peer) -> bool:
         if len(peer.session.chain) < AFTER:
             return False
-        peer.session._abort("a card opened to no card (it did not)", None, [], audit=True)
-        peer._report(peer.session._flush())
+        peer.session.ending.abort("a card opened to no card (it did not)", None, [], audit=True)
+        peer._report(peer.session.state.flush())
         return True
     table.cheat.at_turn = dispute
     sessions = await table.play(timeout=40.0)

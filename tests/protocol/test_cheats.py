@@ -65,7 +65,7 @@ def run(tamper=None, players=None, before_move=None, seed="cheat", cheat_fair=No
 def run_pipe(tamper=None, players=None, before_move=None, seed="cheat", cheat_fair=None):
     sessions = highcard_sessions(2, seed)
     if cheat_fair is not None:
-        sessions[CHEAT]._fairmod = cheat_fair
+        sessions[CHEAT].state.fairmod = cheat_fair
     if tamper is not None:
         tamper.sessions = sessions
     players = players or [RandomBot(1), AlwaysSwap()]

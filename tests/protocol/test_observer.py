@@ -19,24 +19,35 @@ from lanterne.protocol.log import open_entry
 from lanterne.engines.bots import RandomBot
 from lanterne.protocol.memory import make_sessions, play
 from lanterne.protocol.session import Session
+from lanterne.protocol.session.state import SessionState
 from tests.protocol.helpers import AlwaysSwap, games, highcard_sessions
 
 
-class _Snapshots(Session):
-    """A replay that records the public identities of every slot before each entry."""
+class _SnapshotState(SessionState):
+    """A session's state that records the public identities of every slot before each entry."""
 
-    def _append(self, entry):
+    public_before: list = []
+
+    def append(self, entry):
         if self.view is not None:
             self.public_before.append(self.game.view(self.view, None).cards.ids[:])
         else:
             self.public_before.append(None)
-        super()._append(entry)
+        super().append(entry)
+
+
+class _Snapshots(Session):
+    """A replay whose state records the public slots before each entry."""
+
+    def _wire(self, state):
+        state.__class__ = _SnapshotState
+        super()._wire(state)
 
 
 def _public_after(raws, key, seed):
-    _Snapshots.public_before = []
+    _SnapshotState.public_before = []
     s = _Snapshots.replay(raws, key, seed, games=games)
-    snaps = _Snapshots.public_before
+    snaps = _SnapshotState.public_before
     after = snaps[1:] + [s.game.view(s.view, None).cards.ids[:]]
     return after
 

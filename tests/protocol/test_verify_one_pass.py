@@ -108,12 +108,12 @@ def test_a_seat_whose_fair_messages_are_not_what_its_revealed_seed_gives():
     """Seat 2 plays (consistently) with other randomness than its seed: nobody sees it live, verify does."""
     sessions = highcard_sessions(2, "other-entropy")
     cheat = sessions[1]
-    start = cheat._start_play
+    start = cheat.seating._start_play
 
     def other_entropy():
         start()
         cheat.fair._entropy = Drbg(b"not the seed".ljust(32, b"."), FAIR_DOMAIN)
-    cheat._start_play = other_entropy
+    cheat.seating._start_play = other_entropy
     play(sessions, [RandomBot("a"), RandomBot("b")])
     assert all(s.phase == Phase.OVER for s in sessions)
     both_refuse([e.raw for e in sessions[0].chain])
@@ -290,7 +290,7 @@ def test_a_seat_whose_genesis_nonce_is_not_the_hash_of_its_seed():
     """Seat 2 commits to another seed than the one it reveals (its fair play is its seed's): verify refuses."""
     sessions = highcard_sessions(2, "other-nonce")
     cheat = sessions[1]
-    cheat._nonce = lambda: hashlib.sha256(b"another/nonce" + cheat.seed).digest()
+    cheat.seating._nonce = lambda: hashlib.sha256(b"another/nonce" + cheat.seed).digest()
     play(sessions, [RandomBot("a"), RandomBot("b")])
     assert all(s.phase == Phase.OVER for s in sessions)
     both_refuse([e.raw for e in sessions[0].chain])
