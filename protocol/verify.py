@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 import msgpack
 
@@ -378,7 +378,7 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
     return report
 
 
-def ending(result: Aborted, chain: list[Entry]) -> str:
+def ending(result: Aborted, chain: Sequence[Entry]) -> str:
     """One line on how a game ended early: for a claim, who was claimed against and the signed scores so far.
 
     e.g. ``ended by claim against seat 3 at move 41 (timeout: seat 3 sent
