@@ -286,8 +286,8 @@ BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 
 def engine_build(say: Callable[[str], str] = str) -> str:
-    """Which build of Pagode's engine the figures came from (engines/pagode/compiled.py): it runs 1.6 times faster
-    compiled."""
+    """Which build of Pagode's engine the figures came from (engines/pagode/compiled.py): its rows differ by
+    the build (compiled: 6 % fewer instructions a game, docs/benchmarks.md)."""
     if pagode_build.COMPILED:
         return say(N_("Pagode's engine: compiled (Cython)"))
     return say(N_("Pagode's engine: Python sources")) + f" ({pagode_build.WHY_SOURCES})"
