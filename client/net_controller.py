@@ -568,6 +568,17 @@ class NetworkGame(GameController):
                 text += "; " + _("scores so far: {scores}").format(
                     scores=", ".join(f"{seat.label} {score}" for seat, score in zip(self.seats, scores)))
             return text
+        if ev.cause == Cause.RESIGNED and ev.culprit is not None and 0 <= ev.culprit < len(self.seats):
+            who = _("you") if ev.culprit == self.my_seat else self.seats[ev.culprit].label
+            text = _("Game ended: {who} resigned").format(who=who)
+            scores = list(ev.scores) if ev.scores is not None else self.peer.scores_so_far()
+            if scores:
+                text += "; " + _("scores so far: {scores}").format(
+                    scores=", ".join(f"{seat.label} {score}" for seat, score in zip(self.seats, scores)))
+            if len(self.seats) == 2:
+                other = self.seats[1 - ev.culprit]
+                text += "; " + (_("you win") if other.index == self.my_seat else _("{who} wins").format(who=other.label))
+            return text
         if ev.culprit is not None and 0 <= ev.culprit < len(self.seats):
             who = _("you") if ev.culprit == self.my_seat else self.seats[ev.culprit].label
             return _("Game ended, fault of {who}: {reason}").format(who=who, reason=ev.reason)

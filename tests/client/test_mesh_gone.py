@@ -243,6 +243,8 @@ async def test_a_player_who_resigns_ends_the_game_at_once_with_the_scores_so_far
         result = host.peer.session.result
         assert result.by == 1 and result.culprit == 1 and "resigned" in result.reason
         assert result.scores is not None
+        said = host.early_end()
+        assert said.startswith(f"Game ended: P2 {bob} resigned; scores so far: ") and "fault of" not in said, said
         await until(lambda: guest._task.done(), pa, pb, what="Bob's peer to stop")
         await until(lambda: host._task.done(), pa, pb, what="Ann's peer to stop")
     report = verify_file(str(host.peer.files.log_path))
