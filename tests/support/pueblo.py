@@ -7,13 +7,12 @@ import random
 from textual import events
 
 from lanterne.client.controller import LocalGame
-from lanterne.client.screens.dialogs import HandoffScreen
 from lanterne.client.games.pueblo.screen import PuebloScreen
 from lanterne.client.games.pueblo.widgets import PuebloBoard, cell_centre, space_centre
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.engines.pueblo.geometry import parse_cell
 from lanterne.engines.registry import get_game
-from tests.client.conftest import make_app
+from tests.support.apps import make_app, pass_keyboard
 
 GAME = get_game("pueblo")
 SIZE = (140, 45)
@@ -47,23 +46,6 @@ async def open_screen(pilot) -> PuebloScreen:
     screen = pilot.app.screen
     assert isinstance(screen, PuebloScreen), type(screen).__name__
     return screen
-
-
-async def until(pilot, condition, tries: int = 50) -> None:
-    """Let the app catch up with a change made through the controller."""
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause()
-    raise AssertionError("the screen never caught up")
-
-
-async def pass_keyboard(pilot) -> bool:
-    if isinstance(pilot.app.screen, HandoffScreen):
-        assert await pilot.click("#handoff-ready")
-        await pilot.pause()
-        return True
-    return False
 
 
 async def to_the_player(pilot, controller) -> None:
@@ -128,7 +110,7 @@ async def measure_pointer_moves(cells: int = 64) -> str:
     """CPU time of one redraw and of one pointer move to a new cell (Textual's repaint included).
 
     A figure for the report, not a test: ``.venv/bin/python -c "import asyncio;
-    from tests.client.pueblo_helpers import measure_pointer_moves as m; print(asyncio.run(m()))"``
+    from tests.support.pueblo import measure_pointer_moves as m; print(asyncio.run(m()))"``
     """
     import time
 
