@@ -84,7 +84,7 @@ async def test_a_cut_link_shows_the_banner_play_resumes_by_itself_and_a_cheat_en
         status = gb.status()   # our turn: the link; theirs: who is gone, how long, and what the table does then
         assert not gb.link_down or status.startswith("Link down, reconnecting by itself") or (
             status.startswith(f"Waiting for {gb.seats[0].label} (gone 0:0") and "the game ends" in status), status
-        await until(lambda: not any(b.has_class("-down") for b in banners), pa, pb, timeout=10,
+        await until(lambda: not any(b.has_class("-down") for b in banners), pa, pb,
                     what="the link back")
         assert await play_by_clicks(screens, moves=1) == 1  # play resumed
         await until(lambda: turn_of(screens) is not None, pa, pb, what="someone's turn")

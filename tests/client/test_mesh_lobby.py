@@ -301,9 +301,9 @@ async def test_the_lan_computers_think_in_their_own_process_and_leave_none_behin
         assert isinstance(thinker, Thinker) and host.peer._computers[0].think is thinker
         rng = random.Random(5)
         for _ in range(2):   # our moves; the computer answers from its process
-            await until(lambda: host.waiting.kind == "human", pilot, timeout=60, what="our turn")
+            await until(lambda: host.waiting.kind == "human", pilot, what="our turn")
             play_one(host, rng)
-        await until(lambda: host.waiting.kind == "human", pilot, timeout=60, what="our turn again")
+        await until(lambda: host.waiting.kind == "human", pilot, what="our turn again")
         pid = thinker.pid
         assert pid is not None and pid != os.getpid() and thinker.alive()
         await pilot.press("escape")

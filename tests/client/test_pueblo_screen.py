@@ -373,7 +373,7 @@ async def test_a_stone_that_fits_nowhere_is_set_aside_by_key_and_not_before():
     from lanterne.client.controller import LocalGame
     from lanterne.client.games.pueblo.screen import PuebloScreen
     from tests.support.apps import make_app
-    from tests.engines.pueblo.test_pueblo_text import NO_FIT
+    from tests.support.pueblo import NO_FIT
 
     controller = LocalGame(GAME, [None] * 4, names=["Ann", "Bob", "Cy", "Di"], state=GAME.load_position(NO_FIT))
     app = make_app(lambda: PuebloScreen(controller))

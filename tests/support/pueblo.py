@@ -16,6 +16,9 @@ from tests.support.apps import make_app, pass_keyboard
 
 GAME = get_game("pueblo")
 SIZE = (140, 45)
+NO_FIT = '{"format":1,"game":"pueblo","state":{"at":0,"auction":0,"bidder":0,"card_of":[null,null,null,null],"chief":19,"coloured":[0,0,0,1],"dropped":[[0,0],[0,0],[0,0],[0,0]],"first":0,"half":["N","N","N","C"],"held":[0,0,0,0],"high":0,"high_seat":null,"lone":[false,false,false,false],"neutral":[1,1,1,0],"opener":0,"order":[0,1,2,3],"passed":0,"penalties":[27,14,26,30],"pending":null,"phase":"place","players":4,"sites":[],"sites_wanted":0,"stage":1,"stones":[[0,4,1,3],[1,0,4,1],[2,4,4,5],[3,9,1,5],[-1,8,5,2],[1,9,1,0],[-1,4,3,3],[3,4,6,5],[0,10,3,6],[-1,5,5,0],[2,7,2,0],[-1,3,0,2],[-1,10,5,3],[1,10,5,6],[-1,2,1,5],[3,5,1,5],[0,8,2,3],[-1,9,5,1],[2,0,2,0],[-1,8,6,0],[-1,1,6,0],[-1,7,4,6],[-1,0,4,6],[3,0,0,6],[0,10,0,5],[1,0,1,5],[2,4,0,0],[-1,3,0,0],[0,10,1,0],[1,1,0,0],[2,0,0,0],[-1,9,1,0]],"turn":32,"variant":"standard"}}'
+"""A position reached in a 4-player game (found by a search that chose the most cramping stones):
+seat 1 must place its neutral stone and none of the 588 placements rests on the pueblo."""
 
 
 def pueblo_app(players=(None, None), seed: int = 1, variant: str = "standard", moves=()):
