@@ -13,7 +13,9 @@ once could not share goes to one worker, one test after the other (an ``xdist_gr
   The other client tests make fresh identities and unique names (tests/support/lobby.py) and pick
   their peers by them, so they share the loopback with anyone;
 - ``netns``: the tests in network namespaces (up to five hosts of real processes each: side by side,
-  they would starve each other's timers).
+  they would starve each other's timers);
+- a module with a fixture of module or session scope is a group of its own, so that the fixture is
+  made once (test_install's wheel and venv took two minutes on each worker).
 """
 
 import os
@@ -27,6 +29,7 @@ os.environ["LANGUAGE"] = "en"
 TESTS = Path(__file__).parent
 FIXED_IDENTITIES = (TESTS / "protocol" / "net", TESTS / "adversary")
 """Where the peers are the same identities from test to test (``IDS``, the adversary's seeded table)."""
+SHARED_FIXTURE = re.compile(r"@pytest\.fixture\(scope=[\"'](module|session)[\"']")
 SEEDED_LOBBY = re.compile(r"Identity\.from_seed[\s\S]*(LobbyScreen|lobby_app|mesh_app)|"
                           r"(LobbyScreen|lobby_app|mesh_app)[\s\S]*Identity\.from_seed")
 
@@ -43,10 +46,12 @@ def _group_of(path: Path, cache: dict[Path, str | None]) -> str | None:
     if path not in cache:
         text = path.read_text(encoding="utf-8", errors="replace")
         fixed = any(path.is_relative_to(folder) for folder in FIXED_IDENTITIES) or SEEDED_LOBBY.search(text)
-        cache[path] = "netns" if "mark.netns" in text else "loopback-zeroconf" if fixed else None
+        cache[path] = ("netns" if "mark.netns" in text else "loopback-zeroconf" if fixed else
+                       path.relative_to(TESTS).as_posix() if SHARED_FIXTURE.search(text) else None)
     return cache[path]
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the marks
 def pytest_collection_modifyitems(config, items):
     """Each test of a module in a group (see above) gets the group's ``xdist_group`` mark."""
     cache: dict[Path, str | None] = {}
