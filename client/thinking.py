@@ -88,6 +88,8 @@ class Thinker:
         self._async_lock: tuple | None = None
         self.failed: str | None = None
         """Why the last start failed (the choice was then made on a thread), or None."""
+        self.searching = False
+        """True while a question is with the worker: what a test waits for instead of sleeping."""
         _LIVE.add(self)
 
     @property
@@ -137,6 +139,7 @@ class Thinker:
         conn = self._conn
         try:
             conn.send((player, game.id, view, seat))
+            self.searching = True
             answer = await asyncio.to_thread(_receive, conn)
         except asyncio.CancelledError:
             self.close()  # the search cannot be stopped midway: its process goes
@@ -145,6 +148,8 @@ class Thinker:
             self.close()
             raise ThinkingError(_("the computer player's process stopped ({error})").format(
                 error=type(e).__name__)) from None
+        finally:
+            self.searching = False
         if answer[0] != "ok":
             raise ThinkingError(answer[1])
         _status, action, thought = answer

@@ -1,9 +1,7 @@
 """`lanterne bench`: targets, verdicts, rows that cannot run here, and the table it writes into docs/benchmarks.md."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
+import math
 
 import pytest
 
@@ -12,9 +10,8 @@ from lanterne.client.bench import (BEGIN, END, BENCHMARKS, Benchmark, BenchUnava
                           update_doc)
 from lanterne.client.local_play import HARD_MOVE_SECONDS
 from lanterne.engines.core import OpenTable, RulesError
+from tests.support.commands import REPO, lanterne
 
-REPO = Path(__file__).resolve().parents[1]
-LANTERNE = [sys.executable, "-m", "lanterne"]
 
 
 def bench(better="lower", limit=30.0, measure=lambda: 1.0, key="x.y", repeat=3):
@@ -170,10 +167,6 @@ def test_the_docs_have_a_row_for_every_figure_and_no_hand_written_namespace_tabl
 
 # -- the command (real process)
 
-def lanterne(*args):
-    return subprocess.run([*LANTERNE, *args], capture_output=True, text=True, timeout=120, cwd=REPO)
-
-
 def test_list_prints_every_key_with_its_target_and_measures_nothing():
     r = lanterne("bench", "--list")
     assert r.returncode == 0 and r.stderr == ""
@@ -207,14 +200,14 @@ def test_the_search_move_figure_is_a_positive_cpu_time_at_the_default_level():
     from lanterne.engines.bots.bench import median_search_move_s
 
     seconds = median_search_move_s("pueblo", decisions=2)
-    assert 0 < seconds < 30
+    assert seconds > 0 and math.isfinite(seconds)  # a figure; what it should be is docs/benchmarks.md's
 
 
 def test_the_mesh_figures_are_positive_on_a_few_moves():
     from lanterne.protocol.net.bench_npeer import deal4_s, move5_ms
 
-    assert 0 < move5_ms(moves=10) < 5000
-    assert 0 < deal4_s() < 60
+    figures = move5_ms(moves=10), deal4_s()
+    assert all(f > 0 and math.isfinite(f) for f in figures), figures
 
 
 @pytest.mark.parametrize("key, game_id, players", [

@@ -121,7 +121,7 @@ def test_the_wheel_runs_pagodes_compiled_engine(installed):
     tmp, venv, wheel = installed
     import zipfile
 
-    from tests.engines.pagode.test_compiled import can_compile
+    from tests.support.build import can_compile
 
     names = zipfile.ZipFile(wheel).namelist()
     r = run(venv / "bin" / "python", "-I", "-c", "import json; from lanterne.engines.pagode import compiled, rules;"

@@ -13,8 +13,8 @@ from textual.screen import Screen
 
 from lanterne.client.logs import crash_line, log_dir, setup_logging
 from lanterne.client.settings import config_dir
+from tests.support.commands import REPO, lanterne
 
-REPO = Path(__file__).resolve().parents[1]
 
 
 def test_the_log_folder_is_the_platforms_state_folder_not_the_config_folder(monkeypatch, lanterne_home):
@@ -26,9 +26,7 @@ def test_the_log_folder_is_the_platforms_state_folder_not_the_config_folder(monk
 
 def test_a_command_logs_to_the_file(tmp_path):
     home = tmp_path / "home"
-    env = dict(os.environ, LANTERNE_HOME=str(home))
-    r = subprocess.run([sys.executable, "-m", "lanterne", "log", "show", str(tmp_path / "missing.log")], cwd=REPO,
-                       env=env, capture_output=True, text=True, timeout=60)
+    r = lanterne("log", "show", str(tmp_path / "missing.log"), home=home)
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1
     [line] = (home / "logs" / "lanterne.log").read_text().splitlines()
     assert " INFO lanterne: refused: " in line
@@ -37,12 +35,9 @@ def test_a_command_logs_to_the_file(tmp_path):
 
 def test_a_command_with_nothing_to_log_leaves_no_trace(tmp_path):
     home = tmp_path / "home"
-    env = dict(os.environ, LANTERNE_HOME=str(home))
-    r = subprocess.run([sys.executable, "-m", "lanterne", "--version"], cwd=REPO, env=env, capture_output=True,
-                       text=True, timeout=60)
+    r = lanterne("--version", home=home)
     assert r.returncode == 0
-    r = subprocess.run([sys.executable, "-m", "lanterne", "verify", str(tmp_path / "missing.log")], cwd=REPO, env=env,
-                       capture_output=True, text=True, timeout=60)
+    r = lanterne("verify", str(tmp_path / "missing.log"), home=home)
     assert r.returncode == 2 and not home.exists()
 
 

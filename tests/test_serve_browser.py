@@ -21,10 +21,12 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.support.commands import lanterne
+from tests.support.waiting import Hopeless, until_sync
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -144,17 +146,14 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
         return f"screenshot {shot}; lanterne serve said:\n{said()[-2000:]}"
 
     def wait_for(what: str, condition, timeout: float = WAIT):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
+        def met():
             if server.poll() is not None:
-                raise AssertionError(f"lanterne serve ended (status {server.returncode}) while waiting for {what}; "
-                                     f"{said()}")
-            time.sleep(0.1)
-        raise AssertionError(f"waited {timeout:.0f} s for {what}, in vain; "
-                             f"{screenshot() if driver else said()}")
+                raise Hopeless(f"lanterne serve ended (status {server.returncode}) while waiting for {what}; "
+                               f"{said()}")
+            return condition()
+
+        return until_sync(met, timeout=timeout, every=0.1,
+                          what=lambda: f"{what}; {screenshot() if driver else said()}")
 
     try:
         wait_for("lanterne serve to listen", lambda: "Serving Lanterne on" in said())
@@ -199,10 +198,6 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
 
 # --------------------------------------------------------------------------
 # no browser needed
-
-
-def lanterne(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "lanterne", *args], capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize("args, says", [
@@ -256,10 +251,12 @@ def test_served_beyond_this_machine_it_warns_and_still_refuses_foreign_names_and
     out = tmp_path / "serve.out"
     server = start_serve(tmp_path, "--host", "0.0.0.0", "--port", str(port), out=out)
     try:
-        deadline = time.monotonic() + WAIT
-        while "Serving Lanterne on" not in out.read_text() and time.monotonic() < deadline:
-            assert server.poll() is None, out.read_text()
-            time.sleep(0.05)
+        def serving() -> bool:
+            if server.poll() is not None:
+                raise Hopeless(f"lanterne serve ended: {out.read_text()}")
+            return "Serving Lanterne on" in out.read_text()
+
+        until_sync(serving, timeout=WAIT, what="lanterne serve serving")
         said = out.read_text()
         warnings = [line for line in said.splitlines() if "warning" in line]
         assert warnings == [f"lanterne: warning: serving on 0.0.0.0, not only this machine: anyone who reaches "
@@ -297,11 +294,4 @@ def test_served_beyond_this_machine_it_warns_and_still_refuses_foreign_names_and
 
 
 def wait_for_page(port: int, headers: dict[str, str], path: str) -> tuple[int, str]:
-    deadline = time.monotonic() + WAIT
-    while True:
-        try:
-            return http_status(port, path, headers)
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+    return until_sync(lambda: http_status(port, path, headers), timeout=WAIT, what=f"the page on port {port}")

@@ -4,30 +4,23 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from lanterne.client.single import AlreadyRunning, only_instance
+from tests.support.commands import LANTERNE, REPO, lanterne, lanterne_env
 
-REPO = Path(__file__).resolve().parents[1]
 REFUSED = "another Lanterne is already running on the data folder"
 
 
-def lanterne(*args, home: Path, **kw):
-    env = dict(os.environ, LANTERNE_HOME=str(home), PYTHONUNBUFFERED="1")
-    return subprocess.run([sys.executable, "-m", "lanterne", *args], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=60, **kw)
 
 
 @pytest.fixture
 def host(tmp_path):
     """A real ``lanterne host`` waiting for a guest on 127.0.0.1 (no zeroconf), holding its data folder."""
     home = tmp_path / "home"
-    env = dict(os.environ, LANTERNE_HOME=str(home), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "lanterne", "host", "pagode", "--bot", "random",
-                             "--interface", "127.0.0.1", "--no-discovery"], cwd=REPO, env=env,
+    proc = subprocess.Popen([*LANTERNE, "host", "pagode", "--bot", "random",
+                             "--interface", "127.0.0.1", "--no-discovery"], cwd=REPO, env=lanterne_env(home),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()

@@ -1,19 +1,13 @@
-"""Fixtures for the client tests: the app with fixed settings, on any controller."""
+"""Fixtures for the client tests (the apps themselves are made by tests/support/apps.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from lanterne.client.app import LanterneApp
-from lanterne.client.settings import Settings
+from tests.support.logs import make_log
 
 
-def make_app(start=None, name: str = "Ann") -> LanterneApp:
-    # the LAN lobby listens on loopback only: tests never let zeroconf bind every interface
-    return LanterneApp(settings=Settings(display_name=name, computer_delay=0.0, interfaces=["127.0.0.1"]),
-                       start=start)
-
-
-@pytest.fixture
-def app_factory():
-    return make_app
+@pytest.fixture(scope="module")
+def pueblo_log(tmp_path_factory):
+    """A finished Pueblo game's signed log, shared by a module's replay tests (they only read it)."""
+    return make_log(tmp_path_factory.mktemp("replay-ui"), "pueblo", seed="ui")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Static
 
 from lanterne.client.widgets.chat import ChatInput, ChatPane
 from lanterne.protocol.net.chat import MAX_CHARS
-from tests.client.test_lan_game import lobby_app, seated, unique, until
+from tests.support.lobby import lobby_app, seated, unique
+from tests.support.waiting import until
 
 
 def pane_of(pilot) -> ChatPane:
@@ -18,10 +20,11 @@ def log_text(pane: ChatPane) -> str:
     return str(pane.query_one("#chat-log", Static).render()).replace(" ", "")
 
 
+@pytest.mark.slow
 async def test_the_chat_pane_hides_shows_and_sends_between_two_apps(tmp_path):
     ann, bob = unique("Ann"), unique("Bob")
-    app_a, _ = lobby_app(ann, tmp_path / "a")
-    app_b, _ = lobby_app(bob, tmp_path / "b")
+    app_a = lobby_app(ann, tmp_path / "a")
+    app_b = lobby_app(bob, tmp_path / "b")
     async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
         await seated(pa, pb, ann, bob)
         await until(lambda: pa.app.screen.query(ChatPane) and pb.app.screen.query(ChatPane), pa, pb,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
 from textual.widgets import Select
 
 from lanterne.client.controller import COMPUTER, LocalGame
@@ -16,7 +17,7 @@ from lanterne.client.screens.local_setup import LocalSetupScreen
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.engines.bots import IsmctsBot
 from lanterne.engines.registry import get_game
-from tests.client.conftest import make_app
+from tests.support.apps import make_app
 
 
 class HeldClock:
@@ -42,6 +43,7 @@ class HeldClock:
         self.released.set()
 
 
+@pytest.mark.slow
 async def test_the_app_answers_keys_while_the_search_player_thinks():
     game = get_game("pueblo")
     clock = HeldClock()

@@ -9,7 +9,7 @@ import pytest
 from lanterne.client.controller import COMPUTER, HUMAN, TABLE, LocalGame, Waiting, describe_table_op
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import DEAL, ROLL, SHUFFLE, IllegalAction, NotationError, TableOp
-from tests.client.toy_game import GAME
+from tests.support.toy_game import GAME
 
 
 def hot_seat(seed=1) -> LocalGame:

@@ -359,7 +359,7 @@ def test_a_french_usage_error_is_one_french_line(capsys):
 
 
 async def test_the_home_screen_and_its_footer_speak_french():
-    from tests.client.conftest import make_app
+    from tests.support.apps import make_app
     from textual.widgets import Button
 
     i18n.set_language("fr")
@@ -379,11 +379,11 @@ async def test_the_home_screen_and_its_footer_speak_french():
 
 
 def test_home_in_french(snap_compare):
-    from tests.client.conftest import make_app
-    from tests.client.test_snapshots import SIZE, no_blink
+    from tests.support.apps import make_app
+    from tests.support.apps import SNAPSHOT_SIZE, no_blink
 
     i18n.set_language("fr")
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=no_blink)
+    assert snap_compare(make_app(), terminal_size=SNAPSHOT_SIZE, run_before=no_blink)
 
 
 FRENCH_BOARDS = ("pagode", "pueblo", "pacal", "pandoria")
@@ -393,9 +393,9 @@ FRENCH_BOARDS = ("pagode", "pueblo", "pacal", "pandoria")
 @pytest.mark.parametrize("game_id", FRENCH_BOARDS)
 def test_a_board_in_french(snap_compare, game_id):
     from lanterne.client.screens.game import game_screen_for
-    from tests.client.conftest import make_app
-    from tests.client.test_snapshots import no_blink
-    from tests.client.test_table_sizes import mid_game
+    from tests.support.apps import make_app
+    from tests.support.apps import no_blink
+    from tests.support.apps import mid_game
 
     i18n.set_language("fr")
     controller = mid_game(game_id)
@@ -500,7 +500,7 @@ async def test_the_palette_chooses_the_language_saves_it_and_redraws_home(lanter
 
     from textual.widgets import Button
 
-    from tests.client.conftest import make_app
+    from tests.support.apps import make_app
 
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
@@ -523,7 +523,7 @@ async def test_the_settings_screen_chooses_the_language_and_redraws_itself_in_it
 
     from textual.widgets import Label, Select
 
-    from tests.client.conftest import make_app
+    from tests.support.apps import make_app
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -16,8 +16,9 @@ from lanterne.client.settings import Settings
 from lanterne.protocol.identity import Identity, safety_code, safety_lines, safety_part
 from lanterne.protocol.net.discovery import Advert, TableHint
 from lanterne.client.screens.invite import JoinAddressScreen
-from tests.client.test_lan_game import FAST, LOOPBACK, unique, until
-from tests.client.toy_game import GAME as TOY
+from tests.support.lobby import FAST, LOOPBACK, unique
+from tests.support.toy_game import GAME as TOY
+from tests.support.waiting import until
 
 
 def app_with(name: str, me: Identity, folder, known) -> LanterneApp:

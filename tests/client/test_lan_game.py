@@ -11,162 +11,33 @@ an address, a cheat) are readable lines in the app, never a traceback.
 from __future__ import annotations
 
 import asyncio
-import time
-import uuid
 
 import pytest
-from textual.widgets import OptionList
 
 from lanterne.client.app import LanterneApp
 from lanterne.client.games.pagode.screen import PagodeScreen
 from lanterne.client.net_controller import NetworkGame
 from lanterne.client.screens.dialogs import GameOverScreen
 from lanterne.client.screens.game import GameScreen
-from lanterne.client.screens.invite import InviteScreen, JoinAddressScreen
+from lanterne.client.screens.invite import InviteScreen
 from lanterne.client.screens.lobby import LobbyScreen
 from lanterne.client.screens.network import NetworkSide
 from lanterne.client.settings import Settings
 from lanterne.client.widgets.link_banner import LinkBanner
-from lanterne.client.widgets.peers import PeerList
 from lanterne.client.widgets.score_chart import ScoreChart
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.peer import PeerOptions
-from lanterne.protocol.net.transport import LinkOptions
-from tests.client.toy_game import GAME as TOY
+from tests.support.lobby import FAST, LOOPBACK, lobby_app, open_and_join, play_by_clicks, seated, turn_of, unique
+from tests.support.toy_game import GAME as TOY
+from tests.support.waiting import until
 
-LOOPBACK = ["127.0.0.1"]
-FAST = PeerOptions(link=LinkOptions(read_timeout=5.0, keepalive=1.0, connect_timeout=2.0),
-                   reconnect_every=0.1, linger=0.5)
-
-
-def lobby_app(name: str, folder, discover: bool = True, options: PeerOptions = FAST) -> tuple[LanterneApp, list]:
-    """An app opened on the lobby, with its own identity, unique name and log folder."""
-    made: list[LobbyScreen] = []
-
-    def start() -> LobbyScreen:
-        screen = LobbyScreen(Settings(display_name=name), identity=Identity.generate(), interfaces=LOOPBACK,
-                             log_dir=folder, discover=discover, games=[TOY], options=options)
-        made.append(screen)
-        return screen
-
-    return LanterneApp(settings=Settings(display_name=name, computer_delay=0.0), start=start), made
-
-
-async def until(condition, *pilots, timeout: float = 30.0, what: str = "") -> None:
-    """Let both apps run until ``condition()`` holds (an awaited state, never a fixed sleep)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or condition}: " + " | ".join(
-                f"{type(p.app.screen).__name__}: {getattr(p.app.screen, 'status_text', '')}" for p in pilots))
-        for p in pilots:
-            await p.pause(0.02)
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:6]}"
-
-
-async def click_move(pilot, label: str) -> None:
-    """Click the move named ``label`` in the screen's list of legal moves (once the screen shows it)."""
-    moves = pilot.app.screen.query_one("#moves", OptionList)
-
-    def labels() -> list[str]:
-        return [str(moves.get_option_at_index(i).prompt) for i in range(moves.option_count)]
-
-    await until(lambda: label in labels(), pilot, what=f"{label} listed")
-    assert await pilot.click(moves, offset=(2, labels().index(label) + 1))  # + 1: the list's top border
-    await pilot.pause()
-
-
-async def open_and_join(pa, pb, host_name: str, *, by_address: bool = False):
-    """Host opens its table; the guest asks for it (by clicking it, or by HOST:PORT). Returns the host's controller."""
-    host_lobby = pa.app.screen
-    guest_lobby = pb.app.screen
-    assert isinstance(host_lobby, LobbyScreen) and isinstance(guest_lobby, LobbyScreen)
-    assert await pa.click("#open-table")
-    await until(lambda: host_lobby.pending is not None and host_lobby.pending.listening is not None, pa, pb,
-                what="the host listening")
-    host = host_lobby.pending
-    if by_address:
-        ip, port = host.listening
-        assert await pb.click("#join-address")
-        await until(lambda: isinstance(pb.app.screen, JoinAddressScreen), pb)
-        await pb.pause()  # laid out before it is clicked
-        pb.app.screen.query_one("#address-input").value = f"{ip}:{port}"
-        assert await pb.click("#address-join")
-    else:
-        peers = guest_lobby.query_one(PeerList)
-        await until(lambda: any(a.name == host_name and a.table for a in peers.adverts.values()), pa, pb,
-                    what="the host's table heard on the LAN")
-        index = [a.name for a in peers.ordered()].index(host_name)
-        assert await pb.click(peers, offset=(2, index + 1))  # + 1: the list's top border
-    await until(lambda: isinstance(pa.app.screen, InviteScreen), pa, pb, what="the invitation dialog")
-    await pa.pause()  # laid out before it is clicked
-    return host
-
-
-async def seated(pa, pb, ann: str, bob: str, *, by_address: bool = False) -> dict:
-    """Open, ask, accept: both apps on their game screen. Returns pilot -> game screen."""
-    await open_and_join(pa, pb, ann, by_address=by_address)
-    invite = pa.app.screen
-    assert invite.joiner == bob and len(invite.safety_code) > 4
-    shown = str(invite.query_one("#invite-code").render())
-    assert [w for w in shown.split() if w != "(you)"] == ["Safety", "code", *invite.safety_code.split()]
-    assert len(shown.splitlines()) == 2 and shown.count("(you)") == 1   # the host's own line, either one
-    assert await pa.click("#invite-accept")
-    await until(lambda: isinstance(pa.app.screen, GameScreen) and isinstance(pb.app.screen, GameScreen),
-                pa, pb, what="both boards")
-    await pa.pause()
-    await pb.pause()
-    screens = {pa: pa.app.screen, pb: pb.app.screen}
-    ga, gb = screens[pa].controller, screens[pb].controller
-    assert isinstance(ga, NetworkGame) and isinstance(gb, NetworkGame)
-    assert ga.safety_code == gb.safety_code == invite.safety_code
-    assert {ga.my_seat, gb.my_seat} == {0, 1}
-    return screens
-
-
-def turn_of(screens: dict):
-    """(mover pilot, waiter pilot) when a person must move, else None."""
-    (pa, sa), (pb, sb) = screens.items()
-    if sa.controller.waiting.kind == "human":
-        return pa, pb
-    if sb.controller.waiting.kind == "human":
-        return pb, pa
-    return None
-
-
-async def play_by_clicks(screens: dict, moves: int | None = None, label: str = "+2") -> int:
-    """Each app clicks ``label`` on its turn (``moves`` times, or to the end); checks the status and banner."""
-    pa, pb = screens
-    ga, gb = screens[pa].controller, screens[pb].controller
-    played = 0
-    while moves is None or played < moves:
-        await until(lambda: ga.is_over() or gb.is_over() or turn_of(screens) is not None, pa, pb,
-                    what="someone's turn")
-        if ga.is_over() or gb.is_over():
-            break
-        mover, waiter = turn_of(screens)
-        mc, wc = screens[mover].controller, screens[waiter].controller
-        assert screens[mover].status_text().startswith("Your turn")
-        who = mc.seats[mc.my_seat].label
-        assert wc.status().startswith(f"Waiting for {who}"), wc.status()
-        before = len(wc.log)
-        await click_move(mover, label)
-        played += 1
-        await until(lambda: len(wc.log) > before or wc.is_over(), pa, pb, what="the move to arrive")
-        banner = screens[waiter].query_one(LinkBanner)
-        assert f"{who} played:  {label} " in banner.text, banner.text
-    return played
-
-
+@pytest.mark.slow
 async def test_two_apps_play_a_lan_game_by_clicks_and_end_with_identical_logs(tmp_path):
     from lanterne.protocol.verify import verify_file
 
     ann, bob = unique("Ann"), unique("Bob")
-    app_a, _ = lobby_app(ann, tmp_path / "a")
-    app_b, _ = lobby_app(bob, tmp_path / "b")
+    app_a = lobby_app(ann, tmp_path / "a")
+    app_b = lobby_app(bob, tmp_path / "b")
     async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
         screens = await seated(pa, pb, ann, bob)
         ga, gb = screens[pa].controller, screens[pb].controller
@@ -196,8 +67,8 @@ async def test_a_cut_link_shows_the_banner_play_resumes_by_itself_and_a_cheat_en
 
     ann, bob = unique("Ann"), unique("Bob")
     slow = PeerOptions(link=FAST.link, reconnect_every=1.0, linger=0.5)
-    app_a, _ = lobby_app(ann, tmp_path / "a", discover=False)
-    app_b, _ = lobby_app(bob, tmp_path / "b", discover=False, options=slow)
+    app_a = lobby_app(ann, tmp_path / "a", discover=False)
+    app_b = lobby_app(bob, tmp_path / "b", discover=False, options=slow)
     async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
         screens = await seated(pa, pb, ann, bob, by_address=True)
         ga, gb = screens[pa].controller, screens[pb].controller
@@ -213,7 +84,7 @@ async def test_a_cut_link_shows_the_banner_play_resumes_by_itself_and_a_cheat_en
         status = gb.status()   # our turn: the link; theirs: who is gone, how long, and what the table does then
         assert not gb.link_down or status.startswith("Link down, reconnecting by itself") or (
             status.startswith(f"Waiting for {gb.seats[0].label} (gone 0:0") and "the game ends" in status), status
-        await until(lambda: not any(b.has_class("-down") for b in banners), pa, pb, timeout=10,
+        await until(lambda: not any(b.has_class("-down") for b in banners), pa, pb,
                     what="the link back")
         assert await play_by_clicks(screens, moves=1) == 1  # play resumed
         await until(lambda: turn_of(screens) is not None, pa, pb, what="someone's turn")
@@ -243,8 +114,8 @@ async def test_nobody_at_an_address_and_a_declined_invitation_are_one_line_each(
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     ann, bob = unique("Ann"), unique("Bob")
-    app_a, _ = lobby_app(ann, tmp_path / "a", discover=False)
-    app_b, _ = lobby_app(bob, tmp_path / "b", discover=False)
+    app_a = lobby_app(ann, tmp_path / "a", discover=False)
+    app_b = lobby_app(bob, tmp_path / "b", discover=False)
     async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
         guest = pb.app.screen
         assert await pb.click("#join-address")
@@ -273,12 +144,13 @@ async def test_nobody_at_an_address_and_a_declined_invitation_are_one_line_each(
         await until(lambda: host_lobby.pending is None, pa)
 
 
+@pytest.mark.slow
 async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_headless_peer(tmp_path):
     """The lobby opens Pagode; a headless `lanterne join`-like peer (random bot) takes the seat."""
     from lanterne.engines.bots.simple import RandomBot
     from lanterne.engines.registry import get_game
     from lanterne.protocol.net.peer import Peer
-    from tests.client.pagode_clicks import builder_choice, click_action, quick_buttons
+    from tests.support.pagode import builder_choice, click_action, quick_buttons
 
     pagode = get_game("pagode")
     ann = unique("Ann")

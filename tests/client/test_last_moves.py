@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lanterne.client.screens.game import game_screen_for
-from tests.client.conftest import make_app
-from tests.client.test_table_sizes import mid_game
+from tests.support.apps import make_app, mid_game
 
 
 def at_my_turn_after_theirs(game_id: str, want) -> object:

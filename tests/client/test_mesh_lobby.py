@@ -10,9 +10,9 @@ table with two computers and one guest app plays a whole game, logs equal.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-from textual.widgets import Input, Select
+import pytest
+from textual.widgets import Select
 
 from lanterne.client.app import LanterneApp
 from lanterne.client.net_controller import NetworkGame, is_computer
@@ -22,116 +22,19 @@ from lanterne.client.screens.invite import InviteScreen
 from lanterne.client.screens.lobby import LobbyScreen
 from lanterne.client.settings import Settings
 from lanterne.client.widgets.link_banner import LinkBanner
-from lanterne.client.widgets.peers import PeerList
-from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import safety_lines
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import read_log
-from lanterne.protocol.net.peer import PeerOptions
-from lanterne.protocol.net.transport import LinkOptions
 from lanterne.protocol.verify import verify_file
-from tests.client.test_lan_game import unique, until
+from tests.support.lobby import (LOOPBACK, MESH, MESH_SIZE, PUEBLO, ask_and_accept, boards, choose, mesh_app,
+                                 open_table, play_one, play_to_the_end, table_text, type_move, unique)
+from tests.support.waiting import until
 
-LOOPBACK = ["127.0.0.1"]
-FAST = PeerOptions(link=LinkOptions(read_timeout=5.0, keepalive=1.0, connect_timeout=2.0),
-                   reconnect_every=0.1, linger=1.0)
-PUEBLO = get_game("pueblo")
-SIZE = (160, 50)
-
-
-def lobby_app(name: str, folder: Path, discover: bool = True) -> LanterneApp:
-    """An app opened on the lobby (Pueblo only), with its own identity, name and log folder."""
-    return LanterneApp(settings=Settings(display_name=name, computer_delay=0.0),
-                       start=lambda: LobbyScreen(Settings(display_name=name), identity=Identity.generate(),
-                                                 interfaces=LOOPBACK, log_dir=folder, discover=discover,
-                                                 games=[PUEBLO], options=FAST))
-
-
-async def choose(pilot, select_id: str, value) -> None:
-    pilot.app.screen.query_one(select_id, Select).value = value
-    await pilot.pause()
-
-
-async def open_table(pilot, seats: int, computers: int = 0, bot: str = "random") -> NetworkGame:
-    lobby = pilot.app.screen
-    await choose(pilot, "#lan-seats", seats)
-    await choose(pilot, "#lan-computers", computers)
-    await choose(pilot, "#lan-bot", bot)
-    assert await pilot.click("#open-table")
-    full = computers == seats - 1  # no guest to wait for: the board may already be there
-    await until(lambda: isinstance(pilot.app.screen, GameScreen) if full
-                else lobby.pending is not None and lobby.pending.listening is not None, pilot,
-                what="the table listening")
-    controller = pilot.app.screen.controller if full else lobby.pending
-    assert isinstance(controller, NetworkGame) and controller.players == seats
-    return controller
-
-
-async def ask_and_accept(host, guest, host_name: str, guest_name: str, free: int) -> str:
-    """The guest clicks the host's table in its lobby list; the host clicks Accept in the dialog."""
-    peers = guest.app.screen.query_one(PeerList)
-    await until(lambda: any(a.name == host_name and a.table and a.table.free == free
-                            for a in peers.adverts.values()), host, guest, what=f"{free} free seats heard")
-    index = [a.name for a in peers.ordered()].index(host_name)
-    line = str(peers.get_option_at_index(index).prompt)
-    assert f"Pueblo (standard), table of {peers.ordered()[index].table.seats}: {free} free seat" in line, line
-    assert await guest.click(peers, offset=(2, index + 1))  # + 1: the list's top border
-    await until(lambda: isinstance(host.app.screen, InviteScreen), host, guest, what="the invitation dialog")
-    await host.pause()
-    invite = host.app.screen
-    assert invite.joiner == guest_name and "seats" in invite.table
-    # before Accept, the joiner's lobby shows the same safety code as the host's dialog
-    code_lines = "\n".join(f"    {line}" for line in safety_lines(invite.safety_code))
-    await until(lambda: f"Safety code with {host_name} (compare it aloud with {host_name}'s join dialog before "
-                        f"{host_name} accepts):\n{code_lines}" in table_text(guest).replace("  (you)", ""),
-                host, guest, what="the code on the joiner's side while pending")
-    assert table_text(guest).count("  (you)") == 1   # the joiner's own line of the code
-    assert guest.app.screen.status_text.startswith(f"Asking {host_name} for a seat")
-    assert await host.click("#invite-accept")
-    return invite.safety_code
-
-
-def table_text(pilot) -> str:
-    return str(pilot.app.screen.query_one("#lobby-table").render())
-
-
-async def boards(*pilots) -> list[GameScreen]:
-    await until(lambda: all(isinstance(p.app.screen, GameScreen) for p in pilots), *pilots, what="every board")
-    for p in pilots:
-        await p.pause()
-    return [p.app.screen for p in pilots]
-
-
-async def type_move(pilot, screen: GameScreen) -> str:
-    """The person types their first legal move on the board's command line and presses enter."""
-    c = screen.controller
-    text = c.format(c.my_seat, c.legal_actions(c.my_seat)[0])
-    assert await pilot.click("#command")
-    screen.query_one("#command", Input).value = text
-    await pilot.press("enter")
-    return text
-
-
-def play_one(controller: NetworkGame, rng: random.Random) -> bool:
-    """A test's hand on the controller: a random legal move for our seat, if it is our turn."""
-    if controller.waiting.kind != "human":
-        return False
-    controller.submit(controller.my_seat, rng.choice(controller.legal_actions(controller.my_seat)))
-    return True
-
-
-async def play_to_the_end(pilots, controllers, seed: int = 7) -> None:
-    rng = random.Random(seed)
-    while not all(c.is_over() for c in controllers):
-        if not any(play_one(c, rng) for c in controllers):
-            await until(lambda: all(c.is_over() for c in controllers)
-                        or any(c.waiting.kind == "human" for c in controllers), *pilots, what="a turn")
-
-
+@pytest.mark.slow
 async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves(tmp_path):
     ann, bob, cyd = unique("Ann"), unique("Bob"), unique("Cyd")
-    app_a, app_b, app_c = (lobby_app(n, tmp_path / n[0]) for n in (ann, bob, cyd))
-    async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb, app_c.run_test(size=SIZE) as pc:
+    app_a, app_b, app_c = (mesh_app(n, tmp_path / n[0]) for n in (ann, bob, cyd))
+    async with app_a.run_test(size=MESH_SIZE) as pa, app_b.run_test(size=MESH_SIZE) as pb, app_c.run_test(size=MESH_SIZE) as pc:
         host = await open_table(pa, 3)
         assert "open at 127.0.0.1:" in pa.app.screen.status_text
         assert table_text(pa).splitlines() == ["Your table:", f"1. {ann} (host, you)", "2. (free)", "3. (free)"]
@@ -197,8 +100,8 @@ async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves
 
 async def test_a_host_alone_with_two_computer_seats_plays_a_whole_pueblo_game(tmp_path):
     ann = unique("Ann")
-    app = lobby_app(ann, tmp_path / "a", discover=False)
-    async with app.run_test(size=SIZE) as pilot:
+    app = mesh_app(ann, tmp_path / "a", discover=False)
+    async with app.run_test(size=MESH_SIZE) as pilot:
         host = await open_table(pilot, 3, computers=2)
         (screen,) = await boards(pilot)
         assert screen.controller is host and host.my_seat == 0
@@ -222,10 +125,11 @@ async def test_a_host_alone_with_two_computer_seats_plays_a_whole_pueblo_game(tm
     assert report.ok and report.game == "pueblo" and len(report.seats) == 3, report
 
 
+@pytest.mark.slow
 async def test_a_four_seat_table_with_two_computers_and_one_guest_plays_to_the_end(tmp_path):
     ann, bob = unique("Ann"), unique("Bob")
-    app_a, app_b = lobby_app(ann, tmp_path / "a"), lobby_app(bob, tmp_path / "b")
-    async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
+    app_a, app_b = mesh_app(ann, tmp_path / "a"), mesh_app(bob, tmp_path / "b")
+    async with app_a.run_test(size=MESH_SIZE) as pa, app_b.run_test(size=MESH_SIZE) as pb:
         await open_table(pa, 4, computers=2)
         await until(lambda: table_text(pa).count("[computer]") == 2, pa, what="the computers seated")
         assert table_text(pa).splitlines()[1:] == [f"1. {ann} (host, you)", f"2. [computer] {ann} 1",
@@ -247,12 +151,12 @@ async def test_a_four_seat_table_with_two_computers_and_one_guest_plays_to_the_e
 
 
 async def test_the_table_form_follows_the_game_and_the_seats_at_every_size(tmp_path):
-    from tests.client.toy_game import GAME as TOY
+    from tests.support.toy_game import GAME as TOY
 
     app = LanterneApp(settings=Settings(display_name="Ann", computer_delay=0.0),
                       start=lambda: LobbyScreen(identity=Identity.generate(), interfaces=LOOPBACK, log_dir=tmp_path,
-                                                discover=False, games=[TOY, PUEBLO], options=FAST))
-    async with app.run_test(size=SIZE) as pilot:
+                                                discover=False, games=[TOY, PUEBLO], options=MESH))
+    async with app.run_test(size=MESH_SIZE) as pilot:
         lobby = app.screen
 
         def options(select_id: str) -> list:
@@ -282,8 +186,8 @@ async def test_the_table_form_follows_the_game_and_the_seats_at_every_size(tmp_p
 
 async def test_a_table_with_computers_left_mid_game_resumes_from_the_lobby_with_its_computers(tmp_path):
     ann = unique("Ann")
-    app = lobby_app(ann, tmp_path / "a", discover=False)
-    async with app.run_test(size=SIZE) as pilot:
+    app = mesh_app(ann, tmp_path / "a", discover=False)
+    async with app.run_test(size=MESH_SIZE) as pilot:
         lobby = app.screen
         host = await open_table(pilot, 3, computers=2)
         (screen,) = await boards(pilot)
@@ -315,8 +219,8 @@ async def test_a_table_of_three_joined_by_address_when_the_dialog_says_its_size(
     from lanterne.client.screens.invite import JoinAddressScreen
 
     ann, bob = unique("Ann"), unique("Bob")
-    app_a, app_b = lobby_app(ann, tmp_path / "a", discover=False), lobby_app(bob, tmp_path / "b", discover=False)
-    async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
+    app_a, app_b = mesh_app(ann, tmp_path / "a", discover=False), mesh_app(bob, tmp_path / "b", discover=False)
+    async with app_a.run_test(size=MESH_SIZE) as pa, app_b.run_test(size=MESH_SIZE) as pb:
         host = await open_table(pa, 3, computers=1)
         ip, port = host.listening
         assert await pb.click("#join-address")
@@ -345,20 +249,20 @@ async def test_join_requests_wait_their_turn_oldest_first_and_one_that_gives_up_
     from lanterne.protocol.net.peer import Peer
 
     ann = unique("Ann")
-    app = lobby_app(ann, tmp_path / "a", discover=False)
-    async with app.run_test(size=SIZE) as pilot:
+    app = mesh_app(ann, tmp_path / "a", discover=False)
+    async with app.run_test(size=MESH_SIZE) as pilot:
         lobby = app.screen
         host = await open_table(pilot, 4)
         port = host.listening[1]
         names = ["Bob", "Cy", "Dee", "Eve"]
-        guests = [Peer.guest(Identity.generate(), n, tmp_path / n, player=make_bot("random", i), options=FAST,
+        guests = [Peer.guest(Identity.generate(), n, tmp_path / n, player=make_bot("random", i), options=MESH,
                              say=lambda line: None) for i, n in enumerate(names)]
         tasks = []
-        for g in guests:
-            tasks.append(asyncio.create_task(g.run_guest(("127.0.0.1", port), LOOPBACK, game="pueblo", players=4)))
-            await asyncio.sleep(0.03)
         try:
-            await until(lambda: len(lobby.asking) == 4, pilot, what="four requests")
+            for n, g in enumerate(guests, 1):  # one after the other: the host hears them in this order
+                tasks.append(asyncio.create_task(g.run_guest(("127.0.0.1", port), LOOPBACK, game="pueblo",
+                                                             players=4)))
+                await until(lambda: len(lobby.asking) == n, pilot, what=f"{n} requests")
             assert [r.peer.name for r in lobby.asking] == names
             invite = app.screen
             assert isinstance(invite, InviteScreen) and invite.joiner == "Bob"
@@ -389,17 +293,17 @@ async def test_the_lan_computers_think_in_their_own_process_and_leave_none_behin
     from lanterne.client.thinking import Thinker
 
     ann = unique("Ann")
-    app = lobby_app(ann, tmp_path / "a", discover=False)
-    async with app.run_test(size=SIZE) as pilot:
+    app = mesh_app(ann, tmp_path / "a", discover=False)
+    async with app.run_test(size=MESH_SIZE) as pilot:
         host = await open_table(pilot, 2, computers=1, bot="ismcts:easy")
         (screen,) = await boards(pilot)
         thinker = host.peer.think
         assert isinstance(thinker, Thinker) and host.peer._computers[0].think is thinker
         rng = random.Random(5)
         for _ in range(2):   # our moves; the computer answers from its process
-            await until(lambda: host.waiting.kind == "human", pilot, timeout=60, what="our turn")
+            await until(lambda: host.waiting.kind == "human", pilot, what="our turn")
             play_one(host, rng)
-        await until(lambda: host.waiting.kind == "human", pilot, timeout=60, what="our turn again")
+        await until(lambda: host.waiting.kind == "human", pilot, what="our turn again")
         pid = thinker.pid
         assert pid is not None and pid != os.getpid() and thinker.alive()
         await pilot.press("escape")

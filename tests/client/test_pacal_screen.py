@@ -18,7 +18,7 @@ from lanterne.engines.pacal import build_choices, cell_name, parse_cell, reachab
 from lanterne.engines.pacal.rules import visible_stones
 from lanterne.client.games.pacal.screen import visible_stones as screen_visible_stones
 from lanterne.engines.registry import get_game
-from tests.client.conftest import make_app
+from tests.support.apps import make_app
 
 GAME = get_game("pacal")
 SIZE = (150, 48)

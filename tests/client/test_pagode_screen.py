@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import OptionList
 
 from lanterne.client.controller import LocalGame
@@ -11,8 +12,8 @@ from lanterne.client.games.pagode.widgets import CardWidget, SiteWidget
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
-from tests.client.conftest import make_app
-from tests.client.pagode_clicks import builder_choice, click_action, card_widget, pass_keyboard, quick_buttons
+from tests.support.apps import make_app, pass_keyboard
+from tests.support.pagode import builder_choice, card_widget, click_action, quick_buttons
 
 GAME = get_game("pagode")
 SIZE = (120, 40)
@@ -27,6 +28,7 @@ def status(screen) -> str:
     return str(screen.query_one(StatusLine).render())
 
 
+@pytest.mark.slow
 async def test_hot_seat_game_by_clicks_reaches_a_roof():
     controller, app = pagode_app([None, None], seed=33, variant="quick")  # seed 33: a roof in ~45 clicks
     async with app.run_test(size=SIZE) as pilot:

@@ -25,7 +25,7 @@ from lanterne.engines.pandoria import GAME
 from lanterne.engines.pandoria import data as D
 from lanterne.engines.pandoria.board import KIND, NHEX, OFF, STEP, hex_name, parse_hex
 from lanterne.engines.pandoria.notation import face_text
-from tests.client.conftest import make_app
+from tests.support.apps import make_app
 
 PANDORIA_CSS = Path(pandoria_package.__file__).with_name(PandoriaScreen.CSS_PATH)
 """The game's own stylesheet, for the board drawn alone."""
@@ -695,6 +695,7 @@ async def test_a_typed_move_still_works():
         assert controller.state.terrain[action[3]] >= 0
 
 
+@pytest.mark.slow
 async def test_random_moves_by_clicks_each_land_as_meant():
     """Eight random moves (Teleport and the Elves' move among them), each clicked as a person
     would, each played exactly as meant."""

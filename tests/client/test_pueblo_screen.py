@@ -17,9 +17,9 @@ from lanterne.engines.pueblo.data import TRACK
 from lanterne.engines.pueblo.geometry import LINES, penalties_at, sight
 from lanterne.engines.pueblo.preview import chief_options, side_view
 from lanterne.engines.pueblo.state import MOVE, PLACE, REMOVE, SITE, BID, OVER
-from tests.client.pueblo_helpers import (GAME, SIZE, at_cell, at_space, levels_of_new_stone, open_screen,
-                                         overlay_levels, pass_keyboard, play_randomly, pueblo_app, scroll_wheel,
-                                         status, to_the_player)
+from tests.support.apps import pass_keyboard
+from tests.support.pueblo import (GAME, SIZE, at_cell, at_space, levels_of_new_stone, open_screen, overlay_levels,
+                                  play_randomly, pueblo_app, scroll_wheel, status, to_the_player)
 
 
 class BoardShown(NamedTuple):
@@ -372,8 +372,8 @@ def test_pueblo_screen_snapshot(snap_compare):
 async def test_a_stone_that_fits_nowhere_is_set_aside_by_key_and_not_before():
     from lanterne.client.controller import LocalGame
     from lanterne.client.games.pueblo.screen import PuebloScreen
-    from tests.client.conftest import make_app
-    from tests.engines.pueblo.test_pueblo_text import NO_FIT
+    from tests.support.apps import make_app
+    from tests.support.pueblo import NO_FIT
 
     controller = LocalGame(GAME, [None] * 4, names=["Ann", "Bob", "Cy", "Di"], state=GAME.load_position(NO_FIT))
     app = make_app(lambda: PuebloScreen(controller))

@@ -15,23 +15,10 @@ from lanterne.client.widgets.replay_steps import ReplaySteps
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.engines.registry import get_game
 from lanterne.protocol.log import read_log, write_log
-from tests.client.conftest import make_app
-from tests.client.test_replay_model import make_log
+from tests.support.apps import make_app, settled
+from tests.support.logs import make_log
 
 SIZE = (120, 36)
-
-
-@pytest.fixture(scope="module")
-def pueblo_log(tmp_path_factory):
-    return make_log(tmp_path_factory.mktemp("replay-ui"), "pueblo", seed="ui")
-
-
-async def settled(pilot) -> None:
-    """Wait for the replay and verification workers, then for the screen to redraw."""
-    for _ in range(3):
-        ours = [w for w in pilot.app.workers if w.group.startswith("replay-")]
-        await pilot.app.workers.wait_for_complete(ours)
-        await pilot.pause()
 
 
 def status(pilot) -> str:

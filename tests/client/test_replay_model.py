@@ -15,19 +15,8 @@ from lanterne.engines.bots import make_bot
 from lanterne.engines.core import TABLE
 from lanterne.engines.registry import get_game
 from lanterne.protocol.log import MAGIC, open_entry, read_log, write_log
-from lanterne.protocol.memory import make_sessions, play
-
-
-def make_log(folder: Path, game_id: str = "pueblo", seed: str = "r1", games=None, game=None,
-             players: int = 2) -> Path:
-    """A finished game's signed log, as `lanterne selfplay --net memory` writes it; also its live sessions."""
-    game = game or get_game(game_id)
-    sessions = make_sessions(game, players, seed, games=games)
-    play(sessions, [make_bot("random", f"{seed}/bot{i}") for i in range(players)])
-    path = folder / f"{game.id}-{seed}.lanterne"
-    write_log(path, [e.raw for e in sessions[0].chain])
-    make_log.sessions = sessions
-    return path
+from lanterne.protocol.memory import make_sessions
+from tests.support.logs import make_log
 
 
 @pytest.fixture(scope="session")

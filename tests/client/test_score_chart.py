@@ -13,9 +13,7 @@ from lanterne.client.widgets.score_chart import BARS, ScoreChart, chart_text, co
 from lanterne.client.widgets.scoreboard import ScoreBoard
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
-from tests.client.conftest import make_app
-from tests.client.test_replay import pueblo_log, settled  # noqa: F401 - the fixture
-from tests.client.test_snapshots import no_blink
+from tests.support.apps import make_app, no_blink, settled
 
 
 # -- the drawing
@@ -128,12 +126,13 @@ async def test_a_resumed_local_game_charts_the_scores_from_its_start(tmp_path):
 # -- a network game (two apps over the LAN, the toy game)
 
 
+@pytest.mark.slow
 async def test_both_seats_of_a_network_game_chart_the_same_scores(tmp_path):
-    from tests.client.test_lan_game import lobby_app, play_by_clicks, seated, unique
+    from tests.support.lobby import lobby_app, play_by_clicks, seated, unique
 
     ann, bob = unique("Ann"), unique("Bob")
-    app_a, _ = lobby_app(ann, tmp_path / "a")
-    app_b, _ = lobby_app(bob, tmp_path / "b")
+    app_a = lobby_app(ann, tmp_path / "a")
+    app_b = lobby_app(bob, tmp_path / "b")
     async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
         screens = await seated(pa, pb, ann, bob)
         await play_by_clicks(screens, moves=4)
@@ -151,7 +150,7 @@ async def test_both_seats_of_a_network_game_chart_the_same_scores(tmp_path):
 # -- the replay
 
 
-async def test_the_replay_charts_the_whole_game_and_marks_the_step_on_screen(pueblo_log):  # noqa: F811
+async def test_the_replay_charts_the_whole_game_and_marks_the_step_on_screen(pueblo_log):
     app = make_app(lambda: ReplayScreen(pueblo_log))
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
@@ -200,7 +199,7 @@ def test_snapshot_f2_panel_with_the_chart_at_80x24(snap_compare, tmp_path):
                         run_before=run_before)
 
 
-def test_snapshot_replay_with_the_chart_at_80x24(snap_compare, pueblo_log):  # noqa: F811
+def test_snapshot_replay_with_the_chart_at_80x24(snap_compare, pueblo_log):
     async def run_before(pilot):
         await settled(pilot)
         await pilot.press(*["right"] * 25)

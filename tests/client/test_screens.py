@@ -19,8 +19,8 @@ from lanterne.client.screens.rules import RulesScreen
 from lanterne.client.screens.settings import SettingsScreen
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.engines.bots import RandomBot
-from tests.client.conftest import make_app
-from tests.client.toy_game import GAME
+from tests.support.apps import make_app
+from tests.support.toy_game import GAME
 
 
 def text_of(widget) -> str:

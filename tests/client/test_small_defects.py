@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import os
-import select
 import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +17,7 @@ from lanterne.client.screens.game import game_screen_for
 from lanterne.client.screens.local_setup import LocalSetupScreen
 from lanterne.client.widgets.scoreboard import ScoreBoard
 from lanterne.engines.registry import get_game
-from tests.client.conftest import make_app
+from tests.support.apps import make_app
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -129,46 +126,29 @@ def test_first_player_and_pacal_die_are_said_as_a_person_reads_them(seed):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals and signals")
 def test_sigterm_gives_the_terminal_back(tmp_path):
-    import pty
+    from tests.support.terminal import (ALTERNATE_SCREEN_OFF, ALTERNATE_SCREEN_ON, HOME_DRAWN, MOUSE_OFF, MOUSE_ON,
+                                        Terminal)
 
-    env = dict(os.environ, LANTERNE_HOME=str(tmp_path), TERM="xterm-256color",
-               COLUMNS="80", LINES="24")
-    leader, follower = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "lanterne"], cwd=ROOT, env=env, stdin=follower,
-                            stdout=follower, stderr=follower, close_fds=True, start_new_session=True)
-    os.close(follower)
-    out = b""
-
-    def read_for(seconds: float) -> bytes:
-        got = b""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([leader], [], [], 0.1)
-            if ready:
-                try:
-                    got += os.read(leader, 65536)
-                except OSError:
-                    break
-        return got
-
+    term = Terminal([sys.executable, "-m", "lanterne"], env=dict(os.environ, LANTERNE_HOME=str(tmp_path),
+                                                                 COLUMNS="80", LINES="24"))
     try:
-        out += read_for(4)
-        assert b"\x1b[?1049h" in out and b"\x1b[?1000h" in out  # alternate screen and mouse on
-        proc.send_signal(signal.SIGTERM)
-        after = read_for(3)
-        assert proc.wait(timeout=5) == 128 + signal.SIGTERM
-        assert b"\x1b[?1049l" in after and b"\x1b[?1000l" in after  # and off again
+        term.wait_for(ALTERNATE_SCREEN_ON)
+        term.wait_for(MOUSE_ON)  # alternate screen and mouse on: the app has the terminal
+        term.wait_for(HOME_DRAWN)
+        mark = term.mark()
+        term.proc.send_signal(signal.SIGTERM)
+        assert term.proc.wait(timeout=30) == 128 + signal.SIGTERM
+        term.wait_for(ALTERNATE_SCREEN_OFF, since=mark)
+        term.wait_for(MOUSE_OFF, since=mark)  # and off again
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(leader)
+        term.close()
 
 
 @pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
 async def test_a_board_screen_drives_its_game_once(game_id):
     """Textual calls each on_mount up the class chain: the game loop and the listener are set up once
     (twice, every change was drawn twice and two computer loops raced each other)."""
-    from tests.client.test_table_sizes import mid_game
+    from tests.support.apps import mid_game
 
     controller = mid_game(game_id)
     app = make_app(lambda: game_screen_for(controller))
@@ -189,7 +169,7 @@ def test_pueblo_penalties_keep_a_long_name_whole():
 async def test_the_move_log_says_moves_in_words_with_the_notation_beside_and_no_slot():
     from textual.widgets import RichLog
 
-    from tests.client.test_table_sizes import mid_game
+    from tests.support.apps import mid_game
 
     controller = mid_game("pagode", actions=20)
     app = make_app(lambda: game_screen_for(controller))
@@ -239,7 +219,7 @@ async def test_settings_keep_theme_computer_level_and_delay(tmp_path):
 @pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
 async def test_help_starts_with_the_game_on_screen_its_keys_and_mouse(game_id):
     from lanterne.client.screens.help import HelpScreen
-    from tests.client.test_table_sizes import mid_game
+    from tests.support.apps import mid_game
 
     controller = mid_game(game_id)
     app = make_app(lambda: game_screen_for(controller))

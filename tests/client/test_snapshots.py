@@ -6,20 +6,13 @@ and accept it with `--snapshot-update` only after looking at the report.
 
 from __future__ import annotations
 
-from textual.widgets import Input
 
 from lanterne.client.controller import LocalGame
 from lanterne.client.screens.game import GameScreen
-from tests.client.conftest import make_app
-from tests.client.toy_game import GAME
+from tests.support.apps import SNAPSHOT_SIZE, make_app, no_blink
+from tests.support.toy_game import GAME
 
-SIZE = (100, 32)
-
-
-async def no_blink(pilot) -> None:
-    for widget in pilot.app.screen.query(Input):
-        widget.cursor_blink = False
-    await pilot.pause()
+SIZE = SNAPSHOT_SIZE
 
 
 def test_home(snap_compare):
@@ -64,7 +57,7 @@ def pagode_controller(seed=33, variant="standard"):
 
 def test_pagode_screen_mid_game(snap_compare):
     from lanterne.client.games.pagode.screen import PagodeScreen
-    from tests.client.pagode_clicks import builder_choice
+    from tests.support.pagode import builder_choice
 
     controller = pagode_controller()
     for _ in range(24):  # a few turns in, played without the screen: floors, a tile, both reserves

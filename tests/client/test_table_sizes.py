@@ -8,43 +8,14 @@ mid-game, at the person's turn.
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
-from lanterne.client.controller import LocalGame
 from lanterne.client.screens.game import game_screen_for
-from lanterne.engines.bots import make_bot
-from lanterne.engines.registry import get_game
-from tests.client.conftest import make_app
-from tests.client.test_snapshots import no_blink
+from tests.support.apps import make_app, mid_game, no_blink
 
 GAMES = ("pagode", "pueblo", "pacal", "pandoria")
 SIZES = ((80, 24), (120, 40), (160, 50))
-TURNS = {"pagode": 14, "pueblo": 8, "pacal": 10, "pandoria": 12}
-"""Actions played before the snapshot (a board with pieces on it, not the empty start)."""
-
-
-def mid_game(game_id: str, actions: int | None = None, seed: int = 7) -> LocalGame:
-    """You (P1) against a random computer, ``actions`` actions in, stopped at your turn."""
-    game = get_game(game_id)
-    controller = LocalGame(game, [None, make_bot("random", f"{seed}/bot")], names=["Ann", "Bot"], seed=seed,
-                           variant=game.variants[0] if "standard" not in game.variants else "standard")
-    rng = random.Random(seed)
-    played = 0
-    target = TURNS[game_id] if actions is None else actions
-    while not controller.is_over():
-        w = controller.waiting
-        if w.kind == "human":
-            if played >= target:
-                break
-            controller.submit(w.seat, rng.choice(controller.legal_actions(w.seat)))
-        else:
-            controller.play_computer_now()
-        played += 1
-    assert controller.waiting.kind == "human"
-    return controller
-
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("game_id", GAMES)

@@ -24,21 +24,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import select
-import signal
-import struct
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
-pty = pytest.importorskip("pty")  # a pseudo-terminal: POSIX only
-termios = pytest.importorskip("termios")
-fcntl = pytest.importorskip("fcntl")
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.terminal import Terminal
+from tests.support.waiting import Hopeless, until_sync
 
 MOVES = 12
 """Moves P1 plays in each game, the ways below in turn."""
@@ -48,15 +40,18 @@ WRAPPER = r"""
 import json, os, sys
 from lanterne.client import local_play
 from lanterne.client.controller import HUMAN
+from lanterne.client.screens.game import GameScreen
 
 out = sys.argv[1]
 made = local_play.make_local_game
+shown = {"log": 0}
 
 def write(controller):
     w = controller.waiting
     mine = w.kind == HUMAN and w.seat == 0
     data = {"waiting": [w.kind, w.seat], "log": [[e.actor, e.text] for e in controller.log],
-            "legal": [controller.format(0, a) for a in controller.legal_actions(0)] if mine else []}
+            "legal": [controller.format(0, a) for a in controller.legal_actions(0)] if mine else [],
+            "shown": shown["log"]}
     with open(out + ".tmp", "w") as f:
         json.dump(data, f)
     os.replace(out + ".tmp", out)
@@ -67,74 +62,41 @@ def make(*args, **kwargs):
     write(controller)
     return controller
 
+mount, redraw = GameScreen.on_mount, GameScreen.on_game_changed
+
+def drawn(screen):  # once the screen is on the terminal: what a person sees
+    def record():
+        shown["log"] = len(screen.controller.log)
+        write(screen.controller)
+    screen.app.call_after_refresh(record)
+
+def on_mount(screen):
+    mount(screen)
+    drawn(screen)
+
+def on_game_changed(screen, message):
+    redraw(screen, message)
+    drawn(screen)
+
+GameScreen.on_mount, GameScreen.on_game_changed = on_mount, on_game_changed
 local_play.make_local_game = make
 from lanterne.client.cli import main
 sys.exit(main(sys.argv[2:]))
 """
 
 
-class Terminal:
-    """``lanterne play`` in a pseudo-terminal of 80x24: bytes in, the game's log out."""
+class Game:
+    """``lanterne play`` in a terminal of 80x24: bytes in, the game's log out (and how much of it the
+    screen has drawn)."""
 
     def __init__(self, tmp: Path, game_id: str, seed: int):
         self.state_file = tmp / "state.json"
         home = tmp / "home"
         home.mkdir()
-        env = dict(os.environ, LANTERNE_HOME=str(home), TERM="xterm-256color", COLUMNS="80", LINES="24")
+        env = dict(os.environ, LANTERNE_HOME=str(home), COLUMNS="80", LINES="24")
         env.pop("TEXTUAL", None)
-        argv = [sys.executable, "-c", WRAPPER, str(self.state_file),
-                "play", game_id, "--bot", "random", "--delay", "0", "--seed", str(seed)]
-        pid, fd = pty.fork()
-        if pid == 0:  # the child: a terminal of 80x24, then the app
-            try:
-                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-                os.chdir(ROOT)
-                os.execve(sys.executable, argv, env)
-            finally:
-                os._exit(127)
-        self.pid, self.fd = pid, fd
-        self.output = bytearray()
-        self._lock = threading.Lock()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                ready, _, _ = select.select([self.fd], [], [], 0.5)
-                if not ready:
-                    if self.exited():
-                        return
-                    continue
-                data = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            with self._lock:
-                self.output += data
-
-    def exited(self) -> bool:
-        try:
-            return os.waitpid(self.pid, os.WNOHANG) != (0, 0)
-        except ChildProcessError:
-            return True
-
-    def send(self, data: bytes) -> None:
-        os.write(self.fd, data)
-
-    def mark(self) -> int:
-        with self._lock:
-            return len(self.output)
-
-    def shown_since(self, mark: int, text: bytes, seconds: float = 15.0) -> bool:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            with self._lock:
-                if text in self.output[mark:]:
-                    return True
-            time.sleep(0.02)
-        return False
+        self.term = Terminal([sys.executable, "-c", WRAPPER, str(self.state_file), "play", game_id, "--bot",
+                              "random", "--delay", "0", "--seed", str(seed)], env=env)
 
     def state(self) -> dict | None:
         try:
@@ -142,41 +104,22 @@ class Terminal:
         except (OSError, ValueError):
             return None
 
-    def wait(self, condition, seconds: float = 30.0) -> dict:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            state = self.state()
-            if state is not None and condition(state):
-                return state
-            if self.exited():
-                raise AssertionError(f"the app ended: {self.tail()}")
-            time.sleep(0.02)
-        raise AssertionError(f"waited {seconds} s in vain; last state {self.state()}; screen {self.tail()}")
+    def wait(self, condition) -> dict:
+        """Until the game's state meets ``condition`` (the app ending first is a failure at once)."""
+        seen: list[dict] = []
 
-    def tail(self) -> str:
-        with self._lock:
-            return bytes(self.output[-1500:]).decode("utf-8", "replace")
+        def met():
+            if self.term.exited():
+                raise Hopeless(f"the app ended: {self.term.tail()}")
+            state = self.state()
+            seen[:] = [state]
+            return state is not None and condition(state)
+
+        until_sync(met, what=lambda: f"the game's state; last {seen}; screen {self.term.tail()}")
+        return seen[0]
 
     def close(self) -> None:
-        if not self.exited():
-            try:
-                self.send(b"\x11")  # ctrl+q
-            except OSError:
-                pass
-            deadline = time.monotonic() + 5
-            while time.monotonic() < deadline and not self.exited():
-                time.sleep(0.05)
-            if not self.exited():
-                os.kill(self.pid, signal.SIGKILL)
-                try:
-                    os.waitpid(self.pid, 0)
-                except ChildProcessError:
-                    pass
-        try:
-            os.close(self.fd)
-        except OSError:
-            pass
-        self._reader.join(timeout=2)
+        self.term.close()
 
 
 def my_moves(state: dict) -> list[str]:
@@ -187,19 +130,23 @@ def my_turn(state: dict) -> bool:
     return state["waiting"] == ["human", 0] or state["waiting"][0] == "over"
 
 
+def on_screen(condition):
+    """``condition``, once the screen has drawn the whole log (a person types what they see)."""
+    return lambda state: condition(state) and state["shown"] == len(state["log"])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
 def test_moves_typed_at_the_colon_in_a_real_terminal_are_all_played(tmp_path, game_id):
     rng = random.Random(game_id)
-    term = Terminal(tmp_path, game_id, seed=7)
+    game = Game(tmp_path, game_id, seed=7)
+    term = game.term
     try:
         played: list[str] = []
         for n in range(MOVES):
-            state = term.wait(my_turn)
+            state = game.wait(on_screen(my_turn))  # typed once the previous move shows, as a person does
             if state["waiting"][0] == "over":
                 break
-            time.sleep(0.3)  # typed once the previous move shows, as a person does
-            state = term.wait(my_turn)
             before = len(my_moves(state))
             legal = state["legal"]
             way = WAYS[n % len(WAYS)]
@@ -207,23 +154,21 @@ def test_moves_typed_at_the_colon_in_a_real_terminal_are_all_played(tmp_path, ga
                 expected = legal[0]  # the list's first move: Enter plays it
                 mark = term.mark()
                 term.send(b"?")
-                assert term.shown_since(mark, b"legal move"), f"no list of moves: {term.tail()}"
-                time.sleep(0.2)
+                term.wait_for(b"legal move", since=mark)
+                term.wait_for(expected.encode(), since=mark)  # the list is drawn, its first move with it
                 term.send(b"\r")
             else:
                 expected = "end" if "end" in legal and rng.random() < 0.5 else rng.choice(legal)
                 if way == "burst":
                     term.send(b":" + expected.encode() + b"\r")
-                else:
-                    term.send(b":")
-                    time.sleep(0.15)
-                    for ch in expected.encode():
-                        term.send(bytes([ch]))
-                        time.sleep(0.03)
-                    time.sleep(0.15)
-                    term.send(b"\r")
+                else:  # one key at a time, each once the screen has answered the one before
+                    for key in [b":", *(bytes([ch]) for ch in expected.encode()), b"\r"]:
+                        mark = term.mark()
+                        term.send(key)
+                        if key != b"\r":
+                            term.wait_for_output(since=mark)
             try:
-                state = term.wait(lambda s: len(my_moves(s)) > before, seconds=10)
+                state = game.wait(lambda s: len(my_moves(s)) > before)
             except AssertionError as e:
                 raise AssertionError(f"{game_id}: move {n + 1} ({way}) {expected!r} was lost after "
                                      f"{played}: {e}") from None
@@ -231,4 +176,4 @@ def test_moves_typed_at_the_colon_in_a_real_terminal_are_all_played(tmp_path, ga
             played.append(expected)
         assert len(played) >= 6, f"{game_id}: the game ended after {played}"
     finally:
-        term.close()
+        game.close()

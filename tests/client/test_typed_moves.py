@@ -11,7 +11,6 @@ focus after a refresh, so the letters right after it went to the board.
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
@@ -22,7 +21,8 @@ from lanterne.client.controller import LocalGame
 from lanterne.client.screens.game import game_screen_for
 from lanterne.engines.bots import make_bot
 from lanterne.engines.registry import get_game
-from tests.client.conftest import make_app
+from tests.support.apps import make_app
+from tests.support.waiting import until
 
 MOVES_PER_GAME = 200
 
@@ -39,12 +39,8 @@ def type_at_once(app, text: str, enter: bool = True) -> None:
         app._driver.send_message(event)
 
 
-async def until(condition, seconds: float = 5.0) -> bool:
-    for _ in range(int(seconds / 0.002)):
-        if condition():
-            return True
-        await asyncio.sleep(0.002)
-    return condition()
+SOON = 0.002
+"""Seconds between looks at the game: a move is typed the moment the app takes it."""
 
 
 def new_game(game_id: str, seed: int) -> LocalGame:
@@ -54,6 +50,7 @@ def new_game(game_id: str, seed: int) -> LocalGame:
                      variant=variant)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", ["pagode", "pueblo", "pacal", "pandoria"])
 async def test_hundreds_of_moves_typed_as_soon_as_the_app_takes_them(game_id):
     """Each move is typed (":" first, as a person does) the moment it is the person's turn; every
@@ -70,7 +67,7 @@ async def test_hundreds_of_moves_typed_as_soon_as_the_app_takes_them(game_id):
             screen = app.screen
             line = screen.query_one("#command")
             while typed < MOVES_PER_GAME and not controller.is_over():
-                assert await until(lambda: screen.acting_seat is not None or controller.is_over())
+                await until(lambda: screen.acting_seat is not None or controller.is_over(), every=SOON)
                 if controller.is_over():
                     break
                 seat = screen.acting_seat
@@ -78,8 +75,8 @@ async def test_hundreds_of_moves_typed_as_soon_as_the_app_takes_them(game_id):
                 mine = sum(1 for e in controller.log if e.actor == seat)
                 type_at_once(app, ":" + text)
                 typed += 1
-                assert await until(lambda: sum(1 for e in controller.log if e.actor == seat) > mine), \
-                    f"{game_id} seed {seed}: {text!r} was lost (line {line.value!r})"
+                await until(lambda: sum(1 for e in controller.log if e.actor == seat) > mine, every=SOON,
+                            what=lambda: f"{game_id} seed {seed}: {text!r} played (line {line.value!r})")
                 assert [e.text for e in controller.log if e.actor == seat][mine] == text
                 played += 1
             await pilot.pause()
@@ -99,7 +96,7 @@ async def test_moves_typed_ahead_in_one_burst_are_all_played_in_order():
         text = controller.format(seat, column)
         type_at_once(app, ":" + text)  # ":" then letters at once: they go to the line, not the board
         type_at_once(app, "end")
-        assert await until(lambda: controller.waiting.seat != seat)
+        await until(lambda: controller.waiting.seat != seat, every=SOON)
         assert [e.text for e in controller.log if e.actor == seat] == [text, "end"]
 
 

@@ -3,6 +3,7 @@ opens the watch screen (public board, moves in words, who watches, the table cha
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Static
 
 from lanterne.client.screens.lobby import LobbyScreen
@@ -11,7 +12,8 @@ from lanterne.client.widgets.chat import ChatInput, ChatPane
 from lanterne.client.widgets.link_banner import LinkBanner
 from lanterne.client.widgets.peers import PeerList
 from lanterne.client.widgets.replay_board import ReplayBoard
-from tests.client.test_lan_game import click_move, lobby_app, seated, turn_of, unique, until
+from tests.support.lobby import click_move, lobby_app, seated, turn_of, unique
+from tests.support.waiting import until
 
 
 def running_line(pilot) -> int | None:
@@ -23,11 +25,12 @@ def running_line(pilot) -> int | None:
     return None
 
 
+@pytest.mark.slow
 async def test_a_running_table_is_listed_and_watched_from_the_lobby_by_keyboard_and_mouse(tmp_path):
     ann, bob, eve = unique("Ann"), unique("Bob"), unique("Eve")
-    app_a, _ = lobby_app(ann, tmp_path / "a")
-    app_b, _ = lobby_app(bob, tmp_path / "b")
-    app_e, _ = lobby_app(eve, tmp_path / "e")
+    app_a = lobby_app(ann, tmp_path / "a")
+    app_b = lobby_app(bob, tmp_path / "b")
+    app_e = lobby_app(eve, tmp_path / "e")
     async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb, \
             app_e.run_test(size=(120, 40)) as pe:
         screens = await seated(pa, pb, ann, bob)

@@ -8,16 +8,17 @@ from lanterne.client.widgets.link_banner import LinkBanner
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.watchers import Spectator
 from lanterne.engines.registry import get_game
-from tests.client.test_lan_game import lobby_app, seated, unique, until
-from tests.client.toy_game import GAME as TOY
+from tests.support.lobby import lobby_app, seated, unique
+from tests.support.toy_game import GAME as TOY
+from tests.support.waiting import until
 
 EVE = Identity.from_seed(b"banner-spectator")
 
 
 async def test_the_players_see_who_watches_their_table(tmp_path):
     ann, bob = unique("Ann"), unique("Bob")
-    app_a, _ = lobby_app(ann, tmp_path / "a")
-    app_b, _ = lobby_app(bob, tmp_path / "b")
+    app_a = lobby_app(ann, tmp_path / "a")
+    app_b = lobby_app(bob, tmp_path / "b")
     async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
         screens = await seated(pa, pb, ann, bob)
         host = screens[pa].controller

@@ -24,7 +24,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from tests.e2e.netns import TestNetwork, output, unavailable_reason, wait_line
+from tests.support.netns import TestNetwork, output, unavailable_reason, wait_line
 
 ADVERTISE = textwrap.dedent("""
     import asyncio, sys, time

@@ -1,3 +1,3 @@
-"""End-to-end fixtures: throw-away network namespaces (see netns.py)."""
+"""End-to-end fixtures: throw-away network namespaces (see tests/support/netns.py)."""
 
-from tests.e2e.netns import netns_network  # noqa: F401  (a fixture)
+from tests.support.netns import netns_network  # noqa: F401  (a fixture)

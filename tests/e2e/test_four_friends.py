@@ -28,10 +28,11 @@ import pytest
 
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import open_entry, read_log
-from tests.e2e.netns import REPO, Host, output, printed, wait_line
-from tests.e2e.test_npeer_lan import finish, log_path
+from tests.support.commands import REPO
+from tests.support.netns import Host, output, printed, wait_line
+from tests.support.lan_tables import finish, log_path
 
-pytestmark = pytest.mark.netns
+pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
 CLAIM = ["--claim-after", "2", "--min-claim", "1", "--read-timeout", "3"]
 SLOW = ["--move-delay", "0.08"]   # a game long enough for a pause, a replacement and a cut cable
@@ -43,7 +44,10 @@ PAUSABLE = textwrap.dedent("""
     from lanterne.protocol.net import peer as P
     run_guest = P.Peer.run_guest
     async def pausable(self, *a, **k):
-        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, self.pause)
+        def pause():
+            self.pause()
+            print("paused", flush=True)   # what the test waits for before it stops the peer
+        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, pause)
         return await run_guest(self, *a, **k)
     P.Peer.run_guest = pausable
     from lanterne.client.cli import main
@@ -90,7 +94,7 @@ def test_four_friends_one_pauses_one_is_cut_off_and_never_claims(netns_network):
     wait_line(dee, r"^move (1\d|[2-9]\d|\d{3,}):", 60)
     dee_fp = fingerprint_of(printed(dee))
     os.kill(dee.pid, signal.SIGUSR1)
-    time.sleep(0.2)
+    wait_line(dee, r"^paused$", 20)
     os.kill(dee.pid, signal.SIGTERM)
     _, dee_err = output(dee, 20)
     assert dee.returncode == 143, dee_err
@@ -112,6 +116,8 @@ def test_four_friends_one_pauses_one_is_cut_off_and_never_claims(netns_network):
             print(f"---- {who}\n" + printed(proc)[-2500:])
         raise
     outs = [finish(p, 120) for p in (ana, bob)]
+    # the point is a span of time: Cy stays cut off for five claim times (its own clock runs; no event
+    # says "it did not claim" sooner)
     time.sleep(max(0.0, cut_at + 10 - time.monotonic()))
     assert cy.poll() is None, "Cy, cut off, stopped on its own"
     cy_seen = printed(cy)

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.netns import REPO, Host, output, printed, wait_line
+from tests.support.commands import REPO
+from tests.support.netns import Host, output, printed, wait_line
 
-pytestmark = pytest.mark.netns
+pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
 FAST = ["--read-timeout", "2", "--claim-after", "120"]
 MID_GAME = r"^move (6\d|[7-9]\d|\d{3,}):"  # the log holds 60 entries or more (a game has ~330)

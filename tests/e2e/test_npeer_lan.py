@@ -10,48 +10,13 @@ One whole game per player count keeps the suite's time sane.
 import os
 import re
 import signal
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.e2e.netns import REPO, Host, output, printed, wait_line
+from tests.support.lan_tables import NAMES, assert_identical_and_verified, finish, host_cmd, join_cmd
+from tests.support.netns import printed, wait_line
 
-pytestmark = pytest.mark.netns
-
-FAST = ["--read-timeout", "3", "--claim-after", "300"]
-NAMES = ["Ana", "Bob", "Cy", "Dee", "Eve"]
-
-
-def host_cmd(host: Host, game: str, players: int, *extra: str) -> list[str]:
-    return ["host", game, "--players", str(players), "--bot", "random", "--name", NAMES[0], "--interface",
-            host.address, "--log-dir", str(host.home / "games"), *FAST, *extra]
-
-
-def join_cmd(guest: Host, name: str, *extra: str) -> list[str]:
-    return ["join", "Ana", "--bot", "random", "--name", name, "--interface", guest.address,
-            "--log-dir", str(guest.home / "games"), "--wait", "30", *FAST, *extra]
-
-
-def finish(proc: subprocess.Popen, timeout: float) -> str:
-    out, err = output(proc, timeout)
-    assert proc.returncode == 0, f"exit {proc.returncode}: {err[-2000:]}\n{out[-3000:]}"
-    return out
-
-
-def log_path(out: str) -> Path:
-    return Path(re.findall(r"^log: (.+)$", out, re.M)[-1])
-
-
-def assert_identical_and_verified(outs: list[str], game: str) -> None:
-    paths = [log_path(o) for o in outs]
-    first = paths[0].read_bytes()
-    assert all(p.read_bytes() == first for p in paths[1:]), "the peers' logs differ"
-    check = subprocess.run([sys.executable, "-m", "lanterne", "verify", *map(str, paths)], cwd=REPO,
-                           capture_output=True, text=True, timeout=300)
-    assert check.returncode == 0, check.stdout + check.stderr
-    assert check.stdout.count(f": valid: {game}") == len(paths), check.stdout
+pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
 
 def start_table(net, game: str, players: int, *extra: str):

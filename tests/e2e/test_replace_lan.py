@@ -7,10 +7,10 @@ import signal
 
 import pytest
 
-from tests.e2e.netns import wait_line
-from tests.e2e.test_npeer_lan import assert_identical_and_verified, finish, host_cmd, join_cmd
+from tests.support.netns import wait_line
+from tests.support.lan_tables import assert_identical_and_verified, finish, host_cmd, join_cmd
 
-pytestmark = pytest.mark.netns
+pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
 GONE = ["--on-gone", "computer", "--claim-after", "3", "--move-delay", "0.03"]
 

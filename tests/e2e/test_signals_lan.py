@@ -1,10 +1,11 @@
 """No ghost tables: a `lanterne host` stopped by SIGTERM or SIGHUP withdraws its mDNS record.
 
-A host in one namespace, a browser (a plain :class:`Discovery`) in another:
-after the signal the browser must stop listing the table within 3 s (the
-zeroconf goodbye, not the record's TTL), and the host must exit with
-128 + the signal's number and one line on stderr. Run this file alone with
-``-s`` to see the measured delays (median printed at the end).
+A host in one namespace, a browser (a plain :class:`Discovery`, which drops a
+record only on a goodbye: zeroconf keeps a PTR for its TTL, at least 1125 s)
+in another: after the signal the browser must stop listing the table, and the
+host must exit with 128 + the signal's number and one line on stderr. How
+fast is ``lanterne bench``'s business; run this file alone with ``-s`` to see
+the delays measured here (median printed at the end).
 """
 
 import os
@@ -15,24 +16,26 @@ import time
 
 import pytest
 
-from tests.e2e.netns import REPO, Host, output, wait_line
+from tests.support.netns import Host, output, printed, wait_line
+from tests.support.terminal import ALTERNATE_SCREEN_OFF, CURSOR_SHOWN, HOME_DRAWN, MOUSE_OFF, Terminal
 
-pytestmark = pytest.mark.netns
+pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
-LIMIT = 3.0
-"""Seconds from the signal until no other lobby lists the table (issue 18)."""
+WITHDRAWN = 60.0
+"""Seconds to wait for a browser to drop a withdrawn table: a hang guard, and far below the TTL after which
+zeroconf would drop a record nobody withdrew (so a table dropped at all was dropped by its goodbye)."""
 
 WATCH = textwrap.dedent("""
     import asyncio, sys, time
     from lanterne.protocol.net.discovery import Discovery
     async def main():
-        name = sys.argv[2]
+        names = sys.argv[2:]
         def add(a):
-            if a.name == name:
-                print("add", a.table.game if a.table else "-", repr(time.time()), flush=True)
+            if a.name in names:
+                print("add", a.name, a.table.game if a.table else "-", repr(time.time()), flush=True)
         def remove(a):
-            if a.name == name:
-                print("remove", repr(time.time()), flush=True)
+            if a.name in names:
+                print("remove", a.name, repr(time.time()), flush=True)
         async with Discovery([sys.argv[1]], on_add=add, on_remove=remove) as d:
             await d.browse()
             print("browsing", flush=True)
@@ -57,11 +60,11 @@ def ghost_delay(net, signum: int, name: str) -> tuple[float, int, str]:
     wait_line(watch, "^browsing", 20)
     host = start_host(a, name)
     seen = wait_line(watch, "^add ", 20)
-    assert seen.split()[1] == "pagode"
+    assert seen.split()[2] == "pagode"
     sent = time.time()
     os.kill(host.pid, signum)
-    line = wait_line(watch, "^remove ", 15)
-    gone = float(line.split()[1]) - sent
+    line = wait_line(watch, "^remove ", WITHDRAWN)
+    gone = float(line.split()[2]) - sent
     out, err = output(host, 15)
     return gone, host.returncode, err
 
@@ -73,7 +76,6 @@ def test_a_host_stopped_by_a_signal_leaves_no_ghost_table(netns_network, signum)
     for n in range(3):
         gone, code, err = ghost_delay(net, signum, f"Ghost{n}")
         runs.append(gone)
-        assert gone < LIMIT, f"the browser still listed the table {gone:.2f} s after {signum.name}"
         assert code == 128 + signum, (code, err)
         assert err.splitlines() == [f"lanterne: stopped by {signum.name}: links closed, withdrawn from the LAN"]
     delays[signum.name] = runs
@@ -93,118 +95,74 @@ def test_sigterm_exit_code_and_one_line(netns_network):
 
 
 def test_the_browser_would_keep_a_ghost_without_the_goodbye(netns_network):
-    """The control: SIGKILL leaves no chance for a goodbye, and the table stays listed past the limit,
-    so the delays above measure the goodbye, not some expiry."""
+    """The control: SIGKILL leaves no chance for a goodbye, and the table stays listed, so what dropped
+    the tables above was the goodbye. A second host stopped by SIGTERM afterwards is dropped: the
+    browser was hearing, and still lists the first."""
     net = netns_network(2)
     a, b = net.hosts
-    watch = b.python("-c", WATCH, b.address, "Killed")
+    watch = b.python("-c", WATCH, b.address, "Killed", "Stopped")
     wait_line(watch, "^browsing", 20)
-    host = start_host(a, "Killed")
-    wait_line(watch, "^add ", 20)
-    os.kill(host.pid, signal.SIGKILL)
-    with pytest.raises(AssertionError, match="no line matching"):
-        wait_line(watch, "^remove ", LIMIT + 1)
+    killed = start_host(a, "Killed")
+    wait_line(watch, "^add Killed ", 20)
+    os.kill(killed.pid, signal.SIGKILL)
+    stopped = start_host(a, "Stopped")
+    wait_line(watch, "^add Stopped ", 20)
+    os.kill(stopped.pid, signal.SIGTERM)
+    wait_line(watch, "^remove Stopped ", WITHDRAWN)
+    assert "remove Killed" not in printed(watch), printed(watch)
 
 
-class Terminal:
-    """The app in a pseudo-terminal of its own (its controlling terminal: closing it hangs the app up)."""
+def app_terminal(host: Host) -> Terminal:
+    """The app in a terminal of its own on ``host`` (its controlling terminal: closing it hangs the app up)."""
+    import json
+    import sys
 
-    def __init__(self, host: Host, columns: int = 120, rows: int = 40):
-        import fcntl
-        import json
-        import pty
-        import struct
-        import subprocess
-        import sys
-        import termios
-        import threading
-
-        (host.home / "settings.json").write_text(json.dumps({"display_name": "AppHost",
-                                                              "interfaces": [host.address]}))
-        self.master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-        env = dict(host.env(), TERM="xterm-256color")
-        self.proc = subprocess.Popen(["ip", "netns", "exec", host.namespace, sys.executable, "-m", "lanterne"],
-                                     cwd=str(REPO), env=env, stdin=slave, stdout=slave, stderr=slave,
-                                     start_new_session=True,
-                                     preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
-        host.processes.append(self.proc)
-        os.close(slave)
-        self.screen = bytearray()
-        self.hang_up = threading.Event()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        import select
-
-        while True:
-            if self.hang_up.is_set():       # closed here: a read blocked on it would keep it open
-                os.close(self.master)
-                return
-            if not select.select([self.master], [], [], 0.05)[0]:
-                continue
-            try:
-                data = os.read(self.master, 65536)
-            except OSError:
-                data = b""
-            if not data:
-                os.close(self.master)
-                return
-            self.screen.extend(data)
-
-    def type(self, keys: bytes, then: float = 2.0) -> None:
-        os.write(self.master, keys)
-        time.sleep(then)
-
-    def wait_for(self, text: bytes, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while text not in self.screen:
-            assert time.monotonic() < deadline, f"{text!r} not on the screen within {timeout:g} s"
-            time.sleep(0.1)
-        time.sleep(0.5)
-
-    def close(self) -> None:
-        self.hang_up.set()
+    (host.home / "settings.json").write_text(json.dumps({"display_name": "AppHost",
+                                                          "interfaces": [host.address]}))
+    term = Terminal(["ip", "netns", "exec", host.namespace, sys.executable, "-m", "lanterne"], env=host.env(),
+                    columns=120, rows=40)
+    host.processes.append(term.proc)
+    return term
 
 
 @pytest.mark.parametrize("how,where", [("SIGTERM", "lobby"), ("SIGHUP", "game"), ("closed", "game")],
                          ids=["SIGTERM-open-table", "SIGHUP-game", "closed-terminal-game"])
 def test_the_app_leaves_no_ghost_table(netns_network, how, where):
-    """The app's table (open in the lobby, or at play on the board) is withdrawn within 3 s of SIGTERM,
-    SIGHUP or its terminal closed, and the terminal gets its screen, cursor and mouse back."""
+    """The app's table (open in the lobby, or at play on the board) is withdrawn on SIGTERM, SIGHUP or its
+    terminal closed, and the terminal gets its screen, cursor and mouse back."""
     net = netns_network(2)
     a, b = net.hosts
     watch = b.python("-c", WATCH, b.address, "AppHost")
     wait_line(watch, "^browsing", 20)
-    term = Terminal(a)
-    time.sleep(4)                      # the app starts
-    term.type(b"l", 3)                 # the LAN lobby
-    term.type(b"o", 0)                 # open a table
-    wait_line(watch, "^add pagode", 20)
+    term = app_terminal(a)
+    term.wait_for(HOME_DRAWN)          # the app has started
+    mark = term.mark()
+    term.send(b"l")                    # the LAN lobby
+    term.wait_for(b"Open table", since=mark)
+    term.send(b"o")                    # open a table
+    wait_line(watch, "^add AppHost pagode", 20)
     if where == "game":
         guest = b.lanterne("join", "AppHost", "--bot", "random", "--name", "Bob", "--interface", b.address,
                            "--log-dir", str(b.home / "games"), "--wait", "20")
         wait_line(guest, "^found", 20)
-        term.screen.clear()
-        term.wait_for(b"Accept", 15)   # the join request's dialog
-        term.type(b"a", 0)             # accept Bob
+        mark = term.mark()
+        term.wait_for(b"Accept", since=mark)  # the join request's dialog
+        mark = term.mark()
+        term.send(b"a")                # accept Bob
         wait_line(guest, "^seated 2 of 2", 20)
-        time.sleep(2)                  # the board is on screen
-    term.screen.clear()
+        term.wait_for(b"legal moves", since=mark)  # the board is on screen
+    mark = term.mark()
     sent = time.time()
     if how == "closed":
-        term.close()
+        term.hang_up()
     else:
         os.kill(term.proc.pid, getattr(signal, how))
-    line = wait_line(watch, "^remove ", 15)
-    gone = float(line.split()[1]) - sent
-    assert gone < LIMIT, f"the browser still listed the app's table {gone:.2f} s after {how}"
-    assert term.proc.wait(10) == 128 + (signal.SIGTERM if how == "SIGTERM" else signal.SIGHUP)
+    line = wait_line(watch, "^remove ", WITHDRAWN)
+    gone = float(line.split()[2]) - sent
+    assert term.proc.wait(60) == 128 + (signal.SIGTERM if how == "SIGTERM" else signal.SIGHUP)
     if how != "closed":
-        term.thread.join(5)
-        tail = bytes(term.screen)
-        assert b"\x1b[?1049l" in tail and b"\x1b[?25h" in tail and b"\x1b[?1000l" in tail  # screen, cursor, mouse
+        for given_back in (ALTERNATE_SCREEN_OFF, CURSOR_SHOWN, MOUSE_OFF):  # screen, cursor, mouse
+            term.wait_for(given_back, since=mark)
     print(f"\napp, {how} at the {where}: record gone after {gone:.3f} s")
 
 
@@ -220,10 +178,8 @@ def test_a_seated_guest_stopped_by_sigterm_withdraws_itself_too(netns_network):
                        "--log-dir", str(b.home / "games"), "--wait", "20", "--move-delay", "0.5")
     wait_line(guest, "^seated 2 of 2", 20)
     wait_line(watch, "^add ", 20)
-    sent = time.time()
     os.kill(guest.pid, signal.SIGTERM)
-    gone = float(wait_line(watch, "^remove ", 15).split()[1]) - sent
-    assert gone < LIMIT
+    wait_line(watch, "^remove ", WITHDRAWN)
     out, err = output(guest, 15)
     assert guest.returncode == 143
     assert err == "lanterne: stopped by SIGTERM: links closed, withdrawn from the LAN\n"

@@ -7,49 +7,37 @@ signal, which decides the app's fate in the field, is lost every time here), the
 closed while moves keep redrawing the board, and then SIGTERM must still end the app.
 """
 
-import fcntl
-import os
-import pty
-import select
 import signal
-import struct
-import subprocess
 import sys
-import termios
-import time
 
-from tests.e2e.netns import REPO
+from lanterne.protocol.log import read_log
+from tests.support.commands import lanterne_env
+from tests.support.terminal import Terminal
+from tests.support.waiting import until_sync
 
-
-def _own_terminal_with_sighup_blocked() -> None:
-    os.setsid()
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGHUP])
+REDRAWS = 40
+"""Moves played (each one redraws the board) after the terminal is gone: more writes than would block."""
 
 
 def test_the_app_ends_on_sigterm_after_its_terminal_is_gone(tmp_path):
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = dict(os.environ, LANTERNE_HOME=str(tmp_path), TERM="xterm-256color",
-               PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, "-m", "lanterne", "play", "pagode", "--watch", "--bot", "random",
-                             "--delay", "0.02", "--seed", "7"],
-                            cwd=str(REPO), env=env, stdin=slave, stdout=slave, stderr=slave,
-                            preexec_fn=_own_terminal_with_sighup_blocked)
-    os.close(slave)
+    folder = tmp_path / "games" / "local"
+
+    def entries() -> int:  # the game's signed log, written as it is played
+        return max(len(read_log(path)[0]) for path in folder.glob("*.log"))
+
+    term = Terminal([sys.executable, "-m", "lanterne", "play", "pagode", "--watch", "--bot", "random",
+                     "--delay", "0.02", "--seed", "7"], env=lanterne_env(tmp_path), block_sighup=True)
     try:
-        screen = bytearray()
-        deadline = time.monotonic() + 30
-        while b"P2" not in screen:                    # the board is drawn
-            assert time.monotonic() < deadline, f"no board within 30 s: {bytes(screen[-400:])!r}"
-            if select.select([master], [], [], 0.1)[0]:
-                screen.extend(os.read(master, 65536))
-        os.close(master)                              # the terminal is gone; the moves go on
-        time.sleep(4)
-        assert proc.poll() is None, "the app ended before it was asked to"
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(15) == 128 + signal.SIGTERM
+        term.wait_for(b"P2")                         # the board is drawn
+        until_sync(lambda: entries() > 0, what="the game's log")
+        term.hang_up()                               # the terminal is gone; the moves go on
+        then = entries()
+        until_sync(lambda: entries() >= then + REDRAWS, what=lambda: f"{REDRAWS} moves after the hang-up "
+                   f"(from {then}, at {entries()}; the app running: {not term.exited()})")
+        assert not term.exited(), "the app ended before it was asked to"
+        term.proc.send_signal(signal.SIGTERM)
+        assert term.proc.wait(60) == 128 + signal.SIGTERM
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        if not term.exited():
+            term.proc.kill()
+            term.proc.wait()

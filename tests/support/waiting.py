@@ -18,32 +18,55 @@ DEADLINE = 60.0
 """Seconds before a wait that never ends fails: far above any real wait, on a loaded 2-core machine."""
 
 
-def _holds(condition: Callable[[], object]) -> tuple[bool, BaseException | None]:
+class Hopeless(Exception):
+    """Raised by a condition that can no longer hold (the process it waits on has ended): the wait fails
+    at once, with this message, instead of at its deadline."""
+
+
+def _holds(condition: Callable[[], object]) -> tuple[object, BaseException | None]:
     try:
-        return bool(condition()), None
+        return condition(), None
+    except Hopeless as e:
+        raise AssertionError(str(e)) from None
     except (AssertionError, LookupError, AttributeError, TypeError, ValueError) as e:
         return False, e
     except Exception as e:                  # Textual's NoMatches and the like: not there yet
         return False, e
 
 
-def _describe(condition: Callable[[], object], what: str, last: BaseException | None) -> str:
-    text = what or getattr(condition, "__name__", repr(condition))
+def _describe(condition: Callable[[], object], what: str | Callable[[], str], last: BaseException | None,
+              pilots=()) -> str:
+    text = (what() if callable(what) else what) or getattr(condition, "__name__", repr(condition))
     if last is not None:
         text += f" (last try raised {type(last).__name__}: {last})"
+    if pilots:
+        text += ": " + " | ".join(_screen_of(p) for p in pilots)
     return text
 
 
-async def until(condition: Callable[[], object], *pilots: Any, timeout: float = DEADLINE, what: str = "",
-                every: float = 0.01) -> None:
-    """Let the event loop (and each Textual pilot given) run until ``condition()`` holds."""
+def _screen_of(pilot: Any) -> str:
+    """Where an app stood when a wait failed: its screen and the screen's status line."""
+    screen = pilot.app.screen
+    status = getattr(screen, "status_text", "")
+    try:
+        status = status() if callable(status) else status
+    except Exception as e:  # noqa: BLE001 - the description must not hide the timeout
+        status = f"({type(e).__name__})"
+    return f"{type(screen).__name__}: {status}"
+
+
+async def until(condition: Callable[[], object], *pilots: Any, timeout: float = DEADLINE,
+                what: str | Callable[[], str] = "", every: float = 0.01) -> Any:
+    """Let the event loop (and each Textual pilot given) run until ``condition()`` holds, and return what
+    it returned then; ``what`` says what was awaited when it fails (a function: asked then, to describe
+    how things stood at the end)."""
     deadline = time.monotonic() + timeout
     while True:
-        ok, last = _holds(condition)
-        if ok:
-            return
+        value, last = _holds(condition)
+        if value:
+            return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {_describe(condition, what, last)}")
+            raise AssertionError(f"timed out waiting for {_describe(condition, what, last, pilots)}")
         if pilots:
             for pilot in pilots:
                 await pilot.pause(every)
@@ -51,14 +74,14 @@ async def until(condition: Callable[[], object], *pilots: Any, timeout: float = 
             await asyncio.sleep(every)
 
 
-def until_sync(condition: Callable[[], object], timeout: float = DEADLINE, what: str = "",
-               every: float = 0.02) -> None:
+def until_sync(condition: Callable[[], object], timeout: float = DEADLINE, what: str | Callable[[], str] = "",
+               every: float = 0.02) -> Any:
     """The same outside an event loop (a subprocess, a thread, a file being written)."""
     deadline = time.monotonic() + timeout
     while True:
-        ok, last = _holds(condition)
-        if ok:
-            return
+        value, last = _holds(condition)
+        if value:
+            return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {_describe(condition, what, last)}")
         time.sleep(every)

@@ -7,16 +7,18 @@ import random
 from textual import events
 
 from lanterne.client.controller import LocalGame
-from lanterne.client.screens.dialogs import HandoffScreen
 from lanterne.client.games.pueblo.screen import PuebloScreen
 from lanterne.client.games.pueblo.widgets import PuebloBoard, cell_centre, space_centre
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.engines.pueblo.geometry import parse_cell
 from lanterne.engines.registry import get_game
-from tests.client.conftest import make_app
+from tests.support.apps import make_app, pass_keyboard
 
 GAME = get_game("pueblo")
 SIZE = (140, 45)
+NO_FIT = '{"format":1,"game":"pueblo","state":{"at":0,"auction":0,"bidder":0,"card_of":[null,null,null,null],"chief":19,"coloured":[0,0,0,1],"dropped":[[0,0],[0,0],[0,0],[0,0]],"first":0,"half":["N","N","N","C"],"held":[0,0,0,0],"high":0,"high_seat":null,"lone":[false,false,false,false],"neutral":[1,1,1,0],"opener":0,"order":[0,1,2,3],"passed":0,"penalties":[27,14,26,30],"pending":null,"phase":"place","players":4,"sites":[],"sites_wanted":0,"stage":1,"stones":[[0,4,1,3],[1,0,4,1],[2,4,4,5],[3,9,1,5],[-1,8,5,2],[1,9,1,0],[-1,4,3,3],[3,4,6,5],[0,10,3,6],[-1,5,5,0],[2,7,2,0],[-1,3,0,2],[-1,10,5,3],[1,10,5,6],[-1,2,1,5],[3,5,1,5],[0,8,2,3],[-1,9,5,1],[2,0,2,0],[-1,8,6,0],[-1,1,6,0],[-1,7,4,6],[-1,0,4,6],[3,0,0,6],[0,10,0,5],[1,0,1,5],[2,4,0,0],[-1,3,0,0],[0,10,1,0],[1,1,0,0],[2,0,0,0],[-1,9,1,0]],"turn":32,"variant":"standard"}}'
+"""A position reached in a 4-player game (found by a search that chose the most cramping stones):
+seat 1 must place its neutral stone and none of the 588 placements rests on the pueblo."""
 
 
 def pueblo_app(players=(None, None), seed: int = 1, variant: str = "standard", moves=()):
@@ -47,23 +49,6 @@ async def open_screen(pilot) -> PuebloScreen:
     screen = pilot.app.screen
     assert isinstance(screen, PuebloScreen), type(screen).__name__
     return screen
-
-
-async def until(pilot, condition, tries: int = 50) -> None:
-    """Let the app catch up with a change made through the controller."""
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause()
-    raise AssertionError("the screen never caught up")
-
-
-async def pass_keyboard(pilot) -> bool:
-    if isinstance(pilot.app.screen, HandoffScreen):
-        assert await pilot.click("#handoff-ready")
-        await pilot.pause()
-        return True
-    return False
 
 
 async def to_the_player(pilot, controller) -> None:
@@ -128,7 +113,7 @@ async def measure_pointer_moves(cells: int = 64) -> str:
     """CPU time of one redraw and of one pointer move to a new cell (Textual's repaint included).
 
     A figure for the report, not a test: ``.venv/bin/python -c "import asyncio;
-    from tests.client.pueblo_helpers import measure_pointer_moves as m; print(asyncio.run(m()))"``
+    from tests.support.pueblo import measure_pointer_moves as m; print(asyncio.run(m()))"``
     """
     import time
 

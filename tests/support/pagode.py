@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Button, OptionList
 
-from lanterne.client.screens.dialogs import ChoiceScreen, HandoffScreen
+from lanterne.client.screens.dialogs import ChoiceScreen
 from lanterne.client.games.pagode.screen import PagodeScreen
 from lanterne.client.games.pagode.widgets import CardWidget
 
@@ -61,15 +61,6 @@ async def click_action(pilot, screen: PagodeScreen, action: tuple) -> None:
         assert await pilot.click("#btn-discard")
         return
     assert await pilot.click(f"#btn-{BUTTON_OF[action]}")
-
-
-async def pass_keyboard(pilot) -> bool:
-    """Click 'show my hand' if the hot-seat dialog is up."""
-    if isinstance(pilot.app.screen, HandoffScreen):
-        assert await pilot.click("#handoff-ready")
-        await pilot.pause()
-        return True
-    return False
 
 
 def quick_buttons(screen: PagodeScreen) -> None:
