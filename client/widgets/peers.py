@@ -82,14 +82,21 @@ class PeerList(OptionList):
         return describe(advert)
 
     def _redraw(self) -> None:
+        """Every line again; the highlight stays on the same peer, wherever a newcomer moves its line (a
+        person about to press Enter on Bea's table never joins whoever was heard meanwhile)."""
         keep = self.highlighted
+        kept = self.get_option_at_index(keep).id if keep is not None and keep < self.option_count else None
         self.clear_options()
         adverts = self.ordered()
         if not adverts:
             self.add_option(Option(Text(_(EMPTY), style="dim"), disabled=True))
             return
-        self.add_options([Option(self.line(a), id=self._key(a)) for a in adverts])
-        self.highlighted = min(keep, len(adverts) - 1) if keep is not None else 0  # Enter joins at once
+        keys = [self._key(a) for a in adverts]
+        self.add_options([Option(self.line(a), id=key) for a, key in zip(adverts, keys)])
+        if kept in keys:
+            self.highlighted = keys.index(kept)
+        else:
+            self.highlighted = min(keep, len(adverts) - 1) if keep is not None else 0  # Enter joins at once
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

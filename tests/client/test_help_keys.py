@@ -6,8 +6,8 @@ from textual.containers import VerticalScroll
 
 from lanterne.client.screens.game import game_screen_for
 from lanterne.client.screens.help import HelpScreen
-from tests.client.conftest import make_app
-from tests.client.test_table_sizes import mid_game
+from tests.support.apps import make_app
+from tests.support.apps import mid_game
 from tests.support.waiting import until
 
 

@@ -92,7 +92,7 @@ async def test_a_cut_link_shows_the_banner_play_resumes_by_itself_and_a_cheat_en
             await play_by_clicks(screens, moves=1)
         # Bob's app now signs a move its engine would refuse (+5) and sends it: Ann's app ends the game.
         s = gb.peer.session
-        s.writer.write(s, "move", {"action": ["add", 5], "digest": s.game.digest(s.view)})
+        s.writer.write(s.state, "move", {"action": ["add", 5], "digest": s.game.digest(s.view)})
         gb.peer._report([])   # wakes every link's sender
         await until(lambda: ga.peer.session.over, pa, pb, what="the host to end the game")
         text = ga.status()

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from lanterne.client.screens.dialogs import ConfirmScreen, LeaveScreen
 from lanterne.client.screens.game import GameScreen
-from tests.client.test_lan_game import lobby_app, seated, unique
+from tests.support.lobby import lobby_app, seated, unique
 from tests.support.waiting import until
 
 
 async def test_ctrl_q_and_resign_ask_first_in_a_network_game(tmp_path) -> None:
     ann, bob = unique("Ann"), unique("Bob")
-    app_a, _ = lobby_app(ann, tmp_path / "a")
-    app_b, _ = lobby_app(bob, tmp_path / "b")
+    app_a = lobby_app(ann, tmp_path / "a")
+    app_b = lobby_app(bob, tmp_path / "b")
     async with app_a.run_test(size=(80, 24)) as pa, app_b.run_test(size=(80, 24)) as pb:
         screens = await seated(pa, pb, ann, bob)
         controller = screens[pa].controller
@@ -41,7 +41,7 @@ async def test_ctrl_q_and_resign_ask_first_in_a_network_game(tmp_path) -> None:
 
 
 async def test_ctrl_q_quits_at_once_where_no_network_game_is_played(tmp_path) -> None:
-    app, _ = lobby_app(unique("Cy"), tmp_path / "c")
+    app = lobby_app(unique("Cy"), tmp_path / "c")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+q")
         await until(lambda: not pilot.app.is_running, pilot, what="the app quits")

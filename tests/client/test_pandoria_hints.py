@@ -7,7 +7,7 @@ import asyncio
 from lanterne.client.local_play import WATCH, make_local_game
 from lanterne.client.screens.game import game_screen_for
 from lanterne.engines.registry import get_game
-from tests.client.conftest import make_app
+from tests.support.apps import make_app
 
 
 async def test_after_the_game_the_panel_says_it_is_over_not_wait_for_your_turn():

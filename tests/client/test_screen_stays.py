@@ -15,8 +15,8 @@ from lanterne.client.screens.dialogs import ConfirmScreen
 from lanterne.client.screens.game import GameScreen, game_screen_for
 from lanterne.client.screens.moves import MovesScreen
 from lanterne.client.screens.rules import RulesScreen
-from tests.client.conftest import make_app
-from tests.client.test_table_sizes import mid_game
+from tests.support.apps import make_app
+from tests.support.apps import mid_game
 
 CHARACTERS = {"enter": "\r", "question_mark": "?", "escape": "\x1b"}
 

@@ -68,7 +68,7 @@ async def click_move(pilot, label: str) -> None:
 
 
 async def open_and_join(pa, pb, host_name: str, *, by_address: bool = False):
-    """Host opens its table; the guest asks for it (by clicking it, or by HOST:PORT). Returns the host's controller."""
+    """Host opens its table; the guest asks for it (from its lobby list, or by HOST:PORT). Returns the host's controller."""
     host_lobby = pa.app.screen
     guest_lobby = pb.app.screen
     assert isinstance(host_lobby, LobbyScreen) and isinstance(guest_lobby, LobbyScreen)
@@ -87,8 +87,11 @@ async def open_and_join(pa, pb, host_name: str, *, by_address: bool = False):
         peers = guest_lobby.query_one(PeerList)
         await until(lambda: any(a.name == host_name and a.table for a in peers.adverts.values()), pa, pb,
                     what="the host's table heard on the LAN")
-        index = [a.name for a in peers.ordered()].index(host_name)
-        assert await pb.click(peers, offset=(2, index + 1))  # + 1: the list's top border
+        # by keyboard: the highlight follows the host's line however other tables (another worker's tests
+        # on the same loopback) shift it; a click at a computed row could land on a line that moved meanwhile
+        peers.focus()
+        peers.highlighted = [a.name for a in peers.ordered()].index(host_name)
+        await pb.press("enter")
     await until(lambda: isinstance(pa.app.screen, InviteScreen), pa, pb, what="the invitation dialog")
     await pa.pause()  # laid out before it is clicked
     return host
@@ -170,14 +173,16 @@ async def open_table(pilot, seats: int, computers: int = 0, bot: str = "random")
 
 
 async def ask_and_accept(host, guest, host_name: str, guest_name: str, free: int) -> str:
-    """The guest clicks the host's table in its lobby list; the host clicks Accept in the dialog."""
+    """The guest picks the host's table in its lobby list; the host clicks Accept in the dialog."""
     peers = guest.app.screen.query_one(PeerList)
     await until(lambda: any(a.name == host_name and a.table and a.table.free == free
                             for a in peers.adverts.values()), host, guest, what=f"{free} free seats heard")
     index = [a.name for a in peers.ordered()].index(host_name)
     line = str(peers.get_option_at_index(index).prompt)
     assert f"Pueblo (standard), table of {peers.ordered()[index].table.seats}: {free} free seat" in line, line
-    assert await guest.click(peers, offset=(2, index + 1))  # + 1: the list's top border
+    peers.focus()           # by keyboard: the highlight follows the line wherever other tables move it
+    peers.highlighted = index
+    await guest.press("enter")
     await until(lambda: isinstance(host.app.screen, InviteScreen), host, guest, what="the invitation dialog")
     await host.pause()
     invite = host.app.screen
