@@ -141,14 +141,19 @@ def read_chat(path: Path, me: bytes, keep: int = HISTORY) -> list[ChatLine]:
     for text in raw:
         try:
             d = json.loads(text)
-            key = bytes.fromhex(d["key"])
-            seat = d.get("seat")
-            if (not isinstance(d, dict) or len(key) != 32 or not isinstance(d["ts"], int)
-                    or not isinstance(d["name"], str) or not isinstance(d["text"], str)
-                    or not (seat is None or isinstance(seat, int) and 0 <= seat < 64)):
-                continue
-        except (ValueError, KeyError, TypeError, AttributeError):
+        except ValueError:
             continue
+        if not (isinstance(d, dict) and isinstance(d.get("key"), str) and isinstance(d.get("ts"), int)
+                and isinstance(d.get("name"), str) and isinstance(d.get("text"), str)
+                and (d.get("seat") is None or isinstance(d.get("seat"), int) and 0 <= d["seat"] < 64)):
+            continue            # not a chat line's shape: nothing of it is read
+        try:
+            key = bytes.fromhex(d["key"])
+        except ValueError:
+            continue
+        if len(key) != 32:
+            continue
+        seat = d.get("seat")
         said = clean(d["text"], MAX_CHARS)
         if said:
             lines.append(ChatLine(key, clean(d["name"], MAX_NAME) or "?", d["ts"], said, seat, mine=key == me))

@@ -7,15 +7,12 @@ at 120x40 it crowded in beside the side panel. The footer of an 80-column termin
 from __future__ import annotations
 
 from lanterne.client.widgets.chat import ChatInput, ChatPane
-from tests.support.lobby import lobby_app, seated, unique
+from tests.support.lobby import seated, two_players
 from tests.support.waiting import until
 
 
 async def test_at_80x24_the_chat_takes_the_boards_place_and_escape_gives_it_back(tmp_path) -> None:
-    ann, bob = unique("Ann"), unique("Bob")
-    app_a = lobby_app(ann, tmp_path / "a")
-    app_b = lobby_app(bob, tmp_path / "b")
-    async with app_a.run_test(size=(80, 24)) as pa, app_b.run_test(size=(120, 40)) as pb:
+    async with two_players(tmp_path, (80, 24), (120, 40)) as (pa, pb, ann, bob):
         screens = await seated(pa, pb, ann, bob)
         small, big = screens[pa], screens[pb]
         await until(lambda: small.query(ChatPane) and big.query(ChatPane), pa, pb, what="the chat panes")

@@ -14,7 +14,7 @@ from textual._xterm_parser import XTermParser
 
 from lanterne.client.keys import keep_alt, split_alt
 from lanterne.client.widgets.chat import ChatInput, ChatPane
-from tests.support.lobby import lobby_app, seated, turn_of, unique
+from tests.support.lobby import seated, turn_of, two_players
 from tests.support.waiting import until
 
 
@@ -34,10 +34,7 @@ def test_escape_then_a_named_key_typed_at_once_is_read_as_escape_then_that_key()
 
 
 async def test_a_move_typed_right_after_leaving_the_chat_is_played_not_said(tmp_path) -> None:
-    ann, bob = unique("Ann"), unique("Bob")
-    app_a = lobby_app(ann, tmp_path / "a")
-    app_b = lobby_app(bob, tmp_path / "b")
-    async with app_a.run_test(size=(80, 24)) as pa, app_b.run_test(size=(80, 24)) as pb:
+    async with two_players(tmp_path, (80, 24), (80, 24)) as (pa, pb, ann, bob):
         screens = await seated(pa, pb, ann, bob)
         await until(lambda: turn_of(screens) is not None, pa, pb, what="someone's turn")
         mover, other = turn_of(screens)
@@ -60,10 +57,7 @@ async def test_a_move_typed_right_after_leaving_the_chat_is_played_not_said(tmp_
 
 
 async def test_a_chat_line_that_starts_with_a_colon_is_said_only_on_a_second_enter(tmp_path) -> None:
-    ann, bob = unique("Ann"), unique("Bob")
-    app_a = lobby_app(ann, tmp_path / "a")
-    app_b = lobby_app(bob, tmp_path / "b")
-    async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
+    async with two_players(tmp_path, (120, 40), (120, 40)) as (pa, pb, ann, bob):
         await seated(pa, pb, ann, bob)
         await pa.press("f3")
         await until(lambda: isinstance(pa.app.focused, ChatInput), pa, what="the chat input")

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 from lanterne.client.screens.dialogs import ConfirmScreen, LeaveScreen
 from lanterne.client.screens.game import GameScreen
-from tests.support.lobby import lobby_app, seated, unique
+from tests.support.lobby import lobby_app, seated, two_players, unique
 from tests.support.waiting import until
 
 
 async def test_ctrl_q_and_resign_ask_first_in_a_network_game(tmp_path) -> None:
-    ann, bob = unique("Ann"), unique("Bob")
-    app_a = lobby_app(ann, tmp_path / "a")
-    app_b = lobby_app(bob, tmp_path / "b")
-    async with app_a.run_test(size=(80, 24)) as pa, app_b.run_test(size=(80, 24)) as pb:
+    async with two_players(tmp_path, (80, 24), (80, 24)) as (pa, pb, ann, bob):
         screens = await seated(pa, pb, ann, bob)
         controller = screens[pa].controller
 

@@ -9,15 +9,12 @@ from __future__ import annotations
 from textual.widgets import Select
 
 from lanterne.client.screens.lobby import DEFAULT_MOVE_CLOCK, LobbyScreen
-from tests.support.lobby import lobby_app, seated, unique
+from tests.support.lobby import seated, two_players
 from tests.support.waiting import until
 
 
 async def test_the_default_move_clock_is_signed_in_the_table_and_shown(tmp_path) -> None:
-    ann, bob = unique("Ann"), unique("Bob")
-    app_a = lobby_app(ann, tmp_path / "a")
-    app_b = lobby_app(bob, tmp_path / "b")
-    async with app_a.run_test(size=(80, 24)) as pa, app_b.run_test(size=(80, 24)) as pb:
+    async with two_players(tmp_path, (80, 24), (80, 24)) as (pa, pb, ann, bob):
         lobby = pa.app.screen
         assert isinstance(lobby, LobbyScreen)
         assert lobby.query_one("#lan-move-clock", Select).value == DEFAULT_MOVE_CLOCK == 600.0
@@ -31,10 +28,7 @@ async def test_the_default_move_clock_is_signed_in_the_table_and_shown(tmp_path)
 
 
 async def test_no_limit_in_the_form_signs_no_move_clock(tmp_path) -> None:
-    ann, bob = unique("Ann"), unique("Bob")
-    app_a = lobby_app(ann, tmp_path / "a")
-    app_b = lobby_app(bob, tmp_path / "b")
-    async with app_a.run_test(size=(80, 24)) as pa, app_b.run_test(size=(80, 24)) as pb:
+    async with two_players(tmp_path, (80, 24), (80, 24)) as (pa, pb, ann, bob):
         lobby = pa.app.screen
         lobby.query_one("#lan-move-clock", Select).value = 0.0
         screens = await seated(pa, pb, ann, bob)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import random
 import uuid
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
 
 from textual.widgets import Input, OptionList, Select
 
@@ -44,6 +46,16 @@ def lobby_app(name: str, folder, *, games=(TOY,), discover: bool = True, options
                        start=lambda: LobbyScreen(Settings(display_name=name), identity=Identity.generate(),
                                                  interfaces=LOOPBACK, log_dir=folder, discover=discover,
                                                  games=list(games), options=options))
+
+
+@asynccontextmanager
+async def two_players(tmp_path, size_a: tuple[int, int] = (120, 40),
+                      size_b: tuple[int, int] = (120, 40)) -> AsyncIterator[tuple]:
+    """Ann and Bob, each in an app on the lobby (fresh keys, unique names): ``(pa, pb, ann, bob)``."""
+    ann, bob = unique("Ann"), unique("Bob")
+    app_a, app_b = lobby_app(ann, tmp_path / "a"), lobby_app(bob, tmp_path / "b")
+    async with app_a.run_test(size=size_a) as pa, app_b.run_test(size=size_b) as pb:
+        yield pa, pb, ann, bob
 
 
 def mesh_app(name: str, folder, *, discover: bool = True, options: PeerOptions = MESH) -> LanterneApp:
