@@ -1,7 +1,7 @@
 """Capture every frame of one interface until SIGTERM: ``sniff.py INTERFACE FILE`` (root, in a namespace).
 
 Each frame goes to FILE as a 4-byte big-endian length and its bytes, both
-directions, the format ``tests.protocol.net.test_capture.streams_of`` reads.
+directions, the format ``tests.support.capture.streams_of`` reads.
 It prints ``ready`` once it listens.
 """
 

@@ -21,7 +21,7 @@ from lanterne.protocol.net.framing import PREFACE
 
 from tests.e2e.netns import output, wait_line
 from tests.support.waiting import until_sync
-from tests.protocol.net.test_capture import streams_of
+from tests.support.capture import streams_of
 
 from .homes import internet  # noqa: F401  (the fixture)
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from lanterne.engines.bots import RandomBot
+from lanterne.protocol.log import open_entry
 from lanterne.protocol.memory import make_sessions, play
+from lanterne.protocol.session import receive_frame
 from lanterne.engines.example import GAME as HIGHCARD
 
 
@@ -94,3 +96,49 @@ class AlwaysSwap:
 
     def choose(self, game, view, seat):
         return [a for a in game.legal_actions(view, seat) if a[0] == "swap"][0]
+
+
+HONEST, CHEAT = 0, 1
+"""In the cheat scenarios: seat 1 (the host) is honest, seat 2 cheats."""
+
+
+class Tamper:
+    """A wire filter: replaces the n-th frame of ``kind`` sent by the cheater."""
+
+    def __init__(self, kind, make, nth=0):
+        self.kind, self.make, self.nth = kind, make, nth
+        self.seen = 0
+        self.sent: list[bytes] = []
+        self.events: list = []
+        """What the receiver said of the extra frames it got straight from here."""
+
+    def __call__(self, src, dst, raw):
+        if src != CHEAT:
+            return raw
+        entry = open_entry(raw)
+        if entry.kind == self.kind and not self.sent:
+            if self.seen == self.nth:
+                out = self.make(entry, self.sessions)
+                self.sent = out if isinstance(out, list) else [out]
+                for extra in self.sent[:-1]:
+                    self.events += receive_frame(self.sessions[dst], extra, self.sessions[src].public)
+                return self.sent[-1]
+            self.seen += 1
+        return raw
+
+
+def run(tamper=None, players=None, before_move=None, seed="cheat", cheat_fair=None):
+    """A high-card game of an honest seat and a cheat (its wire filtered by ``tamper``): the sessions."""
+    return run_pipe(tamper, players, before_move, seed, cheat_fair)[0]
+
+
+def run_pipe(tamper=None, players=None, before_move=None, seed="cheat", cheat_fair=None):
+    """:func:`run`, and the pipe that carried it (what each seat was told)."""
+    sessions = highcard_sessions(2, seed)
+    if cheat_fair is not None:
+        sessions[CHEAT].state.fairmod = cheat_fair
+    if tamper is not None:
+        tamper.sessions = sessions
+    players = players or [RandomBot(1), AlwaysSwap()]
+    pipe = drive(sessions, players, filter=tamper, before_move=before_move)
+    return sessions, pipe

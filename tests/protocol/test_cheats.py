@@ -25,52 +25,12 @@ from lanterne.engines.bots import RandomBot
 from lanterne.protocol.fair import group as grp
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import open_entry, seal
-from lanterne.protocol.session import Aborted, Cause, Dropped, receive_frame
+from lanterne.protocol.session import Aborted, Cause, Dropped
 from lanterne.protocol.verify import verify_entries
-from tests.protocol.helpers import AlwaysSwap, drive, forge, games, highcard_sessions, play_highcard
+from tests.protocol.helpers import (CHEAT, HONEST, Tamper, drive, forge, games, highcard_sessions,
+                                    play_highcard, run, run_pipe)
 
-HONEST, CHEAT = 0, 1
 OUTSIDER = Identity.from_seed(b"outsider")
-
-
-class Tamper:
-    """A wire filter: replaces the n-th frame of ``kind`` sent by the cheater."""
-
-    def __init__(self, kind, make, nth=0):
-        self.kind, self.make, self.nth = kind, make, nth
-        self.seen = 0
-        self.sent: list[bytes] = []
-        self.events: list = []
-        """What the receiver said of the extra frames it got straight from here."""
-
-    def __call__(self, src, dst, raw):
-        if src != CHEAT:
-            return raw
-        entry = open_entry(raw)
-        if entry.kind == self.kind and not self.sent:
-            if self.seen == self.nth:
-                out = self.make(entry, self.sessions)
-                self.sent = out if isinstance(out, list) else [out]
-                for extra in self.sent[:-1]:
-                    self.events += receive_frame(self.sessions[dst], extra, self.sessions[src].public)
-                return self.sent[-1]
-            self.seen += 1
-        return raw
-
-
-def run(tamper=None, players=None, before_move=None, seed="cheat", cheat_fair=None):
-    return run_pipe(tamper, players, before_move, seed, cheat_fair)[0]
-
-
-def run_pipe(tamper=None, players=None, before_move=None, seed="cheat", cheat_fair=None):
-    sessions = highcard_sessions(2, seed)
-    if cheat_fair is not None:
-        sessions[CHEAT].state.fairmod = cheat_fair
-    if tamper is not None:
-        tamper.sessions = sessions
-    players = players or [RandomBot(1), AlwaysSwap()]
-    pipe = drive(sessions, players, filter=tamper, before_move=before_move)
-    return sessions, pipe
 
 
 def assert_dropped(tamper, words, hostile=False, claimed=True):

@@ -96,7 +96,7 @@ def test_verify_tells_an_unfinished_log_from_an_invalid_one(pagode_logs, tmp_pat
 
 def test_an_unfinished_log_with_a_bad_move_is_invalid(tmp_path, capsys):
     """No seat revealed its seed, yet the watcher's replay catches a wrong digest."""
-    from tests.protocol.test_cheats import Tamper, forge, run
+    from tests.protocol.helpers import Tamper, forge, run
 
     t = Tamper("move", lambda e, s: forge(e, s[1].identity, body={**e.body, "digest": bytes(32)}))
     honest = run(t)[0]
@@ -214,7 +214,7 @@ def test_three_peers_of_pueblo_over_signed_sessions(tmp_path, capsys):
 
 
 def test_log_show_of_an_aborted_game(tmp_path, capsys):
-    from tests.protocol.test_cheats import Tamper, forge, run
+    from tests.protocol.helpers import Tamper, forge, run
 
     t = Tamper("move", lambda e, s: forge(e, s[1].identity, body={**e.body, "digest": bytes(32)}))
     honest = run(t)[0]
@@ -260,7 +260,7 @@ def test_verify_names_the_winners_from_1_in_text_and_json(pagode_logs, capsys):
 
 
 def test_verify_names_the_culprit_of_an_abort_from_1_in_text_and_json(tmp_path, capsys):
-    from tests.protocol.test_cheats import Tamper, forge, run
+    from tests.protocol.helpers import Tamper, forge, run
 
     t = Tamper("move", lambda e, s: forge(e, s[1].identity, body={**e.body, "digest": bytes(32)}))
     honest = run(t)[0]       # seat 1 (index 0) aborts, naming seat 2 (index 1) for a false digest

@@ -29,3 +29,9 @@ def lanterne(*args: str, home: Path | None = None, timeout: float = DEADLINE, **
     """``lanterne ARGS`` run to its end: its exit code and its output as text."""
     return subprocess.run([*LANTERNE, *args], cwd=REPO, env=lanterne_env(home), capture_output=True, text=True,
                           timeout=timeout, **kw)
+
+
+def started(*args: str, home: Path) -> subprocess.Popen:
+    """``lanterne ARGS`` started and left running, its output readable line by line as it comes."""
+    return subprocess.Popen([*LANTERNE, *args], cwd=REPO, env=lanterne_env(home), text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from lanterne.engines.core import DEAL, SHUFFLE, TABLE, OpenTable
 from lanterne.engines.pandoria import GAME
 from lanterne.engines.pandoria import data as D
+from lanterne.engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
 from lanterne.engines.pandoria.board import parse_hex
 from lanterne.engines.pandoria.rules import start_turn
 from lanterne.engines.pandoria.state import PandoriaState
@@ -168,3 +169,26 @@ def to_market(st: PandoriaState, ident: int) -> int:
 
 def scores_of(events, kind="score"):
     return [e for e in events if e[0] == kind]
+
+
+RED, BLUE = 0, 1
+
+
+def crystal_region(red_buildings=(), red_crystals=0):
+    """Seed 7.2's picture: a closed region with 3 crystals; red has its leader and
+    one figure next to it, blue one figure. Red closes it with a double tile on h0."""
+    st = bare(2)
+    cover(st, "f0", MOUNTAIN, 2)
+    cover(st, "g0", MOUNTAIN, 1)
+    cover(st, "e0", CITY)
+    cover(st, "e1", FOREST)
+    cover(st, "f1", HILL)
+    cover(st, "g1", CITY)
+    figure(st, "e1", RED, leader=True)
+    figure(st, "f1", RED)
+    figure(st, "g1", BLUE)
+    for i, name in enumerate(red_buildings):
+        set_building(st, RED, i, card_id(*name))
+    st.resources[RED][D.CRYSTAL] = red_crystals
+    give_tile(st, RED, (FOREST, 1, HILL, 1))
+    return st

@@ -13,7 +13,7 @@ from lanterne.engines.pandoria.board import EMPTY, KIND, LAND, NEIGHBOURS, is_en
 from lanterne.engines.pandoria.rules import CASTLE, MONUMENT, building_cost, monument_cost
 
 from .positions import H, bare, card_id, cover, figure, give_card, give_tile, play, set_building, to_market
-from .test_examples import crystal_region
+from .positions import crystal_region
 
 RED, BLUE = 0, 1
 

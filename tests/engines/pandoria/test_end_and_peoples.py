@@ -13,7 +13,7 @@ from lanterne.engines.pandoria.board import EMPTY, KIND, LAKE, LAND, NEIGHBOURS,
 from lanterne.engines.pandoria.rules import CASTLE, close_regions, finish
 
 from .positions import H, at_phase, bare, card_id, cover, figure, give_card, give_tile, play, scripted, set_building
-from .test_examples import crystal_region
+from .positions import crystal_region
 
 HUMANS, DWARVES, ELVES, MAGES, HALFLINGS = range(5)
 

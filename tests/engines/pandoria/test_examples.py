@@ -7,29 +7,10 @@ from lanterne.engines.pandoria import data as D
 from lanterne.engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
 from lanterne.engines.pandoria.rules import building_cost, monument_cost
 
-from .positions import H, bare, card_id, cover, figure, give_card, give_tile, play, set_building, to_market
+from .positions import (H, bare, card_id, cover, crystal_region, give_card, give_tile, play, set_building,
+                        to_market)
 
 RED, BLUE = 0, 1
-
-
-def crystal_region(red_buildings=(), red_crystals=0):
-    """Seed 7.2's picture: a closed region with 3 crystals; red has its leader and
-    one figure next to it, blue one figure. Red closes it with a double tile on h0."""
-    st = bare(2)
-    cover(st, "f0", MOUNTAIN, 2)
-    cover(st, "g0", MOUNTAIN, 1)
-    cover(st, "e0", CITY)
-    cover(st, "e1", FOREST)
-    cover(st, "f1", HILL)
-    cover(st, "g1", CITY)
-    figure(st, "e1", RED, leader=True)
-    figure(st, "f1", RED)
-    figure(st, "g1", BLUE)
-    for i, name in enumerate(red_buildings):
-        set_building(st, RED, i, card_id(*name))
-    st.resources[RED][D.CRYSTAL] = red_crystals
-    give_tile(st, RED, (FOREST, 1, HILL, 1))
-    return st
 
 
 def test_scoring_example_leader_counts_two():

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import struct
 import subprocess
 import sys
 import time
@@ -28,6 +27,7 @@ import pytest
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.framing import DATA, PREFACE, SEALED, FrameDecoder
+from tests.support.capture import streams_of
 from lanterne.protocol.wire import pack
 from tests.e2e.netns import unavailable_reason
 
@@ -79,39 +79,6 @@ def namespace():
         yield name
     finally:
         subprocess.run(["ip", "netns", "del", name], capture_output=True)
-
-
-def streams_of(capture: bytes) -> dict[tuple, bytes]:
-    """Every TCP stream of the capture (IPv4 on lo), reassembled by sequence number."""
-    segments: dict[tuple, list[tuple[int, bytes]]] = {}
-    pos = 0
-    while pos < len(capture):
-        (n,) = struct.unpack_from(">I", capture, pos)
-        packet = capture[pos + 4:pos + 4 + n]
-        pos += 4 + n
-        if len(packet) < 34 or packet[12:14] != b"\x08\x00":
-            continue
-        ip = packet[14:]
-        ihl = (ip[0] & 0x0F) * 4
-        if ip[9] != 6:
-            continue
-        total = struct.unpack_from(">H", ip, 2)[0]
-        tcp = ip[ihl:total]
-        sport, dport, seq = struct.unpack_from(">HHI", tcp, 0)
-        payload = tcp[(tcp[12] >> 4) * 4:]
-        if payload:
-            segments.setdefault((sport, dport), []).append((seq, payload))
-    streams = {}
-    for flow, parts in segments.items():
-        parts.sort(key=lambda p: p[0])
-        out, next_seq = bytearray(), parts[0][0]
-        for seq, payload in parts:
-            if seq + len(payload) <= next_seq:
-                continue                            # a retransmitted copy
-            out += payload[max(0, next_seq - seq):]
-            next_seq = seq + len(payload)
-        streams[flow] = bytes(out)
-    return streams
 
 
 def play_captured(namespace: str, tmp_path: Path, game: str, players: int) -> tuple[dict, Path]:

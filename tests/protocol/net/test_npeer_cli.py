@@ -1,24 +1,13 @@
 """`lanterne host --players N` and `lanterne join HOST:PORT --players N` as processes on 127.0.0.1."""
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from lanterne.client.cli import main
 from lanterne.protocol.verify import verify_file
-
-REPO = Path(__file__).resolve().parents[3]
-
-
-def start(*args: str, home: Path) -> subprocess.Popen:
-    env = dict(os.environ, LANTERNE_HOME=str(home), PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "lanterne", *args], cwd=REPO, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
+from tests.support.commands import started as start
 
 @pytest.mark.parametrize("argv, message", [
     (["host", "pueblo", "--players", "5", "--bot", "random", "--interface", "127.0.0.1"],

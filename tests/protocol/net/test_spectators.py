@@ -117,7 +117,7 @@ def test_lanterne_watch_prints_every_move_of_a_table_of_processes(tmp_path):
     """`lanterne watch HOST:PORT` as a process beside a host and a guest: every move in words, the end, exit 0."""
     import re
 
-    from tests.protocol.net.test_npeer_cli import start
+    from tests.support.commands import started as start
 
     common = ["--bot", "random", "--interface", "127.0.0.1", "--no-discovery", "--read-timeout", "5",
               "--move-delay", "0.05"]
