@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from lanterne.engines.core import DEAL, SHUFFLE, TABLE, OpenTable
 from lanterne.engines.pandoria import GAME
 from lanterne.engines.pandoria import data as D
@@ -174,16 +176,21 @@ def scores_of(events, kind="score"):
 RED, BLUE = 0, 1
 
 
-def crystal_region(red_buildings=(), red_crystals=0):
-    """Seed 7.2's picture: a closed region with 3 crystals; red has its leader and
-    one figure next to it, blue one figure. Red closes it with a double tile on h0."""
-    st = bare(2)
+def closable(st):
+    """f0 (2 crystals) + g0 (1) form a mountain region whose last open neighbour is h0."""
     cover(st, "f0", MOUNTAIN, 2)
     cover(st, "g0", MOUNTAIN, 1)
     cover(st, "e0", CITY)
     cover(st, "e1", FOREST)
     cover(st, "f1", HILL)
     cover(st, "g1", CITY)
+    return st
+
+
+def crystal_region(red_buildings=(), red_crystals=0):
+    """Seed 7.2's picture: a closed region with 3 crystals; red has its leader and
+    one figure next to it, blue one figure. Red closes it with a double tile on h0."""
+    st = closable(bare(2))
     figure(st, "e1", RED, leader=True)
     figure(st, "f1", RED)
     figure(st, "g1", BLUE)
@@ -192,3 +199,34 @@ def crystal_region(red_buildings=(), red_crystals=0):
     st.resources[RED][D.CRYSTAL] = red_crystals
     give_tile(st, RED, (FOREST, 1, HILL, 1))
     return st
+
+
+STEP_BOUND = 3000
+"""No game may need more steps: each turn places a tile or a castle (at most 124
+hexes), at most one round of passes ends it, and a turn has at most ~12 steps."""
+
+def random_game(players, variant, seed, each_step=None, check_pure=False):
+    rng = random.Random(seed)
+    table = OpenTable(seed)
+    state = GAME.setup(players=players, variant=variant)
+    steps = 0
+    while not GAME.is_over(state):
+        steps += 1
+        assert steps < STEP_BOUND, "random play did not end"
+        actor = GAME.next_actor(state)
+        if actor == TABLE:
+            op = GAME.table_op(state)
+            action = table.resolve(state, op)
+        else:
+            actions = GAME.legal_actions(state, actor)
+            assert actions, f"seat {actor} has no move in phase {state.phase}"
+            action = actions[rng.randrange(len(actions))]
+            op = None
+        before = state
+        snapshot = before.to_data() if check_pure else None
+        state, events = GAME.apply(state, action)
+        if check_pure:
+            assert before.to_data() == snapshot, "apply changed its input"
+        if each_step:
+            each_step(before, actor, op, action, state, events)
+    return state

@@ -10,20 +10,9 @@ from lanterne.engines.pandoria.board import KIND, LAND, LAKES, NEIGHBOURS, NHEX,
 from lanterne.engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
 from lanterne.engines.pandoria.rules import CASTLE, double_positions, single_positions
 
-from .positions import H, bare, cover, figure, give_tile, play
+from .positions import H, bare, closable, cover, figure, give_tile, play
 
 RED, BLUE = 0, 1
-
-
-def closable(st):
-    """f0 (2 crystals) + g0 (1) form a mountain region whose last open neighbour is h0."""
-    cover(st, "f0", MOUNTAIN, 2)
-    cover(st, "g0", MOUNTAIN, 1)
-    cover(st, "e0", CITY)
-    cover(st, "e1", FOREST)
-    cover(st, "f1", HILL)
-    cover(st, "g1", CITY)
-    return st
 
 
 def test_tile_touches_a_placed_tile():

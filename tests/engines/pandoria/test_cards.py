@@ -12,8 +12,8 @@ from lanterne.engines.pandoria.data import CITY, FOREST, HILL, MOUNTAIN
 from lanterne.engines.pandoria.board import EMPTY, KIND, LAND, NEIGHBOURS, is_enclosed
 from lanterne.engines.pandoria.rules import CASTLE, MONUMENT, building_cost, monument_cost
 
-from .positions import H, bare, card_id, cover, figure, give_card, give_tile, play, set_building, to_market
-from .positions import crystal_region
+from .positions import (H, bare, card_id, closable, cover, crystal_region, figure, give_card, give_tile, play, set_building,
+                        to_market)
 
 RED, BLUE = 0, 1
 
@@ -340,7 +340,6 @@ def test_bank_shrine_store_statue_mills_treasuries():
 
 def test_terrain_single_tile_fills_a_one_hex_hole_and_closes_the_region():
     # FAQ: only castles, or a single tile from the Terrain spell, can fill a one-hex hole.
-    from .test_board import closable
     st = closable(bare(2))
     for name in ("h0", "i0", "h1", "g2", "h2"):
         cover(st, name, HILL)

@@ -11,7 +11,7 @@ from lanterne.engines.pandoria import GAME
 from lanterne.engines.pandoria import data as D
 from lanterne.engines.pandoria.data import FOREST, HILL
 
-from .positions import H, bare, card_id, figure, give_card, give_tile, play, started, to_market
+from .positions import H, bare, card_id, figure, give_card, give_tile, play, random_game, started, to_market
 
 
 def test_notation_examples_of_the_docs():
@@ -126,7 +126,6 @@ def test_events_describe_themselves():
 
 
 def test_every_event_of_a_game_has_a_sentence():
-    from .test_properties import random_game
     seen = set()
 
     def each(before, actor, op, action, after, events):

@@ -4,8 +4,6 @@ seat's view offers the same moves and keeps the same public digest."""
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -16,9 +14,7 @@ from lanterne.engines.pandoria import data as D
 from lanterne.engines.pandoria.board import LAKES, NHEX
 from lanterne.engines.pandoria.rules import CASTLE
 
-STEP_BOUND = 3000
-"""No game may need more steps: each turn places a tile or a castle (at most 124
-hexes), at most one round of passes ends it, and a turn has at most ~12 steps."""
+from .positions import STEP_BOUND, random_game
 
 games = st.tuples(st.sampled_from([(2, "classic"), (3, "classic"), (4, "classic"), (2, "beginner"),
                                    (3, "beginner"), (4, "beginner"), (4, "team")]),
@@ -30,33 +26,6 @@ def masked(outcome, op, seat):
     if op.kind == SHUFFLE or (op.kind == DEAL and op.to is not None and op.to != seat):
         return (op.kind, tuple(None for _ in outcome[1]))
     return outcome
-
-
-def random_game(players, variant, seed, each_step=None, check_pure=False):
-    rng = random.Random(seed)
-    table = OpenTable(seed)
-    state = GAME.setup(players=players, variant=variant)
-    steps = 0
-    while not GAME.is_over(state):
-        steps += 1
-        assert steps < STEP_BOUND, "random play did not end"
-        actor = GAME.next_actor(state)
-        if actor == TABLE:
-            op = GAME.table_op(state)
-            action = table.resolve(state, op)
-        else:
-            actions = GAME.legal_actions(state, actor)
-            assert actions, f"seat {actor} has no move in phase {state.phase}"
-            action = actions[rng.randrange(len(actions))]
-            op = None
-        before = state
-        snapshot = before.to_data() if check_pure else None
-        state, events = GAME.apply(state, action)
-        if check_pure:
-            assert before.to_data() == snapshot, "apply changed its input"
-        if each_step:
-            each_step(before, actor, op, action, state, events)
-    return state
 
 
 def check_pieces(st_):
