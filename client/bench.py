@@ -139,7 +139,8 @@ def _run_netns_bench() -> dict[str, float]:
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     try:
-        from tests.e2e import bench_net, netns
+        from tests.e2e import bench_net
+        from tests.support import netns
     except ImportError as e:
         raise BenchUnavailable(f"cannot load tests/e2e/bench_net.py: {e}") from None
     reason = netns.unavailable_reason()

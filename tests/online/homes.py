@@ -12,9 +12,9 @@ and what answers it, nothing else; no router knows a route to another home,
 so neither home can reach the other: only the relay joins them. Addresses
 exist only inside these namespaces (198.51.100.0/24 is documentation's
 TEST-NET-2); nothing touches the machine's own interfaces. It is a
-:class:`tests.e2e.netns.TestNetwork` of another shape (the same naming,
+:class:`tests.support.netns.TestNetwork` of another shape (the same naming,
 clean-up and stale-namespace removal); each host is a
-:class:`tests.e2e.netns.Host` (``popen``, ``python``; ``link_down`` pulls the
+:class:`tests.support.netns.Host` (``popen``, ``python``; ``link_down`` pulls the
 router's public cable).
 """
 
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.netns import (Host, NetnsUnavailable, TestNetwork, ip, remove_stale_namespaces, unavailable_reason,
+from tests.support.netns import (Host, NetnsUnavailable, TestNetwork, ip, remove_stale_namespaces, unavailable_reason,
                              wait_line)
 
 PUBLIC = "198.51.100.1"

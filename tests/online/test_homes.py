@@ -19,7 +19,7 @@ import pytest
 
 from lanterne.protocol.net.framing import PREFACE
 
-from tests.e2e.netns import output, wait_line
+from tests.support.netns import output, wait_line
 from tests.support.waiting import until_sync
 from tests.support.capture import streams_of
 

@@ -206,7 +206,7 @@ async def _gone_after(signum: int, runs: int = 5) -> list[float]:
     import time
 
     from lanterne.protocol.net.discovery import STALE_AFTER
-    from tests.e2e.netns import REPO
+    from tests.support.commands import REPO
 
     fps = [unique_fingerprint() for _ in range(runs)]
     added: dict[str, asyncio.Event] = {fp: asyncio.Event() for fp in fps}
