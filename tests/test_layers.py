@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("pagode", "pueblo", "pacal", "pandoria")
 
 ORDER: dict[str, tuple[str, ...]] = {
-    "pagode": ("compiled", "data", "state", "actions", "views", "payments", "rules", "notation", "game", "__init__"),
+    "pagode": ("data", "state", "actions", "views", "payments", "rules", "notation", "game", "__init__"),
     "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "__init__", "bench"),
     "pacal": ("data", "board", "state", "actions", "movement", "constellations", "scoring", "picture", "rules", "notation",
               "game", "__init__"),
@@ -40,8 +40,7 @@ ORDER: dict[str, tuple[str, ...]] = {
     "example": ("game", "__init__"),
 }
 """Each game package's modules, lowest first. Extras sit at one place:
-pagode ``compiled`` (below all: it picks the build the others load from) and
-``views``/``payments`` (helpers of the rules), pueblo ``geometry``
+pagode ``views``/``payments`` (helpers of the rules), pueblo ``geometry``
 (below the state, whose load rebuilds the pueblo) and ``preview`` (the
 screen's helpers) and ``bench`` (a benchmark, above the package), pacal
 ``movement``/``constellations``/``scoring``/``picture``."""

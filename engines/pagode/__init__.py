@@ -7,11 +7,8 @@ Modules in import order (each imports only those before it): ``data``,
 ``state`` (with its save/load), ``actions`` (typed records), ``views`` (what
 a seat may see), ``payments`` (ways to pay), ``rules`` (setup, legal actions,
 apply), ``notation``, ``game`` (the contract: rules plus name and notation).
-``compiled`` comes first of all: it decides whether ``state``, ``views``,
-``payments`` and ``rules`` run as the build's C extensions or as sources.
 """
 
-from . import compiled  # noqa: F401  (first: before any module it may compile)
 from .data import COLOURS, LETTERS, TILES, VARIANTS
 from .game import Pagode
 from .state import PagodeState
