@@ -5,7 +5,7 @@
   imports ``client`` (docs/architecture.md).
 * Every game package is laid out in one order, each module importing only
   modules before it: data -> board -> state (with its save/load) -> actions
-  -> rules -> notation -> game -> package ``__init__``, ``engines/core.py`` below them
+  -> rules -> notation -> game -> search -> package ``__init__``, ``engines/core.py`` below them
   all. :data:`ORDER` places each package's modules; a new module must be
   placed there, so it cannot form a cycle.
 * ``client/`` touches no private name of ``protocol/``: no ``x._name`` where
@@ -32,11 +32,11 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("pagode", "pueblo", "pacal", "pandoria")
 
 ORDER: dict[str, tuple[str, ...]] = {
-    "pagode": ("data", "state", "actions", "views", "payments", "rules", "notation", "game", "__init__"),
-    "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "__init__", "bench"),
+    "pagode": ("data", "state", "actions", "views", "payments", "rules", "notation", "game", "search", "__init__"),
+    "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "search", "__init__", "bench"),
     "pacal": ("data", "board", "state", "actions", "movement", "constellations", "scoring", "picture", "rules", "notation",
-              "game", "__init__"),
-    "pandoria": ("data", "board", "state", "actions", "rules", "notation", "game", "__init__"),
+              "game", "search", "__init__"),
+    "pandoria": ("data", "board", "state", "actions", "rules", "notation", "game", "search", "__init__"),
     "example": ("game", "__init__"),
 }
 """Each game package's modules, lowest first. Extras sit at one place:
@@ -55,26 +55,6 @@ ALLOWED_LATE = {
         "the registry loads a game package on first use, so that a broken or unbuilt game does not stop the others",
     ("lanterne.engines.bots.ismcts", "time"):
         "the wall clock, only for a search level given in seconds when no clock was injected",
-    ("lanterne.engines.bots.estimates", "lanterne.engines.pandoria.data"):
-        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
-    ("lanterne.engines.bots.estimates", "lanterne.engines.pandoria.rules"):
-        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
-    ("lanterne.engines.bots.estimates", "lanterne.engines.pandoria.board"):
-        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
-    ("lanterne.engines.bots.estimates", "lanterne.engines.pacal.board"):
-        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
-    ("lanterne.engines.bots.estimates", "lanterne.engines.pacal.scoring"):
-        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
-    ("lanterne.engines.bots.estimates", "lanterne.engines.pueblo.geometry"):
-        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
-    ("lanterne.engines.bots.estimates", "lanterne.engines.pueblo.data"):
-        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
-    ("lanterne.engines.bots.estimates", "lanterne.engines.pueblo.state"):
-        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
-    ("lanterne.engines.bots.estimates", "lanterne.engines.pagode.data"):
-        "one game's estimate loads that game's rules when it is used, not every game's when the bots load",
-    ("lanterne.engines.bots.transpositions", "lanterne.engines.pagode.data"):
-        "one game's plan key loads that game's data when it is used, not every game's when the bots load",
     ("lanterne.engines.bots.trial", "lanterne.engines.bots.openspiel"):
         "OpenSpiel is the optional extra 'bench': a trial imports it only when it plays against it",
 }
