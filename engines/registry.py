@@ -1,7 +1,7 @@
 """Where the games live: one line a game, each package's ``GAME_TYPE`` loaded on first use.
 
 A game declares itself in its own package (``GAME_TYPE``, an
-:class:`engines.core.GameType`: the engine and what generic code needs of
+:class:`engines.game_type.GameType`: the engine and what generic code needs of
 it); this module only says which packages are games, so that adding a game
 here is one line (docs/adding-a-game.md). A package is imported when its game
 is first asked for, so that a broken or unbuilt game does not stop the others.
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import importlib
 
-from lanterne.engines.core import Game, GameType, RulesError, SearchHints, Words
+from lanterne.engines.core import Game, RulesError, Words
+from lanterne.engines.game_type import GameType, SearchHints
 
 GAMES: dict[str, str] = {
     "pagode": "lanterne.engines.pagode",
@@ -48,7 +49,7 @@ def load_type(package: str, game_id: str) -> GameType:
         raise
     declared = getattr(module, "GAME_TYPE", None)
     if not isinstance(declared, GameType):
-        raise RulesError(f"{package} declares no GAME_TYPE (engines.core.GameType)")
+        raise RulesError(f"{package} declares no GAME_TYPE (engines.game_type.GameType)")
     if declared.id != game_id:
         raise RulesError(f"{package} declares the game {declared.id!r}, registered as {game_id!r}")
     return declared

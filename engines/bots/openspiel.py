@@ -125,7 +125,7 @@ class SpielGame(pyspiel.Game):
     def __deepcopy__(self, memo) -> "SpielGame":     # a state's clone copies its attributes: one game for all
         return self
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type=None, params=None):  # noqa: V107 (pyspiel's signature)
         raise pyspiel.SpielError("the Lanterne games give information_state_string only")
 
 
@@ -479,7 +479,7 @@ def play_openspiel_match(match: Match, overhead_fraction: float | None = None, i
     share, given back: the game's ``SearchHints``); ``move_seconds`` fixes it instead (tests). A JSON-safe record as ``arena.play_match``'s, plus
     both sides' CPU times (``move_cpu_ms``; ``move_ms`` is the search player's wall clock, as in the other
     rows), OpenSpiel's budgets and simulations per move, and the versions. ``settings``: the search player's
-    own (``IsmctsBot`` keywords, a trial's), else the game's ``TUNING``.
+    own (``IsmctsBot`` keywords, a trial's), else the game's ``tuning``.
     """
     declared = game_type(match.game)
     game = declared.engine

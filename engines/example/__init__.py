@@ -5,7 +5,7 @@ declaration, as in every game package; it is not in the registry
 (engines/registry.py), so players never see it.
 """
 
-from lanterne.engines.core import GameType, SearchHints
+from lanterne.engines.game_type import GameType, SearchHints
 
 from .game import ACTIONS, HighCard, HighCardState, Keep, Swap
 

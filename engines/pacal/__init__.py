@@ -17,7 +17,7 @@ search player needs); ``GAME_TYPE`` declares the game to the registry.
 
 from __future__ import annotations
 
-from lanterne.engines.core import GameType
+from lanterne.engines.game_type import GameType
 
 from .board import board_for, cell_name, parse_cell
 from .game import PacalGame

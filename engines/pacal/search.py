@@ -8,7 +8,8 @@ to the shipped player: 4 of 18 tune matches against ``ismcts:normal``, 9 of
 
 from __future__ import annotations
 
-from lanterne.engines.core import Game, PerSeatMemo, SearchHints, State
+from lanterne.engines.core import Game, State
+from lanterne.engines.game_type import PerSeatMemo, SearchHints
 
 from .board import board_for
 from .scoring import final_awards

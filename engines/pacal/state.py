@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from lanterne.engines.core import ROLL as ROLL_OP
 from lanterne.engines.core import Cards, PositionError, State, TableOp
-from lanterne.engines.pacal import data
-from lanterne.engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name, parse_cell
+
+from . import data
+from .board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name, parse_cell
 
 FIRST = "first"      # the table rolls for the first player
 PLACE = "place"      # ships go into the sacred district, one by one

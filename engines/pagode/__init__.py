@@ -11,7 +11,7 @@ apply), ``notation``, ``game`` (the contract: rules plus name and notation), ``s
 to the registry.
 """
 
-from lanterne.engines.core import GameType
+from lanterne.engines.game_type import GameType
 
 from .data import COLOURS, LETTERS, TILES, VARIANTS
 from .game import Pagode

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from typing import Hashable
 
-from lanterne.engines.core import Game, SearchHints, State
+from lanterne.engines.core import Game, State
+from lanterne.engines.game_type import SearchHints
 
 from .data import COLOUR_OF_IDENT, FLOOR_COLUMNS, VARIANTS
 

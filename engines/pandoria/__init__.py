@@ -9,7 +9,7 @@ Modules in import order (each imports only those before it): ``data``,
 ``search`` (what the search player needs); ``GAME_TYPE`` declares the game.
 """
 
-from lanterne.engines.core import GameType
+from lanterne.engines.game_type import GameType
 
 from .game import Pandoria
 from .search import SEARCH

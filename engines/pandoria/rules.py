@@ -106,11 +106,6 @@ def is_region_hex(st: PandoriaState, h: int) -> bool:
     return 0 <= st.terrain[h] < CASTLE
 
 
-def open_space(st: PandoriaState, h: int) -> bool:
-    """An empty figure space in a region that is not closed (where spells may put figures)."""
-    return is_region_hex(st, h) and not st.closed[h] and st.occupant[h] == FREE
-
-
 def seat_figures(st: PandoriaState, seat: int) -> list[int]:
     """The hexes of the seat's figures (its leader included), in hex order.
 
@@ -129,7 +124,8 @@ def seat_figures(st: PandoriaState, seat: int) -> list[int]:
 
 
 def open_spaces(st: PandoriaState) -> list[int]:
-    """Every ``open_space``, in hex order (one pass over the lists: card_actions asks per spell)."""
+    """Every empty figure space in a region that is not closed (where spells may put figures), in hex order
+    (one pass over the lists: card_actions asks per spell)."""
     return [h for h, (t, closed, occ) in enumerate(zip(st.terrain, st.closed, st.occupant))
             if 0 <= t < CASTLE and not closed and occ == FREE]
 
@@ -161,15 +157,6 @@ def is_free(st: PandoriaState, h: int) -> bool:
 
 def touches(st: PandoriaState, h: int) -> bool:
     return any(is_anchor(st, n) for n in NEIGHBOURS[h])
-
-
-def touching_free(st: PandoriaState) -> set[int]:
-    """The free land hexes that touch an anchor (a new set: the caller may change it).
-
-    The hot path of every place phase: ``board.frontier`` keeps it up to date
-    from the last terrain it saw instead of walking the board.
-    """
-    return set(frontier(st.terrain).touching)
 
 
 def double_positions(st: PandoriaState) -> list[tuple[int, int]]:

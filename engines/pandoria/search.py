@@ -24,7 +24,8 @@ The estimate is off (``estimate`` is not in the settings): trials turn it on.
 
 from __future__ import annotations
 
-from lanterne.engines.core import Game, SearchHints, State
+from lanterne.engines.core import Game, State
+from lanterne.engines.game_type import SearchHints
 
 from . import data as D
 from .board import NEIGHBOURS, region_of

@@ -9,7 +9,7 @@ sight), ``state`` (with its save/load), ``actions`` (typed records),
 ``bench`` measures the package from above.
 """
 
-from lanterne.engines.core import GameType
+from lanterne.engines.game_type import GameType
 
 from .game import PuebloGame
 from .search import SEARCH

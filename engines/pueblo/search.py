@@ -13,7 +13,8 @@ margin +3.5 +- 6.1 points (docs/benchmarks.md).
 
 from __future__ import annotations
 
-from lanterne.engines.core import Game, PerSeatMemo, SearchHints, State
+from lanterne.engines.core import Game, State
+from lanterne.engines.game_type import PerSeatMemo, SearchHints
 
 from .data import TRACK
 from .geometry import penalties_at

@@ -48,6 +48,8 @@ COVERED = (
     "client/games/pueblo/screen.py", "client/games/pueblo/widgets.py", "client/games/pueblo/panels.py",
     "client/games/pacal/screen.py", "client/games/pacal/widgets.py",
     "client/games/pandoria/screen.py", "client/games/pandoria/widgets.py", "client/games/pandoria/board.py",
+    "client/games/pagode/replay.py", "client/games/pueblo/replay.py", "client/games/pacal/replay.py",
+    "client/games/pandoria/replay.py", "client/games/pacal/__init__.py",
     "engines/pagode/rules.py", "engines/pueblo/rules.py", "engines/pueblo/geometry.py", "engines/pueblo/preview.py",
     "engines/pacal/rules.py", "engines/pandoria/rules.py",
     "client/widgets/chat.py", "client/widgets/link_banner.py", "client/widgets/peers.py", "client/widgets/replay_board.py",
