@@ -11,6 +11,7 @@ from lanterne.engines.core import Cards, PositionError, State, TableOp
 
 from . import data
 from .board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name, parse_cell
+from .data import EXPERT, STANDARD
 
 FIRST = "first"      # the table rolls for the first player
 PLACE = "place"      # ships go into the sacred district, one by one
@@ -20,8 +21,6 @@ STONES = "stones"    # ... puts divine stones into ships
 BUILD = "build"      # ... builds or upgrades a pyramid, or passes
 OVER = "over"
 PHASES = (FIRST, PLACE, ROLL, MOVE, STONES, BUILD, OVER)
-
-STANDARD, EXPERT = "standard", "expert"
 
 
 class PacalState(State):
