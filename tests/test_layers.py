@@ -5,9 +5,10 @@
   imports ``client`` (docs/architecture.md).
 * Every game package is laid out in one order, each module importing only
   modules before it: data -> board -> state (with its save/load) -> actions
-  -> rules -> notation -> game -> search -> package ``__init__``, ``engines/core.py`` below them
+  -> rules -> notation -> game -> search -> view -> package ``__init__``, ``engines/core.py`` below them
   all. :data:`ORDER` places each package's modules; a new module must be
   placed there, so it cannot form a cycle.
+* ``client/`` reads a game's engine through its package and its ``view`` module alone.
 * ``client/`` touches no private name of ``protocol/``: no ``x._name`` where
   ``_name`` is a function, method or attribute ``protocol/`` defines and
   ``client/`` does not (its own privates on ``self`` or ``cls`` are its own).
@@ -32,15 +33,15 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = tuple(sorted(p.parent.name for p in (ROOT / "engines").glob("*/game.py")))
 """Every game package, the template included: a folder of ``engines/`` with a ``game.py``."""
 
-SKELETON = ("data", "board", "state", "actions", "rules", "notation", "game", "search", "__init__")
+SKELETON = ("data", "board", "state", "actions", "rules", "notation", "game", "search", "view", "__init__")
 """The one layout (docs/adding-a-game.md): a game whose modules are all in it, in this order, needs no
 line in :data:`ORDER`."""
 
 ORDER: dict[str, tuple[str, ...]] = {
-    "pagode": ("data", "state", "actions", "views", "payments", "rules", "notation", "game", "search", "__init__"),
-    "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "search", "__init__", "bench"),
+    "pagode": ("data", "state", "actions", "views", "payments", "rules", "notation", "game", "search", "view", "__init__"),
+    "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "search", "view", "__init__", "bench"),
     "pacal": ("data", "board", "state", "actions", "movement", "constellations", "scoring", "picture", "rules", "notation",
-              "game", "search", "__init__"),
+              "game", "search", "view", "__init__"),
     "example": ("game", "__init__"),
 }
 """The game packages with modules outside :data:`SKELETON`, lowest first. Extras sit at one place:
@@ -172,6 +173,16 @@ def test_the_game_class_is_in_game_py_and_the_state_class_in_state_py(game):
     state = package.GAME.setup(players=package.GAME.min_players)
     expected = f"lanterne.engines.{game}.game" if game == "example" else f"lanterne.engines.{game}.state"   # the template is one file
     assert type(state).__module__ == expected, type(state)
+
+
+def test_the_client_reads_a_game_through_its_package_and_its_view_alone():
+    """Of a game's engine the client imports the package (``GAME``, ``GAME_TYPE``) and its ``view`` module, no
+    other: the rest of the engine can change shape without a screen knowing."""
+    games = [g for g in GAMES if g != "example"]
+    bad = [f"{module_name(p)}:{i.line} imports {i.target}" for p in sources("client") for i in imports(p)
+           for g in games if within(i.target, f"engines.{g}")
+           and i.target not in (f"lanterne.engines.{g}", f"lanterne.engines.{g}.view")]
+    assert not bad, bad
 
 
 def test_the_contract_is_at_the_bottom():

@@ -4,8 +4,7 @@
 from lanterne.client.games import ClientGame
 from lanterne.client.i18n import _
 from lanterne.engines.core import TableOp
-from lanterne.engines.pacal.data import DIE_FACES
-from lanterne.engines.pacal.notation import face_name
+from lanterne.engines.pacal.view import DIE_FACES, face_name
 
 from .replay import draw
 from .screen import PacalScreen

@@ -8,7 +8,7 @@ from rich.text import Text
 
 from lanterne.client.i18n import _
 from lanterne.engines.core import Game, State
-from lanterne.engines.pagode.data import VARIANTS
+from lanterne.engines.pagode.view import VARIANTS
 
 from .widgets import abilities_text, cards_line, site_text, tiles_left_text
 
