@@ -9,6 +9,7 @@ in ``client/lanterne.tcss``, every colour in ``client/theme.py``.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -21,12 +22,14 @@ from textual.dom import NoScreen
 from textual.screen import Screen
 from textual.widget import Widget
 
+from lanterne.client.games import missing_parts
 from lanterne.client.i18n import (LANGUAGES, N_, _, choose_language, language, language_from_environment,
                                   set_language, translate_bindings)
 from lanterne.client.keys import keep_alt, split_alt
 from lanterne.client.settings import Settings
 from lanterne.client.theme import LANTERNE_THEME
 
+log = logging.getLogger(__name__)
 
 QUIT_QUESTION = N_("Quit Lanterne? Your network game pauses: the others see you left on purpose, and r in the "
                    "lobby brings you back.")
@@ -65,6 +68,8 @@ class LanterneApp(App):
     def on_mount(self) -> None:
         if self.resilient:
             self._exit_on_signals()
+        for line in missing_parts():
+            log.warning(line)
         self.register_theme(LANTERNE_THEME)
         self.theme = self.settings.theme if self.settings.theme in self.available_themes else "lanterne"
         from lanterne.client.screens.home import HomeScreen

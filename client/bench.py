@@ -21,7 +21,6 @@ from lanterne.client.i18n import C_, N_
 from lanterne.client.local_play import HARD_MOVE_SECONDS
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import OpenTable, RulesError, play_out
-from lanterne.engines.pagode import compiled as pagode_build
 from lanterne.engines.registry import get_game
 
 
@@ -286,14 +285,6 @@ def markdown_table(results: list[Result], say: Callable[[str], str] = str,
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 
-def engine_build(say: Callable[[str], str] = str) -> str:
-    """Which build of Pagode's engine the figures came from (engines/pagode/compiled.py): its rows differ by
-    the build (compiled: 6 % fewer instructions a game, docs/benchmarks.md)."""
-    if pagode_build.COMPILED:
-        return say(N_("Pagode's engine: compiled (Cython)"))
-    return say(N_("Pagode's engine: Python sources")) + f" ({pagode_build.WHY_SOURCES})"
-
-
 def update_doc(path, results: list[Result]) -> None:
     """Replace the table between the markers of docs/benchmarks.md."""
     text = path.read_text()
@@ -301,5 +292,5 @@ def update_doc(path, results: list[Result]) -> None:
     _, _, tail = rest.partition(END)
     stamp = time.strftime("%Y-%m-%d", time.gmtime())
     path.write_text(f"{head}{BEGIN}\nMeasured {stamp} with `lanterne bench --write-docs` "
-                    f"(median of the repetitions, this machine: 2 cores; {engine_build()}).\n\n"
+                    f"(median of the repetitions, this machine: 2 cores).\n\n"
                     f"{markdown_table(results)}\n{END}{tail}")

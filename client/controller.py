@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from lanterne.client.games import client_side
 from lanterne.client.i18n import _, ngettext
 from lanterne.client.levels import kind_of, level_words
 from lanterne.engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
@@ -78,18 +79,14 @@ Listener = Callable[[Change], None]
 def roll_words(op: TableOp, value: int, game_id: str | None = None) -> str:
     """A roll's outcome as a person reads it: a seat is P1..Pn, a die shows its printed face.
 
-    The engines roll 0-based values (the first player: seat 0 is P1; Pacal's die: an index
-    into its faces), which no person should have to translate.
+    The engines roll 0-based values (the first player: seat 0 is P1; a die: an index into its
+    faces, read by the game's ``ClientGame.roll_words``), which no person should have to translate.
     """
     if op.why == "first player":
         return _("P{n} starts").format(n=value + 1)
-    if game_id == "pacal" and op.why == "die":
-        from lanterne.engines.pacal.data import DIE_FACES
-        from lanterne.engines.pacal.notation import face_name
-
-        if 0 <= value < len(DIE_FACES):
-            return _(face_name(DIE_FACES[value]))      # "arrows", or the number
-    return str(value)
+    side = client_side(game_id) if game_id else None
+    words = side.roll_words(op, value) if side is not None and side.roll_words is not None else None
+    return words if words is not None else str(value)
 
 
 def describe_table_op(op: TableOp, outcome: Action | None = None, game_id: str | None = None) -> str:

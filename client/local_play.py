@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from pathlib import Path
 
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import Game
+from lanterne.engines.registry import GAMES, get_game
 from lanterne.client.controller import LocalGame, PlayedHere
 from lanterne.client.i18n import _
 from lanterne.client.levels import LEVELS, computer_name
+
+log = logging.getLogger(__name__)
 
 HOT_SEAT = "hot-seat"
 VS_COMPUTER = "vs"
@@ -30,15 +34,13 @@ def move_seconds(bot: str) -> float:
 
 
 def playable_games() -> list[Game]:
-    """The games that load, in registry order (a half-built engine is skipped, not fatal)."""
-    from lanterne.engines.registry import GAMES, get_game
-
+    """The games that load, in registry order (a half-built engine is skipped, with one line in the log)."""
     out = []
     for key in GAMES:
         try:
             out.append(get_game(key))
-        except Exception:  # noqa: BLE001 - an engine being written must not stop the app
-            continue
+        except Exception as e:  # noqa: BLE001 - an engine being written must not stop the app
+            log.warning("%s: not offered, its engine does not load (%s: %s)", key, type(e).__name__, e)
     return out
 
 

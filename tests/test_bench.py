@@ -216,10 +216,10 @@ def test_the_mesh_figures_are_positive_on_a_few_moves():
 def test_each_random_games_target_lets_a_search_move_fit_in_one_second(key, game_id, players):
     """docs/benchmarks.md, Targets: 600 rollouts of 2 turns a seat in 1 s need 1200 P / R random games a second."""
     from lanterne.engines.bots.bench import games_per_second_needed
-    from lanterne.engines.bots.ismcts import TUNING
+    from lanterne.engines.registry import search_hints
 
     [row] = [b for b in BENCHMARKS if b.key == key]
-    applies_per_step = TUNING.get(game_id, {}).get("rollout_sample", 1)  # Pagode rollouts try 3 actions a step
+    applies_per_step = search_hints(game_id).tuning.get("rollout_sample", 1)  # Pagode rollouts try 3 actions a step
     needed = games_per_second_needed(game_id, players) * applies_per_step
     assert row.better == "higher" and needed <= row.limit < 1.5 * needed
 

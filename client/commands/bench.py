@@ -42,7 +42,6 @@ def run(args) -> int:
             for b in chosen:
                 print(f"{b.key:<{width}}  {b.target} {b.unit}  {b.words(_)}")
         return 0
-    print(bench.engine_build(_), file=sys.stderr, flush=True)
     results = bench.run(args.only, progress=lambda k: print(_("measuring {key}...").format(key=k), file=sys.stderr,
                                                                 flush=True))
     if args.json:

@@ -16,7 +16,6 @@ A network game is the same screen composed with a :class:`NetworkPart`
 
 from __future__ import annotations
 
-import importlib
 from typing import Protocol
 
 from rich.text import Text
@@ -29,6 +28,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from lanterne.client.games import client_side
 from lanterne.client.i18n import N_, _, ngettext, say_refusal, translate_bindings
 from lanterne.client.controller import COMPUTER, HUMAN, Change, GameController
 from lanterne.client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
@@ -39,14 +39,6 @@ from lanterne.client.widgets.scoreboard import ScoreBoard
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.client.widgets.text_panel import TextPanel
 from lanterne.engines.core import Action, RulesError, State
-
-BOARD_SCREENS = {  # by name: a game's screen module is imported only when that game is played
-    "pagode": "lanterne.client.games.pagode.screen:PagodeScreen",
-    "pueblo": "lanterne.client.games.pueblo.screen:PuebloScreen",
-    "pacal": "lanterne.client.games.pacal.screen:PacalScreen",
-    "pandoria": "lanterne.client.games.pandoria.screen:PandoriaScreen",
-}
-"""Game id -> the screen with that game's board; a game whose screen is not built gets GameScreen."""
 
 MAX_LISTED = 400
 
@@ -74,15 +66,9 @@ class NetworkPart(Protocol):
 
 def game_screen_for(controller: GameController, network: NetworkPart | None = None) -> "GameScreen":
     """The best screen for the controller's game (with ``network``'s part for a network game)."""
-    target = BOARD_SCREENS.get(controller.game.id)
-    if target:
-        module, _, name = target.partition(":")
-        try:
-            screen_class = getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError):
-            screen_class = None
-        if screen_class is not None:
-            return screen_class(controller, network)
+    side = client_side(controller.game.id)
+    if side is not None:
+        return side.screen(controller, network)
     return GameScreen(controller, network)
 
 

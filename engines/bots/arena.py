@@ -14,7 +14,7 @@ with its own seed; its target there is to win more than its fair share
 (one game in ``players``).
 
 Two seed sets (:data:`SEED_SETS`): ``tune``, the seeds ``strength/{game}/
-{opponent}/{level}/{index}`` that every tuning of the search (``TUNING`` in
+{opponent}/{level}/{index}`` that every tuning of the search (the games' ``tuning``, in
 ``ismcts.py``) looked at, the only seeds before seed sets existed (a record
 without a ``seeds`` field is one of them); and ``measure``, ``measure/{game}/
 {opponent}/{index}``, which no tuning looks at: the figures that count. A
@@ -182,12 +182,12 @@ def play_match(match: Match, iterations: int | None = None) -> dict:
 
 def search_player(match: Match, iterations: int | None = None, settings: dict | None = None) -> IsmctsBot:
     """The search player of ``match`` at its level (``iterations`` overrides it: cheap test games; ``settings``
-    are ``IsmctsBot`` keywords in place of the game's ``TUNING``: trials)."""
+    are ``IsmctsBot`` keywords in place of the game's ``tuning``: trials)."""
     bot = IsmctsBot(f"{match.seed}/search",
                     iterations=iterations if iterations is not None else level_iterations(match.level, match.game),
                     **(settings or {}))
     if settings is None and match.level in IsmctsBot.LEVELS:
-        bot.tuned_level = match.level       # a level's own settings (LEVEL_TUNING), as the app's player at it
+        bot.tuned_level = match.level       # a level's own settings (the game's ``level_tuning``), as the app's player at it
     return bot
 
 

@@ -31,7 +31,7 @@ from lanterne.engines.bots.arena import Match, opponent_player
 from lanterne.engines.bots.ismcts import IsmctsBot
 from lanterne.engines.bots.simple import RandomBot
 from lanterne.engines.core import TABLE, Action, OpenTable, RulesError, State, play_out
-from lanterne.engines.registry import get_game
+from lanterne.engines.registry import GAMES, game_type, get_game
 
 DECISIONS = 15
 """Moves timed per figure: the first 15 the search player has to think about."""
@@ -119,18 +119,15 @@ def games_per_second_needed(game_id: str, players: int, iterations: int = Ismcts
     return iterations * rollout_turns * players / turns_per_random_game(game_id, players) / seconds
 
 
-DEFAULT_TABLES = {"pagode": 2, "pueblo": 4, "pacal": 5, "pandoria": 4}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", default=["pagode", "pueblo", "pacal", "pandoria"])
+    parser.add_argument("games", nargs="*", default=list(GAMES))
     parser.add_argument("--throughput", action="store_true",
                         help="print the random games/s a 1 s move at the normal level needs, per table size")
     args = parser.parse_args(argv)
     for game_id in args.games:
         if args.throughput:
-            for players in sorted({2, DEFAULT_TABLES.get(game_id, 2)}):
+            for players in game_type(game_id).search.bench_tables:
                 turns = turns_per_random_game(game_id, players)
                 print(f"{game_id} {players}p: {turns:g} turns a random game, so at least "
                       f"{games_per_second_needed(game_id, players):.1f} random games/s for 600 rollouts a second")

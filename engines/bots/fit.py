@@ -1,4 +1,4 @@
-"""Weights of Pagode's estimate (``estimates.pagode``), fitted to games between greedy players.
+"""Weights of Pagode's estimate (``pagode.search.estimate``), fitted to games between greedy players.
 
     python -m lanterne.engines.bots.fit [--games 600]
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from lanterne.engines.bots.estimates import pagode_features
+from lanterne.engines.pagode.search import features as pagode_features
 from lanterne.engines.bots.simple import GreedyBot
 from lanterne.engines.core import TABLE, OpenTable
 from lanterne.engines.registry import get_game

@@ -21,10 +21,9 @@ import math
 import random
 from typing import Callable
 
-from lanterne.engines.bots.estimates import ESTIMATES
 from lanterne.engines.bots.simple import GreedyBot
-from lanterne.engines.bots.transpositions import PLAN_KEYS
 from lanterne.engines.core import TABLE, Action, Game, OpenTable, RulesError, State
+from lanterne.engines.registry import search_hints
 
 
 def determinize(game: Game, view: State, rng: random.Random) -> State:
@@ -98,92 +97,28 @@ class _Node:
         """Points the action into this node gained its actor (in the determinization that expanded it)."""
 
 
-TUNING: dict[str, dict[str, float]] = {
-    "pagode": {"rollout_sample": 3, "expand": 4, "exploration": 0.4, "plans": 6},
-    "pandoria": {"expand": 4, "exploration": 0.4, "rollout_table_turns": 4, "level_scale": 2},
-    "pueblo": {"estimate": 1},
-}
-"""Search settings per game where the defaults lose to greedy (measured, docs/benchmarks.md).
-
-In Pagode a turn is many actions. With random rollouts, random expansion and
-exploration 0.7 the search won 13 of 20 games against greedy. Rollouts that
-take the best by points of 3 random actions, expansion of the best of 4
-untried actions and exploration 0.4 won 5 of 6 of the seeds it had lost
-(trial, then the full measurement). In Pandoria the defaults won 17 of
-25; expansion of the best of 4 and exploration 0.4 won 5 of the 8 lost seeds
-(its rollouts stay random: best-of-3 rollouts would pass 1 s a move). Pueblo
-and Pacal beat greedy with the defaults, which cost less time (Pueblo's
-estimate below came later, for OpenSpiel's ISMCTS, not for greedy).
-
-That tuning looked at the seeds that are now the ``tune`` set
-(``arena.Match.seeds``), which then also gave the published figures; the
-``measure`` seeds are the ones that count. Trials since (issue 20, on the
-tune seeds only, ``python -m lanterne.engines.bots.trial``; docs/benchmarks.md,
-"Trials toward 90 %") bought nothing that a 20-30 game sample could see, so
-none is on: 1200 iterations, 1 or 3 rollout turns a seat, the leaf estimates
-of ``estimates.py``, root pruning to the greedy look-ahead's best 4; the
-options stay for the next trials (``bias`` was not tried yet).
-
-Pagode plays whole-turn plans since 2026-11-28: traced games showed the tree
-playing three plain columns a turn while greedy chained tiles, roofs and the
-Lantern (a combination of six actions is out of reach of a tree of single
-actions in 600 iterations). UCB over the 6 best lines of a beam search over
-the turn won 29 of tune matches 0-31 against 26.5 for the tree, the mean
-margin +11.3 +- 5.9 points (docs/benchmarks.md, "Trials toward 90 %").
-Nothing tried since beat it there: 10 plans, 1,200 iterations, rollouts that
-play each turn as the greedy player would (``rollout_greedy``), a reward
-scale of 24 points instead of 8; and the same search at 20 times the
-iterations (``ceiling``) won no more of the 200 measure deals (173.5 against
-176.5), nor ``hard`` (2,500 iterations) 65 % against ``normal`` (54.8 % of
-84): more iterations only compare the same 6 plans more surely. For
-``hard`` neither did distinct plans (``distinct_plans``), rollouts of the best
-of 6, greedy own turns in rollouts (``own_greedy``) nor a seat that sees every
-card (``trial --sees-all``); the fitted estimate did (``LEVEL_TUNING``).
-Pandoria's rollouts cover 4 turns of the table in whole rounds: at 2 players
-the 2 turns a seat of before; at 4, one a seat, so a move at ``normal`` fits
-the app's 0.9 s (it took 1.2 s of CPU with two turns a seat).
-
-``level_scale``: a level's iterations in this game are its preset's times
-that (``IsmctsBot.level_iterations``), so that a level spends about the same
-share of the app's per-move budget in every game. Pandoria's is 2 since its
-engine got faster (its random games +26 to +29 %): ``normal`` there is 1,200
-iterations, about 0.5 s of CPU a 2-player move. More search is what its lost
-games lacked: at 20 times normal the search won each of the first 5 measure
-games normal had lost, and 1,200 iterations won 19 of tune matches 0-19 (a
-trial) against 17 for 600; on the 200 measure games, 96.0 % against 84.2 %.
-
-``hard`` is about 4 times ``normal``'s iterations in every game (Pandoria
-5,000), which is what it takes to win two games in three against ``normal``.
-For a day (2026-11-28) Pandoria's ``hard`` was held to 2,000 iterations so
-that it fit the app's second a move. It then won 6 of 13 measure games
-against ``normal`` (1,200). At 5,000 it won 11 of the same 13, and 26 of
-the first 32 (a tie besides). So the app now gives ``hard`` 3 s a move
-(``client/local_play.move_seconds``; ``lanterne bench --only search.hard``).
-
-Pueblo's leaf is an estimate since 2026-11-28 (``estimates.pueblo``): the
-penalties so far plus the final round's walk on the pueblo as it stands. That
-walk is most of a game's penalties and a rollout of two turns a seat never
-reaches it; OpenSpiel's ISMCTS, whose random rollouts play to the end, won a
-quarter of its games against the search without it. On tune matches 10-29
-against OpenSpiel's ISMCTS at the same CPU time the search won 19 with the
-estimate against 16 without (and 2,400 iterations without it: 8.5 of 11);
-against greedy, tune 0-41, 42 of 42 both ways, margin +3.5 +- 6.1 points.
-The same idea for Pacal's Rocket (``estimates.pacal``: the final scoring on
-the board as it stands) lost to the shipped player: 4 of 18 tune matches
-against ``ismcts:normal``, 9 of 19 with a reward scale of 24; it stays off.
-"""
-LEVEL_TUNING: dict[str, dict[str, dict[str, float]]] = {"hard": {"pagode": {"estimate": 1}}}
-"""Settings a level adds to its game's TUNING (``IsmctsBot.tuned_level``): what makes it more than more iterations.
-
-Pagode's ``hard`` at 4 x ``normal``'s iterations alone was no stronger than ``normal`` (mean margin
-+0.3 +- 2.4 points over 84 measure games): the search saturates there. With the fitted estimate
-(``estimates.pagode``: the uses left of each ability, the tiles and columns the seat's cards can build on
-the board as it stands) it won 27 of tune matches 0-31 against ``normal`` where it won 17 without
-(docs/benchmarks.md, the fifteenth session's paragraph).
-"""
+# Each game's own settings are in its package (``GAME_TYPE.search``, e.g. engines/pagode/search.py), with
+# the measurements behind them. The tuning looked at the seeds that are now the ``tune`` set
+# (``arena.Match.seeds``); the ``measure`` seeds are the ones that count. Trials since (on the tune seeds
+# only, ``python -m lanterne.engines.bots.trial``; docs/benchmarks.md, "Trials toward 90 %") bought nothing
+# that a 20-30 game sample could see, so none is on: 1200 iterations, 1 or 3 rollout turns a seat, the
+# games' leaf estimates, root pruning to the greedy look-ahead's best 4; the options stay for the next
+# trials (``bias`` was not tried yet). ``hard`` is about 4 times ``normal``'s iterations in every game,
+# which is what it takes to win two games in three against ``normal``; a game's ``level_scale`` multiplies
+# a level's iterations, so that a level spends about the same share of the app's per-move budget in every
+# game.
 DEFAULTS = {"rollout_turns": 2, "rollout_sample": 1, "expand": 1, "exploration": 0.7, "estimate": 0, "bias": 0.0,
             "root_top": 0, "relative": 0, "plans": 0, "greedy_plans": 0, "rollout_table_turns": 0,
             "rollout_greedy": 0, "own_greedy": 0, "distinct_plans": 0, "level_scale": 1}
+
+
+def tuned_settings(game_id: str | None, level: str | None = None) -> dict[str, float]:
+    """``DEFAULTS``, then the game's ``tuning``, then its ``level_tuning`` at ``level`` (a game outside the
+    registry: ``DEFAULTS``)."""
+    hints = search_hints(game_id) if game_id else None
+    if hints is None:
+        return dict(DEFAULTS)
+    return {**DEFAULTS, **hints.tuning, **hints.level_tuning.get(level or "", {})}
 
 
 class IsmctsBot:
@@ -202,12 +137,12 @@ class IsmctsBot:
                  greedy_plans: bool | None = None, rollout_table_turns: int | None = None,
                  rollout_greedy: int | None = None, distinct_plans: bool | None = None,
                  own_greedy: int | None = None):
-        """Settings left None take the game's TUNING (with its ``LEVEL_TUNING`` at ``tuned_level``), else DEFAULTS.
+        """Settings left None take the game's (its ``tuning``, with its ``level_tuning`` at ``tuned_level``), else DEFAULTS.
 
         ``rollout_turns``: rollouts stop after that many turns a seat; ``rollout_sample``: rollouts
         play the best by points of that many random actions; ``expand``: a new tree node is the best of that many untried
         actions; ``exploration``: the UCB constant; ``estimate``: a rollout that stops before the
-        end scores the game's estimate (``estimates.ESTIMATES``) instead of its points; ``bias``:
+        end scores the game's estimate (``SearchHints.estimate``) instead of its points; ``bias``:
         progressive bias, a child's UCB value gets ``bias * points its action gained / visits`` (the
         immediate gain guides the first visits, the rollouts take over); ``root_top``: the search
         chooses only among the root actions that the greedy player's look-ahead over this turn ranks
@@ -225,7 +160,7 @@ class IsmctsBot:
         instead of ``rollout_turns`` a seat (a table of 4 then thinks no longer than a table of 2);
         ``rollout_greedy``: rollouts play each turn as the greedy player would, its best line found
         within that many applications (0: the random or best-of-sample actions above);
-        ``distinct_plans``: two lines that reach one position (``transpositions.PLAN_KEYS``: the same
+        ``distinct_plans``: two lines that reach one position (``SearchHints.plan_key``: the same
         builds in another order, a card of the same colour from elsewhere) are one plan, in the plans
         and in the beam that finds them; ``own_greedy``: rollouts play the searching seat's own turns
         as the greedy player would, within that many applications (the others' as above), so that a
@@ -237,8 +172,8 @@ class IsmctsBot:
         self._budget = self.iterations
         self.level: str | None = None
         self.tuned_level: str | None = None
-        """The level whose ``LEVEL_TUNING`` settings this bot plays with (:meth:`at_level` sets it, and the arena
-        for its players at a preset); None: the game's TUNING alone, as a trial's bot."""
+        """The level whose ``level_tuning`` settings this bot plays with (:meth:`at_level` sets it, and the arena
+        for its players at a preset); None: the game's ``tuning`` alone, as a trial's bot."""
         """The preset this bot was made at (:meth:`at_level`): its iterations then follow each game's
         ``level_scale`` (:meth:`level_iterations`); None: ``iterations`` as given."""
         self.rollout_turns = rollout_turns
@@ -275,9 +210,8 @@ class IsmctsBot:
 
     @classmethod
     def level_iterations(cls, level: str, game_id: str | None = None) -> int:
-        """A preset's iterations a move in ``game_id``: ``LEVELS`` times the game's ``level_scale`` (TUNING)."""
-        tuned = {**DEFAULTS, **TUNING.get(game_id, {})} if game_id else DEFAULTS
-        return round(cls.LEVELS[level] * tuned["level_scale"])
+        """A preset's iterations a move in ``game_id``: ``LEVELS`` times the game's ``level_scale``."""
+        return round(cls.LEVELS[level] * tuned_settings(game_id)["level_scale"])
 
     # -- choosing
     def choose(self, game: Game, view: State, seat: int) -> Action:
@@ -375,8 +309,9 @@ class IsmctsBot:
 
     def _distinct(self, game: Game, ranked: list[tuple], seat: int, count: int) -> list[tuple]:
         """The first ``count`` of ``ranked`` (tuples ending with the state the line reached); with
-        ``distinct_plans``, only the first line to reach each position (``transpositions.PLAN_KEYS``)."""
-        key = PLAN_KEYS.get(game.id) if self._distinct_plans else None
+        ``distinct_plans``, only the first line to reach each position (``SearchHints.plan_key``)."""
+        hints = search_hints(game.id) if self._distinct_plans else None
+        key = hints.plan_key if hints is not None else None
         if key is None:
             return ranked[:count]
         kept, seen = [], set()
@@ -418,8 +353,9 @@ class IsmctsBot:
         return lines[best][0]
 
     def _settle(self, game: Game) -> None:
-        """This game's settings: the bot's own, else its level's LEVEL_TUNING, else the game's TUNING, else DEFAULTS."""
-        tuned = {**DEFAULTS, **TUNING.get(game.id, {}), **LEVEL_TUNING.get(self.tuned_level, {}).get(game.id, {})}
+        """This game's settings: the bot's own, else its level's and its game's (:func:`tuned_settings`)."""
+        hints = search_hints(game.id)
+        tuned = tuned_settings(game.id, self.tuned_level)
         self._budget = self.level_iterations(self.level, game.id) if self.level is not None else self.iterations
         self._sample = int(self.rollout_sample or tuned["rollout_sample"])
         self._turns = int(self.rollout_turns or tuned["rollout_turns"])
@@ -448,7 +384,7 @@ class IsmctsBot:
         use = self.estimate if self.estimate is not None else bool(tuned["estimate"])
         self._value = None
         if use:
-            self._value = ESTIMATES.get(game.id)
+            self._value = hints.estimate if hints is not None else None
 
     # -- one iteration
     def _iterate(self, game: Game, state: State, root: _Node, players: int) -> None:

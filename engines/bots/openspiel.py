@@ -59,7 +59,7 @@ from open_spiel.python.algorithms import mcts as os_mcts
 from lanterne.engines.bots.arena import Match, match_record, search_player
 from lanterne.engines.bots.ismcts import Dealer
 from lanterne.engines.core import DEAL, ROLL, SHUFFLE, TABLE, Action, Game, OpenTable, State
-from lanterne.engines.registry import get_game
+from lanterne.engines.registry import game_type, get_game
 
 MAX_ACTIONS = 1 << 24
 """The bound declared as ``num_distinct_actions``: ids are interned as actions are met (:meth:`SpielGame.forget`)."""
@@ -125,7 +125,7 @@ class SpielGame(pyspiel.Game):
     def __deepcopy__(self, memo) -> "SpielGame":     # a state's clone copies its attributes: one game for all
         return self
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type=None, params=None):  # noqa: V107 (pyspiel's signature)
         raise pyspiel.SpielError("the Lanterne games give information_state_string only")
 
 
@@ -468,14 +468,6 @@ def overhead(game_id: str, simulations: int = 300, players: int = 2, seed: int =
 # The match harness
 
 
-OVERHEAD = {"pagode": 0.209, "pueblo": 0.176, "pacal": 0.102, "pandoria": 0.145}
-"""The wrapper's own share of OpenSpiel's search time per game (:func:`overhead`, 2026-11-27, docs/benchmarks.md):
-given back to OpenSpiel's budget. ``python -m lanterne.engines.bots.openspiel`` measures it."""
-
-DEFAULT_MOVE_SECONDS = {"pagode": 0.21, "pueblo": 0.0945, "pacal": 0.156, "pandoria": 0.326}
-"""CPU seconds a move before the search player has timed one of its own in the match: the `search.move.*` rows."""
-
-
 def play_openspiel_match(match: Match, overhead_fraction: float | None = None, iterations: int | None = None,
                          move_seconds: float | None = None, clock: Callable[[], float] = time.thread_time,
                          settings: dict | None = None) -> dict:
@@ -484,18 +476,19 @@ def play_openspiel_match(match: Match, overhead_fraction: float | None = None, i
     OpenSpiel's bot gets, per move, the median CPU time of the search
     player's moves so far in this match (the `search.move` figure of the game
     before its first), divided by ``1 - overhead_fraction`` (the wrapper's own
-    share, given back); ``move_seconds`` fixes it instead (tests). A JSON-safe record as ``arena.play_match``'s, plus
+    share, given back: the game's ``SearchHints``); ``move_seconds`` fixes it instead (tests). A JSON-safe record as ``arena.play_match``'s, plus
     both sides' CPU times (``move_cpu_ms``; ``move_ms`` is the search player's wall clock, as in the other
     rows), OpenSpiel's budgets and simulations per move, and the versions. ``settings``: the search player's
-    own (``IsmctsBot`` keywords, a trial's), else the game's ``TUNING``.
+    own (``IsmctsBot`` keywords, a trial's), else the game's ``tuning``.
     """
-    game = get_game(match.game)
+    declared = game_type(match.game)
+    game = declared.engine
     if overhead_fraction is None:
-        overhead_fraction = OVERHEAD.get(match.game, 0.0)
+        overhead_fraction = declared.search.openspiel_overhead
     spiel = SpielGame(match.game, {"players": 2})
     seed_int = random.Random(match.seed).randrange(2**31)
     search = search_player(match, iterations, settings)
-    other = OpenSpielPlayer(spiel, seed_int, DEFAULT_MOVE_SECONDS.get(match.game, 0.2))
+    other = OpenSpielPlayer(spiel, seed_int, declared.search.move_seconds)
     seat = match.search_seat
     table = OpenTable(match.seed)
     state = game.setup(players=2)
@@ -521,7 +514,7 @@ def play_openspiel_match(match: Match, overhead_fraction: float | None = None, i
                     search_ms.append((time.perf_counter() - wall) * 1000.0)
             else:
                 base = (statistics.median(search_cpu_ms) / 1000.0 if search_cpu_ms
-                        else DEFAULT_MOVE_SECONDS.get(match.game, 0.2))
+                        else declared.search.move_seconds)
                 if move_seconds is not None:
                     base = move_seconds
                 other.bot.seconds = base / (1.0 - overhead_fraction)

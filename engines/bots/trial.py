@@ -11,7 +11,7 @@ seed as ``lanterne strength``'s match (by default the ``tune`` seeds, the
 only ones tuning may look at), the search player in seat ``i % 2``, but the
 search player is ``IsmctsBot(**kw)`` at ``--iterations`` (default ``normal``'s in that game)
 instead of the shipped settings. The settings left out of ``--kw`` are the
-game's ``TUNING``, so ``--kw '{}'`` replays the shipped player: its games are
+game's ``tuning`` (``GAME_TYPE.search``), so ``--kw '{}'`` replays the shipped player: its games are
 the same as the records of ``lanterne strength --seeds tune`` (same moves,
 same scores). Each line gives the result, the final scores and the median
 CPU seconds of the search player's moves (``time.thread_time``).

@@ -11,18 +11,23 @@ it scores at once); :func:`picture` draws the board as text.
 
 Modules in import order (each imports only those before it): ``data``,
 ``board``, ``state`` (with its save/load), ``actions`` (typed records), ``movement``, ``constellations``,
-``scoring``, ``picture``, ``rules``, ``notation``, ``game`` (the contract).
+``scoring``, ``picture``, ``rules``, ``notation``, ``game`` (the contract), ``search`` (what the
+search player needs); ``GAME_TYPE`` declares the game to the registry.
 """
 
 from __future__ import annotations
 
-from lanterne.engines.pacal.board import board_for, cell_name, parse_cell
-from lanterne.engines.pacal.game import PacalGame
-from lanterne.engines.pacal.picture import picture
-from lanterne.engines.pacal.rules import build_choices, build_points, reachable
-from lanterne.engines.pacal.state import PacalState
+from lanterne.engines.game_type import GameType
 
-__all__ = ["GAME", "PacalGame", "PacalState", "reachable", "build_choices", "build_points", "picture",
+from .board import board_for, cell_name, parse_cell
+from .game import PacalGame
+from .picture import picture
+from .rules import build_choices, build_points, reachable
+from .search import SEARCH
+from .state import PacalState
+
+__all__ = ["GAME", "GAME_TYPE", "PacalGame", "PacalState", "reachable", "build_choices", "build_points", "picture",
            "cell_name", "parse_cell", "board_for"]
 
 GAME = PacalGame()
+GAME_TYPE = GameType(GAME, SEARCH, aliases=("pacals-rocket", "pacal's rocket"))

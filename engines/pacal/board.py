@@ -11,7 +11,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from lanterne.engines.core import only_digits
-from lanterne.engines.pacal import data
+
+from . import data
 
 ROWS, COLS = data.ROWS, data.COLS
 CELLS = ROWS * COLS

@@ -97,3 +97,6 @@ TWO_PLAYER_ENDS_AT_ONCE = True
 
 COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "violet")
 """House data: the colour of each seat (seat 1 = red ...); only names for the screen."""
+
+STANDARD, EXPERT = "standard", "expert"
+VARIANTS = (STANDARD, EXPERT)

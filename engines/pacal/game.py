@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from lanterne.engines.core import Game, NotationError, RulesError, Words
-from lanterne.engines.pacal import notation, rules
-from lanterne.engines.pacal.board import cell_name
-from lanterne.engines.pacal.data import ARROWS
-from lanterne.engines.pacal.state import EXPERT, OVER, STANDARD, PacalState, load_state, new_state
+
+from . import notation, rules
+from .board import cell_name
+from .data import ARROWS, STANDARD, VARIANTS
+from .state import OVER, PacalState, load_state, new_state
 
 
 class PacalGame(Game):
@@ -16,7 +17,7 @@ class PacalGame(Game):
     name = "Pacal's Rocket"
     min_players = 2
     max_players = 5
-    variants = (STANDARD, EXPERT)
+    variants = VARIANTS
 
     def setup(self, players: int = 2, variant: str = STANDARD, **options: Any) -> PacalState:
         self.check_options(players, variant)

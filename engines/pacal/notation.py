@@ -28,11 +28,12 @@ from __future__ import annotations
 from typing import Callable
 
 from lanterne.engines.core import NotationError, only_digits
-from lanterne.engines.pacal import data
-from lanterne.engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
-from lanterne.engines.pacal.board import cell_name, parse_cell
-from lanterne.engines.pacal.movement import MODES
-from lanterne.engines.pacal.state import FIRST, PacalState
+
+from . import data
+from .actions import ACTIONS, Energy, Move, Place, Relocate, Stones
+from .board import cell_name, parse_cell
+from .movement import MODES
+from .state import FIRST, PacalState
 
 
 def face_name(face: int | None) -> str:

@@ -7,8 +7,8 @@ cell, else the district's letter in lower case (``s`` the sacred district).
 
 from __future__ import annotations
 
-from lanterne.engines.pacal.board import COLS, LAKE, ROWS, board_for, cell
-from lanterne.engines.pacal.state import PacalState
+from .board import COLS, LAKE, ROWS, board_for, cell
+from .state import PacalState
 
 
 def cell_text(state: PacalState, c: int) -> str:

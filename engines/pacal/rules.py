@@ -25,14 +25,15 @@ from typing import Iterator
 
 from lanterne.engines.core import ROLL as ROLL_OP
 from lanterne.engines.core import TABLE, IllegalAction, TableOp, Words, read_action
-from lanterne.engines.pacal import data
-from lanterne.engines.pacal.actions import ACTIONS, Energy, Move, Place, Relocate, Stones
-from lanterne.engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name
-from lanterne.engines.pacal.constellations import constellations, has_constellation, has_long_constellation, shape_storeys
-from lanterne.engines.pacal.movement import (ARROW, MODES, STRAIGHT, TURN, can_teleport_to, regular_moves,
+
+from . import data
+from .actions import ACTIONS, Energy, Move, Place, Relocate, Stones
+from .board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name
+from .constellations import constellations, has_constellation, has_long_constellation, shape_storeys
+from .movement import (ARROW, MODES, STRAIGHT, TURN, can_teleport_to, regular_moves,
                                    teleport_cells)
-from lanterne.engines.pacal.scoring import district_storeys, final_scoring, sole_leader
-from lanterne.engines.pacal.state import (BUILD, FIRST, MOVE, OVER, PLACE, ROLL, STONES, PacalState)
+from .scoring import district_storeys, final_scoring, sole_leader
+from .state import (BUILD, FIRST, MOVE, OVER, PLACE, ROLL, STONES, PacalState)
 
 STONES_FOR_MODE = {STRAIGHT: 2, ARROW: 2, TURN: 1}
 """Seed: a straight or arrows move lets the player put in two stones, a turning move one."""

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from lanterne.engines.core import ROLL as ROLL_OP
 from lanterne.engines.core import Cards, PositionError, State, TableOp
-from lanterne.engines.pacal import data
-from lanterne.engines.pacal.board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name, parse_cell
+
+from . import data
+from .board import CELLS, SACRED_CELLS, bit_cells, board_for, cell_name, parse_cell
+from .data import EXPERT, STANDARD
 
 FIRST = "first"      # the table rolls for the first player
 PLACE = "place"      # ships go into the sacred district, one by one
@@ -19,8 +21,6 @@ STONES = "stones"    # ... puts divine stones into ships
 BUILD = "build"      # ... builds or upgrades a pyramid, or passes
 OVER = "over"
 PHASES = (FIRST, PLACE, ROLL, MOVE, STONES, BUILD, OVER)
-
-STANDARD, EXPERT = "standard", "expert"
 
 
 class PacalState(State):

@@ -5,11 +5,16 @@ implemented, the house data of the Lanterne edition and the move notation.
 
 Modules in import order (each imports only those before it): ``data``,
 ``board``, ``state`` (with its save/load, and views' masked card registries),
-``actions`` (typed records), ``rules``, ``notation``, ``game`` (the contract).
+``actions`` (typed records), ``rules``, ``notation``, ``game`` (the contract),
+``search`` (what the search player needs); ``GAME_TYPE`` declares the game.
 """
 
+from lanterne.engines.game_type import GameType
+
 from .game import Pandoria
+from .search import SEARCH
 
 GAME = Pandoria()
+GAME_TYPE = GameType(GAME, SEARCH)
 
-__all__ = ["GAME", "Pandoria"]
+__all__ = ["GAME", "GAME_TYPE", "Pandoria"]

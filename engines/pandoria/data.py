@@ -196,3 +196,5 @@ def card_design(ident: int) -> int:
 def card_name(ident: int) -> str:
     spell, building, _ = CARDS[ident]
     return f"{spell}/{building}"
+
+VARIANTS = ("classic", "beginner", "team")

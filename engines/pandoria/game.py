@@ -8,10 +8,10 @@ from lanterne.engines.core import TABLE, Game, RulesError, State, Words
 
 from . import data as D
 from . import notation, rules
+from .data import VARIANTS
 from .board import DIRECTIONS, hex_name
 from .state import PandoriaState, masked
 
-VARIANTS = ("classic", "beginner", "team")
 ALIASES = {"standard": "classic"}
 
 

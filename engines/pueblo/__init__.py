@@ -4,12 +4,17 @@ Modules in import order (each imports only those before it): ``data``
 (rulebook numbers and house data), ``geometry`` (orientations, support,
 sight), ``state`` (with its save/load), ``actions`` (typed records),
 ``rules`` (legal actions, apply),
-``preview`` (helpers for the screen), ``notation``, ``game`` (the contract).
+``preview`` (helpers for the screen), ``notation``, ``game`` (the contract),
+``search`` (what the search player needs); ``GAME_TYPE`` declares the game.
 ``bench`` measures the package from above.
 """
 
+from lanterne.engines.game_type import GameType
+
 from .game import PuebloGame
+from .search import SEARCH
 
 GAME = PuebloGame()
+GAME_TYPE = GameType(GAME, SEARCH)
 
-__all__ = ["GAME", "PuebloGame"]
+__all__ = ["GAME", "GAME_TYPE", "PuebloGame"]

@@ -75,3 +75,7 @@ MIN_BID = 1
 MAX_BID = 20
 """HOUSE DATA: the largest bid in a turn-order auction. The rulebook sets no
 limit; a limit keeps the list of legal actions finite."""
+
+VARIANTS = ("standard", "advanced", "dismantling", "advanced+dismantling")
+"""The standard rules, the advanced rules (sacred sites, a turn-order auction, two building phases), the
+dismantling end, and both together."""

@@ -9,7 +9,8 @@ from lanterne.engines.core import Game, RulesError, State, Words
 from . import notation, rules
 from .geometry import SPACE_NAMES, cell_name
 from .data import COLOURS
-from .state import OVER, VARIANTS, PuebloState, load_state
+from .data import VARIANTS
+from .state import OVER, PuebloState, load_state
 
 
 class PuebloGame(Game):

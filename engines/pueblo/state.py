@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lanterne.engines.core import ROLL, Cards, PositionError, State, TableOp
 
-from .data import CELLS, MAX_BID, MAX_SITES, NEUTRAL, STONES_PER_PLAYER, TRACK
+from .data import CELLS, MAX_BID, MAX_SITES, NEUTRAL, STONES_PER_PLAYER, TRACK, VARIANTS
 from .geometry import POSE_COLUMNS, SITE_SHAPES, TEMPLATE_INDEX, all_box_fits, base_level, cell_name
 
 # Phases: who acts and with what kind of action.
@@ -166,9 +166,6 @@ class PuebloState(State):
 # the order they were placed (owner, orientation, 2x2 box) and loading rebuilds
 # the height map by placing them again, so a position with a floating cube or
 # a cube inside another cannot load.
-
-VARIANTS = ("standard", "advanced", "dismantling", "advanced+dismantling")
-
 
 def state_to_data(s: PuebloState) -> dict:
     return {

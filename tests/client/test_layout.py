@@ -22,7 +22,7 @@ import pytest
 from rich.color import ANSI_COLOR_NAMES
 from textual._color_constants import COLOR_NAME_TO_RGB
 
-from lanterne.client.screens.game import BOARD_SCREENS
+from lanterne.client.games import client_side
 from lanterne.engines.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,9 +82,8 @@ def colours_in_css(css: str) -> list[str]:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_game_screen_lives_in_its_folder_with_its_stylesheet(game_id):
-    module_name, _, class_name = BOARD_SCREENS[game_id].partition(":")
-    assert module_name == f"lanterne.client.games.{game_id}.screen"
-    screen = getattr(importlib.import_module(module_name), class_name)
+    screen = client_side(game_id).screen
+    assert screen.__module__ == f"lanterne.client.games.{game_id}.screen"
     folder = CLIENT / "games" / game_id
     assert Path(inspect.getfile(screen)).resolve() == (folder / "screen.py").resolve()
     assert screen.CSS_PATH == f"{game_id}.tcss" and (folder / f"{game_id}.tcss").is_file()

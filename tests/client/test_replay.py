@@ -274,12 +274,16 @@ def test_every_game_draws_its_own_board_from_any_position(game_id):
 
 
 def test_a_board_that_fails_to_draw_falls_back_to_the_generic_view(monkeypatch):
+    from dataclasses import replace
+
+    from lanterne.client import games
+    from lanterne.client.games import pueblo
     from lanterne.client.widgets import replay_board
 
     def broken(game, state, labels):
         raise KeyError("site_tiles")
 
-    monkeypatch.setitem(replay_board.DRAWINGS, "pueblo", broken)
+    monkeypatch.setattr(pueblo, "CLIENT", replace(games.client_side("pueblo"), drawing=broken))
     game = get_game("pueblo")
     picture, note = replay_board.draw(game, game.setup(players=2), ["P1 Ann", "P2 Bob"])
     assert note == "the Pueblo board could not be drawn (KeyError: 'site_tiles')"

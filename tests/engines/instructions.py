@@ -12,9 +12,7 @@ too) or the working tree's, and prints the instructions per game: the count of
 GAMES games minus that of none (the imports). On a machine shared with other
 work a timed A/B of two copies of one commit moved by 1-2 %; this count moves
 by 0.05 %. It is not time (caches and branches are left out), so a change is
-judged by both. The working tree's Pagode runs as installed, compiled where it
-was built (engines/pagode/compiled.py), and an old commit's tree from its
-sources: for an A/B of Python changes, run with ``LANTERNE_PURE=1``.
+judged by both.
 """
 
 from __future__ import annotations

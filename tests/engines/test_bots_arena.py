@@ -95,7 +95,7 @@ def test_levels_are_presets_the_ceiling_or_iterations():
 
 
 def test_a_level_follows_the_games_scale_in_the_arena_and_in_the_app():
-    """Pandoria's ``level_scale`` is 2 (TUNING): its presets and its ceiling are twice the others', for the strength
+    """Pandoria's ``level_scale`` is 2 (its tuning): its presets and its ceiling are twice the others', for the strength
     runs and for the app's player alike (``IsmctsBot.at_level`` learns the game at its first move)."""
     assert [level_iterations(x, "pandoria") for x in ("easy", "normal", "hard", "ceiling")] == [300, 1200, 5000,
                                                                                                  24000]

@@ -50,7 +50,7 @@ def test_a_capped_level_stops_at_its_wall_clock_budget():
 
 
 def test_whole_turn_plans_stop_at_the_wall_clock_budget_too():
-    game, view, seat = first_decision("pagode")      # Pagode plays whole-turn plans (TUNING)
+    game, view, seat = first_decision("pagode")      # Pagode plays whole-turn plans (its tuning)
     ticks = itertools.count()
     bot = make_bot("ismcts:normal", "s", max_seconds=0.9)
     bot.clock = lambda: next(ticks) * 0.1
@@ -128,13 +128,14 @@ def test_best_of_k_rollouts_pick_the_action_worth_most_points():
 
 
 def test_pagode_takes_its_tuned_settings_and_the_other_games_the_defaults():
-    from lanterne.engines.bots.ismcts import DEFAULTS, TUNING
+    from lanterne.engines.bots.ismcts import DEFAULTS
+    from lanterne.engines.registry import search_hints
 
     game, view, seat = first_decision("pagode")
     bot = IsmctsBot("k", iterations=3)
     bot.choose(game, view, seat)
     settings = ("rollout_sample", "expand", "exploration")
-    tuned = {**DEFAULTS, **TUNING["pagode"]}
+    tuned = {**DEFAULTS, **search_hints("pagode").tuning}
     assert (bot._sample, bot._expand, bot.c) == (3, 4, 0.4) == tuple(tuned[k] for k in settings)
     assert (bot._turns, bot._bias, bot._top, bot._value) == (tuned["rollout_turns"], 0.0, 0, None)
     bot.choose(*first_decision("pueblo"))
@@ -156,10 +157,10 @@ def test_expansion_takes_the_best_by_points_of_the_untried_actions():
 
 
 def test_pagodes_hard_level_reads_the_fitted_estimate_and_no_other_level_or_game_changes():
-    """LEVEL_TUNING: ``hard`` in Pagode scores its leaves and plans with ``estimates.pagode``; ``normal`` does not,
-    nor ``hard`` elsewhere, nor a bot made by iterations (a trial's: its settings are the game's TUNING)."""
+    """``level_tuning``: ``hard`` in Pagode scores its leaves and plans with ``pagode.search.estimate``; ``normal``
+    does not, nor ``hard`` elsewhere, nor a bot made by iterations (a trial's: its settings are the game's ``tuning``)."""
     from lanterne.engines.bots.arena import Match, opponent_player, search_player
-    from lanterne.engines.bots.estimates import ESTIMATES
+    from lanterne.engines.pagode.search import estimate
 
     pagode = get_game("pagode")
     values = {}
@@ -167,7 +168,7 @@ def test_pagodes_hard_level_reads_the_fitted_estimate_and_no_other_level_or_game
         bot = IsmctsBot.at_level(level, "k")
         bot._settle(pagode)
         values[level] = bot._value
-    assert values == {"easy": None, "normal": None, "hard": ESTIMATES["pagode"]}
+    assert values == {"easy": None, "normal": None, "hard": estimate}
     plain = IsmctsBot("k", iterations=IsmctsBot.level_iterations("hard", "pagode"))
     plain._settle(pagode)
     assert plain._value is None

@@ -9,11 +9,15 @@ import re
 import pytest
 
 from lanterne.engines.bots import IsmctsBot
-from lanterne.engines.bots.estimates import (ESTIMATES, PACAL_FINAL, PAGODE_WEIGHTS, PUEBLO_FINAL, open_yield,
-                                             pagode_features)
+from lanterne.engines.pacal.search import FINAL as PACAL_FINAL
+from lanterne.engines.pagode.search import WEIGHTS as PAGODE_WEIGHTS
+from lanterne.engines.pagode.search import features as pagode_features
+from lanterne.engines.pagode.search import plan_key
+from lanterne.engines.pandoria.search import open_yield
+from lanterne.engines.pueblo.search import FINAL as PUEBLO_FINAL
 from lanterne.engines.bots.simple import GreedyBot
 from lanterne.engines.core import TABLE, OpenTable, play_out
-from lanterne.engines.registry import get_game
+from lanterne.engines.registry import get_game, search_hints
 
 
 def position(game_id, seed="options", moves=12):
@@ -51,10 +55,10 @@ def test_each_setting_plays_a_legal_move_the_same_every_time(game_id, settings):
 def test_the_estimates_count_what_the_end_or_the_next_turns_pay():
     game, state, seat = position("pandoria")
     res = state.resources[seat]
-    est = ESTIMATES["pandoria"](game, state, seat)
+    est = search_hints("pandoria").estimate(game, state, seat)
     assert est >= game.points(state, seat) + len(state.piles[f"hand{seat}"]) + sum(res) / 3 - 1e-9
     game, state, seat = position("pagode")
-    assert ESTIMATES["pagode"](game, state, seat) == pytest.approx(
+    assert search_hints("pagode").estimate(game, state, seat) == pytest.approx(
         game.points(state, seat) + sum(w * f for w, f in zip(PAGODE_WEIGHTS, pagode_features(state, seat))))
 
 
@@ -115,8 +119,8 @@ def test_the_pueblo_estimate_is_the_points_less_the_final_round_on_the_pueblo_as
     rules._final_round(ended, [])
     for s in (0, 1):
         charged = ended.penalties[s] - state.penalties[s]
-        assert ESTIMATES["pueblo"](game, state, s) == game.points(state, s) - PUEBLO_FINAL * charged
-    assert moves == 0 or ESTIMATES["pueblo"](game, state, seat) < game.points(state, seat)
+        assert search_hints("pueblo").estimate(game, state, s) == game.points(state, s) - PUEBLO_FINAL * charged
+    assert moves == 0 or search_hints("pueblo").estimate(game, state, seat) < game.points(state, seat)
 
 
 @pytest.mark.parametrize("moves", [0, 20, 60])
@@ -128,16 +132,16 @@ def test_the_pacal_estimate_is_the_points_plus_the_final_scoring_on_the_board_as
     ended = state.copy()
     rules._game_over(ended, [], "a test")
     for s in (0, 1):
-        assert ESTIMATES["pacal"](game, state, s) == game.points(state, s) + PACAL_FINAL * (
+        assert search_hints("pacal").estimate(game, state, s) == game.points(state, s) + PACAL_FINAL * (
             ended.score[s] - state.score[s])
-    assert ESTIMATES["pacal"](game, state, seat) >= game.points(state, seat) + sum(state.energy[seat])
-    assert moves < 60 or ESTIMATES["pacal"](game, state, seat) > game.points(state, seat) + sum(state.energy[seat])
+    assert search_hints("pacal").estimate(game, state, seat) >= game.points(state, seat) + sum(state.energy[seat])
+    assert moves < 60 or search_hints("pacal").estimate(game, state, seat) > game.points(state, seat) + sum(state.energy[seat])
 
 
 def test_a_finished_game_is_worth_its_points():
     game = get_game("pagode")
     final, _ = play_out(game, game.setup(2), OpenTable("end"), [GreedyBot("a"), GreedyBot("b")])
-    assert [ESTIMATES["pagode"](game, final, s) for s in (0, 1)] == [game.points(final, s) for s in (0, 1)]
+    assert [search_hints("pagode").estimate(game, final, s) for s in (0, 1)] == [game.points(final, s) for s in (0, 1)]
 
 
 def test_root_pruning_keeps_the_greedy_best_and_its_ties():
@@ -236,12 +240,10 @@ def test_turn_plans_are_distinct_whole_turns_best_first(game_id):
 @pytest.mark.parametrize("moves", [12, 18, 26])
 def test_distinct_plans_reach_distinct_positions_where_plain_ones_repeat_one(moves):
     """Pagode's plans were mostly one turn in several orders; with ``distinct_plans`` each reaches its own
-    position (``transpositions.pagode``), still legal whole turns, best first."""
-    from lanterne.engines.bots.transpositions import PLAN_KEYS
-
+    position (``pagode.search.plan_key``), still legal whole turns, best first."""
     game, state, seat = position("pagode", moves=moves)
     view = game.view(state, seat)
-    key = PLAN_KEYS["pagode"]
+    key = search_hints("pagode").plan_key
 
     def reached(bot):
         bot._settle(game)
@@ -281,8 +283,7 @@ def test_own_greedy_rollouts_play_the_searching_seats_turns_as_greedy_would_and_
 
 
 def test_the_pagode_plan_key_ignores_order_and_which_card_of_a_colour():
-    from lanterne.engines.bots.transpositions import pagode as key
-
+    key = plan_key
     game, state, seat = position("pagode", moves=20)
     view = game.view(state, seat)
     assert key(game, view, seat) == key(game, game.view(state, seat), seat)

@@ -6,6 +6,7 @@ Skipped when open-spiel is not installed; `.ci/run` installs the extra, so CI ru
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -18,6 +19,7 @@ from open_spiel.python.algorithms import mcts as os_mcts  # noqa: E402
 from lanterne.engines.bots.arena import Match  # noqa: E402
 from lanterne.engines.bots.openspiel import SpielGame, extend, observe, play_openspiel_match  # noqa: E402
 from lanterne.engines.bots.simple import RandomBot  # noqa: E402
+from lanterne.engines import registry  # noqa: E402
 from lanterne.engines.core import TABLE, OpenTable  # noqa: E402
 
 GAMES = ("pagode", "pueblo", "pacal", "pandoria")
@@ -133,7 +135,9 @@ def test_lanterne_strength_against_openspiel_writes_its_own_table(tmp_path, monk
     from lanterne.engines.bots.ismcts import IsmctsBot
 
     monkeypatch.setitem(IsmctsBot.LEVELS, "easy", 10)
-    monkeypatch.setitem(openspiel.DEFAULT_MOVE_SECONDS, "pueblo", 0.01)
+    pueblo = registry.game_type("pueblo")
+    monkeypatch.setitem(registry._loaded, "pueblo",
+                        replace(pueblo, search=replace(pueblo.search, move_seconds=0.01)))
     out, doc = tmp_path / "s.jsonl", tmp_path / "b.md"
     assert main(["strength", "--games", "1", "--games-of", "pueblo", "--against", "openspiel", "--level", "easy",
                  "--out", str(out)]) == 0
@@ -160,7 +164,7 @@ def test_the_openspiel_rows_reproduce_line_names_each_game_once():
 
 
 def test_a_trial_against_openspiel_plays_its_settings_and_says_so(capsys):
-    """``trial --against openspiel``: the search player is built with the trial's settings, not the game's TUNING."""
+    """``trial --against openspiel``: the search player is built with the trial's settings, not the game's tuning."""
     from lanterne.engines.bots import trial
     from lanterne.engines.bots.arena import search_player
 

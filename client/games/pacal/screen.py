@@ -32,8 +32,7 @@ from lanterne.client.games.pacal.widgets import (Marks, PacalMap, PacalPanel, di
 from lanterne.client.screens.game import GameScreen, NetworkPart
 from lanterne.client.widgets.scrolling import scroll_to_part
 from lanterne.engines.core import Action, State
-from lanterne.engines.pacal import build_choices, cell_name, reachable
-from lanterne.engines.pacal.data import ARROWS
+from lanterne.engines.pacal.view import ARROWS, build_choices, cell_name, reachable
 
 PLACE, MOVE, STONES, BUILD = "place", "move", "stones", "build"
 """The phases of PacalState.phase in which the seat on screen decides something."""

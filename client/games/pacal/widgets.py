@@ -25,10 +25,8 @@ from lanterne.client.i18n import N_, _, say
 from lanterne.client.theme import Pacal
 from lanterne.client.widgets.scrolling import scroll_to_part
 from lanterne.client.widgets.text_panel import TextPanel
-from lanterne.engines.pacal import board_for
-from lanterne.engines.pacal import data as D
-from lanterne.engines.pacal.board import COLS, LAKE, LAKE_SCORING, RIVER_SCORING, ROWS
-from lanterne.engines.pacal.notation import face_name
+from lanterne.engines.pacal.view import COLS, LAKE, LAKE_SCORING, RIVER_SCORING, ROWS, board_for, face_name
+from lanterne.engines.pacal.view import data as D
 
 CELL_W = 6
 """Characters of one cell; a separator column lies between cells (the river, the cursor brackets)."""

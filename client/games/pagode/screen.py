@@ -27,7 +27,7 @@ from lanterne.client.screens.dialogs import ChoiceScreen
 from lanterne.client.screens.game import GameScreen, NetworkPart
 from lanterne.client.widgets.text_panel import TextPanel
 from lanterne.engines.core import Action, State
-from lanterne.engines.pagode.data import COLOURS, FLOOR_COLUMNS, HAND_LIMIT, RESERVE_SIZE, SITES, TILES, VARIANTS
+from lanterne.engines.pagode.view import COLOURS, FLOOR_COLUMNS, HAND_LIMIT, RESERVE_SIZE, SITES, TILES, VARIANTS
 
 BUILDS = ("column", "tile", "roof")
 BUTTONS = (

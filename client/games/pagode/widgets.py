@@ -14,7 +14,7 @@ from textual.widgets import Button
 from lanterne.client.i18n import C_, N_, _, pgettext
 from lanterne.client.theme import Pagode
 from lanterne.client.widgets.text_panel import TextPanel
-from lanterne.engines.pagode.data import ABILITY_OF_COLOUR, COLOURS, FLOOR_COLUMNS, LETTERS, TILES
+from lanterne.engines.pagode.view import ABILITY_OF_COLOUR, COLOURS, FLOOR_COLUMNS, LETTERS, TILES
 
 COLOUR_STYLES = tuple(f"bold {text} on {bg}" for text, bg in zip(Pagode.CARD_TEXT, Pagode.CARD_BG))
 """Card faces, by colour index (red, blue, green, violet, yellow)."""

@@ -1,1 +1,8 @@
-"""Pandoria's screen, widgets and stylesheet (see lanterne.client.games)."""
+"""Pandoria's side of the app: its board screen, its replay drawing (see lanterne.client.games)."""
+
+from lanterne.client.games import ClientGame
+
+from .replay import draw
+from .screen import PandoriaScreen
+
+CLIENT = ClientGame(screen=PandoriaScreen, drawing=draw, roll_words=None)

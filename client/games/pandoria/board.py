@@ -24,8 +24,8 @@ from lanterne.client.games.pandoria.widgets import (MAP_WIDTH, PLAYER_COLOURS, P
                                                     Marks)
 from lanterne.client.i18n import N_, _, ngettext, translate_bindings
 from lanterne.client.theme import Pandoria
-from lanterne.engines.pandoria import data as D
-from lanterne.engines.pandoria.notation import face_text
+from lanterne.engines.pandoria.view import data as D
+from lanterne.engines.pandoria.view import face_text
 
 MAX_HAND = 14
 RIGHT_MIN = 36

@@ -37,10 +37,9 @@ from lanterne.client.games.pandoria.widgets import CASTLE, HexMap, Marks, descri
 from lanterne.client.screens.game import GameScreen, NetworkPart
 from lanterne.client.theme import ALARM, CAUTION
 from lanterne.engines.core import Action, RulesError, State
-from lanterne.engines.pandoria import data as D
-from lanterne.engines.pandoria import rules
-from lanterne.engines.pandoria.board import DIRECTIONS, KIND, LAKE, NEIGHBOURS, OFF, STEP, hex_name
-from lanterne.engines.pandoria.notation import face_text
+from lanterne.engines.pandoria.view import (DIRECTIONS, KIND, LAKE, MONUMENT, NEIGHBOURS, OFF, STEP, face_text, hex_name,
+                                            region_yield)
+from lanterne.engines.pandoria.view import data as D
 
 TARGET_FIGURE = ("Muster", "Clone", "Astral Ship", "Enchanted Castle", "Adopt")
 NO_TARGET = ("Master Builder", "Conjure", "Construct", "Terrain")
@@ -267,7 +266,7 @@ class PandoriaScreen(GameScreen):
             hexes.update(region)
             terrain = after.terrain[region[0]]
             what = _("points") if terrain == D.CITY else _(D.RESOURCE_NAMES[terrain])
-            got = rules.region_yield(after, region)
+            got = region_yield(after, region)
             gains = ", ".join(f"{labels[s]} +{n}" for s, n in got.items()) or _("nobody next to it")
             notes.append(_("closes {terrain} {hexes}: {what} {gains}").format(
                 terrain=_(D.TERRAIN_NAMES[terrain]), hexes=" ".join(hex_name(h) for h in region), what=what,
@@ -567,7 +566,7 @@ class PandoriaScreen(GameScreen):
             self.monument_mode = False
             view = self.view()
             row = view.buildings[self.viewer] if self.viewer is not None else []
-            index = next((i for i, b in enumerate(row) if 0 <= b < rules.MONUMENT), 0)
+            index = next((i for i, b in enumerate(row) if 0 <= b < MONUMENT), 0)
             self.play(("monument", index))  # the engine says why not
         self.redraw()
 

@@ -27,8 +27,8 @@ from textual.widget import Widget
 from lanterne.client.i18n import N_, _, ngettext
 from lanterne.client.theme import Pandoria
 from lanterne.client.widgets.scrolling import scroll_to_part
-from lanterne.engines.pandoria import data as D
-from lanterne.engines.pandoria.board import CASTLE, COLUMN_LETTERS, KIND, LAKE, OFF, PATH_HEXES, hex_name, hex_of
+from lanterne.engines.pandoria.view import CASTLE, COLUMN_LETTERS, KIND, LAKE, OFF, PATH_HEXES, hex_name, hex_of
+from lanterne.engines.pandoria.view import data as D
 
 LABEL_WIDTH = 3
 CELL = 5

@@ -1,1 +1,8 @@
-"""Pueblo's screen, widgets and stylesheet (see lanterne.client.games)."""
+"""Pueblo's side of the app: its board screen, its replay drawing (see lanterne.client.games)."""
+
+from lanterne.client.games import ClientGame
+
+from .replay import draw
+from .screen import PuebloScreen
+
+CLIENT = ClientGame(screen=PuebloScreen, drawing=draw, roll_words=None)

@@ -16,9 +16,7 @@ from textual.widget import Widget
 
 from lanterne.client.i18n import N_, _
 from lanterne.client.games.pueblo.widgets import NEUTRAL_BG, SEAT_INK, space_name, top_style
-from lanterne.engines.pueblo.data import COLOURS, SIZE
-from lanterne.engines.pueblo.geometry import LINES, QUARTERS, cell_name
-from lanterne.engines.pueblo.preview import ChiefOption, Square
+from lanterne.engines.pueblo.view import COLOURS, LINES, QUARTERS, SIZE, ChiefOption, Square, cell_name
 
 Region = tuple[int, int, int, Hashable]  # (line, first column, end column, key)
 

@@ -42,10 +42,8 @@ from lanterne.client.screens.game import GameScreen, NetworkPart
 from lanterne.client.theme import Pueblo
 from lanterne.client.widgets.scrolling import scroll_to_part
 from lanterne.engines.core import Action, RulesError, State
-from lanterne.engines.pueblo.data import COLOURS, SIZE, TRACK
-from lanterne.engines.pueblo.geometry import TEMPLATE_INDEX, TEMPLATES
-from lanterne.engines.pueblo.preview import chief_options, footprint, side_view
-from lanterne.engines.pueblo.state import BID, MOVE, OVER, PICK, PLACE, REMOVE, SITE
+from lanterne.engines.pueblo.view import (BID, COLOURS, MOVE, OVER, PICK, PLACE, REMOVE, SITE, SIZE, TEMPLATE_INDEX,
+                                          TEMPLATES, TRACK, chief_options, footprint, side_view)
 
 KIND_NAMES = {"C": N_("coloured"), "N": N_("neutral")}
 LISTED_PHASES = (BID, PICK)

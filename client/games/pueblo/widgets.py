@@ -22,8 +22,7 @@ from textual.widget import Widget
 
 from lanterne.client.i18n import N_, _
 from lanterne.client.theme import BLACK, WHITE, Pueblo
-from lanterne.engines.pueblo.data import CORNERS, SIZE
-from lanterne.engines.pueblo.geometry import LINES, ORIENTATIONS, POSE_COLUMNS, SPACE_NAMES
+from lanterne.engines.pueblo.view import CORNERS, LINES, ORIENTATIONS, POSE_COLUMNS, SIZE, SPACE_NAMES
 
 # ------------------------------------------------------------------ colours
 
