@@ -78,7 +78,8 @@ def test_an_unavailable_figure_is_a_note_and_the_run_goes_on(monkeypatch):
     assert results[0].note == "needs root to create network namespaces" and not results[0].failed
     assert results[2].note == "pacal: not here" and not results[2].failed
     table = markdown_table(results).splitlines()
-    assert table[2] == "| A figure | — | <= 30 ms | needs root to create network namespaces | `lanterne bench --only a.b` |"
+    assert table[2] == ("| A figure | — | <= 30 ms | needs root to create network namespaces | — | "
+                        "`lanterne bench --only a.b` |")
     assert json.loads(json.dumps([r.to_json() for r in results]))[0]["meets_target"] is None
 
 
@@ -144,7 +145,7 @@ def test_the_namespace_rows_read_their_figure_from_the_one_run(monkeypatch):
 def test_the_table_names_each_figure_its_target_and_its_command():
     table = markdown_table([Result(bench(), 31.0, [31.0]), Result(bench(), None, [], "cannot run here")])
     lines = table.splitlines()
-    assert lines[2] == "| A figure | 31 ms | <= 30 ms | **no** | `lanterne bench --only x.y` |"
+    assert lines[2] == "| A figure | 31 ms | <= 30 ms | **no** | **0.97x** | `lanterne bench --only x.y` |"
     assert "cannot run here" in lines[3]
 
 
@@ -154,7 +155,7 @@ def test_the_doc_table_is_replaced_between_its_markers_only(tmp_path):
     update_doc(doc, [Result(bench(), 12.0, [12.0])])
     text = doc.read_text()
     assert text.startswith("# Head\n\n" + BEGIN) and text.endswith(f"{END}\n\n## Notes\nkept\n")
-    assert "old table" not in text and "| A figure | 12 ms | <= 30 ms | yes |" in text
+    assert "old table" not in text and "| A figure | 12 ms | <= 30 ms | yes | 2.50x |" in text
 
 
 def test_the_docs_have_a_row_for_every_figure_and_no_hand_written_namespace_table():
