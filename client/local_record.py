@@ -491,5 +491,7 @@ if __name__ == "__main__":
     import json
     import sys
 
-    for gid in sys.argv[1:] or ["pagode", "pueblo", "pacal", "pandoria"]:
+    from lanterne.engines.registry import GAMES
+
+    for gid in sys.argv[1:] or GAMES:
         print(json.dumps(measure(gid)))

@@ -11,6 +11,7 @@ Every table size, two seats included, runs the same peer.
 from __future__ import annotations
 
 from lanterne.client.i18n import N_, _
+from lanterne.engines.registry import GAMES
 
 import asyncio
 
@@ -22,7 +23,7 @@ HELP = N_("open a table on the LAN and play it with a computer player (headless)
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game", help=_("pagode, pueblo, pacal or pandoria"))
+    p.add_argument("game", help=_("the game: {games}").format(games=", ".join(GAMES)))
     p.add_argument("--variant", default="standard", help=_("the game's variant (default standard)"))
     p.add_argument("--players", type=int, default=2, metavar="N",
                    help=_("seats at the table (default 2; every peer links with every other)"))

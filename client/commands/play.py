@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from lanterne.client.cli import seconds
 from lanterne.client.i18n import N_, _
+from lanterne.engines.registry import GAMES
 
 NAME = "play"
 HELP = N_("play a game on this machine: against the computer (--vs bot), hot-seat (--hot-seat) "
@@ -17,7 +18,7 @@ HELP = N_("play a game on this machine: against the computer (--vs bot), hot-sea
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game", help=_("pagode, pueblo, pacal or pandoria"))
+    p.add_argument("game", help=_("the game: {games}").format(games=", ".join(GAMES)))
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--vs", choices=["bot"], default=None,
                       help=_("you (P1) against computer players (the default)"))

@@ -9,7 +9,7 @@ import time
 
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import OpenTable, play_out
-from lanterne.engines.registry import get_game
+from lanterne.engines.registry import GAMES, get_game
 
 from lanterne.client.commands import netplay
 from lanterne.client.selfplay_report import emit, game_seed, report
@@ -19,7 +19,7 @@ HELP = N_("play complete games between computer players and print the results")
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game", help=_("pagode, pueblo, pacal or pandoria"))
+    p.add_argument("game", help=_("the game: {games}").format(games=", ".join(GAMES)))
     p.add_argument("--games", type=int, default=1, metavar="K", help=_("number of games (default 1)"))
     p.add_argument("--seed", default="0", metavar="S", help=_("seed of the first game (default 0)"))
     p.add_argument("--variant", default="standard", help=_("the game's variant (default standard)"))

@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[3]
 def record(out: str, scale: int = 1) -> None:
     """Play every game with the ``lanterne`` first on ``sys.path`` and pickle what was seen to ``out``.
 
-    ``scale`` N plays one game in N of each kind (test_compiled.py plays a sample)."""
+    ``scale`` N plays one game in N of each kind (a quick sample)."""
     from lanterne.engines import core
     from lanterne.engines.bots import GreedyBot, RandomBot
     from lanterne.engines.core import TABLE, OpenTable
