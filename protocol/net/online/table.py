@@ -1,0 +1,135 @@
+"""A table seated by codes: the host's :class:`Invitations`, the guest's :func:`join_by_code`.
+
+A host makes one code at a time; each seats the next guest, and once that
+guest holds its seat a fresh code is made for the next free seat (a code is
+for one person: SPAKE2 lets exactly one side in). The code's link goes to
+:meth:`Peer.admit <..seating.TableSeating.admit>` as if it had come to the
+host's TCP server, with the key the code authenticated as the only key it
+may prove. A guest joins over its code's link instead of dialing an address
+(``Peer.run_guest(..., online=...)``) and gives the host no address: nobody
+dials an online seat, its link is the code's.
+
+Each code's wormhole process lives as long as the table: closing it ends the
+link it carries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Callable
+
+from ..clock import nap
+from ..transport import LinkOptions
+from .code import Connected, OnlineError, Wormhole, accept, invite
+from .servers import Servers
+
+if TYPE_CHECKING:
+    from ..peer import Peer
+
+SEAT_WAIT = 30.0
+"""Seconds from a code's link to its guest holding a seat (the Noise handshake and the join request)."""
+
+
+class Invitations:
+    """The host's codes, one at a time, until every seat is taken; the wormholes stay open for the game.
+
+    ``on_code`` gets each code as it is made (a command prints it, the app shows it); ``on_error`` gets the
+    one line of a code that made no link (the table stays open on the LAN: no code follows it).
+    """
+
+    def __init__(self, peer: "Peer", servers: Servers, *, on_code: Callable[[str], None],
+                 on_error: Callable[[str], None], direct: bool = True, options: LinkOptions | None = None):
+        self.peer = peer
+        self.servers = servers
+        self.on_code = on_code
+        self.on_error = on_error
+        self.direct = direct
+        self.options = options or peer.options.link
+        self.wormholes: list[Wormhole] = []
+        self.code: str | None = None
+        """The code waiting for a guest now (None when none is)."""
+
+    async def first(self) -> str:
+        """Make the first code (OnlineError, one line, if the mailbox cannot be reached): before the table opens,
+        so that a command without internet says so and starts nothing."""
+        return await self._make()
+
+    async def _make(self) -> str:
+        wormhole = await invite(self.peer.me, self.servers, direct=self.direct, options=self.options)
+        self.wormholes.append(wormhole)
+        self.code = wormhole.code
+        self.on_code(wormhole.code)
+        return wormhole.code
+
+    def _free(self) -> int:
+        """Seats no guest holds yet (the table's size is in the host's meta)."""
+        if self.peer.seats:
+            return 0
+        return int(self.peer.files.meta.get("players", 2)) - 1 - self.peer.seated_joiners()
+
+    async def run(self) -> None:
+        """Seat guests by code while seats are free (the first code made already, by :meth:`first`)."""
+        while True:
+            try:
+                connected = await self.wormholes[-1].connected()
+            except OnlineError as e:
+                self.code = None
+                self.on_error(str(e))
+                return
+            self.code = None
+            before = self.peer.seated_joiners()
+            self.peer.admit(connected.link, connected.peer_key)
+            await self._seated(connected, before)
+            if not self._free():
+                return
+            try:
+                await self._make()
+            except OnlineError as e:
+                self.on_error(str(e))
+                return
+
+    async def _seated(self, connected: Connected, before: int) -> None:
+        """Until the code's guest holds its seat (or the table is full, or its link closed)."""
+        clock = self.peer.clock
+        deadline = clock() + SEAT_WAIT
+        while (self.peer.seated_joiners() <= before and not self.peer.seats and not connected.link.closed
+               and clock() < deadline):
+            await nap(clock, deadline - clock(), poll=0.05)
+
+    async def close(self) -> None:
+        """End every code's process (their links close with them)."""
+        await asyncio.gather(*(w.close() for w in self.wormholes), return_exceptions=True)
+
+
+async def host_by_code(peer: "Peer", servers: Servers, run_host, *, on_code: Callable[[str], None],
+                       on_error: Callable[[str], None], direct: bool = True):
+    """Make the first code (OnlineError if it cannot be), then run ``run_host`` (the peer's ``run_host(...)``
+    coroutine) with guests seated by code meanwhile; the codes' processes end with the table."""
+    invitations = Invitations(peer, servers, on_code=on_code, on_error=on_error, direct=direct)
+    try:
+        await invitations.first()
+    except BaseException:
+        run_host.close()
+        await invitations.close()
+        raise
+    seating = asyncio.ensure_future(invitations.run())
+    try:
+        return await run_host
+    finally:
+        seating.cancel()
+        await asyncio.gather(seating, return_exceptions=True)
+        await invitations.close()
+
+
+async def join_by_code(peer: "Peer", code: str, servers: Servers, interfaces, *, direct: bool = True,
+                       on_connected: Callable[[Connected], None] | None = None, **join):
+    """Take ``code`` (ValueError or OnlineError, one line, if it makes no link), then play the table over its
+    link (``join``: ``Peer.run_guest``'s other options); the code's process ends with the game."""
+    wormhole = await accept(code, peer.me, servers, direct=direct, options=peer.options.link)
+    try:
+        connected = await wormhole.connected()
+        if on_connected is not None:
+            on_connected(connected)
+        return await peer.run_guest(None, interfaces, online=connected, **join)
+    finally:
+        await wormhole.close()
