@@ -38,8 +38,13 @@ class Invitations:
     """
 
     def __init__(self, peer: "Peer", servers: Servers, *, on_code: Callable[[str], None],
-                 on_error: Callable[[str], None], direct: bool = True, options: LinkOptions | None = None):
+                 on_error: Callable[[str], None], on_guest: Callable[[Connected], None] | None = None,
+                 direct: bool = True, options: LinkOptions | None = None):
         self.peer = peer
+        self.on_guest = on_guest
+        """Gets each code's link as it arrives (the guest's key, proven by the code), before the guest asks."""
+        self.guests: set[bytes] = set()
+        """The keys that came by our codes: the person who invited them need not decide again."""
         self.servers = servers
         self.on_code = on_code
         self.on_error = on_error
@@ -48,11 +53,17 @@ class Invitations:
         self.wormholes: list[Wormhole] = []
         self.code: str | None = None
         """The code waiting for a guest now (None when none is)."""
+        self.open = True
+        """Codes are still made or waited on (False once every seat is taken, or a code failed)."""
 
     async def first(self) -> str:
         """Make the first code (OnlineError, one line, if the mailbox cannot be reached): before the table opens,
         so that a command without internet says so and starts nothing."""
-        return await self._make()
+        try:
+            return await self._make()
+        except BaseException:
+            self.open = False
+            raise
 
     async def _make(self) -> str:
         wormhole = await invite(self.peer.me, self.servers, direct=self.direct, options=self.options)
@@ -69,6 +80,13 @@ class Invitations:
 
     async def run(self) -> None:
         """Seat guests by code while seats are free (the first code made already, by :meth:`first`)."""
+        try:
+            await self._seat_all()
+        finally:
+            self.open = False
+            self.code = None
+
+    async def _seat_all(self) -> None:
         while True:
             try:
                 connected = await self.wormholes[-1].connected()
@@ -77,6 +95,9 @@ class Invitations:
                 self.on_error(str(e))
                 return
             self.code = None
+            self.guests.add(connected.peer_key)
+            if self.on_guest is not None:
+                self.on_guest(connected)
             before = self.peer.seated_joiners()
             self.peer.admit(connected.link, connected.peer_key)
             await self._seated(connected, before)
