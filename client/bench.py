@@ -137,21 +137,29 @@ def _netns_figures() -> dict[str, float]:
 
 
 def _run_netns_bench() -> dict[str, float]:
-    """tests/e2e/bench_net.py of the source checkout this client runs from (the console script has no path to it)."""
+    return _netns_script("tests/e2e/bench_net.py", lambda bench_net: bench_net.figures(NETNS_ROUNDS, NETNS_MOVES))
+
+
+def _netns_script(path: str, run: Callable[[Any], Any]) -> Any:
+    """``run(module)``, the module at ``path`` of the source checkout this client runs from (the console script has
+    no path to it), between network namespaces: BenchUnavailable says what is missing (a checkout, root, ``ip``)."""
+    import importlib
+
     root = Path(__file__).resolve().parents[1]
-    if not (root / "tests" / "e2e" / "bench_net.py").is_file():
-        raise BenchUnavailable(f"needs a source checkout: no tests/e2e/bench_net.py in {root}")
+    if not (root / path).is_file():
+        raise BenchUnavailable(f"needs a source checkout: no {path} in {root}")
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     try:
-        from tests.e2e import bench_net, netns
+        netns = importlib.import_module("tests.support.netns")
+        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
     except ImportError as e:
-        raise BenchUnavailable(f"cannot load tests/e2e/bench_net.py: {e}") from None
+        raise BenchUnavailable(f"cannot load {path}: {e}") from None
     reason = netns.unavailable_reason()
     if reason:
         raise BenchUnavailable(reason)
     try:
-        return bench_net.figures(NETNS_ROUNDS, NETNS_MOVES)
+        return run(module)
     except netns.NetnsUnavailable as e:
         raise BenchUnavailable(str(e)) from None
 
@@ -182,24 +190,9 @@ def _online(key: str) -> Callable[[], float]:
 
 
 def _online_first_move() -> float:
-    """tests/online/bench_games.py of the source checkout: a game by code between two homes behind NAT."""
-    root = Path(__file__).resolve().parents[1]
-    if not (root / "tests" / "online" / "bench_games.py").is_file():
-        raise BenchUnavailable(f"needs a source checkout: no tests/online/bench_games.py in {root}")
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    try:
-        from tests.e2e import netns
-        from tests.online import bench_games
-    except ImportError as e:
-        raise BenchUnavailable(f"cannot load tests/online/bench_games.py: {e}") from None
-    reason = netns.unavailable_reason()
-    if reason:
-        raise BenchUnavailable(reason)
-    try:
-        return _shared(_online_netns_run, bench_games.first_move_s)
-    except netns.NetnsUnavailable as e:
-        raise BenchUnavailable(str(e)) from None
+    """A game by code between two homes behind NAT (tests/online/bench_games.py)."""
+    return _shared(_online_netns_run,
+                   lambda: _netns_script("tests/online/bench_games.py", lambda games: games.first_move_s()))
 
 
 def _search_move(game_id: str, level: str = "normal") -> Benchmark:

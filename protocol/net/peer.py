@@ -132,6 +132,8 @@ class Peer(TableSeating, Computers):
     """Makes the player of a computer we host for a replaced seat (by seat); None: a random player."""
     _former: list = field(default_factory=list)
     """Seats whose peer was replaced by a computer: still linked, so that a returning one learns it."""
+    online_dialers: dict = field(default_factory=dict)
+    """Key -> ``async () -> Link``: how to reach a seat that has no address (a code's link, :mod:`.online.table`)."""
     _dial_all: bool = False
     """A computer that took over a seat mid-game dials every peer (none has its address)."""
     _interfaces: Sequence[str] = ()

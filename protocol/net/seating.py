@@ -263,12 +263,18 @@ class TableSeating:
     async def _dial(self, seat: Seat) -> None:
         try:
             target = self._target(seat)
-            if target is None or not self.table_id:
+            by_code = self.online_dialers.get(seat.key) if target is None else None
+            if (target is None and by_code is None) or not self.table_id:
                 return
-            link, hs, have = await ask(target[0], target[1], self.me, self.name,
-                                       resume_request(self.table_id, len(self.session.chain), self.port),
-                                       expect=seat.key, options=self.options.link, timeout=10.0,
-                                       clock=self.clock)
+            if by_code is not None:   # no address: a new link over the code's (.online.table)
+                link, hs, have = await ask_over(await by_code(), self.me, self.name,
+                                                resume_request(self.table_id, len(self.session.chain)),
+                                                expect=seat.key, timeout=10.0)
+            else:
+                link, hs, have = await ask(target[0], target[1], self.me, self.name,
+                                           resume_request(self.table_id, len(self.session.chain), self.port),
+                                           expect=seat.key, options=self.options.link, timeout=10.0,
+                                           clock=self.clock)
         except (Declined, HandshakeError, LinkClosed, OSError, asyncio.TimeoutError):
             return
         finally:

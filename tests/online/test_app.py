@@ -87,3 +87,21 @@ async def test_a_code_that_is_no_code_or_that_nobody_waits_on_is_one_line(tmp_pa
             return
         await until(lambda: said in lobby.status_text, pilot, timeout=WAIT, what="the failure said")
         assert len(lobby.status_text.splitlines()) == 1 and lobby.pending is None
+
+
+async def test_an_invitation_without_a_mailbox_says_so_and_the_table_stays_open(tmp_path, servers, refused_port):
+    from lanterne.protocol.net.online.servers import Servers
+
+    app = lobby_app(unique("Ann"), tmp_path / "a", discover=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = on_local_servers(pilot, Servers(mailbox=f"ws://127.0.0.1:{refused_port}/v1", relay=servers.relay))
+        await pilot.press("i")
+        assert "Open a table first" in lobby.status_text          # nothing to invite to yet
+        assert await pilot.click("#open-table")
+        await until(lambda: lobby.pending is not None and lobby.pending.listening is not None, pilot)
+        await pilot.press("i")
+        await until(lambda: "no internet here" in lobby.status_text, pilot, timeout=WAIT, what="the failure said")
+        assert lobby.status_text.endswith("your table stays open on the LAN.") and lobby.pending is not None
+        dialog = pilot.app.screen
+        assert isinstance(dialog, InviteCodeScreen)
+        assert "no internet here" in str(dialog.query_one("#invite-code-status").render())

@@ -7,12 +7,14 @@ The Peer is the LAN's own (:mod:`lanterne.protocol.net.peer`); only the first li
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
 from lanterne.engines.bots import make_bot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.online.code import OnlineError
 from lanterne.protocol.net.online.table import Invitations, host_by_code, join_by_code
 from lanterne.protocol.net.peer import Peer, PeerOptions
@@ -27,11 +29,11 @@ HOST_ID, GUEST_ID = (Identity.from_seed(s) for s in (b"peer-host", b"peer-guest"
 # the same keys as tests/protocol/net/test_peer.py: its assert_finished_alike replays the host's log
 
 
-def make_pair(tmp_path):
+def make_pair(tmp_path, options=OPTIONS):
     lines = {"host": [], "guest": []}
     host = Peer.host(HOST_ID, "Hana", get_game("pagode"), 2, tmp_path / "host", player=make_bot("random", 1),
-                     options=OPTIONS, say=lines["host"].append)
-    guest = Peer.guest(GUEST_ID, "Gus", tmp_path / "guest", player=make_bot("random", 2), options=OPTIONS,
+                     options=options, say=lines["host"].append)
+    guest = Peer.guest(GUEST_ID, "Gus", tmp_path / "guest", player=make_bot("random", 2), options=options,
                        say=lines["guest"].append)
     return host, guest, lines
 
@@ -54,6 +56,48 @@ async def test_a_whole_game_through_the_relay_by_a_code_ends_with_identical_logs
     assert [s.address for s in host.seats] == [None, None]
     assert guest.seats[0].address is None
     assert any(line.startswith("join request from Gus") for line in lines["host"])
+
+
+async def test_a_closed_link_resumes_over_the_same_code_and_nothing_is_lost(tmp_path, servers):
+    # what a cut longer than the link's read timeout does: the link closes on both sides, Dilation lives on
+    host, guest, lines = make_pair(tmp_path, dataclasses.replace(OPTIONS, move_delay=0.01))
+    codes = []
+    hosting = asyncio.create_task(host_by_code(host, servers, host.run_host([LOCAL], 0, discover=False),
+                                               on_code=codes.append, on_error=print, direct=False))
+    await until(lambda: codes, timeout=30)
+    playing = asyncio.create_task(join_by_code(guest, codes[0], servers, [LOCAL], direct=False))
+    for cut_at in (30, 90):
+        await until(lambda: guest.session is not None and len(guest.session.chain) >= cut_at or playing.done(),
+                    timeout=60, what=f"entry {cut_at}")
+        link = guest.links.get(HOST_ID.public)
+        assert link is not None
+        await link.close("cut by the test")
+    await asyncio.wait_for(playing, 120)
+    await asyncio.wait_for(hosting, 60)
+    assert_finished_alike(host, guest)
+    assert sum(line.startswith("linked with") for line in lines["guest"]) == 3      # the first link, two resumes
+    assert sum(line.startswith("link request from Gus") for line in lines["host"]) == 2
+
+
+async def test_a_table_of_three_takes_one_code_per_guest_and_plays_through_the_host(tmp_path, servers):
+    """Each code seats the next guest, and a fresh one follows; the two guests have no link with each other
+    yet (docs/online.md, "Next"), so every entry between them goes through the host, which forwards it."""
+    host = Peer.host(HOST_ID, "Hana", get_game("pueblo"), 3, tmp_path / "host", player=make_bot("random", 1),
+                     options=OPTIONS, say=lambda line: None)
+    guests = [Peer.guest(Identity.from_seed(name.encode()), name, tmp_path / name, player=make_bot("random", n),
+                         options=OPTIONS, say=lambda line: None) for n, name in enumerate(("Gus", "Ida"), 2)]
+    codes = []
+    hosting = asyncio.create_task(host_by_code(host, servers, host.run_host([LOCAL], 0, discover=False),
+                                               on_code=codes.append, on_error=print, direct=False))
+    playing = []
+    for n, guest in enumerate(guests):
+        await until(lambda: len(codes) > n or hosting.done(), timeout=60, what=f"code {n + 1}")
+        playing.append(asyncio.create_task(join_by_code(guest, codes[n], servers, [LOCAL], direct=False)))
+    await asyncio.wait_for(asyncio.gather(*playing, hosting), 240)
+    assert len(codes) == 2 and codes[0] != codes[1]
+    logs = [read_log(p.files.log_path)[0] for p in (host, *guests)]
+    assert logs[0] == logs[1] == logs[2] and open_entry(logs[0][-1]).kind == "end"
+    assert all(s.address is None for s in host.seats)
 
 
 async def test_a_host_without_a_mailbox_says_so_and_opens_nothing(tmp_path, refused_port, servers):

@@ -7,7 +7,10 @@ for one person: SPAKE2 lets exactly one side in). The code's link goes to
 host's TCP server, with the key the code authenticated as the only key it
 may prove. A guest joins over its code's link instead of dialing an address
 (``Peer.run_guest(..., online=...)``) and gives the host no address: nobody
-dials an online seat, its link is the code's.
+dials an online seat, its link is the code's. When that link closes (a cut
+longer than its read timeout), the guest resumes as a LAN seat redials, over
+a new subchannel of the same Dilation (``Peer.online_dialers``), and the
+host admits it as it did the first.
 
 Each code's wormhole process lives as long as the table: closing it ends the
 link it carries.
@@ -55,6 +58,7 @@ class Invitations:
         """The code waiting for a guest now (None when none is)."""
         self.open = True
         """Codes are still made or waited on (False once every seat is taken, or a code failed)."""
+        self._resumes: list[asyncio.Task] = []
 
     async def first(self) -> str:
         """Make the first code (OnlineError, one line, if the mailbox cannot be reached): before the table opens,
@@ -100,6 +104,7 @@ class Invitations:
                 self.on_guest(connected)
             before = self.peer.seated_joiners()
             self.peer.admit(connected.link, connected.peer_key)
+            self._resumes.append(asyncio.ensure_future(self._admit_more(self.wormholes[-1], connected.peer_key)))
             await self._seated(connected, before)
             if not self._free():
                 return
@@ -108,6 +113,11 @@ class Invitations:
             except OnlineError as e:
                 self.on_error(str(e))
                 return
+
+    async def _admit_more(self, wormhole: Wormhole, key: bytes) -> None:
+        """Each further link over a guest's code is that guest resuming (its link closed; Dilation lives on)."""
+        while True:
+            self.peer.admit(await wormhole.next_link(), key)
 
     async def _seated(self, connected: Connected, before: int) -> None:
         """Until the code's guest holds its seat (or the table is full, or its link closed)."""
@@ -119,6 +129,8 @@ class Invitations:
 
     async def close(self) -> None:
         """End every code's process (their links close with them)."""
+        for task in self._resumes:
+            task.cancel()
         await asyncio.gather(*(w.close() for w in self.wormholes), return_exceptions=True)
 
 
@@ -151,6 +163,7 @@ async def join_by_code(peer: "Peer", code: str, servers: Servers, interfaces, *,
         connected = await wormhole.connected()
         if on_connected is not None:
             on_connected(connected)
+        peer.online_dialers[connected.peer_key] = wormhole.open_link   # a closed link resumes over the code's
         return await peer.run_guest(None, interfaces, online=connected, **join)
     finally:
         await wormhole.close()
