@@ -57,3 +57,26 @@ def test_a_used_code_and_an_unreachable_mailbox_are_one_line_each(internet):
     out, err = output(nowhere, WAIT)
     assert nowhere.returncode == 2 and err.strip().splitlines() == [
         "lanterne: cannot reach the mailbox at ws://198.51.100.99:4000/v1: no internet here? on a LAN use the lobby"]
+
+
+def test_a_table_of_three_across_two_homes_and_the_public_side_links_every_pair(internet):
+    net = internet(homes=2, open_hosts=1)
+    mailbox, relay = net.serve()
+    (a, b), o = net.homes, net.open[0]
+    host = o.lanterne("host", "pueblo", "--players", "3", "--invite", "--name", "Olga", *common(o, mailbox, relay))
+    guests = []
+    for home, name in ((a, "Ana"), (b, "Bob")):
+        code = re.search(r"^code: (\S+) ", wait_line(host, r"^code: ", WAIT)).group(1)   # one per next guest
+        guests.append(home.lanterne("join", code, "--name", name, *common(home, mailbox, relay)))
+    outs = [output(p, GAME) for p in (host, *guests)]
+    assert [p.returncode for p in (host, *guests)] == [0, 0, 0], [err for _, err in outs]
+    logs = [re.search(r"^log: (\S+)$", out, re.M).group(1) for out, _ in outs]
+    contents = []
+    for log in logs:
+        with open(log, "rb") as f:
+            contents.append(f.read())
+    assert contents[0] == contents[1] == contents[2]
+    # the two guests, neither reachable, linked with each other (through the relay) by their pair's code
+    fps = [re.search(r"^listening on \S+ as \S+ \((\S+)\)", out, re.M).group(1) for out, _ in outs]
+    assert re.search(rf"^linked with {fps[2]} ", outs[1][0], re.M) and re.search(rf"^linked with {fps[1]} ",
+                                                                                  outs[2][0], re.M)

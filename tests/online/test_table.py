@@ -79,13 +79,16 @@ async def test_a_closed_link_resumes_over_the_same_code_and_nothing_is_lost(tmp_
     assert sum(line.startswith("link request from Gus") for line in lines["host"]) == 2
 
 
-async def test_a_table_of_three_takes_one_code_per_guest_and_plays_through_the_host(tmp_path, servers):
-    """Each code seats the next guest, and a fresh one follows; the two guests have no link with each other
-    yet (docs/online.md, "Next"), so every entry between them goes through the host, which forwards it."""
+async def test_a_table_of_three_takes_one_code_per_guest_and_the_guests_link_by_a_code_of_the_table(
+        tmp_path, servers):
+    """Each code seats the next guest, and a fresh one follows; then the two guests, who have no address,
+    meet by the code their table gives their pair (the later one dials, as on a LAN)."""
     host = Peer.host(HOST_ID, "Hana", get_game("pueblo"), 3, tmp_path / "host", player=make_bot("random", 1),
-                     options=OPTIONS, say=lambda line: None)
+                     options=dataclasses.replace(OPTIONS, move_delay=0.05), say=lambda line: None)
+    said = {"Gus": [], "Ida": []}
     guests = [Peer.guest(Identity.from_seed(name.encode()), name, tmp_path / name, player=make_bot("random", n),
-                         options=OPTIONS, say=lambda line: None) for n, name in enumerate(("Gus", "Ida"), 2)]
+                         options=dataclasses.replace(OPTIONS, move_delay=0.05), say=said[name].append)
+              for n, name in enumerate(said, 2)]
     codes = []
     hosting = asyncio.create_task(host_by_code(host, servers, host.run_host([LOCAL], 0, discover=False),
                                                on_code=codes.append, on_error=print, direct=False))
@@ -98,6 +101,9 @@ async def test_a_table_of_three_takes_one_code_per_guest_and_plays_through_the_h
     logs = [read_log(p.files.log_path)[0] for p in (host, *guests)]
     assert logs[0] == logs[1] == logs[2] and open_entry(logs[0][-1]).kind == "end"
     assert all(s.address is None for s in host.seats)
+    gus, ida = (g.me.fingerprint for g in guests)
+    assert any(line.startswith(f"linked with {ida}") for line in said["Gus"]), said["Gus"]
+    assert any(line.startswith(f"linked with {gus}") for line in said["Ida"]), said["Ida"]
 
 
 async def test_a_host_without_a_mailbox_says_so_and_opens_nothing(tmp_path, refused_port, servers):

@@ -267,3 +267,13 @@ async def accept(code: str, me: ids.Identity, servers: Servers = Servers(), *, d
     wormhole.code = code
     await wormhole.start("accept", code=code)
     return wormhole
+
+
+async def meet(code: str, me: ids.Identity, servers: Servers = Servers(), *, direct: bool = True,
+               options: LinkOptions = LinkOptions()) -> Wormhole:
+    """Take a code both sides know already (made from their table, :func:`.table.pair_code`), waiting for the
+    other side's subchannel as an inviter does; then await ``.connected()``."""
+    wormhole = Wormhole(me, servers, joiner=False, direct=direct, options=options)
+    wormhole.code = control.clean_code(code)
+    await wormhole.start("meet", code=wormhole.code)
+    return wormhole

@@ -28,6 +28,10 @@ SCHEMAS: dict[str, dict] = {
     "invite": {"t": "str", "mailbox": "str", "relay": "str", "appid": "str", "key": "bytes32", "direct": "bool"},
     "accept": {"t": "str", "mailbox": "str", "relay": "str", "appid": "str", "key": "bytes32", "direct": "bool",
                "code": "str"},
+    # app -> process, once: both sides of a pair of guests take the same code, made from their table (neither
+    # allocates it); the "meet" side waits for the "accept" side's subchannel
+    "meet": {"t": "str", "mailbox": "str", "relay": "str", "appid": "str", "key": "bytes32", "direct": "bool",
+             "code": "str"},
     # app -> process, any time after the job: the joiner asks for one more subchannel (a link to resume)
     "open": {"t": "str"},
     # process -> app
@@ -37,7 +41,7 @@ SCHEMAS: dict[str, dict] = {
     "route": {"t": "str", "connected": "bool", "via": "str"},
     "failed": {"t": "str", "why": "str", "detail": "str"},
 }
-APP_SENDS = ("invite", "accept", "open")
+APP_SENDS = ("invite", "accept", "meet", "open")
 PROCESS_SENDS = ("code", "peer", "stream", "route", "failed")
 
 TOKEN_BYTES = 16

@@ -19,11 +19,13 @@ link it carries.
 from __future__ import annotations
 
 import asyncio
+import functools
+import hashlib
 from typing import TYPE_CHECKING, Callable
 
 from ..clock import nap
-from ..transport import LinkOptions
-from .code import Connected, OnlineError, Wormhole, accept, invite
+from ..transport import Link, LinkOptions
+from .code import INVITE_WAIT, Connected, OnlineError, Wormhole, accept, invite, meet
 from .servers import Servers
 
 if TYPE_CHECKING:
@@ -157,8 +159,11 @@ async def host_by_code(peer: "Peer", servers: Servers, run_host, *, on_code: Cal
 async def join_by_code(peer: "Peer", code: str, servers: Servers, interfaces, *, direct: bool = True,
                        on_connected: Callable[[Connected], None] | None = None, **join):
     """Take ``code`` (ValueError or OnlineError, one line, if it makes no link), then play the table over its
-    link (``join``: ``Peer.run_guest``'s other options); the code's process ends with the game."""
+    link (``join``: ``Peer.run_guest``'s other options); the code's process ends with the game. At a table of
+    3 or more, the guests without an address link with each other by :class:`Pairs`."""
     wormhole = await accept(code, peer.me, servers, direct=direct, options=peer.options.link)
+    pairs = Pairs(peer, servers, direct)
+    linking = asyncio.ensure_future(pairs.run())
     try:
         connected = await wormhole.connected()
         if on_connected is not None:
@@ -166,4 +171,83 @@ async def join_by_code(peer: "Peer", code: str, servers: Servers, interfaces, *,
         peer.online_dialers[connected.peer_key] = wormhole.open_link   # a closed link resumes over the code's
         return await peer.run_guest(None, interfaces, online=connected, **join)
     finally:
+        linking.cancel()
+        await asyncio.gather(linking, return_exceptions=True)
+        await pairs.close()
         await wormhole.close()
+
+
+def pair_code(table_id: bytes, first: bytes, second: bytes) -> str:
+    """The code two guests of a table meet by (``first`` seated before ``second``): made from the table's id,
+    which only its members (and its spectators) hold, so neither allocates it nor has to send it. Knowing it
+    lets nobody in (each side's Noise handshake expects the other's key, from the roster); at worst a
+    spectator could burn it. Its number is above the mailbox's small allocated ones."""
+    digest = hashlib.sha256(b"lanterne pair code v1\0" + table_id + first + second).digest()
+    nameplate = 1_000_000 + int.from_bytes(digest[:4], "big") % 9_000_000
+    letters = "".join(chr(ord("a") + (byte >> 4)) + chr(ord("a") + (byte & 15)) for byte in digest[4:20])
+    return f"{nameplate}-{letters[:16]}-{letters[16:]}"
+
+
+class Pairs:
+    """A guest's links with the other guests that have no address (seated by code): a code per pair, from the
+    table (:func:`pair_code`). The later seat dials the earlier one, as on a LAN: it takes the pair's code when
+    its ``_dial`` asks (``Peer.online_dialers``); the earlier one waits on it and admits what comes."""
+
+    def __init__(self, peer: "Peer", servers: Servers, direct: bool):
+        self.peer = peer
+        self.servers = servers
+        self.direct = direct
+        self.wormholes: list[Wormhole] = []
+        self._waiting: list[asyncio.Task] = []
+
+    async def run(self) -> None:
+        peer = self.peer
+        while not (peer.seats and peer.table_id):        # the roster, then the host's hello (the table's id)
+            await nap(peer.clock, 1.0, poll=0.05)
+        mine = peer.keys().index(peer.me.public)
+        for index, seat in enumerate(peer.seats[1:], 1):
+            if seat.address is not None or index == mine:
+                continue
+            first, second = (seat.key, peer.me.public) if index < mine else (peer.me.public, seat.key)
+            code = pair_code(peer.table_id, first, second)
+            if index < mine:
+                peer.online_dialers[seat.key] = functools.partial(self._dial, code)
+            else:
+                self._waiting.append(asyncio.ensure_future(self._wait(code, seat.key)))
+
+    async def _dial(self, code: str) -> Link:
+        """A link to an earlier guest: over the pair's code, taken once (then a new subchannel of it)."""
+        for wormhole in self.wormholes:
+            if wormhole.code == code and wormhole.running and wormhole.peer_key is not None:
+                return await wormhole.open_link()
+        wormhole = await accept(code, self.peer.me, self.servers, direct=self.direct, options=self.peer.options.link)
+        self.wormholes.append(wormhole)
+        try:
+            return (await wormhole.connected()).link
+        except OnlineError:
+            self.wormholes.remove(wormhole)
+            raise
+
+    async def _wait(self, code: str, key: bytes) -> None:
+        """Wait on the pair's code for the later guest; admit its first link and every one after."""
+        while True:
+            wormhole = await meet(code, self.peer.me, self.servers, direct=self.direct, options=self.peer.options.link)
+            self.wormholes.append(wormhole)
+            try:
+                connected = await wormhole.connected(timeout=INVITE_WAIT)
+            except OnlineError:
+                self.wormholes.remove(wormhole)
+                await wormhole.close()
+                continue
+            if connected.peer_key != key:      # not the guest of this pair: its Noise would fail anyway
+                await wormhole.close()
+                continue
+            while True:
+                self.peer.admit(connected.link, key)
+                connected = Connected(key, connected.verifier, await wormhole.next_link())
+
+    async def close(self) -> None:
+        for task in self._waiting:
+            task.cancel()
+        await asyncio.gather(*self._waiting, return_exceptions=True)
+        await asyncio.gather(*(w.close() for w in self.wormholes), return_exceptions=True)
