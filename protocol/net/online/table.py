@@ -1,4 +1,4 @@
-"""A table seated by codes: the host's :class:`Invitations`, the guest's :func:`join_by_code`.
+"""A table seated by codes: the host's :class:`Invitations`, the guest's :func:`join_by_code` and :class:`Pairs`.
 
 A host makes one code at a time; each seats the next guest, and once that
 guest holds its seat a fresh code is made for the next free seat (a code is
@@ -10,7 +10,8 @@ may prove. A guest joins over its code's link instead of dialing an address
 dials an online seat, its link is the code's. When that link closes (a cut
 longer than its read timeout), the guest resumes as a LAN seat redials, over
 a new subchannel of the same Dilation (``Peer.online_dialers``), and the
-host admits it as it did the first.
+host admits it as it did the first. At a table of 3 or more, every pair of
+guests without an address links by a code made from the table (:class:`Pairs`).
 
 Each code's wormhole process lives as long as the table: closing it ends the
 link it carries.
@@ -97,10 +98,9 @@ class Invitations:
             try:
                 connected = await self.wormholes[-1].connected()
             except OnlineError as e:
-                self.code = None
                 self.on_error(str(e))
                 return
-            self.code = None
+            self.code = None         # taken: the next guest gets a fresh one
             self.guests.add(connected.peer_key)
             if self.on_guest is not None:
                 self.on_guest(connected)
