@@ -32,6 +32,13 @@ def is_code(text: str) -> bool:
     return bool(CODE_FORM.fullmatch(text.strip().lower()))
 
 
+def route_line(via: str) -> str:
+    """How a code's link goes, for a person: through the relay, or direct (then without any relay's help)."""
+    if via.startswith("->relay:"):
+        return _("the link goes through the transit relay {relay}").format(relay=via.removeprefix("->relay:"))
+    return _("the link goes direct ({how}), no relay needed").format(how=via.removeprefix("->"))
+
+
 def servers_of(args):
     from lanterne.client.commands.host import fail
     from lanterne.protocol.net.online.servers import Servers, ServersError
@@ -55,7 +62,8 @@ async def host(peer, servers, run_host, say, *, direct: bool = True):
         say(_("{line}; the table stays open on the LAN").format(line=line))
 
     try:
-        return await host_by_code(peer, servers, run_host, on_code=on_code, on_error=on_error, direct=direct)
+        return await host_by_code(peer, servers, run_host, on_code=on_code, on_error=on_error,
+                                  on_route=lambda via: say(route_line(via)), direct=direct)
     except OnlineError as e:
         fail(str(e))
 
@@ -74,6 +82,6 @@ async def join(peer, code: str, servers, interfaces, say, *, direct: bool = True
 
     try:
         return await join_by_code(peer, code, servers, interfaces, direct=direct, on_connected=on_connected,
-                                  players=players)
+                                  on_route=lambda via: say(route_line(via)), players=players)
     except (OnlineError, Declined, HandshakeError, LinkClosed) as e:
         fail(str(e))

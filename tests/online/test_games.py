@@ -31,6 +31,8 @@ def test_a_whole_game_between_two_homes_behind_nat_goes_through_the_relay(intern
     code = re.search(r"^code: (\S+) ", wait_line(host, r"^code: ", WAIT)).group(1)
     guest = b.lanterne("join", code, "--name", "Bob", *common(b, mailbox, relay))
     assert wait_line(guest, r"^the code found ", WAIT).endswith("its key is checked by the code")
+    assert wait_line(guest, r"^the link goes ", WAIT) == f"the link goes through the transit relay {relay}"
+    assert wait_line(host, r"^the link goes ", WAIT) == f"the link goes through the transit relay {relay}"
     host_out, host_err = output(host, GAME)
     guest_out, guest_err = output(guest, GAME)
     assert host.returncode == guest.returncode == 0, (host_err, guest_err)

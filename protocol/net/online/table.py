@@ -45,8 +45,11 @@ class Invitations:
 
     def __init__(self, peer: "Peer", servers: Servers, *, on_code: Callable[[str], None],
                  on_error: Callable[[str], None], on_guest: Callable[[Connected], None] | None = None,
-                 direct: bool = True, options: LinkOptions | None = None):
+                 on_route: Callable[[str], None] | None = None, direct: bool = True,
+                 options: LinkOptions | None = None):
         self.peer = peer
+        self.on_route = on_route
+        """Gets how each guest's link goes once Dilation says (``Wormhole.route``: direct or through the relay)."""
         self.on_guest = on_guest
         """Gets each code's link as it arrives (the guest's key, proven by the code), before the guest asks."""
         self.guests: set[bytes] = set()
@@ -107,6 +110,8 @@ class Invitations:
             before = self.peer.seated_joiners()
             self.peer.admit(connected.link, connected.peer_key)
             self._resumes.append(asyncio.ensure_future(self._admit_more(self.wormholes[-1], connected.peer_key)))
+            if self.on_route is not None:
+                self._resumes.append(asyncio.ensure_future(tell_route(self.wormholes[-1], self.on_route)))
             await self._seated(connected, before)
             if not self._free():
                 return
@@ -136,11 +141,19 @@ class Invitations:
         await asyncio.gather(*(w.close() for w in self.wormholes), return_exceptions=True)
 
 
+async def tell_route(wormhole: Wormhole, on_route: Callable[[str], None]) -> None:
+    """``on_route`` gets the route of ``wormhole``'s Dilation once it is connected (once: a new route after a cut
+    is not told)."""
+    await wormhole.connected_route.wait()
+    on_route(wormhole.route)
+
+
 async def host_by_code(peer: "Peer", servers: Servers, run_host, *, on_code: Callable[[str], None],
-                       on_error: Callable[[str], None], direct: bool = True):
+                       on_error: Callable[[str], None], on_route: Callable[[str], None] | None = None,
+                       direct: bool = True):
     """Make the first code (OnlineError if it cannot be), then run ``run_host`` (the peer's ``run_host(...)``
     coroutine) with guests seated by code meanwhile; the codes' processes end with the table."""
-    invitations = Invitations(peer, servers, on_code=on_code, on_error=on_error, direct=direct)
+    invitations = Invitations(peer, servers, on_code=on_code, on_error=on_error, on_route=on_route, direct=direct)
     try:
         await invitations.first()
     except BaseException:
@@ -157,21 +170,27 @@ async def host_by_code(peer: "Peer", servers: Servers, run_host, *, on_code: Cal
 
 
 async def join_by_code(peer: "Peer", code: str, servers: Servers, interfaces, *, direct: bool = True,
-                       on_connected: Callable[[Connected], None] | None = None, **join):
+                       on_connected: Callable[[Connected], None] | None = None,
+                       on_route: Callable[[str], None] | None = None, **join):
     """Take ``code`` (ValueError or OnlineError, one line, if it makes no link), then play the table over its
     link (``join``: ``Peer.run_guest``'s other options); the code's process ends with the game. At a table of
     3 or more, the guests without an address link with each other by :class:`Pairs`."""
     wormhole = await accept(code, peer.me, servers, direct=direct, options=peer.options.link)
     pairs = Pairs(peer, servers, direct)
     linking = asyncio.ensure_future(pairs.run())
+    told = None
     try:
         connected = await wormhole.connected()
         if on_connected is not None:
             on_connected(connected)
+        if on_route is not None:
+            told = asyncio.ensure_future(tell_route(wormhole, on_route))
         peer.online_dialers[connected.peer_key] = wormhole.open_link   # a closed link resumes over the code's
         return await peer.run_guest(None, interfaces, online=connected, **join)
     finally:
-        linking.cancel()
+        for task in (linking, told):
+            if task is not None:
+                task.cancel()
         await asyncio.gather(linking, return_exceptions=True)
         await pairs.close()
         await wormhole.close()
