@@ -122,45 +122,84 @@ NETNS_ROUNDS, NETNS_MOVES = 5, 500
 _netns_run: dict[str, Any] = {}
 
 
-def _netns_figures() -> dict[str, float]:
-    """The figures between two network namespaces: ONE run of tests.e2e.bench_net serves all its rows.
+def _shared(store: dict[str, Any], run: Callable[[], Any]) -> Any:
+    """What ``run()`` gave the first row that asked, in this bench run: ONE run serves all its rows.
 
-    The outcome is kept, failure included, so four rows cost one run (or one refusal).
+    The outcome is kept, failure included, so several rows cost one run (or one refusal).
     """
-    if "figures" not in _netns_run:
+    if "figures" not in store:
         try:
-            _netns_run["figures"] = _run_netns_bench()
+            store["figures"] = run()
         except Exception as e:  # kept: the next rows report the same reason without a new run
-            _netns_run["figures"] = e
-    got = _netns_run["figures"]
+            store["figures"] = e
+    got = store["figures"]
     if isinstance(got, Exception):
         raise got
     return got
 
 
+def _netns_figures() -> dict[str, float]:
+    """The figures between two network namespaces, from one run of tests.e2e.bench_net."""
+    return _shared(_netns_run, lambda: _run_netns_bench())
+
+
 def _run_netns_bench() -> dict[str, float]:
-    """tests/e2e/bench_net.py of the source checkout this client runs from (the console script has no path to it)."""
+    return _netns_script("tests/e2e/bench_net.py", lambda bench_net: bench_net.figures(NETNS_ROUNDS, NETNS_MOVES))
+
+
+def _netns_script(path: str, run: Callable[[Any], Any]) -> Any:
+    """``run(module)``, the module at ``path`` of the source checkout this client runs from (the console script has
+    no path to it), between network namespaces: BenchUnavailable says what is missing (a checkout, root, ``ip``)."""
+    import importlib
+
     root = Path(__file__).resolve().parents[1]
-    if not (root / "tests" / "e2e" / "bench_net.py").is_file():
-        raise BenchUnavailable(f"needs a source checkout: no tests/e2e/bench_net.py in {root}")
+    if not (root / path).is_file():
+        raise BenchUnavailable(f"needs a source checkout: no {path} in {root}")
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     try:
-        from tests.e2e import bench_net
-        from tests.support import netns
+        netns = importlib.import_module("tests.support.netns")
+        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
     except ImportError as e:
-        raise BenchUnavailable(f"cannot load tests/e2e/bench_net.py: {e}") from None
+        raise BenchUnavailable(f"cannot load {path}: {e}") from None
     reason = netns.unavailable_reason()
     if reason:
         raise BenchUnavailable(reason)
     try:
-        return bench_net.figures(NETNS_ROUNDS, NETNS_MOVES)
+        return run(module)
     except netns.NetnsUnavailable as e:
         raise BenchUnavailable(str(e)) from None
 
 
 def _netns(key: str) -> Callable[[], float]:
     return lambda: _netns_figures()[key]
+
+
+_online_run: dict[str, Any] = {}
+_online_netns_run: dict[str, Any] = {}
+
+
+def _run_online_bench() -> dict[str, float]:
+    """A code's link on a mailbox and a relay of our own on 127.0.0.1 (protocol/net/online/bench.py)."""
+    import importlib.util
+
+    for module in ("wormhole_mailbox_server", "wormhole_transit_relay"):
+        if importlib.util.find_spec(module) is None:
+            raise BenchUnavailable(f"needs {module} (pip install magic-wormhole-mailbox-server "
+                                   "magic-wormhole-transit-relay)")
+    from lanterne.protocol.net.online.bench import figures
+
+    return figures()
+
+
+def _online(key: str) -> Callable[[], float]:
+    return lambda: _shared(_online_run, _run_online_bench)[key]
+
+
+def _online_first_move() -> float:
+    """A game by code between two homes behind NAT (tests/online/bench_games.py)."""
+    return _shared(_online_netns_run,
+                   lambda: _netns_script("tests/online/bench_games.py", lambda games: games.first_move_s()))
 
 
 def _search_move(game_id: str, level: str = "normal") -> Benchmark:
@@ -230,6 +269,15 @@ BENCHMARKS: list[Benchmark] = [
               "(needs root)"), "s", "lower", 2.0, _netns("join_command_lists_host_s_median"), repeat=1),
     Benchmark("netns.move_rtt", N_("Namespaces: signed move round trip over the encrypted veth link (needs root)"),
               "ms", "lower", 2.0, _netns("move_rtt_median_ms"), repeat=1),
+    Benchmark("online.link", N_("Online: from the code typed to both links authenticated by Noise (a local "
+              "mailbox and relay on 127.0.0.1, relay only)"), "s", "lower", 3.0, _online("connect_s"), repeat=1),
+    Benchmark("online.move_rtt", N_("Online: move round trip through a stock transit relay (127.0.0.1; the "
+              "relay's Nagle costs most of it)"), "ms", "lower", 150.0, _online("move_rtt_ms"), repeat=1),
+    Benchmark("online.pause", N_("Online: the app loop's longest pause while a code is made, connects and "
+              "carries 4 MB"), "ms", "lower", 50.0, _online("pause_ms"), repeat=1),
+    Benchmark("online.first_move", N_("Online, namespaces: from `lanterne join CODE` started to the first move, "
+              "two homes behind NAT, through the relay (needs root)"), "s", "lower", 10.0, _online_first_move,
+              repeat=1),
     Benchmark("tui.start", N_("App start to home screen"), "s",
               "lower", 1.0, _measure("lanterne.client.perf", "start_to_home_s")),
     Benchmark("tui.start.cpu", N_("App start to home screen, CPU time (load-independent)"), "s",
@@ -243,7 +291,8 @@ BENCHMARKS: list[Benchmark] = [
 
 def run(only: list[str] | None = None, progress: Callable[[str], None] | None = None) -> list[Result]:
     """Measure the rows whose key starts with one of ``only`` (all by default), in table order."""
-    _netns_run.clear()  # one run of the namespace bench per run, shared by its rows
+    for store in (_netns_run, _online_run, _online_netns_run):
+        store.clear()  # one run of each shared bench per run, shared by its rows
     results = []
     for bench in BENCHMARKS:
         if only and not any(bench.key.startswith(o) for o in only):

@@ -193,6 +193,9 @@ class NetworkGame(GameController):
         self.resigned: set[bytes] = set()
         """Keys that left for good on a table whose policy gives their seat to a computer (claimed at once)."""
         """Keys of players who left on purpose and will be back (their link closed saying so)."""
+        self.companions: list = []
+        """What lives as long as the peer runs (a table's codes, :mod:`client.screens.online`): each one's
+        ``close()`` is awaited when the peer stops."""
         self._task: asyncio.Task | None = None
         self._closed = False
         self._finishing = False
@@ -232,13 +235,16 @@ class NetworkGame(GameController):
                    players=players)
 
     @classmethod
-    def join(cls, me: Identity, name: str, folder: Path | str, address: tuple[str, int], *,
+    def join(cls, me: Identity, name: str, folder: Path | str, address: tuple[str, int] | None, *,
              interfaces: Sequence[str], players: int = 0, expect_fingerprint: str | None = None, game: str = "",
              variant: str = "standard", discover: bool = True, games: Callable[[str], Game] | None = None,
-             options: PeerOptions = PeerOptions(), bot: str = "greedy", think: Think | None = None) -> "NetworkGame":
+             options: PeerOptions = PeerOptions(), bot: str = "greedy", think: Think | None = None,
+             code: str = "", servers=None, direct: bool = True) -> "NetworkGame":
         """Ask the host at ``address`` for a seat; listen on ``interfaces`` for the peers seated after us.
 
-        ``bot``: the kind of the computer this app hosts if it gives a gone seat to one.
+        ``bot``: the kind of the computer this app hosts if it gives a gone seat to one. ``code``: join a
+        friend's table by its code instead (``address`` None), through ``servers``
+        (:class:`protocol.net.online.servers.Servers`; ``direct``: Dilation may offer our addresses).
         """
         peer = Peer.guest(me, name, folder, options=options, say=lambda _: None)
         think = thinker_for(bot, think)
@@ -249,6 +255,10 @@ class NetworkGame(GameController):
             peer.session.games = games  # a game the registry does not know (tests)
 
         async def run():
+            if code:
+                from lanterne.protocol.net.online.table import join_by_code
+
+                return await join_by_code(peer, code, servers, list(interfaces), direct=direct, players=players)
             discovery = Discovery(list(interfaces)) if discover else None
             return await peer.run_guest(address, list(interfaces), expect_fingerprint=expect_fingerprint,
                                         discovery=discovery, game=game, variant=variant or "standard",
@@ -396,6 +406,8 @@ class NetworkGame(GameController):
             self._notify(Change(error=self.failure))
         finally:
             self.ready.set()  # whoever waits for the board learns that it will not come
+            for companion in self.companions:
+                await companion.close()
 
     # -- what the peer tells us
     def _on_peer_event(self, ev: PeerEvent) -> None:

@@ -60,6 +60,10 @@ class Settings:
     (0: no move clock, and a linked player who never moves holds the table)."""
     language: str = ""
     """The language of the app and the commands ("en", "fr"); empty: the environment's (client/i18n.py)."""
+    mailbox: str = ""
+    """The wormhole mailbox a code is made at (``ws://HOST:PORT/v1``); empty: the magic-wormhole project's."""
+    relay: str = ""
+    """The transit relay of a code's link (``tcp:HOST:PORT``); empty: the magic-wormhole project's."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> "Settings":

@@ -35,6 +35,8 @@ def add_arguments(p) -> None:
     p.add_argument("--on-gone", choices=("end", "computer"), default="end",
                    help=_("a peer gone past --claim-after: end the game with the scores so far (default), or "
                         "give its seat to a computer by agreement of the rest (signed in the table)"))
+    p.add_argument("--invite", action="store_true",
+                   help=_("print a code for a friend anywhere (one per guest, each once the last one is seated)"))
     add_common(p)
     p.epilog = EXIT_CODES
 
@@ -53,6 +55,10 @@ def run(args) -> int:
     check_bot(args.bot)
     if not 0 <= args.port < 65536:
         fail(_("--port must be 0..65535, not {port}").format(port=args.port))
+    if args.invite:
+        from lanterne.client.commands import online
+
+        servers = online.servers_of(args)
     me, name = identity_and_name(args)
     interfaces = interfaces_of(args)
     folder = log_folder(args)
@@ -61,6 +67,9 @@ def run(args) -> int:
     unfinished = [m for m in GameFiles.unfinished(folder)
                   if read_meta(m).get("role") == "host" and read_meta(m).get("game") == game.id]
     if unfinished and not args.new:
+        if args.invite:
+            fail(_("{stem} is a game under way: a code seats a new table only (start one with --new)").format(
+                stem=unfinished[0].stem))
         try:
             peer = Peer.from_files(me, unfinished[0], player=player, options=options, say=say)
             peer.resume_computers(lambda n: make_bot(args.bot, f"{args.bot_seed}-computer-{n}"))
@@ -79,8 +88,10 @@ def run(args) -> int:
     from lanterne.protocol.net.discovery import DiscoveryError
 
     try:
-        session = asyncio.run(until_signal(peer.run_host(interfaces, port, discover=not args.no_discovery,
-                                                         accept=policy)))
+        playing = peer.run_host(interfaces, port, discover=not args.no_discovery, accept=policy)
+        if args.invite:
+            playing = online.host(peer, servers, playing, say, direct=not args.relay_only)
+        session = asyncio.run(until_signal(playing))
     except DiscoveryError as e:
         fail(str(e))
     except OSError as e:
@@ -189,6 +200,9 @@ def add_common(p) -> None:
     p.add_argument("--read-timeout", type=float, default=20.0, metavar="S",
                    help=_("a link silent this long is dead (default 20; keep-alive every quarter of it)"))
     p.add_argument("--move-delay", type=float, default=0.0, metavar="S", help=_("seconds the bot waits before moving"))
+    from lanterne.client.commands import online
+
+    online.add_arguments(p)
 
 
 def fail(message: str):

@@ -1,7 +1,9 @@
-"""`lanterne join NAME|HOST:PORT --bot KIND`: join a table on the LAN and play it headless.
+"""`lanterne join NAME|HOST:PORT|CODE --bot KIND`: join a table and play it headless.
 
 NAME is a host's display name or the start of its key fingerprint, found
-with zeroconf; HOST:PORT joins directly where multicast is blocked. The
+with zeroconf; HOST:PORT joins directly where multicast is blocked; CODE
+(``7-crossover-clockwork``, from ``lanterne host --invite``) joins a friend
+anywhere through a wormhole mailbox (:mod:`.online`). The
 host's key is then proven on the connection (the TXT record is only a
 hint). If the log folder holds an unfinished game this peer joined (after a
 crash), it resumes that game instead.
@@ -26,7 +28,7 @@ from lanterne.client.commands.host import (EXIT_CODES, Stopped, add_common, chec
                                   until_signal)
 
 NAME = "join"
-HELP = N_("join a table on the LAN (by host name or HOST:PORT) and play it with a computer player")
+HELP = N_("join a table (by host name, HOST:PORT or a friend's code) and play it with a computer player")
 EXIT_NOBODY = 1
 """``join --list``: no Lanterne peer was heard within --wait seconds."""
 
@@ -62,8 +64,9 @@ def target(text: str) -> str:
 
 
 def add_arguments(p) -> None:
-    p.add_argument("target", nargs="?", default="", metavar="NAME|HOST:PORT", type=target,
-                   help=_("the host's name or fingerprint (found by zeroconf), or its address"))
+    p.add_argument("target", nargs="?", default="", metavar="NAME|HOST:PORT|CODE", type=target,
+                   help=_("the host's name or fingerprint (found by zeroconf), its address, or its code "
+                          "(7-crossover-clockwork)"))
     p.add_argument("--wait", type=seconds, default=10.0, metavar="S",
                    help=_("seconds to look for the host on the LAN (default 10)"))
     p.add_argument("--players", type=int, default=0, metavar="N",
@@ -93,7 +96,11 @@ def run(args) -> int:
     folder = log_folder(args)
     player = make_bot(args.bot, args.bot_seed)
     options = peer_options(args)
-    address = parse_address(args.target) if args.target else None
+    from lanterne.client.commands import online
+
+    code = args.target.strip().lower() if online.is_code(args.target) else ""
+    servers = online.servers_of(args) if code else None
+    address = parse_address(args.target) if args.target and not code else None
     unfinished = [m for m in GameFiles.unfinished(folder) if read_meta(m).get("role") == "guest"]
     if not args.target and not unfinished:
         fail(_("join needs a host: NAME or HOST:PORT"))
@@ -101,7 +108,18 @@ def run(args) -> int:
     if args.players and not 2 <= args.players <= 16:
         fail(_("--players must be 2..16, not {players}").format(players=args.players))
 
+    async def by_code() -> int:
+        peer = Peer.guest(me, name, folder, player=player, options=options, say=say)
+        peer.computer_player = replacement_player(args)
+        peer.require_on_gone = args.on_gone
+        session = await online.join(peer, code, servers, interfaces or interfaces_of(args), say,
+                                     direct=not args.relay_only, players=args.players)
+        from lanterne.protocol.session.phases import Phase
+        return 0 if session.phase == Phase.OVER else 1
+
     async def main() -> int:
+        if code:
+            return await by_code()
         discovery = Discovery(interfaces) if interfaces else None
         if discovery is not None:
             try:

@@ -41,6 +41,7 @@ from lanterne.client.known_peers import CHANGED, KNOWN, KnownPeersFile
 from lanterne.client.levels import level_words
 from lanterne.client.local_play import BOT_KINDS
 from lanterne.client.net_controller import NetworkGame, claim_time, clock, describe_policy
+from lanterne.client.screens import online
 from lanterne.client.screens.invite import InviteScreen, JoinAddressScreen
 from lanterne.client.screens.network import network_screen_for
 from lanterne.client.screens.watch import WatchFromLobby, describe_running, watchable
@@ -152,6 +153,8 @@ class LobbyScreen(WatchFromLobby, Screen):
         Binding("escape", "back", N_("Back")),
         Binding("o", "open_table", N_("Open table")),
         Binding("a", "join_address", N_("Join HOST:PORT")),
+        Binding("i", "invite_online", N_("Invite over the internet"), show=False),   # (its button says the key)
+        Binding("k", "join_code", N_("Join with a code"), show=False),
         Binding("c", "close_table", N_("Close table")),
         Binding("r", "resume", N_("Resume")),
         Binding("w", "watch", N_("Watch"), show=False),   # (the line of a table under way says "Enter or w: watch")
@@ -196,6 +199,10 @@ class LobbyScreen(WatchFromLobby, Screen):
         """The table we opened or asked to join, until its board is shown."""
         self.hosting = False
         self._announced = False
+        self.online_servers = None
+        """The mailbox and relay of our codes (None: the settings', else the public pair; client/screens/online.py)."""
+        self.online_direct = True
+        """A code's link may go direct (Dilation offers this machine's addresses); False: through the relay only."""
 
     # -- what the lobby works with
     @property
@@ -261,6 +268,7 @@ class LobbyScreen(WatchFromLobby, Screen):
                 yield Label(_("Pick a free seat"), classes="panel-title")
                 yield KnownPeerList(self.known, self.resolve, id="peers")
                 yield Button(_("Join by address (HOST:PORT)") + " \\[a]", id="join-address", compact=True)
+                yield Button(_("Join with a code") + " \\[k]", id="join-code", compact=True)
             with VerticalScroll(id="lobby-open"):  # a small terminal scrolls to the table listing
                 yield Label(_("Open a table"), classes="panel-title")
                 first = games[0] if games else None
@@ -302,6 +310,7 @@ class LobbyScreen(WatchFromLobby, Screen):
                 with Horizontal(id="lobby-buttons"):
                     yield Button(_("Open table") + " \\[o]", id="open-table", variant="primary", compact=True)
                     yield Button(_("Close table") + " \\[c]", id="close-table", compact=True, disabled=True)
+                yield Button(_("Invite over the internet") + " \\[i]", id="invite-online", compact=True, disabled=True)
                 yield Static("", id="lobby-table")
                 yield Static("", id="lobby-policy", classes="muted")
                 yield Static(_("Computers: players this app runs. Gone for: how long a player may be away "
@@ -432,7 +441,8 @@ class LobbyScreen(WatchFromLobby, Screen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"open-table": self.action_open_table, "close-table": self.action_close_table,
-                   "join-address": self.action_join_address}
+                   "join-address": self.action_join_address, "join-code": self.action_join_code,
+                   "invite-online": self.action_invite_online}
         if event.button.id in actions:
             actions[event.button.id]()
 
@@ -538,6 +548,8 @@ class LobbyScreen(WatchFromLobby, Screen):
         Requests wait their turn, oldest first, one dialog at a time; a request whose asker
         leaves (gives up, quits) is withdrawn by the peer, and its dialog closes at once.
         """
+        if online.came_by_code(self, request):
+            return True              # the code was the invitation, and it proved the key
         self.asking.append(request)
         self._show_queue()
         dialog: InviteScreen | None = None
@@ -616,6 +628,12 @@ class LobbyScreen(WatchFromLobby, Screen):
         if self.pending is not None and check.status == CHANGED:
             self.say(check.text, error=True)
 
+    def action_invite_online(self) -> None:
+        online.invite_over_internet(self)
+
+    def action_join_code(self) -> None:
+        online.join_with_code(self)
+
     def action_join_address(self) -> None:
         dialog = JoinAddressScreen()
 
@@ -657,6 +675,7 @@ class LobbyScreen(WatchFromLobby, Screen):
         self.pending = controller
         self._announced = False
         self.query_one("#close-table", Button).disabled = False
+        self.query_one("#invite-online", Button).disabled = not self.hosting
         controller.subscribe(self._pending_changed)
         controller.start()
         self.run_worker(self._until_ready(controller), group="pending", exit_on_error=False)
@@ -666,6 +685,7 @@ class LobbyScreen(WatchFromLobby, Screen):
             self.pending.unsubscribe(self._pending_changed)
         self.pending = None
         self.query_one("#close-table", Button).disabled = True
+        self.query_one("#invite-online", Button).disabled = True
         self.show_table(None)
 
     def _pending_changed(self, change=None) -> None:

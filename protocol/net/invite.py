@@ -96,8 +96,10 @@ OnAccepted = Callable[[Request, Link], Awaitable[None]]
 
 
 async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decide, on_accepted: OnAccepted,
-                          timeout: float = HANDSHAKE_TIMEOUT) -> Request | None:
+                          timeout: float = HANDSHAKE_TIMEOUT, *, expect: bytes | None = None) -> Request | None:
     """Serve one incoming link: proof, request, decision; then hand the link over.
+
+    ``expect``: the only key this link may belong to (a link made by a code, which authenticated that key).
 
     Returns the request (None if the link failed before making one). Any
     failure of the stranger closes its link with a reason and goes no further.
@@ -106,7 +108,7 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
     nothing is answered, so a late accept can never seat somebody absent.
     """
     try:
-        hs = await authenticate(link, me, name, timeout=timeout)
+        hs = await authenticate(link, me, name, expect=expect, timeout=timeout)
         msg = decode(await within(link.recv(), timeout, link.clock), "join", "resume", "watch")
     except (HandshakeError, LinkClosed, asyncio.TimeoutError) as e:
         await link.close(str(e) or "no request in time")
@@ -165,6 +167,14 @@ async def ask(host: str, port: int, me: ids.Identity, name: str, request: dict, 
     HandshakeError/LinkClosed. ``clock``: what the link is timed by.
     """
     link = await connect(host, port, options, clock)
+    return await ask_over(link, me, name, request, expect=expect, expect_fingerprint=expect_fingerprint,
+                          timeout=timeout, on_proven=on_proven)
+
+
+async def ask_over(link: Link, me: ids.Identity, name: str, request: dict, *, expect: bytes | None = None,
+                   expect_fingerprint: str | None = None, timeout: float = 60.0,
+                   on_proven: Callable[[Handshake], None] | None = None) -> tuple[Link, Handshake, int]:
+    """:func:`ask` over a link already connected (a code's link: ``expect`` is the key the code proved)."""
     try:
         hs = await authenticate(link, me, name, expect=expect, expect_fingerprint=expect_fingerprint)
         await link.send(encode(request["t"], **{k: v for k, v in request.items() if k != "t"}))

@@ -18,7 +18,7 @@ import asyncio
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
 
 from lanterne.engines.core import Action, Game, Player, RulesError, State
 from lanterne.engines.registry import get_game
@@ -41,6 +41,9 @@ from .files import GameFiles, ResumeError, Say, Seat, read_game_files, seats_of
 from .invite import Declined, Request
 from .seating import TABLE_CLOSED, TableSeating
 from .transport import Link, LinkClosed, LinkOptions, bound_port, serve
+
+if TYPE_CHECKING:
+    from .online.code import Connected
 
 LEFT_PAUSED = "left on purpose: back later"
 """The CLOSE reason of a player who pauses: the others show it left, not that its link broke."""
@@ -129,6 +132,8 @@ class Peer(TableSeating, Computers):
     """Makes the player of a computer we host for a replaced seat (by seat); None: a random player."""
     _former: list = field(default_factory=list)
     """Seats whose peer was replaced by a computer: still linked, so that a returning one learns it."""
+    online_dialers: dict = field(default_factory=dict)
+    """Key -> ``async () -> Link``: how to reach a seat that has no address (a code's link, :mod:`.online.table`)."""
     _dial_all: bool = False
     """A computer that took over a seat mid-game dials every peer (none has its address)."""
     _interfaces: Sequence[str] = ()
@@ -345,13 +350,15 @@ class Peer(TableSeating, Computers):
 
     async def run_guest(self, address: tuple[str, int] | None, interfaces: Sequence[str], port: int = 0, *,
                         expect_fingerprint: str | None = None, discovery: Discovery | None = None,
-                        game: str = "", variant: str = "standard", players: int = 0) -> Session:
+                        game: str = "", variant: str = "standard", players: int = 0,
+                        online: "Connected | None" = None) -> Session:
         """Join the table at ``address`` (or resume from files) and play to the end over the mesh.
 
-        ``interfaces``: where we listen for the peers seated after us.
+        ``interfaces``: where we listen for the peers seated after us. ``online``: join over a code's link
+        instead (``address`` None; :mod:`.online.table`).
         """
         self.discovery = discovery
-        self._join = (address, expect_fingerprint, game, variant, players)
+        self._join = (address, expect_fingerprint, game, variant, players, online)
         return await self._run(interfaces, port, False)
 
     async def _run(self, interfaces: Sequence[str], port: int, discover: bool) -> Session:

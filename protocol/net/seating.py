@@ -21,7 +21,7 @@ from .discovery import TableHint
 from .events import JoinAsked, JoinPending, JoinRefused, JoinWithdrawn, LinkAsked, SeatFreed, SeatOffered, Seated, SeatTaken
 from .files import Seat
 from .handshake import HandshakeError, decode, encode
-from .invite import Answer, Declined, Request, ask, host_connection, join_request, resume_request
+from .invite import Answer, Declined, Request, ask, ask_over, host_connection, join_request, resume_request
 from .transport import Link, LinkClosed, within
 
 TABLE_CLOSED = "the host closed the table"
@@ -38,6 +38,11 @@ class TableSeating:
     # ------------------------------------------------------------ incoming links
     async def _on_connection(self, link: Link) -> None:
         await host_connection(link, self.me, self.name, self._decide, self._accepted)
+
+    def admit(self, link: Link, key: bytes) -> None:
+        """Serve ``link`` as if it had come to our TCP server; its peer must prove ``key`` (a code's link,
+        :mod:`.online.table`: the code authenticated that key, so no safety code needs comparing)."""
+        self._spawn(host_connection(link, self.me, self.name, self._decide, self._accepted, expect=key))
 
     async def _decide(self, req: Request) -> Answer:
         if req.kind == "watch":
@@ -194,12 +199,16 @@ class TableSeating:
     # ------------------------------------------------------------ outgoing links
     async def _join_host(self) -> None:
         """Ask the host for a seat, wait for the roster, then carry that link."""
-        address, expect_fp, game, variant, players = self._join
-        link, hs, _ = await ask(address[0], address[1], self.me, self.name,
-                                join_request(game, variant, players, self.port),
-                                expect_fingerprint=expect_fp, options=self.options.link, clock=self.clock,
-                                on_proven=lambda hs: self._emit(JoinPending(hs.peer.name, hs.peer.fingerprint,
-                                                                            hs.safety_code)))
+        address, expect_fp, game, variant, players, online = self._join
+        proven = lambda hs: self._emit(JoinPending(hs.peer.name, hs.peer.fingerprint, hs.safety_code))  # noqa: E731
+        if online is not None:   # a code's link (.online.table): the host is the key the code proved; no address
+            link, hs, _ = await ask_over(online.link, self.me, self.name, join_request(game, variant, players),
+                                         expect=online.peer_key, on_proven=proven)
+        else:
+            link, hs, _ = await ask(address[0], address[1], self.me, self.name,
+                                    join_request(game, variant, players, self.port),
+                                    expect_fingerprint=expect_fp, options=self.options.link, clock=self.clock,
+                                    on_proven=proven)
         self._emit(SeatOffered(hs.peer.name, hs.peer.fingerprint, hs.safety_code))
         try:
             roster = decode(await within(link.recv(), ROSTER_WAIT), "roster")
@@ -254,12 +263,18 @@ class TableSeating:
     async def _dial(self, seat: Seat) -> None:
         try:
             target = self._target(seat)
-            if target is None or not self.table_id:
+            by_code = self.online_dialers.get(seat.key) if target is None else None
+            if (target is None and by_code is None) or not self.table_id:
                 return
-            link, hs, have = await ask(target[0], target[1], self.me, self.name,
-                                       resume_request(self.table_id, len(self.session.chain), self.port),
-                                       expect=seat.key, options=self.options.link, timeout=10.0,
-                                       clock=self.clock)
+            if by_code is not None:   # no address: a new link over the code's (.online.table)
+                link, hs, have = await ask_over(await by_code(), self.me, self.name,
+                                                resume_request(self.table_id, len(self.session.chain)),
+                                                expect=seat.key, timeout=10.0)
+            else:
+                link, hs, have = await ask(target[0], target[1], self.me, self.name,
+                                           resume_request(self.table_id, len(self.session.chain), self.port),
+                                           expect=seat.key, options=self.options.link, timeout=10.0,
+                                           clock=self.clock)
         except (Declined, HandshakeError, LinkClosed, OSError, asyncio.TimeoutError):
             return
         finally:

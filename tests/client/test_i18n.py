@@ -42,7 +42,7 @@ COVERED = (
     "client/screens/home.py", "client/screens/settings.py", "client/screens/local_setup.py",
     "client/screens/help.py", "client/screens/rules.py", "client/screens/replay.py",
     "client/screens/moves.py", "client/screens/dialogs.py", "client/screens/invite.py",
-    "client/screens/game.py", "client/widgets/move_log.py", "client/game_terms.py", "client/net_controller.py",
+    "client/screens/game.py", "client/screens/online.py", "client/commands/online.py", "client/widgets/move_log.py", "client/game_terms.py", "client/net_controller.py",
     "engines/pagode/notation.py", "engines/pueblo/game.py", "engines/pacal/game.py", "engines/pandoria/game.py",
     "client/games/pagode/screen.py", "client/games/pagode/widgets.py",
     "client/games/pueblo/screen.py", "client/games/pueblo/widgets.py", "client/games/pueblo/panels.py",

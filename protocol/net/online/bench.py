@@ -133,6 +133,16 @@ async def measure(servers: Servers, rounds: int = 50) -> dict:
             "move_rtt_ms": round(statistics.median(trips) * 1000, 2), "route": route, "gap_ms": gaps.stop()}
 
 
+def figures(runs: int = 3) -> dict[str, float]:
+    """The medians over ``runs`` links on local servers: ``connect_s``, ``move_rtt_ms`` and ``pause_ms`` (the
+    loop's longest pause while the code is made, while it connects and while the bytes flow)."""
+    with tempfile.TemporaryDirectory() as folder, local_servers(Path(folder)) as servers:
+        got = [asyncio.run(measure(servers)) for _ in range(runs)]
+    pauses = [max(g["gap_ms"].get(phase, 0.0) for phase in ("code", "connect", "bytes")) for g in got]
+    return {"connect_s": statistics.median(g["connect_s"] for g in got),
+            "move_rtt_ms": statistics.median(g["move_rtt_ms"] for g in got), "pause_ms": statistics.median(pauses)}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)

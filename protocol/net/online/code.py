@@ -81,7 +81,10 @@ class Wormhole:
         self._verifier = b""
         self._errors: collections.deque[str] = collections.deque(maxlen=5)
         self._tasks: list[asyncio.Task] = []
-        self._link: Link | None = None
+        self._links: list[Link] = []
+        self._more: asyncio.Queue[Link] = asyncio.Queue()
+        """The links of the subchannels after the first (a link to resume), as they come."""
+        self._opening = False
 
     async def start(self, kind: str, **fields) -> None:
         """Start the process on its job: ``invite``, or ``accept`` with the ``code``."""
@@ -128,8 +131,8 @@ class Wormhole:
             self._fail(control.failure_text(msg["why"], msg["detail"], self.servers.mailbox))
 
     async def _open_stream(self, port: int, token: bytes) -> None:
-        if self._result.done() or self.peer_key is None:
-            return      # one link per code; a stream before the key is a process bug, never used
+        if self.peer_key is None:
+            return      # a stream before the key is a process bug, never used
         try:
             reader, writer = await within(
                 asyncio.open_connection("127.0.0.1", port, limit=self.options.max_frame + 16),
@@ -138,9 +141,13 @@ class Wormhole:
             self._fail(f"cannot reach the wormhole process's stream on 127.0.0.1:{port}: {e}")
             return
         writer.write(token)             # before the link's preface: proves this is the app
-        link = self._link = Link(reader, writer, self.options, initiator=self.joiner)
+        link = Link(reader, writer, self.options, initiator=self.joiner)
+        self._links.append(link)
         if not self._result.done():
             self._result.set_result(Connected(self.peer_key, self._verifier, link))
+        else:
+            self._opening = False
+            self._more.put_nowait(link)
 
     async def _read_errors(self) -> None:
         while line := await self._process.stderr.readline():
@@ -187,6 +194,23 @@ class Wormhole:
                 raise OnlineError(self._timeout_reason(seconds)) from None
         return self._result.result()
 
+    async def next_link(self) -> Link:
+        """The next link over this code's Dilation after the first (the inviter: a guest resuming)."""
+        return await self._more.get()
+
+    async def open_link(self, timeout: float = CONNECT_WAIT) -> Link:
+        """A new link to the peer over the same Dilation (the joiner, once its link closed: it resumes as a LAN
+        seat redials). One subchannel is asked for at a time; OnlineError if none came within ``timeout``."""
+        if not self.running or not self._result.done():
+            raise OnlineError("the code's link is not up")
+        if not self._opening:
+            self._opening = True
+            self._process.stdin.write(control.encode("open"))
+        try:
+            return await within(self._more.get(), timeout)
+        except asyncio.TimeoutError:
+            raise OnlineError(f"no new link to {ids.fingerprint(self.peer_key)} within {timeout:g} s") from None
+
     def _timeout_reason(self, timeout: float) -> str:
         if self.peer_key is not None:
             return (f"the code found {ids.fingerprint(self.peer_key)}, but no connection to it came within "
@@ -200,8 +224,8 @@ class Wormhole:
         process = self._process
         if process is None:
             return
-        if self._link is not None:
-            await self._link.close("the code's link is closed")     # the peer reads why, then the end
+        for link in self._links:
+            await link.close("the code's link is closed")     # the peer reads why, then the end
         if process.returncode is None:
             if not process.stdin.is_closing():
                 process.stdin.close()
@@ -242,4 +266,14 @@ async def accept(code: str, me: ids.Identity, servers: Servers = Servers(), *, d
     wormhole = Wormhole(me, servers, joiner=True, direct=direct, options=options)
     wormhole.code = code
     await wormhole.start("accept", code=code)
+    return wormhole
+
+
+async def meet(code: str, me: ids.Identity, servers: Servers = Servers(), *, direct: bool = True,
+               options: LinkOptions = LinkOptions()) -> Wormhole:
+    """Take a code both sides know already (made from their table, :func:`.table.pair_code`), waiting for the
+    other side's subchannel as an inviter does; then await ``.connected()``."""
+    wormhole = Wormhole(me, servers, joiner=False, direct=direct, options=options)
+    wormhole.code = control.clean_code(code)
+    await wormhole.start("meet", code=wormhole.code)
     return wormhole

@@ -1,7 +1,7 @@
 """The messages between the app and its wormhole process, sans-IO.
 
-The app writes one job (``invite`` or ``accept``) on the process's stdin; the
-process answers on its stdout with what happens, in order: the ``code``, the
+The app writes one job (``invite`` or ``accept``) on the process's stdin (then,
+a joiner, ``open`` for each further subchannel: a link to resume); the process answers on its stdout with what happens, in order: the ``code``, the
 ``peer`` whose key the code authenticated, each ``stream`` it opens to the
 app on 127.0.0.1, the ``route`` Dilation found (direct or through the relay),
 and at most one ``failed``. The app closing stdin ends the process (its
@@ -28,6 +28,12 @@ SCHEMAS: dict[str, dict] = {
     "invite": {"t": "str", "mailbox": "str", "relay": "str", "appid": "str", "key": "bytes32", "direct": "bool"},
     "accept": {"t": "str", "mailbox": "str", "relay": "str", "appid": "str", "key": "bytes32", "direct": "bool",
                "code": "str"},
+    # app -> process, once: both sides of a pair of guests take the same code, made from their table (neither
+    # allocates it); the "meet" side waits for the "accept" side's subchannel
+    "meet": {"t": "str", "mailbox": "str", "relay": "str", "appid": "str", "key": "bytes32", "direct": "bool",
+             "code": "str"},
+    # app -> process, any time after the job: the joiner asks for one more subchannel (a link to resume)
+    "open": {"t": "str"},
     # process -> app
     "code": {"t": "str", "code": "str"},
     "peer": {"t": "str", "key": "bytes32", "verifier": "bytes"},
@@ -35,7 +41,7 @@ SCHEMAS: dict[str, dict] = {
     "route": {"t": "str", "connected": "bool", "via": "str"},
     "failed": {"t": "str", "why": "str", "detail": "str"},
 }
-APP_SENDS = ("invite", "accept")
+APP_SENDS = ("invite", "accept", "meet", "open")
 PROCESS_SENDS = ("code", "peer", "stream", "route", "failed")
 
 TOKEN_BYTES = 16

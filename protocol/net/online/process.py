@@ -10,7 +10,8 @@ one process per code. It reads its job from stdin (:mod:`.control`), then:
    the code authenticated (``peer``);
 3. Dilation connects the two (direct when a side is reachable, else through
    the transit relay, again by itself after a cut); the joiner opens one
-   subchannel, :data:`SUBPROTOCOL`;
+   subchannel, :data:`SUBPROTOCOL`, and one more for each ``open`` its app
+   sends (a link to resume);
 4. each subchannel becomes a TCP listener on 127.0.0.1 (``stream``) that
    splices the first connection presenting the stream's token into the
    subchannel, bytes both ways, with back-pressure. The app's Noise link
@@ -210,6 +211,7 @@ class Session:
         self.route: tuple[bool, str] | None = None
         self.ended = False
         self.subchannels: set[SubchannelEnd] = set()
+        self.dilated = None
         self._all_closed: defer.Deferred | None = None
 
     def start(self) -> None:
@@ -231,8 +233,17 @@ class Session:
         dilated = w.dilate(transit_relay_location=job["relay"] or None, no_listen=not job["direct"],
                            on_status_update=self._dilation_status)
         await dilated.listener_for(SUBPROTOCOL).listen(Subchannels(self))
+        self.dilated = dilated
         if job["t"] == "accept":
             await dilated.connector_for(SUBPROTOCOL).connect(Subchannels(self))
+
+    def open(self) -> None:
+        """The joiner's app asks for one more subchannel (its link to the peer closed: it resumes over a new
+        one, on the same Dilation). Dilation opens it once it is connected; a failure is the app's timeout."""
+        if self.dilated is None or self.ended or self.job["t"] != "accept":
+            return
+        opening = defer.ensureDeferred(self.dilated.connector_for(SUBPROTOCOL).connect(Subchannels(self)))
+        opening.addErrback(lambda reason: print(f"no new subchannel: {reason.getErrorMessage()}", file=sys.stderr))
 
     def offer(self, subchannel: SubchannelEnd) -> None:
         """A new subchannel: listen for the app's connection to it, and tell the app where."""
@@ -306,9 +317,11 @@ class Control(protocol.Protocol):
             stop()
             return
         for job in messages:
-            if self.session is None:
+            if self.session is None and job["t"] != "open":
                 self.session = Session(job, self.write)
                 self.session.start()
+            elif self.session is not None and job["t"] == "open":
+                self.session.open()
 
     def connectionLost(self, reason=None) -> None:
         if self.session is None:
