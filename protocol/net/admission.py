@@ -15,6 +15,13 @@ addresses the roster knows for them:
   the table, at the address it last came from), so a seated player whose
   link dropped gets back in during any flood from other addresses.
 
+Proven links (a spectator's, a join request waiting for the host's
+answer) are counted too, since any fresh key proves itself: at most
+``links_per_address`` open links from one address, and at most ``links``
+from addresses the roster does not know. What one link may hold is bounded
+by its own budgets (:mod:`.transport`), so what strangers can make a
+listener hold is bounded in total.
+
 Sans-IO: the listener asks :meth:`Admission.enter` at each connection and
 tells :meth:`Admission.leave` when the link proved its key or closed; a
 refusal is told to ``on_refused`` (a peer holds its claims meanwhile:
@@ -28,12 +35,18 @@ import ipaddress
 from dataclasses import dataclass, field
 from typing import Callable, Hashable
 
+BUSY = "busy: "
+"""How every refusal for lack of room begins (a dialer told so knows the listener is there, flooded)."""
 SHARED = 16
 """Slots anyone may take before proving a key."""
 PER_ADDRESS = 4
 """Slots one source address may hold at once before proving a key."""
 RESERVED = 8
 """Slots beyond the shared ones that only an address the roster knows may take."""
+LINKS = 32
+"""Links open at once, proven or not, from addresses the roster does not know."""
+LINKS_PER_ADDRESS = 32
+"""Links open at once, proven or not, from one address."""
 
 
 def normalized(address: str) -> str:
@@ -57,6 +70,8 @@ class Admission:
     shared: int = SHARED
     per_address: int = PER_ADDRESS
     reserved: int = RESERVED
+    links: int = LINKS
+    links_per_address: int = LINKS_PER_ADDRESS
     known: Callable[[str], bool] = never_known
     """Whether an address is one the roster knows for a seat of the table (normalized)."""
     on_refused: Callable[[str, bool], None] | None = None
@@ -67,6 +82,8 @@ class Admission:
     """Every link the listener serves now, proven or not (the listener adds and removes them)."""
     _holders: dict[Hashable, tuple[str, bool]] = field(default_factory=dict)
     """Per connection holding a slot: its address, and whether it holds a reserved one."""
+    _open: dict[Hashable, tuple[str, bool]] = field(default_factory=dict)
+    """Per connection open now, proven or not: its address, and whether that address was known."""
 
     def held(self) -> int:
         """Bytes the links we serve hold for their peers now (each link's own count: ``Link.held``)."""
@@ -79,6 +96,13 @@ class Admission:
         address = normalized(address)
         return sum(1 for held, _ in self._holders.values() if held == address)
 
+    def open_links(self, address: str | None = None) -> int:
+        """Connections open now (proven or not) in all, or from ``address``."""
+        if address is None:
+            return len(self._open)
+        address = normalized(address)
+        return sum(1 for held, _ in self._open.values() if held == address)
+
     @property
     def in_reserve(self) -> int:
         return sum(1 for _, reserved in self._holders.values() if reserved)
@@ -87,8 +111,13 @@ class Admission:
         """Give ``link`` (from ``address``) a slot; None if it has one, else why not (a CLOSE reason)."""
         address = normalized(address)
         known = self.known(address)
+        if self.open_links(address) >= self.links_per_address:
+            return self._refuse(address, known, f"{BUSY}{self.links_per_address} connections from your address "
+                                                f"are open; try again")
+        if not known and sum(1 for _, k in self._open.values() if not k) >= self.links:
+            return self._refuse(address, known, f"{BUSY}{self.links} connections are open; try again")
         if self.count(address) >= self.per_address:
-            return self._refuse(address, known, f"busy: {self.per_address} connections from your address are "
+            return self._refuse(address, known, f"{BUSY}{self.per_address} connections from your address are "
                                                 f"still proving who they are; try again")
         in_reserve = self.in_reserve
         if known and in_reserve < self.reserved:
@@ -96,13 +125,19 @@ class Admission:
         elif len(self._holders) - in_reserve < self.shared:
             self._holders[link] = (address, False)
         else:
-            return self._refuse(address, known, f"busy: {self.shared} connections are still proving who they "
+            return self._refuse(address, known, f"{BUSY}{self.shared} connections are still proving who they "
                                                 f"are; try again")
+        self._open[link] = (address, known)
         return None
 
-    def leave(self, link: Hashable) -> None:
-        """``link`` proved its key or closed: its slot is free."""
+    def proven(self, link: Hashable) -> None:
+        """``link`` proved its key: its slot is free (it stays counted as open)."""
         self._holders.pop(link, None)
+
+    def leave(self, link: Hashable) -> None:
+        """``link`` closed: its slot, if it held one, is free, and it is no longer open."""
+        self._holders.pop(link, None)
+        self._open.pop(link, None)
 
     def _refuse(self, address: str, known: bool, reason: str) -> str:
         self.refused += 1
@@ -111,4 +146,4 @@ class Admission:
         return reason
 
 
-__all__ = ["Admission", "PER_ADDRESS", "RESERVED", "SHARED", "normalized"]
+__all__ = ["Admission", "BUSY", "LINKS", "LINKS_PER_ADDRESS", "PER_ADDRESS", "RESERVED", "SHARED", "normalized"]

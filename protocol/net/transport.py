@@ -69,11 +69,11 @@ PREAUTH_TIMEOUT = 5.0
 """Seconds from the connection to the end of the handshake; a stranger still unproven then is dropped."""
 PREAUTH_WRITE_BUDGET = 16 << 10
 """Bytes a link may hold unsent before the handshake is done (its messages are a few hundred bytes)."""
-WRITE_BUDGET = 2 * DEFAULT_MAX_FRAME + (64 << 10)
-"""Bytes a proven link may hold unsent: two of the largest frames and the transport's high-water mark (every
-send waits for the drain, so an honest backlog never comes near it)."""
-QUEUE_BYTES = 2 * DEFAULT_MAX_FRAME
-"""Bytes of received DATA a link holds unread before its reader stops reading."""
+WRITE_BUDGET = DEFAULT_MAX_FRAME + (256 << 10)
+"""Bytes a proven link may hold unsent: the largest frame, the transport's high-water mark and room for the
+small frames sent meanwhile (every send waits for the drain, so an honest backlog never comes near it)."""
+QUEUE_BYTES = 256 << 10
+"""Bytes of received DATA a link holds unread before its reader stops reading (then one more frame at most)."""
 READ_LIMIT = 64 << 10
 """The stream reader's limit: it stops taking bytes from the socket past twice this much unread."""
 PING_RATE = 16.0
@@ -266,7 +266,8 @@ class Link:
         self._decoder.max_frame = min(self.options.max_frame, RECORD_MAX_FRAME) if self.secured \
             else self.options.max_frame
         self.write_budget = self.options.write_budget
-        self._leave_strangers()
+        if self._admission is not None:
+            self._admission.proven(self._writer)
         current = asyncio.current_task()
         for task in self._tasks:
             if task.get_name().startswith("link-deadline") and task is not current:
@@ -279,7 +280,7 @@ class Link:
             self._send_close_nowait(reason)
             self._shutdown(reason, LinkTimeout)
 
-    def _leave_strangers(self) -> None:
+    def _leave_admission(self) -> None:
         if self._admission is not None:
             self._admission.leave(self._writer)
             self._admission = None
@@ -500,7 +501,7 @@ class Link:
         self._close_error = error(reason)
         self._closed.set()
         self._secured.set()     # a reader waiting for the handshake's end stops waiting
-        self._leave_strangers()
+        self._leave_admission()
         self._room.set()
         if not self._queue.full():  # wakes a waiting recv; frames queued before it still come first
             self._queue.put_nowait(_CLOSED)
@@ -579,9 +580,9 @@ async def serve(handler: Handler, host: str | Sequence[str], port: int = 0,
     CLOSE frame and closed at once. ``admission.served`` holds the links
     open now.
     """
-    if admission is None:
-        admission = Admission(shared=max_strangers if max_strangers is not None else 1 << 30,
-                              per_address=max_strangers if max_strangers is not None else 1 << 30)
+    if admission is None:   # one shared count only (a peer's listener passes its whole account)
+        cap = max_strangers if max_strangers is not None else 1 << 30
+        admission = Admission(shared=cap, per_address=cap, links=1 << 30, links_per_address=1 << 30)
     links = admission.served
 
     async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
