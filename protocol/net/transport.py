@@ -362,7 +362,10 @@ class Link:
         try:
             while True:
                 try:
-                    data = await within(self._reader.read(65536), opts.read_timeout, self.clock)
+                    # a stranger's bytes a handshake frame at a time: a flood of tiny frames is never
+                    # decoded by the thousand into memory before its link is closed
+                    chunk = 65536 if self.proven or self._admission is None else PREAUTH_MAX_FRAME
+                    data = await within(self._reader.read(chunk), opts.read_timeout, self.clock)
                 except asyncio.TimeoutError:
                     self._shutdown(f"nothing received for {opts.read_timeout:g} s", LinkTimeout)
                     return
@@ -454,6 +457,8 @@ class Link:
 
     def _answer_ping(self, token: bytes) -> bool:
         """A PONG, if the bucket allows it and the peer read our earlier writes; False once the link is closed."""
+        if self._writer.is_closing():
+            return True     # the connection is going (its loss ends the reader soon): nothing to answer on
         if self.unsent == 0 and self._pongs.take():
             pong = self._frame(PONG, token)
             if not self._within_budget(len(pong)):
