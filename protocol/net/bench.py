@@ -245,7 +245,7 @@ async def _under_flood(flood) -> float:
         host.wait()
 
 
-async def _flood_pings(port: int, source: str, pings: int) -> int:
+async def flood_pings(port: int, source: str, pings: int) -> int:
     """One stranger: the preface, then ``pings`` plaintext PINGs, never reading, then it waits for the host to
     end the link; how many went out."""
     import socket
@@ -280,7 +280,7 @@ def ping_flood_rss_mib(connections: int = 100, pings: int = 20_000) -> float:
     async def flood(port: int) -> None:
         async def one_address(source: str) -> None:
             for _ in range(connections):
-                await _flood_pings(port, source, pings)
+                await flood_pings(port, source, pings)
         await asyncio.gather(*(one_address(s) for s in FLOOD_SOURCES))
     return asyncio.run(_under_flood(flood))
 

@@ -17,6 +17,7 @@ import socket
 
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.framing import PING, PONG, PREFACE, FrameDecoder, encode_frame
+from lanterne.protocol.net.bench import flood_pings
 from lanterne.protocol.net.invite import ask, watch_request
 from lanterne.protocol.net.transport import PING_BURST, PING_RATE, LinkOptions, bound_port, serve
 from lanterne.protocol.session import GameOver
@@ -26,7 +27,8 @@ from tests.support.waiting import until
 from .harness import LOCAL, Table, assert_no_honest_seat_named, lanterne_verify
 
 FLOOD = 20_000
-"""PINGs one flooding connection sends (a flood of a fixed size: 260 kB of frames)."""
+"""PINGs one flooding connection sends (a flood of a fixed size: 260 kB of frames), never reading, then it
+waits for the host to end its link (``bench.flood_pings``, the ``net.ping_flood_rss`` row's stranger)."""
 HELD_BOUND = 1 << 20
 """What the host may hold for all the links it serves at any moment during the flood (it held hundreds of
 megabytes when PINGs were answered without back-pressure)."""
@@ -61,37 +63,11 @@ class Sampler:
         self._task.cancel()
 
 
-async def flood_pings(port: int, source: str) -> int:
-    """Connect from ``source``, send the preface and FLOOD plaintext PINGs, never reading; then wait for
-    the host to end the link. Returns the PINGs sent."""
-    try:
-        reader, writer = await asyncio.open_connection(LOCAL, port, local_addr=(source, 0))
-    except OSError:     # the table is over and its listener gone
-        return 0
-    writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    writer.transport.pause_reading()      # it never reads a byte of the answers
-    batch = encode_frame(PING, b"flooding") * 250
-    sent = 0
-    try:
-        writer.write(PREFACE)
-        while sent < FLOOD and not writer.transport.is_closing():
-            writer.write(batch)
-            await writer.drain()
-            sent += 250
-        writer.transport.resume_reading()   # the flood is out: wait for the host to end the link
-        while await reader.read(65536):
-            pass
-    except (ConnectionError, OSError):
-        pass
-    writer.transport.abort()
-    return sent
-
-
 async def keep_flooding(peer, stop: asyncio.Event, rounds: list[int]) -> None:
     while not peer.port:
         await asyncio.sleep(0.01)
     while not stop.is_set():
-        sent = await asyncio.gather(*(flood_pings(peer.port, s) for s in SOURCES))
+        sent = await asyncio.gather(*(flood_pings(peer.port, s, FLOOD) for s in SOURCES))
         if not any(sent):
             return
         rounds.append(sum(sent))

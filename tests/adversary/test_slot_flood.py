@@ -13,7 +13,9 @@ against, and ``lanterne verify`` names no honest seat.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+from typing import AsyncIterator
 
 from lanterne.protocol.net.admission import PER_ADDRESS, SHARED
 from lanterne.protocol.net.events import Linked
@@ -58,37 +60,53 @@ class SlotFlood:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    async def __aenter__(self) -> "SlotFlood":
+        return self
 
-async def test_a_seated_player_whose_link_drops_during_a_slot_flood_comes_back_and_the_game_goes_on(tmp_path):
-    slow = dataclasses.replace(FAST, move_delay=0.05)
-    table = Table(tmp_path, 2, hostile=-1, options=slow)
-    host, guest = table.peers
+    async def __aexit__(self, *exc) -> None:
+        await self.stop()
+
+
+@contextlib.asynccontextmanager
+async def playing(table: Table) -> AsyncIterator[asyncio.Future]:
+    """The table plays in the background (the future of its sessions); cancelled on the way out."""
     game = asyncio.ensure_future(table.play(timeout=180))
-    flood = None
     try:
-        await until(lambda: host.session is not None and len(host.session.chain) >= 6, what="the game under way")
-        flood = SlotFlood(host.port)
-        door = host.door
-        await until(lambda: door.count() - door.in_reserve >= SHARED and door.refused >= 20,
-                    what=lambda: f"the shared slots full ({door.count()}) and strangers turned away "
-                                 f"({door.refused})")
-        assert door.count(ONE_ADDRESS) <= PER_ADDRESS, "one address never holds more than its share"
-        linked_before = sum(1 for e in table.seen[0].of(Linked) if e.key == guest.me.public)
-        guest.links[host.me.public]._writer.transport.abort()     # a Wi-Fi blip: the guest's link drops
-        await until(lambda: sum(1 for e in table.seen[0].of(Linked) if e.key == guest.me.public) > linked_before,
-                    what="the guest linked to the host again during the flood")
-        assert door.refused >= 20 and not flood._stop.is_set(), "the flood was still on when it came back"
-        sessions = await game
+        yield game
     finally:
-        if flood is not None:
-            await flood.stop()
         game.cancel()
+        await asyncio.gather(game, return_exceptions=True)
+
+
+def assert_played_out_naming_nobody(table: Table, sessions) -> None:
+    """The game ended normally for everyone: no claim, no abort, and ``verify`` names no seat."""
     assert all(isinstance(s.result, GameOver) for s in sessions), [s.result for s in sessions]
     for peer in table.peers:
         assert not any(e.kind == "abort" for e in peer.session.chain), "nobody was claimed against"
     assert_no_honest_seat_named(table)
     status, out = lanterne_verify(*(p.files.log_path for p in table.peers))
     assert status == 0 and "at fault" not in out, out
+
+
+async def test_a_seated_player_whose_link_drops_during_a_slot_flood_comes_back_and_the_game_goes_on(tmp_path):
+    slow = dataclasses.replace(FAST, move_delay=0.05)
+    table = Table(tmp_path, 2, hostile=-1, options=slow)
+    host, guest = table.peers
+    door = host.door
+    async with playing(table) as game:
+        await until(lambda: host.session is not None and len(host.session.chain) >= 6, what="the game under way")
+        async with SlotFlood(host.port) as flood:
+            await until(lambda: door.count() - door.in_reserve >= SHARED and door.refused >= 20,
+                        what=lambda: f"the shared slots full ({door.count()}) and strangers turned away "
+                                     f"({door.refused})")
+            assert door.count(ONE_ADDRESS) <= PER_ADDRESS, "one address never holds more than its share"
+            linked_before = sum(1 for e in table.seen[0].of(Linked) if e.key == guest.me.public)
+            guest.links[host.me.public]._writer.transport.abort()     # a Wi-Fi blip: the guest's link drops
+            await until(lambda: sum(1 for e in table.seen[0].of(Linked) if e.key == guest.me.public)
+                        > linked_before, what="the guest linked to the host again during the flood")
+            assert door.refused >= 20 and not flood._stop.is_set(), "the flood was still on when it came back"
+            sessions = await game
+    assert_played_out_naming_nobody(table, sessions)
 
 
 async def test_a_flood_from_the_seats_own_address_keeps_it_out_but_nobody_claims_meanwhile(tmp_path):
@@ -100,33 +118,19 @@ async def test_a_flood_from_the_seats_own_address_keeps_it_out_but_nobody_claims
     slow = dataclasses.replace(ON_A_FAKE_CLOCK, move_delay=0.05)
     table = Table(tmp_path, 2, hostile=-1, options=slow, clock=clock)
     host, guest = table.peers
-    game = asyncio.ensure_future(table.play(timeout=180))
-    flood = None
-    try:
+    async with playing(table) as game:
         await until(lambda: host.session is not None and len(host.session.chain) >= 6, what="the game under way")
-        flood = SlotFlood(host.port, [LOCAL] * (2 * PER_ADDRESS))
-        await until(lambda: host.door.count(LOCAL) == PER_ADDRESS and host.door.refused >= 5,
-                    what="the guest's address share taken by the strangers")
-        guest.links[host.me.public]._writer.transport.abort()     # its link drops; now it cannot come back
-        await until(lambda: host.me.public in guest.presence._turned_away, what="the guest turned away busy")
-        claim = slow.claim_after
-        for _ in range(int(4 * claim) + 1):     # far past the claim time, one tick (a second) at a time
-            clock.advance(1.0)
-            await until(lambda: all(p.ticked_at == clock() for p in table.peers), what="both peers ticked")
-            assert not host.session.over and not guest.session.over, "nobody claims during the flood"
-        await flood.stop()
-        flood = None
+        async with SlotFlood(host.port, [LOCAL] * (2 * PER_ADDRESS)):
+            await until(lambda: host.door.count(LOCAL) == PER_ADDRESS and host.door.refused >= 5,
+                        what="the guest's address share taken by the strangers")
+            guest.links[host.me.public]._writer.transport.abort()     # its link drops; it cannot come back
+            await until(lambda: host.me.public in guest.presence._turned_away, what="the guest turned away busy")
+            for _ in range(int(4 * slow.claim_after) + 1):    # far past the claim time, a tick (1 s) at a time
+                clock.advance(1.0)
+                await until(lambda: all(p.ticked_at == clock() for p in table.peers), what="both peers ticked")
+                assert not host.session.over and not guest.session.over, "nobody claims during the flood"
         await until(lambda: guest.linked(host.me.public), what="the guest back once the flood stopped")
         await until(lambda: host.session.over and guest.session.over, what="the game ended")
         clock.advance(slow.linger + 1)
         sessions = await game
-    finally:
-        if flood is not None:
-            await flood.stop()
-        game.cancel()
-    assert all(isinstance(s.result, GameOver) for s in sessions), [s.result for s in sessions]
-    for peer in table.peers:
-        assert not any(e.kind == "abort" for e in peer.session.chain), "nobody was claimed against"
-    assert_no_honest_seat_named(table)
-    status, out = lanterne_verify(*(p.files.log_path for p in table.peers))
-    assert status == 0 and "at fault" not in out, out
+    assert_played_out_naming_nobody(table, sessions)
