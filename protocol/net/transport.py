@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Sequence
@@ -80,6 +81,10 @@ PING_RATE = 16.0
 """PINGs answered per second on one link, after a burst of :data:`PING_BURST`."""
 PING_BURST = 64
 """PINGs answered at once (a round-trip measurement sends them one after the other)."""
+SOCKET_BUFFER = 256 << 10
+"""The kernel's send and receive buffers of every accepted connection (the kernel doubles it for its own
+bookkeeping): what anyone who connects makes the kernel hold for it, outside our own counts. A table's
+traffic is small frames; 256 KiB still carries a LAN's bandwidth at its round trip."""
 CLOSE_LINGER = 5.0
 """Seconds a closed link may still try to send what it holds (its CLOSE frame); then it is dropped."""
 
@@ -617,6 +622,9 @@ async def serve(handler: Handler, host: str | Sequence[str], port: int = 0,
             links.discard(link)
 
     server = await asyncio.start_server(on_connect, host, port, limit=READ_LIMIT)
+    for sock in server.sockets:     # an accepted connection takes its buffers from the listener's
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SOCKET_BUFFER)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
     return server
 
 

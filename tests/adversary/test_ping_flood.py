@@ -19,7 +19,7 @@ from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.framing import PING, PONG, PREFACE, FrameDecoder, encode_frame
 from lanterne.protocol.net.bench import flood_pings
 from lanterne.protocol.net.invite import ask, watch_request
-from lanterne.protocol.net.transport import PING_BURST, PING_RATE, LinkOptions, bound_port, serve
+from lanterne.protocol.net.transport import PING_BURST, PING_RATE, SOCKET_BUFFER, LinkOptions, bound_port, serve
 from lanterne.protocol.session import GameOver
 from tests.support.clock import FakeClock
 from tests.support.waiting import until
@@ -135,9 +135,12 @@ async def test_a_spectator_flooding_pings_without_reading_loses_its_link_and_the
 async def test_a_peer_that_never_reads_has_its_link_closed_once_its_unsent_bytes_pass_the_budget():
     budget = 256 << 10
     served: list = []
+    buffers: list[int] = []
 
     async def handler(link):
         served.append(link)
+        accepted = link._writer.get_extra_info("socket")
+        buffers.extend(accepted.getsockopt(socket.SOL_SOCKET, o) for o in (socket.SO_SNDBUF, socket.SO_RCVBUF))
         sends = []
         while not link.closed and len(sends) < 1000:    # each send waits for the drain; many wait at once
             sends.append(asyncio.ensure_future(link.send(b"x" * 65_000)))
@@ -156,6 +159,7 @@ async def test_a_peer_that_never_reads_has_its_link_closed_once_its_unsent_bytes
         await until(lambda: link.closed, what="the link of a peer that does not read closed")
         assert "the peer does not read" in link.close_reason and f"at most {budget}" in link.close_reason
         assert link.unsent == 0, "what it could not send is dropped, not kept for a drain that never comes"
+        assert max(buffers) <= 2 * SOCKET_BUFFER, "the kernel's share is bounded too (it doubles the value)"
         writer.transport.abort()
 
 
