@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass, field
-from typing import Callable, Hashable
+from typing import Any, Callable, Hashable, Iterable
 
 BUSY = "busy: "
 """How every refusal for lack of room begins (a dialer told so knows the listener is there, flooded)."""
@@ -61,6 +61,14 @@ def normalized(address: str) -> str:
 
 def never_known(address: str) -> bool:
     return False
+
+
+def known_addresses(seats: Callable[[], Iterable[Any]]) -> Callable[[str], bool]:
+    """``known`` for the seats that ``seats()`` gives at each connection (each has an ``address``: its last
+    (host, port), or None)."""
+    def known(address: str) -> bool:
+        return any(seat.address and normalized(seat.address[0]) == address for seat in seats())
+    return known
 
 
 @dataclass
@@ -146,4 +154,4 @@ class Admission:
         return reason
 
 
-__all__ = ["Admission", "BUSY", "LINKS", "LINKS_PER_ADDRESS", "PER_ADDRESS", "RESERVED", "SHARED", "normalized"]
+__all__ = ["Admission", "BUSY", "LINKS", "LINKS_PER_ADDRESS", "PER_ADDRESS", "RESERVED", "SHARED", "known_addresses", "normalized"]

@@ -29,9 +29,9 @@ from lanterne.protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END,
                                        ReplaceAsked, Replaced, SeatReplaced, Session, TableSet)
 from lanterne.protocol.wire import ProtocolError
 
+from .admission import Admission, known_addresses
 from .clock import MONOTONIC, Clock, nap, within
 from .computers import Computers
-from .admission import Admission, normalized
 from .linkset import GOODBYE, LinkSet
 from .tablechat import ChatRelay
 from .watchers import SpectatorServer, advertise_running
@@ -151,8 +151,7 @@ class Peer(TableSeating, Computers):
 
     def __post_init__(self) -> None:
         self.presence = Presence(self.me.public)
-        self.door = Admission(known=lambda address: any(s.address and normalized(s.address[0]) == address
-                                                        for s in self.seats + self._former),
+        self.door = Admission(known=known_addresses(lambda: self.seats + self._former),
                               on_refused=lambda address, known: self.presence.refused(self.clock()))
         self.watchers = SpectatorServer(lambda: self.session, self._emit, self._on_spectator_chat,
                                         self._watchers_changed)

@@ -5,7 +5,8 @@ addresses; :class:`Presence` is told when we refused one. No socket, no
 clock: the over-TCP cases are tests/adversary/test_slot_flood.py.
 """
 
-from lanterne.protocol.net.admission import Admission, normalized
+from lanterne.protocol.net.admission import Admission, known_addresses, normalized
+from lanterne.protocol.net.files import Seat
 from lanterne.protocol.net.presence import REFUSAL_HOLD, Presence
 
 SEAT = "10.0.0.7"
@@ -86,3 +87,11 @@ def test_while_we_refuse_connections_an_unlinked_seat_is_not_agreed_against():
     p.left_for_good(B)
     assert p.consent(B, 1000.0, linked=False, claim_time=300.0, move_clock=None, awaited_since=None) is True, \
         "a seat that said it left for good is not knocking"
+
+
+def test_the_known_addresses_are_the_seats_last_addresses_at_each_connection():
+    seats = [Seat(A, "Ann", ("10.0.0.1", 4000)), Seat(B, "Bob", None)]
+    known = known_addresses(lambda: seats)
+    assert known("10.0.0.1") and not known("10.0.0.2")
+    seats[1].address = ("10.0.0.2", 4001)       # it came back from elsewhere
+    assert known("10.0.0.2")
