@@ -19,7 +19,8 @@ from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.framing import PING, PONG, PREFACE, FrameDecoder, encode_frame
 from lanterne.protocol.net.bench import flood_pings
 from lanterne.protocol.net.invite import ask, watch_request
-from lanterne.protocol.net.transport import PING_BURST, PING_RATE, SOCKET_BUFFER, LinkOptions, bound_port, serve
+from lanterne.protocol.net.transport import (CLOSE_LINGER, PING_BURST, PING_RATE, SOCKET_BUFFER, LinkClosed,
+                                             LinkOptions, bound_port, serve)
 from lanterne.protocol.session import GameOver
 from tests.support.clock import FakeClock
 from tests.support.waiting import until
@@ -199,3 +200,34 @@ async def test_pings_are_answered_from_a_bucket_on_the_links_clock():
         assert "PINGs in a row unanswered" in link.close_reason
         writer.close()
         await reading
+
+
+async def test_a_link_closed_with_bytes_its_peer_never_reads_drops_them_after_the_linger():
+    """A close waits for nothing that never comes: what is still unsent CLOSE_LINGER seconds later (on the
+    link's clock) is dropped with the connection, and ``wait_closed`` returns."""
+    clock = FakeClock()
+    served: list = []
+
+    async def handler(link):
+        served.append(link)
+        await link.wait_closed()
+
+    server = await serve(handler, LOCAL, 0, LinkOptions(keepalive=None), clock=clock)
+    async with server:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, (LOCAL, bound_port(server)))
+        reader, writer = await asyncio.open_connection(sock=sock)
+        writer.transport.pause_reading()      # it never reads
+        link = await until(lambda: served and served[0])
+        sending = asyncio.ensure_future(link.send(b"x" * 1_000_000))     # within the budget, beyond the kernel's
+        await until(lambda: link.unsent > 0, what="bytes waiting unsent")
+        closing = asyncio.ensure_future(link.close("done"))
+        await until(lambda: link.closed)
+        assert link.unsent > 0 and not closing.done(), "the close still tries to send them"
+        clock.advance(CLOSE_LINGER)
+        await until(lambda: closing.done(), what="the close done once the linger passed")
+        assert link.unsent == 0
+        assert isinstance(sending.exception(), LinkClosed), "the send under way learns the link is down"
+        writer.transport.abort()
