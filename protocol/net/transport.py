@@ -346,6 +346,8 @@ class Link:
         except (ConnectionError, OSError) as e:
             self._shutdown(f"connection lost: {e}")
             raise self._error() from None
+        if self.closed:
+            raise self._error()     # the link went down while we waited: what we wrote may have been dropped
 
     # -- receiving
     async def recv(self) -> bytes:
