@@ -64,6 +64,28 @@ class Sampler:
         self._task.cancel()
 
 
+async def never_reading(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection with a small window (set before it opens) that reads nothing."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, (LOCAL, port))
+    reader, writer = await asyncio.open_connection(sock=sock)
+    writer.transport.pause_reading()
+    return reader, writer
+
+
+async def holding_server(clock: FakeClock):
+    """A listener on ``clock`` whose handler holds each link until it closes; the links it was given."""
+    served: list = []
+
+    async def handler(link):
+        served.append(link)
+        await link.wait_closed()
+
+    return await serve(handler, LOCAL, 0, LinkOptions(keepalive=None), clock=clock), served
+
+
 async def keep_flooding(peer, stop: asyncio.Event, rounds: list[int]) -> None:
     while not peer.port:
         await asyncio.sleep(0.01)
@@ -150,12 +172,7 @@ async def test_a_peer_that_never_reads_has_its_link_closed_once_its_unsent_bytes
 
     server = await serve(handler, LOCAL, 0, LinkOptions(write_budget=budget, keepalive=None))
     async with server:
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)     # a small window, before the connection
-        sock.setblocking(False)
-        await asyncio.get_running_loop().sock_connect(sock, (LOCAL, bound_port(server)))
-        reader, writer = await asyncio.open_connection(sock=sock)
-        writer.transport.pause_reading()
+        reader, writer = await never_reading(bound_port(server))
         link = await until(lambda: served and served[0])
         await until(lambda: link.closed, what="the link of a peer that does not read closed")
         assert "the peer does not read" in link.close_reason and f"at most {budget}" in link.close_reason
@@ -167,13 +184,7 @@ async def test_a_peer_that_never_reads_has_its_link_closed_once_its_unsent_bytes
 async def test_pings_are_answered_from_a_bucket_on_the_links_clock():
     """PING_BURST answered at once, then PING_RATE a second as the clock moves; too many unanswered: closed."""
     clock = FakeClock()
-    served: list = []
-
-    async def handler(link):
-        served.append(link)
-        await link.wait_closed()
-
-    server = await serve(handler, LOCAL, 0, LinkOptions(keepalive=None), clock=clock)
+    server, served = await holding_server(clock)
     async with server:
         reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
         decoder, pongs = FrameDecoder(), []
@@ -206,20 +217,9 @@ async def test_a_link_closed_with_bytes_its_peer_never_reads_drops_them_after_th
     """A close waits for nothing that never comes: what is still unsent CLOSE_LINGER seconds later (on the
     link's clock) is dropped with the connection, and ``wait_closed`` returns."""
     clock = FakeClock()
-    served: list = []
-
-    async def handler(link):
-        served.append(link)
-        await link.wait_closed()
-
-    server = await serve(handler, LOCAL, 0, LinkOptions(keepalive=None), clock=clock)
+    server, served = await holding_server(clock)
     async with server:
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.setblocking(False)
-        await asyncio.get_running_loop().sock_connect(sock, (LOCAL, bound_port(server)))
-        reader, writer = await asyncio.open_connection(sock=sock)
-        writer.transport.pause_reading()      # it never reads
+        reader, writer = await never_reading(bound_port(server))
         link = await until(lambda: served and served[0])
         sending = asyncio.ensure_future(link.send(b"x" * 1_000_000))     # within the budget, beyond the kernel's
         await until(lambda: link.unsent > 0, what="bytes waiting unsent")
