@@ -255,6 +255,15 @@ BENCHMARKS: list[Benchmark] = [
     Benchmark("net.deal55", N_("LAN: a 2-peer Pagode game from the hello to the first move (55-card shuffle and "
               "deal) over one encrypted link, CPU of both peers"), "ms",
               "lower", 30.0, _measure("lanterne.protocol.net.bench", "pagode_deal_over_link_ms")),
+    Benchmark("net.ping_flood_rss", N_("LAN: RSS of a host above idle under a PING flood (4 addresses, 400 "
+              "connections that never read)"), "MiB", "lower", 32.0,
+              _measure("lanterne.protocol.net.bench", "ping_flood_rss_mib"), repeat=1),
+    Benchmark("net.slot_flood_rss", N_("LAN: RSS of a host above idle under a slot flood (48 connections "
+              "that never prove a key, 6 s)"), "MiB", "lower", 32.0,
+              _measure("lanterne.protocol.net.bench", "slot_flood_rss_mib"), repeat=1),
+    Benchmark("net.back_in", N_("LAN: a seated player's link drops during a slot flood, until it is linked "
+              "again (reconnect interval 0.5 s)"), "s", "lower", 1.0,
+              _measure("lanterne.protocol.net.bench", "back_in_during_slot_flood_s"), repeat=1),
     Benchmark("mesh.deal4", N_("Pandoria, 4 peers in one process: host's hello to the first move "
               "(deck and tile stack shuffled and dealt by all)"), "s",
               "lower", 2.0, _measure("lanterne.protocol.net.bench_npeer", "deal4_s")),

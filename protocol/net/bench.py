@@ -189,6 +189,183 @@ def pagode_deal_over_link_ms(runs: int = 5, secure: bool = True) -> float:
     return statistics.median(asyncio.run(_deal_over_link(seed, secure)) for seed in range(runs)) * 1000
 
 
+
+# -- floods (what a stranger can make a host hold, and whether a seat gets back in meanwhile)
+
+_HOST = """
+import asyncio, sys, tempfile
+from lanterne.engines.registry import get_game
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.net.peer import Peer
+
+async def main():
+    peer = Peer.host(Identity.generate(), "Host", get_game("pueblo"), 2, tempfile.mkdtemp(), say=lambda line: None)
+    task = asyncio.ensure_future(peer.run_host(["127.0.0.1"], 0, discover=False))
+    while not peer.port:
+        await asyncio.sleep(0.01)
+    print(peer.port, flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    task.cancel()
+
+asyncio.run(main())
+"""
+FLOOD_SOURCES = [f"127.0.0.{i}" for i in range(2, 6)]
+"""Where the flooding strangers connect from (all loopback)."""
+
+
+def _rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+async def _under_flood(flood) -> float:
+    """A host (a table waiting for its players, in a process of its own): its RSS at the height of
+    ``flood(port)`` above its RSS when idle, in MiB."""
+    import subprocess
+    import sys
+
+    host = subprocess.Popen([sys.executable, "-c", _HOST], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(await asyncio.get_running_loop().run_in_executor(None, host.stdout.readline))
+        await asyncio.sleep(0.5)      # settled
+        idle = _rss_mib(host.pid)
+        most = idle
+        task = asyncio.ensure_future(flood(port))
+        while not task.done():
+            most = max(most, _rss_mib(host.pid))
+            await asyncio.sleep(0.02)
+        task.result()
+        return most - idle
+    finally:
+        host.stdin.close()
+        host.kill()
+        host.wait()
+
+
+async def flood_pings(port: int, source: str, pings: int) -> int:
+    """One stranger: the preface, then ``pings`` plaintext PINGs, never reading, then it waits for the host to
+    end the link; how many went out."""
+    import socket
+
+    from lanterne.protocol.net.framing import PING, PREFACE, encode_frame
+
+    try:
+        reader, writer = await asyncio.open_connection(LOCAL, port, local_addr=(source, 0))
+    except OSError:
+        return 0
+    writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    writer.transport.pause_reading()
+    batch, sent = encode_frame(PING, b"flooding") * 500, 0
+    try:
+        writer.write(PREFACE)
+        while sent < pings and not writer.transport.is_closing():
+            writer.write(batch)
+            await writer.drain()
+            sent += 500
+        writer.transport.resume_reading()   # the flood is out: wait for the host to end the link
+        while await reader.read(65536):
+            pass
+    except (ConnectionError, OSError):
+        pass
+    writer.transport.abort()
+    return sent
+
+
+def ping_flood_rss_mib(connections: int = 100, pings: int = 20_000) -> float:
+    """RSS above idle of a host while 4 addresses each open ``connections`` connections, one after the other,
+    each sending up to ``pings`` PINGs and never reading (a flood of a fixed size, 4 x 100 x 260 kB offered)."""
+    async def flood(port: int) -> None:
+        async def one_address(source: str) -> None:
+            for _ in range(connections):
+                await flood_pings(port, source, pings)
+        await asyncio.gather(*(one_address(s) for s in FLOOD_SOURCES))
+    return asyncio.run(_under_flood(flood))
+
+
+async def _hold_slots(port: int, sources: list[str], seconds: float) -> int:
+    """Connections from ``sources`` that send nothing and connect again as soon as they are closed or
+    turned away, for ``seconds``; how many connections were opened."""
+    opened = 0
+    stop = time.monotonic() + seconds
+
+    async def hold(source: str) -> None:
+        nonlocal opened
+        while time.monotonic() < stop:
+            try:
+                reader, writer = await asyncio.open_connection(LOCAL, port, local_addr=(source, 0))
+            except OSError:
+                return
+            opened += 1
+            try:
+                await asyncio.wait_for(reader.read(), max(0.01, stop - time.monotonic()))
+            except (ConnectionError, OSError, asyncio.TimeoutError):
+                pass
+            writer.transport.abort()
+            await asyncio.sleep(0.005)
+    await asyncio.gather(*(hold(source) for source in sources))
+    return opened
+
+
+SLOT_FLOOD = ["127.0.0.2"] * 24 + [f"127.0.0.{i}" for i in range(3, 9) for _ in range(4)]
+"""The slot flood: 24 connections from one address, 4 from each of six more (all loopback)."""
+
+
+def slot_flood_rss_mib(seconds: float = 6.0) -> float:
+    """RSS above idle of a host while :data:`SLOT_FLOOD` holds its slots for ``seconds`` (past one
+    deadline before the proof, so the slots turn over once)."""
+    return asyncio.run(_under_flood(lambda port: _hold_slots(port, SLOT_FLOOD, seconds)))
+
+
+async def _back_in() -> float:
+    import tempfile
+    from dataclasses import replace
+
+    from lanterne.engines.bots import make_bot
+    from lanterne.engines.registry import get_game
+    from lanterne.protocol.identity import Identity
+    from lanterne.protocol.net.events import Linked
+    from lanterne.protocol.net.peer import Peer, PeerOptions
+
+    options = replace(PeerOptions(), move_delay=0.5)
+    folder = tempfile.mkdtemp()
+    host = Peer.host(Identity.generate(), "Host", get_game("pueblo"), 2, f"{folder}/host",
+                     player=make_bot("random", 1), options=options, say=lambda line: None)
+    guest = Peer.guest(Identity.generate(), "Guest", f"{folder}/guest", player=make_bot("random", 2),
+                       options=options, say=lambda line: None)
+    linked: list[float] = []
+    host.on_peer_event = lambda e: isinstance(e, Linked) and linked.append(time.perf_counter())
+    tasks = [asyncio.ensure_future(host.run_host([LOCAL], 0, discover=False))]
+    try:
+        while not host.port:
+            await asyncio.sleep(0.01)
+        tasks.append(asyncio.ensure_future(guest.run_guest((LOCAL, host.port), [LOCAL], game="pueblo")))
+        while not (host.session is not None and len(host.session.chain) >= 6 and linked):
+            await asyncio.sleep(0.01)
+        flood = asyncio.ensure_future(_hold_slots(host.port, SLOT_FLOOD, 30.0))
+        while host.door.count() - host.door.in_reserve < host.door.shared or host.door.refused < 20:
+            await asyncio.sleep(0.01)
+        seen = len(linked)
+        dropped = time.perf_counter()
+        guest.links[host.me.public]._writer.transport.abort()
+        while len(linked) == seen:
+            await asyncio.sleep(0.005)
+        flood.cancel()
+        return linked[seen] - dropped
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def back_in_during_slot_flood_s() -> float:
+    """Seconds from a seated guest's link dropping until the host links with it again, while
+    :data:`SLOT_FLOOD` keeps every shared slot of the host full (its reconnect interval is 0.5 s)."""
+    return asyncio.run(_back_in())
+
+
 if __name__ == "__main__":
     print(f"handshake CPU per link (both sides): {handshake_cpu_ms():.3f} ms")
     plain, sealed = _move_paths(2000)

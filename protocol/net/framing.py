@@ -306,3 +306,8 @@ class Opener:
     def pending(self) -> bool:
         """A DATA frame is under way (some of its records came, not the last)."""
         return bool(self._parts)
+
+    @property
+    def buffered(self) -> int:
+        """Bytes of the DATA frame under way held so far (at most ``max_frame``)."""
+        return self._size

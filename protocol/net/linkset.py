@@ -4,8 +4,11 @@ One link per seat's key (a newer one replaces the older), one sender per
 link reading the chain from its own count: so each link carries a
 contiguous copy of our chain, entries never arrive out of order, a link
 that replaces a stale one never loses an entry, and a move made while a
-link catches up waits its turn behind the backlog. What a link may hold
-unsent belongs here too.
+link catches up waits its turn behind the backlog. A sender has one entry
+in flight (each send waits for the drain): the backlog stays in the chain,
+and what a link holds unsent is bounded by the link itself
+(:attr:`.transport.Link.write_budget`, which every writer on it meets: the
+senders, PONGs, keep-alives, chat, CLOSE).
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from lanterne.protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END,
                                        ReplaceAsked, Replaced, SeatReplaced, Session, TableSet)
 from lanterne.protocol.wire import ProtocolError
 
+from .admission import Admission, known_addresses
 from .clock import MONOTONIC, Clock, nap, within
 from .computers import Computers
 from .linkset import GOODBYE, LinkSet
@@ -144,6 +145,8 @@ class Peer(TableSeating, Computers):
     """Per seat under a replace: (its former Seat, (the computer we host for it, its task) or None)."""
     ticked_at: float = 0.0
     """When our claim clock last let time pass (on our clock): a test that moves the clock waits for it."""
+    door: Admission = field(init=False)
+    """Our listener's slots before the proof: the roster's addresses have a share of their own (:mod:`.admission`)."""
     presence: Presence = field(init=False)
     """Who is here and since when who is gone: what our claims and our answers to claims are decided from."""
     watchers: SpectatorServer = field(init=False)
@@ -153,6 +156,8 @@ class Peer(TableSeating, Computers):
 
     def __post_init__(self) -> None:
         self.presence = Presence(self.me.public)
+        self.door = Admission(known=known_addresses(lambda: self.seats + self._former),
+                              on_refused=lambda address, known: self.presence.refused(self.clock()))
         self.watchers = SpectatorServer(lambda: self.session, self._emit, self._on_spectator_chat,
                                         self._watchers_changed)
         self.table_chat = ChatRelay(self.me, self.name, table_id=lambda: self.table_id, session=lambda: self.session,
@@ -430,11 +435,13 @@ class Peer(TableSeating, Computers):
     async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.AbstractServer:
         """Serve on ``port``, or on any free port (said) if that one is busy: a restart keeps its table."""
         try:
-            return await serve(self._on_connection, list(interfaces), port, self.options.link, clock=self.clock)
+            return await serve(self._on_connection, list(interfaces), port, self.options.link, clock=self.clock,
+                               admission=self.door)
         except OSError as e:
             if port:
                 self._emit(Note(f"port {port} is busy ({e.strerror}); listening on another"))
-                return await serve(self._on_connection, list(interfaces), 0, self.options.link, clock=self.clock)
+                return await serve(self._on_connection, list(interfaces), 0, self.options.link, clock=self.clock,
+                                   admission=self.door)
             raise
 
     async def _linger(self) -> None:

@@ -19,7 +19,13 @@ The rules (docs/network.md, "Claim"):
 * our answer to a claim: yes once the chain waited for that seat past the
   move clock, or once it has been unlinked from us for the claim time (a
   seat never linked since play began counts from then), or at once if it
-  left for good; no while it is linked to us; else not yet.
+  left for good; no while it is linked to us; else not yet;
+* while our listener refuses connections for lack of room (a flood of
+  strangers), and for :data:`REFUSAL_HOLD` seconds after the last refusal,
+  we write no claim against a seat that is not linked to us and answer
+  "not yet" to one: the seat may be among those we turn away, and its
+  absence counts only from our last refusal. The same for a seat whose
+  listener turned *us* away for lack of room: it is there, flooded.
 """
 
 from __future__ import annotations
@@ -30,6 +36,10 @@ from typing import Callable, Collection, Sequence
 from lanterne.engines.core import TABLE
 from lanterne.protocol.session import Session
 from lanterne.protocol.session.phases import Phase
+
+REFUSAL_HOLD = 10.0
+"""Seconds after our listener last refused a connection during which an unlinked seat is not claimed
+against (many times a seat's reconnect interval: it had the open door to come back)."""
 
 
 @dataclass
@@ -44,6 +54,13 @@ class Presence:
     """Keys whose link closed saying they left for good: claimed without the claim time."""
     _suspect: dict[bytes, int] = field(default_factory=dict)
     """Per key: the chain's length when its link last brought bytes an honest peer never sends."""
+    _refused_at: float | None = None
+    """When our listener last refused a connection for lack of room."""
+    _refusing_since: float | None = None
+    """When the refusals going on now began (None: we are not refusing)."""
+    _turned_away: dict[bytes, float] = field(default_factory=dict)
+    """Per key: when its listener last turned us away for lack of room."""
+    hold: float = REFUSAL_HOLD
 
     # -- what the peer tells us
     def start(self, now: float) -> None:
@@ -64,11 +81,40 @@ class Presence:
         """``key`` said, as its link closed, that it left for good."""
         self._for_good.add(key)
 
+    def refused(self, now: float) -> None:
+        """Our listener refused a connection for lack of room at ``now`` (it may have been a seat)."""
+        if not self.refusing(now):
+            self._refusing_since = now
+        self._refused_at = now
+
+    def turned_away(self, key: bytes, now: float) -> None:
+        """``key``'s listener answered us "busy" at ``now``: it is there, but flooded."""
+        self._turned_away[key] = now
+
     def suspect(self, key: bytes, chain: int) -> None:
         """``key``'s link brought bytes no honest peer sends while the chain held ``chain`` entries."""
         self._suspect[key] = chain
 
     # -- what the peer asks
+    def refusing(self, now: float) -> bool:
+        """Whether we refused connections within the last :attr:`hold` seconds."""
+        return self._refused_at is not None and now - self._refused_at < self.hold
+
+    def _held_from(self, key: bytes) -> float | None:
+        """The last refusal that may have kept ``key`` from us, either way (None: none)."""
+        times = [t for t in (self._refused_at, self._turned_away.get(key)) if t is not None]
+        return max(times) if times else None
+
+    def holding(self, key: bytes, now: float) -> bool:
+        """Whether an unlinked ``key`` may be kept from us by a flood: we refused connections, or it refused
+        ours, within the last :attr:`hold` seconds (and it did not leave for good)."""
+        since = self._held_from(key)
+        return since is not None and now - since < self.hold and key not in self._for_good
+
+    def refusing_since(self, now: float) -> float | None:
+        """Since when we are refusing connections (None: we are not)."""
+        return self._refusing_since if self.refusing(now) else None
+
     def gone_for_good(self, key: bytes) -> bool:
         return key in self._for_good
 
@@ -77,8 +123,11 @@ class Presence:
         return linked and self._suspect.get(key) != chain
 
     def gone_for(self, key: bytes, now: float) -> float:
-        """Seconds ``key`` has been unlinked from us (since play began, if it never linked)."""
-        return now - self._gone_since.get(key, self._started)
+        """Seconds ``key`` has been unlinked from us (since play began, if it never linked) while our listener
+        let everyone in (a seat we may have turned away was not gone)."""
+        since = self._gone_since.get(key, self._started)
+        held = self._held_from(key)
+        return now - (since if held is None else max(since, held))
 
     def claimer(self, seats: Sequence[bytes], absent: int, linked: Collection[bytes]) -> int:
         """The seat that writes the claim against ``absent``: the lowest present seat (us or linked to us)."""
@@ -97,6 +146,8 @@ class Presence:
     def consent(self, key: bytes, now: float, *, linked: bool, claim_time: float | None,
                 move_clock: float | None, awaited_since: float | None) -> bool | None:
         """Our answer to a claim against ``key``: True (agree), False (refuse: it is here), None (not yet)."""
+        if not linked and self.holding(key, now):
+            return None     # it may be knocking at our door while we turn it away, or flooded
         if move_clock is not None and awaited_since is not None and now - awaited_since >= move_clock:
             return True
         if linked:
@@ -127,6 +178,9 @@ def claim_step(session: Session, presence: Presence, now: float, seats: Sequence
         return []
     key = session.seats[seat]
     is_linked = key in linked
+    if not is_linked and presence.holding(key, now):
+        session.watch(now, True)     # a flood may keep it from us: its absence counts once it is over
+        return []
     here = presence.here(key, is_linked, len(session.chain)) and (
         session.phase == Phase.CLAIM      # an answer on its own clock: here, not gone
         or (session.phase == Phase.PLAY and session.game is not None and session.view is not None

@@ -16,6 +16,7 @@ import inspect
 from lanterne.protocol.identity import fingerprint
 from lanterne.protocol.session import Session
 
+from .admission import BUSY
 from .clock import nap
 from .discovery import TableHint
 from .events import JoinAsked, JoinPending, JoinRefused, JoinWithdrawn, LinkAsked, SeatFreed, SeatOffered, Seated, SeatTaken
@@ -275,7 +276,9 @@ class TableSeating:
                                            resume_request(self.table_id, len(self.session.chain), self.port),
                                            expect=seat.key, options=self.options.link, timeout=10.0,
                                            clock=self.clock)
-        except (Declined, HandshakeError, LinkClosed, OSError, asyncio.TimeoutError):
+        except (Declined, HandshakeError, LinkClosed, OSError, asyncio.TimeoutError) as e:
+            if BUSY in str(e):      # its listener is there but flooded: no claim against it meanwhile
+                self.presence.turned_away(seat.key, self.clock())
             return
         finally:
             self._dialing.discard(seat.key)

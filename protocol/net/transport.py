@@ -18,25 +18,41 @@ with a one-line reason, and nothing of it is delivered; so does a plaintext
 DATA frame after the handshake. Before it, frames are plaintext (the
 handshake's own messages, a CLOSE such as "busy").
 
-Bounded before authentication: a listener holds at most
-:data:`MAX_STRANGERS` links that have not proven their key (the next one gets
-a CLOSE saying so and is closed at once); a link whose handshake has begun
-(:meth:`Link.guard`) takes frames of at most :data:`PREAUTH_MAX_FRAME` bytes
-and at most :data:`PREAUTH_QUEUE` unread DATA frames, and is closed
-:data:`PREAUTH_TIMEOUT` seconds after it opened unless the handshake proved
-the peer's key by then (:meth:`Link.prove`).
+Bounded before authentication: a listener's slots for links that have not
+proven their key are counted per source address and in total, with a share
+kept for the roster's addresses (:class:`.admission.Admission`; a connection
+that finds no room gets a CLOSE saying so and is closed at once); a link
+whose handshake has begun (:meth:`Link.guard`) takes frames of at most
+:data:`PREAUTH_MAX_FRAME` bytes and at most :data:`PREAUTH_QUEUE` unread DATA
+frames, may have at most :data:`PREAUTH_WRITE_BUDGET` bytes unsent, and is
+closed :data:`PREAUTH_TIMEOUT` seconds after it opened unless the handshake
+proved the peer's key by then (:meth:`Link.prove`).
+
+Bounded at every moment, proven or not (docs/network.md, "Budgets"): what
+a link holds for its peer is counted (:attr:`Link.held`). Bytes we wrote
+that the peer has not read are at most ``write_budget`` (a peer that does
+not read has its link closed, and a closed link drops what it could not
+send: the transport is aborted, never left waiting for a drain that never
+comes); received DATA waiting to be read is at most ``queue_bytes`` (then
+the reader stops reading: TCP back-pressure); PINGs are answered at most
+:data:`PING_RATE` a second after a burst of :data:`PING_BURST` (a token
+bucket on the link's clock), and only while the peer has read our earlier
+answers, so nobody is answered faster than it reads; a peer that keeps
+sending PINGs nobody answers loses its link.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import time
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Sequence
 
 from lanterne.protocol.wire import printable
 
+from .admission import Admission
 from .clock import MONOTONIC, Clock, within
 from .framing import KINDS as KIND_NAMES
 from .framing import (CHAT, CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, RECORD_MAX_FRAME, SEALED, Frame,
@@ -44,13 +60,51 @@ from .framing import (CHAT, CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE,
 
 
 MAX_STRANGERS = 16
-"""Links a listener holds at once that have not proven their key; the next one is closed at once."""
+"""Links a listener holds at once that have not proven their key, beyond the roster's share (see
+:mod:`.admission`); the next one is closed at once."""
 PREAUTH_MAX_FRAME = 4096
 """Largest frame (kind byte and payload) before the handshake is done; a bigger one closes the link."""
 PREAUTH_QUEUE = 8
 """Unread DATA frames a link may hold before the handshake is done (the handshake reads them one by one)."""
 PREAUTH_TIMEOUT = 5.0
 """Seconds from the connection to the end of the handshake; a stranger still unproven then is dropped."""
+PREAUTH_WRITE_BUDGET = 16 << 10
+"""Bytes a link may hold unsent before the handshake is done (its messages are a few hundred bytes)."""
+WRITE_BUDGET = DEFAULT_MAX_FRAME + (256 << 10)
+"""Bytes a proven link may hold unsent: the largest frame, the transport's high-water mark and room for the
+small frames sent meanwhile (every send waits for the drain, so an honest backlog never comes near it)."""
+QUEUE_BYTES = 256 << 10
+"""Bytes of received DATA a link holds unread before its reader stops reading (then one more frame at most)."""
+READ_LIMIT = 64 << 10
+"""The stream reader's limit: it stops taking bytes from the socket past twice this much unread."""
+PING_RATE = 16.0
+"""PINGs answered per second on one link, after a burst of :data:`PING_BURST`."""
+PING_BURST = 64
+"""PINGs answered at once (a round-trip measurement sends them one after the other)."""
+SOCKET_BUFFER = 256 << 10
+"""The kernel's send and receive buffers of every accepted connection (the kernel doubles it for its own
+bookkeeping): what anyone who connects makes the kernel hold for it, outside our own counts. A table's
+traffic is small frames; 256 KiB still carries a LAN's bandwidth at its round trip."""
+CLOSE_LINGER = 5.0
+"""Seconds a closed link may still try to send what it holds (its CLOSE frame); then it is dropped."""
+
+
+class Bucket:
+    """A token bucket on a clock: at most ``burst`` at once, ``rate`` a second after that."""
+
+    def __init__(self, rate: float, burst: int, clock: Clock):
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._tokens = float(burst)
+        self._at = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
 
 
 class LinkClosed(ConnectionError):
@@ -75,6 +129,10 @@ class LinkOptions:
     connect_timeout: float = 5.0
     queue_frames: int = 256
     """DATA frames queued before the reader stops reading (TCP back-pressure)."""
+    queue_bytes: int = QUEUE_BYTES
+    """Bytes of DATA queued before the reader stops reading (TCP back-pressure)."""
+    write_budget: int = WRITE_BUDGET
+    """Bytes we may hold unsent for the peer (the transport's write buffer); past it the link is closed."""
 
 
 _CLOSED = object()
@@ -94,6 +152,16 @@ class Link:
         self._writer = writer
         self._decoder = FrameDecoder(options.max_frame)
         self._queue: asyncio.Queue = asyncio.Queue(options.queue_frames)
+        self.queued_bytes = 0
+        """Bytes of DATA received and not yet read by :meth:`recv` (at most about ``queue_bytes``)."""
+        self._room = asyncio.Event()
+        self.write_budget = options.write_budget
+        """Bytes we may hold unsent for the peer now (smaller before the proof)."""
+        self._pongs = Bucket(PING_RATE, PING_BURST, clock)
+        self._unanswered = 0
+        self.pings_unanswered = 0
+        """PINGs we left unanswered (too fast, or sent while the peer was not reading our answers)."""
+        self._reaper: asyncio.Task | None = None
         self._pings: dict[bytes, asyncio.Future] = {}
         self._closed = asyncio.Event()
         self.close_reason: str | None = None
@@ -115,8 +183,8 @@ class Link:
         """Set by :meth:`secure` (and at close): a record that came first waits for it."""
         self._sealed_seen = False
         """A record came: from then on a plaintext frame is an injection."""
-        self._strangers: set | None = None
-        """The listener's set of links not yet proven (this link is in it until it proves itself or closes)."""
+        self._admission: Admission | None = None
+        """The listener's slots before the proof (this link holds one until it proves itself or closes)."""
         self.on_chat: Callable[[bytes], None] | None = None
         """Gets each CHAT payload that came in a record (:mod:`.chat`), on the reader task; None: chat is dropped.
         Nothing it raises stops the link: chat is never worth a game's link."""
@@ -132,6 +200,18 @@ class Link:
     @property
     def closed(self) -> bool:
         return self._closed.is_set()
+
+    @property
+    def unsent(self) -> int:
+        """Bytes we wrote that the peer has not taken yet (the transport's write buffer; 0 once dropped)."""
+        transport = self._writer.transport
+        return 0 if transport is None else transport.get_write_buffer_size()
+
+    @property
+    def held(self) -> int:
+        """Bytes this link holds for its peer: unsent, received DATA unread, partial frames being received."""
+        partial = self._decoder.buffered + (self._opener.buffered if self._opener is not None else 0)
+        return self.unsent + self.queued_bytes + partial
 
     @property
     def secured(self) -> bool:
@@ -166,6 +246,7 @@ class Link:
         if not self._queue.empty():
             while not self._queue.empty():
                 self._queue.get_nowait()
+            self.queued_bytes = 0
             reason = "plaintext data after the handshake"
             self._send_close_nowait(reason)
             self._shutdown(reason)
@@ -179,6 +260,7 @@ class Link:
             return
         self._guarded = True
         self._decoder.max_frame = min(self._decoder.max_frame, max_frame)
+        self.write_budget = min(self.write_budget, PREAUTH_WRITE_BUDGET)
         self._tasks.append(asyncio.create_task(self._deadline(timeout), name=f"link-deadline {self.peer}"))
 
     def prove(self) -> None:
@@ -188,7 +270,9 @@ class Link:
         self.proven = True
         self._decoder.max_frame = min(self.options.max_frame, RECORD_MAX_FRAME) if self.secured \
             else self.options.max_frame
-        self._leave_strangers()
+        self.write_budget = self.options.write_budget
+        if self._admission is not None:
+            self._admission.proven(self._writer)
         current = asyncio.current_task()
         for task in self._tasks:
             if task.get_name().startswith("link-deadline") and task is not current:
@@ -201,10 +285,10 @@ class Link:
             self._send_close_nowait(reason)
             self._shutdown(reason, LinkTimeout)
 
-    def _leave_strangers(self) -> None:
-        if self._strangers is not None:
-            self._strangers.discard(self)
-            self._strangers = None
+    def _leave_admission(self) -> None:
+        if self._admission is not None:
+            self._admission.leave(self._writer)
+            self._admission = None
 
     # -- sending
     async def send(self, payload: bytes) -> None:
@@ -239,8 +323,19 @@ class Link:
         if not fut.done():
             raise self._error()
 
+    def _within_budget(self, size: int) -> bool:
+        """Whether ``size`` more bytes fit in what we may hold unsent; if not, the link is closed (and dropped)."""
+        unsent = self.unsent
+        if unsent + size <= self.write_budget:
+            return True
+        self._shutdown(f"the peer does not read: {unsent + size} bytes would wait unsent (at most "
+                       f"{self.write_budget})", abort=True)
+        return False
+
     async def _write(self, data: bytes) -> None:
         if self.closed:
+            raise self._error()
+        if not self._within_budget(len(data)):
             raise self._error()
         try:
             self._writer.write(data)
@@ -251,6 +346,8 @@ class Link:
         except (ConnectionError, OSError) as e:
             self._shutdown(f"connection lost: {e}")
             raise self._error() from None
+        if self.closed:
+            raise self._error()     # the link went down while we waited: what we wrote may have been dropped
 
     # -- receiving
     async def recv(self) -> bytes:
@@ -260,6 +357,8 @@ class Link:
         item = await self._queue.get()
         if item is _CLOSED:
             raise self._error()
+        self.queued_bytes -= len(item)
+        self._room.set()
         return item
 
     def _error(self) -> LinkClosed:
@@ -270,7 +369,10 @@ class Link:
         try:
             while True:
                 try:
-                    data = await within(self._reader.read(65536), opts.read_timeout, self.clock)
+                    # a stranger's bytes a handshake frame at a time: a flood of tiny frames is never
+                    # decoded by the thousand into memory before its link is closed
+                    chunk = 65536 if self.proven or self._admission is None else PREAUTH_MAX_FRAME
+                    data = await within(self._reader.read(chunk), opts.read_timeout, self.clock)
                 except asyncio.TimeoutError:
                     self._shutdown(f"nothing received for {opts.read_timeout:g} s", LinkTimeout)
                     return
@@ -328,9 +430,15 @@ class Link:
             if self._guarded and not self.proven and self._queue.qsize() >= PREAUTH_QUEUE:
                 self._refuse(f"more than {PREAUTH_QUEUE} frames before the handshake is done")
                 return False
+            while self.queued_bytes >= self.options.queue_bytes and not self.closed:
+                self._room.clear()
+                await self._room.wait()      # (recv makes room; the socket waits meanwhile)
+            if self.closed:
+                return False
+            self.queued_bytes += len(frame.payload)
             await self._queue.put(frame.payload)
         elif frame.kind == PING:
-            self._writer.write(self._frame(PONG, frame.payload))
+            return self._answer_ping(frame.payload)
         elif frame.kind == PONG:
             fut = self._pings.get(frame.payload) if authentic else None
             if fut is not None and not fut.done():
@@ -354,6 +462,25 @@ class Link:
             return False
         return True
 
+    def _answer_ping(self, token: bytes) -> bool:
+        """A PONG, if the bucket allows it and the peer read our earlier writes; False once the link is closed."""
+        if self._writer.is_closing():
+            return True     # the connection is going (its loss ends the reader soon): nothing to answer on
+        if self.unsent == 0 and self._pongs.take():
+            pong = self._frame(PONG, token)
+            if not self._within_budget(len(pong)):
+                return False
+            self._writer.write(pong)
+            self._unanswered = 0
+            return True
+        self.pings_unanswered += 1
+        self._unanswered += 1
+        if self._unanswered > PING_BURST:
+            self._refuse(f"more than {PING_BURST} PINGs in a row unanswered (at most {PING_RATE:g} a second are, "
+                         f"and only while ours are read)")
+            return False
+        return True
+
     async def _keepalive_loop(self) -> None:
         interval = self.options.keepalive or 0.0     # (started only when there is one)
         try:
@@ -361,7 +488,10 @@ class Link:
                 await self.clock.sleep(interval)
                 if self.closed:
                     return
-                self._writer.write(self._frame(PING, b""))
+                ping = self._frame(PING, b"")
+                if not self._within_budget(len(ping)):
+                    return
+                self._writer.write(ping)
         except (ConnectionError, OSError) as e:
             self._shutdown(f"connection lost: {e}")
 
@@ -369,18 +499,22 @@ class Link:
     def _send_close_nowait(self, reason: str) -> None:
         try:
             if not self._writer.is_closing():
-                self._writer.write(self._frame(CLOSE, close_payload(reason)))
+                close = self._frame(CLOSE, close_payload(reason))
+                if self.unsent + len(close) <= self.write_budget:
+                    self._writer.write(close)
         except (ConnectionError, OSError, RuntimeError, FrameError):
             pass
 
-    def _shutdown(self, reason: str, error: type[LinkClosed] = LinkClosed) -> None:
+    def _shutdown(self, reason: str, error: type[LinkClosed] = LinkClosed, abort: bool = False) -> None:
+        """Close: what is unsent may still go for :data:`CLOSE_LINGER` seconds, or is dropped now (``abort``)."""
         if self.closed:
             return
         self.close_reason = reason
         self._close_error = error(reason)
         self._closed.set()
         self._secured.set()     # a reader waiting for the handshake's end stops waiting
-        self._leave_strangers()
+        self._leave_admission()
+        self._room.set()
         if not self._queue.full():  # wakes a waiting recv; frames queued before it still come first
             self._queue.put_nowait(_CLOSED)
         for fut in self._pings.values():
@@ -390,7 +524,22 @@ class Link:
         for task in self._tasks:
             if task is not current:
                 task.cancel()
+        if abort or self.unsent > self.write_budget:
+            self._drop()
+            return
         self._writer.close()
+        if self.unsent:
+            self._reaper = asyncio.ensure_future(self._drop_later())
+
+    def _drop(self) -> None:
+        """Drop the connection and everything it could not send (RST, no drain)."""
+        transport = self._writer.transport
+        if transport is not None and (not transport.is_closing() or transport.get_write_buffer_size()):
+            transport.abort()
+
+    async def _drop_later(self) -> None:
+        await self.clock.sleep(CLOSE_LINGER)
+        self._drop()
 
     async def close(self, reason: str = "closed by us") -> None:
         """Tell the peer why, then close. Safe to call twice."""
@@ -419,7 +568,7 @@ async def connect(host: str, port: int, options: LinkOptions = LinkOptions(), cl
     """Open a link to ``host:port``; raises LinkClosed with a one-line reason on failure."""
     try:
         reader, writer = await within(
-            asyncio.open_connection(host, port, limit=options.max_frame + 16), options.connect_timeout)
+            asyncio.open_connection(host, port, limit=READ_LIMIT), options.connect_timeout)
     except asyncio.TimeoutError:
         raise LinkTimeout(f"no answer from {host}:{port} within {options.connect_timeout:g} s") from None
     except OSError as e:
@@ -430,30 +579,37 @@ async def connect(host: str, port: int, options: LinkOptions = LinkOptions(), cl
 Handler = Callable[[Link], Awaitable[None]]
 
 
-async def serve(handler: Handler, host: str, port: int = 0,
+async def serve(handler: Handler, host: str | Sequence[str], port: int = 0,
                 options: LinkOptions = LinkOptions(), max_strangers: int | None = MAX_STRANGERS,
-                clock: Clock = MONOTONIC) -> asyncio.Server:
+                clock: Clock = MONOTONIC, admission: Admission | None = None) -> asyncio.Server:
     """Listen on ``host:port`` (port 0: any free port; see ``server.sockets``).
 
     Each connection becomes a :class:`Link` passed to ``handler``; the link
-    is closed when the handler returns. While ``max_strangers`` links are
-    open that have not proven their key (:meth:`Link.prove`), a new
-    connection is told so in a CLOSE frame and closed at once (None: no cap).
+    is closed when the handler returns. A connection that finds no slot
+    before the proof (``admission``: counted per address and in total, a
+    share kept for the roster's addresses; by default ``max_strangers``
+    shared slots and no known address; None: no cap) is told why in a
+    CLOSE frame and closed at once. ``admission.served`` holds the links
+    open now.
     """
-    strangers: set[Link] = set()
+    if admission is None:   # one shared count only (a peer's listener passes its whole account)
+        cap = max_strangers if max_strangers is not None else 1 << 30
+        admission = Admission(shared=cap, per_address=cap, links=1 << 30, links_per_address=1 << 30)
+    links = admission.served
 
     async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if max_strangers is not None and len(strangers) >= max_strangers:
+        address = (writer.get_extra_info("peername") or ("?", 0))[0]
+        refusal = admission.enter(writer, address)
+        if refusal is not None:
             try:
-                writer.write(PREFACE + encode_close(f"busy: {max_strangers} connections are still proving who "
-                                                    f"they are; try again"))
-                writer.close()
+                writer.write(PREFACE + encode_close(refusal))
+                writer.transport.abort() if writer.transport.get_write_buffer_size() else writer.close()
             except (ConnectionError, OSError, RuntimeError):
                 pass
             return
         link = Link(reader, writer, options, clock=clock)
-        strangers.add(link)
-        link._strangers = strangers
+        link._admission = admission     # (the slot is the connection's: the link gives it back)
+        links.add(link)
         try:
             try:
                 await handler(link)
@@ -464,8 +620,14 @@ async def serve(handler: Handler, host: str, port: int = 0,
             # The loop is shutting down. Nobody awaits this task, and on Python
             # 3.11 asyncio's own done-callback raises on a cancelled handler task.
             link._shutdown("the host is shutting down")
+        finally:
+            links.discard(link)
 
-    return await asyncio.start_server(on_connect, host, port, limit=options.max_frame + 16)
+    server = await asyncio.start_server(on_connect, host, port, limit=READ_LIMIT)
+    for sock in server.sockets:     # an accepted connection takes its buffers from the listener's
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SOCKET_BUFFER)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
+    return server
 
 
 def bound_port(server: asyncio.Server) -> int:
