@@ -97,19 +97,21 @@ class _Node:
         """Points the action into this node gained its actor (in the determinization that expanded it)."""
 
 
-# Each game's own settings are in its package (``GAME_TYPE.search``, e.g. engines/pagode/search.py), with
-# the measurements behind them. The tuning looked at the seeds that are now the ``tune`` set
-# (``arena.Match.seeds``); the ``measure`` seeds are the ones that count. Trials since (on the tune seeds
-# only, ``python -m lanterne.engines.bots.trial``; docs/benchmarks.md, "Trials toward 90 %") bought nothing
-# that a 20-30 game sample could see, so none is on: 1200 iterations, 1 or 3 rollout turns a seat, the
-# games' leaf estimates, root pruning to the greedy look-ahead's best 4; the options stay for the next
-# trials (``bias`` was not tried yet). ``hard`` is about 4 times ``normal``'s iterations in every game,
-# which is what it takes to win two games in three against ``normal``; a game's ``level_scale`` multiplies
-# a level's iterations, so that a level spends about the same share of the app's per-move budget in every
-# game.
 DEFAULTS = {"rollout_turns": 2, "rollout_sample": 1, "expand": 1, "exploration": 0.7, "estimate": 0, "bias": 0.0,
             "root_top": 0, "relative": 0, "plans": 0, "greedy_plans": 0, "rollout_table_turns": 0,
             "rollout_greedy": 0, "own_greedy": 0, "distinct_plans": 0, "level_scale": 1}
+"""The search's settings where a game's own say nothing.
+
+Each game's own settings are in its package (``GAME_TYPE.search``, e.g. engines/pagode/search.py), with the
+measurements behind them. The tuning looked at the seeds that are now the ``tune`` set
+(``arena.Match.seeds``); the ``measure`` seeds are the ones that count. Trials since (on the tune seeds only,
+``python -m lanterne.engines.bots.trial``; docs/benchmarks.md, "Trials toward 90 %") bought nothing that a
+20-30 game sample could see, so none is on: 1200 iterations, 1 or 3 rollout turns a seat, the games' leaf
+estimates, root pruning to the greedy look-ahead's best 4; the options stay for the next trials (``bias`` was
+not tried yet). ``hard`` is about 4 times ``normal``'s iterations in every game, which is what it takes to win
+two games in three against ``normal``; a game's ``level_scale`` multiplies a level's iterations, so that a
+level spends about the same share of the app's per-move budget in every game.
+"""
 
 
 def tuned_settings(game_id: str | None, level: str | None = None) -> dict[str, float]:
