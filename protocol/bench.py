@@ -79,7 +79,9 @@ def move_costs(seed: str = "bench") -> MoveCosts:
         if i is None:
             raise RulesError("the sessions are stuck: nobody can write the next entry")
         author, other = sessions[i], sessions[1 - i]
-        view, action = author.view, as_action(players[i].choose(game, author.view, author.my_seat))
+        view, seat = author.view, author.my_seat
+        assert view is not None and seat is not None      # (a session whose turn it is has both)
+        action = as_action(players[i].choose(game, view, seat))
         had = len(author.chain)
         start = time.process_time()
         events = author.act(action)

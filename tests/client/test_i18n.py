@@ -554,12 +554,12 @@ def test_the_bench_report_is_french_on_the_terminal_and_english_in_the_docs(caps
     results = [bench.Result(bench.BENCHMARKS[0], 300.0, [300.0]), bench.Result(bench.BENCHMARKS[6], None, [], "n/a")]
     i18n.set_language("fr")
     french = bench.markdown_table(results, say=_, say_term=i18n.pgettext)
-    assert french.splitlines()[0] == "| figure mesurée | médiane | objectif | atteint | reproduire |"
+    assert french.splitlines()[0] == "| figure mesurée | médiane | objectif | atteint | marge | reproduire |"
     assert ("| Pagode : parties aléatoires complètes par seconde (un cœur) | 300 games/s | >= 200 games/s | oui |"
             in french)
     assert "Pagode : coup du joueur de recherche" in french
     english = bench.markdown_table(results)          # what --write-docs writes, whatever the language
-    assert english.splitlines()[0] == "| figure | median | target | met | reproduce |"
+    assert english.splitlines()[0] == "| figure | median | target | met | headroom | reproduce |"
     assert "| Pagode: complete random games per second (one core) | 300 games/s | >= 200 games/s | yes |" in english
     assert main(["--lang", "fr", "bench", "--list", "--only", "pueblo"]) == 0
     assert "Pueblo : poses permises générées par seconde" in capsys.readouterr().out
