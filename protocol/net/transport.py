@@ -33,7 +33,7 @@ import asyncio
 import os
 import time
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Sequence
 
 from lanterne.protocol.wire import printable
 
@@ -430,7 +430,7 @@ async def connect(host: str, port: int, options: LinkOptions = LinkOptions(), cl
 Handler = Callable[[Link], Awaitable[None]]
 
 
-async def serve(handler: Handler, host: str, port: int = 0,
+async def serve(handler: Handler, host: str | Sequence[str], port: int = 0,
                 options: LinkOptions = LinkOptions(), max_strangers: int | None = MAX_STRANGERS,
                 clock: Clock = MONOTONIC) -> asyncio.Server:
     """Listen on ``host:port`` (port 0: any free port; see ``server.sockets``).
