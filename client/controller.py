@@ -25,7 +25,7 @@ from lanterne.client.i18n import _, ngettext
 from lanterne.client.levels import kind_of, level_words
 from lanterne.engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
                           IllegalAction, OpenTable, Player, RulesError, State, TableOp)
-from lanterne.protocol.net.peer import Think, think_on_thread
+from lanterne.protocol.net.computers import Think, think_on_thread
 from lanterne.protocol.session.events import Moved, TableResolved
 
 HUMAN = "human"

@@ -47,7 +47,8 @@ from lanterne.protocol.net.events import (ChatSaid, JoinPending, LinkLost, Linke
 from lanterne.protocol.net.files import ResumeError
 from lanterne.protocol.net.handshake import HandshakeError
 from lanterne.protocol.net.invite import Declined
-from lanterne.protocol.net.peer import Peer, PeerOptions, Think
+from lanterne.protocol.net.computers import Think
+from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.session import (CLAIM_REASON, CLAIMED, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Cause, ClaimAsked,
                               ClaimRefused, Disputed, GameOver, GameStarted, Moved, Phase, Replaced, ReplaceAsked,
                               SeatReplaced, Session, TableResolved, TableSet)

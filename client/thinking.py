@@ -7,7 +7,7 @@ the *spawn* method (no copy of the app's threads or sockets), and the app
 only waits on a pipe.
 
 ``await think(player, game, view, seat) -> action`` has the shape of
-``protocol.net.peer.Think``, so a network peer can be given it as well. A
+``protocol.net.computers.Think``, so a network peer can be given it as well. A
 :class:`Thinker` owns one worker process, started on first use (or by
 :meth:`Thinker.start`, to have it ready before the first move); the player
 travels to it by pickle with each request and comes back with the answer,
@@ -184,7 +184,7 @@ _default: Thinker | None = None
 
 
 async def think(player: Player, game: Game, view: State, seat: int) -> Action:
-    """``protocol.net.peer.Think`` in a process: the app's one shared worker (started on first use)."""
+    """``protocol.net.computers.Think`` in a process: the app's one shared worker (started on first use)."""
     global _default
     if _default is None:
         _default = Thinker()

@@ -315,7 +315,9 @@ def test_the_private_name_check_finds_a_read_of_another_layers_private(tmp_path)
     assert private_reads("client", theirs, tmp_path) == ["client/app.py:2 s._op", "client/app.py:2 getattr(s, '_op')"]
 
 
-def test_the_session_package_has_no_import_cycle():
-    """The session's parts import nothing of the session (``TYPE_CHECKING`` imports count too)."""
-    graph = {module_name(p): {i.target for i in imports(p)} for p in sources("protocol/session")}
+@pytest.mark.parametrize("package", ["protocol/session", "protocol/net"])
+def test_the_session_and_the_peer_packages_have_no_import_cycle(package):
+    """The session's and the peer's parts import nothing of their front door (``TYPE_CHECKING`` imports count
+    too): each part is handed what it needs."""
+    graph = {module_name(p): {i.target for i in imports(p)} for p in sources(package)}
     assert find_cycle({m: targets & graph.keys() for m, targets in graph.items()}) is None

@@ -23,6 +23,9 @@ TYPED = [
     "lanterne.protocol.net.chat", "lanterne.protocol.net.tablechat", "lanterne.protocol.net.handshake",
     "lanterne.protocol.net.transport", "lanterne.protocol.net.events", "lanterne.protocol.net.files",
     "lanterne.protocol.net.admission",
+    "lanterne.protocol.net.peer", "lanterne.protocol.net.seating", "lanterne.protocol.net.mesh",
+    "lanterne.protocol.net.computers", "lanterne.protocol.net.options", "lanterne.protocol.net.watchers",
+    "lanterne.protocol.net.invite", "lanterne.protocol.net.discovery", "lanterne.protocol.net.framing",
 ]
 """Packages (every module in them) and modules that type-check; the rest of protocol/ is on its way."""
 

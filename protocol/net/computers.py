@@ -1,36 +1,161 @@
 """Computer players a peer runs: seats of its table, and a gone seat given to a computer.
 
-Each computer is a :class:`~protocol.net.peer.Peer` of its own in this
-process: its own key (kept owner-only under ``computers/`` in the log
-folder, so the same command brings it back after a crash), its own log,
-its own links, so it signs its own moves and fair steps like anyone. Its
-name starts with ``[computer] ``: every peer sees what it is.
+Each computer is a peer of its own in this process: its own key (kept
+owner-only under ``computers/`` in the log folder, so the same command
+brings it back after a crash), its own log, its own links, so it signs its
+own moves and fair steps like anyone. Its name starts with ``[computer] ``:
+every peer sees what it is. How any computer player thinks without
+stalling the links is a :data:`Think`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Callable, Sequence
+from pathlib import Path
+from typing import Awaitable, Callable, Coroutine, Protocol, Sequence
 
 from lanterne.engines.bots import RandomBot
-from lanterne.engines.core import Player, RulesError
+from lanterne.engines.core import Action, Game, Player, RulesError, State
 from lanterne.protocol.identity import Identity, fingerprint
-from lanterne.protocol.session import COMPUTER_MARK, ClaimRefused, Replaced, SeatReplaced, Session
+from lanterne.protocol.session import COMPUTER_MARK, ClaimRefused, ReplaceAsked, Replaced, SeatReplaced, Session
 
-from .events import Note
+from .clock import Clock
+from .events import Note, PeerEvent
 from .files import GameFiles, Say, Seat, read_meta, write_private
+from .options import PeerOptions
 
-if TYPE_CHECKING:
-    from .peer import Peer
+Think = Callable[[Player, Game, State, int], Awaitable[Action]]
+"""How a computer player's choice is computed without stalling the links (the app may use a process)."""
 
 
-class Computers:
-    """The computer seats of a :class:`~protocol.net.peer.Peer` (a mixin of it)."""
+async def think_on_thread(player: Player, game: Game, view: State, seat: int) -> Action:
+    """The default: the choice on a worker thread, so that links and heartbeats stay live."""
+    return await asyncio.to_thread(player.choose, game, view, seat)
+
+
+class Computer(Protocol):
+    """What the host of a computer needs of it: a peer (:class:`~protocol.net.peer.Peer` is one)."""
+
+    me: Identity
+    session: Session | None
+    think: Think
+
+    async def run_guest(self, address: tuple[str, int] | None, interfaces: Sequence[str], port: int = 0, *,
+                        game: str = "", variant: str = "standard") -> Session | None: ...
+
+
+MakeGuest = Callable[[Identity, str, Path, Player, Say], Computer]
+"""A new peer for a computer seat (key, name, folder, player, where its lines go), before the table opens."""
+MakeResumed = Callable[[Identity, Path, Player, Say], Computer]
+"""A computer seat's peer back from its files (key, meta file, player, where its lines go)."""
+MakeTakingOver = Callable[[Identity, str, GameFiles, Player, Session, list[Seat]], Computer]
+"""The peer of a computer that takes over a seat mid-game (key, name, files, player, session, seats)."""
+
+Replacement = ReplaceAsked | SeatReplaced | Replaced | ClaimRefused
+"""The session's events about a seat given to a computer (asked, done, ours taken, refused)."""
+
+
+def quiet(line: str) -> None:
+    """Where a computer's lines go unless it is told otherwise: nowhere."""
+
+
+class ComputerHost:
+    """The computers a peer runs: seats it adds to its table, and replacements it hosts for gone seats.
+
+    Its context: who we are, our files (their folder, the table id), our
+    options, clock and thinker, the session (once the table is set), where
+    we listen, how a seat is given to a computer and given back, how its
+    peers are made, and how the user is told.
+    """
+
+    def __init__(self, me: Identity, name: str, files: GameFiles, *, options: Callable[[], PeerOptions], clock: Clock,
+                 think: Callable[[], Think], session: Callable[[], Session | None], port: Callable[[], int],
+                 seats: Callable[[], list[Seat]], replace: Callable[[int, bytes, str], Seat | None],
+                 restore: Callable[[int, Seat], None], guest: MakeGuest, resumed: MakeResumed,
+                 taking_over: MakeTakingOver, emit: Callable[[PeerEvent], None],
+                 spawn: Callable[[Coroutine], asyncio.Task]):
+        self._me, self._name, self._files = me, name, files
+        self._options, self._clock, self._think = options, clock, think
+        self._session, self._port, self._seats, self._replace, self._restore = session, port, seats, replace, restore
+        self._guest, self._resumed, self._taking_over = guest, resumed, taking_over
+        self._emit, self._spawn = emit, spawn
+        self.peers: list[Computer] = []
+        """The computers we run, seats of the table and replacements alike."""
+        self.seated = asyncio.Event()
+        """Our computers hold their seats (they take the first ones, before any person's join)."""
+        self.make_player: Callable[[int], Player] | None = None
+        """Makes the player of a computer we host for a replaced seat (by seat); None: a random player."""
+        self._tasks: list[asyncio.Task] = []
+        self._replacements: list[asyncio.Task] = []
+        self._asked: dict[int, tuple[Seat | None, tuple[Computer, asyncio.Task] | None]] = {}
+        """Per seat under a replace: (its former Seat, (the computer we host for it, its task) or None)."""
+        self._listen_on: list[str] = ["127.0.0.1"]
+
+    def ours(self, key: bytes) -> bool:
+        """Whether ``key`` is a computer we run."""
+        return any(c.me.public == key for c in self.peers)
+
+    def runs(self, key: bytes) -> bool:
+        """Whether ``key`` is a computer we run, still playing (slow, not gone)."""
+        return any(c.me.public == key and c.session is not None and not c.session.over for c in self.peers)
+
+    @property
+    def tasks(self) -> list[asyncio.Task]:
+        """Every computer we started, seats and replacements (the peer waits for them at its end)."""
+        return self._tasks + self._replacements
+
+    # ------------------------------------------------------------ seats of our table
+    def add(self, player: Player, say: Say | None, seats: int) -> Computer:
+        """A seat for a computer player this host runs (a table of ``seats``, one of them a person's)."""
+        if len(self.peers) >= seats - 1:
+            raise RulesError(f"a table of {seats} has no seat left for a computer")
+        n = len(self.peers) + 1
+        seed = os.urandom(32)
+        folder = self._files.folder / "computers" / f"{self._me.fingerprint}-{os.urandom(4).hex()}-{n}"
+        folder.mkdir(parents=True, exist_ok=True)
+        write_private(folder / "computer.key", seed)
+        peer = self._guest(Identity.from_seed(seed), f"{COMPUTER_MARK}{self._name} {n}", folder, player, say or quiet)
+        peer.think = self._think()
+        self.peers.append(peer)
+        return peer
+
+    def resume(self, make_player: Callable[[int], Player], say: Say | None) -> list[Computer]:
+        """After a restart: the computer seats of this game, each from its own files."""
+        found: list[Computer] = []
+        for key_file in sorted((self._files.folder / "computers").glob(f"{self._me.fingerprint}-*/computer.key")):
+            for meta in GameFiles.unfinished(key_file.parent):
+                if read_meta(meta).get("table") != self._files.table_id.hex():
+                    continue
+                try:
+                    me = Identity.from_seed(key_file.read_bytes())
+                except (OSError, ValueError):
+                    continue
+                peer = self._resumed(me, meta, make_player(len(found) + 1), say or quiet)
+                peer.think = self._think()
+                found.append(peer)
+        self.peers = found
+        self.seated.set()
+        return found
+
+    async def seat(self, interfaces: Sequence[str], game: str, variant: str, held: Callable[[bytes], bool]) -> None:
+        """Our computers join our table first, one by one (each once its seat is ``held``), in seat order."""
+        self._listen_on = list(interfaces[:1]) or ["127.0.0.1"]
+        for peer in self.peers:
+            task = self._spawn(peer.run_guest((interfaces[0], self._port()), interfaces[:1], game=game,
+                                              variant=variant))
+            self._tasks.append(task)
+            while not held(peer.me.public) and not task.done():
+                await asyncio.sleep(0.01)
+        self.seated.set()
+
+    def come_back(self, interfaces: Sequence[str]) -> None:
+        """A resumed game: our computers come back with us (each from its own files)."""
+        self._listen_on = list(interfaces[:1]) or ["127.0.0.1"]
+        self._tasks += [self._spawn(c.run_guest(None, interfaces[:1])) for c in self.peers]
 
     # ------------------------------------------------------------ a gone seat replaced by a computer
-    def _on_replacement(self, ev) -> None:
-        session = self.session
+    def on_replacement(self, ev: Replacement) -> None:
         if isinstance(ev, Replaced):
             self._emit(Note(f"replaced: {ev.reason}"))
             return
@@ -44,109 +169,50 @@ class Computers:
         scores = " ".join(str(x) for x in ev.scores)
         self._emit(Note(f"replace: seat {ev.by + 1} asks to give seat {ev.seat + 1} to {ev.name} "
                         f"({fingerprint(ev.key)}); scores so far: {scores}"))
-        former = None
-        if ev.seat < len(self.seats) and self.seats[ev.seat].key != ev.key:
-            former = self.seats[ev.seat]
-            self._former.append(former)
-            self.seats[ev.seat] = Seat(ev.key, ev.name)
-            self._save_roster()
-        hosted = None
-        if ev.by == session.my_seat:
-            peer = self._spawn_replacement(ev.seat, ev.name)
-            hosted = (peer, self._replacements[-1])
+        former = self._replace(ev.seat, ev.key, ev.name)
+        session = self._session()
+        hosted = self._host_replacement(ev.seat, ev.name) if session is not None and ev.by == session.my_seat else None
         self._asked[ev.seat] = (former, hosted)      # until the seat's answers are in (a refusal undoes this)
 
     def _withdrawn(self, seat: int) -> None:
         """A replacement was refused: the seat is its player's again, and a computer we started for it stops."""
         former, hosted = self._asked.pop(seat, (None, None))
         if former is not None:
-            if former in self._former:
-                self._former.remove(former)
-            self.seats[seat] = former
-            self._save_roster()
+            self._restore(seat, former)
         if hosted is not None:
             peer, task = hosted
             task.cancel()
-            if peer in self._computers:
-                self._computers.remove(peer)
+            if peer in self.peers:
+                self.peers.remove(peer)
             if task in self._replacements:
                 self._replacements.remove(task)
             self._emit(Note(f"the computer for seat {seat + 1} stops: the replacement was refused"))
 
-    def _spawn_replacement(self, seat: int, name: str) -> "Peer":
+    def _host_replacement(self, seat: int, name: str) -> tuple[Computer, asyncio.Task]:
         """Host the computer that takes over ``seat``: its own key, log and links, in this process."""
-        identity, seed = self.session.computer_secrets(seat)
-        folder = self.files.folder / "computers" / f"{self.me.fingerprint}-r{seat + 1}-{identity.fingerprint}"
+        session = self._session()
+        assert session is not None
+        identity, seed = session.computer_secrets(seat)
+        folder = self._files.folder / "computers" / f"{self._me.fingerprint}-r{seat + 1}-{identity.fingerprint}"
         folder.mkdir(parents=True, exist_ok=True)
-        write_private(folder / "computer.key", self.session.computer_key_material(seat))
+        write_private(folder / "computer.key", session.computer_key_material(seat))
         files = GameFiles(folder)
-        meta = {"role": "guest", "name": name, "replaces": seat + 1}
-        store = files.store(seed, meta)
-        raws = [e.raw for e in self.session.chain]
+        store = files.store(seed, {"role": "guest", "name": name, "replaces": seat + 1})
+        raws = [e.raw for e in session.chain]
         for raw in raws:
             store(raw)
-        session = Session.from_log(raws, identity, seed, store=store, timeout=self.options.claim_after, name=name)
-        player = self.computer_player(seat) if self.computer_player is not None else RandomBot(f"replace-{seat}")
-        peer = type(self)(identity, name, files, player, self.options, lambda line: None, session=session,
-                          seats=[Seat(s.key, s.name, s.address) for s in self.seats], port=0, think=self.think,
-                          clock=self.clock)
-        peer.seats[self._index(self.me.public)].address = ((self._interfaces or ["127.0.0.1"])[0], self.port)
-        peer._full.set()
-        peer._dial_all = True
-        peer._save_roster()
-        self._computers.append(peer)
-        self._replacements.append(self._spawn(peer.run_guest(None, list(self._interfaces[:1]) or ["127.0.0.1"])))
+        its = Session.from_log(raws, identity, seed, store=store, timeout=self._options().claim_after, name=name)
+        player = self.make_player(seat) if self.make_player is not None else RandomBot(f"replace-{seat}")
+        seats = [Seat(s.key, s.name, s.address) for s in self._seats()]
+        mine = next(i for i, s in enumerate(seats) if s.key == self._me.public)
+        seats[mine].address = (self._listen_on[0], self._port())
+        peer = self._taking_over(identity, name, files, player, its, seats)
+        peer.think = self._think()
+        self.peers.append(peer)
+        task = self._spawn(peer.run_guest(None, self._listen_on))
+        self._replacements.append(task)
         self._emit(Note(f"hosting {name} ({identity.fingerprint}) for seat {seat + 1}"))
-        return peer
+        return peer, task
 
-    def add_computer(self, player: Player, say: Say | None = None) -> "Peer":
-        """A seat for a computer player this host runs: a peer of its own (own key, own log, own
-        links), seated first, and named ``[computer] <host name> <n>`` so every peer sees what it is.
 
-        Its key is kept (owner-only) in its own folder under ``computers/``, so that
-        :meth:`resume_computers` brings it back after the host's crash.
-        """
-        if self.session is not None or not self.is_host:
-            raise RulesError("computer seats are added to a host before its table opens")
-        if len(self._computers) >= self._players - 1:  # at least one person: the host
-            raise RulesError(f"a table of {self._players} has no seat left for a computer")
-        n = len(self._computers) + 1
-        seed = os.urandom(32)
-        folder = self.files.folder / "computers" / f"{self.me.fingerprint}-{os.urandom(4).hex()}-{n}"
-        folder.mkdir(parents=True, exist_ok=True)
-        write_private(folder / "computer.key", seed)
-        peer = type(self).guest(Identity.from_seed(seed), f"{COMPUTER_MARK}{self.name} {n}", folder, player=player,
-                          options=self.options, say=say or (lambda line: None), clock=self.clock)
-        peer.think = self.think
-        self._computers.append(peer)
-        return peer
-
-    def resume_computers(self, make_player: Callable[[int], Player], say: Say | None = None) -> list["Peer"]:
-        """After a restart: the computer seats of this game, each from its own files."""
-        found = []
-        for key_file in sorted((self.files.folder / "computers").glob(f"{self.me.fingerprint}-*/computer.key")):
-            for meta in GameFiles.unfinished(key_file.parent):
-                if read_meta(meta).get("table") != self.table_id.hex():
-                    continue
-                try:
-                    me = Identity.from_seed(key_file.read_bytes())
-                except (OSError, ValueError):
-                    continue
-                n = len(found) + 1
-                peer = type(self).from_files(me, meta, player=make_player(n), options=self.options,
-                                       say=say or (lambda line: None), clock=self.clock)
-                peer.think = self.think
-                found.append(peer)
-        self._computers = found
-        self._computers_seated.set()
-        return found
-
-    async def _seat_computers(self, interfaces: Sequence[str]) -> list[asyncio.Task]:
-        tasks = []
-        for peer in self._computers:
-            tasks.append(self._spawn(peer.run_guest(
-                (interfaces[0], self.port), interfaces[:1], game=self._game.id, variant=self._variant)))
-            while not any(j.peer.key == peer.me.public for j in self._joiners) and not tasks[-1].done():
-                await asyncio.sleep(0.01)
-        self._computers_seated.set()
-        return tasks
+__all__ = ["Computer", "ComputerHost", "Replacement", "Think", "think_on_thread"]

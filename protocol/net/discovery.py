@@ -152,7 +152,7 @@ def _text(props: dict, key: str, limit: int = 64) -> str | None:
     return "".join(c for c in text if c.isprintable())
 
 
-def _int(props: dict, key: str, default: int | None = None) -> int | None:
+def _int(props: dict, key: str, default: int) -> int:
     text = _text(props, key, 8)
     if text is None or not only_digits(text):
         return default
@@ -259,6 +259,12 @@ class Discovery:
         """Lower-case instance names dropped for silence, listed again once heard."""
         self._listener: _HeardListener | None = None
 
+    def _started(self) -> AsyncZeroconf:
+        """The responder (DiscoveryError, one line, before :meth:`start`)."""
+        if self._zc is None:
+            raise DiscoveryError("discovery is not started")
+        return self._zc
+
     async def start(self) -> "Discovery":
         if self._zc is None:
             try:
@@ -286,7 +292,7 @@ class Discovery:
         host = f"lnt-{advert.fingerprint.replace('-', '')[:16]}-{where}.local."
         info = AsyncServiceInfo(SERVICE_TYPE, instance, addresses=[socket.inet_aton(a) for a in addresses],
                                 port=advert.port, properties=advert.properties(), server=host)
-        await (await self._zc.async_register_service(info, allow_name_change=True))
+        await (await self._started().async_register_service(info, allow_name_change=True))
         self._mine = info
         self._advert = replace(advert, addresses=addresses, instance=info.name)
         self._spawn(self._beat())
@@ -309,7 +315,7 @@ class Discovery:
         self._mine = AsyncServiceInfo(SERVICE_TYPE, self._mine.name, addresses=self._mine.addresses,
                                       port=self._mine.port, properties=self._advert.properties(),
                                       server=self._mine.server)
-        await (await self._zc.async_update_service(self._mine))
+        await (await self._started().async_update_service(self._mine))
 
     async def _beat(self) -> None:
         """Re-send our TXT record every HEARTBEAT seconds while we advertise (one small packet)."""
@@ -338,9 +344,9 @@ class Discovery:
         if self._browser is None:
             if self.stale_after is not None:
                 self._listener = _HeardListener(self._was_heard)
-                self._zc.zeroconf.async_add_listener(self._listener, None)
-                self._spawn(self._sweep())
-            self._browser = AsyncServiceBrowser(self._zc.zeroconf, [SERVICE_TYPE],
+                self._started().zeroconf.async_add_listener(self._listener, None)
+                self._spawn(self._sweep(self.stale_after))
+            self._browser = AsyncServiceBrowser(self._started().zeroconf, [SERVICE_TYPE],
                                                 handlers=[self._on_change])
 
     def _was_heard(self, name: str) -> None:
@@ -350,9 +356,9 @@ class Discovery:
             self._expired.discard(key)
             self._spawn(self._resolve(SERVICE_TYPE, name))
 
-    async def _sweep(self) -> None:
+    async def _sweep(self, stale_after: float) -> None:
         """Drop the adverts with a heartbeat that went silent (a killed app, a pulled cable)."""
-        step = min(0.25, self.stale_after / 4)
+        step = min(0.25, stale_after / 4)
         while True:
             await asyncio.sleep(step)
             now = time.monotonic()
@@ -360,7 +366,7 @@ class Discovery:
                 if not advert.heartbeat:
                     continue   # an advertiser that does not beat: only its goodbye removes it
                 key = name.lower()
-                if now - self._heard.get(key, now) > max(self.stale_after, 2.5 * advert.heartbeat):
+                if now - self._heard.get(key, now) > max(stale_after, 2.5 * advert.heartbeat):
                     self.peers.pop(name, None)
                     self._expired.add(key)
                     self._notify(self.on_remove, advert)
@@ -380,7 +386,7 @@ class Discovery:
     async def _resolve(self, service_type: str, name: str) -> None:
         try:
             info = AsyncServiceInfo(service_type, name)
-            if not await info.async_request(self._zc.zeroconf, RESOLVE_MS):
+            if not await info.async_request(self._started().zeroconf, RESOLVE_MS):
                 return
             addresses = list(info.parsed_addresses(IPVersion.V4Only))
             advert = advert_from_properties(info.properties or {}, info.port or 0, addresses, name)

@@ -32,6 +32,7 @@ does not open (injected, replayed, reordered, altered, cut) is a
 from __future__ import annotations
 
 import struct
+from typing import Protocol
 from dataclasses import dataclass
 
 PREFACE = b"\x89LNT\r\n2\n"
@@ -74,10 +75,10 @@ CHAT_MAX = 2048
 """Largest payload of a CHAT frame (a signed chat message of 200 characters fits with room to spare)."""
 
 
-def payload_limit(kind: int) -> int | None:
-    """The largest payload of a frame of ``kind`` that is not DATA or SEALED (None: those have their own)."""
+def payload_limit(kind: int) -> int:
+    """The largest payload of a frame of ``kind`` that is not DATA or SEALED (those have their own limits)."""
     if kind in (DATA, SEALED):
-        return None
+        raise FrameError(f"a {KINDS[kind]} frame's limit is its link's, not its kind's")
     return CHAT_MAX if kind == CHAT else CONTROL_MAX
 
 _HEADER = struct.Struct(">IB")
@@ -200,7 +201,7 @@ class FrameDecoder:
         return frames
 
 
-class _Cipher:  # the part of noise.state.CipherState used here (for the type checker's eyes only)
+class _Cipher(Protocol):  # the part of noise.state.CipherState used here (for the type checker's eyes only)
     def encrypt_with_ad(self, ad: bytes | None, plaintext: bytes) -> bytes: ...
     def decrypt_with_ad(self, ad: bytes | None, ciphertext: bytes) -> bytes: ...
 

@@ -55,6 +55,13 @@ class Answer:
     """With an accept: how many log entries the host holds."""
 
 
+def proven(hs: Handshake) -> PeerIdentity:
+    """Who a finished handshake proved the other side to be."""
+    if hs.peer is None:
+        raise HandshakeError("handshake: not finished")
+    return hs.peer
+
+
 async def authenticate(link: Link, me: ids.Identity, name: str, *, expect: bytes | None = None,
                        expect_fingerprint: str | None = None,
                        timeout: float = HANDSHAKE_TIMEOUT) -> Handshake:
@@ -75,6 +82,8 @@ async def authenticate(link: Link, me: ids.Identity, name: str, *, expect: bytes
             if hs.done:      # our last message (if any) goes out in plaintext, then only records
                 link.secure(hs.send_cipher, hs.recv_cipher, last=reply)
                 return
+            if reply is None:      # (only a finished handshake has nothing to say)
+                raise HandshakeError("handshake: no answer before the end")
             await link.send(reply)
 
     try:
@@ -113,13 +122,14 @@ async def host_connection(link: Link, me: ids.Identity, name: str, decide: Decid
     except (HandshakeError, LinkClosed, asyncio.TimeoutError) as e:
         await link.close(str(e) or "no request in time")
         return None
+    peer = proven(hs)
     if msg["t"] == "join":
-        request = Request(hs.peer, hs.safety_code, "join", game=msg["game"][:32], variant=msg["variant"][:32],
+        request = Request(peer, hs.safety_code, "join", game=msg["game"][:32], variant=msg["variant"][:32],
                           players=msg["players"], address=link.peer, port=msg.get("port", 0))
     elif msg["t"] == "watch":
-        request = Request(hs.peer, hs.safety_code, "watch", have=msg["have"], address=link.peer)
+        request = Request(peer, hs.safety_code, "watch", have=msg["have"], address=link.peer)
     else:
-        request = Request(hs.peer, hs.safety_code, "resume", game_id=msg["game_id"], have=msg["have"],
+        request = Request(peer, hs.safety_code, "resume", game_id=msg["game_id"], have=msg["have"],
                           address=link.peer, port=msg.get("port", 0))
     deciding = asyncio.ensure_future(decide(request))
     gone = asyncio.ensure_future(link.wait_closed())
@@ -180,14 +190,15 @@ async def ask_over(link: Link, me: ids.Identity, name: str, request: dict, *, ex
         await link.send(encode(request["t"], **{k: v for k, v in request.items() if k != "t"}))
         if on_proven is not None:
             on_proven(hs)
+        host_name = proven(hs).name
         try:
             answer = decode(await within(link.recv(), timeout, link.clock), "accept", "decline")
         except asyncio.TimeoutError:
-            raise Declined(f"{hs.peer.name} did not answer within {timeout:g} s") from None
+            raise Declined(f"{host_name} did not answer within {timeout:g} s") from None
         except LinkClosed as e:
-            raise Declined(f"{hs.peer.name} closed the link: {e.reason}") from None
+            raise Declined(f"{host_name} closed the link: {e.reason}") from None
         if answer["t"] == "decline":
-            raise Declined(f"{hs.peer.name} declined: {answer['reason'] or 'no reason given'}")
+            raise Declined(f"{host_name} declined: {answer['reason'] or 'no reason given'}")
     except BaseException:
         await link.close("giving up")
         raise

@@ -2,167 +2,116 @@
 
 This is where the sans-IO :class:`protocol.session.Session` meets sockets;
 a two-player game is simply a table of two. :class:`Peer` is the front
-door (:meth:`Peer.host`, :meth:`Peer.guest`, :meth:`Peer.from_files`, then
-``run_host`` / ``run_guest``) and owns its parts: :class:`.presence.Presence`
-(who is here, who claims, our consent: sans-IO), :class:`.linkset.LinkSet`
-(the links and what each was sent of the chain), the spectators it serves
-and the table chat; every timing decision is made on the one clock it is
-given. How a table forms, why a full mesh (every peer forwards every entry,
-so a seat that shows different entries to different peers is caught by its
-own two signatures), resume and claims: docs/network.md.
+door and owns small parts, each handed a narrow context, never the peer
+(docs/architecture.md lists them); every timing decision is made on the
+one clock it is given. How a table forms, why a full mesh, resume and
+claims: docs/network.md.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Awaitable, Callable, Sequence
+from typing import Callable, Sequence
 
-from lanterne.engines.core import Action, Game, Player, RulesError, State
+from lanterne.engines.core import Game, IllegalAction, Player, RulesError
 from lanterne.engines.registry import get_game
 from lanterne.protocol.session.phases import Phase
-from lanterne.protocol.identity import Identity, fingerprint
-from lanterne.protocol.log import Entry, open_entry
+from lanterne.protocol.identity import Identity
+from lanterne.protocol.log import Entry
 from lanterne.protocol.session import (MAX_SEATS, ON_GONE_COMPUTER, ON_GONE_END, Aborted, ClaimRefused, Dropped,
                                        ReplaceAsked, Replaced, SeatReplaced, Session, TableSet)
 from lanterne.protocol.wire import ProtocolError
 
 from .admission import Admission, known_addresses
-from .clock import MONOTONIC, Clock, nap, within
-from .computers import Computers
-from .linkset import GOODBYE, LinkSet
-from .tablechat import ChatRelay
-from .watchers import SpectatorServer, advertise_running
-from .discovery import Advert, Discovery, TableHint
-from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, PeerLeft, Resumed, event_line
-from .presence import Presence, claim_step
+from .clock import MONOTONIC, Clock, nap
+from .computers import Computer, ComputerHost, Think, quiet, think_on_thread
+from .discovery import Discovery
+from .events import Listening, Note, PeerEvent, Resumed, event_line
 from .files import GameFiles, ResumeError, Say, Seat, read_game_files, seats_of
-from .invite import Declined, Request
-from .seating import TABLE_CLOSED, TableSeating
-from .transport import Link, LinkClosed, LinkOptions, bound_port, serve
-
-if TYPE_CHECKING:
-    from .online.code import Connected
-
-LEFT_PAUSED = "left on purpose: back later"
-"""The CLOSE reason of a player who pauses: the others show it left, not that its link broke."""
-
-LEFT_RESIGNED = "left for good: a computer may take my seat"
-"""The CLOSE reason of a player who resigns on a table whose policy gives a gone seat to a computer: the others
-claim its seat when the game waits for it, without the claim time (the link is authenticated: only that peer
-could say it; the others' answers to the claim are what the log keeps)."""
-
-Think = Callable[[Player, Game, State, int], Awaitable[Action]]
-"""How a computer player's choice is computed without stalling the links (the app may use a process)."""
+from .invite import Answer, Declined, Request, host_connection
+from .carrier import LEFT_PAUSED, LEFT_RESIGNED, Carrier
+from .linkset import GOODBYE, LinkSet
+from .mesh import Mesh
+from .options import PeerOptions
+from .presence import Presence
+from .online.code import Connected
+from .seating import TABLE_CLOSED, Accept, HostTable, JoinAt, TableSeating
+from .tablechat import ChatRelay
+from .turns import Turns
+from .transport import Link, bound_port, serve
+from .watchers import SpectatorServer, advertise_running
 
 
-async def think_on_thread(player: Player, game: Game, view: State, seat: int) -> Action:
-    """The default: the choice on a worker thread, so that links and heartbeats stay live."""
-    return await asyncio.to_thread(player.choose, game, view, seat)
+class Peer:
+    """One seat of a network game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`.
 
+    Its parts: ``links`` (the other seats' links, what each was sent), ``presence`` (who is here, since when
+    who is gone), ``carrier`` (each link while it lasts), ``mesh`` (who sits where, whom we dial),
+    ``seating`` (how the table fills), ``computers`` (the computers we run), ``turns`` (our turns and our
+    claim clock), ``watchers`` (the spectators we serve), ``table_chat`` (the table chat we say, hear, pass on).
+    """
 
-@dataclass(frozen=True)
-class PeerOptions:
-    link: LinkOptions = LinkOptions(read_timeout=20.0, keepalive=5.0, connect_timeout=3.0)
-    claim_after: float = 300.0
-    """Seconds we wait for an absent peer before claiming (the host's is signed in the table)."""
-    min_claim: float = 10.0
-    """The shortest claim time or move clock we accept from a table (or our own ``claim_after``, if shorter):
-    a table that signs less is left at once, in one line, before any move."""
-    move_clock: float | None = None
-    """The host's move clock, signed in the table: a seat linked but silent this long may be claimed against."""
-    spectators: bool = True
-    """The host lets spectators watch the table (signed in the table); each player serves those who ask it."""
-    spectator_chat: bool = True
-    """We accept and relay spectators' chat (where the table lets them watch); our own table chat is always on."""
-    reconnect_every: float = 0.5
-    linger: float = 10.0
-    """Seconds a peer stays up after the end, for a peer that missed the last entries."""
-    move_delay: float = 0.0
-    """Seconds a bot waits before each move (tests use it to act mid-game)."""
-
-
-@dataclass
-class Peer(TableSeating, Computers):
-    """One seat of a network game. Make it with :meth:`host`, :meth:`guest` or :meth:`from_files`."""
-
-    me: Identity
-    name: str
-    files: GameFiles
-    player: Player | None
-    options: PeerOptions = PeerOptions()
-    say: Say = print
-    session: Session | None = None
-    seats: list[Seat] = field(default_factory=list)
-    """Every member in seat order (the host first); empty until the table is full."""
-    links: LinkSet = field(default_factory=LinkSet)
-    """The other seats' links by key, and what each was sent of the chain."""
-    discovery: Discovery | None = None
-    on_events: Callable[[list], None] | None = None
-    """Gets the session's events (Moved, TableSet, GameOver, Aborted...) for a UI."""
-    on_peer_event: Callable[[PeerEvent], None] | None = None
-    """Gets the table's and the links' events (:mod:`.events`) for a UI."""
-    think: Think = think_on_thread
-    port: int = 0
-    clock: Clock = MONOTONIC
-    """What every timing decision of this peer and its links is made by (a test's fake clock: numbers, no waits)."""
-    _changed: asyncio.Event = field(default_factory=asyncio.Event)
-    _done: asyncio.Event = field(default_factory=asyncio.Event)
-    _full: asyncio.Event = field(default_factory=asyncio.Event)
-    _tasks: set = field(default_factory=set)
-    resigning: bool = False
-    """The player resigned on a table whose policy gives its seat to a computer: the links close saying so."""
-    pausing: bool = False
-    """The player leaves on purpose and will be back: the links close saying so (see :meth:`pause`)."""
-    _waiting_links: dict = field(default_factory=dict)
-    """Seated joiners' links while the table fills (key -> link): a host that closes the table tells them."""
-    _game: Game | None = None
-    _players: int = 0
-    _variant: str = "standard"
-    _seed: bytes = b""
-    _joiners: list = field(default_factory=list)
-    _accept_policy: Callable | None = None
-    _dialing: set = field(default_factory=set)
-    _computers: list = field(default_factory=list)
-    _computers_seated: asyncio.Event = field(default_factory=asyncio.Event)
-    on_gone: str = ON_GONE_END
-    """The host's policy for a seat gone past the claim time (``end`` or ``computer``), signed in the table."""
-    computer_player: Callable[[int], Player] | None = None
-    """Makes the player of a computer we host for a replaced seat (by seat); None: a random player."""
-    _former: list = field(default_factory=list)
-    """Seats whose peer was replaced by a computer: still linked, so that a returning one learns it."""
-    online_dialers: dict = field(default_factory=dict)
-    """Key -> ``async () -> Link``: how to reach a seat that has no address (a code's link, :mod:`.online.table`)."""
-    _dial_all: bool = False
-    """A computer that took over a seat mid-game dials every peer (none has its address)."""
-    _interfaces: Sequence[str] = ()
-    _replacements: list = field(default_factory=list)
-    require_on_gone: str | None = None
-    """A guest's condition: leave (resign) a table whose on-gone policy is not this one."""
-    _asked: dict = field(default_factory=dict)
-    """Per seat under a replace: (its former Seat, (the computer we host for it, its task) or None)."""
-    ticked_at: float = 0.0
-    """When our claim clock last let time pass (on our clock): a test that moves the clock waits for it."""
-    door: Admission = field(init=False)
-    """Our listener's slots before the proof: the roster's addresses have a share of their own (:mod:`.admission`)."""
-    presence: Presence = field(init=False)
-    """Who is here and since when who is gone: what our claims and our answers to claims are decided from."""
-    watchers: SpectatorServer = field(init=False)
-    """The spectators we serve."""
-    table_chat: ChatRelay = field(init=False)
-    """What we say and hear in the table chat, and pass on."""
-
-    def __post_init__(self) -> None:
-        self.presence = Presence(self.me.public)
-        self.door = Admission(known=known_addresses(lambda: self.seats + self._former),
+    def __init__(self, me: Identity, name: str, files: GameFiles, player: Player | None,
+                 options: PeerOptions = PeerOptions(), say: Say = print, session: Session | None = None,
+                 seats: Sequence[Seat] = (), *, think: Think = think_on_thread, port: int = 0,
+                 clock: Clock = MONOTONIC, table: HostTable | None = None, dial_all: bool = False):
+        self.me, self.name, self.files, self.player, self.options, self.say = me, name, files, player, options, say
+        self.session, self.think, self.port, self.clock = session, think, port, clock
+        """``clock``: what every timing decision of this peer and its parts is made by (a test's: numbers, no waits)."""
+        self.discovery: Discovery | None = None
+        self.on_events: Callable[[list], None] | None = None
+        """Gets the session's events (Moved, TableSet, GameOver, Aborted...) for a UI."""
+        self.on_peer_event: Callable[[PeerEvent], None] | None = None
+        """Gets the table's and the links' events (:mod:`.events`) for a UI."""
+        self.leaving: str | None = None
+        """Why our links close when we stop before the end (:data:`LEFT_PAUSED`, :data:`LEFT_RESIGNED`)."""
+        self._done = asyncio.Event()
+        self._tasks: set[asyncio.Task] = set()
+        self.links = LinkSet()
+        self.presence = Presence(me.public)
+        self.door = Admission(known=known_addresses(lambda: self.mesh.seats + self.mesh.former),
                               on_refused=lambda address, known: self.presence.refused(self.clock()))
-        self.watchers = SpectatorServer(lambda: self.session, self._emit, self._on_spectator_chat,
-                                        self._watchers_changed)
-        self.table_chat = ChatRelay(self.me, self.name, table_id=lambda: self.table_id, session=lambda: self.session,
+        """Our listener's slots before the proof: the roster's addresses have a share of their own."""
+        self.carrier = Carrier(session=lambda: self.session, links=self.links, presence=self.presence, clock=clock,
+                               member=self._member, greet=self._greet,
+                               outgoing=lambda key, entry: self._outgoing(key, entry), deliver=self._deliver,
+                               wake=lambda: self.turns.wake(), emit=self._emit, spawn=self._spawn)
+        self.mesh = Mesh(me, name, options=lambda: self.options, clock=clock, table_id=lambda: self.table_id,
+                         session=lambda: self.session, port=lambda: self.port, discovery=lambda: self.discovery,
+                         linked=self.links.linked, carry=self.carrier.carry,
+                         keep=lambda seats: self.files.update(seats=seats), emit=self._emit, spawn=self._spawn,
+                         turned_away=lambda key: self.presence.turned_away(key, self.clock()),
+                         seats=list(seats), dial_all=dial_all)
+        self.seating = TableSeating(me, name, files, table=table, options=lambda: self.options, clock=clock,
+                                    port=lambda: self.port, table_id=lambda: self.table_id,
+                                    discovery=lambda: self.discovery, seat=self.mesh.seat,
+                                    seats=lambda: self.mesh.seats, begin=self._begin,
+                                    ours=lambda key: self.computers.ours(key),
+                                    computers_seated=lambda: self.computers.seated.wait(), emit=self._emit,
+                                    spawn=self._spawn)
+        if seats:
+            self.seating.full.set()
+        self.computers = ComputerHost(me, name, files, options=lambda: self.options, clock=clock,
+                                      think=lambda: self.think, session=lambda: self.session, port=lambda: self.port,
+                                      seats=lambda: self.mesh.seats, replace=self.mesh.replace,
+                                      restore=self.mesh.restore, taking_over=self._computer_taking_over,
+                                      guest=lambda me, name, folder, player, say: type(self).guest(
+                                          me, name, folder, player=player, options=self.options, say=say, clock=clock),
+                                      resumed=lambda me, meta, player, say: type(self).from_files(
+                                          me, meta, player=player, options=self.options, say=say, clock=clock),
+                                      emit=self._emit, spawn=self._spawn)
+        self.turns = Turns(player=lambda: self.player, think=lambda: self.think, options=lambda: self.options,
+                           clock=clock, presence=self.presence, seats=self.keys, linked=self.links.linked_keys,
+                           runs_here=self.computers.runs, report=self._report)
+        self.watchers = SpectatorServer(lambda: self.session, self._emit,
+                                        lambda raw, link, key: self.table_chat.heard(raw, link, key),
+                                        lambda names: self.table_chat.tell_watchers(names))
+        self.table_chat = ChatRelay(me, name, table_id=lambda: self.table_id, session=lambda: self.session,
                                     relay_spectators=lambda: self.options.spectator_chat, seat_links=self.links,
-                                    spectator_links=lambda: self.watchers.links, keep=self.files.append_chat,
+                                    spectator_links=lambda: self.watchers.links, keep=files.append_chat,
                                     emit=self._emit, spawn=self._spawn)
 
     # ------------------------------------------------------------ making one
@@ -179,8 +128,8 @@ class Peer(TableSeating, Computers):
         if not 2 <= players <= MAX_SEATS:
             raise RulesError(f"a table seats 2 to {MAX_SEATS} players, not {players}")
         game.check_options(players, variant)
-        peer = cls(me, name, GameFiles(folder), player, options, say, on_gone=on_gone, clock=clock)
-        peer._game, peer._players, peer._variant, peer._seed = game, players, variant, seed or os.urandom(32)
+        table = HostTable(game, players, variant, seed or os.urandom(32), on_gone)
+        peer = cls(me, name, GameFiles(folder), player, options, say, clock=clock, table=table)
         peer.files.update(role="host", game=game.id, variant=variant, name=name, players=players)
         return peer
 
@@ -218,12 +167,18 @@ class Peer(TableSeating, Computers):
             files.close()
             raise ResumeError(f"cannot resume {meta_path.stem}: {e}") from None
         peer = cls(me, meta.get("name", "?"), files, player, options, say, session=session, seats=seats,
-                   clock=clock)
-        peer.port = int(meta.get("port", 0) or 0)
-        peer._dial_all = bool(meta.get("replaces"))   # a computer that took over a seat mid-game
-        peer._full.set()
-        peer._save_roster()
+                   port=int(meta.get("port", 0) or 0), clock=clock,
+                   dial_all=bool(meta.get("replaces")))   # a computer that took over a seat mid-game
+        peer.mesh.save()
         peer._emit(Resumed(meta["table"], len(raws)))
+        return peer
+
+    def _computer_taking_over(self, me: Identity, name: str, files: GameFiles, player: Player, session: Session,
+                              seats: list[Seat]) -> Computer:
+        """A computer that takes over a seat mid-game: it dials every seat (none has its address)."""
+        peer = type(self)(me, name, files, player, self.options, quiet, session, seats, think=self.think,
+                          clock=self.clock, dial_all=True)
+        peer.mesh.save()
         return peer
 
     # ------------------------------------------------------------ facts
@@ -235,23 +190,72 @@ class Peer(TableSeating, Computers):
     def is_host(self) -> bool:
         return self.files.meta.get("role") == "host"
 
+    @property
+    def ticked_at(self) -> float:
+        """When our claim clock last let time pass (on our clock): a test that moves the clock waits for it."""
+        return self.turns.ticked_at
+
+    @property
+    def seats(self) -> list[Seat]:
+        """Every member in seat order (the host first); empty until the table is full."""
+        return self.mesh.seats
+
+    @property
+    def on_gone(self) -> str:
+        """The host's policy for a seat gone past the claim time (``end`` or ``computer``), signed in the table."""
+        return self.seating.table.on_gone if self.seating.table is not None else ON_GONE_END
+
+    @on_gone.setter
+    def on_gone(self, policy: str) -> None:     # (a host's, before its table is set: the policy it signs)
+        if self.seating.table is not None:
+            self.seating.table = dataclasses.replace(self.seating.table, on_gone=policy)
+
+    @property
+    def require_on_gone(self) -> str | None:
+        """A guest's condition: leave (resign) a table whose on-gone policy is not this one."""
+        return self.session.require_on_gone if self.session is not None else None
+
+    @require_on_gone.setter
+    def require_on_gone(self, policy: str | None) -> None:
+        if self.session is not None and policy:
+            self.session.require_on_gone = policy
+
+    @property
+    def computer_player(self) -> Callable[[int], Player] | None:
+        """Makes the player of a computer we host for a replaced seat (by seat); None: a random player."""
+        return self.computers.make_player
+
+    @computer_player.setter
+    def computer_player(self, make: Callable[[int], Player] | None) -> None:
+        self.computers.make_player = make
+
     def seated_joiners(self) -> int:
         """How many joiners a host holds a seat for (every seat but its own once the table is full)."""
-        return self._players - 1 if self._full.is_set() else len(self._joiners)
+        return self.seating.seated_joiners()
 
     def keys(self) -> list[bytes]:
-        return [s.key for s in self.seats]
-
-    def _index(self, key: bytes) -> int:
-        return self.keys().index(key)
-
-    def _others(self) -> list[Seat]:
-        return [s for s in self.seats if s.key != self.me.public]
+        return self.mesh.keys()
 
     def linked(self, key: bytes) -> bool:
         return self.links.linked(key)
 
-    # ------------------------------------------------------------ the table chat
+    # ------------------------------------------------------------ computer seats
+    def add_computer(self, player: Player, say: Say | None = None) -> Computer:
+        """A seat for a computer player this host runs: a peer of its own (own key, log and links, the key kept
+        owner-only under ``computers/`` for :meth:`resume_computers`), named ``[computer] <host name> <n>``."""
+        if self.session is not None or not self.is_host:
+            raise RulesError("computer seats are added to a host before its table opens")
+        return self.computers.add(player, say, self.seating.players)
+
+    def resume_computers(self, make_player: Callable[[int], Player], say: Say | None = None) -> list[Computer]:
+        """After a restart: the computer seats of this game, each from its own files."""
+        return self.computers.resume(make_player, say)
+
+    def _begin(self, session: Session) -> None:
+        """The host's table is full: its session starts."""
+        self.session = session
+        self._report(session.start())
+
     def chat(self, text: str):
         """Say ``text`` to everyone at the table (:class:`.chat.ChatError`, one line, if it cannot go)."""
         return self.table_chat.say(text)
@@ -260,23 +264,15 @@ class Peer(TableSeating, Computers):
         """Our chat of this table (None until the table is set)."""
         return self.table_chat.book()
 
-    def _on_spectator_chat(self, raw: bytes, link: Link, spectator: bytes) -> None:
-        self.table_chat.heard(raw, link, spectator)
-
-    def _watchers_changed(self, names: list[str]) -> None:
-        self.table_chat.tell_watchers(names)
-
     # ------------------------------------------------------------ the local player (a UI)
     def play(self, action) -> None:
-        """Play our seat's ``action`` now (a UI): logged at once; every link's sender sends it in its turn.
-
-        Raises ``engines.core.IllegalAction`` (one line) if it cannot be played now.
-        """
-        self._report(self.session.act(action))
+        """Play our seat's ``action`` now (IllegalAction, one line, if it cannot be): logged, then sent by each link."""
+        self._report(self._set().act(action))
 
     def pause(self) -> None:
         """The player leaves on purpose and will come back: when this peer stops, its links say so."""
-        self.pausing = True
+        if self.leaving is None:
+            self.leaving = LEFT_PAUSED
 
     def resign(self, reason: str = "left the table: resigned") -> None:
         """The player gives up for good. On a table whose policy gives a gone seat to a computer, during play:
@@ -287,7 +283,7 @@ class Peer(TableSeating, Computers):
             return
         if session.on_gone == ON_GONE_COMPUTER and session.phase == Phase.PLAY and not session.over \
                 and any(s.key != self.me.public for s in self.seats):
-            self.resigning = True
+            self.leaving = LEFT_RESIGNED
             self.files.update(over=True, resigned=True)     # nothing to resume: the seat is the others' to give
             self._done.set()
             return
@@ -298,11 +294,17 @@ class Peer(TableSeating, Computers):
         self.play(action)
 
     # ------------------------------------------------------------ reporting
+    def _set(self) -> Session:
+        """The session of a table that is set (IllegalAction, one line, before)."""
+        if self.session is None:
+            raise IllegalAction("the table is not set yet")
+        return self.session
+
     def _report(self, events: list) -> None:
-        session = self.session
+        session = self._set()
         self.links.wake_all()      # the chain is the outbox: every sender reads it
         self.watchers.wake_all()
-        self._changed.set()
+        self.turns.wake()
         if events and self.on_events is not None:
             self.on_events(list(events))
         for ev in events:
@@ -310,13 +312,13 @@ class Peer(TableSeating, Computers):
             if line is not None:
                 self.say(line)
             if isinstance(ev, (ReplaceAsked, SeatReplaced, Replaced, ClaimRefused)):
-                self._on_replacement(ev)
+                self.computers.on_replacement(ev)
             if isinstance(ev, ClaimRefused):     # our claim may have been taken back: resend from where it stood
                 self.links.rewind(len(session.chain))
             if isinstance(ev, TableSet) and self.files.meta.get("game") != ev.game:
                 self.files.update(game=ev.game, variant=ev.variant)   # a guest learns them from the table
             if isinstance(ev, Dropped):
-                self._dropped(ev)
+                self.carrier.dropped(ev, len(session.chain))
             if isinstance(ev, Aborted):
                 scores = list(ev.scores) if ev.scores is not None else self.scores_so_far()
                 if scores is not None:
@@ -326,52 +328,37 @@ class Peer(TableSeating, Computers):
             self._emit(Note(f"log: {self.files.log_path}"))
             self._done.set()
 
-    def _dropped(self, ev: Dropped) -> None:
-        """Bytes the session dropped as out of context: nobody is blamed for them; if an honest peer never sends
-        such bytes, the link they came on is closed (the peer may link again and carry on)."""
-        where = f" from {fingerprint(ev.sender)}" if ev.sender is not None else ""
-        self._emit(Note(f"dropped an entry{where}: {ev.reason}"[:300]))
-        if ev.hostile and ev.sender is not None:
-            self.presence.suspect(ev.sender, len(self.session.chain))
-        link = self.links.get(ev.sender) if ev.hostile and ev.sender is not None else None
-        if link is not None and not link.closed:
-            self._spawn(link.close(f"sent an entry out of place: {ev.reason}"[:120]))
-
     def _emit(self, event: PeerEvent) -> None:
         """Tell the user what happens around the game: the UI gets the event, a headless peer its line."""
         if self.on_peer_event is not None:
             self.on_peer_event(event)
         self.say(str(event))
 
-    def _save_roster(self) -> None:
-        self.files.update(seats=[s.to_data() for s in self.seats])
-
     # ------------------------------------------------------------ running
     async def run_host(self, interfaces: Sequence[str], port: int = 0, *, discover: bool = True,
-                       accept: Callable[[Request], bool | Awaitable[bool]] | None = None) -> Session:
+                       accept: Accept | None = None) -> Session | None:
         """Open the table, seat N-1 joiners, then play to the end over the mesh."""
-        self._accept_policy = accept
+        self.seating.accept = accept
         return await self._run(interfaces, port, discover)
 
     async def run_guest(self, address: tuple[str, int] | None, interfaces: Sequence[str], port: int = 0, *,
                         expect_fingerprint: str | None = None, discovery: Discovery | None = None,
                         game: str = "", variant: str = "standard", players: int = 0,
-                        online: "Connected | None" = None) -> Session:
+                        online: Connected | None = None) -> Session | None:
         """Join the table at ``address`` (or resume from files) and play to the end over the mesh.
 
         ``interfaces``: where we listen for the peers seated after us. ``online``: join over a code's link
         instead (``address`` None; :mod:`.online.table`).
         """
         self.discovery = discovery
-        self._join = (address, expect_fingerprint, game, variant, players, online)
-        return await self._run(interfaces, port, False)
+        at = address is not None or online is not None
+        join = JoinAt(address, expect_fingerprint, game, variant, players, online) if at else None
+        return await self._run(interfaces, port, False, join)
 
-    async def _run(self, interfaces: Sequence[str], port: int, discover: bool) -> Session:
-        self._interfaces = list(interfaces)
-        if self.session is not None and self.require_on_gone:
-            self.session.require_on_gone = self.require_on_gone
+    async def _run(self, interfaces: Sequence[str], port: int, discover: bool, join: JoinAt | None = None
+                   ) -> Session | None:
         if self.session is not None:
-            self.session.min_claim = min(self.options.min_claim, self.options.claim_after)
+            self.session.min_claim = self.options.least_claim
         server = await self._listen(interfaces, port or self.port)
         self.port = bound_port(server)
         self.files.update(port=self.port)
@@ -380,51 +367,49 @@ class Peer(TableSeating, Computers):
         try:
             if discover:
                 self.discovery = Discovery(list(interfaces))
-                free = self._players - 1 - len(self._joiners) if self.session is None else 0
-                table = TableHint(self._game.id, self._variant, max(free, 0), self._players) if self._game else None
-                await self.discovery.advertise(Advert(self.name, self.me.fingerprint, self.port, table=table))
-                self._emit(Advertised())
+                await self.seating.advertise(self.discovery)
             elif self.discovery is not None:
                 await self.discovery.browse()
-                self._spawn(self._advertise_self())
-            if self.session is None and self.is_host:
-                computers = await self._seat_computers(interfaces)
+                self._spawn(self.mesh.advertise(self.discovery))
+            table = self.seating.table      # (a host's, until its session starts)
+            if self.session is None and table is not None:
+                await self.computers.seat(interfaces, table.game.id, table.variant, self.seating.holds)
+                await self.seating.full.wait()
             else:  # resumed computer seats (if any) come back with their host
-                computers = [self._spawn(c.run_guest(None, interfaces[:1])) for c in self._computers]
-            if self.session is None and self.is_host:
-                await self._full.wait()
-            elif not self._full.is_set():
-                await self._join_host()
-            self.session.consent = self._consent
+                self.computers.come_back(interfaces)
+                if not self.seating.full.is_set():
+                    if join is None:
+                        raise Declined("no table to join: give the host's address")
+                    key, link = await self.seating.join(join)
+                    self._spawn(self.carrier.carry(key, link, 0))
+            session = self.session
+            assert session is not None
+            session.consent = lambda seat: self.turns.consent(session, seat)
             self.presence.start(self.clock())
-            self._spawn(self._dial_loop())
-            self._spawn(self._play_loop())
+            self._spawn(self.mesh.dial_loop(session))
+            self._spawn(self.turns.run(session))
             self._spawn(advertise_running(lambda: self.session, lambda: self.table_id, lambda: self.discovery))
             await self._done.wait()
-            await self._linger()
-            computers += self._replacements
-            if computers:
-                await asyncio.wait(computers, timeout=self.options.linger)
+            await self._linger(session)
+            if self.computers.tasks:
+                await asyncio.wait(self.computers.tasks, timeout=self.options.linger)
         finally:
             server.close()
             for task in list(self._tasks):
                 task.cancel()
-            for link in list(self.links.values()) + list(self._waiting_links.values()):
-                await link.close(GOODBYE if self.session is not None and self.session.over
-                                 else TABLE_CLOSED if self.session is None and self.is_host
-                                 else LEFT_RESIGNED if self.resigning
-                                 else LEFT_PAUSED if self.pausing else "leaving")
+            reason = self._closing_reason()
+            for link in list(self.links.values()) + self.seating.waiting_links:
+                await link.close(reason)
             if self.discovery is not None:
                 await self.discovery.close()
             self.files.close()
         return self.session
 
-    async def _advertise_self(self) -> None:
-        """A guest advertises itself (no table): restarted on another port, the others still find it."""
-        try:
-            await self.discovery.advertise(Advert(self.name, self.me.fingerprint, self.port))
-        except Exception as e:  # a hint only: the roster's address still works
-            self._emit(Note(f"not advertised on zeroconf: {e}"))
+    def _closing_reason(self) -> str:
+        """What our links say as we stop: the end, a table that never filled, or why we leave before the end."""
+        if self.session is None:
+            return TABLE_CLOSED if self.is_host else self.leaving or "leaving"
+        return GOODBYE if self.session.over else self.leaving or "leaving"
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
@@ -432,7 +417,7 @@ class Peer(TableSeating, Computers):
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.AbstractServer:
+    async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.Server:
         """Serve on ``port``, or on any free port (said) if that one is busy: a restart keeps its table."""
         try:
             return await serve(self._on_connection, list(interfaces), port, self.options.link, clock=self.clock,
@@ -444,167 +429,70 @@ class Peer(TableSeating, Computers):
                                    admission=self.door)
             raise
 
-    async def _linger(self) -> None:
+    async def _linger(self, session: Session) -> None:
         """After our end: until every other seat and every spectator we serve has the end (a goodbye on its
         link), or ``linger`` seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
         deadline = self.clock() + self.options.linger
         while self.clock() < deadline:
-            if (self.resigning or all(s.key in self.links.finished for s in self._others())) \
-                    and self.links.drained(len(self.session.chain)) and self.watchers.idle:
+            if (self.leaving == LEFT_RESIGNED or all(s.key in self.links.finished for s in self.mesh.others())) \
+                    and self.links.drained(len(session.chain)) and self.watchers.idle:
                 return      # (a player who resigned waits only until the others have all it wrote; every
                             # spectator we serve leaves once it has the end)
             await nap(self.clock, deadline - self.clock(), poll=0.05)
 
     # ------------------------------------------------------------ one link
-    async def _carry_quietly(self, key: bytes, link: Link, have: int) -> None:
-        try:
-            await self._carry(key, link, have)
-        except LinkClosed:
-            pass
+    async def _on_connection(self, link: Link) -> None:
+        await host_connection(link, self.me, self.name, self._decide, self._accepted)
 
-    async def _carry(self, key: bytes, link: Link, have: int) -> None:
-        """Carry the session over ``link`` to ``key`` until it drops or both sides are over."""
-        session = self.session
-        old = self.links.attach(key, link, have, len(session.chain))
-        if old is not None:
-            await old.close("replaced by a newer link")
-        self.presence.up(key)
-        self._emit(Linked(key, fingerprint(key), link.peer[0], link.peer[1]))
-        link.on_chat = lambda raw: self.table_chat.heard(raw, link)
-        if self.watchers.names:
-            self.table_chat.tell_watchers(self.watchers.names, only=link)
-        sender = self._spawn(self.links.send_loop(key, link, session, self._outgoing))
-        try:
-            while True:
-                raw = await link.recv()
-                if session.over:
-                    continue  # what comes after our end changes nothing
-                self._deliver(await self._open(key, link, raw), key)
-        except LinkClosed as e:
-            if not session.over:
-                if link.peer_reason == LEFT_RESIGNED:
-                    self.presence.left_for_good(key)
-                self._emit(PeerLeft(key, fingerprint(key), link.peer_reason == LEFT_RESIGNED)
-                           if link.peer_reason in (LEFT_PAUSED, LEFT_RESIGNED)
-                           else LinkLost(key, fingerprint(key), e.reason))
-            raise
-        finally:
-            if link.peer_reason == GOODBYE:
-                self.links.finished.add(key)     # it was over: it has the end
-            sender.cancel()
-            if self.links.detach(key, link):
-                self.presence.down(key, self.clock())
-            self._changed.set()
+    def admit(self, link: Link, key: bytes) -> None:
+        """Serve a code's link as if it had come to our server; its peer must prove the key the code proved."""
+        self._spawn(host_connection(link, self.me, self.name, self._decide, self._accepted, expect=key))
+
+    async def _decide(self, req: Request) -> Answer:
+        """Our answer to a proven peer: a spectator's watch, a member's resume, a joiner's join."""
+        if req.kind == "watch":
+            return self.watchers.decide(req)
+        if req.kind == "resume":
+            return await self.mesh.answer(req)
+        return await self.seating.answer(req)
+
+    async def _accepted(self, req: Request, link: Link) -> None:
+        if req.kind == "watch":
+            await self.watchers.serve(req, link)
+        elif req.kind != "join" or await self.seating.hold(req, link):
+            await self.carrier.carry(req.peer.key, link, self.mesh.resume_from(req.peer.key, req.have))
 
     def _outgoing(self, key: bytes, entry: Entry) -> bytes:
         """The bytes of ``entry`` as sent to ``key`` (a cheat test overrides this to lie to one peer)."""
         return entry.raw
 
-    async def _open(self, key: bytes, link: Link, raw: bytes) -> Entry:
-        """The entry in ``raw``, opened (form and signature) once, here where it arrives. Bytes that do not
-        open, or an entry signed by no member of the table, drop the link, not the game."""
-        try:
-            entry = open_entry(raw)
-        except ProtocolError as e:
-            reason = f"bytes not signed by the peer ({e})"
-        else:
-            author = entry.author
-            if (author in self.keys() or any(s.key == author for s in self._former)
-                    or (self.session is not None and self.session.replacing_us(author))):
-                return entry     # a replaced peer's late entries: the session drops them
-            reason = f"an entry signed by a stranger ({fingerprint(author)})"
-        if self.session is not None:
-            self.presence.suspect(key, len(self.session.chain))
-        await link.close(reason[:120])
-        raise LinkClosed(reason)
+    def _member(self, author: bytes) -> bool:
+        """Whether ``author`` may sign entries of this table: a seat, a former seat, or our replacement."""
+        return (author in self.keys() or self.mesh.was_seated(author)
+                or (self.session is not None and self.session.replacing_us(author)))
+
+    def _greet(self, link: Link) -> None:
+        """A seat's link is up: its chat comes to us, and it learns who watches through us."""
+        link.on_chat = lambda raw: self.table_chat.heard(raw, link)
+        if self.watchers.names:
+            self.table_chat.tell_watchers(self.watchers.names, only=link)
 
     def _deliver(self, entry: Entry, sender: bytes) -> None:
         """Hand an opened entry from ``sender`` to the session: the one way a received entry goes in."""
-        self._report(self.session.receive(entry, sender=sender))
-        self._tick()
+        session = self._set()
+        self._report(session.receive(entry, sender=sender))
+        self.turns.tick(session)
 
-    # ------------------------------------------------------------ our moves, the clock
-    async def _play_loop(self) -> None:
-        session = self.session
-        while not session.over:
-            if session.my_turn and self.player is not None:
-                if self.options.move_delay:
-                    await asyncio.sleep(self.options.move_delay)
-                    if session.over or not session.my_turn:
-                        continue
-                action = await choose(self)
-                if action is not None:
-                    self._report(session.act(action))
-                await asyncio.sleep(0)  # let the senders run
-                continue
-            self._tick()          # at every change (who is awaited: its clocks start now), once a second even
-            self._changed.clear()  # while links come and go (a peer that keeps linking again with bad bytes still
-            try:                   # meets the clock), and when the claim falls due
-                await within(self._changed.wait(), self._next_tick(), self.clock)
-            except asyncio.TimeoutError:
-                pass
-
-    def _next_tick(self) -> float:
-        """Seconds until our next tick: a second at most, less if the claim falls due sooner."""
-        due = self.session.claim_due
-        left = due - self.clock() if due is not None else 0.0
-        return min(left, 1.0) if left > 0 else 1.0
-
-    def _tick(self) -> None:
-        """Let time pass for the claim on our clock (:func:`.presence.claim_step`)."""
-        now = self.ticked_at = self.clock()
-        self._report(claim_step(self.session, self.presence, now, self.keys(), self.links.linked_keys(),
-                                runs_here=self._runs_computer))
-
-    def _runs_computer(self, key: bytes) -> bool:
-        """Whether ``key`` is a computer this process runs, still playing (slow, not gone)."""
-        return any(c.me.public == key and not c.session.over for c in self._computers if c.session is not None)
-
-    def _consent(self, seat: int) -> bool | None:
-        """Our own clock's answer to a claim against ``seat`` (:meth:`.presence.Presence.consent`)."""
-        session = self.session
-        key = session.seats[seat]
-        return self.presence.consent(key, self.clock(), linked=self.linked(key), claim_time=session.timeout,
-                                     move_clock=session.move_clock,
-                                     awaited_since=session.claiming.awaited_since if session.claiming is not None
-                                     else None)
-
-    def claimer(self, absent: int) -> int:
-        """The seat that writes the claim against ``absent``: the lowest present seat we are linked to."""
-        return self.presence.claimer(self.keys(), absent, self.links.linked_keys())
-
-    def may_claim(self, absent: int) -> bool:
-        """We write the claim against ``absent`` only as the claimer, and only while linked with some other
-        seat (:meth:`.presence.Presence.may_claim`)."""
-        return self.presence.may_claim(self.keys(), absent, self.links.linked_keys())
-
+    # ------------------------------------------------------------ claims
     def cut_off(self, absent: int) -> bool:
         """Whether we are linked with none of the seats but ``absent`` and ourselves (when the table has any)."""
         return self.presence.cut_off(self.keys(), absent, self.links.linked_keys())
 
     def scores_so_far(self) -> list[int] | None:
         """The public scores of the position reached (what an ended game is worth), if the game has started."""
-        session = self.session
-        if session is None or session.game is None or session.view is None:
-            return None
-        try:
-            return list(session.game.scores(session.view))
-        except Exception:  # an engine that scores only finished games
-            return None
+        scores = self.session.scores_so_far() if self.session is not None else None
+        return list(scores) if scores is not None else None
 
 
-async def choose(peer: Peer) -> Action | None:
-    """Our computer's choice, computed off the event loop (``peer.think``) so that links and the app stay live.
-
-    None when the position moved on meanwhile (an abort, a replacement):
-    the caller looks again instead of playing a move chosen for a stale view.
-    """
-    session = peer.session
-    view = session.view
-    action = await peer.think(peer.player, session.game, view, session.my_seat)
-    if session.over or not session.my_turn or session.view is not view:
-        return None
-    return action
-
-
-__all__ = ["Declined", "GameFiles", "Peer", "PeerOptions", "ResumeError", "Seat", "Think", "think_on_thread"]
+__all__ = ["Declined", "GOODBYE", "GameFiles", "LEFT_PAUSED", "LEFT_RESIGNED", "Peer", "PeerOptions", "ResumeError",
+           "Seat", "Think", "think_on_thread"]

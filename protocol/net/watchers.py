@@ -24,11 +24,11 @@ from lanterne.protocol.session import Session, receive_frame
 from lanterne.protocol.wire import ProtocolError
 
 from .clock import MONOTONIC, Clock
-from .chat import ChatBook, ChatError, ChatLine, ChatSeen
+from .chat import ChatBook, ChatError, ChatLine, ChatSeen, WatchersNote
 from .discovery import Discovery, RunningHint
 from .events import PeerEvent, WatcherJoined, WatcherLeft, event_line
 from .handshake import HandshakeError
-from .invite import Answer, Declined, Request, ask, watch_request
+from .invite import Answer, Declined, Request, ask, proven, watch_request
 from .linkset import GOODBYE
 from .transport import Link, LinkClosed, LinkOptions
 
@@ -214,6 +214,8 @@ class Spectator:
         except ProtocolError as e:
             self.say(f"dropped a chat message: {e}"[:200])
             return
+        if isinstance(line, WatchersNote):      # a seat's word to the other seats: not a spectator's to read
+            return
         self._heard(line)
 
     def _heard(self, line: ChatLine) -> None:
@@ -245,13 +247,14 @@ class Spectator:
             said = False
             self.link = link
             link.on_chat = self._on_chat
+            player = proven(hs)
             if self.host_key is None:
-                self.host_key = hs.peer.key
-                self.say(f"watching {hs.peer.name} ({hs.peer.fingerprint})'s table")
+                self.host_key = player.key
+                self.say(f"watching {player.name} ({player.fingerprint})'s table")
             try:
                 while not session.over:
                     raw = await link.recv()
-                    events = receive_frame(session, raw, hs.peer.key)   # a spectator writes nothing: it only checks
+                    events = receive_frame(session, raw, player.key)   # a spectator writes nothing: it only checks
                     if events and self.on_events is not None:
                         self.on_events(list(events))
                     for ev in events:

@@ -298,7 +298,7 @@ async def test_the_lan_computers_think_in_their_own_process_and_leave_none_behin
         host = await open_table(pilot, 2, computers=1, bot="ismcts:easy")
         (screen,) = await boards(pilot)
         thinker = host.peer.think
-        assert isinstance(thinker, Thinker) and host.peer._computers[0].think is thinker
+        assert isinstance(thinker, Thinker) and host.peer.computers.peers[0].think is thinker
         rng = random.Random(5)
         for _ in range(2):   # our moves; the computer answers from its process
             await until(lambda: host.waiting.kind == "human", pilot, what="our turn")

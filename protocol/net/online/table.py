@@ -9,7 +9,7 @@ may prove. A guest joins over its code's link instead of dialing an address
 (``Peer.run_guest(..., online=...)``) and gives the host no address: nobody
 dials an online seat, its link is the code's. When that link closes (a cut
 longer than its read timeout), the guest resumes as a LAN seat redials, over
-a new subchannel of the same Dilation (``Peer.online_dialers``), and the
+a new subchannel of the same Dilation (``Peer.mesh.by_code``), and the
 host admits it as it did the first. At a table of 3 or more, every pair of
 guests without an address links by a code made from the table (:class:`Pairs`).
 
@@ -185,7 +185,7 @@ async def join_by_code(peer: "Peer", code: str, servers: Servers, interfaces, *,
             on_connected(connected)
         if on_route is not None:
             told = asyncio.ensure_future(tell_route(wormhole, on_route))
-        peer.online_dialers[connected.peer_key] = wormhole.open_link   # a closed link resumes over the code's
+        peer.mesh.by_code[connected.peer_key] = wormhole.open_link   # a closed link resumes over the code's
         return await peer.run_guest(None, interfaces, online=connected, **join)
     finally:
         for task in (linking, told):
@@ -210,7 +210,7 @@ def pair_code(table_id: bytes, first: bytes, second: bytes) -> str:
 class Pairs:
     """A guest's links with the other guests that have no address (seated by code): a code per pair, from the
     table (:func:`pair_code`). The later seat dials the earlier one, as on a LAN: it takes the pair's code when
-    its ``_dial`` asks (``Peer.online_dialers``); the earlier one waits on it and admits what comes."""
+    its ``_dial`` asks (``Peer.mesh.by_code``); the earlier one waits on it and admits what comes."""
 
     def __init__(self, peer: "Peer", servers: Servers, direct: bool):
         self.peer = peer
@@ -230,7 +230,7 @@ class Pairs:
             first, second = (seat.key, peer.me.public) if index < mine else (peer.me.public, seat.key)
             code = pair_code(peer.table_id, first, second)
             if index < mine:
-                peer.online_dialers[seat.key] = functools.partial(self._dial, code)
+                peer.mesh.by_code[seat.key] = functools.partial(self._dial, code)
             else:
                 self._waiting.append(asyncio.ensure_future(self._wait(code, seat.key)))
 

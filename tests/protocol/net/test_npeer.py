@@ -171,7 +171,7 @@ async def test_a_peer_restarted_on_another_port_is_found_again_by_its_fingerprin
         relinked = f"linked with {fingerprint(IDS[1].public)} at {LOCAL}:{back.port}"
         await until(lambda: any(line == relinked for line in lines[2]))
         back.player = make_bot("random", 2)
-        back._changed.set()
+        back.turns.wake()
         sessions = await asyncio.wait_for(asyncio.gather(again, tasks[0], tasks[2]), 60)
     finally:
         squatter.close()

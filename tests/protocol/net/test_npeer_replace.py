@@ -25,7 +25,7 @@ refusing that entry as a stranger's, relinking for ever, then ending the game al
 def full_speed(*peers: Peer) -> None:
     """The rest of the game needs no time to act in: every bot (and every computer they host) moves at once."""
     for peer in peers:
-        for p in (peer, *peer._computers):
+        for p in (peer, *peer.computers.peers):
             p.options = dataclasses.replace(p.options, move_delay=0.0)
 
 
@@ -69,7 +69,7 @@ async def test_a_gone_peer_is_replaced_by_a_computer_and_comes_back_to_learn_it(
     kinds = [open_entry(raw).kind for raw in logs[0]]
     replace_at = kinds.index(REPLACE)
     assert kinds[replace_at + 1] == AGREE
-    computer = host._computers[-1]
+    computer = host.computers.peers[-1]
     assert read_log(computer.files.log_path)[0] == logs[0]
     back_log = read_log(back.files.log_path)[0]
     assert back_log[:replace_at] == logs[0][:replace_at], "identical up to where it left"
@@ -99,7 +99,7 @@ async def test_at_a_table_of_two_a_gone_peer_is_replaced_by_a_computer_too(tmp_p
         await task
     # the claim time, then the answer window nobody answers in: the host agrees and hosts the computer
     await clock.run(lambda: any(e.kind == AGREE for e in host.session.chain), step=10.0)
-    await until(lambda: host._computers)
+    await until(lambda: host.computers.peers)
     full_speed(host)
     await until(lambda: host.session.over)          # the computer plays the rest
     await clock.run(host_task.done, step=0.5)       # the linger (the gone guest never gets the end)

@@ -75,7 +75,7 @@ async def test_a_joiner_that_gives_up_withdraws_its_request_and_the_table_starts
         await tasks[quitter.name]
     await until(lambda: quitter.name in clicks.cancelled)
     assert any(isinstance(e, JoinWithdrawn) and e.name == quitter.name for e in events[0])
-    assert quitter.name not in clicks.waiting and not host._joiners   # nothing to accept any more
+    assert quitter.name not in clicks.waiting and host.seated_joiners() == 0   # nothing to accept any more
     for g in reversed(stayers):           # accepted in the reverse order of asking: seat order follows
         clicks.click(g.name)
     sessions = await asyncio.wait_for(asyncio.gather(host_task, *(tasks[g.name] for g in stayers)), 90)
@@ -163,7 +163,7 @@ async def test_a_host_that_closes_a_table_not_yet_full_tells_the_seated_joiner(t
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     task = asyncio.create_task(bob.run_guest((LOCAL, port), [LOCAL], game="pueblo", players=3))
-    await until(lambda: seated(host) == 1 and host._waiting_links)
+    await until(lambda: seated(host) == 1 and host.seating.waiting_links)
     host_task.cancel()
     await asyncio.gather(host_task, return_exceptions=True)
     with pytest.raises(Exception, match="Ana closed the table before it was full"):
