@@ -67,7 +67,7 @@ async def test_a_guest_has_no_table_to_answer_for(tmp_path):
 def mesh(seats, kept: list, session=None) -> Mesh:
     return Mesh(IDS[1], "P1", options=lambda: PeerOptions(), clock=lambda: 0.0, table_id=lambda: b"t", session=lambda: session,
                 port=lambda: 0, discovery=lambda: None, linked=lambda key: False, carry=None, keep=kept.append,
-                emit=lambda ev: None, spawn=asyncio.ensure_future, seats=seats)
+                emit=lambda ev: None, spawn=asyncio.ensure_future, turned_away=lambda key: None, seats=seats)
 
 
 def test_a_seat_given_to_a_computer_is_kept_as_a_former_seat_until_the_replacement_is_refused():
