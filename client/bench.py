@@ -264,12 +264,12 @@ BENCHMARKS: list[Benchmark] = [
     Benchmark("net.back_in", N_("LAN: a seated player's link drops during a slot flood, until it is linked "
               "again (reconnect interval 0.5 s)"), "s", "lower", 1.0,
               _measure("lanterne.protocol.net.bench", "back_in_during_slot_flood_s"), repeat=1),
-    Benchmark("mesh.deal4", N_("Pandoria, 4 peers in one process: host's hello to the first move "
+    Benchmark("table.deal4", N_("Pandoria, 4 peers in one process: host's hello to the first move "
               "(deck and tile stack shuffled and dealt by all)"), "s",
-              "lower", 2.0, _measure("lanterne.protocol.net.bench_npeer", "deal4_s")),
-    Benchmark("mesh.move5", N_("Pacal's Rocket, 5 peers in one process: a move until all 4 others accepted it "
+              "lower", 2.0, _measure("lanterne.protocol.net.bench_tables", "deal4_s")),
+    Benchmark("table.move5", N_("Pacal's Rocket, 5 peers in one process: a move until all 4 others accepted it "
               "(median of 150 moves)"), "ms",
-              "lower", 50.0, _measure("lanterne.protocol.net.bench_npeer", "move5_ms"), repeat=1),
+              "lower", 50.0, _measure("lanterne.protocol.net.bench_tables", "move5_ms"), repeat=1),
     Benchmark("netns.listed_joiner", N_("Namespaces: host already advertising, until a starting joiner lists it "
               "(needs root)"), "s", "lower", 2.0, _netns("listed_after_joiner_start_s_median"), repeat=1),
     Benchmark("netns.listed_host", N_("Namespaces: host starts advertising (mDNS probing included) until listed "

@@ -42,7 +42,7 @@ def test_every_figure_the_issue_names_is_a_row():
                 "pandoria.games4", "fair.deal55", "session.move", "session.verify", "tui.start",
                 "search.move.pagode", "search.move.pueblo", "search.move.pacal", "search.move.pandoria",
                 "search.move.pandoria4",
-                "mesh.deal4", "mesh.move5", "netns.listed_joiner", "netns.listed_host", "netns.join_command",
+                "table.deal4", "table.move5", "netns.listed_joiner", "netns.listed_host", "netns.join_command",
                 "netns.move_rtt"):
         assert key in keys
 
@@ -51,7 +51,7 @@ def test_the_search_move_rows_promise_one_second_at_the_default_level():
     rows = [b for b in BENCHMARKS if b.key.startswith("search.move.")]
     assert len(rows) == 5
     assert all(b.better == "lower" and b.unit == "s" and "CPU" in b.what for b in rows)
-    assert [b.limit for b in rows] == [1.0] * 4 + [0.9]     # 4-player Pandoria: within the app's 0.9 s cap (issue 20)
+    assert [b.limit for b in rows] == [1.0] * 4 + [0.9]     # 4-player Pandoria: within the app's 0.9 s cap
 
 
 def test_the_hard_level_rows_check_the_time_the_app_gives_hard_in_every_game():
@@ -205,7 +205,7 @@ def test_the_search_move_figure_is_a_positive_cpu_time_at_the_default_level():
 
 
 def test_the_mesh_figures_are_positive_on_a_few_moves():
-    from lanterne.protocol.net.bench_npeer import deal4_s, move5_ms
+    from lanterne.protocol.net.bench_tables import deal4_s, move5_ms
 
     figures = move5_ms(moves=10), deal4_s()
     assert all(f > 0 and math.isfinite(f) for f in figures), figures

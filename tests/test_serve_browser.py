@@ -1,4 +1,4 @@
-"""`lanterne serve` in a real browser (issue 21): Debian's chromium, driven by selenium.
+"""`lanterne serve` in a real browser: Debian's chromium, driven by selenium.
 
 The test starts ``lanterne serve`` on a free port with a data folder of its
 own, opens the page in headless chromium, waits for the home screen, starts

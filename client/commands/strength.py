@@ -301,7 +301,7 @@ def section(records: list[dict], planned: int, command: str) -> str:
         "the figures that count. Tuning plays `--seeds tune` only. A measure seed leaves the level out, so "
         "`normal` and `ceiling` (20 x normal's iterations: what more search alone buys) meet the same deals.",
         "A shared win counts as half a win (the 'draws' column). The interval is the Wilson 95 % score interval. "
-        "Targets (issue 20): above 90 % against greedy at `normal`; `hard` above 65 % against `ismcts:normal`; "
+        "Targets: above 90 % against greedy at `normal`; `hard` above 65 % against `ismcts:normal`; "
         "at a table of N > 2 against greedy at `normal`, more than its fair share (one game in N); where 90 % "
         "is out of reach, `normal` within 3 points of the ceiling. A ceiling row is judged on the measure deals "
         "that `normal` played too (same seed, same seat): deal by deal the ceiling's score minus `normal`'s, "

@@ -47,10 +47,10 @@ from lanterne.engines.core import Action, Game, OpenTable, RulesError, State, on
 from lanterne.engines.registry import get_game
 
 TARGET = 0.90
-"""Share of 2-player games the search player must win against greedy at ``normal`` (issue 20)."""
+"""Share of 2-player games the search player must win against greedy at ``normal``."""
 
 TARGETS = {("greedy", "normal"): TARGET, ("openspiel", "normal"): 0.90, ("ismcts:normal", "hard"): 0.65}
-"""Share of 2-player games it must win, per (opponent, level) (issue 20, docs/benchmarks.md); none elsewhere.
+"""Share of 2-player games it must win, per (opponent, level) (docs/benchmarks.md); none elsewhere.
 At a table of more, the target against greedy at ``normal`` is a fair share: more than one game in ``players``."""
 
 OPPONENTS = ("greedy", "random", "openspiel", "ismcts:LEVEL")
@@ -65,7 +65,7 @@ CEILING = 20
 """Level ``ceiling`` is this many times ``normal``'s iterations."""
 
 CEILING_GAP = 0.03
-"""Where 90 % is out of reach, ``normal`` must come within this much of the ceiling's win rate (issue 20)."""
+"""Where 90 % is out of reach, ``normal`` must come within this much of the ceiling's win rate."""
 Z95 = 1.959963984540054
 
 

@@ -1,4 +1,4 @@
-"""The table chat pane (issue 21): shown and hidden by F3 or a click, lines said in one app shown in the other."""
+"""The table chat pane: shown and hidden by F3 or a click, lines said in one app shown in the other."""
 
 from __future__ import annotations
 

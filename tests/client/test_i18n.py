@@ -1,4 +1,4 @@
-"""Lanterne in French and in English (issue 22): the catalog, the language, the words of the engines.
+"""Lanterne in French and in English: the catalog, the language, the words of the engines.
 
 * Every text a person reads in :data:`COVERED` is a message of the French catalog, translated; a
   text shown there without ``_()`` (a button, a label, a notice, a footer key, a command's help) fails

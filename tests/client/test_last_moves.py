@@ -1,4 +1,4 @@
-"""What the other players did since your move is highlighted on the board and said in words (issue 16)."""
+"""What the other players did since your move is highlighted on the board and said in words."""
 
 from __future__ import annotations
 

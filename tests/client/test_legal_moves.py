@@ -1,4 +1,4 @@
-"""``?``: every legal move in a scrollable list, with its count, in notation and words (issue 16)."""
+"""``?``: every legal move in a scrollable list, with its count, in notation and words."""
 
 from __future__ import annotations
 

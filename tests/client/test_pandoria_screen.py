@@ -747,7 +747,7 @@ async def test_the_mouse_wheel_turns_the_tile_like_r():
         assert screen.direction == next((d for d in dirs if d > expected), dirs[0])
 
 
-# -- a hand of any size (issue 16: a fifth item was never shown)
+# -- a hand of any size (a fifth item was never shown)
 
 def give_cards(controller, seat: int, count: int) -> list[int]:
     """Move ``count`` cards from the deck into ``seat``'s hand, seen by that seat (a test position)."""

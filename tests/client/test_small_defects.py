@@ -1,4 +1,4 @@
-"""The smaller defects of issue 16, each with its test."""
+"""Small defects a newcomer found, each with its test."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Typed moves reach the game in a real terminal, not only under Pilot (issue 16).
+"""Typed moves reach the game in a real terminal, not only under Pilot.
 
 Pilot hands the app ready-made key events; a terminal hands it bytes, which
 Textual's driver parses (``:`` is the byte 0x3a, Enter is ``\\r``). Here the

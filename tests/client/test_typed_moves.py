@@ -1,4 +1,4 @@
-"""Nothing typed at the move line is lost (issue 16).
+"""Nothing typed at the move line is lost.
 
 The keys are handed to the app the way the terminal driver hands them over:
 all at once, with no pause between them (a fast typist, a paste, tmux

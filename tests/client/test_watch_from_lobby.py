@@ -1,4 +1,4 @@
-"""Watching a running table from the lobby (issue 21): listed with its game, seats and moves; Enter or a click
+"""Watching a running table from the lobby: listed with its game, seats and moves; Enter or a click
 opens the watch screen (public board, moves in words, who watches, the table chat)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The players see who watches their table (issue 21): a spectator appears in the network banner and goes."""
+"""The players see who watches their table: a spectator appears in the network banner and goes."""
 
 from __future__ import annotations
 

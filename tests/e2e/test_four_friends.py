@@ -1,4 +1,4 @@
-"""Four friends on four hosts in network namespaces (issue 17): one leaves on purpose, one is cut off.
+"""Four friends on four hosts in network namespaces: one leaves on purpose, one is cut off.
 
 Real headless peers, one per namespace: Ana hosts Pueblo for 4 (``--on-gone
 computer``, a claim time of 2 s), Bob, Cy and Dee join by zeroconf. Mid-game

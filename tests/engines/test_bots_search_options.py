@@ -1,4 +1,4 @@
-"""The search player's optional settings (issue 20 trials): leaf estimates, progressive bias, greedy root pruning,
+"""The search player's optional settings: leaf estimates, progressive bias, greedy root pruning,
 relative rewards, whole-turn plans (distinct ones too), greedy rollouts (of every seat or the searching one).
 
 Each is deterministic (same seed and view, same move), legal, and reads only the view.

@@ -19,14 +19,14 @@ from lanterne.protocol.net.online.code import OnlineError
 from lanterne.protocol.net.online.table import Invitations, host_by_code, join_by_code
 from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.net.transport import LinkOptions
-from tests.protocol.net.test_peer import assert_finished_alike
+from tests.support.net import assert_finished_alike
 from tests.support.waiting import until
 
 LOCAL = "127.0.0.1"
 OPTIONS = PeerOptions(link=LinkOptions(read_timeout=20.0, keepalive=5.0, connect_timeout=3.0),
                       reconnect_every=0.2, linger=3.0)
 HOST_ID, GUEST_ID = (Identity.from_seed(s) for s in (b"peer-host", b"peer-guest"))
-# the same keys as tests/protocol/net/test_peer.py: its assert_finished_alike replays the host's log
+# the same keys as tests/protocol/net/test_peer.py
 
 
 def make_pair(tmp_path, options=OPTIONS):

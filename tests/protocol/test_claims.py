@@ -1,4 +1,4 @@
-"""Claims carry their evidence (issue 15, part 3), at the session level.
+"""Claims carry their evidence, at the session level.
 
 * a claim may name only the seat the chain waits for; one naming another
   seat is a broken rule that names the claimer;

@@ -238,7 +238,7 @@ def test_the_replay_screen_says_unfinished_not_unverified(pagode_logs, tmp_path)
     assert verify_log(path)[1].startswith("NOT VERIFIED: entry 99")
 
 
-# -- seats counted from 1 wherever a person reads them (issue 16, point 8); the log keeps 0-based seats
+# -- seats counted from 1 wherever a person reads them; the log keeps 0-based seats
 
 
 def _ends(path):

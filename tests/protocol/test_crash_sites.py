@@ -1,4 +1,4 @@
-"""The four crash sites of the review (issue 15, point 4): each hostile body is now a one-line error.
+"""The four crash sites of the review: each hostile body is now a one-line error.
 
 Every body is signed with a real key of the table (as a hostile player
 would), so the bytes pass the signature and reach the checks behind it:

@@ -4,7 +4,7 @@
 ``lanterne selfplay GAME --net memory --seed 1`` (seat 1's file, random
 bots, 2 players), its moves in notation and the open-table record of the same
 seed (``<game>-seed1.txt``). They were written before the engines were
-re-laid out (issue 19) and must never change: a refactor that changes one
+re-laid out and must never change: a refactor that changes one
 legal-action order, one notation, one digest or one table draw fails here.
 
 Regenerate only for a deliberate rule change, and say so in the commit:

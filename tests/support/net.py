@@ -9,9 +9,11 @@ from pathlib import Path
 from lanterne.engines.bots import make_bot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import Identity
-from lanterne.protocol.log import read_log
+from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.net.transport import LinkOptions
+from lanterne.protocol.session import Session
+from lanterne.protocol.session.phases import Phase
 
 from .clock import FakeClock
 from .waiting import until
@@ -71,3 +73,12 @@ async def play(host: Peer, guests: list[Peer], game: str, timeout: float = 60):
 
 def logs_of(*peers: Peer) -> list[list[bytes]]:
     return [read_log(p.files.log_path)[0] for p in peers]
+
+
+def assert_finished_alike(host: Peer, guest: Peer) -> None:
+    """The two logs are the same whole game, and it replays on its own: every signature, move and fair step."""
+    a, b = logs_of(host, guest)
+    assert a == b and len(a) > 50
+    s = Session.replay(a, host.me.public, Path(str(host.files.stem) + ".seed").read_bytes())
+    assert s.phase == Phase.OVER
+    assert open_entry(a[-1]).kind == "end"

@@ -1,4 +1,4 @@
-"""Table chat over TCP on 127.0.0.1 (issue 21, part 2): players and spectators talk at a running table.
+"""Table chat over TCP on 127.0.0.1: players and spectators talk at a running table.
 
 Real Peers, a real Spectator, real Noise links. A message reaches every
 seat and the spectator, and the spectator's reaches every seat; the limits

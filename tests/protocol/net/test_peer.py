@@ -14,7 +14,7 @@ from lanterne.engines.core import IllegalAction
 from lanterne.engines.registry import get_game
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity, safety_code
-from lanterne.protocol.log import open_entry, read_log
+from lanterne.protocol.log import open_entry
 from lanterne.protocol.net.clock import MONOTONIC
 from lanterne.protocol.net.invite import Declined, ask, join_request, resume_request
 from lanterne.protocol.net.events import JoinAsked, LinkLost
@@ -22,7 +22,7 @@ from lanterne.protocol.net.files import GameFiles, ResumeError
 from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.net.transport import LinkOptions, bound_port
 from lanterne.protocol.session import Session
-from tests.support.net import fake
+from tests.support.net import assert_finished_alike, fake, logs_of
 from tests.support.waiting import until
 
 LOCAL = "127.0.0.1"
@@ -70,10 +70,6 @@ class Proxy:
         self.writers.clear()
 
 
-def logs_of(*peers: Peer) -> list[list[bytes]]:
-    return [read_log(p.files.log_path)[0] for p in peers]
-
-
 def make_pair(tmp_path: Path, options=FAST, delay: float = 0.0, clock=MONOTONIC):
     opts = PeerOptions(link=options.link, reconnect_every=options.reconnect_every, linger=options.linger,
                        claim_after=options.claim_after, move_delay=delay)
@@ -94,15 +90,6 @@ async def start_host(host: Peer, accept=None) -> tuple[asyncio.Task, int]:
     while "port" not in host.files.meta:
         await asyncio.sleep(0.01)
     return task, host.files.meta["port"]
-
-
-def assert_finished_alike(host: Peer, guest: Peer) -> None:
-    a, b = logs_of(host, guest)
-    assert a == b and len(a) > 50
-    # the log replays on its own: every signature, move and fair step checks out
-    s = Session.replay(a, HOST_ID.public, Path(str(host.files.stem) + ".seed").read_bytes())
-    assert s.phase == Phase.OVER
-    assert open_entry(a[-1]).kind == "end"
 
 
 async def test_a_whole_game_over_tcp_ends_with_identical_logs_and_no_intruder_gets_in(tmp_path):

@@ -1,4 +1,4 @@
-"""Bounded before authentication (issue 15, point 5), over real TCP on 127.0.0.1.
+"""Bounded before authentication, over real TCP on 127.0.0.1.
 
 A listener serving invitations (the path every peer's listener takes:
 ``serve`` + ``host_connection``) holds at most 16 links that have not

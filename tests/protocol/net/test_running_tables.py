@@ -1,4 +1,4 @@
-"""Running tables on the LAN (issue 21): the players of a table that lets spectators watch advertise it.
+"""Running tables on the LAN: the players of a table that lets spectators watch advertise it.
 
 Real zeroconf on 127.0.0.1 only, fresh keys (other tests of this machine
 advertise on loopback too), real Peers over TCP.

@@ -1,4 +1,4 @@
-"""Spectators over TCP (issue 21, part 1): a peer watches a running table from the middle of the game.
+"""Spectators over TCP: a peer watches a running table from the middle of the game.
 
 It receives every signed entry, checks each one as a peer does (its own
 session, no seat), catches up from the start, and sees only what is public:

@@ -1,4 +1,4 @@
-"""A player of a 3-seat LAN table gone for good, in the app (issue 9): a computer takes the seat, or the game ends.
+"""A player of a 3-seat LAN table gone for good, in the app: a computer takes the seat, or the game ends.
 
 Real apps (Pilot), real sockets on 127.0.0.1 only. The claim time is the
 lobby's (its options' ``claim_after``, here two seconds, offered in the form

@@ -1,6 +1,6 @@
 """N-peer figures over a full mesh of Peers on 127.0.0.1.
 
-    .venv/bin/python -m lanterne.protocol.net.bench_npeer [--rounds 3] [--moves 150]
+    .venv/bin/python -m lanterne.protocol.net.bench_tables [--rounds 3] [--moves 150]
 
 * deal: a 4-peer Pandoria table, from the host's hello until the first
   seat's move: genesis, the first-player roll and the setup's table ops
@@ -52,7 +52,7 @@ async def _table(game: str, players: int, folder: Path, on_events) -> tuple[list
         await asyncio.sleep(0.005)
     for guest in peers[1:]:
         tasks.append(asyncio.create_task(guest.run_guest((LOCAL, host.port), [LOCAL], game=game)))
-        while len(host._joiners) < len(tasks) - 1 and not host._full.is_set():
+        while host.seated_joiners() < len(tasks) - 1 and not host.seating.full.is_set():
             await asyncio.sleep(0.005)
     return peers, tasks
 
