@@ -22,6 +22,8 @@ TYPED = [
     "lanterne.protocol.net.clock", "lanterne.protocol.net.presence", "lanterne.protocol.net.linkset",
     "lanterne.protocol.net.chat", "lanterne.protocol.net.tablechat", "lanterne.protocol.net.handshake",
     "lanterne.protocol.net.transport", "lanterne.protocol.net.events", "lanterne.protocol.net.files",
+    "lanterne.protocol.fair", "lanterne.protocol.fuzz", "lanterne.protocol.net.online",
+    "lanterne.protocol.net.bench", "lanterne.protocol.net.bench_npeer",
 ]
 """Packages (every module in them) and modules that type-check; the rest of protocol/ is on its way."""
 
