@@ -450,7 +450,7 @@ class _Stopped(Exception):
     pass
 
 
-def _alarm(signum, frame):
+def _alarm(_signum: int, _frame: object) -> None:
     raise _Stopped()
 
 

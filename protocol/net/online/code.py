@@ -218,7 +218,7 @@ class Wormhole:
     async def __aenter__(self) -> "Wormhole":
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *_exc: object) -> None:
         await self.close()
 
 

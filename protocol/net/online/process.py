@@ -77,13 +77,13 @@ class Pipe(Protocol):
     made here go through these views (:func:`pipe`, :data:`loop`).
     """
 
-    def write(self, data: bytes) -> None: ...
+    def write(self, data: bytes, /) -> None: ...
     def loseConnection(self) -> None: ...
-    def registerProducer(self, producer: object, streaming: bool) -> None: ...
+    def registerProducer(self, _producer: object, _streaming: bool, /) -> None: ...
 
 
 class TCPPipe(Pipe, Protocol):
-    def setTcpNoDelay(self, enabled: bool) -> None: ...
+    def setTcpNoDelay(self, _enabled: bool, /) -> None: ...
 
 
 class Loop(Protocol):
@@ -91,9 +91,8 @@ class Loop(Protocol):
 
     running: bool
 
-    def callLater(self, delay: float, call: Callable[[], object]) -> object: ...
+    def callLater(self, _delay: float, _call: Callable[[], object], /) -> object: ...
     def stop(self) -> None: ...
-    def run(self, installSignalHandlers: bool = True) -> None: ...
 
 
 loop = cast(Loop, reactor)
@@ -190,7 +189,7 @@ class Subchannels(protocol.Factory):
     def __init__(self, session: "Session"):
         self.session = session
 
-    def buildProtocol(self, addr) -> SubchannelEnd:
+    def buildProtocol(self, _addr: object) -> SubchannelEnd:
         return SubchannelEnd(self.session)
 
 
@@ -227,7 +226,7 @@ class Offer(protocol.Factory):
         self.token = os.urandom(control.TOKEN_BYTES)
         self.port = None
 
-    def buildProtocol(self, addr) -> LocalEnd:
+    def buildProtocol(self, _addr: object) -> LocalEnd:
         return LocalEnd(self)
 
     def take(self, local: LocalEnd, token: bytes) -> bool:
@@ -364,7 +363,8 @@ def stop() -> None:
 def main() -> None:
     without_nagle()
     stdio.StandardIO(Control())
-    loop.run(installSignalHandlers=False)
+    # IReactorCore.run declares no installSignalHandlers, which every reactor's run takes
+    reactor.run(installSignalHandlers=False)  # type: ignore[call-arg,misc]
     sys.stdout.flush()
 
 
