@@ -72,7 +72,7 @@ def table_stem(secret: bytes, name: str, guests: int) -> str:
 
     idents = [Identity.from_seed(seat_secrets(secret, i)[0]) for i in range(guests + 1)]
     probe = Session(idents[0], host=True, name=name, seed=seat_secrets(secret, 0)[1],
-                    guests=[g.public for g in idents[1:]] if guests > 1 else None)
+                    guests=[g.public for g in idents[1:]])
     probe.start()
     return hashlib.sha256(probe.chain[0].raw).hexdigest()[:16]
 
@@ -198,9 +198,9 @@ class RecordedGame(PlayedHere):
                                "bot": (list(bots)[i] if i < len(bots) else None)} for i in range(n)],
                     "moves": 0, "over": False}
             store = self._queued(self.files.store(secret, meta))
-            guests = [g.public for g in idents[1:]] if n > 2 else None
+            guests = [g.public for g in idents[1:]]
             self.sessions = [Session(idents[i], host=i == 0, name=names[i], game=game if i == 0 else None,
-                                     players=n, variant=variant, seed=seeds[i], store=store if i == 0 else None,
+                                     variant=variant, seed=seeds[i], store=store if i == 0 else None,
                                      guests=guests if i == 0 else None)
                              for i in range(n)]
             self.pipe = Pipe(self.sessions)

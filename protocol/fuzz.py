@@ -54,7 +54,7 @@ from lanterne.protocol.log import ENVELOPE_DOMAIN, MAGIC, Entry, LogFormatError,
 from lanterne.protocol.memory import make_sessions, play
 from lanterne.protocol.net.framing import DATA, DEFAULT_MAX_FRAME, PREFACE, FrameDecoder, FrameError, Opener, Sealer, encode_frame
 from lanterne.protocol.net.handshake import (NOISE_PROTOCOL, SCHEMAS as HANDSHAKE_SCHEMAS, STATIC_DOMAIN, Handshake,
-                                    decode as decode_handshake)
+                                             HandshakeError, decode as decode_handshake, run_locally)
 from lanterne.protocol.session import Session
 from lanterne.protocol.verify import verify_entries
 from lanterne.protocol.wire import ProtocolError, pack
@@ -75,6 +75,13 @@ def games(game_id: str) -> Game:
     from lanterne.engines.registry import get_game
 
     return HIGHCARD if game_id == HIGHCARD.id else get_game(game_id)
+
+
+def _sent(message: bytes | None) -> bytes:
+    """A handshake message the side in hand sends at this step."""
+    if message is None:
+        raise HandshakeError("handshake: no message where the step sends one")
+    return message
 
 
 # --------------------------------------------------------------------------- mutations
@@ -109,13 +116,13 @@ def mutate_value(rng: random.Random, value: Any) -> Any:
             out[rng.choice(["x", key + "?", "evidence", "seat", "seats"])] = random_value(rng)
         return out
     if isinstance(value, list) and value and rng.random() < 0.8:
-        out = list(value)
-        i = rng.randrange(len(out))
+        items = list(value)
+        i = rng.randrange(len(items))
         if rng.random() < 0.7:
-            out[i] = mutate_value(rng, out[i]) if rng.random() < 0.5 else random_value(rng)
+            items[i] = mutate_value(rng, items[i]) if rng.random() < 0.5 else random_value(rng)
         else:
-            del out[i]
-        return out
+            del items[i]
+        return items
     return random_value(rng)
 
 
@@ -168,8 +175,8 @@ class Played:
 def play_game(game_id: str, seed: int) -> Played:
     sessions = make_sessions(games(game_id), 2, f"fuzz/{game_id}/{seed}", games=games, on_gone="computer")
     play(sessions, [RandomBot(f"{seed}/{i}") for i in range(len(sessions))])
-    return Played(game_id, [e.raw for e in sessions[0].chain], {s.public: s.identity for s in sessions},
-                  {s.public: s.seed for s in sessions})
+    signers = {s.public: s.identity for s in sessions if s.identity is not None}     # (every memory seat signs)
+    return Played(game_id, [e.raw for e in sessions[0].chain], signers, {s.public: s.seed for s in sessions})
 
 
 @dataclass
@@ -217,7 +224,7 @@ class Fuzzer:
             self.logs += [p for p in self.corpus if len(p.raws) <= 200]
         hs_a, hs_b = Identity.from_seed(b"fuzz/a"), Identity.from_seed(b"fuzz/b")
         self.hs_ids = (hs_a, hs_b)
-        opening = Handshake(hs_a, "Al").opening()
+        opening = _sent(Handshake(hs_a, "Al").opening())
         self.frames = [PREFACE + encode_frame(0, opening) + encode_frame(1, b"ping") + encode_frame(3, b"bye"),
                        PREFACE + encode_frame(0, self.corpus[0].raws[5]) + encode_frame(2, b"")]
 
@@ -291,26 +298,18 @@ class Fuzzer:
             return self._noise_payload(step)
         return self._records()
 
-    def _honest(self) -> tuple[Handshake, Handshake, list[bytes]]:
-        me, other = self.hs_ids
-        initiator, responder = Handshake(me, "Al"), Handshake(other, "Bea", initiator=False)
-        m1 = initiator.opening()
-        m2 = responder.receive(m1)
-        m3 = initiator.receive(m2)
-        return initiator, responder, [m1, m2, m3]
-
     def _noise_bytes(self, step: int) -> tuple[bytes, Callable[[], Any]]:
         rng = self.rng
         me, other = self.hs_ids
         if step == 1:
-            message = mutate_bytes(rng, Handshake(other, "Bea").opening())
+            message = mutate_bytes(rng, _sent(Handshake(other, "Bea").opening()))
             return message, lambda: Handshake(me, "Al", initiator=False).receive(message)
         if step == 2:
             victim, peer = Handshake(me, "Al"), Handshake(other, "Bea", initiator=False)
-            message = mutate_bytes(rng, peer.receive(victim.opening()))
+            message = mutate_bytes(rng, _sent(peer.receive(_sent(victim.opening()))))
         else:
             peer, victim = Handshake(other, "Bea"), Handshake(me, "Al", initiator=False)
-            message = mutate_bytes(rng, peer.receive(victim.receive(peer.opening())))
+            message = mutate_bytes(rng, _sent(peer.receive(_sent(victim.receive(_sent(peer.opening()))))))
 
         def run() -> None:
             victim.receive(message)
@@ -341,13 +340,13 @@ class Fuzzer:
             raw.set_as_responder()
             raw.start_handshake()
             victim = Handshake(me, "Al", expect=other.public if rng.random() < 0.3 else None)
-            raw.read_message(victim.opening())
+            raw.read_message(_sent(victim.opening()))
             message = bytes(raw.write_message(payload))
         else:
             raw.set_as_initiator()
             raw.start_handshake()
             victim = Handshake(me, "Al", initiator=False)
-            raw.read_message(victim.receive(bytes(raw.write_message(b""))))
+            raw.read_message(_sent(victim.receive(bytes(raw.write_message(b"")))))
             message = bytes(raw.write_message(payload))
 
         def run() -> None:
@@ -356,8 +355,9 @@ class Fuzzer:
 
     def _records(self) -> tuple[bytes, Callable[[], Any]]:
         rng = self.rng
-        initiator, responder, (_, _, m3) = self._honest()
-        responder.receive(m3)
+        me, other = self.hs_ids
+        initiator, responder = Handshake(me, "Al"), Handshake(other, "Bea", initiator=False)
+        run_locally(initiator, responder)
         sealer = Sealer(initiator.send_cipher)
         good = [sealer.seal(DATA, rng.randbytes(rng.choice([0, 5, 300]))) for _ in range(3)]
         records = [FrameDecoder(expect_preface=False).feed(g)[0].payload for g in good]
@@ -450,7 +450,7 @@ class _Stopped(Exception):
     pass
 
 
-def _alarm(signum, frame):
+def _alarm(_signum: int, _frame: object) -> None:
     raise _Stopped()
 
 

@@ -158,7 +158,7 @@ class LogWriter:
     def __enter__(self) -> "LogWriter":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.close()
 
 

@@ -182,8 +182,6 @@ def make_sessions(game: Game, players: int, seed: str, *, variant: str = "standa
     for i, ident in enumerate(idents):
         sess_seed = Identity.from_seed(f"{seed}/seed/{i}".encode()).public  # 32 bytes, deterministic
         out.append(Session(ident, host=i == 0, name=f"bot{i + 1}", game=game if i == 0 else None,
-                           players=players, variant=variant, seed=sess_seed,
-                           store=stores[i] if stores else None, games=games,
-                           guests=[g.public for g in idents[1:]] if i == 0 and players > 2 else None,
-                           on_gone=on_gone))
+                           variant=variant, seed=sess_seed, store=stores[i] if stores else None, games=games,
+                           guests=[g.public for g in idents[1:]] if i == 0 else None, on_gone=on_gone))
     return out

@@ -26,6 +26,8 @@ TYPED = [
     "lanterne.protocol.net.peer", "lanterne.protocol.net.seating", "lanterne.protocol.net.mesh",
     "lanterne.protocol.net.computers", "lanterne.protocol.net.options", "lanterne.protocol.net.watchers",
     "lanterne.protocol.net.invite", "lanterne.protocol.net.discovery", "lanterne.protocol.net.framing",
+    "lanterne.protocol.fair", "lanterne.protocol.fuzz", "lanterne.protocol.net.online",
+    "lanterne.protocol.net.bench", "lanterne.protocol.net.bench_tables",
 ]
 """Packages (every module in them) and modules that type-check; the rest of protocol/ is on its way."""
 

@@ -29,7 +29,7 @@ class _Pass:
     step: int
     seat: int
     points: list[bytes]
-    commits: list[bytes] | None
+    commits: list[bytes]                          # empty for a shuffle that carries none
 
 
 @dataclass
@@ -138,7 +138,7 @@ class Auditor:
             return f"relock of deck {number} out of order"
         if len(body["points"]) != deck.size:
             return f"relock of deck {number} has {len(body['points'])} cards, not {deck.size}"
-        deck.relocks.append(_Pass(step, seat, list(body["points"]), None))
+        deck.relocks.append(_Pass(step, seat, list(body["points"]), []))
         return self._soundness(deck.relocks[-1], f"relock of deck {number}")
 
     def _feed_shuffle(self, step: int, seat: int, body: dict) -> str | None:
@@ -159,7 +159,7 @@ class Auditor:
         last = seat == self.players - 1
         if last != ("commits" in body) or (last and len(body["commits"]) != deck.size):
             return f"shuffle of deck {number} " + ("lacks its" if last else "must not carry") + " key commitments"
-        deck.shuffles.append(_Pass(step, seat, list(body["points"]), body.get("commits")))
+        deck.shuffles.append(_Pass(step, seat, list(body["points"]), list(body.get("commits", []))))
         return self._soundness(deck.shuffles[-1], f"shuffle of deck {number}")
 
     def _feed_rekey(self, step: int, seat: int, body: dict) -> str | None:
@@ -280,6 +280,7 @@ class Auditor:
                 expect = [g.lock(k if unlock is None else g.scalar_mul(k, unlock), inp[p])
                           for k, p in zip(keys, perm)]
             else:
+                assert lock is not None     # (checked: every seat but the last reveals one)
                 expect = [g.lock(lock, inp[p]) for p in perm]
             if expect != done.points:
                 return (f"step {done.step}: {_who(seat)}'s shuffle of deck {d} does not match its lock and "
@@ -290,6 +291,7 @@ class Auditor:
         elif not last and seat < len(deck.rekeys):
             done = deck.rekeys[seat]
             inp = deck.shuffles[-1].points if seat == 0 else deck.rekeys[seat - 1].points
+            assert lock is not None         # (checked: every seat but the last reveals one)
             unlock = g.scalar_inv(lock if swap is None else g.scalar_mul(lock, swap))
             expect = [g.lock(g.scalar_mul(k, unlock), p) for k, p in zip(keys, inp)]
             if expect != done.points:
@@ -321,8 +323,9 @@ class Auditor:
                 perm = finals[seat]["decks"][deck.number]["perm"]
                 order = [order[p] for p in perm]
             for pos, index in enumerate(order):
-                if pile[index] is not None:
-                    opened[(deck.number, pos)] = pile[index]
+                card = pile[index]
+                if card is not None:
+                    opened[(deck.number, pos)] = card
         out: list[Problem] = []
         for step, seat, d, pos, ident in self.claims:
             actual = opened.get((d, pos))

@@ -13,21 +13,23 @@ import msgpack
 
 from lanterne.engines.core import State, TableOp, canonical_pack
 
-from .table import FairTable
+from .group import Entropy
+from .table import FairError, FairTable
 
 Tamper = Callable[[int, str, dict], dict]
 
 
-def seeded_entropy(seed: bytes | str | int) -> Callable[[int], bytes]:
-    """A deterministic entropy source (SHA-256 in counter mode) for tests and selfplay."""
+def seeded_entropy(seed: object) -> Entropy:
+    """A deterministic entropy source (SHA-256 in counter mode over ``repr(seed)``) for tests and selfplay."""
     key = hashlib.sha256(repr(seed).encode()).digest()
-    state = {"counter": 0, "buffer": b""}
+    counter, buffer = 0, b""
 
     def entropy(n: int) -> bytes:
-        while len(state["buffer"]) < n:
-            state["buffer"] += hashlib.sha256(key + state["counter"].to_bytes(8, "big")).digest()
-            state["counter"] += 1
-        out, state["buffer"] = state["buffer"][:n], state["buffer"][n:]
+        nonlocal counter, buffer
+        while len(buffer) < n:
+            buffer += hashlib.sha256(key + counter.to_bytes(8, "big")).digest()
+            counter += 1
+        out, buffer = buffer[:n], buffer[n:]
         return out
 
     return entropy
@@ -55,14 +57,14 @@ def run_op(tables: list[FairTable], op: TableOp, views: Sequence[State],
         received = wire(body)
         if log is not None:
             log.append((author, kind, received))
-        for table in tables:
-            if table.seat != author:
+        for seat, table in enumerate(tables):
+            if seat != author:
                 if table.expected() != author:
-                    raise AssertionError(f"seat {table.seat + 1} expects seat {table.expected()}, not {author}")
+                    raise AssertionError(f"seat {seat + 1} expects seat {table.expected()}, not {author}")
                 table.consume(author, kind, received)
-    for table in tables:
+    for seat, table in enumerate(tables):
         if table.expected() is not None:
-            raise AssertionError(f"seat {table.seat + 1} still expects a step")
+            raise AssertionError(f"seat {seat + 1} still expects a step")
     return [table.outcome() for table in tables]
 
 
@@ -108,7 +110,8 @@ class LocalTables:
 
     def play(self, seat: int, slots: Sequence[int], ids: Sequence[int] | None = None) -> None:
         """``seat`` plays hidden cards, claiming ``ids`` (default: the truth), with its proof."""
-        ids = list(ids) if ids is not None else [self.views[seat].cards.ids[s] for s in slots]
+        if ids is None:
+            ids = [self._known(seat, s) for s in slots]
         proof = wire(self.tables[seat].prove(slots))
         self.log.append((seat, "fair_claim", {"slots": list(slots), "ids": ids, "proof": proof}))
         for table in self.tables:
@@ -118,14 +121,17 @@ class LocalTables:
             for slot, ident in zip(slots, ids):
                 view.cards.claim(slot, ident, seat)
 
+    def _known(self, seat: int, slot: int) -> int:
+        ident = self.views[seat].cards.ids[slot]
+        if ident is None:
+            raise FairError(f"seat {seat + 1} does not know the card in slot {slot}")
+        return ident
+
     def finish(self) -> dict[int, dict]:
         """Every seat's final reveal, consumed by every other seat; the finals by seat."""
-        finals = {}
-        for table in self.tables:
-            _, body = table.final_reveal()
-            finals[table.seat] = wire(body)
-        for table in self.tables:
+        finals = {seat: wire(table.final_reveal()[1]) for seat, table in enumerate(self.tables)}
+        for me, table in enumerate(self.tables):
             for seat, body in finals.items():
-                if seat != table.seat:
+                if seat != me:
                     table.consume_final(seat, body)
         return finals

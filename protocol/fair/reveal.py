@@ -107,7 +107,7 @@ class RevealedTable:
     # The driving interface (as FairTable's)
 
     def begin(self, op: TableOp, view: State) -> None:
-        if self._steps:
+        if self._steps and self._op is not None:
             raise FairError(f"the table is still resolving a {self._op.kind}")
         if self._finals:
             raise FairError("the game's secrets are revealed; no more table operations")
@@ -228,6 +228,7 @@ class RevealedTable:
 
     def _make_relock(self, seat: int, deck: _Deck) -> dict:
         swap = deck.swaps[seat]
+        assert swap is not None     # (every seat draws one when the pile has hidden slots, the only piles relocked)
         factors = [swap] * len(deck.slots)
         for j, (d, pos) in deck.origin.items():
             factors[j] = g.scalar_mul(swap, g.scalar_inv(self._decks[d].keys[seat][pos]))
@@ -244,11 +245,14 @@ class RevealedTable:
             body["points"] = [g.lock(k if unlock is None else g.scalar_mul(k, unlock), inp[p])
                               for k, p in zip(deck.keys[seat], perm)]
         else:
-            body["points"] = [g.lock(deck.locks[seat], inp[p]) for p in perm]
+            lock = deck.locks[seat]
+            assert lock is not None     # (every seat but the last draws one)
+            body["points"] = [g.lock(lock, inp[p]) for p in perm]
         return body
 
     def _make_rekey(self, seat: int, deck: _Deck) -> dict:
         lock, swap = deck.locks[seat], deck.swaps[seat]
+        assert lock is not None         # (the last seat, which draws none, does not rekey)
         unlock = g.scalar_inv(lock if swap is None else g.scalar_mul(lock, swap))
         return {"deck": deck.number, "commits": self._commits(seat, deck),
                 "points": [g.lock(g.scalar_mul(k, unlock), p) for k, p in zip(deck.keys[seat], deck.points)]}

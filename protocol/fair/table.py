@@ -41,7 +41,7 @@ end, when :meth:`final_reveal` secrets let everyone recompute every step
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Container, Protocol, Sequence
 
 from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
@@ -111,7 +111,7 @@ def check_slots(op: TableOp, view: State) -> None:
         raise FairError(f"{op.kind} names slot {bad[0]!r}, but the game has slots 0..{size - 1}")
 
 
-def check_pile(op: TableOp, view: State, where: dict) -> tuple[list[int], list[int]]:
+def check_pile(op: TableOp, view: State, where: Container[int]) -> tuple[list[int], list[int]]:
     """A pile about to be shuffled: the indexes of its hidden slots and its public cards, checked.
 
     Which slots every peer knows is public (the seen masks): all peers agree on it.
@@ -122,8 +122,9 @@ def check_pile(op: TableOp, view: State, where: dict) -> tuple[list[int], list[i
     if len(set(slots)) != len(slots):
         raise FairError(f"cannot shuffle pile {op.pile!r}: a slot appears twice")
     hidden = [j for j, s in enumerate(slots) if not view.cards.is_public(s)]
-    cards = [view.cards.ids[s] for j, s in enumerate(slots) if j not in hidden]
-    if None in cards or not all(g.is_ident(c) for c in cards) or len(set(cards)) != len(cards):
+    known = [view.cards.ids[s] for j, s in enumerate(slots) if j not in hidden]
+    cards = [c for c in known if c is not None]
+    if len(cards) != len(known) or not all(g.is_ident(c) for c in cards) or len(set(cards)) != len(cards):
         raise FairError(f"cannot shuffle pile {op.pile!r}: its public cards are not distinct 64-bit numbers")
     lost = [slots[j] for j in hidden if slots[j] not in where]
     if lost:
@@ -131,7 +132,21 @@ def check_pile(op: TableOp, view: State, where: dict) -> tuple[list[int], list[i
     return hidden, cards
 
 
-def plan_open(op: TableOp, view: State, where: dict, decks: dict, players: int) -> tuple[list, list]:
+class OpenedDeck(Protocol):
+    """What :func:`plan_open` reads of a deck: per position, the seats whose key is out."""
+
+    @property
+    def opened(self) -> Sequence[Container[int]]: ...
+
+
+OpenSlot = tuple[int, "tuple[int, int] | None", "int | None"]
+"""A slot a deal or reveal opens: (slot, (deck, position) or None, its public identity or None)."""
+Step = tuple[int, str, Any]
+"""A fair step still to come: (author seat, message kind, what the step works on)."""
+
+
+def plan_open(op: TableOp, view: State, where: dict[int, tuple[int, int]], decks: Sequence[OpenedDeck],
+              players: int) -> tuple[list[OpenSlot], list[Step]]:
     """A deal or reveal: the slots it opens and which seat must send which keys, in seat order.
 
     Returns ``(open, steps)``: ``open`` holds ``(slot, (deck, pos) or None, public id)``;
@@ -142,7 +157,7 @@ def plan_open(op: TableOp, view: State, where: dict, decks: dict, players: int) 
     if op.kind == DEAL and op.to is not None and not 0 <= op.to < players:
         raise FairError(f"cannot deal to seat {op.to + 1}: there are {players} seats")
     check_slots(op, view)
-    opened = []
+    opened: list[OpenSlot] = []
     for slot in op.slots:
         ref = where.get(slot)
         public = None
@@ -152,7 +167,7 @@ def plan_open(op: TableOp, view: State, where: dict, decks: dict, players: int) 
                 raise FairError(f"slot {slot} is in no fair deck and its card is unknown")
         opened.append((slot, ref, public))
     refs = [ref for _, ref, _ in opened if ref is not None]
-    steps = []
+    steps: list[Step] = []
     for seat in range(players):
         if op.face_down and seat == op.to:
             continue
@@ -183,20 +198,41 @@ class FairTable:
         self._decks: list[_Deck] = []
         self._where: dict[int, tuple[int, int]] = {}   # slot -> (deck, position)
         self._op: TableOp | None = None
-        self._steps: list[tuple[int, str, Any]] = []   # (author, kind, what) still to come
+        self._steps: list[Step] = []
         self._roll: _Roll | None = None
-        self._open: list[tuple[int, tuple[int, int] | None, int | None]] = []  # slot, ref, public id
+        self._open: list[OpenSlot] = []
         self._outcome: tuple | None = None
         self._finals: dict[int, dict] = {}
         self._audit = Auditor(self.game_id, players)
         self._step_no = 0
+
+    @property
+    def _me(self) -> int:
+        """Our seat, for what only a seat does (a watching table authors nothing)."""
+        if self.seat is None:
+            raise FairError("a watching table authors nothing")
+        return self.seat
+
+    @property
+    def _draw(self) -> g.Entropy:
+        """Where our secrets come from (a table that only consumes may have none)."""
+        if self._entropy is None:
+            raise FairError("this table has no entropy source to draw its secrets from")
+        return self._entropy
+
+    @property
+    def _die(self) -> _Roll:
+        """The roll being resolved."""
+        if self._roll is None:
+            raise FairError("no roll is being resolved")
+        return self._roll
 
     # ------------------------------------------------------------------
     # The driving interface
 
     def begin(self, op: TableOp, view: State) -> None:
         """Start resolving ``op`` (every peer, with its own view). Secrets are drawn now."""
-        if self._steps:
+        if self._steps and self._op is not None:
             raise FairError(f"the table is still resolving a {self._op.kind}")
         if len(self._finals):
             raise FairError("the game's secrets are revealed; no more table operations")
@@ -260,29 +296,29 @@ class FairTable:
     def _begin_roll(self, op: TableOp) -> None:
         if op.faces < 1:
             raise FairError(f"a die needs at least one face, not {op.faces}")
-        self._roll = _Roll(self._rolls, op.faces, b"" if self.seat is None else self._entropy(32))
+        self._roll = _Roll(self._rolls, op.faces, b"" if self.seat is None else self._draw(32))
         self._rolls += 1
         self._steps = ([(s, "fair_commit", None) for s in range(self.players)]
                        + [(s, "fair_open", None) for s in range(self.players)])
 
     def _make_commit(self, _: Any) -> dict:
-        r = self._roll
-        r.commits[self.seat] = g.die_commitment(self.game_id, r.number, self.seat, r.nonce)
-        return {"roll": r.number, "commit": r.commits[self.seat]}
+        r, me = self._die, self._me
+        r.commits[me] = g.die_commitment(self.game_id, r.number, me, r.nonce)
+        return {"roll": r.number, "commit": r.commits[me]}
 
     def _take_commit(self, seat: int, body: dict, _: Any) -> None:
-        r = self._roll
+        r = self._die
         if body["roll"] != r.number:
             raise CheatDetected(seat, f"{_who(seat)} committed to roll {body['roll']}, not roll {r.number}")
         r.commits[seat] = body["commit"]
 
     def _make_open(self, _: Any) -> dict:
-        r = self._roll
-        r.nonces[self.seat] = r.nonce
+        r = self._die
+        r.nonces[self._me] = r.nonce
         return {"roll": r.number, "nonce": r.nonce}
 
     def _take_open(self, seat: int, body: dict, _: Any) -> None:
-        r = self._roll
+        r = self._die
         if body["roll"] != r.number:
             raise CheatDetected(seat, f"{_who(seat)} opened roll {body['roll']}, not roll {r.number}")
         if g.die_commitment(self.game_id, r.number, seat, body["nonce"]) != r.commits[seat]:
@@ -314,14 +350,14 @@ class FairTable:
                      opened=[{} for _ in range(n)], known=[None] * n)
         if self.seat is not None:           # a watching table holds no secret
             if hidden:
-                deck.swap = g.random_scalar(self._entropy)
+                deck.swap = g.random_scalar(self._draw)
                 for j in hidden:
                     d, pos = self._where[slots[j]]
                     deck.old_keys[j] = self._decks[d].keys[pos]
             if self.seat != self.players - 1:
-                deck.lock = g.random_scalar(self._entropy)
-            deck.perm = g.random_permutation(self._entropy, n)
-            deck.keys = [g.random_scalar(self._entropy) for _ in range(n)]
+                deck.lock = g.random_scalar(self._draw)
+            deck.perm = g.random_permutation(self._draw, n)
+            deck.keys = [g.random_scalar(self._draw) for _ in range(n)]
         self._decks.append(deck)
         for pos, slot in enumerate(slots):
             self._where[slot] = (number, pos)
@@ -364,9 +400,11 @@ class FairTable:
             return out
         swap = deck.swap
         if kind == "fair_relock":           # positions stay: our old keys off, one new lock on
+            assert swap is not None         # (drawn for every deck that has hidden slots, the only ones relocked)
             unkey = {j: g.scalar_mul(swap, g.scalar_inv(k)) for j, k in deck.old_keys.items()}
             return [g.lock(unkey.get(j, swap), p) for j, p in enumerate(inp)]
         if kind == "fair_rekey":
+            assert deck.lock is not None    # (the last seat, which holds no lock, does not rekey)
             unlock = g.scalar_inv(deck.lock if swap is None else g.scalar_mul(deck.lock, swap))
             return [g.lock(g.scalar_mul(k, unlock), p) for k, p in zip(deck.keys, inp)]
         if deck.lock is None:               # the last seat: one key per position right away
@@ -407,9 +445,9 @@ class FairTable:
         self._take_commits(seat, body, deck)
 
     def _commit_keys(self, deck: _Deck) -> list[bytes]:
-        commits = [g.key_commitment(self.game_id, deck.number, self.seat, pos, k)
-                   for pos, k in enumerate(deck.keys)]
-        deck.commits[self.seat] = commits
+        me = self._me
+        commits = [g.key_commitment(self.game_id, deck.number, me, pos, k) for pos, k in enumerate(deck.keys)]
+        deck.commits[me] = commits
         return commits
 
     def _take_points(self, seat: int, body: dict, deck: _Deck, what: str) -> None:
@@ -449,10 +487,10 @@ class FairTable:
         self._open, self._steps = plan_open(op, view, self._where, self._decks, self.players)
 
     def _make_keys(self, refs: list[tuple[int, int]]) -> dict:
-        keys = []
+        keys, me = [], self._me
         for d, pos in refs:
             deck = self._decks[d]
-            deck.opened[pos][self.seat] = deck.keys[pos]
+            deck.opened[pos][me] = deck.keys[pos]
             keys.append(deck.keys[pos])
         return {"decks": [d for d, _ in refs], "pos": [p for _, p in refs], "keys": keys}
 
@@ -501,7 +539,7 @@ class FairTable:
             return
         op = self._op
         if op.kind == ROLL:
-            r = self._roll
+            r = self._die
             value = g.roll_value(self.game_id, r.number, r.faces, [r.nonces[s] for s in range(self.players)])
             self._outcome = (ROLL, value)
         elif op.kind == SHUFFLE:

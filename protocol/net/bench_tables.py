@@ -82,7 +82,9 @@ async def deal_once(game: str = "pandoria", players: int = 4) -> tuple[float, in
         hello = time.perf_counter()
         peers, tasks = await _table(game, players, Path(folder), seen)
         await asyncio.wait_for(done.wait(), 300)
-        entries = next(e.seq for e in peers[0].session.chain if e.kind == "move")
+        session = peers[0].session
+        assert session is not None      # (a move was seen, so the game is under way)
+        entries = next(e.seq for e in session.chain if e.kind == "move")
         await _stop(tasks)
     return marks["move"] - hello, entries
 

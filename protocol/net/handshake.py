@@ -45,7 +45,7 @@ from noise import exceptions as noise_errors
 from lanterne.protocol import identity as ids
 from lanterne.protocol import wire
 
-from .framing import NOISE_MAX, PREFACE
+from .framing import NOISE_MAX, PREFACE, _Cipher
 
 NET_VERSION = 2
 """2: Noise XX and encrypted records (1 was a plaintext key proof)."""
@@ -155,8 +155,7 @@ class Handshake:
         self.initiator = initiator
         self.peer: PeerIdentity | None = None
         self.done = False
-        self.send_cipher = None
-        self.recv_cipher = None
+        self._ciphers: tuple[_Cipher, _Cipher] | None = None
         self.handshake_hash: bytes = b""
         self._failed: HandshakeError | None = None
         private = static if static is not None else X25519PrivateKey.generate().private_bytes_raw()
@@ -239,8 +238,7 @@ class Handshake:
 
     def _finish(self) -> None:
         protocol = self._noise.noise_protocol
-        self.send_cipher = protocol.cipher_state_encrypt
-        self.recv_cipher = protocol.cipher_state_decrypt
+        self._ciphers = (protocol.cipher_state_encrypt, protocol.cipher_state_decrypt)
         self.handshake_hash = bytes(protocol.handshake_hash)
         self.done = True
 
@@ -266,6 +264,21 @@ class Handshake:
         self.peer = PeerIdentity(key, clean_name(msg["name"]))
 
     @property
+    def send_cipher(self) -> _Cipher:
+        """The Noise cipher state we send with (a :class:`.framing.Sealer`'s), once :attr:`done`."""
+        return self._keys()[0]
+
+    @property
+    def recv_cipher(self) -> _Cipher:
+        """The Noise cipher state we receive with (an :class:`.framing.Opener`'s), once :attr:`done`."""
+        return self._keys()[1]
+
+    def _keys(self) -> tuple[_Cipher, _Cipher]:
+        if self._ciphers is None:
+            raise HandshakeError("handshake: not done, so there are no link keys yet")
+        return self._ciphers
+
+    @property
     def remote_static(self) -> bytes | None:
         """The peer's Noise static public key, once the handshake authenticated it."""
         rs = getattr(self._state, "rs", None)
@@ -276,3 +289,14 @@ class Handshake:
         if self.peer is None:
             raise HandshakeError("handshake: no peer yet")
         return ids.safety_code(self.me.public, self.peer.key)
+
+
+def run_locally(initiator: Handshake, responder: Handshake) -> tuple[bytes, bytes, bytes]:
+    """Both sides of one handshake in this process (benchmarks, fuzzing): its three Noise messages."""
+    m1 = initiator.opening()
+    m2 = responder.receive(m1) if m1 is not None else None
+    m3 = initiator.receive(m2) if m2 is not None else None
+    if m1 is None or m2 is None or m3 is None:
+        raise HandshakeError("handshake: run locally needs an initiator and a responder")
+    responder.receive(m3)
+    return m1, m2, m3

@@ -560,7 +560,7 @@ class Link:
     async def __aenter__(self) -> "Link":
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *_exc: object) -> None:
         await self.close()
 
 

@@ -1,13 +1,17 @@
 """The first two phases: everyone says hello, the host sets the table, each seat sends its genesis nonce.
 
 * ``hello``: the host (entry 0), then each guest: versions and display
-  name. A host that knows its guests from the lobby lists them in its hello
-  (then only they, in that order, may follow).
+  name. The host's hello lists its guests' keys; only they, in that order,
+  may follow, at every table size.
 * ``table``: the host names the game, variant, options and the seats (keys
-  in hello order), the on-gone policy and, with a guest list, the claim
-  time for everyone; the safety code of all keys is shown.
+  in hello order), the on-gone policy and its claim time, which is
+  everyone's; the safety code of all keys is shown.
 * ``genesis``: each seat in order sends a fresh nonce; the game id is
   SHA-256("lanterne/game-id/v1" || hash of the last genesis entry).
+
+Logs written before every host listed its guests (two seats, the guest
+whoever said hello first, each peer on its own claim time) are still read,
+in a replay only (:meth:`Seating.listed_guests`).
 """
 
 from __future__ import annotations
@@ -61,6 +65,8 @@ class Seating:
                                 f"{entry.body['versions']}, not {VERSION}", blame)
         if self.s.peers and "guests" in entry.body:
             raise ProtocolError(f"entry {entry.seq}: only the host lists the guests", blame)
+        if not self.s.peers and "guests" not in entry.body and self.s.writer.live:
+            raise ProtocolError(f"entry {entry.seq}: the host's hello lists no guests", blame)
         listed = self.listed_guests()
         if listed is not None and self.s.peers:
             k = len(self.s.peers) - 1
@@ -73,7 +79,11 @@ class Seating:
         self.after_hello()
 
     def listed_guests(self) -> list[bytes] | None:
-        """The guests named in the host's hello, in join order (None: first come, first seated)."""
+        """The guests named in the host's hello, in join order.
+
+        None before the hello, or in the replay of a log from before every host listed its guests: there
+        the first key that said hello after the host's holds the second (and last) seat.
+        """
         if not self.s.chain:
             return None
         return self.s.chain[0].body.get("guests")
@@ -83,7 +93,7 @@ class Seating:
         if self.s.host or not self.s.auto_join or self.s.public in self.s.roster.keys():
             return
         listed = self.listed_guests()
-        if listed is not None and (self.s.public not in listed or listed.index(self.s.public) != len(self.s.peers) - 1):
+        if listed is None or self.s.public not in listed or listed.index(self.s.public) != len(self.s.peers) - 1:
             return
         if self.s.writer.choose(self.s, HELLO, {"versions": [VERSION], "name": self.s.name}) is not None:
             self.after_hello_entry(self.s.chain[-1])
@@ -95,8 +105,6 @@ class Seating:
     def after_hello(self) -> None:
         """The host sets the table once every seat said hello."""
         game, players, variant, options = self.s.proposal
-        if self.s.guests:
-            players = len(self.s.guests) + 1
         if not (self.s.host and game is not None and len(self.s.peers) == players and self.s.phase == Phase.HELLO):
             return
         keys = self.s.roster.keys()
@@ -104,7 +112,7 @@ class Seating:
                                 "seats": keys, "names": [p.name for p in self.s.peers]}
         if self.s.on_gone != ON_GONE_END:     # the default is left out: older tables keep their bytes
             body["on_gone"] = self.s.on_gone
-        if self.s.guests and self.s.timeout is not None:  # a table seated from a lobby: one claim time for all
+        if self.s.timeout is not None:      # one claim time for all
             body["claim_ms"] = round(self.s.timeout * 1000)
         if self.s.move_clock is not None:
             body["move_ms"] = round(self.s.move_clock * 1000)

@@ -97,7 +97,7 @@ class Session:
     """The group classes (a verifier that knows every seat's seed reads genesis and play its own way)."""
 
     def __init__(self, identity: ids.Identity | None, *, host: bool, name: str = "",
-                 game: Game | None = None, players: int = 2, variant: str = "standard",
+                 game: Game | None = None, variant: str = "standard",
                  options: dict | None = None, seed: bytes | None = None,
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
@@ -107,7 +107,9 @@ class Session:
         if key is None:
             raise ValueError("a session needs an identity (or a public key to replay)")
         if host and game is not None:
-            game.check_options(len(guests) + 1 if guests else players, variant)   # a local mistake: RulesError
+            if not guests:
+                raise ValueError("a host names its guests (their keys, in seat order)")
+            game.check_options(len(guests) + 1, variant)   # a local mistake: RulesError
         if on_gone not in ON_GONE:
             raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
         self._wire(SessionState(identity, key, host=host, name=name,
@@ -115,7 +117,7 @@ class Session:
                                 writer=LiveWriter(store), auto_join=auto_join,
                                 guests=list(guests) if guests else None,
                                 terms=Terms(None, variant, {}, on_gone, spectators), clocks=Clocks(timeout, move_clock),
-                                proposal=(game, players, variant, dict(options or {}))))
+                                proposal=(game, len(guests) + 1 if guests else 0, variant, dict(options or {}))))
         self.replayed_events: list = []
         """What a replay with ``keep_events`` said, in order."""
 
@@ -341,14 +343,15 @@ class Session:
         """Restart after a crash: replay our own log, then go on live (with ``seed`` kept aside).
 
         A host restarted before its table was written needs its proposal again
-        (``game``, ``players``, ``variant``, ``options``).
+        (``game``, ``variant``, ``options``; the seats are its hello's guests and itself, or
+        ``players`` for a log from before every host listed its guests).
         """
         s = cls.replay(raws, identity.public, seed, games=games, identity=identity)
         s.writer, s.auto_join, s.name = LiveWriter(store), True, name
         if not s.claim_signed:      # a restart keeps the table's signed claim time, not its own setting
             s.timeout = timeout
-        s.state.proposal = (game, players, variant, dict(options or {}))
         s.guests = list(guests) if guests else s.seating.listed_guests() if s.host else None
+        s.state.proposal = (game, len(s.guests) + 1 if s.guests else players, variant, dict(options or {}))
         if not s.host and s.phase == Phase.HELLO and s.chain:
             s.seating.maybe_join()
             s.seating.after_hello()

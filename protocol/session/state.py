@@ -79,7 +79,7 @@ class SessionState:
         self.writer = writer
         self.auto_join = auto_join
         self.guests = guests
-        """The host's list of guest keys in join order (known from the lobby); None: first come."""
+        """The host's list of guest keys in join order (a guest's: None)."""
         self.terms = terms
         """The game and its rules for this table (the host's proposal until the table is signed)."""
         self.clocks = clocks

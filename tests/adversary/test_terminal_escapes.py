@@ -117,8 +117,9 @@ def test_verify_and_log_show_print_a_hostile_resignation_printable(tmp_path):
     """A seat that resigns with escapes in its own signed abort: a tester's terminal stays its own."""
     game = get_game("pagode")
     chains: list[list[bytes]] = [[], []]
-    sessions = [Session(Identity.from_seed(f"esc/{i}".encode()), host=i == 0, name=("Ann", EVIL)[i],
-                        game=game if i == 0 else None, players=2,
+    ids = [Identity.from_seed(f"esc/{i}".encode()) for i in range(2)]
+    sessions = [Session(ids[i], host=i == 0, name=("Ann", EVIL)[i], game=game if i == 0 else None,
+                        guests=[ids[1].public] if i == 0 else None,
                         seed=Identity.from_seed(f"esc/seed/{i}".encode()).public, store=chains[i].append)
                 for i in range(2)]
     moves = []

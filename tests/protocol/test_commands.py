@@ -60,10 +60,11 @@ def test_verify_names_the_first_bad_entry(pagode_logs, tmp_path, capsys):
 
 def test_verify_cut_log_is_invalid(pagode_logs, tmp_path, capsys):
     data = pagode_logs[0].read_bytes()
-    raws, _ = parse_log(data[: len(data) // 2])
+    raws, tail = parse_log(data[: len(data) // 2])
+    cut = len(data) // 2 - tail + 3                     # three bytes into the entry the half falls in
     path = tmp_path / "cut.lanterne"
-    path.write_bytes(data[: len(data) // 2])
-    assert parse_log(path.read_bytes())[1] > 0          # cut inside an entry
+    path.write_bytes(data[:cut])
+    assert parse_log(path.read_bytes())[1] == 3         # cut inside an entry
     assert main(["verify", str(path)]) == 1
     assert f"INVALID: entry {len(raws)}" in capsys.readouterr().out
 

@@ -183,6 +183,25 @@ def test_guests_listed_by_the_host_join_in_that_order():
     assert host.over and "not the guest the host expects" in host.result.reason
 
 
+def test_every_host_lists_its_guests_and_a_hello_without_the_list_is_read_in_a_replay_only():
+    """Two seats too: the host's hello names its guest. A log from before (the guest was whoever said
+    hello first) still replays; live, such a hello is refused."""
+    from pathlib import Path
+
+    from lanterne.protocol.log import open_entry
+
+    host, guest = highcard_sessions(2, seed="listed")
+    host.start()
+    assert host.chain[0].body["guests"] == [guest.public]
+    raws, _ = read_log(Path(__file__).parent / "logs" / "pueblo-seed1.log")
+    old_hello = open_entry(raws[0])
+    assert "guests" not in old_hello.body
+    replayed = Session.replay(raws[:3], old_hello.author, bytes(32))      # both hellos and the table
+    assert len(replayed.seats) == 2
+    with pytest.raises(ProtocolError, match="lists no guests"):
+        guest.receive(old_hello, sender=old_hello.author, on_error="raise")
+
+
 def test_a_table_that_cannot_be_played_is_refused_before_it_enters_the_chain():
     from lanterne.protocol.log import seal
 
@@ -205,7 +224,8 @@ def test_a_host_proposing_an_impossible_game_is_told_at_once():
     from lanterne.protocol.identity import Identity
 
     with pytest.raises(RulesError):
-        Session(Identity.from_seed(b"h"), host=True, game=HIGHCARD, players=7)
+        Session(Identity.from_seed(b"h"), host=True, game=HIGHCARD,
+                guests=[Identity.from_seed(bytes([i])).public for i in range(6)])
 
 
 def test_each_table_a_host_opens_has_its_own_table_id():
@@ -220,7 +240,8 @@ def test_each_table_a_host_opens_has_its_own_table_id():
     me = Identity.from_seed(b"one host")
     first_entries = set()
     for _ in range(3):
-        host = Session(me, host=True, name="H", game=get_game("pueblo"), players=2, seed=os.urandom(32))
+        host = Session(me, host=True, name="H", game=get_game("pueblo"), guests=[Identity.from_seed(b"g").public],
+                       seed=os.urandom(32))
         host.start()
         first_entries.add(hashlib.sha256(host.chain[0].raw).digest())
     assert len(first_entries) == 3

@@ -3,12 +3,18 @@
 ``tests/protocol/logs/`` holds, per game, one signed log written by
 ``lanterne selfplay GAME --net memory --seed 1`` (seat 1's file, random
 bots, 2 players), its moves in notation and the open-table record of the same
-seed (``<game>-seed1.txt``). They were written before the engines were
-re-laid out and must never change: a refactor that changes one
-legal-action order, one notation, one digest or one table draw fails here.
+seed (``<game>-seed1.txt``). They must never change: every log must replay
+and verify, so a refactor that changes one legal-action order, one notation,
+one digest or one table draw fails here.
 
-Regenerate only for a deliberate rule change, and say so in the commit:
-``.venv/bin/python -m tests.protocol.test_stored_logs`` rewrites them.
+The logs of the first four games were written before every host listed its
+guests (the guest was whoever said hello first, and the table signed no
+claim time): they are the proof that such logs still replay and verify, so
+they are never rewritten. A log in today's form (a game added since) must
+also be what the same seed writes today, byte for byte.
+
+``.venv/bin/python -m tests.protocol.test_stored_logs GAME`` writes the
+files of a game that has none yet.
 """
 
 from __future__ import annotations
@@ -21,10 +27,10 @@ import pytest
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import OpenTable, play_out
 from lanterne.engines.registry import GAMES, get_game
-from lanterne.protocol.log import MAGIC, open_entry, read_log
+from lanterne.protocol.log import MAGIC, open_entry, parse_log, read_log
 from lanterne.protocol.memory import make_sessions, play
 from lanterne.protocol.session import Moved, Session
-from lanterne.protocol.verify import verify_file
+from lanterne.protocol.verify import verify_entries, verify_file
 
 LOGS = Path(__file__).parent / "logs"
 SEED = "1/0"    # what `selfplay --seed 1` gives its first game
@@ -65,9 +71,28 @@ def _seed_of_first_seat(raws: list[bytes]) -> bytes:
     return next(e.body["seed"] for e in map(open_entry, raws) if e.kind == "end" and e.author == key)
 
 
+def lists_its_guests(raws: list[bytes]) -> bool:
+    """Whether the log's host hello lists its guests (today's form)."""
+    return "guests" in open_entry(raws[0]).body
+
+
 @pytest.mark.parametrize("game_id", list(GAMES))
-def test_the_same_seed_writes_the_stored_log_byte_for_byte(game_id):
-    assert signed_log(game_id) == (LOGS / f"{game_id}-seed1.log").read_bytes()
+def test_the_same_seed_writes_a_log_in_todays_form_that_verifies(game_id):
+    written = signed_log(game_id)
+    raws, tail = parse_log(written)
+    assert lists_its_guests(raws) and tail == 0
+    report = verify_entries(raws)
+    assert report.ok and report.result == "over", report
+    stored = (LOGS / f"{game_id}-seed1.log").read_bytes()
+    if lists_its_guests(parse_log(stored)[0]):
+        assert written == stored
+
+
+def test_the_first_stored_logs_keep_the_seating_from_before_guest_lists():
+    """They are what proves such logs still replay (the test below): none may be rewritten in today's form."""
+    for game_id in ("pacal", "pagode", "pandoria", "pueblo"):
+        raws, _ = read_log(LOGS / f"{game_id}-seed1.log")
+        assert not lists_its_guests(raws)
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
@@ -80,8 +105,10 @@ def test_the_stored_log_verifies_and_replays_to_the_stored_moves(game_id):
     assert transcript(game_id, raws) == (LOGS / f"{game_id}-seed1.txt").read_text()
 
 
-if __name__ == "__main__":      # rewrite the stored files (a deliberate rule change only)
-    for gid in (sys.argv[1:] or GAMES):
+if __name__ == "__main__":      # the stored files of a game that has none yet
+    for gid in sys.argv[1:]:
+        if (LOGS / f"{gid}-seed1.log").exists():
+            sys.exit(f"{gid} has its stored log already; stored logs are never rewritten")
         data = signed_log(gid)
         (LOGS / f"{gid}-seed1.log").write_bytes(data)
         raws, _ = read_log(LOGS / f"{gid}-seed1.log")

@@ -42,13 +42,15 @@ def start_server(*args: str, cwd: Path) -> tuple[subprocess.Popen, int]:
     """``twist ARGS`` on a free port of 127.0.0.1; returns the process and the port its log names."""
     proc = subprocess.Popen([sys.executable, "-m", "twisted", *args, "--port", "tcp:0:interface=127.0.0.1"],
                             cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    for line in proc.stdout:      # the log is JSON lines; the listening one says "... starting on PORT"
+    log = proc.stdout
+    assert log is not None      # (a pipe)
+    for line in log:      # the log is JSON lines; the listening one says "... starting on PORT"
         try:
             text = json.loads(line).get("log_text") or ""
         except (ValueError, AttributeError):
             text = line
         if m := STARTED.search(text):
-            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # never a full pipe
+            threading.Thread(target=lambda: [None for _ in log], daemon=True).start()  # never a full pipe
             return proc, int(m.group(1))
     raise RuntimeError(f"twist {args[0]} stopped before it listened (exit status {proc.wait()})")
 
@@ -109,7 +111,7 @@ async def measure(servers: Servers, rounds: int = 50) -> dict:
     code_s = time.perf_counter() - started
     gaps.phase = "connect"
     started = time.perf_counter()
-    guest = await accept(host.code, bob, servers, direct=False)
+    guest = await accept(await host.wait_code(), bob, servers, direct=False)
     async with host, guest:
         at_host, at_guest = await asyncio.gather(host.connected(), guest.connected())
         await asyncio.gather(authenticate(at_host.link, ann, "Ann", expect=at_host.peer_key),

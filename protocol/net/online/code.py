@@ -90,22 +90,25 @@ class Wormhole:
         """Start the process on its job: ``invite``, or ``accept`` with the ``code``."""
         job = control.encode(kind, mailbox=self.servers.mailbox, relay=self.servers.relay,
                              appid=self.servers.appid, key=self.me.public, direct=self.direct, **fields)
-        self._process = await asyncio.create_subprocess_exec(
+        process = self._process = await asyncio.create_subprocess_exec(
             sys.executable, "-P", "-m", PROCESS, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, start_new_session=True)
         # -P: nothing from the current folder shadows a module; a new session: the terminal's Ctrl-C is the app's
-        self._process.stdin.write(job)
-        self._tasks = [asyncio.create_task(self._read_events(), name="wormhole-events"),
-                       asyncio.create_task(self._read_errors(), name="wormhole-stderr")]
+        stdin, stdout, stderr = process.stdin, process.stdout, process.stderr
+        assert stdin is not None and stdout is not None and stderr is not None     # (all three are pipes)
+        stdin.write(job)
+        self._tasks = [asyncio.create_task(self._read_events(process, stdout), name="wormhole-events"),
+                       asyncio.create_task(self._read_errors(stderr), name="wormhole-stderr")]
 
     # -- what the process says
-    async def _read_events(self) -> None:
+    async def _read_events(self, process: asyncio.subprocess.Process, stdout: asyncio.StreamReader) -> None:
         try:
-            while data := await self._process.stdout.read(65536):
+            while data := await stdout.read(65536):
                 for msg in self._decoder.feed(data):
                     await self._take(msg)
-            await self._process.wait()
-            self._fail(f"the wormhole process stopped ({self._last_error()})")
+            await process.wait()
+            last = self._errors[-1][:200] if self._errors else f"exit status {process.returncode}"
+            self._fail(f"the wormhole process stopped ({last})")
         except control.ControlError as e:
             self._fail(str(e))
 
@@ -149,14 +152,11 @@ class Wormhole:
             self._opening = False
             self._more.put_nowait(link)
 
-    async def _read_errors(self) -> None:
-        while line := await self._process.stderr.readline():
+    async def _read_errors(self, stderr: asyncio.StreamReader) -> None:
+        while line := await stderr.readline():
             text = line.decode("utf-8", "replace").strip()
             if text:
                 self._errors.append(text)
-
-    def _last_error(self) -> str:
-        return self._errors[-1][:200] if self._errors else f"exit status {self._process.returncode}"
 
     def _fail(self, reason: str) -> None:
         for future in (self._code, self._peer, self._result):
@@ -227,7 +227,7 @@ class Wormhole:
         for link in self._links:
             await link.close("the code's link is closed")     # the peer reads why, then the end
         if process.returncode is None:
-            if not process.stdin.is_closing():
+            if process.stdin is not None and not process.stdin.is_closing():
                 process.stdin.close()
             try:
                 await within(process.wait(), CLOSE_WAIT)
@@ -242,7 +242,7 @@ class Wormhole:
     async def __aenter__(self) -> "Wormhole":
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *_exc: object) -> None:
         await self.close()
 
 

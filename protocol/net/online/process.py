@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Callable, Protocol, cast
 
 from twisted.internet import defer, endpoints, protocol, reactor, stdio
+from twisted.internet.interfaces import ITransport
 from twisted.python import failure
 import wormhole
 from wormhole import errors as wormhole_errors
@@ -54,9 +56,9 @@ def without_nagle() -> None:
     TCP acknowledgement of that ACK, which the other end delays by up to
     40 ms: 89 ms instead of a few per move round trip through a local relay.
     """
-    made = DilatedConnectionProtocol.connectionMade
-    if getattr(made, "without_nagle", False):
+    if getattr(DilatedConnectionProtocol, "lanterne_without_nagle", False):
         return
+    made = DilatedConnectionProtocol.connectionMade
 
     def connection_made(self) -> None:
         set_no_delay = getattr(self.transport, "setTcpNoDelay", None)
@@ -64,8 +66,44 @@ def without_nagle() -> None:
             set_no_delay(True)
         made(self)
 
-    connection_made.without_nagle = True
     DilatedConnectionProtocol.connectionMade = connection_made
+    DilatedConnectionProtocol.lanterne_without_nagle = True
+
+
+class Pipe(Protocol):
+    """What this process uses of a Twisted transport.
+
+    Twisted declares its transports and its reactor as zope interfaces, whose methods
+    mypy reads without ``self`` (it needs the mypy-zope plugin for them), so the calls
+    made here go through these views (:func:`pipe`, :data:`loop`).
+    """
+
+    def write(self, data: bytes, /) -> None: ...
+    def loseConnection(self) -> None: ...
+    def registerProducer(self, _producer: object, _streaming: bool, /) -> None: ...
+
+
+class TCPPipe(Pipe, Protocol):
+    def setTcpNoDelay(self, _enabled: bool, /) -> None: ...
+
+
+class Loop(Protocol):
+    """What this process uses of the reactor (see :class:`Pipe`)."""
+
+    running: bool
+
+    def callLater(self, _delay: float, _call: Callable[[], object], /) -> object: ...
+    def stop(self) -> None: ...
+
+
+loop = cast(Loop, reactor)
+
+
+def pipe(transport: ITransport | None) -> Pipe:
+    """A protocol's transport, connected."""
+    if transport is None:
+        raise ConnectionError("the connection is not open")
+    return cast(Pipe, transport)
 
 
 class NotLanterne(Exception):
@@ -114,21 +152,21 @@ class Splice(protocol.Protocol):
         # A full Dilation queue pauses the app's reads. Not the other way: in magic-wormhole 0.24 a
         # subchannel cannot pause (its resumeProducing ends in DilatedConnectionProtocol.resumeProducing,
         # which does not exist), so what the peer sends waits in this process until the app reads it.
-        other.transport.registerProducer(self.transport, True)
-        for side in (self, other):
+        pipe(other.transport).registerProducer(self.transport, True)
+        for side, to in ((self, other), (other, self)):
             for data in side.pending:
-                side.other.transport.write(data)
+                pipe(to.transport).write(data)
             side.pending.clear()
 
     def dataReceived(self, data: bytes) -> None:
         if self.other is None:
             self.pending.append(data)
         else:
-            self.other.transport.write(data)
+            pipe(self.other.transport).write(data)
 
     def connectionLost(self, reason=None) -> None:
         if self.other is not None and self.other.transport is not None:
-            self.other.transport.loseConnection()
+            pipe(self.other.transport).loseConnection()
 
 
 class SubchannelEnd(Splice):
@@ -152,7 +190,7 @@ class Subchannels(protocol.Factory):
     def __init__(self, session: "Session"):
         self.session = session
 
-    def buildProtocol(self, addr) -> SubchannelEnd:
+    def buildProtocol(self, _addr: object) -> SubchannelEnd:
         return SubchannelEnd(self.session)
 
 
@@ -165,7 +203,7 @@ class LocalEnd(Splice):
         self.head = b""
 
     def connectionMade(self) -> None:
-        self.transport.setTcpNoDelay(True)       # a move is one small write: never held for Nagle
+        cast(TCPPipe, pipe(self.transport)).setTcpNoDelay(True)    # a move is one small write: never held for Nagle
 
     def dataReceived(self, data: bytes) -> None:
         if self.other is not None:
@@ -175,7 +213,7 @@ class LocalEnd(Splice):
             return
         token, rest = self.head[:control.TOKEN_BYTES], self.head[control.TOKEN_BYTES:]
         if not self.offer.take(self, token):
-            self.transport.loseConnection()      # not the app: another program on this machine
+            pipe(self.transport).loseConnection()    # not the app: another program on this machine
             return
         if rest:
             super().dataReceived(rest)
@@ -189,7 +227,7 @@ class Offer(protocol.Factory):
         self.token = os.urandom(control.TOKEN_BYTES)
         self.port = None
 
-    def buildProtocol(self, addr) -> LocalEnd:
+    def buildProtocol(self, _addr: object) -> LocalEnd:
         return LocalEnd(self)
 
     def take(self, local: LocalEnd, token: bytes) -> bool:
@@ -281,12 +319,12 @@ class Session:
         if self.ended:
             return defer.succeed(None)
         self.ended = True
-        reactor.callLater(END_WAIT, stop)       # a mailbox gone never confirms the close: end anyway
+        loop.callLater(END_WAIT, stop)       # a mailbox gone never confirms the close: end anyway
         self._all_closed = defer.Deferred()
         self._all_closed.addTimeout(SUBCHANNEL_CLOSE_WAIT, reactor)      # a peer gone never confirms
         for subchannel in list(self.subchannels):
             try:
-                subchannel.transport.loseConnection()
+                pipe(subchannel.transport).loseConnection()
             except Exception:       # closing already (its local stream went first)
                 pass
         self.subchannel_closed()
@@ -294,7 +332,7 @@ class Session:
         if self.wormhole is not None:
             closing.addCallback(lambda _: self.wormhole.close())
         closing.addErrback(lambda _: None)       # a wormhole that never met its peer closes "lonely"
-        closing.addBoth(lambda _: reactor.callLater(0, stop))
+        closing.addBoth(lambda _: loop.callLater(0, stop))
         return closing
 
 
@@ -307,7 +345,7 @@ class Control(protocol.Protocol):
 
     def write(self, kind: str, **fields) -> None:
         if self.transport is not None:
-            self.transport.write(control.encode(kind, **fields))
+            pipe(self.transport).write(control.encode(kind, **fields))
 
     def dataReceived(self, data: bytes) -> None:
         try:
@@ -331,14 +369,15 @@ class Control(protocol.Protocol):
 
 
 def stop() -> None:
-    if reactor.running:
-        reactor.stop()
+    if loop.running:
+        loop.stop()
 
 
 def main() -> None:
     without_nagle()
     stdio.StandardIO(Control())
-    reactor.run(installSignalHandlers=False)
+    # IReactorCore.run declares no installSignalHandlers, which every reactor's run takes
+    reactor.run(installSignalHandlers=False)  # type: ignore[call-arg,misc]
     sys.stdout.flush()
 
 

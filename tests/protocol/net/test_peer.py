@@ -372,30 +372,27 @@ async def test_files_that_do_not_agree_are_a_one_line_resume_error(tmp_path):
         Peer.from_files(HOST_ID, meta, say=lambda line: None)
 
 
-def old_two_peer_game(tmp_path) -> None:
-    """The files of a game begun before one peer served every table size: a two-peer session (no guest
-    list, no signed claim time), meta files with ``peer`` and ``address`` instead of ``seats``."""
-    from lanterne.protocol.memory import Pipe
+STORED_PAGODE = Path(__file__).parent.parent / "logs" / "pagode-seed1.log"
+STORED_IDS = [Identity.from_seed(f"1/0/identity/{i}".encode()) for i in range(2)]
+"""Who wrote the stored log (``selfplay --seed 1``: :func:`protocol.memory.make_sessions` of seed ``1/0``)."""
 
+
+def old_two_peer_game(tmp_path) -> None:
+    """The files of a game begun before one peer served every table size: the first 30 entries of a stored
+    two-peer log of that time (no guest list, no signed claim time), meta files with ``peer`` and
+    ``address`` instead of ``seats``."""
+    raws, _ = read_log(STORED_PAGODE)
+    assert "guests" not in open_entry(raws[0]).body
+    seeds = [Identity.from_seed(f"1/0/seed/{i}".encode()).public for i in range(2)]
     files = [GameFiles(tmp_path / "host"), GameFiles(tmp_path / "guest")]
-    seeds = [b"h" * 32, b"g" * 32]
-    metas = [{"role": "host", "game": "pagode", "variant": "standard", "name": "Hana"},
-             {"role": "guest", "name": "Gus"}]
-    host = Session(HOST_ID, host=True, name="Hana", game=get_game("pagode"), players=2, seed=seeds[0],
-                   store=files[0].store(seeds[0], metas[0]))
-    guest = Session(GUEST_ID, host=False, name="Gus", seed=seeds[1], store=files[1].store(seeds[1], metas[1]))
-    pipe = Pipe([host, guest])
-    pipe.collect(0, host.start())
-    bots = [make_bot("random", 1), make_bot("random", 2)]
-    while len(host.chain) < 30:
-        pipe.deliver()
-        i = 0 if host.my_turn else 1
-        s = (host, guest)[i]
-        pipe.collect(i, s.act(bots[i].choose(s.game, s.view, s.my_seat)))
-    pipe.deliver()
-    assert "guests" not in host.chain[0].body
-    files[0].update(peer=GUEST_ID.public.hex(), address=[LOCAL, 1])
-    files[1].update(peer=HOST_ID.public.hex(), address=[LOCAL, 1])
+    metas = [{"role": "host", "game": "pagode", "variant": "standard", "name": "bot1"},
+             {"role": "guest", "name": "bot2"}]
+    for f, seed, meta in zip(files, seeds, metas):
+        store = f.store(seed, meta)
+        for raw in raws[:30]:
+            store(raw)
+    files[0].update(peer=STORED_IDS[1].public.hex(), address=[LOCAL, 1])
+    files[1].update(peer=STORED_IDS[0].public.hex(), address=[LOCAL, 1])
     for f in files:
         f.close()
 
@@ -405,9 +402,10 @@ async def test_a_two_peer_game_from_the_old_layout_resumes_on_the_one_peer(tmp_p
     [host_meta] = GameFiles.unfinished(tmp_path / "host")
     [guest_meta] = GameFiles.unfinished(tmp_path / "guest")
     assert "seats" not in json.loads(host_meta.read_text())
-    host = Peer.from_files(HOST_ID, host_meta, player=make_bot("random", 1), options=FAST, say=lambda line: None)
-    guest = Peer.from_files(GUEST_ID, guest_meta, player=make_bot("random", 2), options=FAST, say=lambda line: None)
-    assert [s.key for s in host.seats] == [s.key for s in guest.seats] == [HOST_ID.public, GUEST_ID.public]
+    host_id, guest_id = STORED_IDS
+    host = Peer.from_files(host_id, host_meta, player=make_bot("random", 1), options=FAST, say=lambda line: None)
+    guest = Peer.from_files(guest_id, guest_meta, player=make_bot("random", 2), options=FAST, say=lambda line: None)
+    assert [s.key for s in host.seats] == [s.key for s in guest.seats] == [host_id.public, guest_id.public]
     task, port = await start_host(host)
     guest.seats[0].address = (LOCAL, port)
     await asyncio.wait_for(guest.run_guest(None, [LOCAL]), 60)

@@ -9,6 +9,7 @@ from lanterne.engines.bots import make_bot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.log import open_entry, read_log
+from lanterne.protocol.net.clock import MONOTONIC
 from lanterne.protocol.net.peer import GameFiles, Peer, PeerOptions
 from lanterne.protocol.session import AGREE, REPLACE, GameOver, Replaced
 from lanterne.protocol.verify import verify_file
@@ -29,12 +30,12 @@ def full_speed(*peers: Peer) -> None:
             p.options = dataclasses.replace(p.options, move_delay=0.0)
 
 
-def _table(tmp_path, game: str):
+def _table(tmp_path, game: str, options: PeerOptions = PATIENT, clock=MONOTONIC):
     lines = [[] for _ in range(3)]
     host = Peer.host(IDS[0], NAMES[0], get_game(game), 3, tmp_path / "p0", player=make_bot("random", 1),
-                         options=PATIENT, say=lines[0].append, on_gone="computer")
+                     options=options, say=lines[0].append, on_gone="computer", clock=clock)
     guests = [Peer.guest(IDS[i], NAMES[i], tmp_path / f"p{i}", player=make_bot("random", i + 1),
-                             options=PATIENT, say=lines[i].append) for i in (1, 2)]
+                         options=options, say=lines[i].append, clock=clock) for i in (1, 2)]
     return host, guests, lines
 
 
@@ -133,7 +134,8 @@ async def test_a_guest_that_requires_another_policy_leaves_at_the_table(tmp_path
 
 
 async def test_the_host_gone_for_good_is_replaced_by_seat_2_and_learns_it_when_back(tmp_path):
-    host, guests, lines = _table(tmp_path, "pueblo")
+    options, clock = fake(linger=2.0, move_delay=0.03, claim_after=300.0)
+    host, guests, lines = _table(tmp_path, "pueblo", options, clock)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     tasks = []
@@ -146,14 +148,19 @@ async def test_the_host_gone_for_good_is_replaced_by_seat_2_and_learns_it_when_b
     host_task.cancel()   # the host leaves: seat 2 is the lowest present seat, it claims
     with pytest.raises(asyncio.CancelledError):
         await host_task
-    await until(lambda: any(e.kind == AGREE for e in guests[0].session.chain))
+    await clock.run(lambda: any(e.kind == AGREE for e in guests[0].session.chain), step=10.0)  # past the claim time
     assert any(line.startswith("hosting [computer] Ana") for line in lines[1])
     meta = [m for m in GameFiles.unfinished(tmp_path / "p0")][0]
     back_lines = []
-    back = Peer.from_files(IDS[0], meta, player=make_bot("random", 1), options=BACK, say=back_lines.append)
-    back_session = await asyncio.wait_for(back.run_host([LOCAL], 0, discover=False), 60)
+    back = Peer.from_files(IDS[0], meta, player=make_bot("random", 1), options=options, say=back_lines.append,
+                           clock=clock)
+    coming_back = asyncio.ensure_future(back.run_host([LOCAL], 0, discover=False))
+    await clock.run(coming_back.done, step=0.05)
+    back_session = await coming_back
     assert isinstance(back_session.result, Replaced) and back_session.result.by == 1, "\n".join(back_lines)
-    sessions = await asyncio.wait_for(asyncio.gather(*tasks), 120)
+    ending = asyncio.gather(*tasks)
+    await clock.run(ending.done, step=0.05)         # the bots' move delays, then the linger
+    sessions = await ending
     assert all(isinstance(s.result, GameOver) for s in sessions), [s.result for s in sessions]
     logs = [read_log(p.files.log_path)[0] for p in guests]
     assert logs[0] == logs[1]
@@ -161,7 +168,8 @@ async def test_the_host_gone_for_good_is_replaced_by_seat_2_and_learns_it_when_b
 
 
 async def test_the_claimer_restarted_after_a_crash_brings_its_computer_back(tmp_path):
-    host, guests, lines = _table(tmp_path, "pueblo")
+    options, clock = fake(linger=2.0, move_delay=0.03, claim_after=300.0)
+    host, guests, lines = _table(tmp_path, "pueblo", options, clock)
     host_task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     port = await wait_port(host)
     tasks = []
@@ -174,15 +182,18 @@ async def test_the_claimer_restarted_after_a_crash_brings_its_computer_back(tmp_
     tasks[1].cancel()
     with pytest.raises(asyncio.CancelledError):
         await tasks[1]
-    await until(lambda: any(e.kind == AGREE for e in host.session.chain))
+    await clock.run(lambda: any(e.kind == AGREE for e in host.session.chain), step=10.0)   # past the claim time
     host_task.cancel()   # the claimer crashes, its computer with it
     with pytest.raises(asyncio.CancelledError):
         await host_task
     meta = GameFiles.unfinished(tmp_path / "p0")[0]
-    again = Peer.from_files(IDS[0], meta, player=make_bot("random", 1), options=PATIENT, say=lines[0].append)
+    again = Peer.from_files(IDS[0], meta, player=make_bot("random", 1), options=options, say=lines[0].append,
+                            clock=clock)
     computers = again.resume_computers(lambda n: make_bot("random", 10 + n))
     assert len(computers) == 1 and computers[0].me.public == host.session.seats[2]
-    sessions = await asyncio.wait_for(asyncio.gather(again.run_host([LOCAL], 0, discover=False), tasks[0]), 120)
+    ending = asyncio.gather(again.run_host([LOCAL], 0, discover=False), tasks[0])
+    await clock.run(ending.done, step=0.05)         # the bots' move delays, then the linger
+    sessions = await ending
     assert all(isinstance(s.result, GameOver) for s in sessions), [s.result for s in sessions]
     logs = [read_log(p.files.log_path)[0] for p in (again, guests[0], computers[0])]
     assert logs[0] == logs[1] == logs[2]
