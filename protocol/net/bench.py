@@ -230,8 +230,10 @@ async def _under_flood(flood) -> float:
     import sys
 
     host = subprocess.Popen([sys.executable, "-c", _HOST], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert host.stdin is not None and host.stdout is not None       # (both asked for as pipes)
+    stdin, stdout = host.stdin, host.stdout
     try:
-        port = int(await asyncio.get_running_loop().run_in_executor(None, host.stdout.readline))
+        port = int(await asyncio.get_running_loop().run_in_executor(None, stdout.readline))
         await asyncio.sleep(0.5)      # settled
         idle = _rss_mib(host.pid)
         most = idle
@@ -242,7 +244,7 @@ async def _under_flood(flood) -> float:
         task.result()
         return most - idle
     finally:
-        host.stdin.close()
+        stdin.close()
         host.kill()
         host.wait()
 
@@ -259,7 +261,9 @@ async def flood_pings(port: int, source: str, pings: int) -> int:
     except OSError:
         return 0
     writer.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    writer.transport.pause_reading()
+    transport = writer.transport
+    assert isinstance(transport, asyncio.ReadTransport)     # (a TCP connection's transport reads and writes)
+    transport.pause_reading()
     batch, sent = encode_frame(PING, b"flooding") * 500, 0
     try:
         writer.write(PREFACE)
@@ -267,7 +271,7 @@ async def flood_pings(port: int, source: str, pings: int) -> int:
             writer.write(batch)
             await writer.drain()
             sent += 500
-        writer.transport.resume_reading()   # the flood is out: wait for the host to end the link
+        transport.resume_reading()   # the flood is out: wait for the host to end the link
         while await reader.read(65536):
             pass
     except (ConnectionError, OSError):
@@ -338,7 +342,7 @@ async def _back_in() -> float:
     guest = Peer.guest(Identity.generate(), "Guest", f"{folder}/guest", player=make_bot("random", 2),
                        options=options, say=lambda line: None)
     linked: list[float] = []
-    host.on_peer_event = lambda e: isinstance(e, Linked) and linked.append(time.perf_counter())
+    host.on_peer_event = lambda e: linked.append(time.perf_counter()) if isinstance(e, Linked) else None
     tasks = [asyncio.ensure_future(host.run_host([LOCAL], 0, discover=False))]
     try:
         while not host.port:

@@ -201,15 +201,16 @@ class Wormhole:
     async def open_link(self, timeout: float = CONNECT_WAIT) -> Link:
         """A new link to the peer over the same Dilation (the joiner, once its link closed: it resumes as a LAN
         seat redials). One subchannel is asked for at a time; OnlineError if none came within ``timeout``."""
-        if not self.running or not self._result.done():
+        process, key = self._process, self.peer_key
+        if not self.running or not self._result.done() or process is None or process.stdin is None or key is None:
             raise OnlineError("the code's link is not up")
         if not self._opening:
             self._opening = True
-            self._process.stdin.write(control.encode("open"))
+            process.stdin.write(control.encode("open"))
         try:
             return await within(self._more.get(), timeout)
         except asyncio.TimeoutError:
-            raise OnlineError(f"no new link to {ids.fingerprint(self.peer_key)} within {timeout:g} s") from None
+            raise OnlineError(f"no new link to {ids.fingerprint(key)} within {timeout:g} s") from None
 
     def _timeout_reason(self, timeout: float) -> str:
         if self.peer_key is not None:

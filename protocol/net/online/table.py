@@ -78,9 +78,9 @@ class Invitations:
     async def _make(self) -> str:
         wormhole = await invite(self.peer.me, self.servers, direct=self.direct, options=self.options)
         self.wormholes.append(wormhole)
-        self.code = wormhole.code
-        self.on_code(wormhole.code)
-        return wormhole.code
+        code = self.code = await wormhole.wait_code()
+        self.on_code(code)
+        return code
 
     def _free(self) -> int:
         """Seats no guest holds yet (the table's size is in the host's meta)."""

@@ -14,7 +14,7 @@ from lanterne.engines.core import IllegalAction
 from lanterne.engines.registry import get_game
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity, safety_code
-from lanterne.protocol.log import open_entry
+from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.clock import MONOTONIC
 from lanterne.protocol.net.invite import Declined, ask, join_request, resume_request
 from lanterne.protocol.net.events import JoinAsked, LinkLost
