@@ -37,7 +37,7 @@ from .watchers import SpectatorServer, advertise_running
 from .discovery import Advert, Discovery, TableHint
 from .events import Advertised, Linked, LinkLost, Listening, Note, PeerEvent, PeerLeft, Resumed, event_line
 from .presence import Presence, claim_step
-from .files import GameFiles, ResumeError, Say, Seat, read_game_files, seats_of
+from .files import GameFiles, ResumeError, Say, Seat, read_game_files, read_signed, seats_of
 from .invite import Declined, Request
 from .seating import TABLE_CLOSED, TableSeating
 from .transport import Link, LinkClosed, LinkOptions, bound_port, serve
@@ -203,7 +203,8 @@ class Peer(TableSeating, Computers):
             game = get_game(meta["game"]) if host else None
             session = Session.from_log(raws, me, seed, store=store, timeout=options.claim_after,
                                        name=meta.get("name", ""), game=game, players=len(seats),
-                                       variant=meta.get("variant", "standard"), guests=guests)
+                                       variant=meta.get("variant", "standard"), guests=guests,
+                                       signed=read_signed(meta_path))
         except (ProtocolError, RulesError, KeyError) as e:
             files.close()
             raise ResumeError(f"cannot resume {meta_path.stem}: {e}") from None
@@ -539,6 +540,7 @@ class Peer(TableSeating, Computers):
     def _tick(self) -> None:
         """Let time pass for the claim on our clock (:func:`.presence.claim_step`)."""
         now = self.ticked_at = self.clock()
+        self._report(self.session.hold(now, self.links.linked_keys() >= set(self.keys()) - {self.me.public}))
         self._report(claim_step(self.session, self.presence, now, self.keys(), self.links.linked_keys(),
                                 runs_here=self._runs_computer))
 

@@ -214,6 +214,13 @@ class Session:
         """Run the clocks for the awaited seat from ``now`` (:meth:`.ending.Ending.watch`)."""
         self.ending.watch(now, here)
 
+    def hold(self, now: float, linked: bool) -> list:
+        """Time passes while our log lacks entries we may have signed; ``linked``: every other seat is linked
+        to us (:meth:`.writers.LiveWriter.wait`: after the claim time with nothing back, we write again)."""
+        if isinstance(self.writer, LiveWriter) and self.writer.wait(self.state, now, linked, self.timeout):
+            self._advance_safely()
+        return self.state.flush()
+
     @property
     def claim_due(self) -> float | None:
         """When the claim against the awaited seat falls due (None: no clock)."""
@@ -337,14 +344,17 @@ class Session:
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, name: str = "", game: Game | None = None, players: int = 2,
                  variant: str = "standard", options: dict | None = None,
-                 guests: Sequence[bytes] | None = None) -> "Session":
+                 guests: Sequence[bytes] | None = None, signed: int = 0) -> "Session":
         """Restart after a crash: replay our own log, then go on live (with ``seed`` kept aside).
 
         A host restarted before its table was written needs its proposal again
-        (``game``, ``players``, ``variant``, ``options``).
+        (``game``, ``players``, ``variant``, ``options``). ``signed``: how many
+        places we may have signed (the ``.signed`` mark); a log that stops short
+        of it signs nothing more until the others sent our lost entries back
+        (:class:`.writers.LiveWriter`).
         """
         s = cls.replay(raws, identity.public, seed, games=games, identity=identity)
-        s.writer, s.auto_join, s.name = LiveWriter(store), True, name
+        s.writer, s.auto_join, s.name = LiveWriter(store, signed, len(raws)), True, name
         if not s.claim_signed:      # a restart keeps the table's signed claim time, not its own setting
             s.timeout = timeout
         s.state.proposal = (game, players, variant, dict(options or {}))
@@ -420,6 +430,10 @@ class Session:
         if ((entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.chain.replaced_at
                 and entry.kind != REFUSE):
             return  # a replaced peer that came back late: it learns of its replacement from our entries
+        if (entry.author == self.public and entry.kind not in CHOICE_KINDS and entry.seq == len(self.chain)
+                and self.writer.holding(self.state)):
+            self.writer.learn(entry)     # our own lost entry, sent back: written as a replay writes it
+            return
         self._accept(entry, sender)
 
     def _accept(self, entry: Entry, sender: bytes | None) -> None:

@@ -261,8 +261,10 @@ class SessionState:
 
     @property
     def my_turn(self) -> bool:
+        """Whether we may move now (not while our own move at this place may be one our log lost)."""
         return (self.phase == Phase.PLAY and self.game is not None and self.view is not None
-                and not self.game.is_over(self.view) and self.next_actor() == self.my_seat)
+                and not self.game.is_over(self.view) and self.next_actor() == self.my_seat
+                and not self.writer.holding(self))
 
     def next_actor(self) -> int:
         """The engine's next actor, or TABLE while a re-deal is being resolved."""
