@@ -14,6 +14,7 @@ from lanterne.engines.pacal.state import EXPERT, OVER, STANDARD, PacalState, loa
 class PacalGame(Game):
     id = "pacal"
     name = "Pacal's Rocket"
+    hidden = False
     min_players = 2
     max_players = 5
     variants = (STANDARD, EXPERT)

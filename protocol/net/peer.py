@@ -69,8 +69,9 @@ class PeerOptions:
     a table that signs less is left at once, in one line, before any move."""
     move_clock: float | None = None
     """The host's move clock, signed in the table: a seat linked but silent this long may be claimed against."""
-    spectators: bool = True
-    """The host lets spectators watch the table (signed in the table); each player serves those who ask it."""
+    spectators: bool | str | None = None
+    """Who may watch the host's table (signed in it): one of ``protocol.session.WATCH_MODES`` (True: everyone,
+    False: off), None the game's default; each player serves those who ask it by that rule."""
     spectator_chat: bool = True
     """We accept and relay spectators' chat (where the table lets them watch); our own table chat is always on."""
     reconnect_every: float = 0.5
@@ -149,7 +150,7 @@ class Peer(TableSeating, Computers):
     def __post_init__(self) -> None:
         self.presence = Presence(self.me.public)
         self.watchers = SpectatorServer(lambda: self.session, self._emit, self._on_spectator_chat,
-                                        self._watchers_changed)
+                                        self._watchers_changed, clock=self.clock)
         self.table_chat = ChatRelay(self.me, self.name, table_id=lambda: self.table_id, session=lambda: self.session,
                                     relay_spectators=lambda: self.options.spectator_chat, seat_links=self.links,
                                     spectator_links=lambda: self.watchers.links, keep=self.files.append_chat,

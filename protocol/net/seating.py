@@ -41,7 +41,7 @@ class TableSeating:
 
     async def _decide(self, req: Request) -> Answer:
         if req.kind == "watch":
-            return self.watchers.decide(req)
+            return await self.watchers.decide(req)
         if req.kind == "resume":
             if not self.table_id and req.peer.key in self.keys():
                 # a seat after us dials as soon as it has the roster; the host's hello may still be

@@ -56,7 +56,7 @@ from .clocks import Awaiting, Clocks
 from .ending import Ending
 from .events import Dispute, Dropped, OutOfPlace, ReplayEnd, ReplayMismatch
 from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
-                    TABLE_NONCE_DOMAIN)
+                    TABLE_NONCE_DOMAIN, WATCH_EVERYONE, WATCH_MODES, WATCH_OFF, default_watch)
 from .outcome import Outcome, Result
 from .phases import Phase
 from .play import Play
@@ -102,7 +102,7 @@ class Session:
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
                  guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END,
-                 move_clock: float | None = None, spectators: bool = False):
+                 move_clock: float | None = None, spectators: bool | str | None = False):
         key = identity.public if identity is not None else public
         if key is None:
             raise ValueError("a session needs an identity (or a public key to replay)")
@@ -110,11 +110,15 @@ class Session:
             game.check_options(len(guests) + 1 if guests else players, variant)   # a local mistake: RulesError
         if on_gone not in ON_GONE:
             raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
+        watch = (default_watch(game) if spectators is None else spectators if isinstance(spectators, str)
+                 else WATCH_EVERYONE if spectators else WATCH_OFF)
+        if watch not in WATCH_MODES:
+            raise RulesError(f"spectators {watch!r} is not one of {', '.join(WATCH_MODES)}")
         self._wire(SessionState(identity, key, host=host, name=name,
                                 seed=seed if seed is not None else os.urandom(32), games=games,
                                 writer=LiveWriter(store), auto_join=auto_join,
                                 guests=list(guests) if guests else None,
-                                terms=Terms(None, variant, {}, on_gone, spectators), clocks=Clocks(timeout, move_clock),
+                                terms=Terms.proposed(variant, on_gone, watch), clocks=Clocks(timeout, move_clock),
                                 proposal=(game, players, variant, dict(options or {}))))
         self.replayed_events: list = []
         """What a replay with ``keep_events`` said, in order."""
@@ -166,6 +170,7 @@ class Session:
     options: _Shared[dict] = _Shared()
     on_gone: _Shared[str] = _Shared()
     spectators: _Shared[bool] = _Shared()
+    watch_mode: _Shared[str] = _Shared()
     result: _Shared[Result | None] = _Shared()
     finals: _Shared[dict[int, dict]] = _Shared()
     ends: _Shared[dict[int, dict]] = _Shared()

@@ -175,6 +175,11 @@ class SessionState:
         return self.terms.spectators
 
     @property
+    def watch_mode(self) -> str:
+        """Who may watch: one of :data:`.kinds.WATCH_MODES` (each player lets in its own spectators by it)."""
+        return self.terms.watch_mode
+
+    @property
     def result(self) -> Result | None:
         """How the game ended (None: not over)."""
         return self.outcome.result
