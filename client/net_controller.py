@@ -199,6 +199,10 @@ class NetworkGame(GameController):
         peer.on_events = self._on_events
         peer.on_peer_event = self._on_peer_event
         peer.say = lambda line: None
+        peer.watchers.known = lambda key: self.known is not None and self.known.knows(key)
+        peer.watchers.ask = self._ask_watch
+        self.ask_watch: Callable[[str, str], Awaitable[bool]] | None = None
+        """Set by the game screen: the player's answer to a stranger who asks to watch (None: nobody to ask)."""
 
     # -- making one
     @classmethod
@@ -463,6 +467,12 @@ class NetworkGame(GameController):
         host = self.peer.seats[0]
         if not self.known.remember(host.name, host.key):
             self.notes.append(self.known.warning or "")
+
+    async def _ask_watch(self, request) -> bool:
+        """A stranger asks to watch a table that asks: the player answers on the game screen, if one is up."""
+        if self.ask_watch is None:
+            return False
+        return await self.ask_watch(request.peer.name, request.peer.fingerprint)
 
     def _on_events(self, events: list) -> None:
         for ev in events:

@@ -52,6 +52,9 @@ REQUESTS, REQUESTS_PER_KEY, REQUEST_WINDOW = 20, 3, 60.0
 ASKING = 2
 """Most watch questions a player is asked at once (the rest are refused: the player is busy)."""
 
+ANSWER_WAIT = 60.0
+"""Seconds a spectator waits for a player's answer (a table that asks: a person reads the question)."""
+
 Known = Callable[[bytes], bool]
 """Whether the player knows this key (the app's known peers)."""
 Ask = Callable[[Request], "bool | Awaitable[bool]"]
@@ -317,7 +320,7 @@ class Spectator:
             try:
                 link, hs, _ = await ask(host, port, self.me, self.name, watch_request(len(session.chain)),
                                         expect=self.host_key, expect_fingerprint=expect_fingerprint,
-                                        options=self.options, timeout=10.0, clock=clock)
+                                        options=self.options, timeout=ANSWER_WAIT, clock=clock)
             except Declined:
                 raise
             except (HandshakeError, LinkClosed, OSError, asyncio.TimeoutError) as e:
