@@ -177,7 +177,7 @@ def read_chat(path: Path, me: bytes, keep: int = HISTORY) -> list[ChatLine]:
             continue
         seat = d.get("seat")
         said = clean(d["text"], MAX_CHARS)
-        at = d.get("at") if isinstance(d.get("at"), int) else d["ts"]     # a line kept before there was "at"
+        at: int = d["at"] if isinstance(d.get("at"), int) else d["ts"]     # a line kept before there was "at"
         if said:
             lines.append(ChatLine(key, clean(d["name"], MAX_NAME) or "?", d["ts"], said, seat, mine=key == me, at=at))
     return lines

@@ -61,12 +61,12 @@ MARK_SIZE = 8
 @dataclass(frozen=True)
 class Store:
     """Where a session's accepted entries go: ``store(raw)`` appends one; ``store.retract(raw)`` takes back the
-    last one (a claim that lost its race, :mod:`protocol.session.claims`); ``store.signed(count)`` records that
-    we signed an entry at place ``count - 1``."""
+    last one (a claim that lost its race, :mod:`protocol.session.claims`); ``store.signed(count)``, if any,
+    records that we signed an entry at place ``count - 1``."""
 
     append: Callable[[bytes], None]
     retract: Callable[[bytes], None]
-    signed: Callable[[int], None]
+    signed: Callable[[int], None] | None = None
 
     def __call__(self, raw: bytes) -> None:
         self.append(raw)

@@ -435,8 +435,8 @@ class Session:
         if ((entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.chain.replaced_at
                 and entry.kind != REFUSE):
             return  # a replaced peer that came back late: it learns of its replacement from our entries
-        if (entry.author == self.public and entry.kind not in CHOICE_KINDS and entry.seq == len(self.chain)
-                and self.writer.holding(self.state)):
+        if (isinstance(self.writer, LiveWriter) and entry.author == self.public and entry.kind not in CHOICE_KINDS
+                and entry.seq == len(self.chain) and self.writer.holding(self.state)):
             self.writer.learn(entry)     # our own lost entry, sent back: written as a replay writes it
             return
         self._accept(entry, sender)
