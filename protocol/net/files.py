@@ -80,6 +80,8 @@ class GameFiles:
         self.table_id: bytes = b""
         self._writer: LogWriter | None = None
         self.meta: dict = {}
+        self._mark: int | None = None
+        """The ``.signed`` mark as last written or read (None: not read yet)."""
 
     @property
     def stem(self) -> Path:
@@ -129,9 +131,11 @@ class GameFiles:
         """Raise the mark to ``count`` (never lower: a retracted claim was signed all the same), on disk before
         we go on; one 8-byte write in place, so a cut write leaves the old mark or the new one."""
         path = self.stem.with_suffix(".signed")
-        if count <= read_signed(path):
+        if self._mark is None:
+            self._mark = read_signed(path)
+        if count <= self._mark:
             return
-        created = not path.exists()
+        created = self._mark == 0 and not path.exists()
         fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
         try:
             os.pwrite(fd, count.to_bytes(MARK_SIZE, "big"), 0)
@@ -140,6 +144,7 @@ class GameFiles:
             os.close(fd)
         if created:
             fsync_folder(self.folder)
+        self._mark = count
 
     def _retract(self, raw: bytes) -> None:
         if self._writer is not None:
