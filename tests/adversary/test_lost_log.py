@@ -55,10 +55,17 @@ async def test_a_guest_whose_log_lost_its_last_move_never_signs_that_place_again
     hosting = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     await until(lambda: host.port)
     playing = asyncio.create_task(guest.run_guest((LOCAL, host.port), [LOCAL], game=table.game))
-    await until(lambda: sum(e.author == guest.me.public and e.kind == "move" for e in guest.session.chain) >= 3
-                and len(host.session.chain) >= len(guest.session.chain))    # the host holds what the guest signed
-    for link in list(guest.links.values()):
-        link._writer.transport.abort()     # the guest's process dies: only its disk is left
+
+    def dies_once_the_host_holds_what_it_signed() -> bool:
+        if not (sum(e.author == guest.me.public and e.kind == "move" for e in guest.session.chain) >= 3
+                and len(host.session.chain) >= len(guest.session.chain)):
+            return False
+        for link in list(guest.links.values()):
+            link._writer.transport.abort()     # the guest's process dies now: only its disk is left
+        guest.session.act = lambda action: []  # (its task ends a few steps later: a bot's move then is never made)
+        return True
+
+    await until(dies_once_the_host_holds_what_it_signed)
     playing.cancel()
     with pytest.raises(asyncio.CancelledError):
         await playing
@@ -90,3 +97,51 @@ async def test_a_guest_whose_log_lost_its_last_move_never_signs_that_place_again
     assert_no_honest_seat_named(table)
     status, out = lanterne_verify(again.files.log_path)
     assert status == 0 and NAMES[GUEST] not in out.split("at fault")[-1], out
+
+
+class DiesBeforeSending(Peer):
+    """A guest whose process dies the moment its third move is about to go out: logged and marked, never sent."""
+
+    died = False
+
+    def _outgoing(self, key, entry):
+        if (not self.died and entry.author == self.me.public and entry.kind == "move"
+                and sum(e.author == self.me.public and e.kind == "move" for e in self.session.chain) >= 3):
+            self.died = True
+            for link in list(self.links.values()):
+                link._writer.transport.abort()
+        return entry.raw
+
+
+async def test_a_lost_move_that_never_left_is_played_again_once_every_seat_was_linked_for_the_claim_time(tmp_path):
+    table = Table(tmp_path, 2, hostile=-1)
+    host = table.peers[0]
+    guest = table.peers[GUEST] = DiesBeforeSending.guest(IDS[GUEST], NAMES[GUEST], tmp_path / "seat2",
+                                                          player=make_bot("random", 12), options=FAST,
+                                                          say=table.seen[GUEST].lines.append)
+    hosting = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
+    await until(lambda: host.port)
+    playing = asyncio.create_task(guest.run_guest((LOCAL, host.port), [LOCAL], game=table.game))
+    await until(lambda: guest.died)
+    playing.cancel()
+    await asyncio.gather(playing, return_exceptions=True)
+    guest.files.close()
+    [meta] = GameFiles.unfinished(tmp_path / "seat2")
+    raws, _ = read_log(meta.with_suffix(".log"))
+    assert open_entry(raws[-1]).author == guest.me.public and open_entry(raws[-1]).kind == "move"
+    write_log(meta.with_suffix(".log"), raws[:-1])     # the disk lost the move that never left
+    assert read_signed(meta) == len(raws)
+
+    seen = Seen()
+    again = Peer.from_files(IDS[GUEST], meta, player=make_bot("random", 99), options=FAST, say=seen.lines.append)
+    again.on_events = seen.events.extend
+    table.peers[GUEST], table.seen[GUEST] = again, seen
+    await asyncio.wait_for(again.run_guest(None, [LOCAL]), 60)
+    await asyncio.wait_for(hosting, 30)
+
+    assert isinstance(host.session.result, GameOver) and isinstance(again.session.result, GameOver)
+    logs = [read_log(p.files.log_path)[0] for p in (host, again)]
+    assert logs[0] == logs[1] and signed_twice(*logs) == []
+    given_up = [line for line in seen.lines if line.startswith("log: no seat had")]
+    assert len(given_up) == 1 and "never left this peer" in given_up[0], seen.lines[:8]
+    assert_no_honest_seat_named(table)
