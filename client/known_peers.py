@@ -132,6 +132,10 @@ class KnownPeers:
             for p in self.peers]}, indent=1, ensure_ascii=False) + "\n"
 
     # -- checking
+    def knows(self, key: bytes) -> bool:
+        """Whether ``key`` was met before, under any name (a table of known peers lets it watch)."""
+        return any(p.key == key for p in self.peers)
+
     def check(self, name: str, key: bytes) -> Check:
         """What to tell the person about ``name`` proving ``key`` (a join request: the key is proven)."""
         return self._check(name, lambda k: k == key)
@@ -224,6 +228,9 @@ class KnownPeersFile:
     def reload(self) -> KnownPeers:
         self.peers = self._read()
         return self.peers
+
+    def knows(self, key: bytes) -> bool:
+        return self.peers.knows(key)
 
     def check(self, name: str, key: bytes) -> Check:
         return self.peers.check(name, key)

@@ -50,7 +50,7 @@ from lanterne.protocol.net.invite import Declined
 from lanterne.protocol.net.computers import Think
 from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.session import (CLAIM_REASON, CLAIMED, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Cause, ClaimAsked,
-                              ClaimRefused, Disputed, GameOver, GameStarted, Moved, Phase, Replaced, ReplaceAsked,
+                              ClaimRefused, Disputed, GameOver, GameStarted, HoldGivenUp, LogRepaired, Moved, Phase, Replaced, ReplaceAsked,
                               SeatReplaced, Session, TableResolved, TableSet)
 from lanterne.protocol.net.transport import LinkClosed
 from lanterne.protocol.wire import ProtocolError, printable
@@ -203,6 +203,10 @@ class NetworkGame(GameController):
         peer.on_events = self._on_events
         peer.on_peer_event = self._on_peer_event
         peer.say = lambda line: None
+        peer.watchers.known = lambda key: self.known is not None and self.known.knows(key)
+        peer.watchers.ask = self._ask_watch
+        self.ask_watch: Callable[[str, str], Awaitable[bool]] | None = None
+        """Set by the game screen: the player's answer to a stranger who asks to watch (None: nobody to ask)."""
 
     # -- making one
     @classmethod
@@ -296,6 +300,12 @@ class NetworkGame(GameController):
         controller._was_linked = True  # until the others are back, the banner says which links are down
         controller.notes.append(ngettext("resumed from {n} logged entry", "resumed from {n} logged entries",
                                          len(peer.session.chain)).format(n=len(peer.session.chain)))
+        lost = getattr(peer.session.writer, "lost", 0)
+        if lost:
+            controller.notes.append(ngettext(
+                "this disk lost {n} entry we had signed: we sign nothing more until the others send it back",
+                "this disk lost {n} entries we had signed: we sign nothing more until the others send them back",
+                lost).format(n=lost))
         return controller
 
     # -- facts the lobby shows
@@ -471,6 +481,12 @@ class NetworkGame(GameController):
         if not self.known.remember(host.name, host.key):
             self.notes.append(self.known.warning or "")
 
+    async def _ask_watch(self, request) -> bool:
+        """A stranger asks to watch a table that asks: the player answers on the game screen, if one is up."""
+        if self.ask_watch is None:
+            return False
+        return await self.ask_watch(request.peer.name, request.peer.fingerprint)
+
     def _on_events(self, events: list) -> None:
         for ev in events:
             change = Change()
@@ -487,6 +503,14 @@ class NetworkGame(GameController):
                 public = ev.outcome if ev.op.kind == ROLL else None
                 change.entry = self._record(TABLE, describe_table_op(ev.op, public, self.game.id if self.game else None),
                                             ev.events)
+            elif isinstance(ev, LogRepaired):
+                self.notes.append(ngettext("log repaired: the {n} entry this disk lost came back from the others",
+                                           "log repaired: the {n} entries this disk lost came back from the others",
+                                           ev.count).format(n=ev.count))
+            elif isinstance(ev, HoldGivenUp):
+                self.notes.append(ngettext("no seat had the {n} entry this disk lost: it never left us, the game "
+                                           "goes on", "no seat had the {n} entries this disk lost: they never left "
+                                           "us, the game goes on", ev.count).format(n=ev.count))
             elif isinstance(ev, Disputed):
                 self.notes.append(_("dispute: {reason}").format(reason=ev.reason))
             elif isinstance(ev, ReplaceAsked) and ev.seat < len(self.seats):

@@ -311,6 +311,9 @@ class Game(ABC):
     variants: tuple[str, ...] = ("standard",)
     higher_is_better: bool = True
     """False where scores are penalties (Pueblo): the fewest wins."""
+    hidden: bool = True
+    """Whether a seat may know what another does not (a hand of cards, tiles drawn face down); False for a game
+    whose every view is the whole state. A table of a hidden game asks before a stranger watches, by default."""
 
     # -- setting up
     @abstractmethod

@@ -197,6 +197,9 @@ def add_common(p) -> None:
     p.add_argument("--move-clock", type=float, default=None, metavar="S",
                    help=_("as host: a player linked but silent this long for one move may be claimed against "
                         "(default: none)"))
+    p.add_argument("--spectators", choices=("off", "ask", "known", "everyone"), default=None,
+                   help=_("as host: who may watch the table: off, ask (nobody to ask when headless), known, "
+                        "everyone (default: ask for a game with hidden cards, known for an open one)"))
     p.add_argument("--read-timeout", type=float, default=20.0, metavar="S",
                    help=_("a link silent this long is dead (default 20; keep-alive every quarter of it)"))
     p.add_argument("--move-delay", type=float, default=0.0, metavar="S", help=_("seconds the bot waits before moving"))
@@ -284,4 +287,5 @@ def peer_options(args):
     link = LinkOptions(read_timeout=args.read_timeout, keepalive=args.read_timeout / 4,
                        connect_timeout=min(3.0, args.read_timeout))
     return PeerOptions(link=link, claim_after=args.claim_after, move_delay=args.move_delay,
-                       min_claim=getattr(args, "min_claim", 10.0), move_clock=getattr(args, "move_clock", None))
+                       min_claim=getattr(args, "min_claim", 10.0), move_clock=getattr(args, "move_clock", None),
+                       spectators=getattr(args, "spectators", None))

@@ -51,6 +51,7 @@ from lanterne.engines.core import Game, RulesError
 from lanterne.protocol.identity import safety_part
 from lanterne.protocol.net.discovery import STALE_AFTER, Advert, Discovery
 from lanterne.protocol.net.peer import PeerOptions
+from lanterne.protocol.session import WATCH_ASK, WATCH_EVERYONE, WATCH_KNOWN, WATCH_OFF, default_watch
 
 
 # --------------------------------------------------------------------------
@@ -307,6 +308,11 @@ class LobbyScreen(WatchFromLobby, Screen):
                     yield Label(_("A move"), classes="lobby-label")
                     yield Select(_move_clock_options(self._last_move_clock()), value=self._last_move_clock(),
                                  allow_blank=False, compact=True, id="lan-move-clock")
+                with Horizontal(classes="lobby-row"):
+                    yield Label(_("Spectators"), classes="lobby-label")
+                    yield Select([(_(words), mode) for mode, words in SPECTATOR_WORDS.items()],
+                                 value=self._spectators_for(first), allow_blank=False, compact=True,
+                                 id="lan-spectators")
                 with Horizontal(id="lobby-buttons"):
                     yield Button(_("Open table") + " \\[o]", id="open-table", variant="primary", compact=True)
                     yield Button(_("Close table") + " \\[c]", id="close-table", compact=True, disabled=True)
@@ -315,7 +321,8 @@ class LobbyScreen(WatchFromLobby, Screen):
                 yield Static("", id="lobby-policy", classes="muted")
                 yield Static(_("Computers: players this app runs. Gone for: how long a player may be away "
                                "before the table's rule (then) applies. A move: how long a player may think "
-                               "before the others may claim."), id="lobby-hint", classes="muted")
+                               "before the others may claim. Spectators: who may watch the table (they see "
+                               "what every player sees, never a hand)."), id="lobby-hint", classes="muted")
         yield Static("", id="lobby-unfinished", classes="muted")
         yield Static("", id="lobby-status", classes="status")
         yield Footer()
@@ -433,6 +440,7 @@ class LobbyScreen(WatchFromLobby, Screen):
             seats = self.query_one("#lan-seats", Select)
             seats.set_options(_seat_options(game))
             seats.value = _default_seats(game)
+            self.query_one("#lan-spectators", Select).value = self._spectators_for(game)
         elif event.select.id == "lan-seats" and isinstance(event.value, int):
             computers = self.query_one("#lan-computers", Select)
             keep = computers.value
@@ -511,10 +519,19 @@ class LobbyScreen(WatchFromLobby, Screen):
         chosen = float(_chosen(self.query_one("#lan-move-clock", Select), self._last_move_clock()))
         return chosen or None
 
+    def _spectators_for(self, game: Game | None) -> str:
+        """The form's spectators for ``game``: the lobby's own options if they say, else the game's default."""
+        chosen = self.options.spectators
+        if isinstance(chosen, bool):
+            return WATCH_EVERYONE if chosen else WATCH_OFF
+        return chosen if chosen in SPECTATOR_WORDS else default_watch(game)
+
     def peer_options(self, claim_after: float | None = None) -> PeerOptions:
-        """The lobby's peer options with the claim time and the move clock chosen in the form."""
+        """The lobby's peer options with the claim time, the move clock and the spectators chosen in the form."""
         claim = self.claim_after if claim_after is None else claim_after
-        return dataclasses.replace(self.options, claim_after=claim, move_clock=self.move_clock)
+        spectators = _chosen(self.query_one("#lan-spectators", Select), self._spectators_for(None))
+        return dataclasses.replace(self.options, claim_after=claim, move_clock=self.move_clock,
+                                   spectators=spectators)
 
     def open_table(self, game_id: str, variant: str, seats: int = 2, computers: int = 0,
                    bot: str = "greedy", *, on_gone: str = "end", claim_after: float | None = None) -> None:
@@ -673,6 +690,7 @@ class LobbyScreen(WatchFromLobby, Screen):
     # -- until the board shows
     def _follow(self, controller: NetworkGame) -> None:
         self.pending = controller
+        controller.known = self.known     # also whom a table of known peers lets watch
         self._announced = False
         self.query_one("#close-table", Button).disabled = False
         self.query_one("#invite-online", Button).disabled = not self.hosting
@@ -801,6 +819,10 @@ DEFAULT_ON_GONE = "end"
 
 MOVE_CLOCKS = (120.0, 300.0, 600.0, 1800.0)
 """The move clocks the form offers (seconds), and none."""
+
+SPECTATOR_WORDS = {WATCH_ASK: N_("ask me"), WATCH_KNOWN: N_("players I know"), WATCH_EVERYONE: N_("anyone"),
+                   WATCH_OFF: N_("nobody")}
+"""The lobby's words for who may watch a table (protocol.session.WATCH_MODES)."""
 
 DEFAULT_MOVE_CLOCK = 600.0
 """Ten minutes a move: generous for a table of friends, and a player who never moves can be claimed."""

@@ -4,7 +4,8 @@ A game played on the LAN opens the game's own board screen, as a local
 game does, and gives it a :class:`NetworkSide` to compose
 (``screen.network``): the screen asks it to draw the banner after each
 change (every other peer's link, the safety code, the others' last moves)
-and the table chat's pane (shown or hidden with F3),
+and the table chat's pane (shown or hidden with F3), to ask the player
+whether a stranger may watch (a table whose spectators are asked),
 for the words of a game that stopped early (a claim, a replaced seat, a
 cheat) instead of the board's own result, and to leave (pause or resign)
 instead of the local game's confirmation. The screen needs nothing else
@@ -13,11 +14,12 @@ of the network (:class:`lanterne.client.screens.game.NetworkPart`).
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from lanterne.client.i18n import N_, _
 from lanterne.client.net_controller import ON_GONE_WORDS, NetworkGame, claim_time
-from lanterne.client.screens.dialogs import LeaveScreen
+from lanterne.client.screens.dialogs import ConfirmScreen, LeaveScreen
 from lanterne.client.widgets.chat import ChatPane
 from lanterne.client.widgets.link_banner import LinkBanner
 from lanterne.client.widgets.status_line import StatusLine
@@ -47,6 +49,7 @@ class NetworkSide:
     def show(self, screen: GameScreen) -> None:
         """After the screen drew the game: the banner and the chat pane, mounted the first time."""
         if self.banner is None:
+            self.controller.ask_watch = lambda name, fp: self.ask_watch(screen, name, fp)
             self.banner = LinkBanner(id="link-banner")
             screen.mount(self.banner, before=screen.query_one(StatusLine))
             screen.sub_title = _("{game} — network game").format(game=screen.game.name)
@@ -59,6 +62,19 @@ class NetworkSide:
             for i, line in enumerate(self.controller.chat[self._chat_shown:], start=self._chat_shown):
                 self.chat.add(line, quiet=i < self.controller.chat_history)
             self._chat_shown = len(self.controller.chat)
+
+    async def ask_watch(self, screen: GameScreen, name: str, fp: str) -> bool:
+        """The player's yes or no to a stranger asking to watch; the question closes if the asker gives up."""
+        answer: asyncio.Future = asyncio.get_running_loop().create_future()
+        question = ConfirmScreen(_("{name} ({fp}) asks to watch this table: they would see the board, the moves "
+                                   "and the chat. Let them watch?").format(name=name, fp=fp))
+        screen.app.push_screen(question, lambda yes: answer.done() or answer.set_result(bool(yes)))
+        try:
+            return await answer
+        except asyncio.CancelledError:
+            if question.is_attached:
+                question.dismiss(False)
+            raise
 
     def toggle_chat(self) -> None:
         """F3: show the chat pane (the cursor in its input) or hide it."""

@@ -36,9 +36,10 @@ CHAT_BINDING = Binding(CHAT_KEY, "toggle_chat", N_("Chat"))
 
 
 def chat_text(line: ChatLine) -> Text:
-    """One chat line for the screen: the time, who (a spectator marked), what; no markup anywhere."""
+    """One chat line for the screen: when we heard it (never the time its author signed), who (a spectator
+    marked), what; no markup anywhere."""
     text = Text()
-    text.append(time.strftime("%H:%M ", time.localtime(line.ts / 1000)), style="dim")
+    text.append(time.strftime("%H:%M ", time.localtime((line.at or line.ts) / 1000)), style="dim")
     style = "bold green" if line.mine else ("bold" if line.seat is not None else "italic")
     text.append(clean(line.who, 60), style=style)
     text.append(": ")

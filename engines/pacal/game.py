@@ -15,6 +15,7 @@ from .state import OVER, PacalState, load_state, new_state
 class PacalGame(Game):
     id = "pacal"
     name = "Pacal's Rocket"
+    hidden = False
     min_players = 2
     max_players = 5
     variants = VARIANTS

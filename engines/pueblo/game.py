@@ -22,6 +22,7 @@ class PuebloGame(Game):
 
     id = "pueblo"
     name = "Pueblo"
+    hidden = False
     min_players = 2
     max_players = 4
     variants = VARIANTS

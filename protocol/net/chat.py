@@ -25,11 +25,23 @@ space, NFC; a character is a code point of that text), at most
 that breaks them is refused by :meth:`ChatBook.write` with a one-line
 :class:`ChatError`. A message from a peer is checked for its shape before
 anything of it is read; one that is malformed, not signed by its key, of
-another table, already seen, too long or over the rate (twice ours, since a
-link may bunch honest messages; and :data:`LINK_RATE` on one link, whoever
-signed) is dropped with a one-line reason
+another table, already seen, too long or over its author's rate (twice ours,
+since a link may bunch honest messages) is dropped with a one-line reason
 (:meth:`ChatBook.read`), and nobody is named for it: chat is never evidence
 against a seat.
+
+Every budget is an author's own, never a link's: only its author can sign a
+message, so relaying one never spends anybody else's. A spectator's message
+enters the table at the player it watches through (from the spectator's own
+link), which passes it to the other seats; they pass it to their own
+spectators only. So the spectators' messages on a seat's link are that
+seat's own spectators': at most :data:`LINK_AUTHORS` of them per
+:data:`WINDOW`, and a seat that signs with fresh keys gets no more than a
+player with that many spectators. A link whose messages keep being dropped
+(:data:`LINK_STRIKES`) is not read for the rest of the window (its sender is
+hostile: an honest relay passes only what it accepted). The time shown
+beside a line is when we heard it (:attr:`ChatLine.at`), never what its
+author signed.
 """
 
 from __future__ import annotations
@@ -57,9 +69,11 @@ MAX_NAME = 40
 RATE = 5
 WINDOW = 10.0
 """At most RATE messages per WINDOW seconds per author (our own); a peer drops more than twice that."""
-LINK_RATE = 50
-"""At most this many messages per WINDOW on one link, whoever signed them: a peer that makes fresh keys (each a
-"spectator" it relays) still cannot flood the table."""
+LINK_AUTHORS = 8
+"""Most spectators whose messages one seat's link brings per WINDOW (its own spectators: the cap a player serves,
+:data:`.watchers.MAX_PER_PLAYER`): a seat that signs with fresh keys, each a "spectator", gets no more."""
+LINK_STRIKES = 20
+"""Dropped messages on one link per WINDOW past which the link's chat is not read until the window is over."""
 
 SCHEMA = {"t": "str", "v": "uint", "table": "bytes32", "key": "bytes32", "name": "str", "ts": "uint",
           "text": "str", "sig": "bytes64"}
@@ -74,6 +88,11 @@ _SPACES = re.compile(r"\s+")
 
 class ChatError(ValueError):
     """A message of ours that cannot be sent (too long, too many, empty); one line for the user."""
+
+
+class ChatOverBudget(ProtocolError):
+    """A sound message past its author's rate or its link's spectators: dropped, but no sign its sender lies
+    (an honest relay's clock may bunch what it passed on), so no strike against the link."""
 
 
 class ChatSeen(ProtocolError):
@@ -97,7 +116,8 @@ def clean(text: str, limit: int | None = None) -> str:
 
 @dataclass(frozen=True)
 class ChatLine:
-    """One message as shown: who wrote it (``seat``: its seat, None for a spectator), when, what."""
+    """One message as shown: who wrote it (``seat``: its seat, None for a spectator), what, and ``at`` when we
+    heard it (our wall clock, ms; ``ts`` is the author's, what names the message)."""
 
     key: bytes
     name: str
@@ -105,6 +125,7 @@ class ChatLine:
     text: str
     seat: int | None = None
     mine: bool = False
+    at: int = 0
 
     @property
     def fingerprint(self) -> str:
@@ -119,7 +140,8 @@ class ChatLine:
 
     def to_data(self) -> dict:
         """A line of the companion file (``<table>.chat``, JSON lines)."""
-        return {"ts": self.ts, "key": self.key.hex(), "name": self.name, "seat": self.seat, "text": self.text}
+        return {"ts": self.ts, "at": self.at or self.ts, "key": self.key.hex(), "name": self.name, "seat": self.seat,
+                "text": self.text}
 
 
 HISTORY = 200
@@ -155,8 +177,9 @@ def read_chat(path: Path, me: bytes, keep: int = HISTORY) -> list[ChatLine]:
             continue
         seat = d.get("seat")
         said = clean(d["text"], MAX_CHARS)
+        at: int = d["at"] if isinstance(d.get("at"), int) else d["ts"]     # a line kept before there was "at"
         if said:
-            lines.append(ChatLine(key, clean(d["name"], MAX_NAME) or "?", d["ts"], said, seat, mine=key == me))
+            lines.append(ChatLine(key, clean(d["name"], MAX_NAME) or "?", d["ts"], said, seat, mine=key == me, at=at))
     return lines
 
 
@@ -189,7 +212,9 @@ class ChatBook:
     _last_ts: dict = field(default_factory=dict)
     """Per author: the last ``ts`` accepted (a message must come after it)."""
     _times: dict = field(default_factory=dict)
-    """Per author: when (our clock) its recent messages came, for the rate."""
+    """Per author: when (our clock) its recent messages came, for the rate (and per link, its strikes)."""
+    _link_authors: dict = field(default_factory=dict)
+    """Per link: the spectators it brought lately, for :data:`LINK_AUTHORS`."""
 
     def seat_of(self, key: bytes) -> int | None:
         return self.seats.index(key) if key in self.seats else None
@@ -214,7 +239,7 @@ class ChatBook:
             raise ChatError("the message is too long to send")
         recent.append(now)
         self._last_ts[self.me.public] = ts
-        return raw, ChatLine(self.me.public, body["name"], ts, text, self.seat_of(self.me.public), mine=True)
+        return raw, ChatLine(self.me.public, body["name"], ts, text, self.seat_of(self.me.public), mine=True, at=ts)
 
     def write_watchers(self, names: list[str]) -> bytes:
         """Our word to the other seats of who watches through us now (the whole list; signed)."""
@@ -225,16 +250,27 @@ class ChatBook:
                 "names": shown, "more": max(0, len(names) - len(shown))}
         return pack({**body, "sig": self.me.sign(DOMAIN, pack(body))})
 
-    def read(self, raw: bytes, via: object = None) -> "ChatLine | WatchersNote":
+    def read(self, raw: bytes, via: object = None, sender: bytes | None = None) -> "ChatLine | WatchersNote":
         """A message from a peer, checked; ProtocolError (one line) if it is to be dropped.
 
-        ``via``: the link it came on (anything hashable), for :data:`LINK_RATE`."""
+        ``via``: the link it came on (anything hashable); ``sender``: the key at that link's far end (a seat's,
+        or the spectator's we serve). A message by somebody else is relayed: if its author holds no seat, it
+        is one of the sender's spectators, and counts for :data:`LINK_AUTHORS`."""
         now = self.clock()
-        if via is not None:
-            came = self._recent(("link", via), now)
-            if len(came) >= LINK_RATE:
-                raise ProtocolError(f"more than {LINK_RATE} chat messages in {WINDOW:g} s on one link")
-            came.append(now)
+        strikes = self._recent(("strikes", via), now) if via is not None else None
+        if strikes is not None and len(strikes) >= LINK_STRIKES:
+            raise ProtocolError(f"more than {LINK_STRIKES} bad chat messages in {WINDOW:g} s on this link: "
+                                f"its chat is not read until then")
+        try:
+            return self._read(raw, now, via, sender)
+        except (ChatSeen, ChatOverBudget):
+            raise
+        except ProtocolError:
+            if strikes is not None:
+                strikes.append(now)
+            raise
+
+    def _read(self, raw: bytes, now: float, via: object, sender: bytes | None) -> "ChatLine | WatchersNote":
         if len(raw) > CHAT_MAX:
             raise ProtocolError(f"a chat message of {len(raw)} bytes (at most {CHAT_MAX})")
         msg = unpack(raw, CHAT_MAX)
@@ -250,23 +286,36 @@ class ChatBook:
         key = msg["key"]
         if key == self.me.public:
             raise ChatSeen("our own chat message, come back")
+        if msg["ts"] <= self._last_ts.get(key, 0):
+            raise ChatSeen("a chat message already seen (or older than one seen)")
         seat = self.seat_of(key)
         if seat is None and not self.spectators:
             raise ProtocolError("a spectator's chat at a table without spectators' chat")
+        authors = self._authors(via, now) if seat is None and via is not None and sender != key else None
+        if authors is not None and key not in authors and len(authors) >= LINK_AUTHORS:
+            raise ChatOverBudget(f"chat of more than {LINK_AUTHORS} spectators in {WINDOW:g} s through one seat")
+        recent = self._recent(key, now)
+        if len(recent) >= 2 * RATE:
+            raise ChatOverBudget(f"more than {2 * RATE} chat messages in {WINDOW:g} s from {fingerprint(key)}")
         body = {k: v for k, v in msg.items() if k != "sig"}
         if not verify(key, msg["sig"], DOMAIN, pack(body)):
             raise ProtocolError("a chat message not signed by its author")
-        if msg["ts"] <= self._last_ts.get(key, 0):
-            raise ChatSeen("a chat message already seen (or older than one seen)")
         text = clean(msg["text"])
         if not text or len(text) > MAX_CHARS or text != msg["text"]:
             raise ProtocolError(f"a chat message that is empty, longer than {MAX_CHARS} characters or not clean")
-        recent = self._recent(key, now)
-        if len(recent) >= 2 * RATE:
-            raise ProtocolError(f"more than {2 * RATE} chat messages in {WINDOW:g} s from {fingerprint(key)}")
         recent.append(now)
+        if authors is not None:
+            authors[key] = now
         self._last_ts[key] = msg["ts"]
-        return ChatLine(key, clean(msg["name"], MAX_NAME) or "?", msg["ts"], text, seat)
+        return ChatLine(key, clean(msg["name"], MAX_NAME) or "?", msg["ts"], text, seat,
+                        at=int(self.wall() * 1000))
+
+    def _authors(self, via: object, now: float) -> dict:
+        """The spectators whose messages ``via`` brought in the last WINDOW (their last time)."""
+        authors = self._link_authors.setdefault(via, {})
+        for key in [k for k, t in authors.items() if now - t >= WINDOW]:
+            del authors[key]
+        return authors
 
     def _read_watchers(self, msg: dict) -> WatchersNote:
         """A seat's list of its spectators: only a seat speaks for itself, the newest ``ts`` wins."""
@@ -295,4 +344,5 @@ class ChatBook:
         return times
 
 
-__all__ = ["ChatBook", "ChatError", "ChatLine", "ChatSeen", "WatchersNote", "CHAT_MAX", "MAX_CHARS", "RATE", "WINDOW", "clean"]
+__all__ = ["ChatBook", "ChatError", "ChatLine", "ChatOverBudget", "ChatSeen", "WatchersNote", "CHAT_MAX", "LINK_AUTHORS", "LINK_STRIKES",
+           "MAX_CHARS", "RATE", "WINDOW", "clean"]

@@ -1,11 +1,17 @@
 """The files of one network game, so that a crash loses nothing.
 
-Three files in the log folder, named after the table id (the SHA-256 of the
+The files of a game in the log folder, named after the table id (the SHA-256 of the
 first entry, the host's hello; its first 16 hex digits):
 
 * ``<table>.log``: the hash chain, every entry written and fsynced before a
   byte that depends on it is sent (``protocol.log.LogWriter``);
-* ``<table>.seed``: the session's 32-byte secret seed, owner-only (0600);
+* ``<table>.seed``: the session's 32-byte secret seed, owner-only (0600),
+  written once and never again;
+* ``<table>.signed``: how many places of the chain we may have signed (8
+  bytes, big-endian), raised after the log has one of our entries and
+  before any link sends it, so a log that lost entries (a restored backup,
+  a copied folder, a cut write) is seen to stop short of what we signed
+  (``Session.from_log``'s ``signed``); no file: no mark (an older game);
 * ``<table>.json``: what a restart needs besides the chain: our role, the
   game, the seats (key, name, last address), our port, ``over`` once done.
 
@@ -49,13 +55,18 @@ class Seat:
                    (str(address[0]), int(address[1])) if address else None)
 
 
+MARK_SIZE = 8
+
+
 @dataclass(frozen=True)
 class Store:
     """Where a session's accepted entries go: ``store(raw)`` appends one; ``store.retract(raw)`` takes back the
-    last one (a claim that lost its race, :mod:`protocol.session.claims`)."""
+    last one (a claim that lost its race, :mod:`protocol.session.claims`); ``store.signed(count)``, if any,
+    records that we signed an entry at place ``count - 1``."""
 
     append: Callable[[bytes], None]
     retract: Callable[[bytes], None]
+    signed: Callable[[int], None] | None = None
 
     def __call__(self, raw: bytes) -> None:
         self.append(raw)
@@ -69,6 +80,8 @@ class GameFiles:
         self.table_id: bytes = b""
         self._writer: LogWriter | None = None
         self.meta: dict = {}
+        self._mark: int | None = None
+        """The ``.signed`` mark as last written or read (None: not read yet)."""
 
     @property
     def stem(self) -> Path:
@@ -106,13 +119,32 @@ class GameFiles:
                 self._writer = LogWriter(self.log_path)
             self._writer.append(raw)
 
-        return Store(append, self._retract)
+        return Store(append, self._retract, self._signed)
 
     def attach(self, table_id: bytes, meta: dict) -> "Store":
         """Go on writing an existing game's files (after a restart)."""
         self.table_id, self.meta = table_id, meta
         self._writer = LogWriter(self.log_path)
-        return Store(self._writer.append, self._retract)
+        return Store(self._writer.append, self._retract, self._signed)
+
+    def _signed(self, count: int) -> None:
+        """Raise the mark to ``count`` (never lower: a retracted claim was signed all the same), on disk before
+        we go on; one 8-byte write in place, so a cut write leaves the old mark or the new one."""
+        path = self.stem.with_suffix(".signed")
+        if self._mark is None:
+            self._mark = read_signed(path)
+        if count <= self._mark:
+            return
+        created = self._mark == 0 and not path.exists()
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            os.pwrite(fd, count.to_bytes(MARK_SIZE, "big"), 0)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if created:
+            fsync_folder(self.folder)
+        self._mark = count
 
     def _retract(self, raw: bytes) -> None:
         if self._writer is not None:
@@ -167,10 +199,30 @@ def write_private(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
+def read_signed(path: Path | str) -> int:
+    """How many places of the chain we may have signed, as the game's ``.signed`` file says (``path``: any of
+    the game's files; 0: no mark, a game from before there was one)."""
+    try:
+        data = Path(path).with_suffix(".signed").read_bytes()
+    except OSError:
+        return 0
+    return int.from_bytes(data, "big") if len(data) == MARK_SIZE else 0
+
+
+def fsync_folder(folder: Path) -> None:
+    """A file just created in ``folder`` is there after a crash too."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def read_game_files(meta_path: Path, say: Say) -> tuple[dict, bytes, bytes, list[bytes]]:
     """A game's meta, seed, table id and log entries, for a restart (ResumeError: one line).
 
-    A log cut mid-entry (a crash while writing) is trimmed to its last complete entry.
+    A log cut mid-entry (a crash while writing) is trimmed to its last complete entry; a log that stops short
+    of the ``.signed`` mark is said so in one line (the others send back what it lost).
     """
     try:
         meta = json.loads(meta_path.read_text())
@@ -188,6 +240,10 @@ def read_game_files(meta_path: Path, say: Say) -> tuple[dict, bytes, bytes, list
         size = meta_path.with_suffix(".log").stat().st_size
         with open(meta_path.with_suffix(".log"), "r+b") as f:
             f.truncate(size - cut)
+    lost = read_signed(meta_path) - len(raws)
+    if lost > 0:
+        say(f"log: {lost} of our signed entr{'y' if lost == 1 else 'ies'} missing from this disk; nothing more is "
+            f"signed until the other seats send {'it' if lost == 1 else 'them'} back")
     return meta, seed, table, raws
 
 

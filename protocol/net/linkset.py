@@ -45,6 +45,9 @@ class LinkSet(Mapping[bytes, Link]):
         self._links: dict[bytes, Link] = {}
         self._sent: dict[Link, int] = {}
         """Per link: how far into the chain its sender got (a replaced link never moves the new one's count)."""
+        self._lacks: dict[Link, int] = {}
+        """Per link: the chain's length when it came; the other side lacks all of it from its count on, its own
+        entries too (a log that lost some: the others are where it learns them back)."""
         self._wake: dict[bytes, asyncio.Event] = {}
         self.finished: set[bytes] = set()
         """Keys known to hold our end (a goodbye went or came on their link once over)."""
@@ -75,6 +78,7 @@ class LinkSet(Mapping[bytes, Link]):
         old = self._links.get(key)
         self._links[key] = link
         self._sent[link] = min(have, chain)
+        self._lacks[link] = chain
         wake = self._wake[key] = asyncio.Event()
         wake.set()
         return old if old is not None and old is not link and not old.closed else None
@@ -82,6 +86,7 @@ class LinkSet(Mapping[bytes, Link]):
     def detach(self, key: bytes, link: Link) -> bool:
         """``link`` is down; True if it was ``key``'s current link (the seat is now unlinked from us)."""
         self._sent.pop(link, None)
+        self._lacks.pop(link, None)
         if self._links.get(key) is link:
             del self._links[key]
             return True
@@ -103,16 +108,18 @@ class LinkSet(Mapping[bytes, Link]):
         return all(self._sent.get(link, 0) >= length for link in self._links.values())
 
     async def send_loop(self, key: bytes, link: Link, chain: Chain, outgoing: Outgoing) -> None:
-        """Send the entries ``key`` lacks, in order (never its own); say goodbye once both are done."""
+        """Send the entries ``key`` lacks, in order (its own only from the backlog it came with); say goodbye
+        once both are done."""
         wake = self._wake[key]
         try:
             while not link.closed:
                 await wake.wait()
                 wake.clear()
                 while self._sent[link] < len(chain.chain):
-                    entry = chain.chain[self._sent[link]]
+                    index = self._sent[link]
+                    entry = chain.chain[index]
                     self._sent[link] += 1
-                    if entry.author != key:
+                    if entry.author != key or index < self._lacks[link]:
                         await link.send(outgoing(key, entry))
                 if chain.over:
                     self.finished.add(key)     # it has every entry up to our end

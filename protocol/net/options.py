@@ -17,8 +17,9 @@ class PeerOptions:
     a table that signs less is left at once, in one line, before any move."""
     move_clock: float | None = None
     """The host's move clock, signed in the table: a seat linked but silent this long may be claimed against."""
-    spectators: bool = True
-    """The host lets spectators watch the table (signed in the table); each player serves those who ask it."""
+    spectators: bool | str | None = None
+    """Who may watch the host's table (signed in it): one of ``protocol.session.WATCH_MODES`` (True: everyone,
+    False: off), None the game's default; each player serves those who ask it by that rule."""
     spectator_chat: bool = True
     """We accept and relay spectators' chat (where the table lets them watch); our own table chat is always on."""
     reconnect_every: float = 0.5

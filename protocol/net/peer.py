@@ -30,7 +30,7 @@ from .clock import MONOTONIC, Clock, nap
 from .computers import Computer, ComputerHost, Think, quiet, think_on_thread
 from .discovery import Discovery
 from .events import Listening, Note, PeerEvent, Resumed, event_line
-from .files import GameFiles, ResumeError, Say, Seat, read_game_files, seats_of
+from .files import GameFiles, ResumeError, Say, Seat, read_game_files, read_signed, seats_of
 from .invite import Answer, Declined, Request, host_connection
 from .carrier import LEFT_PAUSED, LEFT_RESIGNED, Carrier
 from .linkset import GOODBYE, LinkSet
@@ -108,7 +108,7 @@ class Peer:
                            runs_here=self.computers.runs, report=self._report)
         self.watchers = SpectatorServer(lambda: self.session, self._emit,
                                         lambda raw, link, key: self.table_chat.heard(raw, link, key),
-                                        lambda names: self.table_chat.tell_watchers(names))
+                                        lambda names: self.table_chat.tell_watchers(names), clock=clock)
         self.table_chat = ChatRelay(me, name, table_id=lambda: self.table_id, session=lambda: self.session,
                                     relay_spectators=lambda: self.options.spectator_chat, seat_links=self.links,
                                     spectator_links=lambda: self.watchers.links, keep=files.append_chat,
@@ -162,7 +162,8 @@ class Peer:
             game = get_game(meta["game"]) if host else None
             session = Session.from_log(raws, me, seed, store=store, timeout=options.claim_after,
                                        name=meta.get("name", ""), game=game, players=len(seats),
-                                       variant=meta.get("variant", "standard"), guests=guests)
+                                       variant=meta.get("variant", "standard"), guests=guests,
+                                       signed=read_signed(meta_path))
         except (ProtocolError, RulesError, KeyError) as e:
             files.close()
             raise ResumeError(f"cannot resume {meta_path.stem}: {e}") from None
@@ -451,7 +452,7 @@ class Peer:
     async def _decide(self, req: Request) -> Answer:
         """Our answer to a proven peer: a spectator's watch, a member's resume, a joiner's join."""
         if req.kind == "watch":
-            return self.watchers.decide(req)
+            return await self.watchers.decide(req)
         if req.kind == "resume":
             return await self.mesh.answer(req)
         return await self.seating.answer(req)

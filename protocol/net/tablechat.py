@@ -2,9 +2,11 @@
 
 A player sends its message on every link it holds, to the other seats and
 to the spectators it serves, and forwards each message it accepts, once, on
-every link but the one it came on (a spectator reaches the table only
-through its player; a seat cut from another still hears it through the
-rest). Each message is checked by every peer that gets it
+every link but the one it came on (a seat cut from another still hears it
+through the rest); a spectator's message enters the table at its player,
+which forwards it to every seat, and a seat that heard it from another seat
+forwards it to its own spectators only (so the spectators' chat a seat's link
+brings is that seat's own spectators', :data:`.chat.LINK_AUTHORS`). Each message is checked by every peer that gets it
 (:meth:`.chat.ChatBook.read`); a dropped one is a note, never a claim nor an
 abort, and never closes a link. Our own and accepted messages are kept in
 ``<table>.chat`` next to the log (:meth:`.files.GameFiles.append_chat`),
@@ -72,8 +74,10 @@ class ChatRelay:
         if spectator is not None and not book.spectators:
             self._emit(ChatDropped("this table does not relay spectators' chat"))
             return
+        sender = spectator if spectator is not None else next(
+            (key for key, known in self._seat_links.items() if known is link), None)
         try:
-            line = book.read(raw, via=id(link))
+            line = book.read(raw, via=id(link), sender=sender)
         except ChatSeen:
             return
         except ProtocolError as e:
@@ -88,7 +92,7 @@ class ChatRelay:
         if spectator is not None and line.key != spectator:
             self._emit(ChatDropped("a spectator relayed somebody else's chat"))
             return
-        self._out(raw, line, link)
+        self._out(raw, line, link, to_seats=line.seat is not None or spectator is not None)
 
     def tell_watchers(self, names: list[str], only: Link | None = None) -> None:
         """Tell the other seats (or the one behind ``only``, a link just up) who watches through us: a
@@ -101,10 +105,11 @@ class ChatRelay:
             if not link.closed:
                 self._spawn(_send_chat(link, raw))
 
-    def _out(self, raw: bytes, line: ChatLine, came_on: Link | None) -> None:
+    def _out(self, raw: bytes, line: ChatLine, came_on: Link | None, to_seats: bool = True) -> None:
+        """Keep and show ``line``, and pass it on (to the seats too unless it is another seat's spectator's)."""
         self._keep(line.to_data())
         self._emit(ChatSaid(line))
-        for link in [*self._seat_links.values(), *self._spectator_links()]:
+        for link in [*(self._seat_links.values() if to_seats else ()), *self._spectator_links()]:
             if link is not came_on and not link.closed:
                 self._spawn(_send_chat(link, raw))
 

@@ -87,8 +87,9 @@ class Turns:
     def tick(self, session: Session) -> None:
         """Let time pass for the claim on our clock (:func:`.presence.claim_step`)."""
         now = self.ticked_at = self._clock()
-        self._report(claim_step(session, self._presence, now, self._seats(), self._linked(),
-                                runs_here=self._runs_here))
+        seats, linked = self._seats(), self._linked()
+        self._report(session.hold(now, linked >= set(seats) - {self._presence.me}))   # (a log that lost our entries)
+        self._report(claim_step(session, self._presence, now, seats, linked, runs_here=self._runs_here))
 
     def consent(self, session: Session, seat: int) -> bool | None:
         """Our own clock's answer to a claim against ``seat`` (:meth:`.presence.Presence.consent`)."""

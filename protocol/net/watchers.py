@@ -1,7 +1,14 @@
 """Spectators: a peer on the LAN watches a running table, checking every entry as a player does, seeing only what is public.
 
-A table lets spectators watch if its host said so (``PeerOptions.spectators``,
-signed in the table as ``watch``). A spectator asks any player of the table
+Who may watch is the table's (``PeerOptions.spectators``, signed in the table
+as ``watch`` and ``watch_by``): nobody, whom a player lets in when asked, the
+peers a player knows, or anyone (:data:`protocol.session.WATCH_MODES`; by
+default a game with hidden hands asks, an open one lets known peers watch).
+Each player lets in its own spectators by that rule, at most
+:data:`MAX_PER_PLAYER` at once and :data:`REQUESTS` watch requests per
+:data:`REQUEST_WINDOW` seconds (a key at most :data:`REQUESTS_PER_KEY` of
+them, and :data:`ASKING` questions open at once); the players see who
+watches (each tells the others, :mod:`.chat`). A spectator asks any player of the table
 with a ``watch`` request (how many entries it holds already); the player
 sends it the chain from there and every entry after, as it sends them to the
 other players, and never reads anything from it: a spectator is never a seat
@@ -16,11 +23,13 @@ what it holds; when the game is over the player says goodbye.
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+import inspect
+from collections import deque
+from typing import Awaitable, Callable
 
 from lanterne.engines.core import Game
 from lanterne.protocol.identity import Identity
-from lanterne.protocol.session import Session, receive_frame
+from lanterne.protocol.session import WATCH_ASK, WATCH_KNOWN, WATCH_OFF, Session, receive_frame
 from lanterne.protocol.wire import ProtocolError
 
 from .clock import MONOTONIC, Clock
@@ -34,6 +43,41 @@ from .transport import Link, LinkClosed, LinkOptions
 
 SPECTATOR_SENT = "a spectator sends nothing"
 """The CLOSE reason of a player whose spectator sent bytes (a spectator only receives)."""
+
+
+MAX_PER_PLAYER = 8
+"""Most spectators one player serves at once."""
+REQUESTS, REQUESTS_PER_KEY, REQUEST_WINDOW = 20, 3, 60.0
+"""At most REQUESTS watch requests per REQUEST_WINDOW seconds reach a player's decision, REQUESTS_PER_KEY of one key."""
+ASKING = 2
+"""Most watch questions a player is asked at once (the rest are refused: the player is busy)."""
+
+ANSWER_WAIT = 60.0
+"""Seconds a spectator waits for a player's answer (a table that asks: a person reads the question)."""
+
+Known = Callable[[bytes], bool]
+"""Whether the player knows this key (the app's known peers)."""
+Ask = Callable[[Request], "bool | Awaitable[bool]"]
+"""The player's answer to a stranger who asks to watch (a question on its screen)."""
+
+
+class RequestRate:
+    """Watch requests in the last window, in total and per key, on the injected clock."""
+
+    def __init__(self, clock: Clock, total: int = REQUESTS, per_key: int = REQUESTS_PER_KEY,
+                 window: float = REQUEST_WINDOW):
+        self.clock, self.total, self.per_key, self.window = clock, total, per_key, window
+        self._times: deque[tuple[float, bytes]] = deque()
+
+    def allow(self, key: bytes) -> bool:
+        """Count a request by ``key`` if the budget has room (the window's requests are at most ``total``)."""
+        now = self.clock()
+        while self._times and now - self._times[0][0] >= self.window:
+            self._times.popleft()
+        if len(self._times) >= self.total or sum(k == key for _, k in self._times) >= self.per_key:
+            return False
+        self._times.append((now, key))
+        return True
 
 
 RUNNING_EVERY = 1.0
@@ -74,11 +118,21 @@ class SpectatorServer:
     """
 
     def __init__(self, session: Callable[[], Session | None], emit: Callable[[PeerEvent], None],
-                 on_chat: Callable[[bytes, Link, bytes], None], on_change: Callable[[list[str]], None]):
+                 on_chat: Callable[[bytes, Link, bytes], None], on_change: Callable[[list[str]], None],
+                 clock: Clock = MONOTONIC, most: int = MAX_PER_PLAYER):
         self._session, self._emit, self._on_chat, self._on_change = session, emit, on_chat, on_change
         self._wake: dict[bytes, asyncio.Event] = {}
         self._links: dict[bytes, Link] = {}
         self._names: dict[bytes, str] = {}
+        self.most = most
+        self.rate = RequestRate(clock)
+        self.known: Known | None = None
+        """Set by the app: the peers it knows (a table of ``known`` lets only them in; none known without it)."""
+        self.ask: Ask | None = None
+        """Set by the app: a question to the player (a table of ``ask`` refuses everyone without it)."""
+        self._asking = 0
+        self._admitted: dict[bytes, None] = {}
+        """Keys we let in at this table, newest last (a spectator whose link dropped comes back without asking)."""
 
     @property
     def links(self) -> list[Link]:
@@ -99,15 +153,51 @@ class SpectatorServer:
         for event in self._wake.values():
             event.set()
 
-    def decide(self, req: Request) -> Answer:
+    async def decide(self, req: Request) -> Answer:
+        """Whether ``req``'s key may watch through us: the table's rule, our room, the rate, maybe the player."""
         session = self._session()
         if session is None or session.game is None:
             return Answer(False, "no game under way here yet")
-        if not session.spectators:
+        if session.watch_mode == WATCH_OFF:
             return Answer(False, "this table does not let spectators watch")
         if req.peer.key in session.seats:
             return Answer(False, "you hold a seat in this game: resume it instead")
+        if req.peer.key in self._admitted:
+            return self._full(req.peer.key) or Answer(True, "watching", len(session.chain))
+        if not self.rate.allow(req.peer.key):
+            return Answer(False, "too many watch requests: try again in a minute")
+        full = self._full(req.peer.key)
+        if full:
+            return full
+        if session.watch_mode == WATCH_KNOWN and not (self.known is not None and self.known(req.peer.key)):
+            return Answer(False, "this table lets only peers its players know watch")
+        if session.watch_mode == WATCH_ASK:
+            if self.ask is None:
+                return Answer(False, "this table lets spectators watch when a player says yes; nobody is here to ask")
+            if self._asking >= ASKING:
+                return Answer(False, "the player is answering other watch requests: try again in a minute")
+            self._asking += 1
+            try:
+                verdict = self.ask(req)
+                if inspect.isawaitable(verdict):
+                    verdict = await verdict
+            finally:
+                self._asking -= 1
+            if not verdict:
+                return Answer(False, "the player said no")
+            full = self._full(req.peer.key)
+            if full:
+                return full
+        self._admitted[req.peer.key] = None
+        if len(self._admitted) > 4 * self.most:
+            del self._admitted[next(iter(self._admitted))]
         return Answer(True, "watching", len(session.chain))
+
+    def _full(self, key: bytes) -> Answer | None:
+        """The refusal when we serve as many spectators as we may (a spectator linking again has its place)."""
+        if key not in self._links and len(self._links) >= self.most:
+            return Answer(False, f"{self.most} spectators already watch through this player")
+        return None
 
     async def serve(self, req: Request, link: Link) -> None:
         """Send the chain from what the spectator holds, then every new entry; read nothing from it."""
@@ -232,7 +322,7 @@ class Spectator:
             try:
                 link, hs, _ = await ask(host, port, self.me, self.name, watch_request(len(session.chain)),
                                         expect=self.host_key, expect_fingerprint=expect_fingerprint,
-                                        options=self.options, timeout=10.0, clock=clock)
+                                        options=self.options, timeout=ANSWER_WAIT, clock=clock)
             except Declined:
                 raise
             except (HandshakeError, LinkClosed, OSError, asyncio.TimeoutError) as e:
@@ -272,4 +362,5 @@ class Spectator:
         return session
 
 
-__all__ = ["Declined", "SPECTATOR_SENT", "Spectator", "SpectatorServer", "advertise_running", "running_hint"]
+__all__ = ["ASKING", "Declined", "MAX_PER_PLAYER", "REQUESTS", "REQUESTS_PER_KEY", "REQUEST_WINDOW", "RequestRate",
+           "SPECTATOR_SENT", "Spectator", "SpectatorServer", "advertise_running", "running_hint"]

@@ -133,6 +133,8 @@ class Ending:
         audit = audit and culprit is None and self.s.phase == Phase.PLAY and self.s.fair is not None
         if audit:
             body["audit"] = True
+        if self.s.writer.holding(self.s):
+            return    # we may have signed this place before: no abort of ours goes there (the game waits)
         self.s.writer.choose(self.s, ABORT, body)
         self._ended(self.s.my_seat, culprit, reason, audit, scores)
 

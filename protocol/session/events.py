@@ -160,6 +160,31 @@ class Aborted(ShownText):
 
 
 @dataclass(frozen=True)
+class LogRepaired:
+    """Our log had lost ``count`` entries we may have signed (it was behind its ``.signed`` mark); the others sent
+    them back and the log holds them again."""
+
+    count: int
+
+    def __str__(self) -> str:
+        return (f"log: repaired, {self.count} entr{'y' if self.count == 1 else 'ies'} this disk had lost came back "
+                f"from the other seats")
+
+
+@dataclass(frozen=True)
+class HoldGivenUp:
+    """Every other seat was linked for the claim time (``seconds``) and none sent back the ``count`` entries
+    our log lost: they never left this peer, and we write those places again."""
+
+    count: int
+    seconds: float
+
+    def __str__(self) -> str:
+        return (f"log: no seat had the {self.count} entr{'y' if self.count == 1 else 'ies'} this disk lost after "
+                f"{self.seconds:g} s; they never left this peer, the game goes on")
+
+
+@dataclass(frozen=True)
 class Dropped(ShownText):
     """Bytes that were not the chain's next entry nor evidence against anyone: dropped, nobody blamed.
 

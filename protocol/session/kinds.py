@@ -51,6 +51,18 @@ cannot refuse it (being here is no answer to it). Absent: the seat was gone for 
 CLAIM_REASON = "timeout: "
 """How a claim's reason starts (the ``claim`` entry's, and the claimer's ``abort`` that closes it)."""
 
+WATCH_EVERYONE, WATCH_KNOWN, WATCH_ASK, WATCH_OFF = "everyone", "known", "ask", "off"
+WATCH_MODES = (WATCH_OFF, WATCH_ASK, WATCH_KNOWN, WATCH_EVERYONE)
+"""Who may watch a table: nobody, whom a player lets in when asked, the peers a player knows, anyone. Signed in
+the table as ``watch`` (absent: off) and ``watch_by`` (``ask`` or ``known``; absent: everyone)."""
+
+
+def default_watch(game) -> str:
+    """The table's spectators when its host says nothing: a game with hidden hands asks (the players know who
+    sees their table and its chat), an open one lets the peers a player knows watch."""
+    return WATCH_ASK if game is None or game.hidden else WATCH_KNOWN
+
+
 CHOICE_KINDS = (HELLO, TABLE_KIND, MOVE, ABORT, REPLACE, CLAIM, AGREE, REFUSE)
 """Kinds whose content is the author's free choice, or its clock's (a replay takes them from the log)."""
 
@@ -67,7 +79,8 @@ def schemas() -> dict[str, dict]:
                 "table?": "bytes32"},
         TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],
                      "seats": ["list", "bytes32", MAX_SEATS], "names": ["list", "str", MAX_SEATS],
-                     "on_gone?": "str", "claim_ms?": "uint", "move_ms?": "uint", "watch?": "bool"},
+                     "on_gone?": "str", "claim_ms?": "uint", "move_ms?": "uint", "watch?": "bool",
+                     "watch_by?": "str"},
         GENESIS: {"nonce": "bytes32"},
         MOVE: {"action": ["list", "any", 64], "digest": "bytes32", "proof?": proof},
         END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],

@@ -36,6 +36,8 @@ class Play:
 
     def act(self, action: Action) -> list:
         """Play ``action`` for our seat; IllegalAction (not a protocol error) if it cannot be played."""
+        if self.s.writer.holding(self.s):
+            raise IllegalAction("our log lost this move: waiting for the other seats to send it back")
         if not self.s.my_turn:
             raise IllegalAction("it is not our turn")
         assert self.s.game is not None and self.s.view is not None and self.s.my_seat is not None

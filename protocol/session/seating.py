@@ -27,7 +27,7 @@ from lanterne.protocol.wire import ProtocolError, pack, unpack
 
 from .events import GameStarted, Joined, TableSet
 from .kinds import (FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_SEATS, NONCE_DOMAIN, ON_GONE, ON_GONE_END,
-                    TABLE_KIND, Drbg)
+                    TABLE_KIND, WATCH_ASK, WATCH_KNOWN, Drbg)
 from .phases import Phase, Trigger
 from .terms import Terms
 from .state import SessionState, Steps
@@ -118,6 +118,8 @@ class Seating:
             body["move_ms"] = round(self.s.move_clock * 1000)
         if self.s.spectators:
             body["watch"] = True
+        if self.s.terms.watch_by:       # "everyone" is left out: such tables keep their bytes
+            body["watch_by"] = self.s.terms.watch_by
         checked = self._check_table(unpack(pack(body)), None)
         if self.s.writer.choose(self.s, TABLE_KIND, body) is not None:
             self._set_table(self.s.chain[-1].body, checked)
@@ -135,6 +137,10 @@ class Seating:
             raise ProtocolError("the table's seats are not the peers that said hello, in order", blame)
         if [p.name for p in self.s.peers] != body["names"]:
             raise ProtocolError("the table's names are not the names the peers gave", blame)
+        if body.get("watch_by", WATCH_ASK) not in (WATCH_ASK, WATCH_KNOWN) or ("watch_by" in body
+                                                                              and not body.get("watch")):
+            raise ProtocolError(f"the table's spectators {str(body['watch_by'])[:40]!r} are not {WATCH_ASK} or "
+                                f"{WATCH_KNOWN} of a table that lets them watch", blame)
         if body.get("on_gone", ON_GONE_END) not in ON_GONE:
             raise ProtocolError(f"the table's on-gone policy {str(body['on_gone'])[:40]!r} is not one of "
                                 f"{', '.join(ON_GONE)}", blame)

@@ -56,7 +56,7 @@ from .clocks import Awaiting, Clocks
 from .ending import Ending
 from .events import Dispute, Dropped, OutOfPlace, ReplayEnd, ReplayMismatch
 from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
-                    TABLE_NONCE_DOMAIN)
+                    TABLE_NONCE_DOMAIN, WATCH_EVERYONE, WATCH_MODES, WATCH_OFF, default_watch)
 from .outcome import Outcome, Result
 from .phases import Phase
 from .play import Play
@@ -102,7 +102,7 @@ class Session:
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
                  guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END,
-                 move_clock: float | None = None, spectators: bool = False):
+                 move_clock: float | None = None, spectators: bool | str | None = False):
         key = identity.public if identity is not None else public
         if key is None:
             raise ValueError("a session needs an identity (or a public key to replay)")
@@ -112,11 +112,15 @@ class Session:
             game.check_options(len(guests) + 1, variant)   # a local mistake: RulesError
         if on_gone not in ON_GONE:
             raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
+        watch = (default_watch(game) if spectators is None else spectators if isinstance(spectators, str)
+                 else WATCH_EVERYONE if spectators else WATCH_OFF)
+        if watch not in WATCH_MODES:
+            raise RulesError(f"spectators {watch!r} is not one of {', '.join(WATCH_MODES)}")
         self._wire(SessionState(identity, key, host=host, name=name,
                                 seed=seed if seed is not None else os.urandom(32), games=games,
                                 writer=LiveWriter(store), auto_join=auto_join,
                                 guests=list(guests) if guests else None,
-                                terms=Terms(None, variant, {}, on_gone, spectators), clocks=Clocks(timeout, move_clock),
+                                terms=Terms.proposed(variant, on_gone, watch), clocks=Clocks(timeout, move_clock),
                                 proposal=(game, len(guests) + 1 if guests else 0, variant, dict(options or {}))))
         self.replayed_events: list = []
         """What a replay with ``keep_events`` said, in order."""
@@ -168,6 +172,7 @@ class Session:
     options: _Shared[dict] = _Shared()
     on_gone: _Shared[str] = _Shared()
     spectators: _Shared[bool] = _Shared()
+    watch_mode: _Shared[str] = _Shared()
     result: _Shared[Result | None] = _Shared()
     finals: _Shared[dict[int, dict]] = _Shared()
     ends: _Shared[dict[int, dict]] = _Shared()
@@ -215,6 +220,13 @@ class Session:
     def watch(self, now: float | None, here: bool = False) -> None:
         """Run the clocks for the awaited seat from ``now`` (:meth:`.ending.Ending.watch`)."""
         self.ending.watch(now, here)
+
+    def hold(self, now: float, linked: bool) -> list:
+        """Time passes while our log lacks entries we may have signed; ``linked``: every other seat is linked
+        to us (:meth:`.writers.LiveWriter.wait`: after the claim time with nothing back, we write again)."""
+        if isinstance(self.writer, LiveWriter) and self.writer.wait(self.state, now, linked, self.timeout):
+            self._advance_safely()
+        return self.state.flush()
 
     @property
     def claim_due(self) -> float | None:
@@ -339,15 +351,17 @@ class Session:
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, name: str = "", game: Game | None = None, players: int = 2,
                  variant: str = "standard", options: dict | None = None,
-                 guests: Sequence[bytes] | None = None) -> "Session":
+                 guests: Sequence[bytes] | None = None, signed: int = 0) -> "Session":
         """Restart after a crash: replay our own log, then go on live (with ``seed`` kept aside).
 
         A host restarted before its table was written needs its proposal again
         (``game``, ``variant``, ``options``; the seats are its hello's guests and itself, or
-        ``players`` for a log from before every host listed its guests).
+        ``players`` for a log from before every host listed its guests). ``signed``: how many
+        places we may have signed (the ``.signed`` mark); a log that stops short of it signs
+        nothing more until the others sent our lost entries back (:class:`.writers.LiveWriter`).
         """
         s = cls.replay(raws, identity.public, seed, games=games, identity=identity)
-        s.writer, s.auto_join, s.name = LiveWriter(store), True, name
+        s.writer, s.auto_join, s.name = LiveWriter(store, signed, len(raws)), True, name
         if not s.claim_signed:      # a restart keeps the table's signed claim time, not its own setting
             s.timeout = timeout
         s.guests = list(guests) if guests else s.seating.listed_guests() if s.host else None
@@ -423,6 +437,10 @@ class Session:
         if ((entry.author in self.replaced or entry.author == leaving) and entry.seq >= self.chain.replaced_at
                 and entry.kind != REFUSE):
             return  # a replaced peer that came back late: it learns of its replacement from our entries
+        if (isinstance(self.writer, LiveWriter) and entry.author == self.public and entry.kind not in CHOICE_KINDS
+                and entry.seq == len(self.chain) and self.writer.holding(self.state)):
+            self.writer.learn(entry)     # our own lost entry, sent back: written as a replay writes it
+            return
         self._accept(entry, sender)
 
     def _accept(self, entry: Entry, sender: bytes | None) -> None:

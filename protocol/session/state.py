@@ -175,6 +175,11 @@ class SessionState:
         return self.terms.spectators
 
     @property
+    def watch_mode(self) -> str:
+        """Who may watch: one of :data:`.kinds.WATCH_MODES` (each player lets in its own spectators by it)."""
+        return self.terms.watch_mode
+
+    @property
     def result(self) -> Result | None:
         """How the game ended (None: not over)."""
         return self.outcome.result
@@ -261,8 +266,10 @@ class SessionState:
 
     @property
     def my_turn(self) -> bool:
+        """Whether we may move now (not while our own move at this place may be one our log lost)."""
         return (self.phase == Phase.PLAY and self.game is not None and self.view is not None
-                and not self.game.is_over(self.view) and self.next_actor() == self.my_seat)
+                and not self.game.is_over(self.view) and self.next_actor() == self.my_seat
+                and not self.writer.holding(self))
 
     def next_actor(self) -> int:
         """The engine's next actor, or TABLE while a re-deal is being resolved."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from lanterne.engines.core import Game
 
-from .kinds import ON_GONE_END
+from .kinds import ON_GONE_END, WATCH_ASK, WATCH_EVERYONE, WATCH_KNOWN, WATCH_OFF
 
 
 @dataclass(frozen=True)
@@ -19,10 +19,23 @@ class Terms:
     on_gone: str = ON_GONE_END
     """What the table does with a seat gone past the claim time: end the game, or give it to a computer."""
     spectators: bool = False
-    """Whether the table lets spectators watch (signed as ``watch``)."""
+    """Whether the table lets spectators watch at all (signed as ``watch``)."""
+    watch_by: str = ""
+    """How a spectator gets in where they may (signed as ``watch_by``): ``ask`` its player, a peer it ``known``s,
+    or "" anyone."""
+
+    @property
+    def watch_mode(self) -> str:
+        """Who may watch: one of :data:`.kinds.WATCH_MODES`."""
+        return (self.watch_by or WATCH_EVERYONE) if self.spectators else WATCH_OFF
+
+    @classmethod
+    def proposed(cls, variant: str, on_gone: str, watch: str) -> "Terms":
+        """A host's terms before the table (``watch``: one of :data:`.kinds.WATCH_MODES`)."""
+        return cls(None, variant, {}, on_gone, watch != WATCH_OFF, watch if watch in (WATCH_ASK, WATCH_KNOWN) else "")
 
     @classmethod
     def signed(cls, body: dict, game: Game) -> "Terms":
         """The terms of a table entry's (checked) body."""
         return cls(game, body["variant"], dict(body["options"]), body.get("on_gone", ON_GONE_END),
-                   bool(body.get("watch", False)))
+                   bool(body.get("watch", False)), str(body.get("watch_by", "")))

@@ -7,6 +7,17 @@ live, they are signed; in a replay, the log must hold exactly them.
 Entries that are the seat's free *choice* (a hello, the table, an abort)
 go through :meth:`choose`: live, they are signed; in a replay nothing is
 written, and the log's own entry arrives as any other.
+
+A live writer resumed from a log that lost entries it had signed (its
+``signed`` mark, kept in the game's ``.signed`` file, is past the log's end) signs
+nothing at those places: Ed25519 signs the same bytes the same way, but a
+choice (a move, a claim) may come out differently, and two entries of one
+author for one place are a fork that names it. Until the chain reaches the
+mark it reads its own entries back from the others, exactly as a replay
+reads them from a log (:meth:`LiveWriter.learn`). An entry that never left
+this peer before its disk lost it cannot come back: once every other seat has
+been linked for the claim time without sending it, the hold is given up
+(:meth:`LiveWriter.wait`).
 """
 
 from __future__ import annotations
@@ -19,7 +30,7 @@ from lanterne.protocol.log import Entry, seal
 from lanterne.protocol.wire import ProtocolError, pack
 
 from .chain import Chain
-from .events import ReplayEnd, ReplayMismatch
+from .events import HoldGivenUp, LogRepaired, ReplayEnd, ReplayMismatch
 from .kinds import ABORT
 from .roster import Roster
 
@@ -31,38 +42,81 @@ class Chained(Protocol):
     public: bytes
     chain: Chain
     roster: Roster
+    events: list
 
     def append(self, entry: Entry) -> None: ...
 
 
 class LiveWriter:
-    """Signs our entries with our identity; every accepted entry goes to ``store`` (the log file)."""
+    """Signs our entries with our identity; every accepted entry goes to ``store`` (the log file).
+
+    ``signed``: how many places of the chain we may have signed before (a resume's mark); below it we sign
+    nothing and take our own entries from :attr:`learned`, as a replay does from its log.
+    """
 
     live = True
     checks_evidence = False
 
-    def __init__(self, store: Callable[[bytes], None] | None = None):
+    def __init__(self, store: Callable[[bytes], None] | None = None, signed: int = 0, have: int = 0):
         self.store = store
+        self.signed = signed
+        self.lost = max(0, signed - have)
+        """Entries past our log's end that we may have signed (0: the log reaches the mark)."""
+        self.learned: deque[Entry] = deque()
+        self._since: tuple[int, float] | None = None
+
+    def holding(self, s: Chained) -> bool:
+        """Whether the next place is one we may have signed before: we wait for our own entry from the others."""
+        return len(s.chain) < self.signed
+
+    def learn(self, entry: Entry) -> None:
+        """Our own entry for a place we hold, sent back by another seat; :meth:`write` takes it."""
+        self.learned.append(entry)
+
+    def wait(self, s: Chained, now: float, linked: bool, timeout: float | None) -> bool:
+        """Time passes while we hold: True once every other seat was ``linked`` for ``timeout`` seconds with
+        no entry coming (none of them has what we lost: it never left us), and the hold is given up."""
+        if not self.holding(s) or not linked or timeout is None:
+            self._since = None
+            return False
+        if self._since is None or self._since[0] != len(s.chain):
+            self._since = (len(s.chain), now)
+        if now - self._since[1] < timeout:
+            return False
+        s.events.append(HoldGivenUp(self.signed - len(s.chain), timeout))
+        self.signed, self.lost, self._since = len(s.chain), 0, None
+        return True
 
     def write(self, s: Chained, kind: str, body: dict) -> Entry:
         if s.identity is None:
             raise ReplayEnd()     # a watcher writes nothing
+        if self.holding(s):
+            return ReplayWriter(self.learned).write(s, kind, body)
         entry = seal(s.identity, game=s.chain.game_id, seq=len(s.chain), prev=s.chain.last_hash, kind=kind, body=body)
         s.append(entry)
         return entry
 
     def choose(self, s: Chained, kind: str, body: dict) -> Entry | None:
-        return self.write(s, kind, body) if s.identity is not None else None
+        if s.identity is None or self.holding(s):
+            return None     # held: our own choice, if we made one here, comes back as any other entry
+        return self.write(s, kind, body)
 
     def may_write(self, s: Chained) -> bool:
-        return s.identity is not None
+        return s.identity is not None and (not self.holding(s) or bool(self.learned))
 
     def keep(self, s: Chained, entry: Entry) -> None:
         if self.store is not None:
             self.store(entry.raw)
+            mark = getattr(self.store, "signed", None)
+            if mark is not None and entry.author == s.public:
+                mark(entry.seq + 1)      # after the log has it, before any link can send it
+        if self.lost and not self.holding(s):
+            s.events.append(LogRepaired(self.lost))
+            self.lost = 0
 
     def retract(self, s: Chained, entry: Entry) -> None:
-        """Take back our last entry (a claim that lost its race) from the store, if it can."""
+        """Take back our last entry (a claim that lost its race) from the store, if it can (the mark stays:
+        we did sign it)."""
         retract = getattr(self.store, "retract", None)
         if retract is not None:
             retract(entry.raw)
@@ -110,6 +164,9 @@ class ReplayWriter:
 
     def may_write(self, s: Chained) -> bool:
         return bool(self.entries)
+
+    def holding(self, s: Chained) -> bool:
+        return False
 
     def keep(self, s: Chained, entry: Entry) -> None:
         pass

@@ -3,6 +3,8 @@ opens the watch screen (public board, moves in words, who watches, the table cha
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from textual.widgets import Static
 
@@ -12,7 +14,7 @@ from lanterne.client.widgets.chat import ChatInput, ChatPane
 from lanterne.client.widgets.link_banner import LinkBanner
 from lanterne.client.widgets.peers import PeerList
 from lanterne.client.widgets.replay_board import ReplayBoard
-from tests.support.lobby import click_move, lobby_app, seated, turn_of, unique
+from tests.support.lobby import FAST, click_move, lobby_app, seated, turn_of, unique
 from tests.support.waiting import until
 
 
@@ -28,8 +30,9 @@ def running_line(pilot) -> int | None:
 @pytest.mark.slow
 async def test_a_running_table_is_listed_and_watched_from_the_lobby_by_keyboard_and_mouse(tmp_path):
     ann, bob, eve = unique("Ann"), unique("Bob"), unique("Eve")
-    app_a = lobby_app(ann, tmp_path / "a")
-    app_b = lobby_app(bob, tmp_path / "b")
+    anyone = dataclasses.replace(FAST, spectators="everyone")    # (asking first: tests/client/test_watchers_banner)
+    app_a = lobby_app(ann, tmp_path / "a", options=anyone)
+    app_b = lobby_app(bob, tmp_path / "b", options=anyone)
     app_e = lobby_app(eve, tmp_path / "e")
     async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb, \
             app_e.run_test(size=(120, 40)) as pe:

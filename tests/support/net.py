@@ -20,8 +20,8 @@ from .waiting import until
 
 LOCAL = "127.0.0.1"
 FAST = PeerOptions(link=LinkOptions(read_timeout=3.0, keepalive=0.5, connect_timeout=1.0),
-                   reconnect_every=0.1, linger=3.0)
-"""Real-time options for tests that run a whole game on the real clock."""
+                   reconnect_every=0.1, linger=3.0, spectators="everyone")
+"""Real-time options for tests that run a whole game on the real clock (anyone may watch)."""
 ON_A_FAKE_CLOCK = PeerOptions(link=LinkOptions(read_timeout=3600.0, keepalive=60.0, connect_timeout=1.0),
                               reconnect_every=0.1, linger=3.0)
 """Options for Peers on a :class:`FakeClock`: a link stays up through any jump of the clock a test makes (its

@@ -121,7 +121,8 @@ def test_lanterne_watch_prints_every_move_of_a_table_of_processes(tmp_path):
 
     common = ["--bot", "random", "--interface", "127.0.0.1", "--no-discovery", "--read-timeout", "5",
               "--move-delay", "0.05"]
-    host = start("host", "pagode", "--name", "Ana", "--log-dir", str(tmp_path / "a"), *common, home=tmp_path / "a")
+    host = start("host", "pagode", "--name", "Ana", "--log-dir", str(tmp_path / "a"), "--spectators", "everyone",
+                 *common, home=tmp_path / "a")
     first = host.stdout.readline()
     port = re.search(r"listening on 127\.0\.0\.1:(\d+)", first).group(1)
     guest = start("join", f"127.0.0.1:{port}", "--name", "Bob", "--log-dir", str(tmp_path / "b"), *common,
