@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from dataclasses import replace
 
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.framing import PING, PONG, PREFACE, FrameDecoder, encode_frame
@@ -25,7 +26,7 @@ from lanterne.protocol.session import GameOver
 from tests.support.clock import FakeClock
 from tests.support.waiting import until
 
-from .harness import LOCAL, Table, assert_no_honest_seat_named, lanterne_verify
+from .harness import FAST, LOCAL, Table, assert_no_honest_seat_named, lanterne_verify
 
 FLOOD = 20_000
 """PINGs one flooding connection sends (a flood of a fixed size: 260 kB of frames), never reading, then it
@@ -124,7 +125,7 @@ async def test_strangers_flooding_pings_without_reading_are_closed_while_the_tab
 
 
 async def test_a_spectator_flooding_pings_without_reading_loses_its_link_and_the_game_goes_on(tmp_path):
-    table = Table(tmp_path, 2, hostile=-1)
+    table = Table(tmp_path, 2, hostile=-1, options=replace(FAST, spectators="everyone"))   # anyone may watch
     host = table.peers[0]
     sampler = Sampler(host)
     game = asyncio.ensure_future(table.play(timeout=120))

@@ -13,7 +13,7 @@ import pytest
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.chat import LINK_AUTHORS, LINK_STRIKES, RATE, WINDOW, ChatBook
 from lanterne.protocol.wire import ProtocolError
-from tests.protocol.net.test_chat import Table, signed
+from tests.support.chat import Table, signed
 from tests.support.net import IDS
 from tests.support.waiting import until
 

@@ -68,9 +68,10 @@ def test_a_game_with_hidden_hands_asks_by_default_and_an_open_one_lets_known_pee
     assert default_watch(get_game("pagode")) == WATCH_ASK and default_watch(get_game("pandoria")) == WATCH_ASK
     assert default_watch(get_game("pueblo")) == WATCH_KNOWN and default_watch(get_game("pacal")) == WATCH_KNOWN
     for mode in WATCH_MODES:
-        assert Session(IDS[0], host=True, game=get_game("pagode"), spectators=mode).watch_mode == mode
+        assert Session(IDS[0], host=True, game=get_game("pagode"), guests=[IDS[1].public],
+                       spectators=mode).watch_mode == mode
     with pytest.raises(RulesError, match="spectators 'friends' is not one of off, ask, known, everyone"):
-        Session(IDS[0], host=True, game=get_game("pagode"), spectators="friends")
+        Session(IDS[0], host=True, game=get_game("pagode"), guests=[IDS[1].public], spectators="friends")
 
 
 async def test_the_rule_is_signed_in_the_table_and_a_stranger_is_refused_in_one_line(tmp_path):
