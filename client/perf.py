@@ -99,14 +99,21 @@ def pause_while_thinking_ms(level: str = "ismcts:hard", presses: int = 20, seed:
     hands it over, and stops when the app has handled it and painted the screen (a callback
     after the next refresh). The computer thinks in its own process (client/thinking.py).
     """
-    return asyncio.run(_pause_while_thinking_ms(level, presses, seed))
+    return asyncio.run(_pause_ms(level, presses, seed, thinking=True))
 
 
-async def _pause_while_thinking_ms(level: str, presses: int, seed: int) -> float:
+def pause_idle_ms(presses: int = 20, seed: int = 11) -> float:
+    """The same longest pause with nobody thinking: the presses come on the person's turn, two a
+    turn (the person then plays, the random computer answers at once), so they meet every phase
+    of the game: the app's own work for a key, with no search beside it."""
+    return asyncio.run(_pause_ms("random", presses, seed, thinking=False))
+
+
+async def _pause_ms(level: str, presses: int, seed: int, thinking: bool) -> float:
     from textual import events
 
     from lanterne.client.app import LanterneApp
-    from lanterne.client.controller import COMPUTER
+    from lanterne.client.controller import COMPUTER, HUMAN
     from lanterne.client.local_play import VS_COMPUTER, make_local_game
     from lanterne.client.screens.game import game_screen_for
     from lanterne.client.settings import Settings
@@ -116,19 +123,24 @@ async def _pause_while_thinking_ms(level: str, presses: int, seed: int) -> float
     controller = make_local_game(get_game("pacal"), mode=VS_COMPUTER, bot=level, seed=seed)
     app = LanterneApp(settings=Settings(display_name="bench", computer_delay=0.0),
                       start=lambda: game_screen_for(controller))
+    pressing = COMPUTER if thinking else HUMAN
     worst = 0.0
     done = 0
+
+    async def play_own_move() -> None:
+        seat = controller.waiting.seat
+        controller.submit(seat, controller.legal_actions(seat)[0])
+        await pilot.pause()
+
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         city = app.screen.query_one(PacalMap)
         while done < presses and not controller.is_over():
-            if controller.waiting.kind != COMPUTER:
-                seat = controller.waiting.seat
-                controller.submit(seat, controller.legal_actions(seat)[0])
-                await pilot.pause()
+            if thinking and controller.waiting.kind == HUMAN:
+                await play_own_move()
                 continue
-            await asyncio.sleep(0.05)  # the search is under way
-            if controller.waiting.kind != COMPUTER:
+            await asyncio.sleep(0.05)  # the search is under way, or the computer's answer comes
+            if controller.waiting.kind != pressing:
                 continue
             if app.focused is not city:
                 city.focus()
@@ -144,6 +156,8 @@ async def _pause_while_thinking_ms(level: str, presses: int, seed: int) -> float
             app.call_after_refresh(lambda: painted.done() or painted.set_result(time.perf_counter()))
             worst = max(worst, (await painted - started) * 1000)
             done += 1
+            if not thinking and done % 2 == 0:
+                await play_own_move()
     controller.close()
     if done < presses:
         raise RuntimeError(f"the game ended after {done} key presses")

@@ -279,6 +279,29 @@ async def test_a_build_chosen_in_the_list_by_keys_shows_its_constellation_and_sc
         assert controller.scores()[seat] - score == choice.points
 
 
+async def test_a_cursor_step_repaints_only_the_lines_of_the_rows_it_touches():
+    controller, app = pacal_app(2, seed=5)
+    play_until(controller, lambda: controller.view(0).round >= 2 and controller.view(0).phase == "move")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pass_keyboard(pilot)
+        city = app.focused
+        assert isinstance(city, PacalMap)
+        if city.cursor % 13 == 12:
+            await pilot.press("left")
+            await pilot.pause()
+        row = city.cursor // 13
+        drawn: list[int] = []
+        render_line = city.render_line
+        city.render_line = lambda y: drawn.append(y) or render_line(y)
+        await pilot.press("right")
+        await pilot.pause()
+        assert drawn and set(drawn) <= {1 + row * 2, 2 + row * 2}  # the brackets' row, not the whole city
+        on_screen = [strip.text.rstrip() for strip in (render_line(y) for y in range(city.size.height))]
+        whole = map_text(the_screen(app).view(), city.marks).plain.split("\n")
+        assert on_screen == [line.rstrip() for line in whole]  # the same city as the whole map drawn at once
+
+
 async def test_keyboard_only_turn():
     controller, app = pacal_app(2, seed=5)
     play_until(controller, lambda: controller.view(0).round >= 2 and controller.view(0).phase == "move")

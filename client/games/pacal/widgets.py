@@ -11,6 +11,7 @@ cursor cell); client/games/pacal/screen.py decides what a click means.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from rich.text import Text
@@ -74,6 +75,7 @@ def ship_text(seat: int) -> Text:
     return Text(f"◆{seat + 1}", style=f"bold {Pacal.CHIP_INK} on {seat_style(seat)}")
 
 
+@functools.cache
 def _district_labels(players: int) -> dict[int, str]:
     """The top-left cell of each district in play: where its letter and value are printed."""
     board = board_for(players)
@@ -169,30 +171,43 @@ def _separator(view, r: int, col: int, marks: Marks) -> Text:
     return Text(" ")
 
 
-def map_text(view, marks: Marks) -> Text:
-    """The whole map as text: column letters, then two lines per row."""
-    labels = _district_labels(view.players)
-    text = Text(no_wrap=True)
-    text.append(" " * LEFT)
+def axis_line() -> Text:
+    """The column letters above the city."""
+    text = Text(" " * LEFT, no_wrap=True)
     for col in range(COLS):
         text.append(f" {chr(ord('a') + col):^{CELL_W}}", style=f"bold {Pacal.AXIS_INK}")
-    text.append("\n")
-    for r in range(ROWS):
-        for line in range(CELL_H):
-            text.append(f"{r + 1:>2} " if line == 0 else " " * LEFT, style=f"bold {Pacal.AXIS_INK}")
-            for col in range(COLS):
-                c = r * COLS + col
-                text.append_text(_separator(view, r, col, marks))
-                bg = cell_bg(view, c, marks)
-                plain = _lake_or_covered(view, c, bg) if bg in (LAKE_BG, COVERED_BG) else None
-                if plain is not None:
-                    text.append_text(plain)
-                elif line == 0:
-                    text.append_text(_top_line(view, c, bg))
-                else:
-                    text.append_text(_bottom_line(view, c, bg, marks, labels))
-            text.append_text(_separator(view, r, COLS, marks))
-            text.append("\n")
+    return text
+
+
+def row_lines(view, marks: Marks, r: int) -> list[Text]:
+    """The two lines of city row ``r`` (a cursor step changes the lines of two rows only)."""
+    labels = _district_labels(view.players)
+    lines = []
+    for line in range(CELL_H):
+        text = Text(no_wrap=True)
+        text.append(f"{r + 1:>2} " if line == 0 else " " * LEFT, style=f"bold {Pacal.AXIS_INK}")
+        for col in range(COLS):
+            c = r * COLS + col
+            text.append_text(_separator(view, r, col, marks))
+            bg = cell_bg(view, c, marks)
+            plain = _lake_or_covered(view, c, bg) if bg in (LAKE_BG, COVERED_BG) else None
+            if plain is not None:
+                text.append_text(plain)
+            elif line == 0:
+                text.append_text(_top_line(view, c, bg))
+            else:
+                text.append_text(_bottom_line(view, c, bg, marks, labels))
+        text.append_text(_separator(view, r, COLS, marks))
+        lines.append(text)
+    return lines
+
+
+def map_text(view, marks: Marks) -> Text:
+    """The whole map as text: column letters, then two lines per row."""
+    text = Text(no_wrap=True)
+    for line in [axis_line()] + [line for r in range(ROWS) for line in row_lines(view, marks, r)]:
+        text.append_text(line)
+        text.append("\n")
     text.rstrip()
     return text
 
@@ -239,59 +254,63 @@ class PacalMap(Widget, can_focus=True):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.marks = Marks()
-        self._text = Text()
-        self._strips: list | None = None
-        self._line_cache: dict[int, tuple] = {}
-        self._line_cache_key: tuple | None = None
+        self._view = None
         self._key: object = None
+        self._lines: list[Text] = []
+        """The map's lines as drawn (the last ones without trailing blanks, as map_text ends)."""
+        self._strips: list[Strip | None] = []
+        self._strips_for: tuple | None = None
+        """The base style and width the strips were rendered with."""
 
     @property
     def cursor(self) -> int:
         return self.marks.cursor
 
     def render_line(self, y: int) -> Strip:
-        """One line of the city (the Line API: rich renders the map once a change, in a few ms;
-        Textual's own conversion of the whole Text took 30-50 ms a cursor step)."""
-        if self._strips is None:
-            base = self.rich_style
-            key = (base, self.size.width)
-            if self._line_cache_key != key:  # a new style or width: every line again
-                self._line_cache_key, self._line_cache = key, {}
+        """One line of the city (the Line API: each line is rendered once a change, and a change
+        repaints only its own lines; the whole map's Text through Textual took 30-50 ms a cursor step)."""
+        base, width = self.rich_style, self.size.width
+        if self._strips_for != (base, width):  # a new style (focus) or width: every line again
+            self._strips_for, self._strips = (base, width), [None] * len(self._lines)
+        if not 0 <= y < len(self._lines):
+            return Strip.blank(width, base)
+        strip = self._strips[y]
+        if strip is None:
             console = self.app.console
-            options = console.options.update(width=max(1, self.size.width), no_wrap=True, overflow="crop",
-                                             height=None)
-            strips = []
-            for i, line in enumerate(self._text.split("\n", allow_blank=True)):
-                cached = self._line_cache.get(i)
-                if cached is None or cached[0] != line:  # only the lines that changed (a cursor step: 4)
-                    rendered = console.render_lines(line, options, style=base, pad=True)[0]
-                    cached = self._line_cache[i] = (line, Strip(rendered, self.size.width))
-                strips.append(cached[1])
-            self._strips = strips
-        strips = self._strips
-        return strips[y] if 0 <= y < len(strips) else Strip.blank(self.size.width, self.rich_style)
-
-    def on_resize(self) -> None:
-        self._strips = None
-
-    def on_focus(self, event) -> None:  # the focus changes the background (a new style: redraw)
-        self._strips = None
-
-    def on_blur(self, event) -> None:
-        self._strips = None
+            options = console.options.update(width=max(1, width), no_wrap=True, overflow="crop", height=None)
+            strip = self._strips[y] = Strip(console.render_lines(self._lines[y], options, style=base, pad=True)[0],
+                                            width)
+        return strip
 
     def show(self, view, marks: Marks) -> None:
         marks.cursor = self.marks.cursor
         self.marks = marks
-        key = (tuple(view.ships), tuple(view.stones), tuple(view.pyramid_owner), tuple(view.pyramid_size),
-               view.players, repr(marks))
+        key = self._key_of(view, marks)
         if key == self._key:
             return
-        self._key = key
-        self._view = view
-        self._text = map_text(view, marks)
-        self._strips = None
-        self.refresh()
+        self._key, self._view = key, view
+        self._draw([axis_line()] + [line for r in range(ROWS) for line in row_lines(view, marks, r)])
+
+    def _key_of(self, view, marks: Marks) -> tuple:
+        return (tuple(view.ships), tuple(view.stones), tuple(view.pyramid_owner), tuple(view.pyramid_size),
+                view.players, repr(marks))
+
+    def _draw(self, lines: list[Text]) -> None:
+        """Take ``lines`` as the map and repaint the lines that differ from those on screen."""
+        for y in range(len(lines) - 1, -1, -1):  # the blanks that end the map are not drawn (map_text's rstrip)
+            lines[y] = lines[y].copy()
+            lines[y].rstrip()
+            if lines[y].plain:
+                break
+        old, self._lines = self._lines, lines
+        if len(old) != len(lines) or len(self._strips) != len(lines):
+            self._strips = [None] * len(lines)
+            self.refresh()
+            return
+        for y, (was, now) in enumerate(zip(old, lines)):
+            if was != now:  # same characters and styles: the line on screen stands
+                self._strips[y] = None
+                self.refresh(Region(0, y, max(1, self.size.width), 1))
 
     def cell_region(self, c: int) -> Region:
         """Where cell ``c`` is drawn, in this widget's coordinates (its row and column labels too)."""
@@ -305,12 +324,16 @@ class PacalMap(Widget, can_focus=True):
     def move_cursor(self, c: int, scroll: bool = True) -> None:
         if c == self.marks.cursor:
             return
+        rows = sorted({self.marks.cursor // COLS, c // COLS})
         self.marks.cursor = c
         if scroll:  # the keyboard's cursor stays in view; the mouse's is where the mouse is
             self.scroll_to_cell(c)
-        if getattr(self, "_view", None) is not None:
-            self._key = None
-            self.show(self._view, self.marks)
+        if self._view is not None:  # only the rows the cursor's brackets left and reached
+            lines = list(self._lines)
+            for r in rows:
+                lines[TOP + r * CELL_H:TOP + (r + 1) * CELL_H] = row_lines(self._view, self.marks, r)
+            self._key = self._key_of(self._view, self.marks)
+            self._draw(lines)
         self.post_message(self.CursorMoved(c))
 
     def action_move(self, dr: int, dc: int) -> None:
