@@ -295,6 +295,8 @@ BENCHMARKS: list[Benchmark] = [
               "lower", 50, _measure("lanterne.client.perf", "board_redraw_ms")),
     Benchmark("tui.pause", N_("Longest screen pause (key to redraw) while the computer thinks at ismcts:hard"),
               "ms", "lower", 50, _measure("lanterne.client.perf", "pause_while_thinking_ms")),
+    Benchmark("tui.key", N_("Longest screen pause (key to redraw) with nobody thinking (Pacal, 120x40)"),
+              "ms", "lower", 50, _measure("lanterne.client.perf", "pause_idle_ms")),
 ]
 
 
