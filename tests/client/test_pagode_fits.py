@@ -1,0 +1,74 @@
+"""Pagode at 80x24: all six building sites in view, and the keyboard moves between sites and cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from lanterne.client import i18n
+from lanterne.client.games.pagode.screen import PagodeScreen
+from lanterne.client.games.pagode.widgets import CardWidget, SiteWidget
+from tests.support.apps import make_app, mid_game, no_blink
+
+
+@pytest.fixture(params=["en", "fr"])
+def language(request):
+    i18n.set_language(request.param)
+    yield request.param
+    i18n.set_language("en")
+
+
+async def test_every_site_is_whole_on_screen_at_80x24(language):
+    controller = mid_game("pagode")
+    app = make_app(lambda: PagodeScreen(controller))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        scroll = screen.query_one("#pagode-scroll")
+        for site in screen.query(SiteWidget):
+            assert scroll.region.contains_region(site.region), site.id
+            lines = str(site.render()).splitlines()
+            assert lines[-1].strip().startswith(i18n._("F{n}").format(n=1)), (site.id, lines)  # the ground floor
+        assert scroll.max_scroll_y == 0
+
+
+async def test_the_sites_grow_back_on_a_tall_terminal():
+    controller = mid_game("pagode")
+    app = make_app(lambda: PagodeScreen(controller))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        site = app.screen.query_one("#site-1", SiteWidget)
+        assert site.region.height == 7
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert site.region.height == 9 and len(str(site.render()).splitlines()) == 7
+
+
+async def test_up_and_down_move_between_the_cards_and_the_two_rows_of_sites():
+    controller = mid_game("pagode")
+    app = make_app(lambda: PagodeScreen(controller))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen.focused, CardWidget)
+        await pilot.press("up")
+        assert isinstance(screen.focused, SiteWidget) and screen.focused.site in (3, 4, 5)
+        lower = screen.focused.site
+        await pilot.press("up")
+        assert screen.focused.site == lower - 3
+        await pilot.press("up")
+        assert screen.focused.site == lower - 3  # the top row is the top
+        await pilot.press("down", "down")
+        assert isinstance(screen.focused, CardWidget)
+
+
+async def test_the_status_line_names_the_keys_that_play():
+    controller = mid_game("pagode")
+    app = make_app(lambda: PagodeScreen(controller))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "(1-6)" in app.screen.status_text()
+
+
+def test_pagode_at_80x24(snap_compare, language):
+    controller = mid_game("pagode")
+    assert snap_compare(make_app(lambda: PagodeScreen(controller)), terminal_size=(80, 24), run_before=no_blink)
