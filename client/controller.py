@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from lanterne.client.i18n import _, ngettext
+from lanterne.client.i18n import _, ngettext, seat_tag
 from lanterne.client.levels import kind_of, level_words
 from lanterne.engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
                           IllegalAction, OpenTable, Player, RulesError, State, TableOp)
@@ -44,7 +44,7 @@ class Seat:
 
     @property
     def label(self) -> str:
-        return f"P{self.index + 1} {self.name}"
+        return f"{seat_tag(self.index)} {self.name}"
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ def config_dir() -> Path:
 
 
 def default_name() -> str:
-    return cut(os.environ.get("USER") or os.environ.get("USERNAME") or "Player", MAX_NAME)
+    return cut(os.environ.get("USER") or os.environ.get("USERNAME") or _("Player"), MAX_NAME)
 
 
 def check_name(name: str) -> str:

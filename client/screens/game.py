@@ -29,7 +29,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from lanterne.client.i18n import N_, _, ngettext, say_refusal, translate_bindings
+from lanterne.client.i18n import N_, _, ngettext, say_refusal, seat_tag, translate_bindings
 from lanterne.client.controller import COMPUTER, HUMAN, Change, GameController
 from lanterne.client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
 from lanterne.client.widgets.chat import CHAT_BINDING, ChatInput
@@ -247,7 +247,7 @@ class GameScreen(Screen):
             if seat.index:
                 text.append(" · ", style="dim")
             style = "bold reverse" if waiting.seat == seat.index else "bold"
-            text.append(f"P{seat.index + 1} {seat.name}", style=style)
+            text.append(f"{seat_tag(seat.index)} {seat.name}", style=style)
             text.append(f" {score}")
         text.append("  F2: ", style="dim")
         text.append(_("board") if self.has_class("-side") else _("log"), style="dim")
@@ -260,7 +260,7 @@ class GameScreen(Screen):
                 if entry.actor != shown:
                     shown = entry.actor
                     text.append("  │ ", style="dim")
-                    text.append(f"P{entry.actor + 1} ", style="bold")
+                    text.append(f"{seat_tag(entry.actor)} ", style="bold")
                 else:
                     text.append("; ", style="dim")
                 text.append(said(self.controller, entry) or entry.text)
@@ -530,7 +530,7 @@ class GameScreen(Screen):
             if yes:
                 self.app.pop_screen()
 
-        where = ("Leave this game? It is saved: the home screen resumes it." if self.controller.saved
-                 else "Leave this game? It is not saved.")
+        where = (_("Leave this game? It is saved: the home screen resumes it.") if self.controller.saved
+                 else _("Leave this game? It is not saved."))
         self.app.push_screen(ConfirmScreen(where), answer)
 

@@ -217,7 +217,7 @@ class LobbyScreen(WatchFromLobby, Screen):
     @property
     def display_name(self) -> str:
         settings = self._settings if self._settings is not None else getattr(self.app, "settings", None)
-        return (getattr(settings, "display_name", "") or "Player").strip() or "Player"
+        return (getattr(settings, "display_name", "") or "").strip() or _("Player")
 
     @property
     def identity(self):

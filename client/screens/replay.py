@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DirectoryTree, Footer, Header, Input, Label, OptionList, Static
 
-from lanterne.client.i18n import N_, _
+from lanterne.client.i18n import N_, _, seat_tag
 from lanterne.client.replay_model import (Replay, ReplayCursor, ReplayError, load_replay, saved_games, verify_log,
                                            why_not_a_log_file)
 from lanterne.client.widgets.replay_board import ReplayBoard
@@ -300,7 +300,7 @@ class ReplayScreen(Screen):
         self.query_one("#replay-players", Static).update(players_text(replay, cursor.state()))
         chart = self.query_one("#replay-chart", Static)
         width = (chart.size.width or 40) - 2
-        chart.update(chart_text(replay.score_series(), [f"P{i + 1}" for i in range(replay.players)], width,
+        chart.update(chart_text(replay.score_series(), [seat_tag(i) for i in range(replay.players)], width,
                                 title=_(getattr(replay.game, "score_name", "score")), at=cursor.position))
         self.query_one("#replay-step", Static).update(self.happened_text())
         self.show_status(self.position_text())

@@ -9,7 +9,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
-from lanterne.client.i18n import LANGUAGES, N_, _, language_from_environment
+from lanterne.client.i18n import LANGUAGES, N_, _, language_from_environment, seconds_text
 from lanterne.client.local_play import BOT_KINDS
 from lanterne.client.settings import MAX_NAME, check_name, identity_fingerprint
 
@@ -49,7 +49,7 @@ class SettingsScreen(Screen):
                          allow_blank=False, compact=True, id="computer-level")
             yield Label(_("Pause after each computer move (so you can follow it)"))
             delays = sorted(set(DELAYS) | {settings.computer_delay})
-            yield Select([(f"{d:g} s", d) for d in delays], value=settings.computer_delay, allow_blank=False,
+            yield Select([(seconds_text(d), d) for d in delays], value=settings.computer_delay, allow_blank=False,
                          compact=True, id="computer-delay")
             yield Label(_("Identity fingerprint"))
             yield Static(fingerprint or _("not created yet: the identity keys come with LAN play"),

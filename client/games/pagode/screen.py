@@ -20,6 +20,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label
 
 from lanterne.client.controller import GameController
+from lanterne.client.game_terms import variant_name
 from lanterne.client.i18n import N_, _, ngettext, say_refusal
 from lanterne.client.games.pagode.widgets import (BoardButton, CardWidget, SiteWidget, abilities_text, cards_line,
                                                   colour_name, colour_of, tiles_left_text)
@@ -144,7 +145,7 @@ class PagodeScreen(GameScreen):
     def on_mount(self) -> None:
         super().on_mount()
         variant = getattr(self.controller, "variant", "standard")
-        self.sub_title = f"Pagode ({variant}) — {self.controller.mode}"
+        self.sub_title = f"Pagode ({variant_name(variant)}) — {self.controller.mode}"
 
     # -- drawing
     def refresh_board(self, view: State) -> None:
