@@ -171,6 +171,8 @@ class NetworkGame(GameController):
         """The last move of another seat: the screen highlights it."""
         self.last_moves: dict[int, LogEntry] = {}
         """Every other seat's last move (the banner shows them all)."""
+        self.last_turns: dict[int, list[LogEntry]] = {}
+        """Every other seat's last turn, whole: its moves since another seat moved (the banner says them)."""
         self.notice = ""
         """The last replacement, in one line (the banner shows it)."""
         self.ready = asyncio.Event()
@@ -466,10 +468,13 @@ class NetworkGame(GameController):
             elif isinstance(ev, GameStarted):
                 self.ready.set()
             elif isinstance(ev, Moved):
+                same_turn = next((e.actor for e in reversed(self.log) if e.actor != TABLE), None) == ev.seat
                 change.entry = self._record(ev.seat, ev.text, ev.events)
                 if ev.seat != self.my_seat:
                     self.last_remote = change.entry
                     self.last_moves[ev.seat] = change.entry
+                    turn = self.last_turns.get(ev.seat, []) if same_turn else []
+                    self.last_turns[ev.seat] = turn + [change.entry]
             elif isinstance(ev, TableResolved):
                 public = ev.outcome if ev.op.kind == ROLL else None
                 change.entry = self._record(TABLE, describe_table_op(ev.op, public, self.game.id if self.game else None),

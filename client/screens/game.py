@@ -38,6 +38,7 @@ from lanterne.client.widgets.move_log import MoveLog
 from lanterne.client.widgets.scoreboard import ScoreBoard
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.client.widgets.text_panel import TextPanel
+from lanterne.client.turn_bell import TurnBell
 from lanterne.engines.core import Action, RulesError, State
 
 BOARD_SCREENS = {  # by name: a game's screen module is imported only when that game is played
@@ -123,6 +124,7 @@ class GameScreen(Screen):
         self._handoff_open = False
         self._started = False
         self._over_shown = False
+        self._bell = TurnBell()
         self._actions: list[Action] = []
 
     # -- layout
@@ -323,8 +325,12 @@ class GameScreen(Screen):
         return charts[0].text(width) if charts and charts[0].points else None
 
     def check_turn(self) -> None:
-        """Hand the keyboard over in hot-seat; show the result at the end."""
+        """Hand the keyboard over in hot-seat; show the result at the end; in a network game, ring when the
+        turn comes back to you (client/turn_bell.py)."""
         w = self.controller.waiting
+        if self.network is not None and self._bell.passes(w.kind == HUMAN) \
+                and getattr(getattr(self.app, "settings", None), "turn_bell", True):
+            self.app.bell()
         if w.kind == "over":
             if not self._over_shown:
                 self._over_shown = True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 import pytest
 
 from lanterne.client import i18n
@@ -17,12 +19,19 @@ def language(request):
     i18n.set_language("en")
 
 
-async def test_every_site_is_whole_on_screen_at_80x24(language):
+@asynccontextmanager
+async def pagode_at_80x24():
+    """A Pagode game mid-way at your turn, on an 80x24 terminal: its pilot, once the screen settled."""
     controller = mid_game("pagode")
     app = make_app(lambda: PagodeScreen(controller))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        screen = app.screen
+        yield pilot
+
+
+async def test_every_site_is_whole_on_screen_at_80x24(language):
+    async with pagode_at_80x24() as pilot:
+        screen = pilot.app.screen
         scroll = screen.query_one("#pagode-scroll")
         for site in screen.query(SiteWidget):
             assert scroll.region.contains_region(site.region), site.id
@@ -32,11 +41,8 @@ async def test_every_site_is_whole_on_screen_at_80x24(language):
 
 
 async def test_the_sites_grow_back_on_a_tall_terminal():
-    controller = mid_game("pagode")
-    app = make_app(lambda: PagodeScreen(controller))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        site = app.screen.query_one("#site-1", SiteWidget)
+    async with pagode_at_80x24() as pilot:
+        site = pilot.app.screen.query_one("#site-1", SiteWidget)
         assert site.region.height == 7
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
@@ -44,11 +50,8 @@ async def test_the_sites_grow_back_on_a_tall_terminal():
 
 
 async def test_up_and_down_move_between_the_cards_and_the_two_rows_of_sites():
-    controller = mid_game("pagode")
-    app = make_app(lambda: PagodeScreen(controller))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with pagode_at_80x24() as pilot:
+        screen = pilot.app.screen
         assert isinstance(screen.focused, CardWidget)
         await pilot.press("up")
         assert isinstance(screen.focused, SiteWidget) and screen.focused.site in (3, 4, 5)
@@ -62,11 +65,8 @@ async def test_up_and_down_move_between_the_cards_and_the_two_rows_of_sites():
 
 
 async def test_the_status_line_names_the_keys_that_play():
-    controller = mid_game("pagode")
-    app = make_app(lambda: PagodeScreen(controller))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert "(1-6)" in app.screen.status_text()
+    async with pagode_at_80x24() as pilot:
+        assert "(1-6)" in pilot.app.screen.status_text()
 
 
 def test_pagode_at_80x24(snap_compare, language):
