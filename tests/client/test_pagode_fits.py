@@ -72,3 +72,20 @@ async def test_the_status_line_names_the_keys_that_play():
 def test_pagode_at_80x24(snap_compare, language):
     controller = mid_game("pagode")
     assert snap_compare(make_app(lambda: PagodeScreen(controller)), terminal_size=(80, 24), run_before=no_blink)
+
+
+SITE_WIDTH = 21
+"""Cells inside a site at 80 columns (three sites a row, their borders and padding)."""
+
+
+def test_every_head_line_of_a_site_fits_its_width_at_80_columns(language):
+    from lanterne.client.cells import cell_len
+    from lanterne.client.games.pagode.widgets import site_text
+
+    states = {"empty": ((), 0, None, False), "columns": ((), 2, 1, False), "needs a tile": ((3,), 4, 1, False),
+              "needs a roof": ((3, 8, 13), 4, 2, False), "roofed": ((3, 8, 13, 18), 0, None, True),
+              "no tile left": ((3,), 4, 1, True)}
+    for what, (tiles, columns, colour, complete) in states.items():
+        for short in (False, True):
+            head = str(site_text(5, tiles, columns, colour, 4, complete, short)).splitlines()[0]
+            assert cell_len(head) <= SITE_WIDTH, (what, head)

@@ -170,7 +170,7 @@ def site_text(site: int, tiles: tuple[int, ...], columns: int, colour: int | Non
     if roofed:
         head = _("roof built")
     elif complete:
-        head = _("done: no tile left")
+        head = _("no tile left")
     elif columns == FLOOR_COLUMNS:
         head = _("needs a roof") if len(tiles) == floors - 1 else _("needs a tile")
     else:
