@@ -263,6 +263,8 @@ class PlayedHere(GameController):
         self.variant = variant
         self.seed = seed
         self.computer_delay = computer_delay
+        self.rematch: Callable[[], "PlayedHere"] | None = None
+        """A new deal with the same seats and options (the game-over dialog offers it), when known."""
         self._wake = asyncio.Event()
         self._closed = False
 

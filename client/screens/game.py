@@ -342,8 +342,8 @@ class GameScreen(Screen):
                 if self.hot_seat:
                     self.viewer = None
                     self.refresh_game()
-                self.app.push_screen(GameOverScreen(self.result_text(), self.score_table(),
-                                                    self.score_chart()), self._after_game_over)
+                self.app.push_screen(GameOverScreen(self.result_text(), self.score_table(), self.score_chart(),
+                                                    rematch=self.offers_rematch), self._after_game_over)
             return
         if self.hot_seat and w.kind == HUMAN and w.seat != self.viewer and not self._handoff_open:
             self._handoff_open = True
@@ -365,9 +365,18 @@ class GameScreen(Screen):
         if self.app.screen is self:
             self.app.pop_screen()
 
+    @property
+    def offers_rematch(self) -> bool:
+        """A local game made from the setup (not a network game, nor a resumed one) can be dealt again."""
+        return self.network is None and getattr(self.controller, "rematch", None) is not None
+
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "home":
             self.app.pop_screen()
+        elif choice == "rematch" and self.offers_rematch:
+            again = self.controller.rematch()    # type: ignore[attr-defined]
+            self.controller.close()
+            self.app.switch_screen(game_screen_for(again))
 
     def result_text(self) -> str:
         """The result, for the game-over dialog."""
