@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from lanterne.client.games import client_side
-from lanterne.client.i18n import _, ngettext
+from lanterne.client.i18n import _, ngettext, seat_tag
 from lanterne.client.levels import kind_of, level_words
 from lanterne.engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
                           IllegalAction, OpenTable, Player, RulesError, State, TableOp)
@@ -45,7 +45,7 @@ class Seat:
 
     @property
     def label(self) -> str:
-        return f"P{self.index + 1} {self.name}"
+        return f"{seat_tag(self.index)} {self.name}"
 
 
 @dataclass(frozen=True)
@@ -260,6 +260,8 @@ class PlayedHere(GameController):
         self.variant = variant
         self.seed = seed
         self.computer_delay = computer_delay
+        self.rematch: Callable[[], "PlayedHere"] | None = None
+        """A new deal with the same seats and options (the game-over dialog offers it), when known."""
         self._wake = asyncio.Event()
         self._closed = False
 

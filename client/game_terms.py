@@ -9,7 +9,10 @@ missing here shows in English (``tests/client/test_i18n.py`` checks the engines'
 
 from __future__ import annotations
 
-from lanterne.client.i18n import C_, N_
+from typing import Callable
+
+from lanterne.client.i18n import C_, N_, _, pgettext
+from lanterne.engines.pueblo.geometry import SPACE_NAMES
 
 SEPARATORS = (N_(" and "),)
 
@@ -41,3 +44,50 @@ PANDORIA = (
     N_("Humans"), N_("Dwarves"), N_("Elves"), N_("Mages"), N_("Halflings"),           # peoples
     N_("monument"), N_("cards in hand"),
 )
+
+
+VARIANTS = (
+    C_("variant", "standard"), C_("variant", "quick"), C_("variant", "beginner"), C_("variant", "advanced"),
+    C_("variant", "dismantling"), C_("variant", "advanced+dismantling"), C_("variant", "expert"),
+    C_("variant", "classic"), C_("variant", "team"),
+)
+"""The games' variants (``Game.variants``), said by :func:`variant_name`."""
+
+
+def variant_name(variant: str) -> str:
+    """A variant's name in the language in force (the engine's id where the catalog lacks it)."""
+    return pgettext("variant", variant)
+
+
+PUEBLO_CORNERS = {0: N_("NW corner"), 9: N_("NE corner"), 18: N_("SE corner"), 27: N_("SW corner")}
+
+
+def pueblo_space(s: int) -> str:
+    """A space of Pueblo's chieftain track in the language in force (the engine's ``SPACE_NAMES``, said)."""
+    if s in PUEBLO_CORNERS:
+        return _(PUEBLO_CORNERS[s])
+    if s < 9:
+        return _("north of {column}").format(column="abcdefgh"[s - 1])
+    if s < 18:
+        return _("east of row {row}").format(row=8 - (s - 10))
+    if s < 27:
+        return _("south of {column}").format(column="abcdefgh"[7 - (s - 19)])
+    return _("west of row {row}").format(row=s - 28 + 1)
+
+
+PACAL_MOVES = (C_("pacal move", "straight"), C_("pacal move", "turn"), C_("pacal move", "arrow"))
+"""How a Pacal ship moves (the engine's word in "{seat} moves {steps} ..."): said with this context."""
+
+
+def _plain_parts() -> dict[str, Callable[[], str]]:
+    parts: dict[str, Callable[[], str]] = {name: (lambda s=s: pueblo_space(s)) for s, name in enumerate(SPACE_NAMES)}
+    parts.update({word: (lambda word=word: pgettext("pacal move", word)) for word in PACAL_MOVES})
+    return parts
+
+
+PLAIN_PARTS = _plain_parts()
+"""The names of the rules an engine gives in its words as plain text, not ``Words`` (Pueblo's track
+spaces, the way a Pacal ship moves), each with how to say it (:func:`lanterne.client.i18n.say`)."""
+
+QUIET_MOVES = {"stones none": N_("puts no divine stone"), "pass": N_("passes")}
+"""Moves whose engine tells no event (the notation alone), in words: the move log says them."""

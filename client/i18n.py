@@ -122,6 +122,11 @@ def pgettext(context: str, message: str) -> str:
     return _translation.pgettext(context, message)
 
 
+def seat_tag(index: int) -> str:
+    """Seat ``index`` (0, 1, ...) as every screen and command names it: ``P1`` (French ``J1``)."""
+    return _("P{n}").format(n=index + 1)
+
+
 def N_(message: str) -> str:       # noqa: N802 - the gettext convention
     """Mark a constant for extraction only: it is translated where it is shown."""
     return message
@@ -132,15 +137,32 @@ def C_(context: str, message: str) -> str:     # noqa: N802
     return message
 
 
+DECIMAL_POINT = C_("decimal separator", ".")
+"""The decimal point of a number shown, as the language in force writes it (French: a comma)."""
+
+
+def seconds_text(seconds: float) -> str:
+    """A duration in seconds as the language in force writes it ("0.4 s"; French "0,4 s")."""
+    return _("{seconds} s").format(seconds=f"{seconds:g}".replace(".", pgettext("decimal separator", DECIMAL_POINT)))
+
+
 SEAT_TEMPLATES = ("seat {n}", "P{n}")
 """How the engines name a seat in their words (``Words("seat {n}", n=2)``): a screen names it its way."""
 
 
 def say(text, seat_name: Callable[[int], str | None] | None = None) -> str:
     """An engine's words (:class:`lanterne.engines.core.Words`) in the language in force: the template
-    translated, then each part said the same way; any other text as it is (a cell name, a number).
-    ``seat_name(n)`` names seat ``n`` (1, 2, ...) as the screen does, or None for the engine's way."""
+    translated, then each part said the same way; a name of the rules the engine gives as plain text
+    said too (``lanterne.client.game_terms.PLAIN_PARTS``); any other text as it is (a cell name, a
+    number). ``seat_name(n)`` names seat ``n`` (1, 2, ...) as the screen does, or None for the engine's
+    way."""
+    from lanterne.client.game_terms import PLAIN_PARTS   # late: the terms module needs this one
+
     template = getattr(text, "template", None)
+    if template is None or not text.parts:                # a plain name: "north of b", Words("north of b")
+        plain = PLAIN_PARTS.get(text if template is None else template)
+        if plain is not None:
+            return plain()
     if template is None:
         return str(text)
     if seat_name is not None and template in SEAT_TEMPLATES:

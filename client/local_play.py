@@ -84,10 +84,13 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal"
 
         bots = [None if p is None else bot for p in seats]
         secret = fresh_secret(chosen, save_to, (game.id, variant, mode, bots, names), names[0], players - 1)
-        return RecordedGame(game, seats, names, seed=seed, secret=secret, folder=save_to,
-                            variant=variant, computer_delay=computer_delay, think=think, bots=bots)
-    return LocalGame(game, seats, names=names, seed=seed, variant=variant, computer_delay=computer_delay,
-                     think=think)
+        made: PlayedHere = RecordedGame(game, seats, names, seed=seed, secret=secret, folder=save_to, variant=variant,
+                                        computer_delay=computer_delay, think=think, bots=bots)
+    else:
+        made = LocalGame(game, seats, names=names, seed=seed, variant=variant, computer_delay=computer_delay,
+                         think=think)
+    made.rematch = lambda: make_local_game(game, mode, bot, None, variant, players, you, computer_delay, save_to)
+    return made
 
 
 BOT_KINDS = tuple(LEVELS)

@@ -33,7 +33,7 @@ from typing import Awaitable, Callable, Sequence
 
 from lanterne.client.controller import (HUMAN, REMOTE, Change, GameController, LogEntry, Seat, Waiting,
                                describe_table_op, scores_over)
-from lanterne.client.i18n import N_, _, ngettext
+from lanterne.client.i18n import N_, _, ngettext, seat_tag, seconds_text
 from lanterne.client.local_play import move_seconds
 from lanterne.client.thinking import Thinker
 from lanterne.engines.bots import make_bot
@@ -83,7 +83,7 @@ def clock(seconds: float) -> str:
 def claim_time(seconds: float) -> str:
     """The claim time in words: ``5 min``, ``90 s``."""
     return _("{minutes:g} min").format(
-        minutes=seconds / 60) if seconds >= 60 and seconds % 60 == 0 else _("{seconds:g} s").format(seconds=seconds)
+        minutes=seconds / 60) if seconds >= 60 and seconds % 60 == 0 else seconds_text(seconds)
 
 
 ON_GONE_WORDS = {ON_GONE_END: N_("the game ends with the scores so far"),
@@ -172,6 +172,8 @@ class NetworkGame(GameController):
         """The last move of another seat: the screen highlights it."""
         self.last_moves: dict[int, LogEntry] = {}
         """Every other seat's last move (the banner shows them all)."""
+        self.last_turns: dict[int, list[LogEntry]] = {}
+        """Every other seat's last turn, whole: its moves since another seat moved (the banner says them)."""
         self.notice = ""
         """The last replacement, in one line (the banner shows it)."""
         self.ready = asyncio.Event()
@@ -495,10 +497,13 @@ class NetworkGame(GameController):
             elif isinstance(ev, GameStarted):
                 self.ready.set()
             elif isinstance(ev, Moved):
+                same_turn = next((e.actor for e in reversed(self.log) if e.actor != TABLE), None) == ev.seat
                 change.entry = self._record(ev.seat, ev.text, ev.events)
                 if ev.seat != self.my_seat:
                     self.last_remote = change.entry
                     self.last_moves[ev.seat] = change.entry
+                    turn = self.last_turns.get(ev.seat, []) if same_turn else []
+                    self.last_turns[ev.seat] = turn + [change.entry]
             elif isinstance(ev, TableResolved):
                 public = ev.outcome if ev.op.kind == ROLL else None
                 change.entry = self._record(TABLE, describe_table_op(ev.op, public, self.game.id if self.game else None),
@@ -552,7 +557,7 @@ class NetworkGame(GameController):
     def _seat_replaced(self, ev: SeatReplaced) -> None:
         """The computer holds the seat now: its name (``[computer] Bob``) everywhere, and one line of notice."""
         s = self.peer.session
-        old = self.seats[ev.seat].label if ev.seat < len(self.seats) else f"P{ev.seat + 1}"
+        old = self.seats[ev.seat].label if ev.seat < len(self.seats) else seat_tag(ev.seat)
         self.my_seat = s.my_seat
         self.seats = tuple(Seat(i, name, HUMAN if i == s.my_seat else REMOTE) for i, name in enumerate(s.names))
         self.notice = _("{old} was gone {time}: {label} plays that seat from now on (every present player signed it; "
@@ -582,7 +587,7 @@ class NetworkGame(GameController):
 
     def replaced_text(self, ev: Replaced) -> str:
         """We are the one who was gone: our seat is a computer's now; the board stays as we left it."""
-        by = self.seats[ev.by].label if 0 <= ev.by < len(self.seats) else f"P{ev.by + 1}"
+        by = self.seats[ev.by].label if 0 <= ev.by < len(self.seats) else seat_tag(ev.by)
         return _("Game over for you: while you were gone, {by} gave your seat (P{seat}) to a computer, which plays on; "
                  "the board shows the game as you left it").format(by=by, seat=ev.seat + 1)
 
@@ -667,7 +672,7 @@ class NetworkGame(GameController):
         if due is not None:
             since = due - self.claim_after
         then = _(ON_GONE_WORDS[ON_GONE_COMPUTER] if s.may_replace(seat) else ON_GONE_WORDS[ON_GONE_END])
-        who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
+        who = self.seats[seat].label if seat < len(self.seats) else seat_tag(seat)
         if key in self.resigned:
             return _("{who} resigned: {then}, once the others agree").format(who=who, then=then)
         if key in self.paused:
@@ -683,7 +688,7 @@ class NetworkGame(GameController):
         s = self.peer.session
         c = s.claiming
         seat = c.seat if c is not None else 0
-        who = self.seats[seat].label if seat < len(self.seats) else f"P{seat + 1}"
+        who = self.seats[seat].label if seat < len(self.seats) else seat_tag(seat)
         what = (_("Giving {who}'s seat to a computer") if c is not None and c.replaces
                 else _("Claim against {who}")).format(who=who)
         expected = s.waiting_for()
@@ -700,7 +705,7 @@ class NetworkGame(GameController):
         for i, seat in enumerate(self.peer.seats):
             if seat.key == self.peer.me.public:
                 continue
-            label = self.seats[i].label if i < len(self.seats) else f"P{i + 1} {seat.name}"
+            label = self.seats[i].label if i < len(self.seats) else f"{seat_tag(i)} {seat.name}"
             if seat.key in self.paused and not self.peer.linked(seat.key):
                 label += " (left on purpose)"
             out.append((label, self.peer.linked(seat.key)))
@@ -813,7 +818,7 @@ class NetworkGame(GameController):
         if expected is None:
             return _("Waiting for the other players to join...")
         other = expected != self.my_seat
-        who = self.seats[expected].label if 0 <= expected < len(self.seats) else f"P{expected + 1}"
+        who = self.seats[expected].label if 0 <= expected < len(self.seats) else seat_tag(expected)
         if s.phase == Phase.GENESIS:
             return _("Setting the table: waiting for {who}'s nonce").format(
                 who=who) if other else _("Setting the table...")

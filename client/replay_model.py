@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from lanterne.client.i18n import _, ngettext, say
+from lanterne.client.i18n import N_, _, ngettext, say, seat_tag
 from lanterne.engines.core import TABLE, Game, RulesError, State
 from lanterne.protocol.wire import printable
 
@@ -84,7 +84,7 @@ class Replay:
 
     @property
     def labels(self) -> list[str]:
-        return [f"P{i + 1} {name}" for i, name in enumerate(self.names)]
+        return [f"{seat_tag(i)} {name}" for i, name in enumerate(self.names)]
 
     @property
     def has_board(self) -> bool:
@@ -315,23 +315,23 @@ def _build(replay: Replay, events: list, table: dict) -> None:
             steps.append(Step(len(steps) + 1, ev.seat, ev.text, ev.entry, tuple(ev.events)))
         elif isinstance(ev, TableResolved):
             if ev.op.kind == "roll" and ev.op.why == "first player":
-                text = _("first player: {seat}").format(seat=f"P{ev.outcome[1] + 1}")
+                text = _("first player: {seat}").format(seat=seat_tag(ev.outcome[1]))
             else:
                 text = describe_table_op(ev.op, ev.outcome if ev.op.kind == "roll" else None, game.id)
             steps.append(Step(len(steps) + 1, TABLE, text, None, tuple(ev.events)))
         elif isinstance(ev, GameOver):
             replay.result = "over"
-            scores = ", ".join(f"P{i + 1} {s}" for i, s in enumerate(game.display_scores(state)))
-            winners = _(" and ").join(f"P{w + 1}" for w in ev.winners)
+            scores = ", ".join(f"{seat_tag(i)} {s}" for i, s in enumerate(game.display_scores(state)))
+            winners = _(" and ").join(seat_tag(w) for w in ev.winners)
             ending = _("Game over: {winners} share the win ({scores})") if len(ev.winners) > 1 else \
                 _("Game over: {winners} wins ({scores})")
             replay.ending = ending.format(winners=winners, scores=f"{scores} {_(game.score_name)}")
             continue
         elif isinstance(ev, Aborted):
             replay.result = "aborted"
-            who = _("{seat} at fault").format(seat=f"P{ev.culprit + 1}") if ev.culprit is not None \
+            who = _("{seat} at fault").format(seat=seat_tag(ev.culprit)) if ev.culprit is not None \
                 else _("nobody at fault")
-            by = f"P{ev.by + 1}" if ev.by is not None else _("a seat")
+            by = seat_tag(ev.by) if ev.by is not None else _("a seat")
             replay.ending = _("Aborted by {by} ({who}): {reason}").format(by=by, who=who, reason=ev.reason)
             continue
         else:
@@ -451,7 +451,7 @@ def saved_games(folder: str | Path) -> list[SavedGame]:
     import time
 
     out = []
-    for sub, where in ((Path(folder), "LAN"), (Path(folder) / "local", "local")):
+    for sub, where in ((Path(folder), N_("LAN")), (Path(folder) / "local", N_("local"))):
         try:
             metas = list(sub.glob("*.json"))
         except OSError:
@@ -470,12 +470,13 @@ def saved_games(folder: str | Path) -> list[SavedGame]:
             except Exception:  # noqa: BLE001 - a listing never fails
                 name = str(meta.get("game", "?"))
             seats = meta.get("seats") if isinstance(meta.get("seats"), list) else []
-            names = " vs ".join(printable(str(s.get("name") or "?")) for s in seats if isinstance(s, dict)) or "?"
-            kind = "hot-seat" if meta.get("mode") == "hot-seat" else where
-            moves = f", {meta['moves']} moves" if isinstance(meta.get("moves"), int) else ""
-            state = "over" if meta.get("over") else "unfinished"
+            names = _(" vs ").join(printable(str(s.get("name") or "?")) for s in seats if isinstance(s, dict)) or "?"
+            kind = _("hot-seat") if meta.get("mode") == "hot-seat" else _(where)
+            moves = meta.get("moves")
+            counted = (", " + ngettext("{n} move", "{n} moves", moves).format(n=moves)) if isinstance(moves, int) else ""
+            state = _("over") if meta.get("over") else _("unfinished")
             stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
-            out.append(SavedGame(log, f"{stamp}  {name} ({kind}): {names}{moves}, {state}", when))
+            out.append(SavedGame(log, f"{stamp}  {name} ({kind}): {names}{counted}, {state}", when))
     return sorted(out, key=lambda g: g.when, reverse=True)
 
 
@@ -492,7 +493,7 @@ def verdict_line(report) -> str:
     if report.result == "over":
         return _("Verified: {n} entries, every signature, move and card checked (seats {seats} replayed)").format(
             n=report.entries, seats=seats)
-    culprit = _("{seat} at fault").format(seat=f"P{report.culprit}") if report.culprit else _("nobody blamed")
+    culprit = _("{seat} at fault").format(seat=seat_tag(report.culprit - 1)) if report.culprit else _("nobody blamed")
     return _("Verified: an aborted game ({culprit}): {reason}").format(culprit=culprit, reason=report.reason)
 
 

@@ -1,4 +1,5 @@
-"""The English rules of each game: package data ``client/rules/<game>.md``.
+"""The rules of each game: package data ``client/rules/`` (the engine's English reference
+``<game>.md``; the pages for players ``en/<game>.md``, ``fr/<game>.md``).
 
 They are read through :mod:`importlib.resources`, so an installed wheel (or
 ``pipx install``) finds them wherever the package landed. There is one copy:
@@ -43,6 +44,20 @@ def rules_text(game_id: str, game_name: str | None = None, language: str | None 
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         return f"# {name}\n\n" + _("The rules file {path} cannot be read: {error}.").format(path=f"`{path}`", error=e)
+
+
+def players_rules(game_id: str, game_name: str | None = None, language: str | None = None) -> str:
+    """The rules as the Rules screen shows them: the page written for players (English:
+    ``rules/en/<game>.md``; another language: its own page), without what is for programmers. The
+    English ``rules/<game>.md`` is the engine's reference, the one the others are checked against."""
+    from lanterne.client.i18n import language as current
+
+    language = language or current()
+    if language == "en" or rules_path(game_id, language) is None:
+        page = resources.files(RULES_PACKAGE).joinpath(RULES_FOLDER, "en", f"{game_id}.md")
+        if page.is_file():
+            return for_players(page.read_text(encoding="utf-8"))
+    return for_players(rules_text(game_id, game_name, language))
 
 
 DEVELOPER_SECTIONS = re.compile(

@@ -26,7 +26,7 @@ def config_dir() -> Path:
 
 
 def default_name() -> str:
-    return cut(os.environ.get("USER") or os.environ.get("USERNAME") or "Player", MAX_NAME)
+    return cut(os.environ.get("USER") or os.environ.get("USERNAME") or _("Player"), MAX_NAME)
 
 
 def check_name(name: str) -> str:
@@ -58,6 +58,8 @@ class Settings:
     move_clock: float = 600.0
     """The last table opened: seconds a linked player may take for one move before the others may claim
     (0: no move clock, and a linked player who never moves holds the table)."""
+    turn_bell: bool = True
+    """A network game rings the terminal's bell when the turn comes to you after someone else's."""
     language: str = ""
     """The language of the app and the commands ("en", "fr"); empty: the environment's (client/i18n.py)."""
     mailbox: str = ""

@@ -8,7 +8,7 @@ complete entry; 2 when it is not a Lanterne log at all.
 
 from __future__ import annotations
 
-from lanterne.client.i18n import N_, _, ngettext
+from lanterne.client.i18n import N_, _, ngettext, seat_tag
 
 NAME = "log"
 EXIT_DAMAGED = 1
@@ -49,7 +49,8 @@ def show_lines(raws: list[bytes], games=None) -> list[str]:
 
 def show(raws: list[bytes], games=None) -> tuple[list[str], bool]:
     """:func:`show_lines`, and whether every entry opened and replayed (False: a damaged log)."""
-    from lanterne.client.controller import roll_words
+    from lanterne.client.controller import describe_table_op
+    from lanterne.engines.core import ROLL
     from lanterne.protocol import identity as ids
     from lanterne.protocol.log import open_entry
     from lanterne.protocol.session import Aborted, GameOver, Moved, Session, TableResolved
@@ -71,7 +72,7 @@ def show(raws: list[bytes], games=None) -> tuple[list[str], bool]:
     lines.append(ngettext("{game} ({variant}), {n} player", "{game} ({variant}), {n} players", len(seats)).format(
         game=table.body["game"], variant=table.body["variant"], n=len(seats)))
     for i, (k, name) in enumerate(zip(seats, table.body["names"])):
-        lines.append("  " + _("seat {n}: {name} ({key})").format(n=i + 1, name=name, key=ids.fingerprint(k)))
+        lines.append("  " + _("{seat}: {name} ({key})").format(seat=seat_tag(i), name=name, key=ids.fingerprint(k)))
     seeds = {e.author: e.body["seed"] for e in entries if e.kind in ("end", "abort") and "seed" in e.body}
     key = next((k for k in seats if k in seeds), None)
     try:
@@ -82,23 +83,23 @@ def show(raws: list[bytes], games=None) -> tuple[list[str], bool]:
         events = session.replayed_events
     except ProtocolError as e:
         return lines + [_("the log does not replay: {error} (run lanterne verify)").format(error=e)], False
+    number = 0   # every move and every table operation, counted as the app's move log counts them
     for ev in events:
         if isinstance(ev, Moved):
-            lines.append(f"{ev.entry:5}  " + _("seat {n}").format(n=ev.seat + 1) + f"  {ev.text}")
-        elif isinstance(ev, TableResolved) and ev.op.kind == "roll":
-            value = ev.outcome[1]   # 0-based in the log: a seat, or an index into the die's faces
-            shown = (_("seat {n} starts").format(n=value + 1) if ev.op.why == "first player"
-                     else roll_words(ev.op, value, table.body["game"]))   # the face as printed on the die
-            roll = _("roll ({why})").format(why=_(ev.op.why)) if ev.op.why else _("roll")
-            lines.append("       " + _("table") + f"  {roll}: {shown}")
+            number += 1
+            lines.append(f"{number:5}  " + seat_tag(ev.seat) + f"  {ev.text}")
+        elif isinstance(ev, TableResolved):
+            number += 1
+            public = ev.outcome if ev.op.kind == ROLL else None
+            lines.append(f"{number:5}  " + _("table") + "  " + describe_table_op(ev.op, public, table.body["game"]))
         elif isinstance(ev, GameOver):
-            scores = " ".join(f"P{i + 1}={s}" for i, s in enumerate(ev.scores))
+            scores = " ".join(f"{seat_tag(i)}={s}" for i, s in enumerate(ev.scores))
             lines.append(_("result: {scores}; winner(s) {winners}").format(
-                scores=scores, winners=",".join(f"P{w + 1}" for w in ev.winners)))
+                scores=scores, winners=",".join(seat_tag(w) for w in ev.winners)))
         elif isinstance(ev, Aborted):
-            who = _("seat {n}").format(n=ev.culprit + 1) if ev.culprit is not None else _("nobody")
-            lines.append(_("aborted by seat {n} ({who} at fault): {reason}").format(
-                n=ev.by + 1 if ev.by is not None else "?", who=who, reason=ev.reason))
+            who = seat_tag(ev.culprit) if ev.culprit is not None else _("nobody")
+            lines.append(_("aborted by {seat} ({who} at fault): {reason}").format(
+                seat=seat_tag(ev.by) if ev.by is not None else "?", who=who, reason=ev.reason))
     if session.result is None:
         lines.append(_("unfinished: the log stops at entry {n} ({kind})").format(n=entries[-1].seq, kind=entries[-1].kind))
     return lines, True

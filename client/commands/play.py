@@ -62,8 +62,8 @@ def saved_line(controller) -> str:
     """One line: where the game's log is, and what to do with it."""
     path = getattr(controller, "log_path", None)
     if path is None or not path.is_file():
-        return "lanterne: the game was not saved (no move was written)"
-    over = controller.waiting.kind == "over"
-    then = ("lanterne verify checks it" if over
-            else "the home screen (lanterne) resumes it; lanterne verify checks it")
-    return f"Saved: {path} ({'finished' if over else 'unfinished'}; {then})"
+        return _("lanterne: the game was not saved (no move was written)")
+    if controller.waiting.kind == "over":
+        return _("Saved: {path} (finished; lanterne verify checks it)").format(path=path)
+    return _("Saved: {path} (unfinished; the home screen (lanterne) resumes it; lanterne verify checks it)").format(
+        path=path)

@@ -124,14 +124,17 @@ class LeaveScreen(ModalScreen[str]):
 class GameOverScreen(ModalScreen[str]):
     """The result, then back to the board or home."""
 
-    BINDINGS = [Binding("escape", "board", N_("See the board")), Binding("h", "home", N_("Home"))]
+    BINDINGS = [Binding("escape", "board", N_("See the board")), Binding("h", "home", N_("Home")),
+                Binding("m", "rematch", N_("Rematch"))]
     AUTO_FOCUS = "#board"  # focused when shown (a query in on_mount failed when the app closed meanwhile)
 
-    def __init__(self, result: str, table: str, chart: Text | None = None):
+    def __init__(self, result: str, table: str, chart: Text | None = None, rematch: bool = False):
         super().__init__()
         self.result = result
         self.table = table
         self.chart = chart
+        self.rematch = rematch
+        """Offer a new deal with the same seats and options (a local game)."""
         """Each seat's score over the game (:class:`client.widgets.score_chart.ScoreChart`), if the screen had one."""
 
     def compose(self) -> ComposeResult:
@@ -144,6 +147,8 @@ class GameOverScreen(ModalScreen[str]):
                 yield Static(self.chart, id="game-over-chart")
             with Horizontal(classes="buttons"):
                 yield Button(_("See the board"), id="board", variant="primary")
+                if self.rematch:
+                    yield Button(Text(_("Rematch [m]")), id="game-over-rematch")
                 yield Button(Text(_("Home [h]")), id="game-over-home")  # not "#home": the home screen's box
 
     def action_board(self) -> None:
@@ -152,8 +157,12 @@ class GameOverScreen(ModalScreen[str]):
     def action_home(self) -> None:
         self.dismiss("home")
 
+    def action_rematch(self) -> None:
+        if self.rematch:
+            self.dismiss("rematch")
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss("home" if event.button.id == "game-over-home" else "board")
+        self.dismiss({"game-over-home": "home", "game-over-rematch": "rematch"}.get(event.button.id or "", "board"))
 
 
 class ChoiceScreen(ModalScreen[int | None]):

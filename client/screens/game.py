@@ -29,7 +29,7 @@ from textual.widgets import Footer, Header, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from lanterne.client.games import client_side
-from lanterne.client.i18n import N_, _, ngettext, say_refusal, translate_bindings
+from lanterne.client.i18n import N_, _, ngettext, say_refusal, seat_tag, translate_bindings
 from lanterne.client.controller import COMPUTER, HUMAN, Change, GameController
 from lanterne.client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
 from lanterne.client.widgets.chat import CHAT_BINDING, ChatInput
@@ -38,6 +38,7 @@ from lanterne.client.widgets.move_log import MoveLog
 from lanterne.client.widgets.scoreboard import ScoreBoard
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.client.widgets.text_panel import TextPanel
+from lanterne.client.turn_bell import TurnBell
 from lanterne.engines.core import Action, RulesError, State
 
 MAX_LISTED = 400
@@ -109,6 +110,7 @@ class GameScreen(Screen):
         self._handoff_open = False
         self._started = False
         self._over_shown = False
+        self._bell = TurnBell()
         self._actions: list[Action] = []
 
     # -- layout
@@ -233,7 +235,7 @@ class GameScreen(Screen):
             if seat.index:
                 text.append(" · ", style="dim")
             style = "bold reverse" if waiting.seat == seat.index else "bold"
-            text.append(f"P{seat.index + 1} {seat.name}", style=style)
+            text.append(f"{seat_tag(seat.index)} {seat.name}", style=style)
             text.append(f" {score}")
         text.append("  F2: ", style="dim")
         text.append(_("board") if self.has_class("-side") else _("log"), style="dim")
@@ -246,7 +248,7 @@ class GameScreen(Screen):
                 if entry.actor != shown:
                     shown = entry.actor
                     text.append("  │ ", style="dim")
-                    text.append(f"P{entry.actor + 1} ", style="bold")
+                    text.append(f"{seat_tag(entry.actor)} ", style="bold")
                 else:
                     text.append("; ", style="dim")
                 text.append(said(self.controller, entry) or entry.text)
@@ -309,8 +311,12 @@ class GameScreen(Screen):
         return charts[0].text(width) if charts and charts[0].points else None
 
     def check_turn(self) -> None:
-        """Hand the keyboard over in hot-seat; show the result at the end."""
+        """Hand the keyboard over in hot-seat; show the result at the end; in a network game, ring when the
+        turn comes back to you (client/turn_bell.py)."""
         w = self.controller.waiting
+        if self.network is not None and self._bell.passes(w.kind == HUMAN) \
+                and getattr(getattr(self.app, "settings", None), "turn_bell", True):
+            self.app.bell()
         if w.kind == "over":
             if not self._over_shown:
                 self._over_shown = True
@@ -322,8 +328,8 @@ class GameScreen(Screen):
                 if self.hot_seat:
                     self.viewer = None
                     self.refresh_game()
-                self.app.push_screen(GameOverScreen(self.result_text(), self.score_table(),
-                                                    self.score_chart()), self._after_game_over)
+                self.app.push_screen(GameOverScreen(self.result_text(), self.score_table(), self.score_chart(),
+                                                    rematch=self.offers_rematch), self._after_game_over)
             return
         if self.hot_seat and w.kind == HUMAN and w.seat != self.viewer and not self._handoff_open:
             self._handoff_open = True
@@ -345,9 +351,18 @@ class GameScreen(Screen):
         if self.app.screen is self:
             self.app.pop_screen()
 
+    @property
+    def offers_rematch(self) -> bool:
+        """A local game made from the setup (not a network game, nor a resumed one) can be dealt again."""
+        return self.network is None and getattr(self.controller, "rematch", None) is not None
+
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "home":
             self.app.pop_screen()
+        elif choice == "rematch" and self.offers_rematch:
+            again = self.controller.rematch()    # type: ignore[attr-defined]
+            self.controller.close()
+            self.app.switch_screen(game_screen_for(again))
 
     def result_text(self) -> str:
         """The result, for the game-over dialog."""
@@ -516,7 +531,7 @@ class GameScreen(Screen):
             if yes:
                 self.app.pop_screen()
 
-        where = ("Leave this game? It is saved: the home screen resumes it." if self.controller.saved
-                 else "Leave this game? It is not saved.")
+        where = (_("Leave this game? It is saved: the home screen resumes it.") if self.controller.saved
+                 else _("Leave this game? It is not saved."))
         self.app.push_screen(ConfirmScreen(where), answer)
 

@@ -71,6 +71,12 @@ class KnownPeerList(PeerList):
         super().__init__(**kwargs)
         self.known = known
         self.games = games
+        self.own_tables: set[str] = set()
+        """The tables this app is seated at (their ids' first 16 hex digits, as a running table's advert
+        says them): a line of one says it is yours to resume, never to watch."""
+
+    def is_own(self, advert: Advert) -> bool:
+        return watchable(advert) and advert.running.table in self.own_tables
         """Game id -> Game (the lobby's): a table under way is named by its game's name."""
 
     def mark(self, advert: Advert) -> Text | None:
@@ -109,6 +115,9 @@ class KnownPeerList(PeerList):
     def line(self, advert: Advert) -> Text:
         """Where the peer is (:func:`describe_peer`), and whether we know its key."""
         mark, line = self.mark(advert), describe_peer(advert, self.games)
+        if self.is_own(advert):
+            line = Text(line.plain.replace(_("(Enter or w: watch)"), _("(your game: r resumes it)")),
+                        style="dim")
         return line + mark if mark is not None else line
 
 
@@ -225,7 +234,7 @@ class LobbyScreen(WatchFromLobby, Screen):
     @property
     def display_name(self) -> str:
         settings = self._settings if self._settings is not None else getattr(self.app, "settings", None)
-        return (getattr(settings, "display_name", "") or "Player").strip() or "Player"
+        return (getattr(settings, "display_name", "") or "").strip() or _("Player")
 
     @property
     def identity(self):
@@ -366,10 +375,15 @@ class LobbyScreen(WatchFromLobby, Screen):
         found = self.unfinished()
         text = ""
         if found:
-            newest = _describe_meta(found[0], self.identity.public)
+            newest = _describe_meta(found[0], self.identity.public, self.resolve)
             older = len(found) - 1
             more = " " + ngettext("(and {n} older)", "(and {n} older)", older).format(n=older) if older else ""
             text = _("Unfinished: {game}{more}. Press r to resume it.").format(game=newest, more=more)
+        for peers in self.query(KnownPeerList):
+            tables = {path.stem[:16] for path in found}
+            if tables != peers.own_tables:
+                peers.own_tables = tables
+                peers.refresh_marks()
         unfinished = self.query_one("#lobby-unfinished", Static)
         unfinished.update(Text(text))
         unfinished.display = bool(text)   # no empty line on a small terminal
@@ -394,7 +408,7 @@ class LobbyScreen(WatchFromLobby, Screen):
         self.hosting = controller.peer.files.meta.get("role") == "host"
         self._follow(controller)
         self.say(_("Resuming {game}: waiting for the others to come back...").format(
-            game=_describe_meta(found[0], self.identity.public)))
+            game=_describe_meta(found[0], self.identity.public, self.resolve)))
 
     async def _browse(self) -> None:
         from lanterne.protocol.net.discovery import DiscoveryError
@@ -626,6 +640,13 @@ class LobbyScreen(WatchFromLobby, Screen):
         self.run_worker(pending.aclose(), group="close", exit_on_error=False)
         self.say(_("Table closed.") if self.hosting else _("Join cancelled."))
 
+    def watch_table(self, advert: Advert) -> None:
+        """Watch a table under way, unless this app is seated at it (Enter and w alike)."""
+        if self.query_one(KnownPeerList).is_own(advert):
+            self.say(_("You are seated at this game: r resumes it."), error=True)
+            return
+        super().watch_table(advert)
+
     # -- joining
     def on_peer_list_join_wanted(self, message: PeerList.JoinWanted) -> None:
         advert: Advert = message.advert
@@ -751,7 +772,7 @@ class LobbyScreen(WatchFromLobby, Screen):
         self.app.pop_screen()
 
 
-def _describe_meta(meta_path: Path, me: bytes | None = None) -> str:
+def _describe_meta(meta_path: Path, me: bytes | None = None, games=None) -> str:
     """'pagode with Bob, Cy (you host, table ...)' for an unfinished game's meta file; never raises.
 
     The others are the seats whose key is not ``me`` (two players may well share a name)."""
@@ -763,13 +784,13 @@ def _describe_meta(meta_path: Path, me: bytes | None = None) -> str:
         meta = json.loads(meta_path.read_text())
         if meta.get("seats"):
             mine = me.hex() if me is not None else None
-            other = ", ".join(str(s.get("name", "?")) for s in meta["seats"]
+            other = ", ".join(str(s.get("name") or "") or fingerprint(bytes.fromhex(s["key"])) for s in meta["seats"]
                               if (s.get("key") != mine if mine else s.get("name") != meta.get("name")))
         else:
             other = fingerprint(bytes.fromhex(meta["peer"])) if meta.get("peer") else _("nobody yet")
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return meta_path.stem
-    game = meta.get("game") or _("a game")
+    game = _game_name(str(meta["game"]), games) if meta.get("game") else _("a game")
     said = (_("{game} with {other} (you host, table {table})") if meta.get("role") == "host"
             else _("{game} with {other} (you joined, table {table})"))
     return said.format(game=game, other=other, table=meta_path.stem[:8])

@@ -8,7 +8,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RadioButton, RadioSet, Select, Static
 
-from lanterne.client.i18n import N_, _, say_refusal
+from lanterne.client.game_terms import variant_name
+from lanterne.client.i18n import N_, _, seconds_text, say_refusal
 from lanterne.client.levels import level_words
 from lanterne.client.local_play import BOT_KINDS, DEFAULT_BOT, HOT_SEAT, VS_COMPUTER, WATCH, make_local_game, playable_games
 from lanterne.client.local_record import local_folder
@@ -62,7 +63,7 @@ class LocalSetupScreen(Screen):
             yield Label(_("Pause after each computer move (the speed when watching)"))
             delay = float(getattr(self.app.settings, "computer_delay", 0.4))  # type: ignore[attr-defined]
             delays = sorted(set(DELAYS) | {delay})
-            yield Select([(f"{d:g} s", d) for d in delays], value=delay, allow_blank=False, compact=True, id="delay")
+            yield Select([(seconds_text(d), d) for d in delays], value=delay, allow_blank=False, compact=True, id="delay")
             yield Label(_("Seed (empty: a new random game)"))
             yield Input("", placeholder=_("any text or number"), compact=True, id="seed")
             yield Static("", id="setup-status", classes="status")
@@ -76,7 +77,7 @@ class LocalSetupScreen(Screen):
 
     @staticmethod
     def _variants(game_id: str) -> list[tuple[str, str]]:
-        return [(v, v) for v in get_game(game_id).variants]
+        return [(variant_name(v), v) for v in get_game(game_id).variants]
 
     @staticmethod
     def _counts(game_id: str) -> list[tuple[str, int]]:

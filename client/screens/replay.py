@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DirectoryTree, Footer, Header, Input, Label, OptionList, Static
 
-from lanterne.client.i18n import N_, _
+from lanterne.client.i18n import N_, _, seat_tag
 from lanterne.client.replay_model import (Replay, ReplayCursor, ReplayError, load_replay, saved_games, verify_log,
                                            why_not_a_log_file)
 from lanterne.client.widgets.replay_board import ReplayBoard
@@ -124,11 +124,29 @@ class LogPickerScreen(ModalScreen[str | None]):
     @on(Input.Submitted, "#picker-path")
     def _typed(self, event: Input.Submitted) -> None:
         path = Path(event.value.strip()).expanduser()
+        if path.is_dir():       # Enter on a folder (the field starts with one): show it, its logs to choose
+            self._show_folder(path)
+            return
         why = why_not_a_log_file(path)
         if why:
             self.query_one("#picker-error", Static).update(f"{path}: {why}")
             return
         self.dismiss(str(path))
+
+    def _show_folder(self, folder: Path) -> None:
+        """The folder's files in the tree below, and the keyboard there (the saved games' list first when
+        the folder is the games' own)."""
+        trees = self.query(DirectoryTree)
+        if trees:
+            tree = trees.first()
+            tree.path = folder
+        else:
+            tree = DirectoryTree(folder, id="picker-tree")
+            self.query_one(Vertical).mount(tree)
+        self.query_one("#picker-error", Static).update(_("{folder}: a folder; choose a log in it below").format(
+            folder=folder))
+        games = self.query("#picker-games")
+        (games.first() if games and folder.resolve() == self.folder.resolve() else tree).focus()
 
     @on(OptionList.OptionSelected, "#picker-games")
     def _game_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -300,7 +318,7 @@ class ReplayScreen(Screen):
         self.query_one("#replay-players", Static).update(players_text(replay, cursor.state()))
         chart = self.query_one("#replay-chart", Static)
         width = (chart.size.width or 40) - 2
-        chart.update(chart_text(replay.score_series(), [f"P{i + 1}" for i in range(replay.players)], width,
+        chart.update(chart_text(replay.score_series(), [seat_tag(i) for i in range(replay.players)], width,
                                 title=_(getattr(replay.game, "score_name", "score")), at=cursor.position))
         self.query_one("#replay-step", Static).update(self.happened_text())
         self.show_status(self.position_text())

@@ -1,4 +1,4 @@
-"""The rules of each game, rendered from docs/rules/<game>.md."""
+"""The rules of each game as written for players (docs/rules/en/, docs/rules/fr/)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, MarkdownViewer, Select
 
 from lanterne.client.i18n import N_, _
-from lanterne.client.rules_docs import for_players, rules_text
+from lanterne.client.rules_docs import players_rules
 from lanterne.engines.registry import GAMES, game_name
 
 
@@ -23,7 +23,9 @@ class RulesScreen(Screen):
         yield Header()
         yield Select([(game_name(g), g) for g in GAMES], value=self.game_id,
                      allow_blank=False, id="rules-game")
-        yield MarkdownViewer(self._text(), id="rules-view", show_table_of_contents=False)
+        viewer = MarkdownViewer(self._text(), id="rules-view", show_table_of_contents=False)
+        viewer.can_focus = True   # the page takes the keys (arrows, Page Down) at once, not the game's list
+        yield viewer
         yield Footer()
 
     def on_mount(self) -> None:
@@ -31,7 +33,7 @@ class RulesScreen(Screen):
         self.query_one("#rules-view").focus()
 
     def _text(self) -> str:
-        return for_players(rules_text(self.game_id, game_name(self.game_id)))
+        return players_rules(self.game_id, game_name(self.game_id))
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.value in GAMES and event.value != self.game_id:

@@ -7,9 +7,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Select, Static
 
-from lanterne.client.i18n import LANGUAGES, N_, _, language_from_environment
+from lanterne.client.i18n import LANGUAGES, N_, _, language_from_environment, seconds_text
 from lanterne.client.local_play import BOT_KINDS
 from lanterne.client.settings import MAX_NAME, check_name, identity_fingerprint
 
@@ -49,8 +49,10 @@ class SettingsScreen(Screen):
                          allow_blank=False, compact=True, id="computer-level")
             yield Label(_("Pause after each computer move (so you can follow it)"))
             delays = sorted(set(DELAYS) | {settings.computer_delay})
-            yield Select([(f"{d:g} s", d) for d in delays], value=settings.computer_delay, allow_blank=False,
+            yield Select([(seconds_text(d), d) for d in delays], value=settings.computer_delay, allow_blank=False,
                          compact=True, id="computer-delay")
+            yield Checkbox(_("Ring the terminal's bell when a network game's turn comes back to you"),
+                           value=settings.turn_bell, compact=True, id="turn-bell")
             yield Label(_("Identity fingerprint"))
             yield Static(fingerprint or _("not created yet: the identity keys come with LAN play"),
                          id="fingerprint", classes="muted" if fingerprint is None else "")
@@ -88,6 +90,7 @@ class SettingsScreen(Screen):
         settings.display_name = name
         settings.computer_level = str(self.query_one("#computer-level", Select).value)
         settings.computer_delay = float(self.query_one("#computer-delay", Select).value)  # type: ignore[arg-type]
+        settings.turn_bell = self.query_one("#turn-bell", Checkbox).value
         theme = str(self.query_one("#theme", Select).value)
         if theme in self.app.available_themes:
             self.app.theme = theme  # the app's watcher keeps settings.theme in step

@@ -23,7 +23,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, Static
 
-from lanterne.client.i18n import N_, _, ngettext
+from lanterne.client.i18n import N_, _, ngettext, seat_tag
 from lanterne.client.theme import UNDER_WAY
 from lanterne.client.widgets.chat import CHAT_BINDING, ChatPane
 from lanterne.client.widgets.move_log import public_notation, words_of
@@ -149,8 +149,8 @@ class WatchScreen(Screen):
         session = self.spectator.session
         for ev in events:
             if isinstance(ev, Moved):
-                labels = [f"P{i + 1} {n}" for i, n in enumerate(session.names)]
-                who = labels[ev.seat] if ev.seat < len(labels) else f"P{ev.seat + 1}"
+                labels = [f"{seat_tag(i)} {n}" for i, n in enumerate(session.names)]
+                who = labels[ev.seat] if ev.seat < len(labels) else seat_tag(ev.seat)
                 words = words_of(session.game, labels, ev.seat, ev.events) if session.game is not None else ""
                 notation = public_notation(ev.text)
                 self.moves.append(f"{ev.entry + 1}. {who} {words}  ({notation})" if words

@@ -103,7 +103,8 @@ class LinkBanner(Static):
                 entry = moves[seat]
                 line.append("   " if i else "")
                 line.append(_("{player} played:").format(player=controller.seats[seat].label) + " ")
-                line.append(f" {entry.text} ", style="reverse bold" if entry is last else "bold")
+                turn = controller.last_turns.get(seat) or [entry]   # the whole turn, in order
+                line.append(f" {', '.join(e.text for e in turn)} ", style="reverse bold" if entry is last else "bold")
         self._draw(line, down)
 
     def _draw(self, line: Text, down: bool) -> None:

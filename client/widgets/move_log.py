@@ -8,6 +8,7 @@ from textual.widgets import RichLog
 from rich.text import Text
 
 from lanterne.client.controller import TABLE, GameController, LogEntry
+from lanterne.client.game_terms import QUIET_MOVES
 from lanterne.client.i18n import _, say
 from lanterne.engines.core import Words
 
@@ -17,8 +18,11 @@ SEAT_WORD = re.compile(r"\b(?:seat |P)(\d+)\b")
 
 
 def said(controller: GameController, entry: LogEntry) -> str:
-    """The move's events in words, the mover left out ("builds a red column on site 3, floor 1")."""
-    return words_of(controller.game, [s.label for s in controller.seats], entry.actor, entry.events)
+    """The move's events in words, the mover left out ("builds a red column on site 3, floor 1"); a move
+    that tells no event, said from its notation when the client knows it (Pacal's ``pass``)."""
+    words = words_of(controller.game, [s.label for s in controller.seats], entry.actor, entry.events)
+    quiet = QUIET_MOVES.get(entry.text) if not words else None
+    return _(quiet) if quiet else words
 
 
 def public_notation(text: str) -> str:

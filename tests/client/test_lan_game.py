@@ -183,7 +183,9 @@ async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_
                 if controller.is_over():
                     break
                 if controller.last_remote is not None:
-                    assert f"Robo played:  {controller.last_remote.text} " in banner.text
+                    turn = controller.last_turns[controller.last_remote.actor]     # the whole turn, not its end
+                    assert turn[-1] is controller.last_remote
+                    assert f"Robo played:  {', '.join(e.text for e in turn)} " in banner.text
                 before = len(controller.log)
                 await click_action(pilot, screen, builder_choice(controller, controller.my_seat))
                 await until(lambda: len(controller.log) > before, pilot, what="the move logged")
@@ -201,7 +203,7 @@ async def test_the_pagode_board_screen_plays_a_network_game_unchanged_against_a_
             size = log.stat().st_size
             assert size > 0
             # The game is unfinished: r resumes it from its files; the bot comes back by itself.
-            assert "Unfinished: pagode with" in str(lobby.query_one("#lobby-unfinished").render())
+            assert "Unfinished: Pagode with" in str(lobby.query_one("#lobby-unfinished").render())
             await pilot.press("r")
             await until(lambda: isinstance(app.screen, GameScreen), pilot, what="the board again")
             await pilot.pause()

@@ -77,7 +77,8 @@ async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves
             for c in waiting:
                 assert c.last_moves[mover.my_seat].text == text
                 banner = screens[controllers.index(c)].query_one(LinkBanner).text
-                assert f"{mover.seats[mover.my_seat].label} played:  {text} " in banner, banner
+                turn = ", ".join(e.text for e in c.last_turns[mover.my_seat])   # the whole turn, this move last
+                assert turn.endswith(text) and f"{mover.seats[mover.my_seat].label} played:  {turn} " in banner, banner
             movers.add(mover.my_seat)
         logs = [read_log(c.peer.files.log_path)[0] for c in controllers]
         assert logs[0] == logs[1] == logs[2]
@@ -202,7 +203,7 @@ async def test_a_table_with_computers_left_mid_game_resumes_from_the_lobby_with_
         await pilot.press("y")  # leave: the log is kept
         await until(lambda: app.screen is lobby and host._task.done(), pilot, what="back in the lobby")
         unfinished = str(lobby.query_one("#lobby-unfinished").render())
-        assert f"Unfinished: pueblo with [computer] {ann} 1, [computer] {ann} 2 (you host" in unfinished, unfinished
+        assert f"Unfinished: Pueblo with [computer] {ann} 1, [computer] {ann} 2 (you host" in unfinished, unfinished
         await pilot.press("r")
         resumed = await boards(pilot)
         again = resumed[0].controller

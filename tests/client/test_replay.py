@@ -219,6 +219,27 @@ async def test_without_a_path_the_picker_opens_the_log_typed(pueblo_log, tmp_pat
         assert isinstance(pilot.app.screen, ReplayScreen) and pilot.app.screen.replay is not None
 
 
+async def test_enter_on_the_folder_in_the_path_field_shows_its_logs(tmp_path, monkeypatch):
+    """The field starts with the games' folder: Enter there shows the folder below and gives it the keys,
+    never "a folder, not a log file"."""
+    monkeypatch.setenv("LANTERNE_HOME", str(tmp_path))
+    (tmp_path / "games" / "old").mkdir(parents=True)
+    async with make_app(lambda: ReplayScreen()).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, LogPickerScreen)
+        assert "not a log" not in str(screen.query_one("#picker-error").render())
+        assert pilot.app.focused is screen.query_one("#picker-tree")
+        field = screen.query_one("#picker-path", Input)
+        field.value = str(tmp_path / "games" / "old")
+        field.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.query_one("#picker-tree").path == tmp_path / "games" / "old"
+
+
 async def test_the_picker_tree_opens_the_log_chosen(pueblo_log, tmp_path, monkeypatch):
     monkeypatch.setenv("LANTERNE_HOME", str(tmp_path))
     (tmp_path / "games").mkdir()

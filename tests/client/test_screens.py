@@ -7,7 +7,7 @@ import json
 from textual.widgets import Button, Input, MarkdownViewer, OptionList, Static
 
 from lanterne.client.controller import LocalGame
-from lanterne.client.rules_docs import for_players, rules_path, rules_text
+from lanterne.client.rules_docs import players_rules, rules_path, rules_text
 from lanterne.client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
 from lanterne.client.screens.game import GameScreen
 from lanterne.client.screens.help import HelpScreen
@@ -128,12 +128,12 @@ async def test_rules_screen_shows_a_game_and_switches():
         screen = app.screen
         assert isinstance(screen, RulesScreen)
         viewer = screen.query_one(MarkdownViewer)
-        expected = for_players(rules_text("pagode", "Pagode"))  # the players' part of the rules
-        assert viewer.document.source == expected
+        expected = players_rules("pagode", "Pagode")  # the page written for players
+        assert viewer.document.source == expected and "how to play" in expected
         screen.query_one("#rules-game").value = "pueblo"
         await pilot.pause()
         assert screen.game_id == "pueblo"
-        assert viewer.document.source == for_players(rules_text("pueblo", "Pueblo"))
+        assert viewer.document.source == players_rules("pueblo", "Pueblo")
         if rules_path("pueblo") is None:
             assert "not written yet" in viewer.document.source
 

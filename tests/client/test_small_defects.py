@@ -249,7 +249,7 @@ async def test_the_rules_screen_has_no_developer_text(game_id):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         text = app.screen.query_one(MarkdownViewer).document.source
-        assert "## Move notation" in text and ("## A turn" in text or "## Rounds and turns" in text)
+        assert "## Playing in Lanterne" in text and ("## Your turn" in text or "## Rounds" in text)  # en/<game>.md
         for developer in ("Engine API", "Position format", "for programs", "engines/", "client/", "## Speed",
                           "## Tests and speed", "For the screen", "For the game screen"):
             assert developer not in text, developer

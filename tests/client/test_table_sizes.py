@@ -59,7 +59,7 @@ async def test_compact_layout_keeps_the_hand_and_actions_in_view(game_id, langua
                 words = button.label.plain
                 assert button.region.width >= len(words) + 2 * button.styles.line_pad, f"{words!r} is cut"
         bar = str(screen.query_one("#compact-bar").render())
-        assert "P1 Ann" in bar and "F2" in bar
+        assert f"{i18n.seat_tag(0)} Ann" in bar and "F2" in bar   # P1 (French J1), as every line names seats
         await pilot.press("f2")
         assert side.region.width >= 76 and screen.query_one("#game-main").region.area == 0
         assert screen.query_one("#move-log").region.height >= 4

@@ -26,6 +26,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from lanterne.client.controller import GameController
+from lanterne.client.game_terms import variant_name
 from lanterne.client.i18n import N_, _, ngettext
 from lanterne.client.games.pacal.widgets import (Marks, PacalMap, PacalPanel, die_text, legend_text, players_text,
                                                  water_text)
@@ -124,7 +125,7 @@ class PacalScreen(GameScreen):
     def on_mount(self) -> None:
         super().on_mount()
         variant = getattr(self.controller, "variant", "standard")
-        self.sub_title = f"Pacal's Rocket ({variant}) — {self.controller.mode}"
+        self.sub_title = f"Pacal's Rocket ({variant_name(variant)}) — {self.controller.mode}"
 
     # -- what the seat on screen may do now
     @property

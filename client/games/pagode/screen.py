@@ -20,6 +20,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label
 
 from lanterne.client.controller import GameController
+from lanterne.client.game_terms import variant_name
 from lanterne.client.i18n import N_, _, ngettext, say_refusal
 from lanterne.client.games.pagode.widgets import (BoardButton, CardWidget, SiteWidget, abilities_text, cards_line,
                                                   colour_name, colour_of, tiles_left_text)
@@ -65,12 +66,16 @@ class PagodeScreen(GameScreen):
         Binding("x", "button('discard')", N_("Discard"), show=False),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
+        Binding("up", "focus_row(-1)", N_("Row above (sites, your cards)"), show=False),
+        Binding("down", "focus_row(1)", N_("Row below"), show=False),
     ] + [Binding(str(i + 1), f"site({i})", N_("Site {n}").format(n=i + 1), show=False)
          for i in range(SITES)]
 
     def __init__(self, controller: GameController, network: NetworkPart | None = None):
         super().__init__(controller, network)
         self.selected: list[int] = []
+        self._followed: set[int] = set()
+        """The sites last brought into view for being just built on (each build scrolls once)."""
 
     # -- layout
     def compose_board(self) -> ComposeResult:
@@ -112,16 +117,35 @@ class PagodeScreen(GameScreen):
                 return
         self.query_one("#site-1").focus()
 
+    def focus_rows(self) -> list[list]:
+        """The rows Up and Down move between, top to bottom: the upper sites, the lower sites, your cards."""
+        sites = list(self.query(SiteWidget))
+        cards = [card for card in self.query(CardWidget) if card.slot is not None]
+        return [row for row in (sites[:SITES // 2], sites[SITES // 2:], cards) if row]
+
+    def action_focus_row(self, step: int) -> None:
+        """Up and Down: the nearest piece (by its column on the screen) in the row above or below."""
+        rows = self.focus_rows()
+        here = next((n for n, row in enumerate(rows) if self.focused in row), None)
+        target = (len(rows) - 1 if step < 0 else 0) if here is None else max(0, min(len(rows) - 1, here + step))
+        if target == here:
+            return
+        x = self.focused.region.center[0] if self.focused is not None else 0
+        min(rows[target], key=lambda widget: abs(widget.region.center[0] - x)).focus()
+
     def fit_to(self, size) -> None:
+        was_short = self.has_class("-short")
         super().fit_to(size)
         short = self.compact
         self.query_one("#reserve-label", Label).update(_("Res.") if short else _("Reserve"))
         self.query_one("#hand-label", Label).update(_("Hand") if short else "  " + _("Hand"))
+        if self._started and was_short != self.has_class("-short"):  # a short terminal's sites: two lines less
+            self.refresh_game()
 
     def on_mount(self) -> None:
         super().on_mount()
         variant = getattr(self.controller, "variant", "standard")
-        self.sub_title = f"Pagode ({variant}) — {self.controller.mode}"
+        self.sub_title = f"Pagode ({variant_name(variant)}) — {self.controller.mode}"
 
     # -- drawing
     def refresh_board(self, view: State) -> None:
@@ -131,14 +155,18 @@ class PagodeScreen(GameScreen):
         complete = game.complete_mask(view)
         changed = {e[2] for entry in self.others_since_my_move() for e in entry.events
                    if e and e[0] in BUILDS and len(e) > 2 and isinstance(e[2], int)}
+        short = self.has_class("-short")
         for site in range(SITES):
             widget = self.query_one(f"#site-{site + 1}", SiteWidget)
             widget.show(view.site_tiles[site], view.site_cols[site], view.site_colour[site], floors,
-                        bool(complete >> site & 1))
+                        bool(complete >> site & 1), short)
             widget.set_class(site in changed, "-last")  # built on by another player since your move
             title = _("just built") if site in changed else ""
             if widget.border_title != title:
                 widget.border_title = title
+        if changed and changed != self._followed:  # a site out of view that was just built on comes into view
+            self.query_one(f"#site-{max(changed) + 1}").scroll_visible(animate=False)
+        self._followed = changed
         ids = view.cards.ids
         self.selected = [s for s in self.selected
                          if seat is not None and (s in view.reserves[seat] or s in view.hands[seat])]
@@ -221,7 +249,7 @@ class PagodeScreen(GameScreen):
         if view.phase == "modified end":
             return _("{status}: modified turn — End turn (or End turn + Fan)").format(status=text)
         picked = " " + _("[{n} selected]").format(n=len(self.selected)) if self.selected else ""
-        return _("{status}: select cards, then click a site").format(status=text) + picked
+        return _("{status}: select cards (Enter), then a site (1-6)").format(status=text) + picked
 
     # -- what clicks mean
     def on_card_widget_toggled(self, message: CardWidget.Toggled) -> None:

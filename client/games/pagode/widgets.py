@@ -144,46 +144,48 @@ class SiteWidget(TextPanel, can_focus=True):
         self.post_message(self.Clicked(self.site))
 
     def show(self, tiles: tuple[int, ...], columns: int, colour: int | None, floors: int,
-             complete: bool) -> None:
-        key = (tiles, columns, colour, floors, complete)
+             complete: bool, short: bool = False) -> None:
+        key = (tiles, columns, colour, floors, complete, short)
         if key == self._key:
             return
         self._key = key
         self.set_class(complete, "-roofed")
-        self.set(site_text(self.site, tiles, columns, colour, floors, complete))
+        self.set(site_text(self.site, tiles, columns, colour, floors, complete, short))
 
 
 SITE_LINES = 7
 """Lines inside a site's border: the floors sit at the bottom, like a building."""
+SHORT_SITE_LINES = 5
+"""Lines inside a site's border on a short terminal (80x24 shows both rows of sites): the head line,
+then one line per floor; the roof's words go into the head."""
 
 
 def site_text(site: int, tiles: tuple[int, ...], columns: int, colour: int | None, floors: int,
-              complete: bool) -> Text:
-    """The site drawn bottom-up: one line per floor, the roof and summit on top."""
+              complete: bool, short: bool = False) -> Text:
+    """The site drawn bottom-up: one line per floor, the roof and summit on top (``short``: the head
+    line says what the roof line would, so the site takes two lines less)."""
     text = Text()
     floor = len(tiles) + 1
     roofed = len(tiles) == floors
     if roofed:
         head = _("roof built")
     elif complete:
-        head = _("done: no tile left")
+        head = _("no tile left")
     elif columns == FLOOR_COLUMNS:
         head = _("needs a roof") if len(tiles) == floors - 1 else _("needs a tile")
     else:
         head = _("· F{floor} · {floor} pt").format(floor=floor)
     text.append(_("Site {n}").format(n=site + 1) + " ", style="bold")
-    text.append(f"{head}\n", style="dim" if not complete else "bold")
-    if roofed:
-        b, _spots, summit = TILES[tiles[-1]]
-        text.append("  " + _("roof") + " ", style="dim")
-        text.append("▲▲", style=f"bold {INK[summit]}")
-        text.append(" " + _("{colour} summit").format(colour=colour_name(summit, "summit")) + "\n", style=INK[summit])
-    elif len(tiles) == floors - 1:
-        text.append("  " + _("roof: a {colour} tile + summit").format(colour=colour_name(colour, "tile")) + "\n"
-                    if columns == FLOOR_COLUMNS else "  " + _("roof next") + "\n", style="dim")
+    text.append(head, style="dim" if not complete else "bold")
+    if short:
+        if roofed:
+            summit = TILES[tiles[-1]][2]
+            text.append(" ▲▲", style=f"bold {INK[summit]}")
+        text.append("\n" * max(1, SHORT_SITE_LINES - floors))
     else:
         text.append("\n")
-    text.append("\n" * max(0, SITE_LINES - 2 - floors))
+        text.append_text(roof_line(tiles, columns, colour, floors))
+        text.append("\n" * max(0, SITE_LINES - 2 - floors))
     for f in range(floors, 0, -1):
         text.append("  " + _("F{n}").format(n=f) + " ", style="dim")
         if f < floor or roofed:
@@ -209,6 +211,21 @@ def site_text(site: int, tiles: tuple[int, ...], columns: int, colour: int | Non
             text.append("\n")
     text.rstrip()
     return text
+
+
+def roof_line(tiles: tuple[int, ...], columns: int, colour: int | None, floors: int) -> Text:
+    """The line above the floors: the roof built and its summit, or what the roof will need."""
+    if len(tiles) == floors:
+        summit = TILES[tiles[-1]][2]
+        line = Text("  " + _("roof") + " ", style="dim")
+        line.append("▲▲", style=f"bold {INK[summit]}")
+        line.append(" " + _("{colour} summit").format(colour=colour_name(summit, "summit")) + "\n", style=INK[summit])
+        return line
+    if len(tiles) == floors - 1:
+        words = (_("roof: a {colour} tile + summit").format(colour=colour_name(colour, "tile"))
+                 if columns == FLOOR_COLUMNS else _("roof next"))
+        return Text("  " + words + "\n", style="dim")
+    return Text("\n")
 
 
 def abilities_text(uses: list[tuple[int, ...]], used: int, current: int, labels: list[str]) -> Text:

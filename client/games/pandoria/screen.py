@@ -30,6 +30,7 @@ from textual.binding import Binding
 from textual.widgets import Button
 
 from lanterne.client.controller import GameController
+from lanterne.client.game_terms import variant_name
 from lanterne.client.i18n import N_, _, ngettext, say_refusal
 from lanterne.client.games.pandoria.board import (SPELL_HELP, BoardModel, BuildingSlot, HandCard, MarketCard,
                                                   PandoriaBoard, Piece, TileCard)
@@ -112,7 +113,7 @@ class PandoriaScreen(GameScreen):
         super().on_mount()
         self.start_cursor()
         variant = getattr(self.controller, "variant", "classic")
-        self.sub_title = f"Pandoria ({variant}) — {self.controller.mode}"
+        self.sub_title = f"Pandoria ({variant_name(variant)}) — {self.controller.mode}"
 
     def start_cursor(self) -> None:
         """The cursor starts where a tile can go (or on empty land), never on a taken hex."""

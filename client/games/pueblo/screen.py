@@ -31,6 +31,7 @@ from textual.widgets.option_list import Option
 from rich.text import Text
 
 from lanterne.client.controller import GameController
+from lanterne.client.game_terms import variant_name
 from lanterne.client.i18n import N_, _, ngettext, say_refusal
 from lanterne.client.games.pueblo.panels import (ChiefPanel, HotText, PenaltyBoard, SideView, StonePanel, chief_text,
                                                  chip, column_text, penalties_text, side_view_text)
@@ -120,7 +121,7 @@ class PuebloScreen(GameScreen):
         if not self.query(PenaltyBoard):  # a base screen without compose_info
             await side.mount(PenaltyBoard(id="pueblo-penalties"), after=scores)
         variant = getattr(self.controller, "variant", "standard")
-        self.sub_title = f"Pueblo ({variant}) — {self.controller.mode}"
+        self.sub_title = f"Pueblo ({variant_name(variant)}) — {self.controller.mode}"
 
     def score_words(self) -> list[str]:
         return [_("{n} pen.").format(n=-score) for score in self.controller.scores()]

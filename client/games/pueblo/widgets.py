@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from lanterne.client.game_terms import pueblo_space as space_name  # noqa: F401 - the panels say it from here
 from lanterne.client.i18n import N_, _
 from lanterne.client.theme import BLACK, WHITE, Pueblo
 from lanterne.engines.pueblo.view import CORNERS, LINES, ORIENTATIONS, POSE_COLUMNS, SIZE, SPACE_NAMES
@@ -48,22 +49,6 @@ CHIEF = "☻"
 
 FLAT_BOTTOM, FLAT_TOP, CORNER_TALL = 0, 1, 2
 FAMILY_NAMES = (N_("flat bottom"), N_("flat top"), N_("corner tall"))
-CORNER_NAMES = {0: N_("NW corner"), 9: N_("NE corner"), 18: N_("SE corner"), 27: N_("SW corner")}
-
-
-def space_name(s: int) -> str:
-    """A space of the chieftain's track in the language in force (the engine's ``SPACE_NAMES``, said)."""
-    if s in CORNER_NAMES:
-        return _(CORNER_NAMES[s])
-    if s < 9:
-        return _("north of {column}").format(column="abcdefgh"[s - 1])
-    if s < 18:
-        return _("east of row {row}").format(row=8 - (s - 10))
-    if s < 27:
-        return _("south of {column}").format(column="abcdefgh"[7 - (s - 19)])
-    return _("west of row {row}").format(row=s - 28 + 1)
-
-
 def family_of(orient: int) -> int:
     """Which of the three families an orientation belongs to (docs/rules/pueblo.md)."""
     cols = POSE_COLUMNS[orient]
