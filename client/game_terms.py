@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from lanterne.client.i18n import C_, N_, _, pgettext
-from lanterne.engines.pueblo.geometry import SPACE_NAMES
+from lanterne.engines.pueblo.view import SPACE_NAMES
 
 SEPARATORS = (N_(" and "),)
 
