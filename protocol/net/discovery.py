@@ -276,7 +276,7 @@ class Discovery:
     async def __aenter__(self) -> "Discovery":
         return await self.start()
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *_exc) -> None:
         await self.close()
 
     # -- advertising

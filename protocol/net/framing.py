@@ -201,9 +201,9 @@ class FrameDecoder:
         return frames
 
 
-class _Cipher(Protocol):  # the part of noise.state.CipherState used here (for the type checker's eyes only)
-    def encrypt_with_ad(self, ad: bytes | None, plaintext: bytes) -> bytes: ...
-    def decrypt_with_ad(self, ad: bytes | None, ciphertext: bytes) -> bytes: ...
+class Cipher(Protocol):  # the part of noise.state.CipherState used here (for the type checker's eyes only)
+    def encrypt_with_ad(self, _ad: bytes | None, _plaintext: bytes, /) -> bytes: ...
+    def decrypt_with_ad(self, _ad: bytes | None, _ciphertext: bytes, /) -> bytes: ...
 
 
 class Sealer:
@@ -213,7 +213,7 @@ class Sealer:
     the order they were made, and none dropped.
     """
 
-    def __init__(self, cipher: _Cipher, max_frame: int = DEFAULT_MAX_FRAME):
+    def __init__(self, cipher: Cipher, max_frame: int = DEFAULT_MAX_FRAME):
         self._cipher = cipher
         self.max_frame = max_frame
 
@@ -251,7 +251,7 @@ class Opener:
     delivered.
     """
 
-    def __init__(self, cipher: _Cipher, max_frame: int = DEFAULT_MAX_FRAME):
+    def __init__(self, cipher: Cipher, max_frame: int = DEFAULT_MAX_FRAME):
         self._cipher = cipher
         self.max_frame = max_frame
         self._parts: list[bytes] = []

@@ -45,7 +45,7 @@ from noise import exceptions as noise_errors
 from lanterne.protocol import identity as ids
 from lanterne.protocol import wire
 
-from .framing import NOISE_MAX, PREFACE, _Cipher
+from .framing import NOISE_MAX, PREFACE, Cipher
 
 NET_VERSION = 2
 """2: Noise XX and encrypted records (1 was a plaintext key proof)."""
@@ -155,7 +155,7 @@ class Handshake:
         self.initiator = initiator
         self.peer: PeerIdentity | None = None
         self.done = False
-        self._ciphers: tuple[_Cipher, _Cipher] | None = None
+        self._ciphers: tuple[Cipher, Cipher] | None = None
         self.handshake_hash: bytes = b""
         self._failed: HandshakeError | None = None
         private = static if static is not None else X25519PrivateKey.generate().private_bytes_raw()
@@ -264,16 +264,16 @@ class Handshake:
         self.peer = PeerIdentity(key, clean_name(msg["name"]))
 
     @property
-    def send_cipher(self) -> _Cipher:
+    def send_cipher(self) -> Cipher:
         """The Noise cipher state we send with (a :class:`.framing.Sealer`'s), once :attr:`done`."""
         return self._keys()[0]
 
     @property
-    def recv_cipher(self) -> _Cipher:
+    def recv_cipher(self) -> Cipher:
         """The Noise cipher state we receive with (an :class:`.framing.Opener`'s), once :attr:`done`."""
         return self._keys()[1]
 
-    def _keys(self) -> tuple[_Cipher, _Cipher]:
+    def _keys(self) -> tuple[Cipher, Cipher]:
         if self._ciphers is None:
             raise HandshakeError("handshake: not done, so there are no link keys yet")
         return self._ciphers

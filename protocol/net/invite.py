@@ -224,7 +224,7 @@ def resume_request(game_id: bytes, have: int, port: int = 0) -> dict:
     return request
 
 
-def parse_address(text: str, default_port: int | None = None) -> tuple[str, int] | None:
+def parse_address(text: str) -> tuple[str, int] | None:
     """``HOST:PORT`` as a pair, or None if ``text`` is not an address (then it is a name)."""
     host, sep, port = text.rpartition(":")
     if not sep:
