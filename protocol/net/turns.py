@@ -88,7 +88,7 @@ class Turns:
         """Let time pass for the claim on our clock (:func:`.presence.claim_step`)."""
         now = self.ticked_at = self._clock()
         seats, linked = self._seats(), self._linked()
-        self._report(session.hold(now, linked >= set(seats) - {self._presence.me}))   # (a log that lost our entries)
+        self._report(session.hold(now, set(linked) >= set(seats) - {self._presence.me}))   # (a log that lost our entries)
         self._report(claim_step(session, self._presence, now, seats, linked, runs_here=self._runs_here))
 
     def consent(self, session: Session, seat: int) -> bool | None:
