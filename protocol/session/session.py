@@ -12,17 +12,9 @@ send it.
 
 The whole game is ONE hash chain with a total order; at every point exactly
 one seat may write the next entry (and any member may end the game with an
-``abort``). The phases and what moves the game between them are the table
-of :mod:`.phases`; who writes in each and what it may send, the table of
-:mod:`.rules`; each phase's reading and writing is a group object the
-session owns (:mod:`.seating`, :mod:`.play`, :mod:`.ending`,
-:mod:`.claims`), handed the shared state (:mod:`.state`) and the steps it
-asks of the others, never the session; where an entry belongs in the
-chain is :mod:`.chain`; whether our entries are signed now or read back
-from a log is the writer (:mod:`.writers`). The state is in small parts
-(docs/architecture.md, "The session's parts"): the chain, the phase, the
-claim under way, the clocks, the roster, the terms of the table, the fair
-table, the outcome.
+``abort``). The phases are the table of :mod:`.phases`, who writes in each the
+table of :mod:`.rules`; the state is in small parts the session owns
+(docs/architecture.md, "The session's parts").
 
 Every protocol breach ends the game with an ``abort`` entry naming the seat
 at fault and carrying the offending bytes as evidence, and only on evidence
@@ -40,7 +32,7 @@ import copy
 import hashlib
 import os
 from collections import deque
-from typing import Any, Callable, Generic, Sequence, TypeVar, overload
+from typing import Any, Callable, Sequence
 
 from lanterne.engines.core import Action, Game, RulesError, State, TableOp
 from lanterne.protocol import identity as ids
@@ -63,31 +55,9 @@ from .play import Play
 from .roster import Member, Roster
 from .rules import RULES
 from .seating import Seating
-from .state import SessionState, Steps
+from .state import SessionState, Shared, Steps
 from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
-
-T = TypeVar("T")
-
-
-class _Shared(Generic[T]):
-    """A piece of the session's state, read (and, where a caller sets it, written) through the front door."""
-
-    def __set_name__(self, _owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, obj: None, _owner: type | None = None) -> "_Shared[T]": ...
-
-    @overload
-    def __get__(self, obj: "Session", _owner: type | None = None) -> T: ...
-
-    def __get__(self, obj: "Session | None", _owner: type | None = None) -> "T | _Shared[T]":
-        return self if obj is None else getattr(obj.state, self.name)
-
-    def __set__(self, obj: "Session", value: T) -> None:
-        setattr(obj.state, self.name, value)
-
 
 class Session:
     """One peer's side of one game. See the module docstring and :mod:`.phases`."""
@@ -139,55 +109,55 @@ class Session:
         self.claims = Claims(state, steps)
 
     # ------------------------------------------------------------------ the state, as callers read it
-    identity: _Shared[ids.Identity | None] = _Shared()
-    public: _Shared[bytes] = _Shared()
-    host: _Shared[bool] = _Shared()
-    name: _Shared[str] = _Shared()
-    seed: _Shared[bytes] = _Shared()
-    games: _Shared[Callable[[str], Game] | None] = _Shared()
-    writer: _Shared[LiveWriter | ReplayWriter] = _Shared()
-    auto_join: _Shared[bool] = _Shared()
-    guests: _Shared[list[bytes] | None] = _Shared()
-    require_on_gone: _Shared[str | None] = _Shared()
-    consent: _Shared[Callable[[int], bool | None] | None] = _Shared()
-    chain: _Shared[Chain] = _Shared()
-    view: _Shared[State | None] = _Shared()
-    claiming: _Shared[Claim | None] = _Shared()
-    roster: _Shared[Roster] = _Shared()
-    terms: _Shared[Terms] = _Shared()
-    chance: _Shared[Chance] = _Shared()
-    clocks: _Shared[Clocks] = _Shared()
-    outcome: _Shared[Outcome] = _Shared()
-    store: _Shared[Callable[[bytes], None] | None] = _Shared()
-    head: _Shared[tuple[int, bytes]] = _Shared()
-    game_id: _Shared[bytes] = _Shared()
-    replaced_at: _Shared[int] = _Shared()
-    peers: _Shared[list[Member]] = _Shared()
-    seats: _Shared[list[bytes]] = _Shared()
-    names: _Shared[list[str]] = _Shared()
-    my_seat: _Shared[int | None] = _Shared()
-    replaced: _Shared[dict[bytes, int]] = _Shared()
-    game: _Shared[Game | None] = _Shared()
-    variant: _Shared[str] = _Shared()
-    options: _Shared[dict] = _Shared()
-    on_gone: _Shared[str] = _Shared()
-    spectators: _Shared[bool] = _Shared()
-    watch_mode: _Shared[str] = _Shared()
-    result: _Shared[Result | None] = _Shared()
-    finals: _Shared[dict[int, dict]] = _Shared()
-    ends: _Shared[dict[int, dict]] = _Shared()
-    fair: _Shared[Any] = _Shared()
-    steps: _Shared[list[Step]] = _Shared()
-    old_steps: _Shared[list[Step]] = _Shared()
-    epoch: _Shared[int] = _Shared()
-    table_op: _Shared[TableOp | None] = _Shared()
-    timeout: _Shared[float | None] = _Shared()
-    move_clock: _Shared[float | None] = _Shared()
-    claim_signed: _Shared[bool] = _Shared()
-    min_claim: _Shared[float | None] = _Shared()
-    phase: _Shared[Phase] = _Shared()
-    over: _Shared[bool] = _Shared()
-    my_turn: _Shared[bool] = _Shared()
+    identity: Shared[ids.Identity | None] = Shared()
+    public: Shared[bytes] = Shared()
+    host: Shared[bool] = Shared()
+    name: Shared[str] = Shared()
+    seed: Shared[bytes] = Shared()
+    games: Shared[Callable[[str], Game] | None] = Shared()
+    writer: Shared[LiveWriter | ReplayWriter] = Shared()
+    auto_join: Shared[bool] = Shared()
+    guests: Shared[list[bytes] | None] = Shared()
+    require_on_gone: Shared[str | None] = Shared()
+    consent: Shared[Callable[[int], bool | None] | None] = Shared()
+    chain: Shared[Chain] = Shared()
+    view: Shared[State | None] = Shared()
+    claiming: Shared[Claim | None] = Shared()
+    roster: Shared[Roster] = Shared()
+    terms: Shared[Terms] = Shared()
+    chance: Shared[Chance] = Shared()
+    clocks: Shared[Clocks] = Shared()
+    outcome: Shared[Outcome] = Shared()
+    store: Shared[Callable[[bytes], None] | None] = Shared()
+    head: Shared[tuple[int, bytes]] = Shared()
+    game_id: Shared[bytes] = Shared()
+    replaced_at: Shared[int] = Shared()
+    peers: Shared[list[Member]] = Shared()
+    seats: Shared[list[bytes]] = Shared()
+    names: Shared[list[str]] = Shared()
+    my_seat: Shared[int | None] = Shared()
+    replaced: Shared[dict[bytes, int]] = Shared()
+    game: Shared[Game | None] = Shared()
+    variant: Shared[str] = Shared()
+    options: Shared[dict] = Shared()
+    on_gone: Shared[str] = Shared()
+    spectators: Shared[bool] = Shared()
+    watch_mode: Shared[str] = Shared()
+    result: Shared[Result | None] = Shared()
+    finals: Shared[dict[int, dict]] = Shared()
+    ends: Shared[dict[int, dict]] = Shared()
+    fair: Shared[Any] = Shared()
+    steps: Shared[list[Step]] = Shared()
+    old_steps: Shared[list[Step]] = Shared()
+    epoch: Shared[int] = Shared()
+    table_op: Shared[TableOp | None] = Shared()
+    timeout: Shared[float | None] = Shared()
+    move_clock: Shared[float | None] = Shared()
+    claim_signed: Shared[bool] = Shared()
+    min_claim: Shared[float | None] = Shared()
+    phase: Shared[Phase] = Shared()
+    over: Shared[bool] = Shared()
+    my_turn: Shared[bool] = Shared()
 
     def next_actor(self) -> int:
         """The engine's next actor, or TABLE while a re-deal is being resolved."""
@@ -265,10 +235,6 @@ class Session:
         return self.state.chain.replacing(key)
 
     # ------------------------------------------------------------------ API
-
-    def entries_after(self, count: int) -> list[Entry]:
-        """The entries a peer with ``count`` entries lacks (resume after a dropped link)."""
-        return self.chain[count:]
 
     def start(self) -> list:
         """The host writes its hello."""

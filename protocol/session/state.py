@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Generic, Protocol, TypeVar, overload
 
 from lanterne.engines.core import TABLE, Game, State, TableOp
 from lanterne.protocol import identity as ids
@@ -311,3 +311,31 @@ class SessionState:
         twin.roster = self.roster.copy()
         twin.events, twin.writer = [], LiveWriter(None)
         return twin
+
+
+class _Front(Protocol):
+    """What a :class:`Shared` attribute is read on: a front door holding its state."""
+
+    state: SessionState
+
+
+T = TypeVar("T")
+
+
+class Shared(Generic[T]):
+    """A piece of the session's state, read (and, where a caller sets it, written) through the front door."""
+
+    def __set_name__(self, _owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, _owner: type | None = None) -> "Shared[T]": ...
+
+    @overload
+    def __get__(self, obj: "_Front", _owner: type | None = None) -> T: ...
+
+    def __get__(self, obj: "_Front | None", _owner: type | None = None) -> "T | Shared[T]":
+        return self if obj is None else getattr(obj.state, self.name)
+
+    def __set__(self, obj: "_Front", value: T) -> None:
+        setattr(obj.state, self.name, value)
