@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from lanterne.protocol import fuzz
+from lanterne.protocol.fuzz import targets
 
 
 def test_a_short_run_has_no_crash_and_no_hang():
@@ -25,7 +26,7 @@ def test_a_crash_is_one_line_with_the_input_hex_and_the_exit_status_says_so(monk
             raise KeyError("boom")
         return data, run
     monkeypatch.setattr(fuzz.Fuzzer, "frames_input", crashing)
-    monkeypatch.setattr(fuzz, "play_game", lambda game, seed: _tiny(game, seed))
+    monkeypatch.setattr(targets, "play_game", lambda game, seed: _tiny(game, seed))
     assert fuzz.main(["--inputs", "40", "--seed", "2"]) == 1
     lines = capsys.readouterr().out.splitlines()
     crashes = [line for line in lines if line.startswith("crash: frames")]
@@ -43,7 +44,7 @@ def _tiny(game, seed):
     return _PLAYED["g"]
 
 
-_REAL_PLAY = fuzz.play_game
+_REAL_PLAY = targets.play_game
 
 
 def test_the_command_line_prints_its_usage():

@@ -1,0 +1,7 @@
+"""``python -m lanterne.protocol.fuzz``."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
