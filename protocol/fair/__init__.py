@@ -17,6 +17,7 @@ for the audit as a ``fair_claim`` step ``{slots, ids, proof}``.
 
 from .audit import audit_transcript
 from .messages import SCHEMAS
-from .table import CheatDetected, FairError, FairTable
+from .errors import CheatDetected, FairError
+from .table import FairTable
 
 __all__ = ["FairTable", "CheatDetected", "FairError", "SCHEMAS", "audit_transcript"]

@@ -14,7 +14,8 @@ import msgpack
 from lanterne.engines.core import State, TableOp, canonical_pack
 
 from .group import Entropy
-from .table import FairError, FairTable
+from .errors import FairError
+from .table import FairTable
 
 Tamper = Callable[[int, str, dict], dict]
 

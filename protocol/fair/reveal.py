@@ -31,7 +31,8 @@ from typing import Any, Callable, ClassVar, Sequence
 from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
 from . import group as g
-from .table import CheatDetected, FairError, check_pile, check_slots, plan_open
+from .errors import CheatDetected, FairError
+from .plan import check_pile, check_slots, plan_open
 
 
 def _who(seat: int) -> str:

@@ -3,7 +3,7 @@
 One :class:`FairTable` per peer per game. The game is one hash chain with a
 total order, so every fair step is authored by one known seat and consumed by
 all the others; for N peers the same steps run in seat order. The session
-drives it (see :func:`protocol.fair.driver.run_op`)::
+drives it (:func:`protocol.fair.driver.run_op`)::
 
     table.begin(op, view)                  # every peer, same op, own view
     while (seat := table.expected()) is not None:
@@ -11,195 +11,46 @@ drives it (see :func:`protocol.fair.driver.run_op`)::
         else:          table.consume(seat, *receive())
     outcome = table.outcome()              # apply to the view like an action
 
-Operations:
-
-* ROLL: every seat commits to a 32-byte secret drawn when the op begins, then
-  every seat opens it; the face comes from the hash of all secrets by
-  rejection sampling (uniform if one seat is honest).
-* SHUFFLE: a new deck whose position j backs slot ``op.slots[j]``. If the
-  pile holds hidden cards (locked in older decks), each seat first swaps its
-  old keys on them for one new lock on every card, positions unchanged
-  (``fair_relock``); a pile of public cards skips that. Each seat in turn
-  locks every card with one secret scalar and permutes (the last seat locks
-  each position with its own key instead); then each seat but the last
-  swaps its lock for one key per position, publishing a hash commitment to
-  each key. Position j is then ``(k_0j * ... * k_(N-1)j) * card point``.
-* DEAL face down to seat t: every other seat publishes its keys for those
-  positions; only t can take off the last lock. DEAL face up and REVEAL: every
-  seat publishes the keys it has not published yet.
-* A card played from a hidden hand: the move carries :meth:`prove` (its
-  owner's keys); others :meth:`check_claims`.
-
-Every point received is checked to be in the prime-order group, every deck to
-have the right size and distinct points, every key against its commitment.
-A tampered shuffle that keeps distinct valid points cannot be seen until the
-keys are out: it shows when a dealt card opens to no card (live), or at the
-end, when :meth:`final_reveal` secrets let everyone recompute every step
-(:func:`protocol.fair.audit.audit_transcript`).
+The operations (ROLL by commit-reveal, SHUFFLE, DEAL and REVEAL by the mental-poker deck, a hidden card
+played with :meth:`prove`) and every check on what comes in: docs/fair.md. What a pile means for the slots
+is :mod:`.plan` (shared with the verifier's :mod:`.reveal`); :mod:`.audit` recomputes every step at the end.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Container, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from lanterne.engines.core import DEAL, REVEAL, ROLL, SHUFFLE, State, TableOp
 
 from . import group as g
 from .audit import Auditor
+from .decks import Deck, Roll
+from .errors import CheatDetected, FairError
 from .messages import BodyError, check_body
-
-
-class CheatDetected(Exception):
-    """A peer broke the fair protocol. ``str(e)`` is one line naming the seat.
-
-    ``seat`` is the seat at fault (0-based). It is None in one case only: a
-    card opens to no card (or to a card already seen), so some shuffle or
-    rekey pass was tampered, and only the audit after every seat's final
-    reveal can say whose. (Departure from the agreed ``int``: None is the
-    honest value there, as in ``wire.ProtocolError``.)
-    """
-
-    def __init__(self, seat: int | None, reason: str):
-        super().__init__(reason)
-        self.seat = seat
-
-
-class FairError(ValueError):
-    """The local caller misused the table (not a peer's fault)."""
-
-
-@dataclass
-class _Deck:
-    """One mental-poker deck: public points, commitments, keys opened so far."""
-
-    number: int
-    slots: list[int]
-    cards: list[int]                 # identities of the public slots, in pile order
-    hidden: list[int]                # pile indexes of the hidden slots (still locked in older decks)
-    card_of: dict[bytes, int]        # card point -> identity
-    points: list[bytes]              # the deck as last published
-    lock: bytes | None               # our shuffle lock (None: we are the last seat)
-    perm: list[int]                  # our permutation: out[j] = in[perm[j]]
-    keys: list[bytes]                # our key per position
-    swap: bytes | None = None        # our relock, when hidden slots join the deck
-    old_keys: dict[int, bytes] = field(default_factory=dict)        # pile index -> our old key
-    commits: dict[int, list[bytes]] = field(default_factory=dict)   # seat -> commitments
-    opened: list[dict[int, bytes]] = field(default_factory=list)    # per position: seat -> key
-    known: list[int | None] = field(default_factory=list)           # identity per position
-    found: dict[int, int] = field(default_factory=dict)             # identity -> position
-    ready: list[bytes] | None = None  # our next pass, computed as its input arrived
-
-
-@dataclass
-class _Roll:
-    number: int
-    faces: int
-    nonce: bytes
-    commits: dict[int, bytes] = field(default_factory=dict)
-    nonces: dict[int, bytes] = field(default_factory=dict)
+from .plan import OpenSlot, Step, check_pile, check_slots, plan_open
 
 
 def _who(seat: int) -> str:
     return f"seat {seat + 1}"
 
 
-def check_slots(op: TableOp, view: State) -> None:
-    size = len(view.cards.ids)
-    bad = [s for s in op.slots if not (isinstance(s, int) and 0 <= s < size)]
-    if bad:
-        raise FairError(f"{op.kind} names slot {bad[0]!r}, but the game has slots 0..{size - 1}")
-
-
-def check_pile(op: TableOp, view: State, where: Container[int]) -> tuple[list[int], list[int]]:
-    """A pile about to be shuffled: the indexes of its hidden slots and its public cards, checked.
-
-    Which slots every peer knows is public (the seen masks): all peers agree on it.
-    Shared by the live table and the verifier's revealed table.
-    """
-    slots = list(op.slots)
-    check_slots(op, view)
-    if len(set(slots)) != len(slots):
-        raise FairError(f"cannot shuffle pile {op.pile!r}: a slot appears twice")
-    hidden = [j for j, s in enumerate(slots) if not view.cards.is_public(s)]
-    known = [view.cards.ids[s] for j, s in enumerate(slots) if j not in hidden]
-    cards = [c for c in known if c is not None]
-    if len(cards) != len(known) or not all(g.is_ident(c) for c in cards) or len(set(cards)) != len(cards):
-        raise FairError(f"cannot shuffle pile {op.pile!r}: its public cards are not distinct 64-bit numbers")
-    lost = [slots[j] for j in hidden if slots[j] not in where]
-    if lost:
-        raise FairError(f"cannot shuffle pile {op.pile!r}: slot {lost[0]} is hidden but in no fair deck")
-    return hidden, cards
-
-
-class OpenedDeck(Protocol):
-    """What :func:`plan_open` reads of a deck: per position, the seats whose key is out."""
-
-    @property
-    def opened(self) -> Sequence[Container[int]]: ...
-
-
-OpenSlot = tuple[int, "tuple[int, int] | None", "int | None"]
-"""A slot a deal or reveal opens: (slot, (deck, position) or None, its public identity or None)."""
-Step = tuple[int, str, Any]
-"""A fair step still to come: (author seat, message kind, what the step works on)."""
-
-
-def plan_open(op: TableOp, view: State, where: dict[int, tuple[int, int]], decks: Sequence[OpenedDeck],
-              players: int) -> tuple[list[OpenSlot], list[Step]]:
-    """A deal or reveal: the slots it opens and which seat must send which keys, in seat order.
-
-    Returns ``(open, steps)``: ``open`` holds ``(slot, (deck, pos) or None, public id)``;
-    ``steps`` holds ``(seat, "fair_keys", [(deck, pos), ...])`` for every seat that still has
-    keys to publish (a face-down deal's receiver sends none). Shared by the live table and the
-    verifier's revealed table, so both schedule the same steps.
-    """
-    if op.kind == DEAL and op.to is not None and not 0 <= op.to < players:
-        raise FairError(f"cannot deal to seat {op.to + 1}: there are {players} seats")
-    check_slots(op, view)
-    opened: list[OpenSlot] = []
-    for slot in op.slots:
-        ref = where.get(slot)
-        public = None
-        if ref is None:
-            public = view.cards.ids[slot]
-            if public is None:
-                raise FairError(f"slot {slot} is in no fair deck and its card is unknown")
-        opened.append((slot, ref, public))
-    refs = [ref for _, ref, _ in opened if ref is not None]
-    steps: list[Step] = []
-    for seat in range(players):
-        if op.face_down and seat == op.to:
-            continue
-        need = [r for r in refs if seat not in decks[r[0]].opened[r[1]]]
-        if need:
-            steps.append((seat, "fair_keys", need))
-    return opened, steps
-
-
 class FairTable:
-    """Commit-reveal dice and a mental-poker deck for one peer (see module doc).
-
-    ``seat=None`` makes a watching table (an addition to the agreed interface):
-    it authors nothing, holds no secret, and its outcomes give only what every
-    seat may know; it consumes every step and final reveal like a seat does.
-    """
+    """Commit-reveal dice and a mental-poker deck for one peer. ``seat=None``: a watching table, which authors
+    nothing, holds no secret, gives only what every seat may know and consumes every step like a seat."""
 
     def __init__(self, game_id: bytes, seat: int | None, players: int, entropy: g.Entropy | None):
         if players < 2:
             raise FairError(f"a fair table needs 2 or more players, not {players}")
         if seat is not None and not 0 <= seat < players:
             raise FairError(f"seat {seat + 1} is not one of the {players} seats")
-        self.game_id = bytes(game_id)
-        self.seat = seat
-        self.players = players
+        self.game_id, self.seat, self.players = bytes(game_id), seat, players
         self._entropy = entropy
         self._rolls = 0
-        self._decks: list[_Deck] = []
+        self._decks: list[Deck] = []
         self._where: dict[int, tuple[int, int]] = {}   # slot -> (deck, position)
         self._op: TableOp | None = None
         self._steps: list[Step] = []
-        self._roll: _Roll | None = None
+        self._roll: Roll | None = None
         self._open: list[OpenSlot] = []
         self._outcome: tuple | None = None
         self._finals: dict[int, dict] = {}
@@ -221,14 +72,13 @@ class FairTable:
         return self._entropy
 
     @property
-    def _die(self) -> _Roll:
+    def _die(self) -> Roll:
         """The roll being resolved."""
         if self._roll is None:
             raise FairError("no roll is being resolved")
         return self._roll
 
-    # ------------------------------------------------------------------
-    # The driving interface
+    # ------------------------------------------------------------------ the driving interface
 
     def begin(self, op: TableOp, view: State) -> None:
         """Start resolving ``op`` (every peer, with its own view). Secrets are drawn now."""
@@ -296,7 +146,7 @@ class FairTable:
     def _begin_roll(self, op: TableOp) -> None:
         if op.faces < 1:
             raise FairError(f"a die needs at least one face, not {op.faces}")
-        self._roll = _Roll(self._rolls, op.faces, b"" if self.seat is None else self._draw(32))
+        self._roll = Roll(self._rolls, op.faces, b"" if self.seat is None else self._draw(32))
         self._rolls += 1
         self._steps = ([(s, "fair_commit", None) for s in range(self.players)]
                        + [(s, "fair_open", None) for s in range(self.players)])
@@ -346,7 +196,7 @@ class FairTable:
                 c = next(public)
                 base.append(g.card_point(self.game_id, number, c))
                 card_of[base[-1]] = c
-        deck = _Deck(number, slots, cards, hidden, card_of, base, None, [], [],
+        deck = Deck(number, slots, cards, hidden, card_of, base, None, [], [],
                      opened=[{} for _ in range(n)], known=[None] * n)
         if self.seat is not None:           # a watching table holds no secret
             if hidden:
@@ -366,7 +216,7 @@ class FairTable:
                        + [(s, "fair_shuffle", deck) for s in seats]
                        + [(s, "fair_rekey", deck) for s in range(self.players - 1)])
 
-    def _names(self, deck: _Deck, kind: str) -> dict:
+    def _names(self, deck: Deck, kind: str) -> dict:
         """The deck's first message names its pile: public cards, slots, hidden indexes."""
         first = "fair_relock" if deck.hidden else "fair_shuffle"
         if self.seat != 0 or kind != first:
@@ -376,23 +226,23 @@ class FairTable:
             body["hidden"] = list(deck.hidden)
         return body
 
-    def _make_relock(self, deck: _Deck) -> dict:
+    def _make_relock(self, deck: Deck) -> dict:
         body = {"deck": deck.number, **self._names(deck, "fair_relock")}
         body["points"] = deck.points = self._our_pass("fair_relock", deck, deck.points)
         return body
 
-    def _take_relock(self, seat: int, body: dict, deck: _Deck) -> None:
+    def _take_relock(self, seat: int, body: dict, deck: Deck) -> None:
         self._check_names(seat, body, deck, "fair_relock")
         self._take_points(seat, body, deck, "relock")
 
-    def _make_shuffle(self, deck: _Deck) -> dict:
+    def _make_shuffle(self, deck: Deck) -> dict:
         body: dict[str, Any] = {"deck": deck.number, **self._names(deck, "fair_shuffle")}
         if deck.lock is None:
             body["commits"] = self._commit_keys(deck)
         body["points"] = deck.points = self._our_pass("fair_shuffle", deck, deck.points)
         return body
 
-    def _our_pass(self, kind: str, deck: _Deck, inp: list[bytes]) -> list[bytes]:
+    def _our_pass(self, kind: str, deck: Deck, inp: list[bytes]) -> list[bytes]:
         """Our relock, shuffle or rekey of ``inp``. Every input point is locked once,
         and a lock refuses (ValueError) any point outside the prime-order group."""
         if deck.ready is not None:
@@ -414,7 +264,7 @@ class FairTable:
             return [g.lock(g.scalar_mul(k, unlock), inp[p]) for k, p in zip(deck.keys, deck.perm)]
         return [g.lock(deck.lock, inp[p]) for p in deck.perm]
 
-    def _check_names(self, seat: int, body: dict, deck: _Deck, kind: str) -> None:
+    def _check_names(self, seat: int, body: dict, deck: Deck, kind: str) -> None:
         first = "fair_relock" if deck.hidden else "fair_shuffle"
         named = {k: body[k] for k in ("cards", "slots", "hidden") if k in body}
         if seat == 0 and kind == first:
@@ -426,7 +276,7 @@ class FairTable:
             raise CheatDetected(seat, f"{_who(seat)} named the cards of deck {deck.number} in its {kind[5:]}, "
                                       "which only seat 1's first message does")
 
-    def _take_shuffle(self, seat: int, body: dict, deck: _Deck) -> None:
+    def _take_shuffle(self, seat: int, body: dict, deck: Deck) -> None:
         self._check_names(seat, body, deck, "fair_shuffle")
         last = seat == self.players - 1
         if last != ("commits" in body):
@@ -436,21 +286,21 @@ class FairTable:
         if last:
             self._take_commits(seat, body, deck)
 
-    def _make_rekey(self, deck: _Deck) -> dict:
+    def _make_rekey(self, deck: Deck) -> dict:
         deck.points = self._our_pass("fair_rekey", deck, deck.points)
         return {"deck": deck.number, "points": deck.points, "commits": self._commit_keys(deck)}
 
-    def _take_rekey(self, seat: int, body: dict, deck: _Deck) -> None:
+    def _take_rekey(self, seat: int, body: dict, deck: Deck) -> None:
         self._take_points(seat, body, deck, "rekey")
         self._take_commits(seat, body, deck)
 
-    def _commit_keys(self, deck: _Deck) -> list[bytes]:
+    def _commit_keys(self, deck: Deck) -> list[bytes]:
         me = self._me
         commits = [g.key_commitment(self.game_id, deck.number, me, pos, k) for pos, k in enumerate(deck.keys)]
         deck.commits[me] = commits
         return commits
 
-    def _take_points(self, seat: int, body: dict, deck: _Deck, what: str) -> None:
+    def _take_points(self, seat: int, body: dict, deck: Deck, what: str) -> None:
         """Check a published deck: its number, its size, distinct points in the group."""
         if body["deck"] != deck.number:
             raise CheatDetected(seat, f"{_who(seat)} sent a {what} of deck {body['deck']}, not deck {deck.number}")
@@ -474,7 +324,7 @@ class FairTable:
                                       "is not a point of the group") from None
         deck.points = points
 
-    def _take_commits(self, seat: int, body: dict, deck: _Deck) -> None:
+    def _take_commits(self, seat: int, body: dict, deck: Deck) -> None:
         if len(body["commits"]) != len(deck.slots):
             raise CheatDetected(seat, f"{_who(seat)} sent {len(body['commits'])} key commitments "
                                       f"for the {len(deck.slots)} cards of deck {deck.number}")
