@@ -55,7 +55,7 @@ async def _round_trips(moves: int) -> list[float]:
     from lanterne.protocol.identity import Identity
     from lanterne.protocol.log import open_entry, seal
     from lanterne.protocol.net.handshake import Handshake, run_locally
-    from lanterne.protocol.net.transport import bound_port, connect, serve
+    from lanterne.protocol.net.tcp import bound_port, connect, serve
 
     host_id, guest_id = Identity.generate(), Identity.generate()
     guest_hs, host_hs = Handshake(guest_id, "Guest"), Handshake(host_id, "Host", initiator=False)
@@ -143,7 +143,7 @@ async def _deal_over_link(seed: int, secure: bool = True) -> float:
     from lanterne.protocol.log import open_entry
     from lanterne.protocol.memory import make_sessions
     from lanterne.protocol.net.handshake import Handshake, run_locally
-    from lanterne.protocol.net.transport import bound_port, connect, serve
+    from lanterne.protocol.net.tcp import bound_port, connect, serve
 
     host, guest = make_sessions(get_game("pagode"), 2, f"deal-bench/{seed}")
     assert host.identity is not None and guest.identity is not None     # (every memory session signs)

@@ -18,7 +18,8 @@ from lanterne.protocol import identity as ids
 
 from .clock import MONOTONIC, Clock, within
 from .handshake import Handshake, HandshakeError, PeerIdentity, decode, encode
-from .transport import Link, LinkClosed, LinkOptions, connect
+from .tcp import connect
+from .transport import Link, LinkClosed, LinkOptions
 
 HANDSHAKE_TIMEOUT = 4.0
 """Seconds for the key proof (and then for the joiner's request); the link itself drops a stranger still

@@ -41,7 +41,8 @@ from .online.code import Connected
 from .seating import TABLE_CLOSED, Accept, HostTable, JoinAt, TableSeating
 from .tablechat import ChatRelay
 from .turns import Turns
-from .transport import Link, bound_port, serve
+from .tcp import bound_port, serve
+from .transport import Link
 from .watchers import SpectatorServer, advertise_running
 
 

@@ -18,93 +18,28 @@ with a one-line reason, and nothing of it is delivered; so does a plaintext
 DATA frame after the handshake. Before it, frames are plaintext (the
 handshake's own messages, a CLOSE such as "busy").
 
-Bounded before authentication: a listener's slots for links that have not
-proven their key are counted per source address and in total, with a share
-kept for the roster's addresses (:class:`.admission.Admission`; a connection
-that finds no room gets a CLOSE saying so and is closed at once); a link
-whose handshake has begun (:meth:`Link.guard`) takes frames of at most
-:data:`PREAUTH_MAX_FRAME` bytes and at most :data:`PREAUTH_QUEUE` unread DATA
-frames, may have at most :data:`PREAUTH_WRITE_BUDGET` bytes unsent, and is
-closed :data:`PREAUTH_TIMEOUT` seconds after it opened unless the handshake
-proved the peer's key by then (:meth:`Link.prove`).
-
-Bounded at every moment, proven or not (docs/network.md, "Budgets"): what
-a link holds for its peer is counted (:attr:`Link.held`). Bytes we wrote
-that the peer has not read are at most ``write_budget`` (a peer that does
-not read has its link closed, and a closed link drops what it could not
-send: the transport is aborted, never left waiting for a drain that never
-comes); received DATA waiting to be read is at most ``queue_bytes`` (then
-the reader stops reading: TCP back-pressure); PINGs are answered at most
-:data:`PING_RATE` a second after a burst of :data:`PING_BURST` (a token
-bucket on the link's clock), and only while the peer has read our earlier
-answers, so nobody is answered faster than it reads; a peer that keeps
-sending PINGs nobody answers loses its link.
+Bounded before authentication and at every moment, proven or not: the budgets are
+:mod:`.budgets` (docs/network.md, "Budgets"); what a link holds for its peer is
+counted (:attr:`Link.held`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import time
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Sequence
+from typing import Callable
 
 from lanterne.protocol.wire import printable
 
 from .admission import Admission
+from .budgets import (CLOSE_LINGER, PING_BURST, PING_RATE, PREAUTH_MAX_FRAME, PREAUTH_QUEUE, PREAUTH_TIMEOUT,
+                      PREAUTH_WRITE_BUDGET, QUEUE_BYTES, WRITE_BUDGET, Bucket)
 from .clock import MONOTONIC, Clock, within
 from .framing import KINDS as KIND_NAMES
 from .framing import (CHAT, CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, RECORD_MAX_FRAME, SEALED, Frame,
-                      FrameDecoder, FrameError, Opener, Sealer, close_payload, encode_close, encode_frame)
-
-
-MAX_STRANGERS = 16
-"""Links a listener holds at once that have not proven their key, beyond the roster's share (see
-:mod:`.admission`); the next one is closed at once."""
-PREAUTH_MAX_FRAME = 4096
-"""Largest frame (kind byte and payload) before the handshake is done; a bigger one closes the link."""
-PREAUTH_QUEUE = 8
-"""Unread DATA frames a link may hold before the handshake is done (the handshake reads them one by one)."""
-PREAUTH_TIMEOUT = 5.0
-"""Seconds from the connection to the end of the handshake; a stranger still unproven then is dropped."""
-PREAUTH_WRITE_BUDGET = 16 << 10
-"""Bytes a link may hold unsent before the handshake is done (its messages are a few hundred bytes)."""
-WRITE_BUDGET = DEFAULT_MAX_FRAME + (256 << 10)
-"""Bytes a proven link may hold unsent: the largest frame, the transport's high-water mark and room for the
-small frames sent meanwhile (every send waits for the drain, so an honest backlog never comes near it)."""
-QUEUE_BYTES = 256 << 10
-"""Bytes of received DATA a link holds unread before its reader stops reading (then one more frame at most)."""
-READ_LIMIT = 64 << 10
-"""The stream reader's limit: it stops taking bytes from the socket past twice this much unread."""
-PING_RATE = 16.0
-"""PINGs answered per second on one link, after a burst of :data:`PING_BURST`."""
-PING_BURST = 64
-"""PINGs answered at once (a round-trip measurement sends them one after the other)."""
-SOCKET_BUFFER = 256 << 10
-"""The kernel's send and receive buffers of every accepted connection (the kernel doubles it for its own
-bookkeeping): what anyone who connects makes the kernel hold for it, outside our own counts. A table's
-traffic is small frames; 256 KiB still carries a LAN's bandwidth at its round trip."""
-CLOSE_LINGER = 5.0
-"""Seconds a closed link may still try to send what it holds (its CLOSE frame); then it is dropped."""
-
-
-class Bucket:
-    """A token bucket on a clock: at most ``burst`` at once, ``rate`` a second after that."""
-
-    def __init__(self, rate: float, burst: int, clock: Clock):
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self._tokens = float(burst)
-        self._at = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self._tokens < 1.0:
-            return False
-        self._tokens -= 1.0
-        return True
+                      FrameDecoder, FrameError, Opener, Sealer, close_payload, encode_frame)
 
 
 class LinkClosed(ConnectionError):
@@ -562,74 +497,3 @@ class Link:
 
     async def __aexit__(self, *_exc: object) -> None:
         await self.close()
-
-
-async def connect(host: str, port: int, options: LinkOptions = LinkOptions(), clock: Clock = MONOTONIC) -> Link:
-    """Open a link to ``host:port``; raises LinkClosed with a one-line reason on failure."""
-    try:
-        reader, writer = await within(
-            asyncio.open_connection(host, port, limit=READ_LIMIT), options.connect_timeout)
-    except asyncio.TimeoutError:
-        raise LinkTimeout(f"no answer from {host}:{port} within {options.connect_timeout:g} s") from None
-    except OSError as e:
-        raise LinkClosed(f"cannot connect to {host}:{port}: {e.strerror or e}") from None
-    return Link(reader, writer, options, initiator=True, clock=clock)
-
-
-Handler = Callable[[Link], Awaitable[None]]
-
-
-async def serve(handler: Handler, host: str | Sequence[str], port: int = 0,
-                options: LinkOptions = LinkOptions(), max_strangers: int | None = MAX_STRANGERS,
-                clock: Clock = MONOTONIC, admission: Admission | None = None) -> asyncio.Server:
-    """Listen on ``host:port`` (port 0: any free port; see ``server.sockets``).
-
-    Each connection becomes a :class:`Link` passed to ``handler``; the link
-    is closed when the handler returns. A connection that finds no slot
-    before the proof (``admission``: counted per address and in total, a
-    share kept for the roster's addresses; by default ``max_strangers``
-    shared slots and no known address; None: no cap) is told why in a
-    CLOSE frame and closed at once. ``admission.served`` holds the links
-    open now.
-    """
-    if admission is None:   # one shared count only (a peer's listener passes its whole account)
-        cap = max_strangers if max_strangers is not None else 1 << 30
-        admission = Admission(shared=cap, per_address=cap, links=1 << 30, links_per_address=1 << 30)
-    links = admission.served
-
-    async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        address = (writer.get_extra_info("peername") or ("?", 0))[0]
-        refusal = admission.enter(writer, address)
-        if refusal is not None:
-            try:
-                writer.write(PREFACE + encode_close(refusal))
-                writer.transport.abort() if writer.transport.get_write_buffer_size() else writer.close()
-            except (ConnectionError, OSError, RuntimeError):
-                pass
-            return
-        link = Link(reader, writer, options, clock=clock)
-        link._admission = admission     # (the slot is the connection's: the link gives it back)
-        links.add(link)
-        try:
-            try:
-                await handler(link)
-            except LinkClosed:
-                pass
-            await link.close("the host is done with this connection")
-        except asyncio.CancelledError:
-            # The loop is shutting down. Nobody awaits this task, and on Python
-            # 3.11 asyncio's own done-callback raises on a cancelled handler task.
-            link._shutdown("the host is shutting down")
-        finally:
-            links.discard(link)
-
-    server = await asyncio.start_server(on_connect, host, port, limit=READ_LIMIT)
-    for sock in server.sockets:     # an accepted connection takes its buffers from the listener's
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SOCKET_BUFFER)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
-    return server
-
-
-def bound_port(server: asyncio.Server) -> int:
-    """The TCP port a server listens on (useful after ``port=0``)."""
-    return server.sockets[0].getsockname()[1]

@@ -20,8 +20,9 @@ from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.framing import PING, PONG, PREFACE, FrameDecoder, encode_frame
 from lanterne.protocol.net.bench import flood_pings
 from lanterne.protocol.net.invite import ask, watch_request
-from lanterne.protocol.net.transport import (CLOSE_LINGER, PING_BURST, PING_RATE, SOCKET_BUFFER, LinkClosed,
-                                             LinkOptions, bound_port, serve)
+from lanterne.protocol.net.budgets import CLOSE_LINGER, PING_BURST, PING_RATE, SOCKET_BUFFER
+from lanterne.protocol.net.tcp import bound_port, serve
+from lanterne.protocol.net.transport import LinkClosed, LinkOptions
 from lanterne.protocol.session import GameOver
 from tests.support.clock import FakeClock
 from tests.support.waiting import until

@@ -26,7 +26,7 @@ from lanterne.protocol.log import write_log
 from lanterne.protocol.net.events import JoinRefused
 from lanterne.protocol.net.framing import PREFACE, encode_close
 from lanterne.protocol.net.invite import Answer, Declined, ask, host_connection, join_request
-from lanterne.protocol.net.transport import bound_port, serve
+from lanterne.protocol.net.tcp import bound_port, serve
 from lanterne.protocol.session import Aborted, Session, TableSet
 from lanterne.protocol.wire import printable
 from tests.protocol.helpers import drive

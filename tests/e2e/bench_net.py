@@ -55,7 +55,7 @@ ECHO = textwrap.dedent("""
     from lanterne.protocol.identity import Identity
     from lanterne.protocol.log import open_entry, seal
     from lanterne.protocol.net.invite import authenticate
-    from lanterne.protocol.net.transport import serve
+    from lanterne.protocol.net.tcp import serve
     me = Identity.generate()
     async def handler(link):
         await authenticate(link, me, "Host")
@@ -79,7 +79,7 @@ MOVES = textwrap.dedent("""
     from lanterne.protocol.identity import Identity
     from lanterne.protocol.log import open_entry, seal
     from lanterne.protocol.net.invite import authenticate
-    from lanterne.protocol.net.transport import connect
+    from lanterne.protocol.net.tcp import connect
     me = Identity.generate()
     async def main():
         link = await connect(sys.argv[1], 42424)

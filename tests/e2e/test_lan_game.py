@@ -62,7 +62,7 @@ ATTACK = textwrap.dedent("""
     from lanterne.protocol.net.framing import PREFACE, encode_frame, DATA
     from lanterne.protocol.net.handshake import NET_VERSION, NOISE_PROTOCOL, STATIC_DOMAIN, HandshakeError, encode
     from lanterne.protocol.net.invite import Declined, ask, join_request, resume_request
-    from lanterne.protocol.net.transport import connect
+    from lanterne.protocol.net.tcp import connect
 
     host, port, victim = sys.argv[1], int(sys.argv[2]), bytes.fromhex(sys.argv[3])
     eve = Identity.generate()

@@ -8,7 +8,8 @@ from lanterne.protocol.identity import Identity, fingerprint, safety_code
 from lanterne.protocol.net.handshake import HandshakeError
 from lanterne.protocol.net.invite import (Answer, Declined, ask, host_connection, join_request, parse_address,
                                  resume_request)
-from lanterne.protocol.net.transport import LinkClosed, bound_port, serve
+from lanterne.protocol.net.tcp import bound_port, serve
+from lanterne.protocol.net.transport import LinkClosed
 
 LOCAL = "127.0.0.1"
 HOST, JOINER, THIRD = (Identity.from_seed(s) for s in (b"host", b"joiner", b"third"))

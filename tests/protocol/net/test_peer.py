@@ -20,7 +20,8 @@ from lanterne.protocol.net.invite import Declined, ask, join_request, resume_req
 from lanterne.protocol.net.events import JoinAsked, LinkLost
 from lanterne.protocol.net.files import GameFiles, ResumeError
 from lanterne.protocol.net.peer import Peer, PeerOptions
-from lanterne.protocol.net.transport import LinkOptions, bound_port
+from lanterne.protocol.net.tcp import bound_port
+from lanterne.protocol.net.transport import LinkOptions
 from lanterne.protocol.session import Session
 from tests.support.net import assert_finished_alike, fake, logs_of
 from tests.support.waiting import until

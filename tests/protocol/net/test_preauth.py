@@ -19,7 +19,8 @@ from lanterne.protocol.net.framing import CLOSE, DATA, PREFACE, encode_frame
 from lanterne.protocol.net.handshake import Handshake
 from lanterne.protocol.net.clock import MONOTONIC
 from lanterne.protocol.net.invite import HANDSHAKE_TIMEOUT, Answer, ask, host_connection, join_request
-from lanterne.protocol.net.transport import MAX_STRANGERS, PREAUTH_MAX_FRAME, PREAUTH_TIMEOUT, bound_port, serve
+from lanterne.protocol.net.budgets import MAX_STRANGERS, PREAUTH_MAX_FRAME, PREAUTH_TIMEOUT
+from lanterne.protocol.net.tcp import bound_port, serve
 from tests.support.clock import FakeClock
 from tests.support.waiting import until
 

@@ -18,7 +18,8 @@ from lanterne.protocol.identity import Identity, fingerprint
 from lanterne.protocol.net.framing import (CLOSE, DATA, PING, PONG, PREFACE, SEALED, FrameDecoder, encode_frame)
 from lanterne.protocol.net.handshake import NET_VERSION, NOISE_PROTOCOL, HandshakeError, decode, encode
 from lanterne.protocol.net.invite import Answer, ask, host_connection, join_request
-from lanterne.protocol.net.transport import Link, LinkClosed, bound_port, connect, serve
+from lanterne.protocol.net.tcp import bound_port, connect, serve
+from lanterne.protocol.net.transport import Link, LinkClosed
 
 LOCAL = "127.0.0.1"
 HOST, JOINER, EVE = (Identity.from_seed(s) for s in (b"secure/host", b"secure/joiner", b"secure/eve"))

@@ -6,7 +6,8 @@ import struct
 import pytest
 
 from lanterne.protocol.net.framing import DATA, PREFACE, encode_frame
-from lanterne.protocol.net.transport import LinkClosed, LinkOptions, LinkTimeout, bound_port, connect, serve
+from lanterne.protocol.net.tcp import bound_port, connect, serve
+from lanterne.protocol.net.transport import LinkClosed, LinkOptions, LinkTimeout
 from tests.support.clock import FakeClock
 from tests.support.waiting import until
 
