@@ -249,6 +249,11 @@ async def _under_flood(flood) -> float:
         host.wait()
 
 
+STRANGER_PATIENCE = 15.0
+"""Seconds a flooding stranger waits for a host that stopped reading it, or for the end of its link, before it
+gives up (a host that never closes a connection it accepted as it stopped would otherwise hold it forever)."""
+
+
 async def flood_pings(port: int, source: str, pings: int) -> int:
     """One stranger: the preface, then ``pings`` plaintext PINGs, never reading, then it waits for the host to
     end the link; how many went out."""
@@ -269,12 +274,12 @@ async def flood_pings(port: int, source: str, pings: int) -> int:
         writer.write(PREFACE)
         while sent < pings and not writer.transport.is_closing():
             writer.write(batch)
-            await writer.drain()
+            await asyncio.wait_for(writer.drain(), STRANGER_PATIENCE)   # a host that stopped reading: back-pressure
             sent += 500
         transport.resume_reading()   # the flood is out: wait for the host to end the link
-        while await reader.read(65536):
+        while await asyncio.wait_for(reader.read(65536), STRANGER_PATIENCE):
             pass
-    except (ConnectionError, OSError):
+    except (ConnectionError, OSError, asyncio.TimeoutError):
         pass
     writer.transport.abort()
     return sent
