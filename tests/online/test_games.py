@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.e2e.netns import output, wait_line
+from tests.support.netns import output, wait_line
 
 from .homes import internet  # noqa: F401  (the fixture)
 
