@@ -85,10 +85,11 @@ class Turns:
         return min(left, 1.0) if left > 0 else 1.0
 
     def tick(self, session: Session) -> None:
-        """Let time pass for the claim on our clock (:func:`.presence.claim_step`)."""
+        """Let time pass on our clock: for a log that lost our entries (:meth:`Session.hold`: every other seat
+        linked), then for the claim (:func:`.presence.claim_step`)."""
         now = self.ticked_at = self._clock()
         seats, linked = self._seats(), self._linked()
-        self._report(session.hold(now, set(linked) >= set(seats) - {self._presence.me}))   # (a log that lost our entries)
+        self._report(session.hold(now, set(linked) >= set(seats) - {self._presence.me}))
         self._report(claim_step(session, self._presence, now, seats, linked, runs_here=self._runs_here))
 
     def consent(self, session: Session, seat: int) -> bool | None:
