@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import Game
@@ -31,19 +31,22 @@ def games(game_id: str) -> Game:
 # --------------------------------------------------------------------------- mutations
 
 
-def random_value(rng: random.Random, depth: int = 0) -> Any:
-    """Plain data of every shape: what a hostile peer may sign as a body."""
+BODY_KEYS = ("seat", "key", "name", "scores", "evidence", "reason", "culprit", "seed", "seats", "names", "game",
+             "variant", "players", "options", "action", "digest", "proof", "nonce", "versions", "replace", "claim",
+             "seat", "x")
+"""The field names a hostile body is made of (some twice: weighted)."""
+
+
+def random_value(rng: random.Random, depth: int = 0, keys: Sequence[str] = BODY_KEYS) -> Any:
+    """Plain data of every shape, its maps keyed by ``keys``: what a hostile peer may sign as a body."""
     r = rng.random()
     if depth > 3 or r < 0.4:
         return rng.choice([None, True, False, rng.randint(-2**63, 2**64 - 1), rng.randint(-5, 300),
                            "".join(chr(rng.randint(32, 0x2FF)) for _ in range(rng.randint(0, 12))),
                            rng.randbytes(rng.choice([0, 1, 31, 32, 33, 64]))])
     if r < 0.7:
-        return [random_value(rng, depth + 1) for _ in range(rng.randint(0, 5))]
-    keys = ["seat", "key", "name", "scores", "evidence", "reason", "culprit", "seed", "seats", "names", "game",
-            "variant", "players", "options", "action", "digest", "proof", "nonce", "versions", "replace", "claim", "seat",
-            "x"]
-    return {rng.choice(keys): random_value(rng, depth + 1) for _ in range(rng.randint(0, 8))}
+        return [random_value(rng, depth + 1, keys) for _ in range(rng.randint(0, 5))]
+    return {rng.choice(keys): random_value(rng, depth + 1, keys) for _ in range(rng.randint(0, 8))}
 
 
 def mutate_value(rng: random.Random, value: Any) -> Any:

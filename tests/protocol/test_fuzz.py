@@ -14,7 +14,7 @@ import os
 import random
 
 from lanterne.engines.bots import RandomBot
-from lanterne.protocol.fuzz.inputs import mutate_bytes
+from lanterne.protocol.fuzz.inputs import mutate_bytes, random_value
 from lanterne.protocol.log import FIRST_PREV, open_entry, seal
 from lanterne.protocol.memory import Pipe
 from lanterne.protocol.wire import ProtocolError, pack
@@ -23,16 +23,11 @@ from tests.protocol.helpers import highcard_sessions
 FRAMES = int(os.environ.get("LANTERNE_FUZZ_FRAMES", "10000"))
 
 
-def _random_value(rng: random.Random, depth: int = 0):
-    r = rng.random()
-    if depth > 3 or r < 0.4:
-        return rng.choice([None, True, False, rng.randint(-2**63, 2**64 - 1), rng.randint(-5, 300),
-                           "".join(chr(rng.randint(32, 0x2FF)) for _ in range(rng.randint(0, 12))),
-                           rng.randbytes(rng.choice([0, 1, 31, 32, 33, 64]))])
-    if r < 0.7:
-        return [_random_value(rng, depth + 1) for _ in range(rng.randint(0, 5))]
-    keys = ["v", "game", "seq", "prev", "author", "kind", "body", "sig", "action", "digest", "proof", "x"]
-    return {rng.choice(keys): _random_value(rng, depth + 1) for _ in range(rng.randint(0, 8))}
+ENVELOPE_KEYS = ("v", "game", "seq", "prev", "author", "kind", "body", "sig", "action", "digest", "proof", "x")
+
+
+def _random_value(rng: random.Random):
+    return random_value(rng, keys=ENVELOPE_KEYS)
 
 
 def _session_waiting_for_its_opponent():
