@@ -173,7 +173,7 @@ class RecordedGame(PlayedHere):
     saved = True
     WRITE_ON_LOOP = False
     """True: every entry written and fsynced on the caller's thread, the screen's loop (the old way;
-    ``client.perf.pause_while_saving_ms`` measures both)."""
+    ``bench/tui.py``'s ``pause_while_saving_ms`` measures both)."""
 
     def __init__(self, game: Game, players: Sequence[Player | None], names: Sequence[str], *,
                  seed: int | str, secret: bytes, folder: Path | str, variant: str = "standard",

@@ -44,7 +44,7 @@ class SearchHints:
     """CPU seconds a search move at ``normal`` (the ``search.move`` row): OpenSpiel's budget before the
     search player has timed a move of its own in a match."""
     bench_tables: tuple[int, ...]
-    """The table sizes whose throughput ``python -m lanterne.engines.bots.bench --throughput`` reports."""
+    """The table sizes whose throughput ``python -m bench.search --throughput`` (the checkout's ``bench/``) reports."""
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,8 @@ import math
 
 import pytest
 
-from lanterne.client import bench as client_bench
-from lanterne.client.bench import (BEGIN, END, BENCHMARKS, Benchmark, BenchUnavailable, Result, markdown_table, measure_row,
-                          update_doc)
+from bench import rows as bench_rows
+from bench.rows import BEGIN, BENCHMARKS, END, Benchmark, BenchUnavailable, Result, markdown_table, measure_row, update_doc
 from lanterne.client.local_play import HARD_MOVE_SECONDS
 from lanterne.engines.core import OpenTable, RulesError
 from tests.support.commands import REPO, lanterne
@@ -72,8 +71,8 @@ def test_an_unavailable_figure_is_a_note_and_the_run_goes_on(monkeypatch):
 
     rows = [bench(measure=no_root, key="a.b"), bench(measure=lambda: 4.0, key="c.d"),
             bench(measure=lambda: (_ for _ in ()).throw(RulesError("pacal: not here")), key="e.f")]
-    monkeypatch.setattr(client_bench, "BENCHMARKS", rows)
-    results = client_bench.run()
+    monkeypatch.setattr(bench_rows, "BENCHMARKS", rows)
+    results = bench_rows.run()
     assert [r.median for r in results] == [None, 4.0, None]
     assert results[0].note == "needs root to create network namespaces" and not results[0].failed
     assert results[2].note == "pacal: not here" and not results[2].failed
@@ -98,13 +97,13 @@ def test_the_namespace_rows_share_one_run_and_one_refusal_per_bench_run(monkeypa
         runs.append(1)
         raise BenchUnavailable("the 'ip' command (iproute2) is missing")
 
-    monkeypatch.setattr(client_bench, "_run_netns_bench", refused)
-    results = client_bench.run(["netns."])
+    monkeypatch.setattr(bench_rows, "_run_netns_bench", refused)
+    results = bench_rows.run(["netns."])
     assert [r.bench.key for r in results] == ["netns.listed_joiner", "netns.listed_host", "netns.join_command",
                                               "netns.move_rtt"]
     assert len(runs) == 1
     assert all(r.note == "the 'ip' command (iproute2) is missing" and not r.failed for r in results)
-    client_bench.run(["netns.move_rtt"])
+    bench_rows.run(["netns.move_rtt"])
     assert len(runs) == 2  # a new run asks again: root or `ip` may have come meanwhile
 
 
@@ -112,8 +111,8 @@ def test_a_namespace_run_that_breaks_is_a_failure_of_its_rows_not_of_the_run(mon
     def broken():
         raise AssertionError("no line matching '^found' within 30 s (exit 1): boom")
 
-    monkeypatch.setattr(client_bench, "_run_netns_bench", broken)
-    results = client_bench.run(["netns.", "pagode.games"])
+    monkeypatch.setattr(bench_rows, "_run_netns_bench", broken)
+    results = bench_rows.run(["netns.", "pagode.games"])
     assert [r.failed for r in results] == [False, True, True, True, True]
     assert results[0].median > 0 and results[1].note.startswith("failed: AssertionError: no line matching")
 
@@ -126,7 +125,7 @@ def test_the_command_says_json_and_exits_1_when_a_measurement_broke(monkeypatch,
     def broken():
         raise KeyError("oops")
 
-    monkeypatch.setattr(client_bench, "BENCHMARKS", [bench(measure=broken, key="a.b"), bench(key="c.d")])
+    monkeypatch.setattr(bench_rows, "BENCHMARKS", [bench(measure=broken, key="a.b"), bench(key="c.d")])
     code = command.run(Namespace(json=True, only=None, list=False, write_docs=False))
     out, err = capsys.readouterr()
     rows = json.loads(out)
@@ -136,7 +135,7 @@ def test_the_command_says_json_and_exits_1_when_a_measurement_broke(monkeypatch,
 def test_the_namespace_rows_read_their_figure_from_the_one_run(monkeypatch):
     figures = {"listed_after_joiner_start_s_median": 0.11, "listed_after_host_start_s_median": 1.2,
                "join_command_lists_host_s_median": 0.32, "move_rtt_median_ms": 0.95}
-    monkeypatch.setattr(client_bench, "_netns_run", {"figures": figures})
+    monkeypatch.setattr(bench_rows, "_netns_run", {"figures": figures})
     got = {b.key: measure_row(b).median for b in BENCHMARKS if b.key.startswith("netns.")}
     assert got == {"netns.listed_joiner": 0.11, "netns.listed_host": 1.2, "netns.join_command": 0.32,
                    "netns.move_rtt": 0.95}
@@ -198,14 +197,14 @@ def test_wrong_arguments_are_one_line(args, says):
 # -- the measurements themselves, on small inputs
 
 def test_the_search_move_figure_is_a_positive_cpu_time_at_the_default_level():
-    from lanterne.engines.bots.bench import median_search_move_s
+    from bench.search import median_search_move_s
 
     seconds = median_search_move_s("pueblo", decisions=2)
     assert seconds > 0 and math.isfinite(seconds)  # a figure; what it should be is docs/benchmarks.md's
 
 
 def test_the_mesh_figures_are_positive_on_a_few_moves():
-    from lanterne.protocol.net.bench_tables import deal4_s, move5_ms
+    from bench.tables import deal4_s, move5_ms
 
     figures = move5_ms(moves=10), deal4_s()
     assert all(f > 0 and math.isfinite(f) for f in figures), figures
@@ -216,7 +215,7 @@ def test_the_mesh_figures_are_positive_on_a_few_moves():
     ("pandoria.games2", "pandoria", 2), ("pandoria.games4", "pandoria", 4)])
 def test_each_random_games_target_lets_a_search_move_fit_in_one_second(key, game_id, players):
     """docs/benchmarks.md, Targets: 600 rollouts of 2 turns a seat in 1 s need 1200 P / R random games a second."""
-    from lanterne.engines.bots.bench import games_per_second_needed
+    from bench.search import games_per_second_needed
     from lanterne.engines.registry import search_hints
 
     [row] = [b for b in BENCHMARKS if b.key == key]
@@ -229,7 +228,7 @@ def test_a_random_games_row_plays_new_games_each_repetition_the_same_on_every_ru
     """Repetition r plays the seeds bench/{r * games} to bench/{(r + 1) * games - 1}: no game is replayed (a memo
     kept from one repetition to the next cannot flatter the figure), and two runs play the same games."""
     seeds = []
-    monkeypatch.setattr(client_bench, "OpenTable", lambda seed: seeds.append(seed) or OpenTable(seed))
+    monkeypatch.setattr(bench_rows, "OpenTable", lambda seed: seeds.append(seed) or OpenTable(seed))
     [row] = [b for b in BENCHMARKS if b.key == "pueblo.games4"]
     assert row.per_repetition and row.repeat == 3
     measure_row(row)
@@ -239,3 +238,12 @@ def test_a_random_games_row_plays_new_games_each_repetition_the_same_on_every_ru
     measure_row(row)
     assert seeds == first
     assert all(b.per_repetition for b in BENCHMARKS if b.key.split(".")[1].startswith("games"))
+
+
+def test_the_command_loads_the_checkouts_bench_folder_by_its_path_and_none_elsewhere(tmp_path):
+    """The rows the tests import are the ones ``lanterne bench`` runs; a folder with no ``bench/`` (an install)
+    gives none, and the command says so in one line (tests/test_install.py runs it installed)."""
+    from lanterne.client.commands.bench import CHECKOUT, load_rows
+
+    assert CHECKOUT == REPO and load_rows(REPO) is bench_rows
+    assert load_rows(tmp_path) is None

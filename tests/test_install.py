@@ -131,6 +131,22 @@ def test_python_dash_m_lanterne_is_the_command_and_only_lanterne_is_installed(in
 
 
 @pytest.mark.slow
+def test_the_wheel_carries_no_benchmark_and_no_fuzzer_and_the_installed_bench_says_so_in_one_line(installed):
+    """bench/ and fuzz/ are the checkout's tools, not the product: an installed ``lanterne bench`` has none to load."""
+    tmp, venv, wheel = installed
+    import zipfile
+
+    names = zipfile.ZipFile(wheel).namelist()
+    tools = [n for n in names if n.split("/")[0] in ("bench", "fuzz") or "/fuzz/" in n
+             or (re.search(r"/(bench\w*|perf)\.py$", n) and n != "lanterne/client/commands/bench.py")]
+    assert not tools, tools
+    r = run(venv / "bin" / "lanterne", "bench", "--list", cwd=tmp)
+    assert r.returncode == 2 and r.stdout == "", (r.returncode, r.stdout)
+    assert r.stderr.startswith("lanterne: lanterne bench measures from a source checkout: no bench/ folder")
+    assert r.stderr.count("\n") == 1, r.stderr
+
+
+@pytest.mark.slow
 def test_the_wheel_carries_the_license_and_the_metadata(installed):
     tmp, venv, wheel = installed
     r = run(venv / "bin" / "python", "-I", "-c",

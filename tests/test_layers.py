@@ -12,6 +12,8 @@
 * ``client/`` touches no private name of ``protocol/``: no ``x._name`` where
   ``_name`` is a function, method or attribute ``protocol/`` defines and
   ``client/`` does not (its own privates on ``self`` or ``cls`` are its own).
+* The product imports neither the benchmarks nor the fuzzer (the checkout's ``bench/`` and ``fuzz/``), and
+  those import nothing of ``tests/``: ``lanterne bench`` loads ``bench/`` by its path, never the tests.
 * ``engines/`` has no import cycle at all, and no import inside a function
   (the usual way to hide a cycle) other than those in :data:`ALLOWED_LATE`,
   each with its reason.
@@ -39,7 +41,7 @@ line in :data:`ORDER`."""
 
 ORDER: dict[str, tuple[str, ...]] = {
     "pagode": ("data", "state", "actions", "views", "payments", "rules", "notation", "game", "search", "view", "__init__"),
-    "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "search", "view", "__init__", "bench"),
+    "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "search", "view", "__init__"),
     "pacal": ("data", "board", "state", "actions", "movement", "constellations", "scoring", "picture", "rules", "notation",
               "game", "search", "view", "__init__"),
     "example": ("game", "__init__"),
@@ -47,15 +49,13 @@ ORDER: dict[str, tuple[str, ...]] = {
 """The game packages with modules outside :data:`SKELETON`, lowest first. Extras sit at one place:
 pagode ``views``/``payments`` (helpers of the rules), pueblo ``geometry``
 (below the state, whose load rebuilds the pueblo) and ``preview`` (the
-screen's helpers) and ``bench`` (a benchmark, above the package), pacal
+screen's helpers), pacal
 ``movement``/``constellations``/``scoring``/``picture``."""
 
 CONTRACT = ("lanterne.engines.core", "lanterne.engines.game_type")
 """What every game package may import from ``engines`` besides itself: the contract and the declaration."""
 
-ALLOWED_FROM_ENGINES = {
-    "lanterne.engines.pueblo.bench": {"lanterne.engines.bots"},   # a benchmark drives the package with a bot
-}
+ALLOWED_FROM_ENGINES: dict[str, set[str]] = {}
 """What a game package may import from ``engines`` besides :data:`CONTRACT` and itself."""
 
 ALLOWED_LATE = {
@@ -250,7 +250,21 @@ def test_the_check_finds_what_it_is_for(tmp_path):
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
 
-@pytest.mark.parametrize("top", ["engines", "protocol", "client", "tests"])
+@pytest.mark.parametrize("top", ["client", "engines", "protocol"])
+def test_the_product_imports_no_benchmark_and_no_fuzzer(top):
+    bad = [f"{p.relative_to(ROOT)}:{i.line} imports {i.target}" for p in sources(top) for i in imports(p)
+           if i.target.split(".")[0] in ("bench", "fuzz")]
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("top", ["bench", "fuzz"])
+def test_the_benchmarks_and_the_fuzzer_import_nothing_of_the_tests(top):
+    bad = [f"{p.relative_to(ROOT)}:{i.line} imports {i.target}" for p in sources(top) for i in imports(p)
+           if i.target.split(".")[0] == "tests"]
+    assert sources(top) and not bad, bad
+
+
+@pytest.mark.parametrize("top", ["engines", "protocol", "client", "tests", "bench", "fuzz"])
 def test_every_import_of_the_project_goes_through_the_lanterne_package(top):
     """Installed, the layers exist only as ``lanterne.engines`` etc.: a bare ``import engines`` works from a
     checkout (the repository root is on the path) and breaks in a wheel, so none may exist."""

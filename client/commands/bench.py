@@ -1,15 +1,25 @@
-"""`lanterne bench`: every speed figure, measured on this machine, with its target."""
+"""`lanterne bench`: every speed figure, measured on this machine, with its target.
+
+The figures and what measures them are the checkout's ``bench/`` folder, not the product: the command imports
+it by its path beside the sources it runs from, so an installed ``lanterne`` (no checkout) says so in one line.
+"""
 
 from __future__ import annotations
 
 from lanterne.client.i18n import N_, _, pgettext
 
+import importlib
+import importlib.util
 import json
 import sys
 from pathlib import Path
+from types import ModuleType
 
 NAME = "bench"
 HELP = N_("measure every figure of docs/benchmarks.md on this machine")
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+"""The checkout these sources are in, when they are one (an install has its package folder here instead)."""
 
 
 def add_arguments(p) -> None:
@@ -21,9 +31,12 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     """0 when every figure was measured or is unavailable here (its row says why); 1 when one broke."""
-    from lanterne.client import bench
     from lanterne.client.cli import UserError
 
+    bench = load_rows(CHECKOUT)
+    if bench is None:
+        raise UserError(_("lanterne bench measures from a source checkout: no bench/ folder beside this lanterne "
+                          "({root})").format(root=CHECKOUT))
     if args.write_docs and args.only:
         raise UserError(_("--write-docs rewrites the whole table: run it without --only"))
     if args.write_docs and args.list:
@@ -49,7 +62,7 @@ def run(args) -> int:
     else:
         print(bench.markdown_table(results, say=_, say_term=pgettext))
     if args.write_docs:
-        doc = Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md"
+        doc = CHECKOUT / "docs" / "benchmarks.md"
         if not doc.exists():
             raise UserError(_("{doc} not found (run from a source checkout)").format(doc=doc))
         bench.update_doc(doc, results)
@@ -58,3 +71,20 @@ def run(args) -> int:
         print(_("measurement broke: {keys} (see the table)").format(keys=", ".join(broken)), file=sys.stderr)
         return 1
     return 0
+
+
+def load_rows(checkout: Path) -> ModuleType | None:
+    """``bench/rows.py`` of ``checkout``, its ``bench`` package imported from that path, not looked for on
+    ``sys.path`` (the tests, which import the same folder, may have imported it already); None when the checkout
+    has no ``bench/``."""
+    folder = checkout / "bench"
+    init = folder / "__init__.py"
+    if not init.is_file():
+        return None
+    if "bench" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("bench", init, submodule_search_locations=[str(folder)])
+        assert spec is not None and spec.loader is not None   # (a file location always has both)
+        package = importlib.util.module_from_spec(spec)
+        sys.modules["bench"] = package
+        spec.loader.exec_module(package)
+    return importlib.import_module("bench.rows")

@@ -6,7 +6,6 @@ sight), ``state`` (with its save/load), ``actions`` (typed records),
 ``rules`` (legal actions, apply),
 ``preview`` (helpers for the screen), ``notation``, ``game`` (the contract),
 ``search`` (what the search player needs); ``GAME_TYPE`` declares the game.
-``bench`` measures the package from above.
 """
 
 from lanterne.engines.game_type import GameType

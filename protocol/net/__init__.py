@@ -9,8 +9,7 @@
 * :mod:`.events`: what a peer tells its user about the table and the links;
 * :mod:`.peer`: :class:`~.peer.Peer`, one seat of a table of 2 to 16 carried
   over a full mesh of links, with resume after a dropped link or a crash,
-  and claims;
-* :mod:`.bench`, :mod:`.bench_tables`: the network rows of ``lanterne bench``.
+  and claims.
 
 Submodules are imported on use, so ``import lanterne.protocol.net`` stays cheap.
 """

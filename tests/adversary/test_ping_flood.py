@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.framing import PING, PONG, PREFACE, FrameDecoder, encode_frame
-from lanterne.protocol.net.bench import flood_pings
+from bench.net import flood_pings
 from lanterne.protocol.net.invite import ask, watch_request
 from lanterne.protocol.net.budgets import CLOSE_LINGER, PING_BURST, PING_RATE, SOCKET_BUFFER
 from lanterne.protocol.net.tcp import bound_port, serve

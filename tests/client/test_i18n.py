@@ -59,7 +59,7 @@ COVERED = (
     "client/widgets/status_line.py", "client/widgets/move_input.py", "client/widgets/text_panel.py",
     "client/widgets/scrolling.py", "client/screens/network.py", "client/screens/watch.py",
     "client/screens/lobby.py", "client/replay_model.py", "client/known_peers.py", "client/single.py",
-    "client/logs.py", "client/local_record.py", "client/local_play.py", "client/bench.py",
+    "client/logs.py", "client/local_record.py", "client/local_play.py", "bench/rows.py",
     "client/selfplay_report.py", "client/thinking.py",
 )
 """The files whose every text shown to a person is in the catalog. Left in English: the reasons the protocol
@@ -87,7 +87,7 @@ def catalog():
 
 def extracted(paths=None) -> dict:
     """(context, message id) -> where, as Babel extracts them from the sources (babel.cfg's map)."""
-    method_map = [("client/**.py", "python"), ("engines/**.py", "python")]
+    method_map = [("client/**.py", "python"), ("engines/**.py", "python"), ("bench/**.py", "python")]
     found = {}
     for filename, _lineno, message, _comments, context in extract_from_dir(
             ROOT, method_map=method_map, keywords=KEYWORDS, strip_comment_tags=True):
@@ -548,7 +548,7 @@ async def test_the_settings_screen_chooses_the_language_and_redraws_itself_in_it
 
 
 def test_the_bench_report_is_french_on_the_terminal_and_english_in_the_docs(capsys):
-    from lanterne.client import bench
+    from bench import rows as bench
     from lanterne.client.cli import main
 
     results = [bench.Result(bench.BENCHMARKS[0], 300.0, [300.0]), bench.Result(bench.BENCHMARKS[6], None, [], "n/a")]

@@ -29,7 +29,7 @@ import pytest
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import open_entry, read_log
 from tests.support.commands import REPO
-from tests.support.netns import Host, output, printed, wait_line
+from bench.netns import Host, output, printed, wait_line
 from tests.support.lan_tables import finish, log_path
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]

@@ -1,6 +1,6 @@
 """Whole Pagode games between two hosts in network namespaces: found by mDNS, played over TCP.
 
-Each test builds its own throw-away network (see netns.py): real kernels'
+Each test builds its own throw-away network (bench/netns.py): real kernels'
 TCP and multicast, real `lanterne host` / `lanterne join` processes, and at
 the end `lanterne verify` on both logs, which must be identical.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.commands import REPO
-from tests.support.netns import Host, output, printed, wait_line
+from bench.netns import Host, output, printed, wait_line
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 

@@ -14,7 +14,7 @@ import signal
 import pytest
 
 from tests.support.lan_tables import NAMES, assert_identical_and_verified, finish, host_cmd, join_cmd
-from tests.support.netns import printed, wait_line
+from bench.netns import printed, wait_line
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from tests.support.netns import TestNetwork, ip, wait_line
+from bench.netns import TestNetwork, ip, wait_line
 
 pytestmark = pytest.mark.netns
 
@@ -44,7 +44,7 @@ def test_zeroconf_in_one_namespace_sees_a_service_in_another(netns_network):
 
 
 def test_hosts_are_isolated_from_the_machine_and_cleaned_up(tmp_path):
-    from tests.support.netns import unavailable_reason
+    from bench.netns import unavailable_reason
 
     if unavailable_reason():
         pytest.skip(unavailable_reason())

@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from tests.support.netns import wait_line
+from bench.netns import wait_line
 from tests.support.lan_tables import assert_identical_and_verified, finish, host_cmd, join_cmd
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]

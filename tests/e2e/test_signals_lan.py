@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from tests.support.netns import Host, output, printed, wait_line
+from bench.netns import Host, output, printed, wait_line
 from tests.support.terminal import ALTERNATE_SCREEN_OFF, CURSOR_SHOWN, HOME_DRAWN, MOUSE_OFF, Terminal
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]

@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from lanterne.engines.bots.bench import search_move_seconds
+from bench.search import search_move_seconds
 from lanterne.engines.core import RulesError
 
 
@@ -51,7 +51,7 @@ def test_at_least_one_decision():
 
 
 def test_turns_are_runs_of_one_seat_and_the_bound_follows_from_them():
-    from lanterne.engines.bots.bench import games_per_second_needed, turns_per_random_game
+    from bench.search import games_per_second_needed, turns_per_random_game
 
     turns = turns_per_random_game("pueblo", 2, games=3)
     assert 2 <= turns < 1000

@@ -10,11 +10,14 @@ public defaults are never reached from here.
 from __future__ import annotations
 
 import socket
+from contextlib import ExitStack
 
 import pytest
 
+from bench.homes import Internet, internet_unavailable_reason
+from bench.netns import NetnsUnavailable
+from bench.online import start_server, stop_server
 from lanterne.protocol.net.online import code as online_code
-from lanterne.protocol.net.online.bench import start_server, stop_server
 from lanterne.protocol.net.online.servers import Servers, relay_host
 
 
@@ -65,3 +68,19 @@ def only_local_servers(monkeypatch):
         await start(self, kind, **fields)
 
     monkeypatch.setattr(online_code.Wormhole, "start", local_start)
+
+
+@pytest.fixture
+def internet(tmp_path):
+    """``make(homes, open_hosts)`` builds a :class:`bench.homes.Internet`; each is torn down after the test."""
+    reason = internet_unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    with ExitStack() as built:
+        def make(homes: int = 2, open_hosts: int = 0) -> Internet:
+            try:
+                return built.enter_context(Internet(tmp_path, homes, open_hosts))
+            except NetnsUnavailable as e:
+                pytest.skip(f"cannot build the namespaces here: {e}")
+
+        yield make

@@ -11,7 +11,7 @@ from lanterne.protocol import identity as ids
 from lanterne.protocol.net.invite import authenticate
 from lanterne.protocol.net.online import control
 from lanterne.protocol.net.online.code import OnlineError, accept, invite
-from lanterne.protocol.net.online.bench import start_server, stop_server
+from bench.online import start_server, stop_server
 from lanterne.protocol.net.online.servers import Servers
 from lanterne.protocol.net.handshake import HandshakeError
 from lanterne.protocol.net.transport import LinkClosed

@@ -1,5 +1,5 @@
 """Whole games by code across NAT, as a person runs them: `lanterne host GAME --invite` in one home,
-`lanterne join CODE` in the other; only the relay joins them (homes.py). Root: network namespaces."""
+`lanterne join CODE` in the other; only the relay joins them (bench/homes.py). Root: network namespaces."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import sys
 
 import pytest
 
-from tests.support.netns import output, wait_line
+from bench.netns import output, wait_line
 
-from .homes import internet  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.netns
 WAIT = 120.0

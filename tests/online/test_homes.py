@@ -1,7 +1,7 @@
 """Codes across NAT: two homes that cannot reach each other meet through the relay; an open host directly.
 
 Each side runs ``side.py`` (one side of a code) inside its namespace; the
-mailbox and the relay run on the public side (homes.py). Nothing here
+mailbox and the relay run on the public side (bench/homes.py). Nothing here
 touches an address outside the namespaces the test made.
 """
 
@@ -19,11 +19,10 @@ import pytest
 
 from lanterne.protocol.net.framing import PREFACE
 
-from tests.support.netns import output, wait_line
+from bench.netns import output, wait_line
 from tests.support.waiting import until_sync
 from tests.support.capture import streams_of
 
-from .homes import internet  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.netns
 SIDE = str(Path(__file__).with_name("side.py"))

@@ -14,7 +14,7 @@ import os
 import random
 
 from lanterne.engines.bots import RandomBot
-from lanterne.protocol.fuzz.inputs import mutate_bytes, random_value
+from fuzz.inputs import mutate_bytes, random_value
 from lanterne.protocol.log import FIRST_PREV, open_entry, seal
 from lanterne.protocol.memory import Pipe
 from lanterne.protocol.wire import ProtocolError, pack

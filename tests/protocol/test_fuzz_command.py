@@ -1,4 +1,4 @@
-"""``python -m lanterne.protocol.fuzz``: a short run finds no crash and no hang; a crash is reported with its input."""
+"""``python -m fuzz`` (the checkout's fuzz/): a short run finds no crash and no hang; a crash is reported with its input."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import io
 import subprocess
 import sys
 
-from lanterne.protocol import fuzz
-from lanterne.protocol.fuzz import targets
+import fuzz
+from fuzz import targets
+from tests.support.commands import REPO
 
 
 def test_a_short_run_has_no_crash_and_no_hang():
@@ -48,6 +49,6 @@ _REAL_PLAY = targets.play_game
 
 
 def test_the_command_line_prints_its_usage():
-    done = subprocess.run([sys.executable, "-m", "lanterne.protocol.fuzz", "--help"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "fuzz", "--help"], cwd=REPO, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0 and "--inputs" in done.stdout and "--seed" in done.stdout

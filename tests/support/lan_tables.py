@@ -1,4 +1,4 @@
-"""``lanterne host`` and ``lanterne join`` at one table across the hosts of a test network (netns.py)."""
+"""``lanterne host`` and ``lanterne join`` at one table across the hosts of a test network (bench/netns.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from tests.support.commands import lanterne
-from tests.support.netns import Host, output
+from bench.netns import Host, output
 
 FAST = ["--read-timeout", "3", "--claim-after", "300"]
 """Short link timeouts, and a claim time no test reaches unless it means to."""

@@ -1,6 +1,6 @@
 """The benchmark runs (its figure is reported, never asserted)."""
 
-from lanterne.protocol.fair import bench
+from bench import fair as bench
 
 
 def test_the_benchmark_deals_and_reports(capsys):

@@ -28,7 +28,7 @@ from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.framing import DATA, PREFACE, SEALED, FrameDecoder
 from tests.support.capture import streams_of
 from lanterne.protocol.wire import pack
-from tests.support.netns import unavailable_reason
+from bench.netns import unavailable_reason
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -184,7 +184,7 @@ async def test_peer_vanishing_mid_frame_closes_the_link():
 
 
 def test_the_move_round_trip_benchmark_runs():
-    from lanterne.protocol.net.bench import move_round_trip_ms
+    from bench.net import move_round_trip_ms
 
     assert 0 < move_round_trip_ms(moves=20) < 1000
 

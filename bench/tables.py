@@ -1,6 +1,6 @@
 """N-peer figures over a full mesh of Peers on 127.0.0.1.
 
-    .venv/bin/python -m lanterne.protocol.net.bench_tables [--rounds 3] [--moves 150]
+    .venv/bin/python -m bench.tables [--rounds 3] [--moves 150]
 
 * deal: a 4-peer Pandoria table, from the host's hello until the first
   seat's move: genesis, the first-player roll and the setup's table ops
@@ -31,8 +31,8 @@ from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.session import GameStarted, Moved
 
-from .peer import Peer, PeerOptions
-from .transport import LinkOptions
+from lanterne.protocol.net.peer import Peer, PeerOptions
+from lanterne.protocol.net.transport import LinkOptions
 
 LOCAL = "127.0.0.1"
 OPTIONS = PeerOptions(link=LinkOptions(read_timeout=20.0, keepalive=5.0, connect_timeout=3.0),

@@ -1,6 +1,6 @@
 """Network benchmarks between two network namespaces (needs root).
 
-    sudo .venv/bin/python -m tests.e2e.bench_net [--rounds 5] [--moves 500]
+    sudo .venv/bin/python -m bench.netns_lan [--rounds 5] [--moves 500]
 
 * discovery: (a) a joiner starts browsing while the host already
   advertises: seconds until the host is listed; (b) the host starts
@@ -24,7 +24,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from tests.support.netns import TestNetwork, output, unavailable_reason, wait_line
+from .netns import TestNetwork, output, unavailable_reason, wait_line
 
 ADVERTISE = textwrap.dedent("""
     import asyncio, sys, time

@@ -1,8 +1,9 @@
 """Every speed figure of docs/benchmarks.md, measured in one run.
 
 A benchmark is a function returning one number per repetition; we report the
-median of the repetitions, with its target and unit. A figure that cannot be
-measured here (no root for network namespaces, not a source checkout) raises
+median of the repetitions, with its target and unit. Each row's measurement is
+a function of a module beside this one. A figure that cannot be measured here
+(no root for network namespaces, a missing server package) raises
 :class:`BenchUnavailable` and its row says why; a figure whose measurement
 breaks says so too; either way the run goes on.
 """
@@ -10,11 +11,11 @@ breaks says so too; either way the run goes on.
 from __future__ import annotations
 
 import gc
+import importlib
+import importlib.util
 import statistics
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable
 
 from lanterne.client.i18n import C_, N_
@@ -22,6 +23,8 @@ from lanterne.client.local_play import HARD_MOVE_SECONDS
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import OpenTable, RulesError, play_out
 from lanterne.engines.registry import get_game
+
+from . import netns
 
 
 class BenchUnavailable(Exception):
@@ -108,12 +111,11 @@ def games_per_second(game_id: str, players: int, games: int, variant: str = "sta
 
 
 def _measure(module: str, attr: str, *args: Any, **kwargs: Any) -> Callable[[], float]:
-    """A measurement that lives with the code it measures, imported only when run."""
+    """A measurement of ``bench/<module>.py``, imported only when its row runs: ``--list`` and one row's run
+    load none of the others (the client's, textual's and the network's modules)."""
 
     def measure() -> float:
-        import importlib
-
-        return getattr(importlib.import_module(module), attr)(*args, **kwargs)
+        return getattr(importlib.import_module(f"{__package__}.{module}"), attr)(*args, **kwargs)
 
     return measure
 
@@ -139,34 +141,22 @@ def _shared(store: dict[str, Any], run: Callable[[], Any]) -> Any:
 
 
 def _netns_figures() -> dict[str, float]:
-    """The figures between two network namespaces, from one run of tests.e2e.bench_net."""
+    """The figures between two network namespaces, from one run of bench/netns_lan.py."""
     return _shared(_netns_run, lambda: _run_netns_bench())
 
 
 def _run_netns_bench() -> dict[str, float]:
-    return _netns_script("tests/e2e/bench_net.py", lambda bench_net: bench_net.figures(NETNS_ROUNDS, NETNS_MOVES))
+    return _between_namespaces(lambda: importlib.import_module(f"{__package__}.netns_lan").figures(NETNS_ROUNDS,
+                                                                                                   NETNS_MOVES))
 
 
-def _netns_script(path: str, run: Callable[[Any], Any]) -> Any:
-    """``run(module)``, the module at ``path`` of the source checkout this client runs from (the console script has
-    no path to it), between network namespaces: BenchUnavailable says what is missing (a checkout, root, ``ip``)."""
-    import importlib
-
-    root = Path(__file__).resolve().parents[1]
-    if not (root / path).is_file():
-        raise BenchUnavailable(f"needs a source checkout: no {path} in {root}")
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    try:
-        netns = importlib.import_module("tests.support.netns")
-        module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
-    except ImportError as e:
-        raise BenchUnavailable(f"cannot load {path}: {e}") from None
+def _between_namespaces(run: Callable[[], Any]) -> Any:
+    """``run()`` between network namespaces: BenchUnavailable says what is missing (root, ``ip``)."""
     reason = netns.unavailable_reason()
     if reason:
         raise BenchUnavailable(reason)
     try:
-        return run(module)
+        return run()
     except netns.NetnsUnavailable as e:
         raise BenchUnavailable(str(e)) from None
 
@@ -180,14 +170,12 @@ _online_netns_run: dict[str, Any] = {}
 
 
 def _run_online_bench() -> dict[str, float]:
-    """A code's link on a mailbox and a relay of our own on 127.0.0.1 (protocol/net/online/bench.py)."""
-    import importlib.util
-
+    """A code's link on a mailbox and a relay of our own on 127.0.0.1 (bench/online.py)."""
     for module in ("wormhole_mailbox_server", "wormhole_transit_relay"):
         if importlib.util.find_spec(module) is None:
             raise BenchUnavailable(f"needs {module} (pip install magic-wormhole-mailbox-server "
                                    "magic-wormhole-transit-relay)")
-    from lanterne.protocol.net.online.bench import figures
+    from bench.online import figures
 
     return figures()
 
@@ -197,9 +185,10 @@ def _online(key: str) -> Callable[[], float]:
 
 
 def _online_first_move() -> float:
-    """A game by code between two homes behind NAT (tests/online/bench_games.py)."""
+    """A game by code between two homes behind NAT (bench/netns_online.py)."""
     return _shared(_online_netns_run,
-                   lambda: _netns_script("tests/online/bench_games.py", lambda games: games.first_move_s()))
+                   lambda: _between_namespaces(lambda: importlib.import_module(f"{__package__}.netns_online")
+                                               .first_move_s()))
 
 
 def _search_move(game_id: str, level: str = "normal") -> Benchmark:
@@ -209,7 +198,7 @@ def _search_move(game_id: str, level: str = "normal") -> Benchmark:
             "hard": N_("{game}: search player's move, `hard` uncapped, 2 players vs greedy (CPU time, 15 moves)")}
     return Benchmark("search.move." + game_id if level == "normal" else f"search.{level}.{game_id}", what[level],
                      "s", "lower", HARD_MOVE_SECONDS if level == "hard" else 1.0,
-                     _measure("lanterne.engines.bots.bench", "median_search_move_s", game_id, level=level),
+                     _measure("search", "median_search_move_s", game_id, level=level),
                      repeat=1, game=get_game(game_id).name)
 
 
@@ -219,7 +208,7 @@ BENCHMARKS: list[Benchmark] = [
     Benchmark("pueblo.games4", N_("Pueblo: complete random 4-player games per second"), "games/s",
               "higher", 150, games_per_second("pueblo", 4, 100), per_repetition=True),
     Benchmark("pueblo.placements", N_("Pueblo: legal placements generated per second"), "placements/s",
-              "higher", 1e6, _measure("lanterne.engines.pueblo.bench", "placements_per_second")),
+              "higher", 1e6, _measure("pueblo", "placements_per_second")),
     Benchmark("pacal.games5", N_("Pacal's Rocket: complete random 5-player games per second"), "games/s",
               "higher", 20, games_per_second("pacal", 5, 20), per_repetition=True),
     Benchmark("pandoria.games2", N_("Pandoria: complete random 2-player games per second"), "games/s",
@@ -229,47 +218,47 @@ BENCHMARKS: list[Benchmark] = [
     *(_search_move(g) for g in ("pagode", "pueblo", "pacal", "pandoria")),
     Benchmark("search.move.pandoria4",
               N_("{game}: search player's move, `normal` uncapped, 4 players vs greedy (CPU time, 15 moves)"),
-              "s", "lower", 0.9, _measure("lanterne.engines.bots.bench", "median_search_move_s", "pandoria",
+              "s", "lower", 0.9, _measure("search", "median_search_move_s", "pandoria",
                                           players=4), repeat=1, game=get_game("pandoria").name),
     *(_search_move(g, "hard") for g in ("pagode", "pueblo", "pacal", "pandoria")),
     Benchmark("fair.deal55", N_("Dealing the 55-card Pagode deck for two peers (CPU)"), "ms",
-              "lower", 30, _measure("lanterne.protocol.fair.bench", "deal_pagode_ms")),
+              "lower", 30, _measure("fair", "deal_pagode_ms")),
     Benchmark("session.move", N_("Per-move overhead: a move made and received through both sessions (CPU)"), "ms",
-              "lower", 0.5, _measure("lanterne.protocol.bench", "move_overhead_ms")),
+              "lower", 0.5, _measure("session", "move_overhead_ms")),
     Benchmark("session.floor", N_("Per-move floor, same moves: Ed25519 sign + verify, a msgpack round trip, "
               "the engine's apply and digest on both peers (CPU)"), "ms",
-              "lower", 0.5, _measure("lanterne.protocol.bench", "move_floor_ms")),
+              "lower", 0.5, _measure("session", "move_floor_ms")),
     Benchmark("session.over_floor", N_("Per-move overhead over its floor, measured in the same run"), "x",
-              "lower", 2.0, _measure("lanterne.protocol.bench", "move_over_floor")),
+              "lower", 2.0, _measure("session", "move_over_floor")),
     Benchmark("session.verify", N_("Verifying a whole Pagode log"), "ms",
-              "lower", 100, _measure("lanterne.protocol.bench", "verify_log_ms")),
+              "lower", 100, _measure("session", "verify_log_ms")),
     Benchmark("net.listed", N_("LAN: a starting peer lists one already advertising (127.0.0.1)"), "s",
-              "lower", 2.0, _measure("lanterne.protocol.net.bench", "listed_after_start_s")),
+              "lower", 2.0, _measure("net", "listed_after_start_s")),
     Benchmark("net.move_rtt", N_("LAN: signed move round trip over TCP (127.0.0.1)"), "ms",
-              "lower", 5.0, _measure("lanterne.protocol.net.bench", "move_round_trip_ms")),
+              "lower", 5.0, _measure("net", "move_round_trip_ms")),
     Benchmark("net.handshake", N_("LAN: Noise XX handshake of one link, both sides (CPU)"), "ms",
-              "lower", 5.0, _measure("lanterne.protocol.net.bench", "handshake_cpu_ms")),
+              "lower", 5.0, _measure("net", "handshake_cpu_ms")),
     Benchmark("net.move_crypto", N_("LAN: per-move cost of the link's encryption (seal + open of its record, "
               "over the plaintext path)"), "ms", "lower", 0.3,
-              _measure("lanterne.protocol.net.bench", "move_encryption_overhead_ms")),
+              _measure("net", "move_encryption_overhead_ms")),
     Benchmark("net.deal55", N_("LAN: a 2-peer Pagode game from the hello to the first move (55-card shuffle and "
               "deal) over one encrypted link, CPU of both peers"), "ms",
-              "lower", 30.0, _measure("lanterne.protocol.net.bench", "pagode_deal_over_link_ms")),
+              "lower", 30.0, _measure("net", "pagode_deal_over_link_ms")),
     Benchmark("net.ping_flood_rss", N_("LAN: RSS of a host above idle under a PING flood (4 addresses, 400 "
               "connections that never read)"), "MiB", "lower", 32.0,
-              _measure("lanterne.protocol.net.bench", "ping_flood_rss_mib"), repeat=1),
+              _measure("net", "ping_flood_rss_mib"), repeat=1),
     Benchmark("net.slot_flood_rss", N_("LAN: RSS of a host above idle under a slot flood (48 connections "
               "that never prove a key, 6 s)"), "MiB", "lower", 32.0,
-              _measure("lanterne.protocol.net.bench", "slot_flood_rss_mib"), repeat=1),
+              _measure("net", "slot_flood_rss_mib"), repeat=1),
     Benchmark("net.back_in", N_("LAN: a seated player's link drops during a slot flood, until it is linked "
               "again (reconnect interval 0.5 s)"), "s", "lower", 1.0,
-              _measure("lanterne.protocol.net.bench", "back_in_during_slot_flood_s"), repeat=1),
+              _measure("net", "back_in_during_slot_flood_s"), repeat=1),
     Benchmark("table.deal4", N_("Pandoria, 4 peers in one process: host's hello to the first move "
               "(deck and tile stack shuffled and dealt by all)"), "s",
-              "lower", 2.0, _measure("lanterne.protocol.net.bench_tables", "deal4_s")),
+              "lower", 2.0, _measure("tables", "deal4_s")),
     Benchmark("table.move5", N_("Pacal's Rocket, 5 peers in one process: a move until all 4 others accepted it "
               "(median of 150 moves)"), "ms",
-              "lower", 50.0, _measure("lanterne.protocol.net.bench_tables", "move5_ms"), repeat=1),
+              "lower", 50.0, _measure("tables", "move5_ms"), repeat=1),
     Benchmark("netns.listed_joiner", N_("Namespaces: host already advertising, until a starting joiner lists it "
               "(needs root)"), "s", "lower", 2.0, _netns("listed_after_joiner_start_s_median"), repeat=1),
     Benchmark("netns.listed_host", N_("Namespaces: host starts advertising (mDNS probing included) until listed "
@@ -288,15 +277,15 @@ BENCHMARKS: list[Benchmark] = [
               "two homes behind NAT, through the relay (needs root)"), "s", "lower", 10.0, _online_first_move,
               repeat=1),
     Benchmark("tui.start", N_("App start to home screen"), "s",
-              "lower", 1.0, _measure("lanterne.client.perf", "start_to_home_s")),
+              "lower", 1.0, _measure("tui", "start_to_home_s")),
     Benchmark("tui.start.cpu", N_("App start to home screen, CPU time (load-independent)"), "s",
-              "lower", 1.0, _measure("lanterne.client.perf", "start_to_home_cpu_s")),
+              "lower", 1.0, _measure("tui", "start_to_home_cpu_s")),
     Benchmark("tui.redraw", N_("Board redraw after a move (Pagode)"), "ms",
-              "lower", 50, _measure("lanterne.client.perf", "board_redraw_ms")),
+              "lower", 50, _measure("tui", "board_redraw_ms")),
     Benchmark("tui.pause", N_("Longest screen pause (key to redraw) while the computer thinks at ismcts:hard"),
-              "ms", "lower", 50, _measure("lanterne.client.perf", "pause_while_thinking_ms")),
+              "ms", "lower", 50, _measure("tui", "pause_while_thinking_ms")),
     Benchmark("tui.key", N_("Longest screen pause (key to redraw) with nobody thinking (Pacal, 120x40)"),
-              "ms", "lower", 50, _measure("lanterne.client.perf", "pause_idle_ms")),
+              "ms", "lower", 50, _measure("tui", "pause_idle_ms")),
 ]
 
 

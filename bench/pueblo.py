@@ -1,7 +1,7 @@
 """Pueblo speed figures: legal placements generated per second, random 4-player games per second.
 
-Run: ``.venv/bin/python -m lanterne.engines.pueblo.bench`` (prints both figures, median of 3 runs).
-Each function returns one figure, so ``client/bench.py`` can register it.
+Run: ``.venv/bin/python -m bench.pueblo`` (prints both figures, median of 3 runs).
+Each function returns one figure, so ``bench/rows.py`` can register it.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import time
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import OpenTable, play_out
 
-from . import GAME
-from .state import PLACE
+from lanterne.engines.pueblo import GAME
+from lanterne.engines.pueblo.state import PLACE
 
 
 def _positions(count: int = 40) -> list:

@@ -280,7 +280,7 @@ async def _saving_presses(presses: int, seed: int, folder: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m lanterne.client.perf saving [RUNS] [WRITERS]``: the local-move write measured both ways."""
+    """``python -m bench.tui saving [RUNS] [WRITERS]``: the local-move write measured both ways."""
     import json
     import sys
 
@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> None:
 
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] != "saving":
-        raise SystemExit("usage: python -m lanterne.client.perf saving [RUNS] [DISK_WRITERS]")
+        raise SystemExit("usage: python -m bench.tui saving [RUNS] [DISK_WRITERS]")
     runs = int(args[1]) if len(args) > 1 else 3
     writers = int(args[2]) if len(args) > 2 else DISK_WRITERS
     for on_loop in (True, False):

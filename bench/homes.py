@@ -12,9 +12,9 @@ and what answers it, nothing else; no router knows a route to another home,
 so neither home can reach the other: only the relay joins them. Addresses
 exist only inside these namespaces (198.51.100.0/24 is documentation's
 TEST-NET-2); nothing touches the machine's own interfaces. It is a
-:class:`tests.support.netns.TestNetwork` of another shape (the same naming,
+`bench/netns.py:TestNetwork` of another shape (the same naming,
 clean-up and stale-namespace removal); each host is a
-:class:`tests.support.netns.Host` (``popen``, ``python``; ``link_down`` pulls the
+`bench/netns.py:Host` (``popen``, ``python``; ``link_down`` pulls the
 router's public cable).
 """
 
@@ -23,13 +23,9 @@ from __future__ import annotations
 import re
 import shutil
 import sys
-from contextlib import ExitStack
 from pathlib import Path
 
-import pytest
-
-from tests.support.netns import (Host, NetnsUnavailable, TestNetwork, ip, remove_stale_namespaces, unavailable_reason,
-                             wait_line)
+from .netns import Host, TestNetwork, ip, remove_stale_namespaces, unavailable_reason, wait_line
 
 PUBLIC = "198.51.100.1"
 START_WAIT = 60.0
@@ -117,17 +113,6 @@ class Internet(TestNetwork):
         return f"ws://{PUBLIC}:{ports[0]}/v1", f"tcp:{PUBLIC}:{ports[1]}"
 
 
-@pytest.fixture
-def internet(tmp_path):
-    """``make(homes, open_hosts)`` builds an :class:`Internet`; each is torn down after the test."""
-    reason = unavailable_reason() or (None if shutil.which("iptables") else "iptables is missing (apt install iptables)")
-    if reason:
-        pytest.skip(reason)
-    with ExitStack() as built:
-        def make(homes: int = 2, open_hosts: int = 0) -> Internet:
-            try:
-                return built.enter_context(Internet(tmp_path, homes, open_hosts))
-            except NetnsUnavailable as e:
-                pytest.skip(f"cannot build the namespaces here: {e}")
-
-        yield make
+def internet_unavailable_reason() -> str | None:
+    """Why an :class:`Internet` cannot be built here (namespaces, or its routers' ``iptables``), or None."""
+    return unavailable_reason() or (None if shutil.which("iptables") else "iptables is missing (apt install iptables)")

@@ -1,4 +1,4 @@
-"""Fuzzing anyone can run: ``python -m lanterne.protocol.fuzz --inputs N [--seed S]``.
+"""Fuzzing anyone can run: ``python -m fuzz --inputs N [--seed S]``.
 
 The inputs are built in :mod:`.inputs` (real games, mutations), fed in :mod:`.targets`; this module runs them.
 
@@ -148,7 +148,7 @@ def run(inputs: int, seed: int = 1, quick: bool = False, out=None) -> Result:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lanterne.protocol.fuzz", description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="python -m fuzz", description=__doc__.split("\n\n")[0],
                                      epilog="exit status: 0 no crash and no hang, 1 otherwise")
     parser.add_argument("--inputs", type=int, default=10_000, help="how many hostile inputs (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games and the mutations (default 1)")

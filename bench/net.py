@@ -1,7 +1,7 @@
 """Network figures on 127.0.0.1, for ``lanterne bench`` (no root needed).
 
 The same figures between two network namespaces (a real veth link, real
-multicast) come from ``sudo .venv/bin/python -m tests.e2e.bench_net``.
+multicast) come from ``sudo .venv/bin/python -m bench.netns_lan``.
 
 * :func:`listed_after_start_s`: a peer starts browsing while another
   already advertises; seconds until it is listed (median of 3).
@@ -20,7 +20,7 @@ multicast) come from ``sudo .venv/bin/python -m tests.e2e.bench_net``.
   55-card shuffle and the deal by the fair table), both sessions in one
   process talking over one encrypted TCP link on 127.0.0.1: CPU time of
   the process (both peers, the link's work included), median of 5;
-  ``python -m lanterne.protocol.net.bench`` also measures it over a plaintext link,
+  ``python -m bench.net`` also measures it over a plaintext link,
   for what the encryption adds.
 """
 

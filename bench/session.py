@@ -14,7 +14,7 @@
   verify`` does: signatures, chain, every seat's moves, digests and fair
   messages against its revealed seed, the audit), median of 5 runs.
 
-Run ``python -m lanterne.protocol.bench`` for both figures.
+Run ``python -m bench.session`` for both figures.
 """
 
 from __future__ import annotations

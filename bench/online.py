@@ -1,6 +1,6 @@
 """How a code's link behaves on this machine: its times, and how long the event loop ever waits meanwhile.
 
-``python -m lanterne.protocol.net.online.bench`` starts a mailbox and a
+``python -m bench.online`` starts a mailbox and a
 transit relay of its own on 127.0.0.1 (:func:`local_servers`; the tests use
 the same), links two sides by a code in this process, and prints:
 
@@ -31,9 +31,9 @@ from typing import Iterator
 
 from lanterne.protocol import identity as ids
 
-from ..invite import authenticate
-from .code import accept, invite
-from .servers import Servers
+from lanterne.protocol.net.invite import authenticate
+from lanterne.protocol.net.online.code import accept, invite
+from lanterne.protocol.net.online.servers import Servers
 
 STARTED = re.compile(r"starting on (\d+)")
 

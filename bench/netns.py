@@ -6,10 +6,11 @@ one switch: a bridge in its own namespace, one veth per host, addresses in
 (mDNS needs it). Nothing touches the machine's own interfaces, so tests can
 let zeroconf loose on a real multicast link without bothering anybody.
 
-``netns_network`` (a pytest fixture factory) skips with a clear reason when
-the test is not root or ``ip`` is missing, and always deletes every
-namespace it made, also when the test fails; processes started with
-``host.popen`` are killed first.
+A network deletes every namespace it made when it is left, also after a
+failure; processes started with ``host.popen`` are killed first. The
+namespace rows of ``lanterne bench`` build them, and so do the tests (their
+fixture ``netns_network``, in tests/e2e/conftest.py, skips with the reason
+of :func:`unavailable_reason` when they cannot be made).
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-
-from tests.support.commands import REPO
+REPO = Path(__file__).resolve().parents[1]
+"""The checkout: hosts run its ``python -m lanterne``, its sources first on their path."""
 
 PYTHON = sys.executable
 _counter = itertools.count(1)
@@ -196,30 +196,6 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-@pytest.fixture
-def netns_network(tmp_path):
-    """``make(count)`` builds a test network; every network is torn down after the test."""
-    reason = unavailable_reason()
-    if reason:
-        pytest.skip(reason)
-    networks: list[TestNetwork] = []
-
-    def make(count: int = 2) -> TestNetwork:
-        net = TestNetwork(count, tmp_path)
-        try:
-            net.__enter__()
-        except NetnsUnavailable as e:
-            pytest.skip(f"cannot create network namespaces here: {e}")
-        networks.append(net)
-        return net
-
-    try:
-        yield make
-    finally:
-        for net in networks:
-            net.cleanup()
 
 
 class _Reader:

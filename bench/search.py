@@ -3,7 +3,7 @@
 The app promises a computer move within 1 s. This measures the search
 player at a level (``normal`` by default, by iterations, with NO time cap,
 so the figure says what the cap would have to cut) in 2-player games
-against greedy, seats and seeds as in :mod:`engines.bots.arena`: match
+against greedy, seats and seeds as in ``engines/bots/arena.py``: match
 ``index`` seats the search player in ``index % 2``, so successive matches
 swap seats.
 
@@ -13,8 +13,8 @@ machine makes the wall clock longer, not the CPU time, so the figure stays
 comparable between runs. Positions depend on the seed alone: the same call
 times the same moves.
 
-    .venv/bin/python -m lanterne.engines.bots.bench [GAME ...]           # time moves
-    .venv/bin/python -m lanterne.engines.bots.bench --throughput [GAME ...]  # the games/s a 1 s move needs
+    .venv/bin/python -m bench.search [GAME ...]           # time moves
+    .venv/bin/python -m bench.search --throughput [GAME ...]  # the games/s a 1 s move needs
 
 The second form derives the random-games-per-second targets of
 docs/benchmarks.md: :func:`turns_per_random_game` and :func:`games_per_second_needed`.

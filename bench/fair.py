@@ -1,6 +1,6 @@
 """Benchmark: deal the 55-card Pagode deck between two peers on fair tables.
 
-Run ``python -m lanterne.protocol.fair.bench`` (or ``lanterne bench --only fair``). It measures the CPU time (both peers
+Run ``python -m bench.fair`` (or ``lanterne bench --only fair``). It measures the CPU time (both peers
 together, in one process, messages through msgpack) of the shuffle passes,
 the rekey and dealing 2 face-down cards to each seat, and splits it per seat.
 The target is 30 ms of CPU or less.
@@ -14,8 +14,8 @@ import time
 
 from lanterne.engines.core import DEAL, SHUFFLE, TableOp
 
-from .driver import LocalTables
-from .table import FairTable
+from lanterne.protocol.fair.driver import LocalTables
+from lanterne.protocol.fair.table import FairTable
 
 DECK = 55
 

@@ -1,4 +1,4 @@
-"""``python -m lanterne.protocol.fuzz``."""
+"""``python -m fuzz``."""
 
 import sys
 

@@ -1,4 +1,4 @@
-"""A game by code between two homes behind NAT, timed (needs root): ``python -m tests.online.bench_games``.
+"""A game by code between two homes behind NAT, timed (needs root): ``python -m bench.netns_online``.
 
 `lanterne host pagode --invite` in one home, `lanterne join CODE` in the other (homes.py: the mailbox and
 the relay on the public side, neither home reachable from the other); the figure is the seconds from the
@@ -14,9 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.support.netns import wait_line
-
 from .homes import Internet
+from .netns import wait_line
 
 WAIT = 120.0
 
