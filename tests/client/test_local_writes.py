@@ -2,7 +2,7 @@
 
 The entries go to one writer thread per game (client/local_record.py, LogQueue), in order; closing
 the game, reading its log path, or the interpreter's exit waits for them. No timing here (the
-figures are in docs/benchmarks.md, `python -m lanterne.client.perf saving`): a disk that does not answer
+figures are in docs/benchmarks.md, `python -m bench.tui saving`): a disk that does not answer
 is a write held on an Event.
 """
 
