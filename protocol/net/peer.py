@@ -41,7 +41,7 @@ from .online.code import Connected
 from .seating import TABLE_CLOSED, Accept, HostTable, JoinAt, TableSeating
 from .tablechat import ChatRelay
 from .turns import Turns
-from .tcp import bound_port, serve
+from .tcp import Listener, bound_port, serve
 from .transport import Link
 from .watchers import SpectatorServer, advertise_running
 
@@ -396,12 +396,16 @@ class Peer:
             if self.computers.tasks:
                 await asyncio.wait(self.computers.tasks, timeout=self.options.linger)
         finally:
-            server.close()
+            server.close()      # no new connection, and the ones not yet links are dropped
             for task in list(self._tasks):
                 task.cancel()
             reason = self._closing_reason()
             for link in list(self.links.values()) + self.seating.waiting_links:
                 await link.close(reason)
+            for link in list(self.door.served):     # strangers before their proof, spectators, askers, codes'
+                link.drop(reason)
+            server.drop_links(reason)
+            await server.wait_closed()
             if self.discovery is not None:
                 await self.discovery.close()
             self.files.close()
@@ -419,7 +423,7 @@ class Peer:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.Server:
+    async def _listen(self, interfaces: Sequence[str], port: int) -> Listener:
         """Serve on ``port``, or on any free port (said) if that one is busy: a restart keeps its table."""
         try:
             return await serve(self._on_connection, list(interfaces), port, self.options.link, clock=self.clock,
@@ -448,7 +452,9 @@ class Peer:
 
     def admit(self, link: Link, key: bytes) -> None:
         """Serve a code's link as if it had come to our server; its peer must prove the key the code proved."""
-        self._spawn(host_connection(link, self.me, self.name, self._decide, self._accepted, expect=key))
+        self.door.served.add(link)      # (counted as served, and dropped once served or when we stop)
+        task = self._spawn(host_connection(link, self.me, self.name, self._decide, self._accepted, expect=key))
+        task.add_done_callback(lambda _: (self.door.served.discard(link), link.drop(self._closing_reason())))
 
     async def _decide(self, req: Request) -> Answer:
         """Our answer to a proven peer: a spectator's watch, a member's resume, a joiner's join."""

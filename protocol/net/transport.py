@@ -77,7 +77,8 @@ class Link:
     """One framed TCP connection. Make one with :func:`connect` or :func:`serve`."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 options: LinkOptions = LinkOptions(), initiator: bool = False, clock: Clock = MONOTONIC):
+                 options: LinkOptions = LinkOptions(), initiator: bool = False, clock: Clock = MONOTONIC,
+                 admission: Admission | None = None):
         self.options = options
         self.clock = clock
         """What the read timeout, the keep-alive, a stalled write and the deadline before the proof are timed by."""
@@ -118,7 +119,7 @@ class Link:
         """Set by :meth:`secure` (and at close): a record that came first waits for it."""
         self._sealed_seen = False
         """A record came: from then on a plaintext frame is an injection."""
-        self._admission: Admission | None = None
+        self._admission = admission
         """The listener's slots before the proof (this link holds one until it proves itself or closes)."""
         self.on_chat: Callable[[bytes], None] | None = None
         """Gets each CHAT payload that came in a record (:mod:`.chat`), on the reader task; None: chat is dropped.
@@ -474,6 +475,14 @@ class Link:
 
     async def _drop_later(self) -> None:
         await self.clock.sleep(CLOSE_LINGER)
+        self._drop()
+
+    def drop(self, reason: str) -> None:
+        """Tell the peer why if that fits in what it may be sent, and drop the connection now (a closed link
+        that still lingers over what it could not send too)."""
+        if not self.closed:
+            self._send_close_nowait(reason)
+            self._shutdown(reason, abort=True)
         self._drop()
 
     async def close(self, reason: str = "closed by us") -> None:
