@@ -1,11 +1,9 @@
 """A network peer: one seat of one game, carried over a full mesh of links (2 to MAX_SEATS seats).
 
-This is where the sans-IO :class:`protocol.session.Session` meets sockets;
-a two-player game is simply a table of two. :class:`Peer` is the front
-door and owns small parts, each handed a narrow context, never the peer
-(docs/architecture.md lists them); every timing decision is made on the
-one clock it is given. How a table forms, why a full mesh, resume and
-claims: docs/network.md.
+Where the sans-IO :class:`protocol.session.Session` meets sockets. :class:`Peer`
+is the front door and owns small parts, each handed a narrow context, never
+the peer (docs/architecture.md lists them); every timing decision is made on
+the one clock it is given. How a table forms, resume, claims: docs/network.md.
 """
 
 from __future__ import annotations
@@ -402,9 +400,7 @@ class Peer:
             reason = self._closing_reason()
             for link in list(self.links.values()) + self.seating.waiting_links:
                 await link.close(reason)
-            for link in list(self.door.served):     # strangers before their proof, spectators, askers, codes'
-                link.drop(reason)
-            server.drop_links(reason)
+            server.drop_links(reason)   # strangers before their proof, spectators, askers, a code's links
             await server.wait_closed()
             if self.discovery is not None:
                 await self.discovery.close()
@@ -429,21 +425,19 @@ class Peer:
             return await serve(self._on_connection, list(interfaces), port, self.options.link, clock=self.clock,
                                admission=self.door)
         except OSError as e:
-            if port:
-                self._emit(Note(f"port {port} is busy ({e.strerror}); listening on another"))
-                return await serve(self._on_connection, list(interfaces), 0, self.options.link, clock=self.clock,
-                                   admission=self.door)
-            raise
+            if not port:
+                raise
+            self._emit(Note(f"port {port} is busy ({e.strerror}); listening on another"))
+        return await self._listen(interfaces, 0)
 
     async def _linger(self, session: Session) -> None:
-        """After our end: until every other seat and every spectator we serve has the end (a goodbye on its
-        link), or ``linger`` seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
+        """After our end: until every other seat and spectator has the end (a goodbye on its link), or ``linger``
+        seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
         deadline = self.clock() + self.options.linger
         while self.clock() < deadline:
             if (self.leaving == LEFT_RESIGNED or all(s.key in self.links.finished for s in self.mesh.others())) \
                     and self.links.drained(len(session.chain)) and self.watchers.idle:
-                return      # (a player who resigned waits only until the others have all it wrote; every
-                            # spectator we serve leaves once it has the end)
+                return      # (one who resigned waits only until the others have all it wrote)
             await nap(self.clock, deadline - self.clock(), poll=0.05)
 
     # ------------------------------------------------------------ one link
@@ -491,7 +485,6 @@ class Peer:
         self._report(session.receive(entry, sender=sender))
         self.turns.tick(session)
 
-    # ------------------------------------------------------------ claims
     def cut_off(self, absent: int) -> bool:
         """Whether we are linked with none of the seats but ``absent`` and ourselves (when the table has any)."""
         return self.presence.cut_off(self.keys(), absent, self.links.linked_keys())
@@ -499,7 +492,7 @@ class Peer:
     def scores_so_far(self) -> list[int] | None:
         """The public scores of the position reached (what an ended game is worth), if the game has started."""
         scores = self.session.scores_so_far() if self.session is not None else None
-        return list(scores) if scores is not None else None
+        return None if scores is None else list(scores)
 
 
 __all__ = ["Declined", "GOODBYE", "GameFiles", "LEFT_PAUSED", "LEFT_RESIGNED", "Peer", "PeerOptions", "ResumeError",

@@ -145,10 +145,11 @@ class Listener:
                 task.cancel()
 
     def drop_links(self, reason: str) -> None:
-        """Drop every link still served, told ``reason`` if it has room for it; their handlers are cancelled."""
-        for task, accepted in list(self._accepted.items()):
-            if accepted.link is not None:
-                accepted.link.drop(reason)
+        """Drop every link still served on this account (``admission.served``: ours, and any other a peer
+        serves on it), told ``reason`` if it has room for it; our handlers are cancelled."""
+        for link in list(self.admission.served):
+            link.drop(reason)
+        for task in list(self._accepted):
             task.cancel()
 
     async def wait_closed(self) -> None:
