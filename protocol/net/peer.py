@@ -65,8 +65,6 @@ class Peer:
         """Gets the session's events (Moved, TableSet, GameOver, Aborted...) for a UI."""
         self.on_peer_event: Callable[[PeerEvent], None] | None = None
         """Gets the table's and the links' events (:mod:`.events`) for a UI."""
-        self.leaving: str | None = None
-        """Why our links close when we stop before the end (:data:`LEFT_PAUSED`, :data:`LEFT_RESIGNED`)."""
         self._done = asyncio.Event()
         self._tasks: set[asyncio.Task] = set()
         self.links = LinkSet()
@@ -181,7 +179,6 @@ class Peer:
         peer.mesh.save()
         return peer
 
-    # ------------------------------------------------------------ facts
     @property
     def table_id(self) -> bytes:
         return self.files.table_id
@@ -239,7 +236,6 @@ class Peer:
     def linked(self, key: bytes) -> bool:
         return self.links.linked(key)
 
-    # ------------------------------------------------------------ computer seats
     def add_computer(self, player: Player, say: Say | None = None) -> Computer:
         """A seat for a computer player this host runs: a peer of its own (own key, log and links, the key kept
         owner-only under ``computers/`` for :meth:`resume_computers`), named ``[computer] <host name> <n>``."""
@@ -271,8 +267,8 @@ class Peer:
 
     def pause(self) -> None:
         """The player leaves on purpose and will come back: when this peer stops, its links say so."""
-        if self.leaving is None:
-            self.leaving = LEFT_PAUSED
+        if self.links.leaving is None:
+            self.links.leaving = LEFT_PAUSED
 
     def resign(self, reason: str = "left the table: resigned") -> None:
         """The player gives up for good. On a table whose policy gives a gone seat to a computer, during play:
@@ -283,7 +279,7 @@ class Peer:
             return
         if session.on_gone == ON_GONE_COMPUTER and session.phase == Phase.PLAY and not session.over \
                 and any(s.key != self.me.public for s in self.seats):
-            self.leaving = LEFT_RESIGNED
+            self.links.leaving = LEFT_RESIGNED
             self.files.update(over=True, resigned=True)     # nothing to resume: the seat is the others' to give
             self._done.set()
             return
@@ -408,10 +404,10 @@ class Peer:
         return self.session
 
     def _closing_reason(self) -> str:
-        """What our links say as we stop: the end, a table that never filled, or why we leave before the end."""
+        """What our links say as we stop: the end, a table that never filled, or why we leave early."""
         if self.session is None:
-            return TABLE_CLOSED if self.is_host else self.leaving or "leaving"
-        return GOODBYE if self.session.over else self.leaving or "leaving"
+            return TABLE_CLOSED if self.is_host else self.links.leaving or "leaving"
+        return GOODBYE if self.session.over else self.links.leaving or "leaving"
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
@@ -433,22 +429,27 @@ class Peer:
     async def _linger(self, session: Session) -> None:
         """After our end: until every other seat and spectator has the end (a goodbye on its link), or ``linger``
         seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
-        deadline = self.clock() + self.options.linger
-        while self.clock() < deadline:
-            if (self.leaving == LEFT_RESIGNED or all(s.key in self.links.finished for s in self.mesh.others())) \
-                    and self.links.drained(len(session.chain)) and self.watchers.idle:
-                return      # (one who resigned waits only until the others have all it wrote)
+        deadline, links = self.clock() + self.options.linger, self.links
+        while self.clock() < deadline:      # (one who resigned waits only until the others have all it wrote)
+            if (links.leaving == LEFT_RESIGNED or all(s.key in links.finished for s in self.mesh.others())) \
+                    and links.drained(len(session.chain)) and self.watchers.idle:
+                return
             await nap(self.clock, deadline - self.clock(), poll=0.05)
 
-    # ------------------------------------------------------------ one link
     async def _on_connection(self, link: Link) -> None:
         await host_connection(link, self.me, self.name, self._decide, self._accepted)
 
     def admit(self, link: Link, key: bytes) -> None:
         """Serve a code's link as if it had come to our server; its peer must prove the key the code proved."""
-        self.door.served.add(link)      # (counted as served, and dropped once served or when we stop)
-        task = self._spawn(host_connection(link, self.me, self.name, self._decide, self._accepted, expect=key))
-        task.add_done_callback(lambda _: (self.door.served.discard(link), link.drop(self._closing_reason())))
+        self.door.served.add(link)      # (counted as served, dropped once served or when we stop)
+        self._spawn(self._serve(link, key))
+
+    async def _serve(self, link: Link, key: bytes) -> None:
+        try:
+            await host_connection(link, self.me, self.name, self._decide, self._accepted, expect=key)
+        finally:
+            self.door.served.discard(link)
+            link.drop(self._closing_reason())
 
     async def _decide(self, req: Request) -> Answer:
         """Our answer to a proven peer: a spectator's watch, a member's resume, a joiner's join."""

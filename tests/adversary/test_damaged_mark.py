@@ -19,8 +19,10 @@ from lanterne.protocol.net.files import GameFiles, read_signed
 from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.session import GameOver
 
-from .harness import FAST, IDS, LOCAL, NAMES, Seen, Table, assert_no_honest_seat_named, lanterne_verify, until
-from .test_lost_log import GUEST, cut_after_last_move_but, signed_twice
+from .harness import (FAST, IDS, LOCAL, NAMES, Seen, Table, assert_no_honest_seat_named, cut_after_last_move_but,
+                      lanterne_verify, signed_twice, until)
+
+GUEST = 1
 
 DAMAGE = {"truncated": lambda mark: mark[:5], "garbage": lambda mark: mark + b"\xff garbage"}
 
