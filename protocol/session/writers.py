@@ -73,8 +73,10 @@ class LiveWriter:
         return self.damaged or len(s.chain) < self.signed
 
     def learn(self, entry: Entry) -> None:
-        """Our own entry for a place we hold, sent back by another seat; :meth:`write` takes it."""
-        self.learned.append(entry)
+        """Our own entry for a place we hold, sent back by another seat; :meth:`write` takes it (one per place:
+        a seat that sends it again and again makes us hold no more)."""
+        if all(known.seq != entry.seq for known in self.learned):
+            self.learned.append(entry)
 
     def wait(self, s: Chained, now: float, linked: bool, timeout: float | None) -> bool:
         """Time passes while we hold: True once every other seat was ``linked`` for ``timeout`` seconds with
