@@ -289,7 +289,6 @@ class Peer:
         """:meth:`play` for callers that await (IllegalAction: one line)."""
         self.play(action)
 
-    # ------------------------------------------------------------ reporting
     def _set(self) -> Session:
         """The session of a table that is set (IllegalAction, one line, before)."""
         if self.session is None:
@@ -393,10 +392,11 @@ class Peer:
             server.close()      # no new connection, and the ones not yet links are dropped
             for task in list(self._tasks):
                 task.cancel()
-            reason = self._closing_reason()
-            for link in list(self.links.values()) + self.seating.waiting_links:
-                await link.close(reason)
-            server.drop_links(reason)   # strangers before their proof, spectators, askers, a code's links
+            reason, seated = self._closing_reason(), [*self.links.values(), *self.seating.waiting_links]
+            try:    # the seats' links with their reason, then every other one we serve dropped (strangers...)
+                await asyncio.gather(*(link.close(reason) for link in seated))
+            finally:
+                server.drop_links(reason)
             await server.wait_closed()
             if self.discovery is not None:
                 await self.discovery.close()
