@@ -167,12 +167,13 @@ class Listener:
 
 
 async def listening(hosts: str | Sequence[str], port: int) -> list[socket.socket]:
-    """Sockets listening on ``port`` at each of ``hosts`` (port 0: any free port), with the accepted
-    connections' kernel buffers set (an accepted connection takes them from its listener)."""
+    """Sockets listening on ``port`` at each of ``hosts`` (port 0: a free port, the same at every host once the
+    first has one), with the accepted connections' kernel buffers set (each takes them from its listener)."""
     loop = asyncio.get_running_loop()
     sockets: list[socket.socket] = []
     try:
         for host in [hosts] if isinstance(hosts, str) else hosts:
+            port = port or (sockets[0].getsockname()[1] if sockets else 0)
             infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
             for family, kind, proto, _, address in dict.fromkeys(infos):
                 sock = socket.socket(family, kind, proto)
