@@ -94,7 +94,7 @@ class Listener:
                 return
             conn.setblocking(False)
             accepted = Accepted(conn)
-            task = self._loop.create_task(self._serve(accepted), name=f"accepted {conn.getpeername()}")
+            task = self._loop.create_task(self._serve(accepted), name="accepted connection")
             self._accepted[task] = accepted
             task.add_done_callback(self._ended)
 
@@ -108,11 +108,17 @@ class Listener:
         if accepted.link is not None:
             self.admission.served.discard(accepted.link)
         accepted.drop()
+        if not task.cancelled() and task.exception() is not None:     # a handler's bug: said, as asyncio does
+            self._loop.call_exception_handler({"message": "a connection's handler failed",
+                                               "exception": task.exception(), "task": task})
 
     async def _serve(self, accepted: Accepted) -> None:
         reader = asyncio.StreamReader(limit=READ_LIMIT)
         protocol = asyncio.StreamReaderProtocol(reader)
-        transport, _ = await self._loop.connect_accepted_socket(lambda: protocol, accepted.sock)
+        try:
+            transport, _ = await self._loop.connect_accepted_socket(lambda: protocol, accepted.sock)
+        except OSError:     # (gone already: reset before we took it)
+            return
         accepted.transport = transport
         writer = asyncio.StreamWriter(transport, protocol, reader, self._loop)
         address = (writer.get_extra_info("peername") or ("?", 0))[0]
