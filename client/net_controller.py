@@ -50,7 +50,7 @@ from lanterne.protocol.net.invite import Declined
 from lanterne.protocol.net.computers import Think
 from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.session import (CLAIM_REASON, CLAIMED, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Cause, ClaimAsked,
-                              ClaimRefused, Disputed, GameOver, GameStarted, HoldGivenUp, LogRepaired, Moved, Phase, Replaced, ReplaceAsked,
+                              ClaimRefused, Disputed, GameOver, GameStarted, HoldGivenUp, LogRepaired, MarkDamaged, Moved, Phase, Replaced, ReplaceAsked,
                               SeatReplaced, Session, TableResolved, TableSet)
 from lanterne.protocol.net.transport import LinkClosed
 from lanterne.protocol.wire import ProtocolError, printable
@@ -512,10 +512,16 @@ class NetworkGame(GameController):
                 self.notes.append(ngettext("log repaired: the {n} entry this disk lost came back from the others",
                                            "log repaired: the {n} entries this disk lost came back from the others",
                                            ev.count).format(n=ev.count))
+            elif isinstance(ev, HoldGivenUp) and ev.count is None:
+                self.notes.append(_("every seat was linked for the claim time and none sent back more of our "
+                                    "entries: the game goes on"))
             elif isinstance(ev, HoldGivenUp):
                 self.notes.append(ngettext("no seat had the {n} entry this disk lost: it never left us, the game "
                                            "goes on", "no seat had the {n} entries this disk lost: they never left "
                                            "us, the game goes on", ev.count).format(n=ev.count))
+            elif isinstance(ev, MarkDamaged):
+                self.notes.append(_("this game's .signed mark is damaged: we may have signed past the log, so "
+                                    "nothing new is signed until the others send back what they hold"))
             elif isinstance(ev, Disputed):
                 self.notes.append(_("dispute: {reason}").format(reason=ev.reason))
             elif isinstance(ev, ReplaceAsked) and ev.seat < len(self.seats):

@@ -75,3 +75,37 @@ class Bucket:
             return False
         self._tokens -= 1.0
         return True
+
+
+class Pacing:
+    """What one link may write for its peer: at most :attr:`budget` bytes unsent (smaller before the proof),
+    and PINGs answered from a :class:`Bucket`, only while the peer has read our earlier writes."""
+
+    def __init__(self, budget: int, clock: Clock):
+        self.full = budget
+        self.budget = budget
+        """Bytes we may hold unsent for the peer now (past it the link is closed)."""
+        self.unanswered = 0
+        """PINGs left unanswered (too fast, or sent while the peer was not reading our answers)."""
+        self._pongs = Bucket(PING_RATE, PING_BURST, clock)
+        self._in_a_row = 0
+
+    def guard(self) -> None:
+        """Before the proof: :data:`PREAUTH_WRITE_BUDGET` at most."""
+        self.budget = min(self.budget, PREAUTH_WRITE_BUDGET)
+
+    def prove(self) -> None:
+        self.budget = self.full
+
+    def fits(self, unsent: int, size: int) -> bool:
+        return unsent + size <= self.budget
+
+    def answer(self, unsent: int) -> bool | None:
+        """Whether a PING gets its PONG now (True) or none (False); None: more than :data:`PING_BURST` in a
+        row went unanswered, and the link is closed."""
+        if unsent == 0 and self._pongs.take():
+            self._in_a_row = 0
+            return True
+        self.unanswered += 1
+        self._in_a_row += 1
+        return None if self._in_a_row > PING_BURST else False

@@ -47,6 +47,12 @@ TXT_VERSION = 1
 MAX_NAME = 40
 """Longest display name put in a service instance label (bytes, UTF-8)."""
 RESOLVE_MS = 3000
+MAX_ADVERTS = 256
+"""Adverts listed at once (anyone on the LAN can announce any number): past it a new one is not listed
+until a listed one goes; the names heard and gone silent are kept as many times."""
+MAX_RESOLVING = 16
+"""Adverts being resolved at once (each a question on the LAN for up to RESOLVE_MS); past it an announcement
+is left for its next one (a zeroconf advertiser announces again)."""
 HEARTBEAT = 1.0
 """Seconds between two re-sends of our TXT record. More than zeroconf's 0.8 s window in which a
 browser drops a packet identical to one it just got (a faster beat would be half ignored)."""
@@ -255,8 +261,9 @@ class Discovery:
         self._own_fingerprint: str | None = None
         self._heard: dict[str, float] = {}
         """Lower-case instance name -> when one of its records was last received (monotonic seconds)."""
-        self._expired: set[str] = set()
-        """Lower-case instance names dropped for silence, listed again once heard."""
+        self._expired: dict[str, None] = {}
+        """Lower-case instance names dropped for silence, listed again once heard (the longest silent first)."""
+        self._resolving: set[str] = set()
         self._listener: _HeardListener | None = None
 
     def _started(self) -> AsyncZeroconf:
@@ -351,10 +358,16 @@ class Discovery:
 
     def _was_heard(self, name: str) -> None:
         key = name.lower()
-        self._heard[key] = time.monotonic()
         if key in self._expired:   # back after a silence (a cable plugged in again): list it again
-            self._expired.discard(key)
-            self._spawn(self._resolve(SERVICE_TYPE, name))
+            self._expired.pop(key, None)
+            self._resolve_soon(SERVICE_TYPE, name)
+        elif key in self._heard:    # (a name never listed is not kept: anyone may send records)
+            self._heard[key] = time.monotonic()
+
+    def _resolve_soon(self, service_type: str, name: str) -> None:
+        if len(self._resolving) < MAX_RESOLVING and name not in self._resolving:
+            self._resolving.add(name)
+            self._spawn(self._resolve(service_type, name)).add_done_callback(lambda _: self._resolving.discard(name))
 
     async def _sweep(self, stale_after: float) -> None:
         """Drop the adverts with a heartbeat that went silent (a killed app, a pulled cable)."""
@@ -368,20 +381,23 @@ class Discovery:
                 key = name.lower()
                 if now - self._heard.get(key, now) > max(stale_after, 2.5 * advert.heartbeat):
                     self.peers.pop(name, None)
-                    self._expired.add(key)
+                    self._heard.pop(key, None)
+                    self._expired[key] = None
+                    while len(self._expired) > MAX_ADVERTS:    # the longest silent is forgotten
+                        self._expired.pop(next(iter(self._expired)))
                     self._notify(self.on_remove, advert)
 
     def _on_change(self, zeroconf, service_type: str, name: str, state_change: ServiceStateChange) -> None:
         if self._mine is not None and name == self._mine.name:
             return
         if state_change is ServiceStateChange.Removed:
-            self._expired.discard(name.lower())
+            self._expired.pop(name.lower(), None)
             self._heard.pop(name.lower(), None)
             gone = self.peers.pop(name, None)
             if gone is not None:
                 self._notify(self.on_remove, gone)
             return
-        self._spawn(self._resolve(service_type, name))
+        self._resolve_soon(service_type, name)
 
     async def _resolve(self, service_type: str, name: str) -> None:
         try:
@@ -396,6 +412,8 @@ class Discovery:
             return
         if name.lower() in self._expired:
             return     # silent since: listed again when heard (its cached records outlive it)
+        if name not in self.peers and len(self.peers) >= MAX_ADVERTS:
+            return
         self._heard[name.lower()] = time.monotonic()
         old = self.peers.get(name)
         self.peers[name] = advert

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lanterne.protocol.session import Session
-from lanterne.protocol.session.events import Aborted, ClaimAsked, ClaimRefused, GameOver, HoldGivenUp, LogRepaired, Moved, ShownText, TableSet
+from lanterne.protocol.session.events import Aborted, ClaimAsked, ClaimRefused, GameOver, HoldGivenUp, LogRepaired, MarkDamaged, Moved, ShownText, TableSet
 
 
 @dataclass(frozen=True)
@@ -276,7 +276,7 @@ def event_line(ev: object, session: Session) -> str | None:
         return f"claim: seat {ev.by + 1} claims against seat {ev.seat + 1} ({ev.reason}); the other seats answer"
     if isinstance(ev, ClaimRefused):
         return f"claim refused by seat {ev.by + 1}: {ev.reason}; the game goes on"
-    if isinstance(ev, (LogRepaired, HoldGivenUp)):
+    if isinstance(ev, (LogRepaired, HoldGivenUp, MarkDamaged)):
         return str(ev)
     if isinstance(ev, Aborted):
         agreed = f" (agreed by {', '.join(f'seat {s + 1}' for s in ev.agreed)})" if ev.agreed else ""

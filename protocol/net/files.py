@@ -12,6 +12,10 @@ first entry, the host's hello; its first 16 hex digits):
   before any link sends it, so a log that lost entries (a restored backup,
   a copied folder, a cut write) is seen to stop short of what we signed
   (``Session.from_log``'s ``signed``); no file: no mark (an older game);
+  a damaged one (not 8 bytes, unreadable, or past any game's length) says
+  nothing of how far we signed, so we may have signed past the log: it
+  holds as a lost entry does (nothing new signed until the others sent
+  back what they hold), and the next mark written repairs it;
 * ``<table>.json``: what a restart needs besides the chain: our role, the
   game, the seats (key, name, last address), our port, ``over`` once done.
 
@@ -56,6 +60,8 @@ class Seat:
 
 
 MARK_SIZE = 8
+MARK_MAX = 1 << 32
+"""A mark past this many places is garbage: no game comes near it."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,9 @@ class GameFiles:
         self._writer: LogWriter | None = None
         self.meta: dict = {}
         self._mark: int | None = None
-        """The ``.signed`` mark as last written or read (None: not read yet)."""
+        """The ``.signed`` mark as last written or read (None: not read yet; a damaged one reads as 0)."""
+        self._damaged = False
+        """The file holds a damaged mark: the next write makes it 8 bytes again."""
 
     @property
     def stem(self) -> Path:
@@ -132,13 +140,17 @@ class GameFiles:
         we go on; one 8-byte write in place, so a cut write leaves the old mark or the new one."""
         path = self.stem.with_suffix(".signed")
         if self._mark is None:
-            self._mark = read_signed(path)
+            mark = read_signed(path)
+            self._mark, self._damaged = mark or 0, mark is None
         if count <= self._mark:
             return
         created = self._mark == 0 and not path.exists()
         fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
         try:
             os.pwrite(fd, count.to_bytes(MARK_SIZE, "big"), 0)
+            if self._damaged:   # (cut short before this truncation: still damaged, so still holding)
+                os.ftruncate(fd, MARK_SIZE)
+                self._damaged = False
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -199,14 +211,18 @@ def write_private(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def read_signed(path: Path | str) -> int:
+def read_signed(path: Path | str) -> int | None:
     """How many places of the chain we may have signed, as the game's ``.signed`` file says (``path``: any of
-    the game's files; 0: no mark, a game from before there was one)."""
+    the game's files; 0: no mark, a game from before there was one; None: a damaged mark, which says nothing
+    of how far we signed)."""
     try:
         data = Path(path).with_suffix(".signed").read_bytes()
-    except OSError:
+    except FileNotFoundError:
         return 0
-    return int.from_bytes(data, "big") if len(data) == MARK_SIZE else 0
+    except OSError:
+        return None
+    count = int.from_bytes(data, "big")
+    return count if len(data) == MARK_SIZE and count <= MARK_MAX else None
 
 
 def fsync_folder(folder: Path) -> None:
@@ -240,7 +256,7 @@ def read_game_files(meta_path: Path, say: Say) -> tuple[dict, bytes, bytes, list
         size = meta_path.with_suffix(".log").stat().st_size
         with open(meta_path.with_suffix(".log"), "r+b") as f:
             f.truncate(size - cut)
-    lost = read_signed(meta_path) - len(raws)
+    lost = (read_signed(meta_path) or 0) - len(raws)    # (a damaged mark: the session says so, :class:`MarkDamaged`)
     if lost > 0:
         say(f"log: {lost} of our signed entr{'y' if lost == 1 else 'ies'} missing from this disk; nothing more is "
             f"signed until the other seats send {'it' if lost == 1 else 'them'} back")

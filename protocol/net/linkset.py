@@ -51,6 +51,8 @@ class LinkSet(Mapping[bytes, Link]):
         self._wake: dict[bytes, asyncio.Event] = {}
         self.finished: set[bytes] = set()
         """Keys known to hold our end (a goodbye went or came on their link once over)."""
+        self.leaving: str | None = None
+        """Why our links close when we stop before the end (``carrier.LEFT_PAUSED``, ``LEFT_RESIGNED``)."""
 
     # -- the mapping
     def __getitem__(self, key: bytes) -> Link:

@@ -1,11 +1,9 @@
 """A network peer: one seat of one game, carried over a full mesh of links (2 to MAX_SEATS seats).
 
-This is where the sans-IO :class:`protocol.session.Session` meets sockets;
-a two-player game is simply a table of two. :class:`Peer` is the front
-door and owns small parts, each handed a narrow context, never the peer
-(docs/architecture.md lists them); every timing decision is made on the
-one clock it is given. How a table forms, why a full mesh, resume and
-claims: docs/network.md.
+Where the sans-IO :class:`protocol.session.Session` meets sockets. :class:`Peer`
+is the front door and owns small parts, each handed a narrow context, never
+the peer (docs/architecture.md lists them); every timing decision is made on
+the one clock it is given. How a table forms, resume, claims: docs/network.md.
 """
 
 from __future__ import annotations
@@ -41,7 +39,7 @@ from .online.code import Connected
 from .seating import TABLE_CLOSED, Accept, HostTable, JoinAt, TableSeating
 from .tablechat import ChatRelay
 from .turns import Turns
-from .tcp import bound_port, serve
+from .tcp import Listener, bound_port, serve
 from .transport import Link
 from .watchers import SpectatorServer, advertise_running
 
@@ -67,8 +65,6 @@ class Peer:
         """Gets the session's events (Moved, TableSet, GameOver, Aborted...) for a UI."""
         self.on_peer_event: Callable[[PeerEvent], None] | None = None
         """Gets the table's and the links' events (:mod:`.events`) for a UI."""
-        self.leaving: str | None = None
-        """Why our links close when we stop before the end (:data:`LEFT_PAUSED`, :data:`LEFT_RESIGNED`)."""
         self._done = asyncio.Event()
         self._tasks: set[asyncio.Task] = set()
         self.links = LinkSet()
@@ -183,7 +179,6 @@ class Peer:
         peer.mesh.save()
         return peer
 
-    # ------------------------------------------------------------ facts
     @property
     def table_id(self) -> bytes:
         return self.files.table_id
@@ -241,7 +236,6 @@ class Peer:
     def linked(self, key: bytes) -> bool:
         return self.links.linked(key)
 
-    # ------------------------------------------------------------ computer seats
     def add_computer(self, player: Player, say: Say | None = None) -> Computer:
         """A seat for a computer player this host runs: a peer of its own (own key, log and links, the key kept
         owner-only under ``computers/`` for :meth:`resume_computers`), named ``[computer] <host name> <n>``."""
@@ -273,8 +267,8 @@ class Peer:
 
     def pause(self) -> None:
         """The player leaves on purpose and will come back: when this peer stops, its links say so."""
-        if self.leaving is None:
-            self.leaving = LEFT_PAUSED
+        if self.links.leaving is None:
+            self.links.leaving = LEFT_PAUSED
 
     def resign(self, reason: str = "left the table: resigned") -> None:
         """The player gives up for good. On a table whose policy gives a gone seat to a computer, during play:
@@ -285,7 +279,7 @@ class Peer:
             return
         if session.on_gone == ON_GONE_COMPUTER and session.phase == Phase.PLAY and not session.over \
                 and any(s.key != self.me.public for s in self.seats):
-            self.leaving = LEFT_RESIGNED
+            self.links.leaving = LEFT_RESIGNED
             self.files.update(over=True, resigned=True)     # nothing to resume: the seat is the others' to give
             self._done.set()
             return
@@ -295,7 +289,6 @@ class Peer:
         """:meth:`play` for callers that await (IllegalAction: one line)."""
         self.play(action)
 
-    # ------------------------------------------------------------ reporting
     def _set(self) -> Session:
         """The session of a table that is set (IllegalAction, one line, before)."""
         if self.session is None:
@@ -396,22 +389,25 @@ class Peer:
             if self.computers.tasks:
                 await asyncio.wait(self.computers.tasks, timeout=self.options.linger)
         finally:
-            server.close()
+            server.close()      # no new connection, and the ones not yet links are dropped
             for task in list(self._tasks):
                 task.cancel()
-            reason = self._closing_reason()
-            for link in list(self.links.values()) + self.seating.waiting_links:
-                await link.close(reason)
+            reason, seated = self._closing_reason(), [*self.links.values(), *self.seating.waiting_links]
+            try:    # the seats' links with their reason, then every other one we serve dropped (strangers...)
+                await asyncio.gather(*(link.close(reason) for link in seated))
+            finally:
+                server.drop_links(reason)
+            await server.wait_closed()
             if self.discovery is not None:
                 await self.discovery.close()
             self.files.close()
         return self.session
 
     def _closing_reason(self) -> str:
-        """What our links say as we stop: the end, a table that never filled, or why we leave before the end."""
+        """What our links say as we stop: the end, a table that never filled, or why we leave early."""
         if self.session is None:
-            return TABLE_CLOSED if self.is_host else self.leaving or "leaving"
-        return GOODBYE if self.session.over else self.leaving or "leaving"
+            return TABLE_CLOSED if self.is_host else self.links.leaving or "leaving"
+        return GOODBYE if self.session.over else self.links.leaving or "leaving"
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
@@ -419,36 +415,41 @@ class Peer:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _listen(self, interfaces: Sequence[str], port: int) -> asyncio.Server:
+    async def _listen(self, interfaces: Sequence[str], port: int) -> Listener:
         """Serve on ``port``, or on any free port (said) if that one is busy: a restart keeps its table."""
         try:
             return await serve(self._on_connection, list(interfaces), port, self.options.link, clock=self.clock,
                                admission=self.door)
         except OSError as e:
-            if port:
-                self._emit(Note(f"port {port} is busy ({e.strerror}); listening on another"))
-                return await serve(self._on_connection, list(interfaces), 0, self.options.link, clock=self.clock,
-                                   admission=self.door)
-            raise
+            if not port:
+                raise
+            self._emit(Note(f"port {port} is busy ({e.strerror}); listening on another"))
+        return await self._listen(interfaces, 0)
 
     async def _linger(self, session: Session) -> None:
-        """After our end: until every other seat and every spectator we serve has the end (a goodbye on its
-        link), or ``linger`` seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
-        deadline = self.clock() + self.options.linger
-        while self.clock() < deadline:
-            if (self.leaving == LEFT_RESIGNED or all(s.key in self.links.finished for s in self.mesh.others())) \
-                    and self.links.drained(len(session.chain)) and self.watchers.idle:
-                return      # (a player who resigned waits only until the others have all it wrote; every
-                            # spectator we serve leaves once it has the end)
+        """After our end: until every other seat and spectator has the end (a goodbye on its link), or ``linger``
+        seconds: a peer whose cable was out at the end may come back meanwhile and learn it."""
+        deadline, links = self.clock() + self.options.linger, self.links
+        while self.clock() < deadline:      # (one who resigned waits only until the others have all it wrote)
+            if (links.leaving == LEFT_RESIGNED or all(s.key in links.finished for s in self.mesh.others())) \
+                    and links.drained(len(session.chain)) and self.watchers.idle:
+                return
             await nap(self.clock, deadline - self.clock(), poll=0.05)
 
-    # ------------------------------------------------------------ one link
     async def _on_connection(self, link: Link) -> None:
         await host_connection(link, self.me, self.name, self._decide, self._accepted)
 
     def admit(self, link: Link, key: bytes) -> None:
         """Serve a code's link as if it had come to our server; its peer must prove the key the code proved."""
-        self._spawn(host_connection(link, self.me, self.name, self._decide, self._accepted, expect=key))
+        self.door.served.add(link)      # (counted as served, dropped once served or when we stop)
+        self._spawn(self._serve(link, key))
+
+    async def _serve(self, link: Link, key: bytes) -> None:
+        try:
+            await host_connection(link, self.me, self.name, self._decide, self._accepted, expect=key)
+        finally:
+            self.door.served.discard(link)
+            link.drop(self._closing_reason())
 
     async def _decide(self, req: Request) -> Answer:
         """Our answer to a proven peer: a spectator's watch, a member's resume, a joiner's join."""
@@ -485,7 +486,6 @@ class Peer:
         self._report(session.receive(entry, sender=sender))
         self.turns.tick(session)
 
-    # ------------------------------------------------------------ claims
     def cut_off(self, absent: int) -> bool:
         """Whether we are linked with none of the seats but ``absent`` and ourselves (when the table has any)."""
         return self.presence.cut_off(self.keys(), absent, self.links.linked_keys())
@@ -493,7 +493,7 @@ class Peer:
     def scores_so_far(self) -> list[int] | None:
         """The public scores of the position reached (what an ended game is worth), if the game has started."""
         scores = self.session.scores_so_far() if self.session is not None else None
-        return list(scores) if scores is not None else None
+        return None if scores is None else list(scores)
 
 
 __all__ = ["Declined", "GOODBYE", "GameFiles", "LEFT_PAUSED", "LEFT_RESIGNED", "Peer", "PeerOptions", "ResumeError",

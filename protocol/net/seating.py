@@ -31,6 +31,9 @@ from .online.code import Connected
 from .options import PeerOptions
 from .transport import Link, LinkClosed
 
+ASKING = 4
+"""Join requests the host's policy decides at once (a question each on a person's screen); the next is declined."""
+
 TABLE_CLOSED = "the host closed the table"
 """The CLOSE reason a host gives its seated joiners when it closes a table that never filled."""
 
@@ -97,6 +100,8 @@ class TableSeating:
         """The accepted join requests, in the order of acceptance (the seat order)."""
         self._waiting: dict[bytes, Link] = {}
         """Seated joiners' links while the table fills: a host that closes the table tells them."""
+        self._asking = 0
+        """Join requests the host's policy (a person, maybe) is deciding now (at most :data:`ASKING`)."""
 
     # ------------------------------------------------------------ facts
     @property
@@ -164,9 +169,18 @@ class TableSeating:
             await self._computers_seated()  # the host's computers take the first seats
             if self.full.is_set():
                 return Answer(False, "the table is full")
-        verdict = self.accept(req) if self.accept is not None and not ours else True
-        if inspect.isawaitable(verdict):
-            verdict = await verdict
+        if self.accept is not None and not ours:
+            if self._asking >= ASKING:
+                return Answer(False, f"the host is answering {ASKING} other join requests; try again")
+            self._asking += 1
+            try:
+                verdict = self.accept(req)
+                if inspect.isawaitable(verdict):
+                    verdict = await verdict
+            finally:
+                self._asking -= 1
+        else:
+            verdict = True
         if self.full.is_set() or len(self._joiners) >= table.players - 1:
             return Answer(False, "the table is full")
         if not verdict:

@@ -23,6 +23,7 @@ Bounded before authentication and at every moment, proven or not: the budgets ar
 counted (:attr:`Link.held`).
 """
 
+
 from __future__ import annotations
 
 import asyncio
@@ -35,11 +36,13 @@ from lanterne.protocol.wire import printable
 
 from .admission import Admission
 from .budgets import (CLOSE_LINGER, PING_BURST, PING_RATE, PREAUTH_MAX_FRAME, PREAUTH_QUEUE, PREAUTH_TIMEOUT,
-                      PREAUTH_WRITE_BUDGET, QUEUE_BYTES, WRITE_BUDGET, Bucket)
+                      QUEUE_BYTES, WRITE_BUDGET, Pacing)
 from .clock import MONOTONIC, Clock, within
 from .framing import KINDS as KIND_NAMES
-from .framing import (CHAT, CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, RECORD_MAX_FRAME, SEALED, Frame,
-                      FrameDecoder, FrameError, Opener, Sealer, close_payload, encode_frame)
+from .framing import (CHAT, CLOSE, DATA, DEFAULT_MAX_FRAME, PING, PONG, PREFACE, RECORD_MAX_FRAME, SEALED, Cipher,
+                      Frame, FrameDecoder, FrameError, close_payload, encode_frame)
+from .inbox import Inbox
+from .records import Records
 
 
 class LinkClosed(ConnectionError):
@@ -70,55 +73,43 @@ class LinkOptions:
     """Bytes we may hold unsent for the peer (the transport's write buffer); past it the link is closed."""
 
 
-_CLOSED = object()
-
-
 class Link:
-    """One framed TCP connection. Make one with :func:`connect` or :func:`serve`."""
+    """One framed TCP connection. Make one with :func:`.tcp.connect` or :func:`.tcp.serve`.
+
+    Its parts: ``records`` (plaintext, then encrypted records), ``inbox`` (received DATA not yet read),
+    ``pacing`` (the write budget and the PONGs' bucket).
+    """
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 options: LinkOptions = LinkOptions(), initiator: bool = False, clock: Clock = MONOTONIC):
+                 options: LinkOptions = LinkOptions(), initiator: bool = False, clock: Clock = MONOTONIC,
+                 admission: Admission | None = None):
         self.options = options
         self.clock = clock
         """What the read timeout, the keep-alive, a stalled write and the deadline before the proof are timed by."""
         self.initiator = initiator
-        """We opened this connection (:func:`connect`): the Noise initiator."""
+        """We opened this connection (:func:`.tcp.connect`): the Noise initiator."""
         self._reader = reader
         self._writer = writer
         self._decoder = FrameDecoder(options.max_frame)
-        self._queue: asyncio.Queue = asyncio.Queue(options.queue_frames)
-        self.queued_bytes = 0
-        """Bytes of DATA received and not yet read by :meth:`recv` (at most about ``queue_bytes``)."""
-        self._room = asyncio.Event()
-        self.write_budget = options.write_budget
-        """Bytes we may hold unsent for the peer now (smaller before the proof)."""
-        self._pongs = Bucket(PING_RATE, PING_BURST, clock)
-        self._unanswered = 0
-        self.pings_unanswered = 0
-        """PINGs we left unanswered (too fast, or sent while the peer was not reading our answers)."""
-        self._reaper: asyncio.Task | None = None
+        self.records = Records(options.max_frame)
+        self.inbox = Inbox(options.queue_frames, options.queue_bytes)
+        self.pacing = Pacing(options.write_budget, clock)
         self._pings: dict[bytes, asyncio.Future] = {}
         self._closed = asyncio.Event()
         self.close_reason: str | None = None
         self.peer_reason: str | None = None
         """The reason the peer's CLOSE frame gave, made printable (None: it did not close the link itself)."""
         self._close_error: LinkClosed | None = None
-        self.last_received = clock()
+        self._reaper: asyncio.Task | None = None
+        self.last_received = self.opened = clock()
         peer = writer.get_extra_info("peername") or ("?", 0)
         self.peer: tuple[str, int] = (peer[0], peer[1])
         local = writer.get_extra_info("sockname") or ("?", 0)
         self.local: tuple[str, int] = (local[0], local[1])
-        self.opened = clock()
         self.proven = False
         """The handshake proved the peer's key (:meth:`prove`): the limits before authentication are lifted."""
         self._guarded = False
-        self._sealer: Sealer | None = None
-        self._opener: Opener | None = None
-        self._secured = asyncio.Event()
-        """Set by :meth:`secure` (and at close): a record that came first waits for it."""
-        self._sealed_seen = False
-        """A record came: from then on a plaintext frame is an injection."""
-        self._admission: Admission | None = None
+        self._admission = admission
         """The listener's slots before the proof (this link holds one until it proves itself or closes)."""
         self.on_chat: Callable[[bytes], None] | None = None
         """Gets each CHAT payload that came in a record (:mod:`.chat`), on the reader task; None: chat is dropped.
@@ -145,22 +136,33 @@ class Link:
     @property
     def held(self) -> int:
         """Bytes this link holds for its peer: unsent, received DATA unread, partial frames being received."""
-        partial = self._decoder.buffered + (self._opener.buffered if self._opener is not None else 0)
-        return self.unsent + self.queued_bytes + partial
+        return self.unsent + self.inbox.bytes + self._decoder.buffered + self.records.buffered
+
+    @property
+    def queued_bytes(self) -> int:
+        """Bytes of DATA received and not yet read by :meth:`recv` (at most about ``queue_bytes``)."""
+        return self.inbox.bytes
+
+    @property
+    def write_budget(self) -> int:
+        """Bytes we may hold unsent for the peer now (smaller before the proof)."""
+        return self.pacing.budget
+
+    @property
+    def pings_unanswered(self) -> int:
+        """PINGs we left unanswered (too fast, or sent while the peer was not reading our answers)."""
+        return self.pacing.unanswered
 
     @property
     def secured(self) -> bool:
         """Frames go out and must come in as encrypted records (:meth:`secure`)."""
-        return self._sealer is not None
+        return self.records.secured
 
     def _frame(self, kind: int, payload: bytes = b"") -> bytes:
-        """The wire bytes of one frame: records once secured (encrypted now, so write them now, in order)."""
-        if self._sealer is not None:
-            return self._sealer.seal(kind, payload)
-        return encode_frame(kind, payload, self.options.max_frame)
+        return self.records.frame(kind, payload)
 
     # -- encryption
-    def secure(self, send_cipher, recv_cipher, last: bytes | None = None) -> None:
+    def secure(self, send_cipher: Cipher, recv_cipher: Cipher, last: bytes | None = None) -> None:
         """The handshake is done: encrypt every frame from now on, both ways.
 
         ``send_cipher`` / ``recv_cipher``: the Noise cipher states of each
@@ -171,17 +173,10 @@ class Link:
         """
         if self.closed:
             raise self._error()
-        if self._sealer is not None:
-            raise RuntimeError("the link is already secured")
-        if last is not None:
+        if last is not None and not self.records.secured:
             self._writer.write(encode_frame(DATA, last, self.options.max_frame))
-        self._sealer = Sealer(send_cipher, self.options.max_frame)
-        self._opener = Opener(recv_cipher, self.options.max_frame)
-        self._secured.set()
-        if not self._queue.empty():
-            while not self._queue.empty():
-                self._queue.get_nowait()
-            self.queued_bytes = 0
+        self.records.secure(send_cipher, recv_cipher)
+        if self.inbox.discard():
             reason = "plaintext data after the handshake"
             self._send_close_nowait(reason)
             self._shutdown(reason)
@@ -195,7 +190,7 @@ class Link:
             return
         self._guarded = True
         self._decoder.max_frame = min(self._decoder.max_frame, max_frame)
-        self.write_budget = min(self.write_budget, PREAUTH_WRITE_BUDGET)
+        self.pacing.guard()
         self._tasks.append(asyncio.create_task(self._deadline(timeout), name=f"link-deadline {self.peer}"))
 
     def prove(self) -> None:
@@ -205,7 +200,7 @@ class Link:
         self.proven = True
         self._decoder.max_frame = min(self.options.max_frame, RECORD_MAX_FRAME) if self.secured \
             else self.options.max_frame
-        self.write_budget = self.options.write_budget
+        self.pacing.prove()
         if self._admission is not None:
             self._admission.proven(self._writer)
         current = asyncio.current_task()
@@ -220,11 +215,6 @@ class Link:
             self._send_close_nowait(reason)
             self._shutdown(reason, LinkTimeout)
 
-    def _leave_admission(self) -> None:
-        if self._admission is not None:
-            self._admission.leave(self._writer)
-            self._admission = None
-
     # -- sending
     async def send(self, payload: bytes) -> None:
         """Send one DATA frame; raises LinkClosed if the link is (or goes) down."""
@@ -232,7 +222,7 @@ class Link:
 
     async def send_chat(self, payload: bytes) -> None:
         """Send one CHAT frame (only on a secured link: chat never travels in plaintext)."""
-        if self._sealer is None:
+        if not self.secured:
             raise LinkClosed("chat needs a secured link")
         await self._write(self._frame(CHAT, payload))
 
@@ -261,10 +251,10 @@ class Link:
     def _within_budget(self, size: int) -> bool:
         """Whether ``size`` more bytes fit in what we may hold unsent; if not, the link is closed (and dropped)."""
         unsent = self.unsent
-        if unsent + size <= self.write_budget:
+        if self.pacing.fits(unsent, size):
             return True
         self._shutdown(f"the peer does not read: {unsent + size} bytes would wait unsent (at most "
-                       f"{self.write_budget})", abort=True)
+                       f"{self.pacing.budget})", abort=True)
         return False
 
     async def _write(self, data: bytes) -> None:
@@ -287,14 +277,12 @@ class Link:
     # -- receiving
     async def recv(self) -> bytes:
         """The next DATA payload; raises LinkClosed (or LinkTimeout) once the link is down."""
-        if self.closed and self._queue.empty():
+        if self.closed and self.inbox.empty():
             raise self._error()
-        item = await self._queue.get()
-        if item is _CLOSED:
+        payload = await self.inbox.get()
+        if payload is None:
             raise self._error()
-        self.queued_bytes -= len(item)
-        self._room.set()
-        return item
+        return payload
 
     def _error(self) -> LinkClosed:
         return self._close_error or LinkClosed(self.close_reason or "closed")
@@ -322,34 +310,34 @@ class Link:
                     self._shutdown(f"bad framing from the peer: {e}")
                     return
                 for frame in frames:
-                    if frame.kind == SEALED:
-                        if self._opener is None:
-                            if not self._guarded:
-                                self._refuse("an encrypted record on a link without a handshake")
-                                return
-                            await self._secured.wait()      # the handshake ends on what is already queued
-                            if self.closed or self._opener is None:
-                                return
-                        self._sealed_seen = True
-                        try:
-                            inner = self._opener.open(frame.payload)
-                        except FrameError as e:
-                            self._send_close_nowait(str(e))
-                            self._shutdown(f"bad record from the peer: {e}")
-                            return
-                        if inner is not None and not await self._take(inner, authentic=True):
-                            return
-                    elif self._sealed_seen:
-                        self._refuse(f"a plaintext {KIND_NAMES.get(frame.kind, frame.kind)} frame among "
-                                     f"encrypted records")
-                        return
-                    elif not await self._take(frame, authentic=self._opener is None):
+                    if not await self._frame_in(frame):
                         return
         except (ConnectionError, OSError) as e:
             self._shutdown(f"connection lost: {e}")
         except asyncio.CancelledError:
             self._shutdown(self.close_reason or "closed")
             raise
+
+    async def _frame_in(self, frame: Frame) -> bool:
+        """One frame off the wire, a record opened first; False once the link is closed."""
+        records = self.records
+        if frame.kind == SEALED:
+            if not records.secured and not self._guarded:
+                self._refuse("an encrypted record on a link without a handshake")
+                return False
+            if not await records.wait() or self.closed:     # the handshake ends on what is already queued
+                return False
+            try:
+                inner = records.open(frame.payload)
+            except FrameError as e:
+                self._send_close_nowait(str(e))
+                self._shutdown(f"bad record from the peer: {e}")
+                return False
+            return inner is None or await self._take(inner, authentic=True)
+        if records.seen:
+            self._refuse(f"a plaintext {KIND_NAMES.get(frame.kind, frame.kind)} frame among encrypted records")
+            return False
+        return await self._take(frame, authentic=not records.secured)
 
     def _refuse(self, reason: str) -> None:
         self._send_close_nowait(reason)
@@ -362,24 +350,18 @@ class Link:
             if not authentic:
                 self._refuse("plaintext data after the handshake")
                 return False
-            if self._guarded and not self.proven and self._queue.qsize() >= PREAUTH_QUEUE:
+            if self._guarded and not self.proven and self.inbox.frames >= PREAUTH_QUEUE:
                 self._refuse(f"more than {PREAUTH_QUEUE} frames before the handshake is done")
                 return False
-            while self.queued_bytes >= self.options.queue_bytes and not self.closed:
-                self._room.clear()
-                await self._room.wait()      # (recv makes room; the socket waits meanwhile)
-            if self.closed:
-                return False
-            self.queued_bytes += len(frame.payload)
-            await self._queue.put(frame.payload)
-        elif frame.kind == PING:
+            return await self.inbox.put(frame.payload, lambda: self.closed)
+        if frame.kind == PING:
             return self._answer_ping(frame.payload)
-        elif frame.kind == PONG:
+        if frame.kind == PONG:
             fut = self._pings.get(frame.payload) if authentic else None
             if fut is not None and not fut.done():
                 fut.set_result(None)
         elif frame.kind == CHAT:
-            if self._opener is None or not self._sealed_seen:
+            if not self.records.seen:
                 self._refuse("a chat frame outside the encrypted records")
                 return False
             if self.on_chat is not None:
@@ -401,19 +383,16 @@ class Link:
         """A PONG, if the bucket allows it and the peer read our earlier writes; False once the link is closed."""
         if self._writer.is_closing():
             return True     # the connection is going (its loss ends the reader soon): nothing to answer on
-        if self.unsent == 0 and self._pongs.take():
+        answer = self.pacing.answer(self.unsent)
+        if answer is None:
+            self._refuse(f"more than {PING_BURST} PINGs in a row unanswered (at most {PING_RATE:g} a second are, "
+                         f"and only while ours are read)")
+            return False
+        if answer:
             pong = self._frame(PONG, token)
             if not self._within_budget(len(pong)):
                 return False
             self._writer.write(pong)
-            self._unanswered = 0
-            return True
-        self.pings_unanswered += 1
-        self._unanswered += 1
-        if self._unanswered > PING_BURST:
-            self._refuse(f"more than {PING_BURST} PINGs in a row unanswered (at most {PING_RATE:g} a second are, "
-                         f"and only while ours are read)")
-            return False
         return True
 
     async def _keepalive_loop(self) -> None:
@@ -435,7 +414,7 @@ class Link:
         try:
             if not self._writer.is_closing():
                 close = self._frame(CLOSE, close_payload(reason))
-                if self.unsent + len(close) <= self.write_budget:
+                if self.pacing.fits(self.unsent, len(close)):
                     self._writer.write(close)
         except (ConnectionError, OSError, RuntimeError, FrameError):
             pass
@@ -447,11 +426,11 @@ class Link:
         self.close_reason = reason
         self._close_error = error(reason)
         self._closed.set()
-        self._secured.set()     # a reader waiting for the handshake's end stops waiting
-        self._leave_admission()
-        self._room.set()
-        if not self._queue.full():  # wakes a waiting recv; frames queued before it still come first
-            self._queue.put_nowait(_CLOSED)
+        self.records.release()
+        if self._admission is not None:
+            self._admission.leave(self._writer)
+            self._admission = None
+        self.inbox.close()
         for fut in self._pings.values():
             if not fut.done():
                 fut.cancel()
@@ -459,7 +438,7 @@ class Link:
         for task in self._tasks:
             if task is not current:
                 task.cancel()
-        if abort or self.unsent > self.write_budget:
+        if abort or self.unsent > self.pacing.budget:
             self._drop()
             return
         self._writer.close()
@@ -474,6 +453,14 @@ class Link:
 
     async def _drop_later(self) -> None:
         await self.clock.sleep(CLOSE_LINGER)
+        self._drop()
+
+    def drop(self, reason: str) -> None:
+        """Tell the peer why if that fits in what it may be sent, and drop the connection now (a closed link
+        that still lingers over what it could not send too)."""
+        if not self.closed:
+            self._send_close_nowait(reason)
+            self._shutdown(reason, abort=True)
         self._drop()
 
     async def close(self, reason: str = "closed by us") -> None:

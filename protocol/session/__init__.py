@@ -8,7 +8,7 @@ its events, the message kinds and constants.
 from .claim import Claim
 from .clocks import Awaiting
 from .events import (CLAIMED, Aborted, Cause, ClaimAsked, ClaimRefused, Dispute, Disputed, Dropped, GameOver, GameStarted, Joined,
-                     HoldGivenUp, LogRepaired, Moved, OutOfPlace, Replaced, ReplaceAsked, ReplayEnd, ReplayMismatch, SeatReplaced, TableResolved, TableSet)
+                     HoldGivenUp, LogRepaired, MarkDamaged, Moved, OutOfPlace, Replaced, ReplaceAsked, ReplayEnd, ReplayMismatch, SeatReplaced, TableResolved, TableSet)
 from .kinds import (ABORT, AGREE, CHOICE_KINDS, CLAIM, CLAIM_REASON, COMPUTER_DOMAIN, COMPUTER_MARK, END, EPOCH_DOMAIN,
                     FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_LOCAL_STEPS, MAX_SEATS, MOVE, NONCE_DOMAIN,
                     ON_GONE, ON_GONE_COMPUTER, ON_GONE_END, REFUSE, REPLACE, TABLE_KIND, TABLE_NONCE_DOMAIN, WATCH_ASK,
@@ -22,6 +22,6 @@ __all__ = [
     "FAIR_DOMAIN", "GAME_ID_DOMAIN", "GENESIS", "HELLO", "MAX_LOCAL_STEPS", "MAX_SEATS", "MOVE", "NONCE_DOMAIN",
     "ON_GONE", "ON_GONE_COMPUTER", "ON_GONE_END", "REFUSE", "REPLACE", "RULES", "TABLE_KIND", "WATCH_ASK", "WATCH_EVERYONE", "WATCH_KNOWN", "WATCH_MODES",
     "WATCH_OFF", "default_watch", "TRANSITIONS", "Trigger", "TABLE_NONCE_DOMAIN",
-    "CLAIMED", "Aborted", "Awaiting", "Cause", "Claim", "ClaimAsked", "ClaimRefused", "Dispute", "Disputed", "Drbg", "Dropped", "GameOver", "GameStarted", "HoldGivenUp", "Joined", "LogRepaired", "Moved", "OutOfPlace",
+    "CLAIMED", "Aborted", "Awaiting", "Cause", "Claim", "ClaimAsked", "ClaimRefused", "Dispute", "Disputed", "Drbg", "Dropped", "GameOver", "GameStarted", "HoldGivenUp", "Joined", "LogRepaired", "MarkDamaged", "Moved", "OutOfPlace",
     "Phase", "Replaced", "ReplaceAsked", "ReplayEnd", "ReplayMismatch", "SeatReplaced", "Session", "TableResolved", "TableSet", "receive_frame", "schemas",
 ]

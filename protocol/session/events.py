@@ -174,14 +174,29 @@ class LogRepaired:
 @dataclass(frozen=True)
 class HoldGivenUp:
     """Every other seat was linked for the claim time (``seconds``) and none sent back the ``count`` entries
-    our log lost: they never left this peer, and we write those places again."""
+    our log lost (None: how many was unknown, the mark was damaged, and none sent more): they never left this
+    peer, and we write those places again."""
 
-    count: int
+    count: int | None
     seconds: float
 
     def __str__(self) -> str:
+        if self.count is None:
+            return (f"log: every seat was linked for {self.seconds:g} s and none sent back more of our entries; "
+                    f"the game goes on")
         return (f"log: no seat had the {self.count} entr{'y' if self.count == 1 else 'ies'} this disk lost after "
                 f"{self.seconds:g} s; they never left this peer, the game goes on")
+
+
+@dataclass(frozen=True)
+class MarkDamaged:
+    """Our ``.signed`` mark was damaged: we may have signed past our log's end, so nothing new is signed until
+    the others sent back what they hold and every seat was linked for the claim time with nothing more coming
+    (then :class:`HoldGivenUp`)."""
+
+    def __str__(self) -> str:
+        return ("log: its .signed mark is damaged, so we may have signed past this log: nothing new is signed "
+                "until the other seats send back what they hold")
 
 
 @dataclass(frozen=True)

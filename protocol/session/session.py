@@ -46,7 +46,7 @@ from .claim import Claim
 from .claims import Claims
 from .clocks import Awaiting, Clocks
 from .ending import Ending
-from .events import Dispute, Dropped, OutOfPlace, ReplayEnd, ReplayMismatch
+from .events import Dispute, Dropped, MarkDamaged, OutOfPlace, ReplayEnd, ReplayMismatch
 from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
                     TABLE_NONCE_DOMAIN, WATCH_EVERYONE, WATCH_MODES, WATCH_OFF, default_watch)
 from .outcome import Outcome, Result
@@ -317,14 +317,15 @@ class Session:
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, name: str = "", game: Game | None = None, players: int = 2,
                  variant: str = "standard", options: dict | None = None,
-                 guests: Sequence[bytes] | None = None, signed: int = 0) -> "Session":
+                 guests: Sequence[bytes] | None = None, signed: int | None = 0) -> "Session":
         """Restart after a crash: replay our own log, then go on live (with ``seed`` kept aside).
 
         A host restarted before its table was written needs its proposal again
         (``game``, ``variant``, ``options``; the seats are its hello's guests and itself, or
         ``players`` for a log from before every host listed its guests). ``signed``: how many
         places we may have signed (the ``.signed`` mark); a log that stops short of it signs
-        nothing more until the others sent our lost entries back (:class:`.writers.LiveWriter`).
+        nothing more until the others sent our lost entries back (:class:`.writers.LiveWriter`); None: a
+        damaged mark, which holds as if we had signed past the log (:class:`MarkDamaged`, with the next call).
         """
         s = cls.replay(raws, identity.public, seed, games=games, identity=identity)
         s.writer, s.auto_join, s.name = LiveWriter(store, signed, len(raws)), True, name
@@ -336,6 +337,8 @@ class Session:
             s.seating.maybe_join()
             s.seating.after_hello()
         s._advance_safely()      # what we would have written next; its events come with the next call
+        if signed is None:
+            s.state.events.append(MarkDamaged())
         return s
 
     def replay_entries(self, entries: Sequence[Entry], check_evidence: bool = False) -> None:

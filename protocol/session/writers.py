@@ -51,27 +51,32 @@ class LiveWriter:
     """Signs our entries with our identity; every accepted entry goes to ``store`` (the log file).
 
     ``signed``: how many places of the chain we may have signed before (a resume's mark); below it we sign
-    nothing and take our own entries from :attr:`learned`, as a replay does from its log.
+    nothing and take our own entries from :attr:`learned`, as a replay does from its log. None: the mark was
+    damaged, we may have signed any place past our log, and we hold until :meth:`wait` gives up.
     """
 
     live = True
     checks_evidence = False
 
-    def __init__(self, store: Callable[[bytes], None] | None = None, signed: int = 0, have: int = 0):
+    def __init__(self, store: Callable[[bytes], None] | None = None, signed: int | None = 0, have: int = 0):
         self.store = store
-        self.signed = signed
-        self.lost = max(0, signed - have)
-        """Entries past our log's end that we may have signed (0: the log reaches the mark)."""
+        self.damaged = signed is None
+        """How far we signed is unknown (a damaged mark): every place past our log is held."""
+        self.signed = have if signed is None else signed
+        self.lost = max(0, self.signed - have)
+        """Entries past our log's end that we may have signed (0: the log reaches the mark, or nobody knows)."""
         self.learned: deque[Entry] = deque()
         self._since: tuple[int, float] | None = None
 
     def holding(self, s: Chained) -> bool:
         """Whether the next place is one we may have signed before: we wait for our own entry from the others."""
-        return len(s.chain) < self.signed
+        return self.damaged or len(s.chain) < self.signed
 
     def learn(self, entry: Entry) -> None:
-        """Our own entry for a place we hold, sent back by another seat; :meth:`write` takes it."""
-        self.learned.append(entry)
+        """Our own entry for a place we hold, sent back by another seat; :meth:`write` takes it (one per place:
+        a seat that sends it again and again makes us hold no more)."""
+        if all(known.seq != entry.seq for known in self.learned):
+            self.learned.append(entry)
 
     def wait(self, s: Chained, now: float, linked: bool, timeout: float | None) -> bool:
         """Time passes while we hold: True once every other seat was ``linked`` for ``timeout`` seconds with
@@ -83,8 +88,8 @@ class LiveWriter:
             self._since = (len(s.chain), now)
         if now - self._since[1] < timeout:
             return False
-        s.events.append(HoldGivenUp(self.signed - len(s.chain), timeout))
-        self.signed, self.lost, self._since = len(s.chain), 0, None
+        s.events.append(HoldGivenUp(None if self.damaged else self.signed - len(s.chain), timeout))
+        self.signed, self.lost, self.damaged, self._since = len(s.chain), 0, False, None
         return True
 
     def write(self, s: Chained, kind: str, body: dict) -> Entry:

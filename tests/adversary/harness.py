@@ -30,6 +30,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -37,7 +38,7 @@ from typing import Callable
 from lanterne.engines.bots import RandomBot, make_bot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import Identity, fingerprint
-from lanterne.protocol.log import Entry
+from lanterne.protocol.log import Entry, open_entry
 from lanterne.protocol.memory import make_sessions, play
 from lanterne.protocol.net.events import LinkLost, Linked, Note, SeatTaken
 from lanterne.protocol.net.clock import MONOTONIC, Clock
@@ -240,6 +241,29 @@ def assert_dropped_and_relinked(table: Table, victim: int, words: str) -> None:
     assert notes and words in notes[0], seen.lines[-30:]
     assert any("sent an entry out of place" in reason for reason in seen.lost(cheat)), seen.lost(cheat)
     assert seen.linked(cheat) >= 2, "the link to the sender came back"
+
+
+def signed_twice(*logs) -> list[tuple[str, int]]:
+    """(author, place) pairs signed with two different entries, in these logs and the evidence their aborts carry."""
+    seen: dict[tuple[bytes, int], set[bytes]] = defaultdict(set)
+    for raws in logs:
+        for raw in raws:
+            entry = open_entry(raw)
+            seen[(entry.author, entry.seq)].add(raw)
+            if entry.kind == "abort":
+                for evidence in entry.body.get("evidence", []):
+                    try:
+                        other = open_entry(evidence)
+                    except Exception:  # noqa: BLE001 - a hash of evidence too long to carry
+                        continue
+                    seen[(other.author, other.seq)].add(evidence)
+    return [(author.hex()[:8], seq) for (author, seq), raws in seen.items() if len(raws) > 1]
+
+
+def cut_after_last_move_but(raws: list[bytes], key: bytes, keep: int) -> list[bytes]:
+    """The log without the guest's last move (and every entry after it), or ``keep`` entries short of it."""
+    last = max(i for i, raw in enumerate(raws) if open_entry(raw).author == key and open_entry(raw).kind == "move")
+    return raws[:last - keep]
 
 
 def assert_logs_alike(table: Table) -> None:

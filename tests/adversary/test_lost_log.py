@@ -10,8 +10,6 @@ honest seat, and the guest says in one line that its log was repaired.
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
-
 import pytest
 
 from lanterne.engines.bots import make_bot
@@ -20,32 +18,10 @@ from lanterne.protocol.net.files import GameFiles, read_signed
 from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.session import GameOver
 
-from .harness import FAST, IDS, LOCAL, NAMES, Seen, Table, assert_no_honest_seat_named, lanterne_verify, until
+from .harness import (FAST, IDS, LOCAL, NAMES, Seen, Table, assert_no_honest_seat_named, cut_after_last_move_but,
+                      lanterne_verify, signed_twice, until)
 
 GUEST = 1
-
-
-def signed_twice(*logs) -> list[tuple[str, int]]:
-    """(author, place) pairs signed with two different entries, in these logs and the evidence their aborts carry."""
-    seen: dict[tuple[bytes, int], set[bytes]] = defaultdict(set)
-    for raws in logs:
-        for raw in raws:
-            entry = open_entry(raw)
-            seen[(entry.author, entry.seq)].add(raw)
-            if entry.kind == "abort":
-                for evidence in entry.body.get("evidence", []):
-                    try:
-                        other = open_entry(evidence)
-                    except Exception:  # noqa: BLE001 - a hash of evidence too long to carry
-                        continue
-                    seen[(other.author, other.seq)].add(evidence)
-    return [(author.hex()[:8], seq) for (author, seq), raws in seen.items() if len(raws) > 1]
-
-
-def cut_after_last_move_but(raws: list[bytes], key: bytes, keep: int) -> list[bytes]:
-    """The log without the guest's last move (and every entry after it), or ``keep`` entries short of it."""
-    last = max(i for i, raw in enumerate(raws) if open_entry(raw).author == key and open_entry(raw).kind == "move")
-    return raws[:last - keep]
 
 
 @pytest.mark.parametrize("lost", [0, 1])

@@ -32,6 +32,8 @@ from .servers import Servers
 if TYPE_CHECKING:
     from ..peer import Peer
 
+CODE_LINKS = 4
+"""Links open at once over one code's Dilation (a guest resuming opens one after another); the next is dropped."""
 SEAT_WAIT = 30.0
 """Seconds from a code's link to its guest holding a seat (the Noise handshake and the join request)."""
 
@@ -123,8 +125,15 @@ class Invitations:
 
     async def _admit_more(self, wormhole: Wormhole, key: bytes) -> None:
         """Each further link over a guest's code is that guest resuming (its link closed; Dilation lives on)."""
+        links: list[Link] = []
         while True:
-            self.peer.admit(await wormhole.next_link(), key)
+            link = await wormhole.next_link()
+            links = [known for known in links if not known.closed]
+            if len(links) >= CODE_LINKS:
+                link.drop(f"busy: {CODE_LINKS} links over this code are open; try again")
+                continue
+            links.append(link)
+            self.peer.admit(link, key)
 
     async def _seated(self, connected: Connected, before: int) -> None:
         """Until the code's guest holds its seat (or the table is full, or its link closed)."""

@@ -106,7 +106,7 @@ async def test_a_forged_oversized_or_malformed_chat_from_a_peer_is_dropped_witho
         # a record holding a CHAT frame bigger than CHAT_MAX: a framing error, which closes that link (as any
         # bad record does); Bob links again and nothing else changed
         from lanterne.protocol.net.framing import CHAT, SEALED, _HEADER
-        record = link._sealer._cipher.encrypt_with_ad(None, bytes([CHAT]) + b"x" * (CHAT_MAX + 1))
+        record = link.records.sealer._cipher.encrypt_with_ad(None, bytes([CHAT]) + b"x" * (CHAT_MAX + 1))
         link._writer.write(_HEADER.pack(1 + len(record), SEALED) + record)
         await until(lambda: link.closed)
         assert "exceeds 2048" in link.close_reason
