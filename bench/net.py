@@ -251,7 +251,8 @@ async def _under_flood(flood) -> float:
 
 STRANGER_PATIENCE = 15.0
 """Seconds a flooding stranger waits for a host that stopped reading it, or for the end of its link, before it
-gives up (a host that never closes a connection it accepted as it stopped would otherwise hold it forever)."""
+gives up: a safety net, so that a host that stopped reading ends a flood in bounded time even if it never
+closed the connection (tests/adversary/test_stopped_host.py shows that a stopping host closes them all)."""
 
 
 async def flood_pings(port: int, source: str, pings: int) -> int:
