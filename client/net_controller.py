@@ -35,6 +35,7 @@ from lanterne.client.controller import (HUMAN, REMOTE, Change, GameController, L
                                describe_table_op, scores_over)
 from lanterne.client.i18n import N_, _, ngettext, seat_tag, seconds_text
 from lanterne.client.local_play import move_seconds
+from lanterne.client.seat_clocks import clock_text
 from lanterne.client.thinking import Thinker
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
@@ -74,10 +75,8 @@ def is_computer(name: str) -> bool:
     return name.startswith(COMPUTER_MARK)
 
 
-def clock(seconds: float) -> str:
-    """``m:ss`` for a duration (the gone clock and the claim time)."""
-    seconds = max(int(seconds), 0)
-    return f"{seconds // 60}:{seconds % 60:02d}"
+clock = clock_text
+"""``m:ss`` for a duration (the gone clock and the claim time)."""
 
 
 def claim_time(seconds: float) -> str:
@@ -844,12 +843,27 @@ class NetworkGame(GameController):
         s = self.peer.session
         if s is None or s.move_clock is None or s.over:
             return ""
+        left = self.move_clock_left(now)
+        if left is None:
+            return _(", move clock {time}").format(time=clock(s.move_clock))
+        return _(", move clock {time} left").format(time=clock(left))
+
+    @property
+    def has_move_clock(self) -> bool:  # type: ignore[override]
+        s = self.peer.session
+        return s is not None and s.move_clock is not None
+
+    def move_clock_left(self, now: float | None = None) -> float | None:
+        """Seconds left on the table's signed move clock for the seat awaited (None: no clock runs)."""
+        s = self.peer.session
+        if s is None or s.move_clock is None or s.over or s.game is None:
+            return None
         awaiting = s.awaiting()
         started = awaiting.since if awaiting is not None else None
         if started is None:
-            return _(", move clock {time}").format(time=clock(s.move_clock))
-        now = time.monotonic() if now is None else now
-        return _(", move clock {time} left").format(time=clock(max(0.0, started + s.move_clock - now)))
+            return None
+        now = self.peer.clock() if now is None else now      # the session's clocks run on the peer's
+        return max(0.0, started + s.move_clock - now)
 
     def submit(self, seat: int, action: Action) -> LogEntry:
         if self.is_over():
