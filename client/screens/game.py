@@ -103,6 +103,7 @@ class GameScreen(Screen):
         Binding("f2", "toggle_side", N_("Scores/log")),
         # priority: "?" lists the moves from the board and from the move line alike (help is F1)
         Binding("question_mark", "legal_moves", N_("Legal moves"), priority=True),
+        Binding("f4", "hint", N_("Hint")),
     ]
 
     MOUSE_HELP = "Click a move in the list to play it."
@@ -128,6 +129,8 @@ class GameScreen(Screen):
         self.clock: Callable[[], float] = monotonic
         """What the seats' clocks read (a test advances its own)."""
         self.clocks = SeatClocks(len(controller.seats), self.clock())
+        self.hint_seed: str | None = None
+        """The hint's search seed (None: by chance; a test fixes it, and the search then plays all its tries)."""
 
     # -- layout
     def compose(self) -> ComposeResult:
@@ -555,6 +558,34 @@ class GameScreen(Screen):
 
         self.app.push_screen(RulesScreen(self.game.id))
 
+    def action_hint(self) -> None:
+        """F4: what the computer would play here and why (client/hint.py); Enter in the dialog plays it."""
+        seat = self.acting_seat
+        think = getattr(self.controller, "think", None)
+        if seat is None or think is None:
+            self.show_status(_("No hint now: {status}").format(status=self.controller.status()), error=True)
+            return
+        self.show_status(_("The computer looks for a hint..."))
+        self.run_worker(self._hint(seat, len(self.controller.log)), group="hint", exclusive=True, exit_on_error=False)
+
+    async def _hint(self, seat: int, moves: int) -> None:
+        from lanterne.client.hint import hint_text
+
+        try:
+            action, text = await hint_text(self.controller, seat, self.hint_seed)
+        except Exception as e:  # noqa: BLE001 - a hint that fails says so in one line
+            self.show_status(_("No hint: {error}").format(error=e), error=True)
+            return
+        if self.acting_seat != seat or len(self.controller.log) != moves:
+            return              # the game moved on meanwhile: the hint is for a position gone
+        self.show_game_status()
+
+        def answer(play: bool | None) -> None:
+            if play and self.acting_seat == seat and len(self.controller.log) == moves:
+                self.play_listed(action)
+
+        self.app.push_screen(ConfirmScreen(Text(text + "\n\n" + _("Play it?"))), answer)    # Text: no markup
+
     def action_toggle_chat(self) -> None:
         if self.network is not None:
             self.network.toggle_chat()
@@ -564,6 +595,8 @@ class GameScreen(Screen):
         message, not the board's keys."""
         if action == "toggle_chat" and self.network is None:
             return False
+        if action == "hint" and self.network is not None:
+            return False        # a network table's players think for themselves
         if action in ("command", "legal_moves") and isinstance(self.focused, ChatInput):
             return False
         return super().check_action(action, parameters)
