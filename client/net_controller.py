@@ -833,20 +833,9 @@ class NetworkGame(GameController):
             op = s.table_op.kind if s.table_op is not None else "table"
             return (_("Waiting for {who}'s {what} ({op})").format(who=who, what=what, op=op) if other
                     else _("The table is working ({op})...").format(op=op))
-        clock_left = self._move_clock_left()
-        if other:
-            return _("Waiting for {who}'s move{clock_left}").format(who=who, clock_left=clock_left)
-        return _("{who} to play{clock_left}").format(who=who, clock_left=clock_left)
-
-    def _move_clock_left(self, now: float | None = None) -> str:
-        """', move clock 0:42 left' while the table's signed move clock runs for the seat to move ('' without)."""
-        s = self.peer.session
-        if s is None or s.move_clock is None or s.over:
-            return ""
-        left = self.move_clock_left(now)
-        if left is None:
-            return _(", move clock {time}").format(time=clock(s.move_clock))
-        return _(", move clock {time} left").format(time=clock(left))
+        if other:        # (the move clock counts down in the board's clock panel, client/widgets/clocks.py)
+            return _("Waiting for {who}'s move").format(who=who)
+        return _("{who} to play").format(who=who)
 
     @property
     def has_move_clock(self) -> bool:  # type: ignore[override]

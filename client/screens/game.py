@@ -307,6 +307,8 @@ class GameScreen(Screen):
         return None
 
     def on_unmount(self) -> None:
+        if self.network is not None:
+            self.network.decline_rematch(self)
         title = getattr(self.app, "window_title", None)
         if title is not None:
             title.show(self.app, title_for())
@@ -356,7 +358,7 @@ class GameScreen(Screen):
             self.app.bell()
         self.show_window_title(told and w.kind == HUMAN and self.controller.local_seats == [w.seat])
         if w.kind == "over":
-            if not self._over_shown:
+            if not self._over_shown and self in self.app.screen_stack:    # (a screen left meanwhile shows nothing)
                 self._over_shown = True
                 ended = self.network.early_end() if self.network is not None else ""
                 if ended:  # Text, not str: names such as "[computer] Ann 1" are no markup
@@ -404,9 +406,7 @@ class GameScreen(Screen):
         return getattr(self.controller, "rematch", None) is not None
 
     def _after_game_over(self, choice: str | None) -> None:
-        if self.network is not None and choice == "home":     # (the board seen, Escape there says no too)
-            self.network.decline_rematch(self)
-        if choice == "home":
+        if choice == "home":       # (a network game's screen closed says no to a rematch)
             self.app.pop_screen()
         elif choice == "rematch" and self.network is not None:
             self.network.rematch(self)

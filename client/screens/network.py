@@ -47,6 +47,7 @@ class NetworkSide:
         self._rematch_timer = None
         self._next: NetworkGame | None = None
         """The rematch's new table, once opened or joined."""
+        self._declined = False
 
     CHAT_BESIDE_FROM = 140
     """From this width the chat pane starts shown; narrower, it starts hidden (F3) and new lines pop up."""
@@ -129,11 +130,14 @@ class NetworkSide:
         self._rematch_step(screen, lobby)
 
     def decline_rematch(self, screen: GameScreen) -> None:
-        """The game left without a rematch: the others' question ends at once."""
+        """The game left without a rematch (home, Escape on the finished board, the screen closed): the others'
+        question ends at once."""
         from lanterne.client.lan_rematch import LanRematch
 
         lobby = self._lobby(screen)
-        if lobby is not None and self.controller.is_over() and self._rematch is None:
+        if lobby is not None and self._rematch is None and self._next is None and not self._declined \
+                and self.controller.peer.session is not None:
+            self._declined = True
             lobby.advertise_lobby(again=LanRematch(self.controller).no())
 
     def _rematch_step(self, screen: GameScreen, lobby) -> None:
@@ -186,8 +190,7 @@ class NetworkSide:
         """Escape: over, the screen closes; else pause (come back with r in the lobby) or resign."""
         controller = self.controller
         if controller.is_over():
-            self.decline_rematch(screen)
-            screen.app.pop_screen()
+            screen.app.pop_screen()         # (the screen closed says no to a rematch)
             return
 
         def answer(choice: str | None) -> None:

@@ -17,9 +17,9 @@ from lanterne.client.widgets.text_panel import TextPanel
 
 TIME_WIDTH = 10
 """The cells of a time column in the side panel (a header, ``h:mm:ss``)."""
-COMPACT_WIDTH = 20
+COMPACT_WIDTH = 24
 """The compact line's cells: the seat to move, its time on this move and in the game."""
-COMPACT_WIDTH_WITH_MOVE_CLOCK = 32
+COMPACT_WIDTH_WITH_MOVE_CLOCK = 38
 """... and the table's move clock counting down."""
 
 

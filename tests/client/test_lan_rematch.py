@@ -52,3 +52,20 @@ async def test_a_refusal_is_said_in_one_line(tmp_path):
         await until(lambda: f"No rematch: {ann} declined." in str(screens[pb].query_one("#status").render()), pa, pb,
                     what="Bob reads Ann's no")
         assert pb.app.screen is screens[pb], "Bob's board stays"
+
+
+async def test_a_player_who_left_the_table_says_no(tmp_path):
+    """Ann resigns (her board closes): Bob's Rematch hears no at once, never waits for her."""
+    async with two_players(tmp_path, (120, 40), (120, 40)) as (pa, pb, ann, bob):
+        screens = await seated(pa, pb, ann, bob)
+        await pa.press("escape")
+        await pa.pause()
+        await pa.press("r")
+        await pa.pause()
+        await pa.press("y")
+        await until(lambda: isinstance(pb.app.screen, GameOverScreen), pa, pb, what="Bob's game-over dialog")
+        assert not isinstance(pa.app.screen, GameOverScreen), "Ann left: no dialog over her lobby"
+        await pb.pause()
+        await pb.press("m")
+        await until(lambda: f"No rematch: {ann} declined." in str(screens[pb].query_one("#status").render()), pa, pb,
+                    what="Bob reads Ann's no")
