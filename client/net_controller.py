@@ -617,8 +617,18 @@ class NetworkGame(GameController):
                 text += "; " + _("scores so far: {scores}").format(
                     scores=", ".join(f"{seat.label} {score}" for seat, score in zip(self.seats, scores)))
             if len(self.seats) == 2:
-                other = self.seats[1 - ev.culprit]
+                winners = [1 - ev.culprit]
+            else:       # the leaders of the others by the game's own rule (fewest penalties in Pueblo)
+                try:
+                    winners = [i for i in self.winners() if i != ev.culprit]
+                except (RulesError, ValueError, IndexError, TypeError):
+                    winners = []
+            if len(winners) == 1:
+                other = self.seats[winners[0]]
                 text += "; " + (_("you win") if other.index == self.my_seat else _("{who} wins").format(who=other.label))
+            elif winners:
+                text += "; " + _("{players} share the win").format(
+                    players=_(" and ").join(self.seats[i].label for i in winners))
             return text
         if ev.culprit is not None and 0 <= ev.culprit < len(self.seats):
             who = _("you") if ev.culprit == self.my_seat else self.seats[ev.culprit].label
