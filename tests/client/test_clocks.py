@@ -108,6 +108,8 @@ async def test_a_network_board_counts_down_the_tables_move_clock(tmp_path):
         line = text_of(screens[pa], "#clock-line")
         assert re.search(r"P\d 0:0\d, game 0:0\d · (9:5\d|10:00) left", line.strip()), line
         assert screens[pa].query_one("#clock-line").region.right <= 80
+        assert screens[pa].check_action("hint", ()) is False and "Hint" not in screens[pa].help_text(), \
+            "no hint at a network table (tests/client/test_hint.py: local games)"
 
 
 # -- snapshots: the clocks at 80x24 and 120x40, in English and in French
