@@ -28,6 +28,7 @@ from lanterne.client.i18n import (LANGUAGES, N_, _, choose_language, language, l
 from lanterne.client.keys import keep_alt, split_alt
 from lanterne.client.settings import Settings
 from lanterne.client.theme import LANTERNE_THEME
+from lanterne.client.window_title import WindowTitle, title_for
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,8 @@ class LanterneApp(App):
         self._start = start
         self._tables_to_close: list = []
         """The network games open when the app was asked to exit (closed in :meth:`on_unmount`)."""
+        self.window_title = WindowTitle()
+        """The terminal window's title (client/window_title.py): the game, and your turn."""
 
     def on_mount(self) -> None:
         if self.resilient:
@@ -72,6 +75,7 @@ class LanterneApp(App):
             log.warning(line)
         self.register_theme(LANTERNE_THEME)
         self.theme = self.settings.theme if self.settings.theme in self.available_themes else "lanterne"
+        self.window_title.show(self, title_for())
         from lanterne.client.screens.home import HomeScreen
 
         self.push_screen(HomeScreen())

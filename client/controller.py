@@ -222,6 +222,13 @@ class GameController(ABC):
             return _("Waiting for {player} on the network...").format(player=seat.label)
         return _("{player} to play").format(player=seat.label)
 
+    has_move_clock = False
+    """Whether the table limits the time of a move (a network table that signed a move clock)."""
+
+    def move_clock_left(self) -> float | None:
+        """Seconds left on the table's move clock for the seat to move (None: the table has none)."""
+        return None
+
     # -- what the screen does
     @abstractmethod
     def submit(self, seat: int, action: Action) -> LogEntry:

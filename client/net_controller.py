@@ -35,6 +35,7 @@ from lanterne.client.controller import (HUMAN, REMOTE, Change, GameController, L
                                describe_table_op, scores_over)
 from lanterne.client.i18n import N_, _, ngettext, seat_tag, seconds_text
 from lanterne.client.local_play import move_seconds
+from lanterne.client.seat_clocks import clock_text
 from lanterne.client.thinking import Thinker
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import ROLL, TABLE, Action, Game, IllegalAction, RulesError, State
@@ -74,10 +75,8 @@ def is_computer(name: str) -> bool:
     return name.startswith(COMPUTER_MARK)
 
 
-def clock(seconds: float) -> str:
-    """``m:ss`` for a duration (the gone clock and the claim time)."""
-    seconds = max(int(seconds), 0)
-    return f"{seconds // 60}:{seconds % 60:02d}"
+clock = clock_text
+"""``m:ss`` for a duration (the gone clock and the claim time)."""
 
 
 def claim_time(seconds: float) -> str:
@@ -624,8 +623,18 @@ class NetworkGame(GameController):
                 text += "; " + _("scores so far: {scores}").format(
                     scores=", ".join(f"{seat.label} {score}" for seat, score in zip(self.seats, scores)))
             if len(self.seats) == 2:
-                other = self.seats[1 - ev.culprit]
+                winners = [1 - ev.culprit]
+            else:       # the leaders of the others by the game's own rule (fewest penalties in Pueblo)
+                try:
+                    winners = [i for i in self.winners() if i != ev.culprit]
+                except (RulesError, ValueError, IndexError, TypeError):
+                    winners = []
+            if len(winners) == 1:
+                other = self.seats[winners[0]]
                 text += "; " + (_("you win") if other.index == self.my_seat else _("{who} wins").format(who=other.label))
+            elif winners:
+                text += "; " + _("{players} share the win").format(
+                    players=_(" and ").join(self.seats[i].label for i in winners))
             return text
         if ev.culprit is not None and 0 <= ev.culprit < len(self.seats):
             who = _("you") if ev.culprit == self.my_seat else self.seats[ev.culprit].label
@@ -840,22 +849,26 @@ class NetworkGame(GameController):
             op = s.table_op.kind if s.table_op is not None else "table"
             return (_("Waiting for {who}'s {what} ({op})").format(who=who, what=what, op=op) if other
                     else _("The table is working ({op})...").format(op=op))
-        clock_left = self._move_clock_left()
-        if other:
-            return _("Waiting for {who}'s move{clock_left}").format(who=who, clock_left=clock_left)
-        return _("{who} to play{clock_left}").format(who=who, clock_left=clock_left)
+        if other:        # (the move clock counts down in the board's clock panel, client/widgets/clocks.py)
+            return _("Waiting for {who}'s move").format(who=who)
+        return _("{who} to play").format(who=who)
 
-    def _move_clock_left(self, now: float | None = None) -> str:
-        """', move clock 0:42 left' while the table's signed move clock runs for the seat to move ('' without)."""
+    @property
+    def has_move_clock(self) -> bool:  # type: ignore[override]
         s = self.peer.session
-        if s is None or s.move_clock is None or s.over:
-            return ""
+        return s is not None and s.move_clock is not None
+
+    def move_clock_left(self, now: float | None = None) -> float | None:
+        """Seconds left on the table's signed move clock for the seat awaited (None: no clock runs)."""
+        s = self.peer.session
+        if s is None or s.move_clock is None or s.over or s.game is None:
+            return None
         awaiting = s.awaiting()
         started = awaiting.since if awaiting is not None else None
         if started is None:
-            return _(", move clock {time}").format(time=clock(s.move_clock))
-        now = time.monotonic() if now is None else now
-        return _(", move clock {time} left").format(time=clock(max(0.0, started + s.move_clock - now)))
+            return None
+        now = self.peer.clock() if now is None else now      # the session's clocks run on the peer's
+        return max(0.0, started + s.move_clock - now)
 
     def submit(self, seat: int, action: Action) -> LogEntry:
         if self.is_over():

@@ -37,7 +37,7 @@ from typing import Callable, Sequence
 
 import msgpack
 
-from lanterne.engines.core import Game
+from lanterne.engines.core import Game, Words
 from lanterne.protocol import identity as ids
 from lanterne.protocol.fair.reveal import RevealedTable
 from lanterne.protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
@@ -79,7 +79,9 @@ class Report:
 
     def __setattr__(self, name: str, value) -> None:
         """Its text may quote the log's authors (a reason, a game's name): kept printable, as it is shown."""
-        super().__setattr__(name, printable(value) if isinstance(value, str) else value)
+        if isinstance(value, str) and not (isinstance(value, Words) and printable(value) == value):
+            value = printable(value)     # (Words kept as made, for a client to say them: every part printable)
+        super().__setattr__(name, value)
 
     def fail(self, entry: int | None, author: str, why: str) -> "Report":
         self.ok, self.bad_entry, self.bad_author, self.problem = False, entry, author, why
@@ -95,12 +97,12 @@ UNFINISHED = "unfinished"
 def _stops(report: Report, entries: list[Entry], tail: int, label: dict[bytes, str]) -> Report:
     """A sound log that stops before the game ended: unfinished, unless bytes trail after it."""
     if tail:
-        return report.fail(len(entries), "", f"{tail} bytes after the last complete entry (a cut or damaged "
-                                             f"file), and the game had not ended")
+        return report.fail(len(entries), "", Words("{n} bytes after the last complete entry (a cut or damaged "
+                                                   "file), and the game had not ended", n=tail))
     last = entries[-1]
     report.result = UNFINISHED
-    report.problem = (f"the log stops at entry {last.seq} ({last.kind} by "
-                      f"{label.get(last.author, ids.fingerprint(last.author))}) before the game ended")
+    report.problem = Words("the log stops at entry {n} ({kind} by {who}) before the game ended", n=last.seq,
+                           kind=last.kind, who=label.get(last.author, ids.fingerprint(last.author)))
     return report
 
 
@@ -119,14 +121,19 @@ def _seat_labels(raws: list[bytes]) -> tuple[list[bytes], dict[bytes, str]]:
         body = value.get("body")
         if value.get("kind") == TABLE_KIND and isinstance(body, dict) and isinstance(body.get("seats"), list):
             seats = [k for k in body["seats"] if isinstance(k, bytes)]
-            return seats, {k: f"seat {i + 1} ({ids.fingerprint(k)})" for i, k in enumerate(seats)}
+            return seats, {k: _seat_label(i, k) for i, k in enumerate(seats)}
     return [], {}
+
+
+def _seat_label(index: int, key: bytes) -> str:
+    """A seat as the report names it: ``seat 2 (ABCD-...)`` (``Words``: a client says it in its language)."""
+    return Words("seat {n} ({fingerprint})", n=index + 1, fingerprint=ids.fingerprint(key))
 
 
 def _author_of(raw: bytes, label: dict[bytes, str]) -> str:
     author = _lenient(raw).get("author")
     if not isinstance(author, bytes):
-        return "unknown author"
+        return Words("unknown author")
     return label.get(author, ids.fingerprint(author))
 
 _LEAVES = frozenset({int, str, bytes, bool, type(None)})
@@ -267,18 +274,19 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         try:
             entry = open_entry(raw)
         except ProtocolError as e:
-            return report.fail(i, "", f"{e} (it names {_author_of(raw, label)} as its author; a damaged or forged "
-                                      f"entry, nobody is blamed)")
+            return report.fail(i, "", Words("{error} (it names {who} as its author; a damaged or forged entry, "
+                                            "nobody is blamed)", error=str(e), who=_author_of(raw, label)))
         if entry.seq != i:
-            return report.fail(i, "", f"sequence number {entry.seq} where {i} belongs (signed by "
-                                      f"{_author_of(raw, label)}; the file is not one chain, nobody is blamed)")
+            return report.fail(i, "", Words("sequence number {seq} where {n} belongs (signed by {who}; the file is "
+                                            "not one chain, nobody is blamed)", seq=entry.seq, n=i,
+                                            who=_author_of(raw, label)))
         if entry.prev != prev:
-            return report.fail(i, "", f"does not link to the previous entry (signed by {_author_of(raw, label)}; "
-                                      f"the file is not one chain, nobody is blamed)")
+            return report.fail(i, "", Words("does not link to the previous entry (signed by {who}; the file is not "
+                                            "one chain, nobody is blamed)", who=_author_of(raw, label)))
         prev = entry.hash
         entries.append(entry)
     if not entries:
-        return report.fail(None, "", "the log holds no entry")
+        return report.fail(None, "", Words("the log holds no entry"))
     shapes = schemas()
     table = next((e for e in entries if e.kind == TABLE_KIND), None)
     if table is not None and not _fits(shapes, table):
@@ -289,7 +297,7 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         names = table.body["names"]
         report.seats = [{"seat": i + 1, "name": printable(names[i]) if i < len(names) else "", "key": k.hex(),
                          "fingerprint": ids.fingerprint(k)} for i, k in enumerate(seats)]
-    label = {k: f"seat {i + 1} ({ids.fingerprint(k)})" for i, k in enumerate(seats)}
+    label = {k: _seat_label(i, k) for i, k in enumerate(seats)}
     computers = []    # keys given a seat by a replace entry: replayed like the table's seats
     for entry in entries:
         if entry.kind != REPLACE or not _fits(shapes, entry):
@@ -297,7 +305,8 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         body = entry.body
         if body["key"] not in seats:
             computers.append(body["key"])
-            label.setdefault(body["key"], f"seat {body['seat'] + 1} ({ids.fingerprint(body['key'])}, computer)")
+            label.setdefault(body["key"], Words("seat {n} ({fingerprint}, computer)", n=body["seat"] + 1,
+                                                fingerprint=ids.fingerprint(body["key"])))
     seeds: dict[bytes, bytes] = {}
     for entry in entries:
         if entry.kind in (END, ABORT) and _fits(shapes, entry) and "seed" in entry.body:
@@ -333,7 +342,7 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
             if isinstance(e, OutOfPlace):
                 who = ""      # out of context: its signer is not blamed (see protocol.session.chain)
             elif culprit is not None and culprit < len(seats) and seats[culprit] != author:
-                who += f"; at fault: seat {culprit + 1}"
+                who = Words("{who}; at fault: seat {n}", who=who, n=culprit + 1)
             if first_error is None or index < first_error[0]:
                 first_error = (index, who, str(e))
             continue
@@ -343,7 +352,7 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
     if first_error is not None:
         return report.fail(*first_error)
     if final is None:     # seeds, but none of a seat's: nothing was replayed
-        return report.fail(None, "", "no seat of the table revealed its seed: nothing to replay")
+        return report.fail(None, "", Words("no seat of the table revealed its seed: nothing to replay"))
     if len(final.finals) == len(seats) and (len(report.replayed) < len(seats) or final.replaced):
         # With every seat replayed, each seat's fair table has already audited
         # every other seat's secrets against the transcript (consume_final);
@@ -353,7 +362,7 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         problems = audit_transcript(final.fair.game_id, len(seats), final.steps, final.finals)
         if problems:
             where = next(i for i, e in enumerate(entries) if e.kind == "fair_final")
-            return report.fail(where, "", f"audit: {problems[0]}")
+            return report.fail(where, "", Words("audit: {problem}", problem=str(problems[0])))
     report.game_id = final.game_id.hex()
     for key, seat in final.replaced.items():     # a seat a computer took over: say so
         if seat < len(report.seats):
@@ -387,13 +396,15 @@ def ending(result: Aborted, chain: Sequence[Entry]) -> str:
     if not result.reason.startswith(CLAIM_REASON) or result.culprit is None:
         return result.reason     # another abort: its reason as signed (its scores are in the report)
     moves = sum(1 for e in chain if e.kind == MOVE)
-    text = f"ended by claim against seat {result.culprit + 1} at move {moves} ({result.reason})"
+    text = Words("ended by claim against seat {n} at move {moves} ({reason})", n=result.culprit + 1, moves=moves,
+                 reason=result.reason)
     if result.agreed:
-        text += "; agreed by " + ", ".join(f"seat {s + 1}" for s in result.agreed)
+        text = Words("{text}; agreed by {seats}", text=text,
+                     seats=Words.listing(Words("seat {n}", n=s + 1) for s in result.agreed))
     elif result.by is not None:
-        text += "; unanswered (no other seat to agree)"
+        text = Words("{text}; unanswered (no other seat to agree)", text=text)
     if result.scores is not None:
-        text += "; scores so far: " + " ".join(str(x) for x in result.scores)
+        text = Words("{text}; scores so far: {scores}", text=text, scores=" ".join(str(x) for x in result.scores))
     return text
 
 

@@ -295,3 +295,51 @@ def test_served_beyond_this_machine_it_warns_and_still_refuses_foreign_names_and
 
 def wait_for_page(port: int, headers: dict[str, str], path: str) -> tuple[int, str]:
     return until_sync(lambda: http_status(port, path, headers), timeout=WAIT, what=f"the page on port {port}")
+
+
+FILLED = r"""
+const page = window.innerHeight, width = window.innerWidth;
+const screen = document.querySelector('#terminal .xterm-screen');
+if (!screen) { return null; }
+const box = screen.getBoundingClientRect();
+return {page: page, width: width, top: box.top, bottom: box.bottom, right: box.right};
+"""
+"""Where the terminal's drawn cells end, against the page's own height and width."""
+
+
+@needs_browser
+@pytest.mark.parametrize("window", [(1280, 800), (900, 1000)], ids=lambda w: f"{w[0]}x{w[1]}")
+def test_the_terminal_fills_the_browser_page(tmp_path, window):
+    """The app's cells cover the page: what is left at the bottom and the right is less than a cell, never a
+    black band (a sixth of the page was left black)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    port = free_port()
+    out = tmp_path / "serve.out"
+    server = start_serve(tmp_path, "--port", str(port), out=out)
+    driver = None
+    try:
+        until_sync(lambda: "Serving Lanterne on" in out.read_text(errors="replace"), timeout=WAIT, every=0.1,
+                   what="lanterne serve to listen")
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={window[0]},{window[1]}",
+                    f"--user-data-dir={tmp_path / 'chromium'}", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"):
+            options.add_argument(arg)
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        driver.set_page_load_timeout(WAIT)
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_WEBSOCKET})
+        driver.get(served_address(out.read_text(errors="replace")))
+        until_sync(lambda: "Play locally" in ESCAPES.sub("", driver.execute_script(
+            "return window.__lanterne ? window.__lanterne.text : ''")), timeout=WAIT, every=0.1, what="the home screen")
+        box = until_sync(lambda: driver.execute_script(FILLED), timeout=WAIT, every=0.1, what="the terminal drawn")
+        rows = driver.execute_script("return document.querySelectorAll('#terminal .xterm-rows > div').length")
+        cell = (box["bottom"] - box["top"]) / max(rows, 1)
+        assert box["top"] < cell and box["page"] - box["bottom"] < cell, f"a band of {box['page'] - box['bottom']:.0f} px " \
+            f"under the terminal (a cell is {cell:.0f} px): {box}"
+        assert box["width"] - box["right"] < cell, f"a band at the right: {box}"
+    finally:
+        if driver is not None:
+            driver.quit()
+        stop(server)

@@ -105,6 +105,11 @@ def run(args) -> int:
     if not args.target and not unfinished:
         fail(_("join needs a host: NAME or HOST:PORT"))
     interfaces = [] if args.no_discovery else interfaces_of(args)
+    if address is not None and not args.interface:      # by HOST:PORT: the one interface that reaches the host
+        reaching = interface_towards(address)
+        if reaching is not None:
+            interfaces = [] if args.no_discovery else [reaching]
+            args.interface = [reaching]
     if args.players and not 2 <= args.players <= 16:
         fail(_("--players must be 2..16, not {players}").format(players=args.players))
 
@@ -210,3 +215,17 @@ def list_peers(args) -> int:
         sys.stderr.write(f"lanterne: nobody heard on {', '.join(interfaces)} within {args.wait:g} s\n")
         return EXIT_NOBODY
     return 0
+
+
+def interface_towards(address: tuple[str, int]) -> str | None:
+    """The address of this machine's interface that reaches ``address`` (the routing table's choice; nothing is
+    sent), or None if no route does: a guest that joins by HOST:PORT listens there for the players seated after
+    it, not on every LAN interface."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(address)
+            return probe.getsockname()[0]
+    except (OSError, ValueError):
+        return None

@@ -7,7 +7,7 @@ paused is no accusation). With several logs, the worst: 2 > 1 > 3 > 0.
 
 from __future__ import annotations
 
-from lanterne.client.i18n import N_, _, ngettext
+from lanterne.client.i18n import N_, _, ngettext, say
 
 import json
 import sys
@@ -68,11 +68,12 @@ def describe(r) -> str:
         where = (ngettext("{game} ({variant}), {n} player", "{game} ({variant}), {n} players", len(r.seats)).format(
             game=r.game, variant=r.variant, n=len(r.seats)) if r.game else _("no table set yet"))
         return _("{path}: unfinished: {where}, {n} entries, every one sound so far; {problem}").format(
-            path=r.path, where=where, n=r.entries, problem=r.problem)
+            path=r.path, where=where, n=r.entries, problem=say(r.problem))
     if not r.ok:
         where = _("entry {n}").format(n=r.bad_entry) if r.bad_entry is not None else _("log")
-        by = " " + _("by {author}").format(author=r.bad_author) if r.bad_author else ""
-        return _("{path}: INVALID: {where}{by}: {problem}").format(path=r.path, where=where, by=by, problem=r.problem)
+        by = " " + _("by {author}").format(author=say(r.bad_author)) if r.bad_author else ""
+        return _("{path}: INVALID: {where}{by}: {problem}").format(path=r.path, where=where, by=by,
+                                                                   problem=say(r.problem))
     head = _("{path}: valid: {game} ({variant}), {players}, {n} entries").format(
         path=r.path, game=r.game, variant=r.variant, n=r.entries,
         players=ngettext("{n} player", "{n} players", len(r.seats)).format(n=len(r.seats)))
@@ -85,4 +86,4 @@ def describe(r) -> str:
         return _("{head}; {scores}; winner(s) {winners}").format(head=head, scores=scores,
                                                                   winners=",".join(f"P{w}" for w in r.winners))
     culprit = _("seat {n} at fault").format(n=r.culprit) if r.culprit else _("nobody blamed")
-    return _("{head}; game aborted ({culprit}): {reason}").format(head=head, culprit=culprit, reason=r.reason)
+    return _("{head}; game aborted ({culprit}): {reason}").format(head=head, culprit=culprit, reason=say(r.reason))

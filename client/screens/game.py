@@ -16,7 +16,8 @@ A network game is the same screen composed with a :class:`NetworkPart`
 
 from __future__ import annotations
 
-from typing import Protocol
+from time import monotonic
+from typing import Callable, Protocol
 
 from rich.text import Text
 from textual import on
@@ -30,15 +31,18 @@ from textual.widgets.option_list import Option
 
 from lanterne.client.games import client_side
 from lanterne.client.i18n import N_, _, ngettext, say_refusal, seat_tag, translate_bindings
-from lanterne.client.controller import COMPUTER, HUMAN, Change, GameController
+from lanterne.client.controller import COMPUTER, HUMAN, REMOTE, Change, GameController
+from lanterne.client.seat_clocks import SeatClocks
 from lanterne.client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
 from lanterne.client.widgets.chat import CHAT_BINDING, ChatInput
+from lanterne.client.widgets.clocks import COMPACT_WIDTH, COMPACT_WIDTH_WITH_MOVE_CLOCK, ClockPanel
 from lanterne.client.widgets.move_input import MoveInput
 from lanterne.client.widgets.move_log import MoveLog
 from lanterne.client.widgets.scoreboard import ScoreBoard
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.client.widgets.text_panel import TextPanel
 from lanterne.client.turn_bell import TurnBell
+from lanterne.client.window_title import title_for
 from lanterne.engines.core import Action, RulesError, State
 
 MAX_LISTED = 400
@@ -63,6 +67,15 @@ class NetworkPart(Protocol):
 
     def toggle_chat(self) -> None:
         """Show or hide the table chat (F3)."""
+
+    def offers_rematch(self, screen: "GameScreen") -> bool:
+        """Whether the game-over dialog offers a rematch (every seat is asked)."""
+
+    def rematch(self, screen: "GameScreen") -> None:
+        """Ask every seat for a rematch; the new table replaces this screen once all agree."""
+
+    def decline_rematch(self, screen: "GameScreen") -> None:
+        """The game-over dialog was closed without a rematch: the others hear no."""
 
 
 def game_screen_for(controller: GameController, network: NetworkPart | None = None) -> "GameScreen":
@@ -90,6 +103,7 @@ class GameScreen(Screen):
         Binding("f2", "toggle_side", N_("Scores/log")),
         # priority: "?" lists the moves from the board and from the move line alike (help is F1)
         Binding("question_mark", "legal_moves", N_("Legal moves"), priority=True),
+        Binding("f4", "hint", N_("Hint")),
     ]
 
     MOUSE_HELP = "Click a move in the list to play it."
@@ -112,6 +126,11 @@ class GameScreen(Screen):
         self._over_shown = False
         self._bell = TurnBell()
         self._actions: list[Action] = []
+        self.clock: Callable[[], float] = monotonic
+        """What the seats' clocks read (a test advances its own)."""
+        self.clocks = SeatClocks(len(controller.seats), self.clock())
+        self.hint_seed: str | None = None
+        """The hint's search seed (None: by chance; a test fixes it, and the search then plays all its tries)."""
 
     # -- layout
     def compose(self) -> ComposeResult:
@@ -122,11 +141,14 @@ class GameScreen(Screen):
             with Vertical(id="game-side"):
                 yield Label(_("Scores"), classes="panel-title")
                 yield ScoreBoard(id="scores")
+                yield ClockPanel(id="clocks")
                 yield from self.compose_info()
                 yield Label(_("Moves"), classes="panel-title")
                 yield MoveLog(id="move-log")
         yield TextPanel("", id="too-small")
-        yield TextPanel("", id="compact-bar")
+        with Horizontal(id="compact-row"):
+            yield TextPanel("", id="compact-bar")
+            yield ClockPanel(compact=True, id="clock-line")
         yield StatusLine("", id="status")
         yield MoveInput(placeholder=_(": type a move (? lists the legal moves)"), compact=True, id="command")
         yield Footer()
@@ -150,11 +172,23 @@ class GameScreen(Screen):
             translate_bindings(widget)
         self.sub_title = f"{self.game.name} — {self.controller.mode}"
         self.fit_to(self.app.size)
+        self.clocks = SeatClocks(len(self.controller.seats), self.clock())
+        self.query_one("#clock-line").styles.width = (
+            COMPACT_WIDTH_WITH_MOVE_CLOCK if self.controller.has_move_clock else COMPACT_WIDTH)
         self.controller.subscribe(self._on_change)
         self.run_worker(self._drive(), group="controller", exit_on_error=False)
         self.refresh_game()
         self.check_turn()
         self.focus_default()
+        self.set_interval(1.0, self.tick_clocks)
+
+    def tick_clocks(self) -> None:
+        """The clocks a second on (or after a move): only the two clock panels repaint, never the board."""
+        w = self.controller.waiting
+        now = self.clock()
+        self.clocks.see(w.seat if w.kind in (HUMAN, COMPUTER, REMOTE) else None, now)
+        for panel in self.query(ClockPanel):
+            panel.show(self.controller, self.clocks, now)
 
     def focus_default(self) -> None:
         """The move list (none if the screen was closed before it mounted: a game that ended at once)."""
@@ -273,6 +307,11 @@ class GameScreen(Screen):
         return None
 
     def on_unmount(self) -> None:
+        if self.network is not None:
+            self.network.decline_rematch(self)
+        title = getattr(self.app, "window_title", None)
+        if title is not None:
+            title.show(self.app, title_for())
         self.controller.unsubscribe(self._on_change)
         self.controller.close()
 
@@ -314,16 +353,17 @@ class GameScreen(Screen):
         """Hand the keyboard over in hot-seat; show the result at the end; in a network game, ring when the
         turn comes back to you (client/turn_bell.py)."""
         w = self.controller.waiting
-        if self.network is not None and self._bell.passes(w.kind == HUMAN) \
-                and getattr(getattr(self.app, "settings", None), "turn_bell", True):
+        told = getattr(getattr(self.app, "settings", None), "turn_bell", True)
+        if self.network is not None and self._bell.passes(w.kind == HUMAN) and told:
             self.app.bell()
+        self.show_window_title(told and w.kind == HUMAN and self.controller.local_seats == [w.seat])
         if w.kind == "over":
-            if not self._over_shown:
+            if not self._over_shown and self in self.app.screen_stack:    # (a screen left meanwhile shows nothing)
                 self._over_shown = True
                 ended = self.network.early_end() if self.network is not None else ""
                 if ended:  # Text, not str: names such as "[computer] Ann 1" are no markup
-                    self.app.push_screen(GameOverScreen(Text(ended), Text(self.score_table()), self.score_chart()),
-                                         self._after_game_over)
+                    self.app.push_screen(GameOverScreen(Text(ended), Text(self.score_table()), self.score_chart(),
+                                                        rematch=self.offers_rematch), self._after_game_over)
                     return
                 if self.hot_seat:
                     self.viewer = None
@@ -339,6 +379,12 @@ class GameScreen(Screen):
             self.app.push_screen(HandoffScreen(seat.label),
                                  lambda ready: self._handed_over(w.seat) if ready is not False else self._left())
 
+    def show_window_title(self, your_turn: bool) -> None:
+        """The terminal's title names the game, and says when it is your turn (client/window_title.py)."""
+        title = getattr(self.app, "window_title", None)
+        if title is not None:
+            title.show(self.app, title_for(self.game.name, your_turn))
+
     def _handed_over(self, seat: int) -> None:
         self._handoff_open = False
         self.viewer = seat
@@ -353,12 +399,17 @@ class GameScreen(Screen):
 
     @property
     def offers_rematch(self) -> bool:
-        """A local game made from the setup (not a network game, nor a resumed one) can be dealt again."""
-        return self.network is None and getattr(self.controller, "rematch", None) is not None
+        """A local game made from the setup (not a resumed one) can be dealt again; a network game played from
+        the lobby too, once every seat agrees."""
+        if self.network is not None:
+            return self.network.offers_rematch(self)
+        return getattr(self.controller, "rematch", None) is not None
 
     def _after_game_over(self, choice: str | None) -> None:
-        if choice == "home":
+        if choice == "home":       # (a network game's screen closed says no to a rematch)
             self.app.pop_screen()
+        elif choice == "rematch" and self.network is not None:
+            self.network.rematch(self)
         elif choice == "rematch" and self.offers_rematch:
             again = self.controller.rematch()    # type: ignore[attr-defined]
             self.controller.close()
@@ -378,6 +429,7 @@ class GameScreen(Screen):
         self.query_one(MoveLog).show(self.controller)
         self.show_game_status()
         self.refresh_board(self.view())
+        self.tick_clocks()
         if self.network is not None:
             self.network.show(self)
 
@@ -506,6 +558,34 @@ class GameScreen(Screen):
 
         self.app.push_screen(RulesScreen(self.game.id))
 
+    def action_hint(self) -> None:
+        """F4: what the computer would play here and why (client/hint.py); Enter in the dialog plays it."""
+        seat = self.acting_seat
+        think = getattr(self.controller, "think", None)
+        if seat is None or think is None:
+            self.show_status(_("No hint now: {status}").format(status=self.controller.status()), error=True)
+            return
+        self.show_status(_("The computer looks for a hint..."))
+        self.run_worker(self._hint(seat, len(self.controller.log)), group="hint", exclusive=True, exit_on_error=False)
+
+    async def _hint(self, seat: int, moves: int) -> None:
+        from lanterne.client.hint import hint_text
+
+        try:
+            action, text = await hint_text(self.controller, seat, self.hint_seed)
+        except Exception as e:  # noqa: BLE001 - a hint that fails says so in one line
+            self.show_status(_("No hint: {error}").format(error=e), error=True)
+            return
+        if self.acting_seat != seat or len(self.controller.log) != moves:
+            return              # the game moved on meanwhile: the hint is for a position gone
+        self.show_game_status()
+
+        def answer(play: bool | None) -> None:
+            if play and self.acting_seat == seat and len(self.controller.log) == moves:
+                self.play_listed(action)
+
+        self.app.push_screen(ConfirmScreen(Text(text + "\n\n" + _("Play it?"))), answer)    # Text: no markup
+
     def action_toggle_chat(self) -> None:
         if self.network is not None:
             self.network.toggle_chat()
@@ -515,6 +595,8 @@ class GameScreen(Screen):
         message, not the board's keys."""
         if action == "toggle_chat" and self.network is None:
             return False
+        if action == "hint" and self.network is not None:
+            return False        # a network table's players think for themselves
         if action in ("command", "legal_moves") and isinstance(self.focused, ChatInput):
             return False
         return super().check_action(action, parameters)

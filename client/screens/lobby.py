@@ -40,7 +40,7 @@ from lanterne.client.i18n import N_, _, ngettext, say_refusal
 from lanterne.client.known_peers import CHANGED, KNOWN, KnownPeersFile
 from lanterne.client.levels import level_words
 from lanterne.client.local_play import BOT_KINDS
-from lanterne.client.net_controller import NetworkGame, claim_time, clock, describe_policy
+from lanterne.client.net_controller import NetworkGame, claim_time, clock, describe_policy, is_computer
 from lanterne.client.screens import online
 from lanterne.client.screens.invite import InviteScreen, JoinAddressScreen
 from lanterne.client.screens.network import network_screen_for
@@ -142,7 +142,10 @@ def describe_peer(advert: Advert, games=None) -> Text:
     line.append(advert.name or "?", style="bold")
     where = advert.address or "?" if advert.lobby else f"{advert.address or '?'}:{advert.port}"
     line.append(f"  {advert.fingerprint}  {where}  ", style="dim")
-    line.append(_("in the lobby") if advert.lobby else _("seated at a table"), style="dim")
+    if advert.lobby and advert.watching:
+        line.append(_("watching {player}'s table").format(player=advert.watching), style="dim")
+    else:
+        line.append(_("in the lobby") if advert.lobby else _("seated at a table"), style="dim")
     return line
 
 
@@ -201,6 +204,8 @@ class LobbyScreen(WatchFromLobby, Screen):
         self._games = list(games) if games is not None else None
         self.options = options
         self.discovery: Discovery | None = None
+        self._told_watching = ""
+        """Whose table our lobby advert says we watch ("" : none)."""
         self.pending: NetworkGame | None = None
         self._invite_turn = asyncio.Lock()
         """One join dialog at a time, the oldest request first (asyncio's lock wakes waiters in order)."""
@@ -358,6 +363,8 @@ class LobbyScreen(WatchFromLobby, Screen):
 
     def on_screen_resume(self) -> None:
         self.show_unfinished()
+        if self._told_watching:             # back from watching a table: in the lobby again
+            self.tell_watching("")
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.height < self.SHORT_BELOW, "-short")
@@ -426,6 +433,58 @@ class LobbyScreen(WatchFromLobby, Screen):
             await self.discovery.advertise(Advert(self.display_name, self.identity.fingerprint, 0, lobby=True))
         except (DiscoveryError, OSError) as e:
             self.say(_("Others cannot see you in their lobby: {reason}").format(reason=e), error=True)
+
+    def tell_watching(self, player: str) -> None:
+        """Others' lobbies say whose table we watch ('' when we came back to the lobby)."""
+        self._told_watching = player
+        self.advertise_lobby(watching=player)
+
+    def advertise_lobby(self, **fields) -> None:
+        """Change what our lobby's advert says (``watching``, a rematch's ``again``), in the background."""
+        from lanterne.protocol.net.discovery import DiscoveryError
+
+        discovery = self.discovery
+
+        async def update() -> None:
+            try:
+                await discovery.update(**fields)
+            except (DiscoveryError, OSError):
+                pass            # an advert that could not say it: the others' lobbies see the line as it was
+
+        if discovery is not None:
+            self.run_worker(update(), group="advert", exit_on_error=False)
+
+    def open_rematch(self, old: NetworkGame, accept) -> NetworkGame | None:
+        """A new table like ``old`` (game, variant, seats, computers, options, policy) that seats ``accept``'s keys."""
+        try:
+            computers = sum(1 for s in old.seats if is_computer(s.name))
+            new = NetworkGame.open_table(
+                self.identity, self.display_name, old.game, self.log_dir, variant=old.variant,
+                players=len(old.seats), computers=computers, bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT),
+                interfaces=self.interfaces, discover=self.discover, accept=accept, options=old.peer.options,
+                on_gone=old.on_gone or "end")
+        except (RulesError, OSError, ValueError) as e:
+            self.say(_("Cannot open the table: {reason}").format(reason=say_refusal(e).splitlines()[0]), error=True)
+            return None
+        new.known = self.known
+        return new
+
+    def join_rematch(self, old: NetworkGame, address: tuple[str, int], host_key: bytes) -> NetworkGame | None:
+        """Join the host's new table for a rematch of ``old``, expecting the host's key."""
+        from lanterne.protocol.identity import fingerprint
+
+        try:
+            new = NetworkGame.join(
+                self.identity, self.display_name, self.log_dir, address, interfaces=self.interfaces,
+                players=len(old.seats), expect_fingerprint=fingerprint(host_key), game=old.game.id,
+                variant=old.variant, discover=self.discover, games=self.resolve, options=self.peer_options(),
+                bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
+        except (RulesError, OSError, ValueError) as e:
+            self.say(_("Cannot join: {reason}").format(reason=say_refusal(e)), error=True)
+            return None
+        new.host_name = old.seats[0].name if old.seats else ""
+        new.known = self.known
+        return new
 
     async def on_unmount(self) -> None:
         pending, self.pending = self.pending, None

@@ -42,6 +42,12 @@ class NetworkSide:
         self.chat: ChatPane | None = None
         """The table chat, mounted with the banner; shown beside the board only where there is room."""
         self._chat_shown = 0
+        self._rematch = None
+        """The rematch this player said yes to (:class:`client.lan_rematch.LanRematch`), until it is settled."""
+        self._rematch_timer = None
+        self._next: NetworkGame | None = None
+        """The rematch's new table, once opened or joined."""
+        self._declined = False
 
     CHAT_BESIDE_FROM = 140
     """From this width the chat pane starts shown; narrower, it starts hidden (F3) and new lines pop up."""
@@ -98,11 +104,93 @@ class NetworkSide:
         """One line if the game stopped early (a claim, a replaced seat, a cheat), else ""."""
         return self.controller.early_end()
 
+    # -- a rematch (client/lan_rematch.py): asked through the lobby's advert
+    def _lobby(self, screen: GameScreen):
+        from lanterne.client.screens.lobby import LobbyScreen
+
+        lobbies = [s for s in screen.app.screen_stack if isinstance(s, LobbyScreen) and s.discovery is not None]
+        return lobbies[-1] if lobbies else None
+
+    def offers_rematch(self, screen: GameScreen) -> bool:
+        """A table played from the lobby, with another person at it, can be played again."""
+        from lanterne.client.lan_rematch import LanRematch
+
+        return self._lobby(screen) is not None and bool(LanRematch(self.controller).others)
+
+    def rematch(self, screen: GameScreen) -> None:
+        """Say yes to a rematch; once everyone did, the new table replaces this board."""
+        from lanterne.client.lan_rematch import LanRematch
+
+        lobby = self._lobby(screen)
+        if lobby is None or self._rematch is not None:
+            return
+        again = self._rematch = LanRematch(self.controller)
+        lobby.advertise_lobby(again=again.yes())
+        self._rematch_timer = screen.set_interval(0.25, lambda: self._rematch_step(screen, lobby))
+        self._rematch_step(screen, lobby)
+
+    def decline_rematch(self, screen: GameScreen) -> None:
+        """The game left without a rematch (home, Escape on the finished board, the screen closed): the others'
+        question ends at once."""
+        from lanterne.client.lan_rematch import LanRematch
+
+        lobby = self._lobby(screen)
+        if lobby is not None and self._rematch is None and self._next is None and not self._declined \
+                and self.controller.peer.session is not None:
+            self._declined = True
+            lobby.advertise_lobby(again=LanRematch(self.controller).no())
+
+    def _rematch_step(self, screen: GameScreen, lobby) -> None:
+        from lanterne.client.widgets.peers import PeerList
+
+        again = self._rematch
+        if again is None or self._next is not None:
+            return
+        standing = again.standing(list(lobby.query_one(PeerList).adverts.values()))
+        screen.show_status(standing.text, error=standing.ended)
+        if standing.ended:
+            self._rematch_timer.stop()
+            lobby.advertise_lobby(again="")
+            self._rematch = None
+        elif standing.open_table:
+            again.opened = True
+            self._start_next(screen, lobby, lobby.open_rematch(self.controller, again.accepts()), again)
+        elif standing.join is not None:
+            self._start_next(screen, lobby, lobby.join_rematch(self.controller, standing.join,
+                                                                again.host_key), again)
+
+    def _start_next(self, screen: GameScreen, lobby, new: NetworkGame | None, again) -> None:
+        if new is None:
+            self._rematch_timer.stop()
+            return
+        self._next = new
+        new.start()
+
+        async def until_ready() -> None:
+            while again.hosting and new.listening is None and new.failure is None:
+                await asyncio.sleep(0.05)        # the new table's port, for the others' apps to join
+            if new.listening is not None:
+                lobby.advertise_lobby(again=again.opened_at(new.listening[1]))
+            await new.ready.wait()
+            self._rematch_timer.stop()
+            lobby.advertise_lobby(again="")
+            if not new.board_ready:
+                screen.show_status(_("No rematch: {reason}").format(reason=new.failure or new.status()), error=True)
+                await new.aclose()
+                return
+            next_screen = network_screen_for(new)
+            if screen.is_current:
+                await screen.app.switch_screen(next_screen)
+            else:
+                await screen.app.push_screen(next_screen)
+
+        lobby.run_worker(until_ready(), group="rematch", exit_on_error=False)
+
     def leave(self, screen: GameScreen) -> None:
         """Escape: over, the screen closes; else pause (come back with r in the lobby) or resign."""
         controller = self.controller
         if controller.is_over():
-            screen.app.pop_screen()
+            screen.app.pop_screen()         # (the screen closed says no to a rematch)
             return
 
         def answer(choice: str | None) -> None:

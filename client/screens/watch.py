@@ -271,6 +271,9 @@ class WatchFromLobby:
             self.say(_("Cannot load your identity: {reason}").format(reason=e), error=True)  # type: ignore[attr-defined]
             return
         self.say(_("Watching {player}'s table...").format(player=advert.name))  # type: ignore[attr-defined]
+        tell = getattr(self, "tell_watching", None)      # the others' lobbies say whose table we watch
+        if tell is not None:
+            tell(advert.name)
         self.app.push_screen(WatchScreen(identity, self.display_name,  # type: ignore[attr-defined]
                                          (advert.address, advert.port), fingerprint=advert.fingerprint,
                                          who=advert.name, games=self.resolve))  # type: ignore[attr-defined]

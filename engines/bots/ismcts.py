@@ -216,7 +216,12 @@ class IsmctsBot:
         return round(cls.LEVELS[level] * tuned_settings(game_id)["level_scale"])
 
     # -- choosing
+    last_tries: list[tuple[Action, int]] = []
+    """After a search: each of the seat's actions it tried, with how many of its imagined games went that way,
+    most first (empty when the choice needed no search)."""
+
     def choose(self, game: Game, view: State, seat: int) -> Action:
+        self.last_tries = []
         actions = game.legal_actions(view, seat)
         if not actions:
             raise RulesError(f"seat {seat + 1} has no legal action")
@@ -249,6 +254,8 @@ class IsmctsBot:
         for (actor, action), child in root.children.items():
             if actor == seat and action in legal and child.visits > best_visits:
                 best, best_visits = action, child.visits
+        self.last_tries = sorted(((action, child.visits) for (actor, action), child in root.children.items()
+                                  if actor == seat and action in legal), key=lambda tried: -tried[1])
         return best
 
     def _deadline(self) -> float | None:
@@ -352,6 +359,10 @@ class IsmctsBot:
             done += 1
         self.last_iterations = done
         best = max(range(len(lines)), key=lambda i: (visits[i], -i))
+        tried: dict = {}
+        for line, count in zip(lines, visits):      # a turn's lines by their first action, the one chosen now
+            tried[line[0]] = tried.get(line[0], 0) + count
+        self.last_tries = sorted(tried.items(), key=lambda t: -t[1])
         return lines[best][0]
 
     def _settle(self, game: Game) -> None:

@@ -116,6 +116,11 @@ class Advert:
     """Seconds between its heartbeats (TXT ``hb``; 0: an advertiser that does not beat, never expired)."""
     running: RunningHint | None = None
     """The table it plays at, under way, that spectators may watch (TXT ``play``...)."""
+    watching: str = ""
+    """An app in its lobby watching a table: the name of the player it watches through (TXT ``watch``)."""
+    again: str = ""
+    """An app in its lobby after a table ended: its answer to a rematch of that table (TXT ``again``:
+    ``<table>`` yes, ``no:<table>`` no, ``<table>@<port>`` the host's new table; client/lan_rematch.py)."""
 
     @property
     def address(self) -> str:
@@ -125,6 +130,10 @@ class Advert:
         props = {"txt": str(TXT_VERSION), "v": str(self.protocol), "name": self.name, "fp": self.fingerprint}
         if self.lobby:
             props["lobby"] = "1"
+            if self.watching:
+                props["watch"] = self.watching
+            if self.again:
+                props["again"] = self.again
         if self.heartbeat > 0:
             props["hb"] = str(round(self.heartbeat * 1000))
         if self.table is not None:
@@ -192,7 +201,17 @@ def advert_from_properties(props: dict, port: int, addresses: Iterable[str], ins
                               tid if re.fullmatch(r"[0-9a-f]{16}", tid) else "")
     return Advert(name=name, fingerprint=fp, port=port, addresses=tuple(addresses),
                   protocol=_int(props, "v", 0), table=None if lobby else table, instance=instance, lobby=lobby,
-                  heartbeat=beat / 1000 if 100 <= beat <= 60_000 else 0.0, running=running)
+                  heartbeat=beat / 1000 if 100 <= beat <= 60_000 else 0.0, running=running,
+                  watching=(_text(props, "watch", MAX_NAME * 2) or "")[:MAX_NAME] if lobby else "",
+                  again=_again(_text(props, "again", 32) or "") if lobby else "")
+
+
+AGAIN = re.compile(r"(no:)?[0-9a-f]{16}(@[0-9]{1,5})?")
+"""A rematch answer's shape (``Advert.again``)."""
+
+
+def _again(text: str) -> str:
+    return text if AGAIN.fullmatch(text) else ""
 
 
 def instance_label(name: str, fingerprint: str, lobby: bool = False) -> str:

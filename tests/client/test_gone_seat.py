@@ -243,3 +243,28 @@ async def test_a_player_who_resigns_ends_the_game_at_once_with_the_scores_so_far
         await until(lambda: host._task.done(), pa, pb, what="Ann's peer to stop")
     report = verify_file(str(host.peer.files.log_path))
     assert report.ok and report.result == "aborted", report
+
+
+async def test_a_resignation_at_a_table_of_three_names_who_wins(tmp_path):
+    """At a table of three the game that a resignation ends names its winner too (the others' leader, by the
+    game's rule: Pueblo's fewest penalties)."""
+    ann, bob = unique("Ann"), unique("Bob")
+    app_a, app_b = (mesh_app(n, tmp_path / n[0], discover=False, options=GONE) for n in (ann, bob))
+    async with app_a.run_test(size=MESH_SIZE) as pa, app_b.run_test(size=MESH_SIZE) as pb:
+        host = await open_table(pa, 3, computers=1)
+        pb.app.screen.join(host.listening, seats=3, who=ann)
+        from lanterne.client.screens.invite import InviteScreen
+
+        await until(lambda: isinstance(pa.app.screen, InviteScreen), pa, pb, what="the invitation dialog")
+        await pa.pause()
+        assert await pa.click("#invite-accept")
+        await boards(pa, pb)
+        await pb.press("escape")
+        await until(lambda: not isinstance(pb.app.screen, GameScreen), pb, what="the leave dialog")
+        await pb.press("r", "y")
+        await until(lambda: isinstance(host.peer.session.result, Aborted), pa, pb, what="the resignation")
+        culprit = host.peer.session.result.culprit
+        leaders = [i for i in host.winners() if i != culprit]
+        said = host.early_end()
+        assert " resigned; scores so far: " in said, said
+        assert leaders and (said.endswith("; you win") if leaders == [0] else " wins" in said or "share the win" in said), said

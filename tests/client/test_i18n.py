@@ -60,7 +60,7 @@ COVERED = (
     "client/widgets/scrolling.py", "client/screens/network.py", "client/screens/watch.py",
     "client/screens/lobby.py", "client/replay_model.py", "client/known_peers.py", "client/single.py",
     "client/logs.py", "client/local_record.py", "client/local_play.py", "bench/rows.py",
-    "client/selfplay_report.py", "client/thinking.py",
+    "client/selfplay_report.py", "client/thinking.py", "protocol/verify.py",
 )
 """The files whose every text shown to a person is in the catalog. Left in English: the reasons the protocol
 gives for malformed input and broken links (protocol/, shown after a translated frame such as "Refused: ..."),
@@ -87,7 +87,8 @@ def catalog():
 
 def extracted(paths=None) -> dict:
     """(context, message id) -> where, as Babel extracts them from the sources (babel.cfg's map)."""
-    method_map = [("client/**.py", "python"), ("engines/**.py", "python"), ("bench/**.py", "python")]
+    method_map = [("client/**.py", "python"), ("engines/**.py", "python"), ("protocol/verify.py", "python"),
+                  ("bench/**.py", "python")]
     found = {}
     for filename, _lineno, message, _comments, context in extract_from_dir(
             ROOT, method_map=method_map, keywords=KEYWORDS, strip_comment_tags=True):

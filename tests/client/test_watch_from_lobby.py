@@ -75,6 +75,15 @@ async def test_a_running_table_is_listed_and_watched_from_the_lobby_by_keyboard_
         await until(lambda: all(eve in c.watching for c in players), pa, pb, pe,
                     what="both players see Eve (the other one from the signed notice of the one she watches)")
         assert all(f"watching: {eve}" in screens[p].query_one(LinkBanner).text for p in (pa, pb))
+        # and Ann's lobby (under her board) lists Eve as watching this table (through Ann or Bob), not "in the lobby"
+        ann_lobby = next(s for s in pa.app.screen_stack if isinstance(s, LobbyScreen))
+        await until(lambda: any(a.name == eve and a.watching in (ann, bob)
+                                for a in ann_lobby.query_one(PeerList).adverts.values()), pa, pb, pe,
+                    what="Eve's advert saying whose table she watches")
+        through = next(a.watching for a in ann_lobby.query_one(PeerList).ordered() if a.name == eve)
+        eve_line = next(str(ann_lobby.query_one(PeerList).get_option_at_index(i).prompt)
+                        for i, a in enumerate(ann_lobby.query_one(PeerList).ordered()) if a.name == eve)
+        assert f"watching {through}'s table" in eve_line and "in the lobby" not in eve_line, eve_line
 
         # a move made now is shown in words
         mover, _ = await _turn(screens, pa, pb)

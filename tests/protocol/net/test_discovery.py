@@ -163,6 +163,21 @@ def test_a_lobby_advert_round_trips_without_a_port_or_a_table():
     assert advert_from_properties({**props, b"hb": b"5"}, 0, []).heartbeat == 0.0  # out of range: no beat
 
 
+def test_a_lobby_advert_says_whose_table_it_watches_and_its_rematch_answer():
+    tag = "0123456789abcdef"
+    for again in (tag, "no:" + tag, tag + "@41234"):
+        advert = Advert("Eve", "1111-2222-3333-4444", 0, lobby=True, watching="Ann", again=again)
+        props = {k.encode(): v.encode() for k, v in advert.properties().items()}
+        parsed = advert_from_properties(props, 0, ["10.254.1.2"], "x")
+        assert (parsed.watching, parsed.again) == ("Ann", again)
+    lobby = {b"name": b"Eve", b"fp": b"f", b"lobby": b"1"}
+    for bad in (b"yes", b"no:" + tag.encode() + b"x", tag.encode() + b"@", b"\x1b]2;" + tag.encode()):
+        assert advert_from_properties({**lobby, b"again": bad}, 0, []).again == "", bad   # another shape: ignored
+    table = {b"name": b"Ann", b"fp": b"f", b"game": b"pagode", b"again": tag.encode(), b"watch": b"Bob"}
+    parsed = advert_from_properties(table, 4000, [])
+    assert (parsed.again, parsed.watching) == ("", ""), "only a lobby advert says them"
+
+
 def test_lobby_and_table_labels_of_one_key_differ_and_fit():
     fp = "abcd-ef01-2345-6789"
     assert instance_label("Ann", fp) == f"Ann {fp}"
