@@ -294,7 +294,10 @@ class NetworkGame(GameController):
             async def runner():
                 discovery = Discovery(list(interfaces)) if discover and interfaces else None
                 return await peer.run_guest(None, list(interfaces), discovery=discovery)
-        controller = cls(peer, runner, peer.session.game, players=len(peer.seats))
+        from lanterne.protocol.net.online.rendezvous import resume_by_code
+
+        playing = runner      # the seats that came by a code meet again by its rendezvous (none: the runner alone)
+        controller = cls(peer, lambda: resume_by_code(peer, playing()), peer.session.game, players=len(peer.seats))
         controller._adopt()
         controller._replay_log()
         controller.chat = read_chat(peer.files.chat_path, me.public)    # the table's chat so far, from its file
