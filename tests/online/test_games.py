@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from tests.support.netns import output, wait_line
+from tests.support.waiting import until_sync
 
 from .homes import internet  # noqa: F401  (the fixture)
 
@@ -82,3 +84,64 @@ def test_a_table_of_three_across_two_homes_and_the_public_side_links_every_pair(
     fps = [re.search(r"^listening on \S+ as \S+ \((\S+)\)", out, re.M).group(1) for out, _ in outs]
     assert re.search(rf"^linked with {fps[2]} ", outs[1][0], re.M) and re.search(rf"^linked with {fps[1]} ",
                                                                                   outs[2][0], re.M)
+
+
+def entries(home) -> int:
+    """How many entries the home's one game log holds (0 before it exists)."""
+    from lanterne.protocol.log import read_log
+
+    logs = list((home.home / "games").glob("*.log"))
+    return len(read_log(logs[0])[0]) if logs else 0
+
+
+def crash(proc) -> None:
+    """As a machine that loses power does: the app and its wormhole processes die at once, closing nothing (the
+    mailbox keeps their claims, the relay and the other side learn nothing)."""
+    import os
+    import signal
+
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    for pid in (*children, proc.pid):
+        os.kill(int(pid), signal.SIGKILL)
+    proc.wait(WAIT)
+
+
+def finished_alike(*procs) -> None:
+    outs = [output(p, GAME) for p in procs]
+    assert [p.returncode for p in procs] == [0] * len(procs), [err for _, err in outs]
+    logs = [re.search(r"^log: (\S+)$", out, re.M).group(1) for out, _ in outs]
+    contents = [Path(log).read_bytes() for log in logs]
+    assert all(c == contents[0] for c in contents)
+    verified = subprocess.run([sys.executable, "-m", "lanterne", "verify", logs[0]], capture_output=True,
+                              text=True, timeout=WAIT)
+    assert verified.returncode == 0 and ": valid: pagode" in verified.stdout, verified
+    return outs
+
+
+@pytest.mark.parametrize("crashed", ["guest", "both"])
+def test_a_table_started_by_a_code_resumes_after_a_crash_with_the_same_commands_and_no_new_code(internet, crashed):
+    """Mid-game, the guest's machine (or both) loses power; each is started again with the very command it ran
+    (the code typed again is void by now): they meet again by the code's rendezvous, through the relay."""
+    net = internet(homes=2)
+    mailbox, relay = net.serve()
+    a, b = net.homes
+    slow = ("--move-delay", "0.1")
+    host_cmd = ("host", "pagode", "--invite", "--name", "Ana", *common(a, mailbox, relay), *slow)
+    host = a.lanterne(*host_cmd)
+    code = re.search(r"^code: (\S+) ", wait_line(host, r"^code: ", WAIT)).group(1)
+    guest_cmd = ("join", code, "--name", "Bob", *common(b, mailbox, relay), *slow)
+    guest = b.lanterne(*guest_cmd)
+    until_sync(lambda: entries(b) >= 20 or guest.poll() is not None, WAIT, "entry 20 of the guest's log")
+    assert guest.poll() is None
+    crash(guest)
+    if crashed == "both":
+        crash(host)
+        host = a.lanterne(*host_cmd)
+        assert wait_line(host, r"rendezvous", WAIT) == \
+            "the seats that came by a code meet again by its rendezvous: no new code"
+    guest = b.lanterne(*guest_cmd)
+    assert wait_line(guest, r"rendezvous", WAIT) == \
+        "the seats that came by a code meet again by its rendezvous: no new code"
+    host_out, guest_out = (out for out, _ in finished_alike(host, guest))
+    assert "code: " not in host_out if crashed == "both" else host_out.count("code: ") == 1
+    assert b.address not in host_out and a.address not in guest_out
