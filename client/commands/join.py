@@ -175,6 +175,10 @@ def run(args) -> int:
             if by_rendezvous:
                 say(_("the seats that came by a code meet again by its rendezvous: no new code"))
                 playing = resume_by_code(peer, playing)
+            elif not (unfinished and not args.new):    # a mixed table: the guests that came by a code
+                from lanterne.protocol.net.online.table import guest_with_pairs
+
+                playing = guest_with_pairs(peer, online.servers_of(args), playing, direct=not args.relay_only)
             session = await playing
         except (Declined, HandshakeError, LinkClosed, DiscoveryError) as e:
             fail(str(e))

@@ -143,6 +143,17 @@ def servers_of(lobby) -> tuple[Servers, bool]:
     return servers, getattr(lobby, "online_direct", True)
 
 
+def lan_servers(lobby) -> dict:
+    """What a LAN join adds so that, at a mixed table, it links with the guests that came by a code (by their
+    pair's code, at the lobby's mailbox): ``servers`` and ``direct``, or nothing if the settings name no usable
+    mailbox (the LAN seats still link)."""
+    try:
+        servers, direct = servers_of(lobby)
+    except ServersError:
+        return {}
+    return {"servers": servers, "direct": direct}
+
+
 def invitations_of(controller: NetworkGame | None) -> list[Invitations]:
     """The table's invitations so far (a failed one stays: the wormholes of the guests it seated carry them)."""
     return [c for c in controller.companions if isinstance(c, Invitations)] if controller is not None else []

@@ -47,6 +47,10 @@ def test_a_whole_game_between_two_homes_behind_nat_goes_through_the_relay(intern
     # the link is the code's: over 127.0.0.1 to the wormhole process, never to the other home's address
     assert "linked with " in host_out and b.address not in host_out and a.address not in guest_out
     assert "game over" in host_out.splitlines()[-2]
+    # the code proved both keys: the table's safety code needs no comparing, and both say so
+    for out in (host_out, guest_out):
+        assert re.search(r"^table: pagode standard, seats Ana, Bob; safety code .* \(checked by the code\)$", out, re.M)
+    assert re.search(r"^\S+ came with your code: its key is checked by the code$", host_out, re.M)
 
 
 def test_a_used_code_and_an_unreachable_mailbox_are_one_line_each(internet):
@@ -106,7 +110,7 @@ def crash(proc) -> None:
     proc.wait(WAIT)
 
 
-def finished_alike(*procs) -> None:
+def finished_alike(*procs, game: str = "pagode") -> list[tuple[str, str]]:
     outs = [output(p, GAME) for p in procs]
     assert [p.returncode for p in procs] == [0] * len(procs), [err for _, err in outs]
     logs = [re.search(r"^log: (\S+)$", out, re.M).group(1) for out, _ in outs]
@@ -114,7 +118,7 @@ def finished_alike(*procs) -> None:
     assert all(c == contents[0] for c in contents)
     verified = subprocess.run([sys.executable, "-m", "lanterne", "verify", logs[0]], capture_output=True,
                               text=True, timeout=WAIT)
-    assert verified.returncode == 0 and ": valid: pagode" in verified.stdout, verified
+    assert verified.returncode == 0 and f": valid: {game}" in verified.stdout, verified
     return outs
 
 
@@ -145,3 +149,30 @@ def test_a_table_started_by_a_code_resumes_after_a_crash_with_the_same_commands_
     host_out, guest_out = (out for out, _ in finished_alike(host, guest))
     assert "code: " not in host_out if crashed == "both" else host_out.count("code: ") == 1
     assert b.address not in host_out and a.address not in guest_out
+
+
+@pytest.mark.parametrize("first", ["lan", "code"])
+def test_a_mixed_table_two_on_one_lan_found_by_zeroconf_and_one_by_a_code_links_every_pair(internet, first):
+    """Olga hosts in home a and invites; her neighbour Lena (same LAN) finds the table by zeroconf; Bob, in home b,
+    comes by the code. Lena and Bob cannot reach each other's addresses: they link by their pair's code."""
+    net = internet(homes=2, neighbours=1)
+    mailbox, relay = net.serve()
+    (a, b), n = net.homes, net.neighbours[0]
+
+    def lan(home, *more):      # zeroconf on the home's LAN address only: never every interface
+        return ["--bot", "random", "--interface", home.address, "--mailbox", mailbox, "--relay", relay,
+                "--log-dir", str(home.home / "games"), *more]
+
+    host = a.lanterne("host", "pueblo", "--players", "3", "--invite", "--name", "Olga", *lan(a, "--move-delay", "0.05"))
+    code = re.search(r"^code: (\S+) ", wait_line(host, r"^code: ", WAIT)).group(1)
+    joins = {"lan": lambda: n.lanterne("join", "Olga", "--name", "Lena", *lan(n, "--move-delay", "0.05")),
+             "code": lambda: b.lanterne("join", code, "--name", "Bob", *common(b, mailbox, relay))}
+    guests = {first: joins[first]()}
+    assert wait_line(host, r"^accepted ", WAIT)
+    other = "code" if first == "lan" else "lan"
+    guests[other] = joins[other]()
+    outs = finished_alike(host, guests["lan"], guests["code"], game="pueblo")
+    fps = [re.search(r"^listening on \S+ as \S+ \((\S+)\)", out, re.M).group(1) for out, _ in outs]
+    lena, bob = outs[1][0], outs[2][0]
+    assert re.search(rf"^linked with {fps[2]} ", lena, re.M) and re.search(rf"^linked with {fps[1]} ", bob, re.M)
+    assert n.address not in bob and b.address not in lena      # over the pair's code, never an address

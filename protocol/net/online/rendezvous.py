@@ -50,6 +50,9 @@ GRACE = 3.0
 """Seconds a waiting seat leaves the old wormhole to bring its link back before it waits on a new code."""
 REOPEN_WAIT = 10.0
 """Seconds a dialer gives a live Dilation for a new link before it meets on a new code instead."""
+REOPEN_HELD = 30.0
+"""A link the old Dilation gave that was lost again within this many seconds did not hold: meet on a new code.
+(Dilation may say it is connected to a peer that is gone, and open a subchannel to nobody.)"""
 FILE_MAX = 16384
 SUFFIX = ".meet"
 
@@ -83,9 +86,14 @@ class Rendezvous:
         """The wormhole carrying each pair's link now (the code's, or the newest rendezvous')."""
         self._tried: dict[bytes, int] = {}
         """The last window a dialer tried for each pair."""
+        self._reopened: dict[bytes, float] = {}
+        """When a dialer last took a link from a pair's old Dilation (on the peer's clock)."""
         self._ours: list[Wormhole] = []
         self._tasks: list[asyncio.Task] = []
+        self._admitting: dict[bytes, asyncio.Task] = {}
+        """The earlier seat's admission of each pair's links over its newest wormhole (the one before is closed)."""
         self._started: set[bytes] = set()
+        peer.mesh.came_by_code.update(self.secrets)
 
     # -- the file
     @classmethod
@@ -120,6 +128,7 @@ class Rendezvous:
     def met(self, key: bytes, verifier: bytes, wormhole: Wormhole) -> None:
         """A code linked us with ``key``: keep its secret (the first code's: both sides keep that one)."""
         self.secrets.setdefault(key, secret_of(verifier))
+        self.peer.mesh.came_by_code.add(key)
         self.wormholes.setdefault(key, wormhole)
         self.save()
         self._watch(key)
@@ -161,10 +170,13 @@ class Rendezvous:
     async def link(self, key: bytes) -> Link:
         """The dialer's new link to ``key`` (``Mesh.by_code``): over the live Dilation if there is one, else over
         this window's code (one attempt per window: a second call in the same window waits for the next)."""
-        old = self.wormholes.get(key)
-        if old is not None and old.running and old.connected_route.is_set():
+        old, clock = self.wormholes.get(key), self.peer.clock
+        held = clock() - self._reopened.get(key, -REOPEN_HELD) >= REOPEN_HELD
+        if old is not None and old.running and old.connected_route.is_set() and held:
             try:
-                return await old.open_link(timeout=REOPEN_WAIT)
+                link = await old.open_link(timeout=REOPEN_WAIT)
+                self._reopened[key] = clock()
+                return link
             except OnlineError:
                 self.wormholes.pop(key, None)      # a Dilation that says it is up but opens nothing: meet anew
                 await old.close()
@@ -201,8 +213,12 @@ class Rendezvous:
                 await nap(clock, 0.5, poll=0.5)
                 continue
             window, left = self._window()
-            wormhole = await meet(self._code(key, window), peer.me, self.servers, direct=self.direct,
-                                  options=peer.options.link)
+            try:
+                wormhole = await meet(self._code(key, window), peer.me, self.servers, direct=self.direct,
+                                      options=peer.options.link)
+            except OSError:          # no process could start: try again in the next window
+                await self._until_after(window)
+                continue
             try:
                 connected = await wormhole.connected(timeout=left)
             except OnlineError:
@@ -214,7 +230,10 @@ class Rendezvous:
                 await self._until_after(window)
                 continue
             await self._carrying(key, wormhole)
-            self._tasks.append(asyncio.ensure_future(self._admit_all(wormhole, connected.link, key)))
+            before = self._admitting.get(key)
+            if before is not None:
+                before.cancel()
+            self._admitting[key] = asyncio.ensure_future(self._admit_all(wormhole, connected.link, key))
             down_since = None
 
     async def _until_after(self, window: int) -> None:
@@ -237,9 +256,10 @@ class Rendezvous:
             await old.close()
 
     async def close(self) -> None:
-        for task in self._tasks:
+        tasks = self._tasks + list(self._admitting.values())
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*(w.close() for w in self._ours), return_exceptions=True)
 
 

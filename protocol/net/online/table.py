@@ -156,12 +156,12 @@ async def tell_route(wormhole: Wormhole, on_route: Callable[[str], None]) -> Non
 
 async def host_by_code(peer: "Peer", servers: Servers, run_host, *, on_code: Callable[[str], None],
                        on_error: Callable[[str], None], on_route: Callable[[str], None] | None = None,
-                       direct: bool = True):
+                       on_guest: Callable[[Connected], None] | None = None, direct: bool = True):
     """Make the first code (OnlineError if it cannot be), then run ``run_host`` (the peer's ``run_host(...)``
     coroutine) with guests seated by code meanwhile; the codes' processes end with the table."""
     rendezvous = Rendezvous(peer, servers, direct)
-    invitations = Invitations(peer, servers, on_code=on_code, on_error=on_error, on_route=on_route, direct=direct,
-                              rendezvous=rendezvous)
+    invitations = Invitations(peer, servers, on_code=on_code, on_error=on_error, on_route=on_route,
+                              on_guest=on_guest, direct=direct, rendezvous=rendezvous)
     try:
         await invitations.first()
     except BaseException:
@@ -215,9 +215,26 @@ def pair_code(table_id: bytes, first: bytes, second: bytes) -> str:
     return control.derived_code(hashlib.sha256(b"lanterne pair code v1\0" + table_id + first + second).digest())
 
 
+async def guest_with_pairs(peer: "Peer", servers: Servers, run, *, direct: bool = True):
+    """Run ``run`` (a LAN guest's ``run_guest(...)`` coroutine) with :class:`Pairs`: at a mixed table, the guests
+    that came by a code have no address this guest can reach, nor it one they can; each such pair links by its
+    pair's code, at ``servers`` (this guest's own setting: the code's guests must use the same mailbox)."""
+    rendezvous = Rendezvous(peer, servers, direct)
+    pairs = Pairs(peer, servers, direct, rendezvous)
+    tasks = [asyncio.ensure_future(pairs.run()), asyncio.ensure_future(rendezvous.run())]
+    try:
+        return await run
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await rendezvous.close()
+        await pairs.close()
+
+
 class Pairs:
-    """A guest's links with the other guests that have no address (seated by code): a code per pair, from the
-    table (:func:`pair_code`). The later seat dials the earlier one, as on a LAN: it takes the pair's code when
+    """A guest's links with the other guests when one of the pair came by a code (it has no address, or the
+    other's is on a LAN it cannot reach): a code per pair, from the table (:func:`pair_code`). The later seat dials the earlier one, as on a LAN: it takes the pair's code when
     its ``_dial`` asks (``Peer.mesh.by_code``); the earlier one waits on it and admits what comes."""
 
     def __init__(self, peer: "Peer", servers: Servers, direct: bool, rendezvous: Rendezvous | None = None):
@@ -234,8 +251,8 @@ class Pairs:
             await nap(peer.clock, 1.0, poll=0.05)
         mine = peer.keys().index(peer.me.public)
         for index, seat in enumerate(peer.seats[1:], 1):
-            if seat.address is not None or index == mine:
-                continue
+            if index == mine or (seat.address is not None and peer.seats[mine].address is not None):
+                continue        # (a pair of LAN seats; a pair with a seat that came by a code takes the pair's)
             first, second = (seat.key, peer.me.public) if index < mine else (peer.me.public, seat.key)
             code = pair_code(peer.table_id, first, second)
             if index < mine:
