@@ -14,7 +14,7 @@ from lanterne.protocol.net.peer import Peer
 from tests.support.net import assert_finished_alike
 from tests.support.waiting import until
 
-from .test_table import GUEST_ID, HOST_ID, LOCAL, OPTIONS, make_pair
+from tests.support.online import GUEST_ID, HOST_ID, LOCAL, OPTIONS, make_pair
 
 SLOW = dataclasses.replace(OPTIONS, move_delay=0.02)
 
