@@ -3,13 +3,15 @@
 ::
 
     public  198.51.100.1 (the mailbox, the transit relay)  on bridge br0
-      |-- router a  198.51.100.11 ... MASQUERADE ... home a 10.0.1.2
+      |-- router a  198.51.100.11 ... MASQUERADE ... home a 10.0.1.2 (and its neighbours 10.0.1.3, ...)
       |-- router b  198.51.100.12 ... MASQUERADE ... home b 10.0.2.2
       |-- open host 198.51.100.51 (reachable from everywhere: the direct case)
 
 A router forwards what its home sends out (masqueraded as its own address)
 and what answers it, nothing else; no router knows a route to another home,
-so neither home can reach the other: only the relay joins them. Addresses
+so neither home can reach the other: only the relay joins them. The machines
+of one home share its LAN (a bridge in the router: zeroconf works between
+them); ``neighbours`` adds machines to the first home. Addresses
 exist only inside these namespaces (198.51.100.0/24 is documentation's
 TEST-NET-2); nothing touches the machine's own interfaces. It is a
 `bench/netns.py:TestNetwork` of another shape (the same naming,
@@ -34,14 +36,16 @@ START_WAIT = 60.0
 class Internet(TestNetwork):
     """Use as a context manager; every namespace it made is deleted at the end, processes killed first.
 
-    ``hosts`` holds them all (public first); ``homes`` and ``open`` name them by role.
+    ``hosts`` holds them all (public first); ``homes``, ``neighbours`` (more machines on the first home's LAN)
+    and ``open`` name them by role.
     """
 
-    def __init__(self, workdir: Path, homes: int = 2, open_hosts: int = 0):
-        super().__init__(1 + homes + open_hosts, workdir)
-        self.layout = (homes, open_hosts)
+    def __init__(self, workdir: Path, homes: int = 2, open_hosts: int = 0, neighbours: int = 0):
+        super().__init__(1 + homes + open_hosts + neighbours, workdir)
+        self.layout = (homes, open_hosts, neighbours)
         self.public: Host | None = None
         self.homes: list[Host] = []
+        self.neighbours: list[Host] = []
         self.open: list[Host] = []
 
     def _namespace(self, name: str) -> str:
@@ -65,19 +69,23 @@ class Internet(TestNetwork):
         self.public = Host(public, PUBLIC, "br0", public, self.workdir / "public")
         self.public.home.mkdir(parents=True, exist_ok=True)
         self.hosts.append(self.public)
-        homes, open_hosts = self.layout
+        homes, open_hosts, neighbours = self.layout
         for i in range(homes):
             router = self._namespace(f"r{i}")
             self._plug(router, f"up{i}", f"198.51.100.{11 + i}", "wan")
-            home = self._namespace(f"h{i}")
-            ip("link", "add", "lan", "netns", router, "type", "veth", "peer", "name", "eth0", "netns", home)
+            ip("-n", router, "link", "add", "lan", "type", "bridge")
             ip("-n", router, "addr", "add", f"10.0.{i + 1}.1/24", "dev", "lan")
             ip("-n", router, "link", "set", "lan", "up")
-            ip("-n", home, "addr", "add", f"10.0.{i + 1}.2/24", "dev", "eth0")
-            ip("-n", home, "link", "set", "eth0", "up")
-            ip("-n", home, "route", "add", "default", "via", f"10.0.{i + 1}.1")
+            for j in range(1 + (neighbours if i == 0 else 0)):
+                machine = self._namespace(f"h{i}" + (f"n{j}" if j else ""))
+                ip("link", "add", f"m{j}", "netns", router, "type", "veth", "peer", "name", "eth0", "netns", machine)
+                ip("-n", router, "link", "set", f"m{j}", "master", "lan")
+                ip("-n", router, "link", "set", f"m{j}", "up")
+                ip("-n", machine, "addr", "add", f"10.0.{i + 1}.{2 + j}/24", "dev", "eth0")
+                ip("-n", machine, "link", "set", "eth0", "up")
+                ip("-n", machine, "route", "add", "default", "via", f"10.0.{i + 1}.1")
+                (self.neighbours if j else self.homes).append(self._host(machine, f"10.0.{i + 1}.{2 + j}", f"up{i}"))
             self._nat(router)
-            self.homes.append(self._host(home, f"10.0.{i + 1}.2", f"up{i}"))
         for i in range(open_hosts):
             host = self._namespace(f"o{i}")
             self._plug(host, f"op{i}", f"198.51.100.{51 + i}", "eth0")

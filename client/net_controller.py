@@ -250,7 +250,8 @@ class NetworkGame(GameController):
 
         ``bot``: the kind of the computer this app hosts if it gives a gone seat to one. ``code``: join a
         friend's table by its code instead (``address`` None), through ``servers``
-        (:class:`protocol.net.online.servers.Servers`; ``direct``: Dilation may offer our addresses).
+        (:class:`protocol.net.online.servers.Servers`; ``direct``: Dilation may offer our addresses). On the
+        LAN, ``servers`` (if given) links us with the guests of a mixed table that came by a code.
         """
         peer = Peer.guest(me, name, folder, options=options, say=lambda _: None)
         think = thinker_for(bot, think)
@@ -266,9 +267,13 @@ class NetworkGame(GameController):
 
                 return await join_by_code(peer, code, servers, list(interfaces), direct=direct, players=players)
             discovery = Discovery(list(interfaces)) if discover else None
-            return await peer.run_guest(address, list(interfaces), expect_fingerprint=expect_fingerprint,
-                                        discovery=discovery, game=game, variant=variant or "standard",
-                                        players=players)
+            playing = peer.run_guest(address, list(interfaces), expect_fingerprint=expect_fingerprint,
+                                     discovery=discovery, game=game, variant=variant or "standard", players=players)
+            if servers is None:
+                return await playing
+            from lanterne.protocol.net.online.table import guest_with_pairs
+
+            return await guest_with_pairs(peer, servers, playing, direct=direct)   # a mixed table's code guests
 
         return cls(peer, run, players=players)
 
@@ -293,7 +298,10 @@ class NetworkGame(GameController):
             async def runner():
                 discovery = Discovery(list(interfaces)) if discover and interfaces else None
                 return await peer.run_guest(None, list(interfaces), discovery=discovery)
-        controller = cls(peer, runner, peer.session.game, players=len(peer.seats))
+        from lanterne.protocol.net.online.rendezvous import resume_by_code
+
+        playing = runner      # the seats that came by a code meet again by its rendezvous (none: the runner alone)
+        controller = cls(peer, lambda: resume_by_code(peer, playing()), peer.session.game, players=len(peer.seats))
         controller._adopt()
         controller._replay_log()
         controller.chat = read_chat(peer.files.chat_path, me.public)    # the table's chat so far, from its file
@@ -356,6 +364,11 @@ class NetworkGame(GameController):
         code = [f"    {line}" + ("  " + _("(you)") if line.replace(" ", "") == mine else "")   # one line per key
                 for line in safety_lines(self.host_code)]
         known = [self.host_known.text] if self.host_known is not None else []
+        if self.peer.mesh.came_by_code:      # (a joiner's only such key is the host's: it came by the host's code)
+            state = _("Seated at {host}'s table of {size}: waiting for the other players...") if self.joined else \
+                _("Asking {host} for a seat at a table of {size}...")
+            return [state.format(host=host, size=size), *known,
+                    _("Safety code with {host} (checked by the code: nothing to compare):").format(host=host), *code]
         if not self.joined:
             return [_("Asking {host} for a seat at a table of {size}: {host} reads your request.").format(
                         host=host, size=size), *known,
@@ -723,8 +736,16 @@ class NetworkGame(GameController):
             label = self.seats[i].label if i < len(self.seats) else f"{seat_tag(i)} {seat.name}"
             if seat.key in self.paused and not self.peer.linked(seat.key):
                 label += " (left on purpose)"
+            elif seat.key in self.peer.mesh.came_by_code and not self.checked_by_code:
+                label += " " + _("(by code)")       # a mixed table: which seats the code checked
             out.append((label, self.peer.linked(seat.key)))
         return out
+
+    @property
+    def checked_by_code(self) -> bool:
+        """Every other seat's key was proven by a code: the safety code needs no comparing."""
+        others = [s.key for s in self.peer.seats if s.key != self.peer.me.public]
+        return bool(others) and all(key in self.peer.mesh.came_by_code for key in others)
 
     @property
     def my_safety_part(self) -> str:

@@ -66,8 +66,11 @@ def run(args) -> int:
     options = peer_options(args)
     unfinished = [m for m in GameFiles.unfinished(folder)
                   if read_meta(m).get("role") == "host" and read_meta(m).get("game") == game.id]
-    if unfinished and not args.new:
-        if args.invite:
+    from lanterne.protocol.net.online.rendezvous import came_by_code, resume_by_code
+
+    resuming = bool(unfinished) and not args.new
+    if resuming:
+        if args.invite and not came_by_code(unfinished[0]):
             fail(_("{stem} is a game under way: a code seats a new table only (start one with --new)").format(
                 stem=unfinished[0].stem))
         try:
@@ -89,7 +92,10 @@ def run(args) -> int:
 
     try:
         playing = peer.run_host(interfaces, port, discover=not args.no_discovery, accept=policy)
-        if args.invite:
+        if resuming and came_by_code(unfinished[0]):
+            say(_("the seats that came by a code meet again by its rendezvous: no new code"))
+            playing = resume_by_code(peer, playing)
+        elif args.invite:
             playing = online.host(peer, servers, playing, say, direct=not args.relay_only)
         session = asyncio.run(until_signal(playing))
     except DiscoveryError as e:

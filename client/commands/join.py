@@ -122,8 +122,12 @@ def run(args) -> int:
         from lanterne.protocol.session.phases import Phase
         return 0 if session.phase == Phase.OVER else 1
 
+    from lanterne.protocol.net.online.rendezvous import came_by_code, resume_by_code
+
+    by_rendezvous = bool(unfinished) and not args.new and came_by_code(unfinished[0])
+
     async def main() -> int:
-        if code:
+        if code and not by_rendezvous:
             return await by_code()
         discovery = Discovery(interfaces) if interfaces else None
         if discovery is not None:
@@ -170,9 +174,17 @@ def run(args) -> int:
         peer.computer_player = replacement_player(args)
         peer.require_on_gone = args.on_gone
         try:
-            session = await peer.run_guest(target, interfaces or interfaces_of(args), discovery=discovery,
-                                           expect_fingerprint=expect_fp, game=game,
-                                           variant=variant or "standard", players=seats)
+            playing = peer.run_guest(target, interfaces or interfaces_of(args), discovery=discovery,
+                                     expect_fingerprint=expect_fp, game=game, variant=variant or "standard",
+                                     players=seats)
+            if by_rendezvous:
+                say(_("the seats that came by a code meet again by its rendezvous: no new code"))
+                playing = resume_by_code(peer, playing)
+            elif not (unfinished and not args.new):    # a mixed table: the guests that came by a code
+                from lanterne.protocol.net.online.table import guest_with_pairs
+
+                playing = guest_with_pairs(peer, online.servers_of(args), playing, direct=not args.relay_only)
+            session = await playing
         except (Declined, HandshakeError, LinkClosed, DiscoveryError) as e:
             fail(str(e))
         finally:

@@ -49,6 +49,20 @@ def servers_of(args):
         fail(str(e))
 
 
+def marking(peer) -> None:
+    """The peer's table line (``table: GAME VARIANT, seats ...; safety code ...``) says when every other seat came
+    by a code: that code proved their keys, so the safety code needs no comparing."""
+    say = peer.say
+
+    def marked(line: str) -> None:
+        others = [s.key for s in peer.seats if s.key != peer.me.public]
+        if line.startswith("table: ") and others and all(k in peer.mesh.came_by_code for k in others):
+            line += " " + _("(checked by the code)")
+        say(line)
+
+    peer.say = marked
+
+
 async def host(peer, servers, run_host, say, *, direct: bool = True):
     """Print the codes while ``run_host`` (the peer's ``run_host(...)`` coroutine) plays the table."""
     from lanterne.client.commands.host import fail
@@ -61,9 +75,13 @@ async def host(peer, servers, run_host, say, *, direct: bool = True):
     def on_error(line: str) -> None:
         say(_("{line}; the table stays open on the LAN").format(line=line))
 
+    def on_guest(connected) -> None:
+        say(_("{fp} came with your code: its key is checked by the code").format(fp=connected.fingerprint))
+
+    marking(peer)
     try:
         return await host_by_code(peer, servers, run_host, on_code=on_code, on_error=on_error,
-                                  on_route=lambda via: say(route_line(via)), direct=direct)
+                                  on_route=lambda via: say(route_line(via)), on_guest=on_guest, direct=direct)
     except OnlineError as e:
         fail(str(e))
 
@@ -79,6 +97,8 @@ async def join(peer, code: str, servers, interfaces, say, *, direct: bool = True
 
     def on_connected(connected) -> None:
         say(_("the code found {fp}: its key is checked by the code").format(fp=connected.fingerprint))
+
+    marking(peer)
 
     try:
         return await join_by_code(peer, code, servers, interfaces, direct=direct, on_connected=on_connected,

@@ -756,7 +756,7 @@ class LobbyScreen(WatchFromLobby, Screen):
                 self.identity, self.display_name, self.log_dir, address, interfaces=self.interfaces,
                 players=seats, expect_fingerprint=fingerprint, game=game, variant=variant,
                 discover=self.discover, games=self.resolve, options=self.peer_options(),
-                bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT))
+                bot=_chosen(self.query_one("#lan-bot", Select), DEFAULT_BOT), **online.lan_servers(self))
         except (RulesError, OSError, ValueError) as e:
             self.say(_("Cannot join: {reason}").format(reason=say_refusal(e)), error=True)
             return

@@ -22,6 +22,7 @@ from lanterne.client.net_controller import NetworkGame
 from lanterne.engines.core import RulesError
 from lanterne.protocol.net.online.code import OnlineError
 from lanterne.protocol.net.online.control import clean_code
+from lanterne.protocol.net.online.rendezvous import Rendezvous
 from lanterne.protocol.net.online.servers import PUBLIC_MAILBOX, PUBLIC_RELAY, Servers, ServersError
 from lanterne.protocol.net.online.table import Invitations
 from lanterne.protocol.net.online.words import complete
@@ -143,6 +144,17 @@ def servers_of(lobby) -> tuple[Servers, bool]:
     return servers, getattr(lobby, "online_direct", True)
 
 
+def lan_servers(lobby) -> dict:
+    """What a LAN join adds so that, at a mixed table, it links with the guests that came by a code (by their
+    pair's code, at the lobby's mailbox): ``servers`` and ``direct``, or nothing if the settings name no usable
+    mailbox (the LAN seats still link)."""
+    try:
+        servers, direct = servers_of(lobby)
+    except ServersError:
+        return {}
+    return {"servers": servers, "direct": direct}
+
+
 def invitations_of(controller: NetworkGame | None) -> list[Invitations]:
     """The table's invitations so far (a failed one stays: the wormholes of the guests it seated carry them)."""
     return [c for c in controller.companions if isinstance(c, Invitations)] if controller is not None else []
@@ -154,7 +166,12 @@ def came_by_code(lobby, request) -> bool:
 
 
 def invite_over_internet(lobby) -> None:
-    """The lobby's table gets a code for the next guest (shown in a dialog; again on a second press)."""
+    """The lobby's table gets a code for the next guest (shown in a dialog; again on a second press). With no table
+    open yet, the form's table opens first: a person who wants to invite a friend need not know the two steps."""
+    if lobby.pending is None:
+        lobby.action_open_table()
+        if lobby.pending is None:
+            return          # (it said why)
     controller = lobby.pending
     if controller is None or not lobby.hosting:
         lobby.say(_("Open a table first (o), then invite a friend over the internet (i)."), error=True)
@@ -186,10 +203,12 @@ def invite_over_internet(lobby) -> None:
         lobby.say(_("{fp} came with your code (its key is checked by the code): seating them...").format(
             fp=connected.fingerprint))
 
+    rendezvous = Rendezvous(controller.peer, servers, direct)      # a restart meets the guests again by it
     invitations = Invitations(controller.peer, servers, on_code=on_code, on_error=on_error, on_guest=on_guest,
-                              direct=direct)
-    controller.companions.append(invitations)
+                              direct=direct, rendezvous=rendezvous)
+    controller.companions += [invitations, rendezvous]
     lobby.app.push_screen(dialog)
+    lobby.run_worker(rendezvous.run(), group="online", exit_on_error=False)
 
     async def invite() -> None:
         try:

@@ -28,6 +28,8 @@ class LinkFacts(Protocol):
     seats: Sequence[Seat]
     safety_code: str
     """The whole table's safety code ("" until the table is set)."""
+    checked_by_code: bool
+    """Every other seat came by a code, which proved its key: the safety code needs no comparing."""
     notice: str
     """One line when a seat was given to a computer ("" if none)."""
     watching: Sequence[str]
@@ -81,12 +83,16 @@ class LinkBanner(Static):
             line.append(_("Not linked yet"), style="dim")
         if controller.watching:
             line.append("   " + _("watching: {names}").format(names=", ".join(controller.watching)), style="italic")
-        if controller.safety_code and compact:     # one line: our own key's part, the line we read aloud
+        if controller.safety_code and compact and controller.checked_by_code:   # nothing to read aloud
+            line.append("   " + _("safety code checked by the code"), style="bold")
+        elif controller.safety_code and compact:     # one line: our own key's part, the line we read aloud
             mine = controller.my_safety_part
             line.append("   " + _("safety code (yours) {code}").format(code=" ".join(mine[i:i + 5] for i in range(0, 30, 5))),
                         style="bold")
         elif controller.safety_code:
             line.append("   " + _("safety code {code}").format(code=controller.safety_code), style="bold")
+            if controller.checked_by_code:
+                line.append("  " + _("(checked by the code)"))
         if compact:
             self._draw(line, down)
             return

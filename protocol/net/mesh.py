@@ -57,6 +57,8 @@ class Mesh:
         """Told of a seat whose listener answered "busy": flooded, not gone (no claim against it meanwhile)."""
         self.by_code: dict[bytes, Callable[[], Awaitable[Link]]] = {}
         """How to reach a seat that has no address: a new link over its code's (:mod:`.online.table`)."""
+        self.came_by_code: set[bytes] = set()
+        """The seats whose key a code proved (:mod:`.online`): their safety code is checked by the code."""
         self.seats: list[Seat] = list(seats or [])
         """Every member in seat order (the host first); empty until the table is full."""
         self.former: list[Seat] = []
@@ -166,8 +168,8 @@ class Mesh:
 
     async def _dial(self, seat: Seat, session: Session) -> None:
         try:
-            target = self.target(seat)
-            by_code = self.by_code.get(seat.key) if target is None else None
+            by_code = self.by_code.get(seat.key)       # (a pair with a seat that came by a code: never its address)
+            target = self.target(seat) if by_code is None else None
             if (target is None and by_code is None) or not self._table_id():
                 return
             if by_code is not None:
@@ -186,7 +188,8 @@ class Mesh:
             return
         finally:
             self._dialing.discard(seat.key)
-        seat.address = target
+        if target is not None:
+            seat.address = target
         await self._carry(seat.key, link, self.resume_from(seat.key, have))
 
 

@@ -72,14 +72,14 @@ def only_local_servers(monkeypatch):
 
 @pytest.fixture
 def internet(tmp_path):
-    """``make(homes, open_hosts)`` builds a :class:`bench.homes.Internet`; each is torn down after the test."""
+    """``make(homes, open_hosts, neighbours)`` builds a :class:`bench.homes.Internet`; each is torn down after the test."""
     reason = internet_unavailable_reason()
     if reason:
         pytest.skip(reason)
     with ExitStack() as built:
-        def make(homes: int = 2, open_hosts: int = 0) -> Internet:
+        def make(homes: int = 2, open_hosts: int = 0, neighbours: int = 0) -> Internet:
             try:
-                return built.enter_context(Internet(tmp_path, homes, open_hosts))
+                return built.enter_context(Internet(tmp_path, homes, open_hosts, neighbours))
             except NetnsUnavailable as e:
                 pytest.skip(f"cannot build the namespaces here: {e}")
 

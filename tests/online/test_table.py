@@ -17,25 +17,11 @@ from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.online.code import OnlineError
 from lanterne.protocol.net.online.table import Invitations, host_by_code, join_by_code
-from lanterne.protocol.net.peer import Peer, PeerOptions
-from lanterne.protocol.net.transport import LinkOptions
+from lanterne.protocol.net.peer import Peer
 from tests.support.net import assert_finished_alike
+from tests.support.online import HOST_ID, LOCAL, OPTIONS, make_pair
 from tests.support.waiting import until
 
-LOCAL = "127.0.0.1"
-OPTIONS = PeerOptions(link=LinkOptions(read_timeout=20.0, keepalive=5.0, connect_timeout=3.0),
-                      reconnect_every=0.2, linger=3.0)
-HOST_ID, GUEST_ID = (Identity.from_seed(s) for s in (b"peer-host", b"peer-guest"))
-# the same keys as tests/protocol/net/test_peer.py
-
-
-def make_pair(tmp_path, options=OPTIONS):
-    lines = {"host": [], "guest": []}
-    host = Peer.host(HOST_ID, "Hana", get_game("pagode"), 2, tmp_path / "host", player=make_bot("random", 1),
-                     options=options, say=lines["host"].append)
-    guest = Peer.guest(GUEST_ID, "Gus", tmp_path / "guest", player=make_bot("random", 2), options=options,
-                       say=lines["guest"].append)
-    return host, guest, lines
 
 
 async def test_a_whole_game_through_the_relay_by_a_code_ends_with_identical_logs(tmp_path, servers):

@@ -107,6 +107,14 @@ def failure_text(why: str, detail: str = "", mailbox: str = "") -> str:
     return template.format(detail=wire.printable(detail)[:200] or "no reason given", mailbox=mailbox)
 
 
+def derived_code(digest: bytes) -> str:
+    """A code both sides make from a digest they share (at least 20 bytes), never allocated: a nameplate above the
+    mailbox's small allocated ones, and 128 bits of letters (the mailbox accepts any nameplate of digits)."""
+    nameplate = 1_000_000 + int.from_bytes(digest[:4], "big") % 9_000_000
+    letters = "".join(chr(ord("a") + (byte >> 4)) + chr(ord("a") + (byte & 15)) for byte in digest[4:20])
+    return f"{nameplate}-{letters[:16]}-{letters[16:]}"
+
+
 def clean_code(text: str) -> str:
     """A typed code made canonical (spaces to dashes, lower case), or ValueError with one line."""
     code = "-".join(text.strip().lower().replace("_", " ").replace("-", " ").split())

@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Callable
 
 from ..clock import nap
 from ..transport import Link, LinkOptions
+from . import control
 from .code import INVITE_WAIT, Connected, OnlineError, Wormhole, accept, invite, meet
+from .rendezvous import Rendezvous
 from .servers import Servers
 
 if TYPE_CHECKING:
@@ -48,8 +50,10 @@ class Invitations:
     def __init__(self, peer: "Peer", servers: Servers, *, on_code: Callable[[str], None],
                  on_error: Callable[[str], None], on_guest: Callable[[Connected], None] | None = None,
                  on_route: Callable[[str], None] | None = None, direct: bool = True,
-                 options: LinkOptions | None = None):
+                 options: LinkOptions | None = None, rendezvous: Rendezvous | None = None):
         self.peer = peer
+        self.rendezvous = rendezvous
+        """Keeps each guest's pair able to meet again after a restart (:mod:`.rendezvous`)."""
         self.on_route = on_route
         """Gets how each guest's link goes once Dilation says (``Wormhole.route``: direct or through the relay)."""
         self.on_guest = on_guest
@@ -107,6 +111,8 @@ class Invitations:
                 return
             self.code = None         # taken: the next guest gets a fresh one
             self.guests.add(connected.peer_key)
+            if self.rendezvous is not None:
+                self.rendezvous.met(connected.peer_key, connected.verifier, self.wormholes[-1])
             if self.on_guest is not None:
                 self.on_guest(connected)
             before = self.peer.seated_joiners()
@@ -159,22 +165,26 @@ async def tell_route(wormhole: Wormhole, on_route: Callable[[str], None]) -> Non
 
 async def host_by_code(peer: "Peer", servers: Servers, run_host, *, on_code: Callable[[str], None],
                        on_error: Callable[[str], None], on_route: Callable[[str], None] | None = None,
-                       direct: bool = True):
+                       on_guest: Callable[[Connected], None] | None = None, direct: bool = True):
     """Make the first code (OnlineError if it cannot be), then run ``run_host`` (the peer's ``run_host(...)``
     coroutine) with guests seated by code meanwhile; the codes' processes end with the table."""
-    invitations = Invitations(peer, servers, on_code=on_code, on_error=on_error, on_route=on_route, direct=direct)
+    rendezvous = Rendezvous(peer, servers, direct)
+    invitations = Invitations(peer, servers, on_code=on_code, on_error=on_error, on_route=on_route,
+                              on_guest=on_guest, direct=direct, rendezvous=rendezvous)
     try:
         await invitations.first()
     except BaseException:
         run_host.close()
         await invitations.close()
         raise
-    seating = asyncio.ensure_future(invitations.run())
+    tasks = [asyncio.ensure_future(invitations.run()), asyncio.ensure_future(rendezvous.run())]
     try:
         return await run_host
     finally:
-        seating.cancel()
-        await asyncio.gather(seating, return_exceptions=True)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await rendezvous.close()
         await invitations.close()
 
 
@@ -185,22 +195,23 @@ async def join_by_code(peer: "Peer", code: str, servers: Servers, interfaces, *,
     link (``join``: ``Peer.run_guest``'s other options); the code's process ends with the game. At a table of
     3 or more, the guests without an address link with each other by :class:`Pairs`."""
     wormhole = await accept(code, peer.me, servers, direct=direct, options=peer.options.link)
-    pairs = Pairs(peer, servers, direct)
-    linking = asyncio.ensure_future(pairs.run())
-    told = None
+    rendezvous = Rendezvous(peer, servers, direct)
+    pairs = Pairs(peer, servers, direct, rendezvous)
+    tasks = [asyncio.ensure_future(pairs.run()), asyncio.ensure_future(rendezvous.run())]
     try:
         connected = await wormhole.connected()
         if on_connected is not None:
             on_connected(connected)
         if on_route is not None:
-            told = asyncio.ensure_future(tell_route(wormhole, on_route))
+            tasks.append(asyncio.ensure_future(tell_route(wormhole, on_route)))
         peer.mesh.by_code[connected.peer_key] = wormhole.open_link   # a closed link resumes over the code's
+        rendezvous.met(connected.peer_key, connected.verifier, wormhole)      # (and, once seated, by rendezvous)
         return await peer.run_guest(None, interfaces, online=connected, **join)
     finally:
-        for task in (linking, told):
-            if task is not None:
-                task.cancel()
-        await asyncio.gather(linking, return_exceptions=True)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await rendezvous.close()
         await pairs.close()
         await wormhole.close()
 
@@ -210,19 +221,34 @@ def pair_code(table_id: bytes, first: bytes, second: bytes) -> str:
     which only its members (and its spectators) hold, so neither allocates it nor has to send it. Knowing it
     lets nobody in (each side's Noise handshake expects the other's key, from the roster); at worst a
     spectator could burn it. Its number is above the mailbox's small allocated ones."""
-    digest = hashlib.sha256(b"lanterne pair code v1\0" + table_id + first + second).digest()
-    nameplate = 1_000_000 + int.from_bytes(digest[:4], "big") % 9_000_000
-    letters = "".join(chr(ord("a") + (byte >> 4)) + chr(ord("a") + (byte & 15)) for byte in digest[4:20])
-    return f"{nameplate}-{letters[:16]}-{letters[16:]}"
+    return control.derived_code(hashlib.sha256(b"lanterne pair code v1\0" + table_id + first + second).digest())
+
+
+async def guest_with_pairs(peer: "Peer", servers: Servers, run, *, direct: bool = True):
+    """Run ``run`` (a LAN guest's ``run_guest(...)`` coroutine) with :class:`Pairs`: at a mixed table, the guests
+    that came by a code have no address this guest can reach, nor it one they can; each such pair links by its
+    pair's code, at ``servers`` (this guest's own setting: the code's guests must use the same mailbox)."""
+    rendezvous = Rendezvous(peer, servers, direct)
+    pairs = Pairs(peer, servers, direct, rendezvous)
+    tasks = [asyncio.ensure_future(pairs.run()), asyncio.ensure_future(rendezvous.run())]
+    try:
+        return await run
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await rendezvous.close()
+        await pairs.close()
 
 
 class Pairs:
-    """A guest's links with the other guests that have no address (seated by code): a code per pair, from the
-    table (:func:`pair_code`). The later seat dials the earlier one, as on a LAN: it takes the pair's code when
+    """A guest's links with the other guests when one of the pair came by a code (it has no address, or the
+    other's is on a LAN it cannot reach): a code per pair, from the table (:func:`pair_code`). The later seat dials the earlier one, as on a LAN: it takes the pair's code when
     its ``_dial`` asks (``Peer.mesh.by_code``); the earlier one waits on it and admits what comes."""
 
-    def __init__(self, peer: "Peer", servers: Servers, direct: bool):
+    def __init__(self, peer: "Peer", servers: Servers, direct: bool, rendezvous: Rendezvous | None = None):
         self.peer = peer
+        self.rendezvous = rendezvous
         self.servers = servers
         self.direct = direct
         self.wormholes: list[Wormhole] = []
@@ -234,27 +260,31 @@ class Pairs:
             await nap(peer.clock, 1.0, poll=0.05)
         mine = peer.keys().index(peer.me.public)
         for index, seat in enumerate(peer.seats[1:], 1):
-            if seat.address is not None or index == mine:
-                continue
+            if index == mine or (seat.address is not None and peer.seats[mine].address is not None):
+                continue        # (a pair of LAN seats; a pair with a seat that came by a code takes the pair's)
             first, second = (seat.key, peer.me.public) if index < mine else (peer.me.public, seat.key)
             code = pair_code(peer.table_id, first, second)
             if index < mine:
-                peer.mesh.by_code[seat.key] = functools.partial(self._dial, code)
+                peer.mesh.by_code[seat.key] = functools.partial(self._dial, code, seat.key)
             else:
                 self._waiting.append(asyncio.ensure_future(self._wait(code, seat.key)))
 
-    async def _dial(self, code: str) -> Link:
-        """A link to an earlier guest: over the pair's code, taken once (then a new subchannel of it)."""
+    async def _dial(self, code: str, key: bytes) -> Link:
+        """A link to an earlier guest: over the pair's code, taken once (then a new subchannel of it, or the
+        rendezvous once the pair met)."""
         for wormhole in self.wormholes:
             if wormhole.code == code and wormhole.running and wormhole.peer_key is not None:
                 return await wormhole.open_link()
         wormhole = await accept(code, self.peer.me, self.servers, direct=self.direct, options=self.peer.options.link)
         self.wormholes.append(wormhole)
         try:
-            return (await wormhole.connected()).link
+            connected = await wormhole.connected()
         except OnlineError:
             self.wormholes.remove(wormhole)
             raise
+        if self.rendezvous is not None and connected.peer_key == key:
+            self.rendezvous.met(key, connected.verifier, wormhole)
+        return connected.link
 
     async def _wait(self, code: str, key: bytes) -> None:
         """Wait on the pair's code for the later guest; admit its first link and every one after."""
@@ -270,6 +300,8 @@ class Pairs:
             if connected.peer_key != key:      # not the guest of this pair: its Noise would fail anyway
                 await wormhole.close()
                 continue
+            if self.rendezvous is not None:
+                self.rendezvous.met(key, connected.verifier, wormhole)
             while True:
                 self.peer.admit(connected.link, key)
                 connected = Connected(key, connected.verifier, await wormhole.next_link())
