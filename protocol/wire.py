@@ -72,6 +72,21 @@ def unpack(data: bytes, max_size: int = MAX_MESSAGE) -> Any:
         raise WireError(f"message of {len(data)} bytes is over the {max_size}-byte limit")
     if not data:
         raise WireError("empty message")
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=True, use_list=True, max_str_len=MAX_STR,
+                                max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY, max_map_len=MAX_MAP, max_ext_len=0)
+    except Exception:     # the reader below says which way the bytes are bad
+        value = _read_one(data)
+    if not _plain_sorted(value):
+        raise WireError("not plain data in canonical form (floats, or map keys out of order)")
+    if msgpack.packb(value, use_bin_type=True) != data:
+        raise WireError("not in canonical form (sorted keys, shortest ints, bin for bytes)")
+    return value
+
+
+def _read_one(data: bytes) -> Any:
+    """What :func:`unpack`'s one-call decoding refused, read again to say why in one line (or decoded: a value
+    it refused for another reason is read here within the same limits)."""
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True,
                                 max_buffer_size=max(len(data), 1), max_str_len=MAX_STR,
                                 max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY,
@@ -87,11 +102,18 @@ def unpack(data: bytes, max_size: int = MAX_MESSAGE) -> Any:
         raise WireError(f"not valid msgpack: {type(e).__name__}: {_one_line(e)}") from None
     if end != len(data):
         raise WireError(f"{len(data) - end} trailing bytes after the message")
-    if not _plain_sorted(value):
-        raise WireError("not plain data in canonical form (floats, or map keys out of order)")
-    if msgpack.packb(value, use_bin_type=True) != data:
-        raise WireError("not in canonical form (sorted keys, shortest ints, bin for bytes)")
     return value
+
+
+def unpack_own(data: bytes) -> Any:
+    """Decode bytes this peer encoded itself with :func:`pack` (canonical by construction), within the limits
+    :func:`unpack` holds a peer to: what a receiver would refuse is refused here, before it is signed."""
+    try:
+        return msgpack.unpackb(data, raw=False, strict_map_key=True, use_list=True, max_str_len=MAX_STR,
+                               max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY, max_map_len=MAX_MAP, max_ext_len=0)
+    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError,
+            UnicodeDecodeError, RecursionError) as e:
+        raise WireError(f"not valid msgpack: {type(e).__name__}: {_one_line(e)}") from None
 
 
 def _plain_sorted(value: Any) -> bool:
