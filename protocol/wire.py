@@ -18,7 +18,7 @@ max_len]``, ``["map", key_type, value_type, max_len]``, or a nested dict schema.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import msgpack
 
@@ -121,6 +121,7 @@ def _plain_sorted(value: Any) -> bool:
     if type(value) is float:
         return False
     stack = [value]
+    items: Iterable[Any]
     while stack:
         x = stack.pop()
         if type(x) is dict:
@@ -312,14 +313,14 @@ def _compile(schema: Any) -> Callable[[Any], None]:
         if schema[0] == "list" and len(schema) == 3:
             item_check, limit = _compile(schema[1]), schema[2]
 
-            test = _SCALARS.get(schema[1]) if isinstance(schema[1], str) else None
+            scalar_test = _SCALARS.get(schema[1]) if isinstance(schema[1], str) else None
 
             def a_list(value: Any) -> None:
                 if not isinstance(value, (list, tuple)):
                     raise _Misfit("{where} must be a list, not " + _esc(_kind(value)))
                 if len(value) > limit:
                     raise _Misfit("{where} has " + f"{len(value)} items, over the limit of {limit}")
-                if test is not None and all(map(test, value)):
+                if scalar_test is not None and all(map(scalar_test, value)):
                     return      # every item a valid scalar: the walk below only names the first that is not
                 for i, item in enumerate(value):
                     try:
