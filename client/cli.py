@@ -54,7 +54,9 @@ class PrintableStream:
         self._stream, self._printable = stream, printable
 
     def write(self, text: str) -> int:
-        if not text.isprintable():
+        """``text`` as it may be shown; plain ASCII lines (most of them: a headless peer prints one a move) pass
+        as they are, without the per-character walk (ASCII holds no invisible character and no mark)."""
+        if not (text.isascii() and text.replace("\n", "").replace("\t", "").isprintable()):
             text = "\n".join("\t".join(map(self._printable, line.split("\t"))) for line in text.split("\n"))
         return self._stream.write(text)
 

@@ -557,7 +557,20 @@ _RECORD_CHECKS: dict[type, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
 """Per record: its length, the indexes of its int fields and of its bool fields."""
 
 
+_PLAIN_TYPES = frozenset((int, str, bytes, bool, type(None)))
+"""What msgpack packs as it is: a list holding only these needs no copy (most of a position's data)."""
+
+
 def _sorted_maps(obj: Any) -> Any:
+    """``obj`` with every map's keys sorted; a list or tuple of plain items is returned as it is (msgpack packs
+    both as the same array), and the type test runs in C (``map(type, ...)``): a digest is most of a move."""
+    kind = type(obj)
+    if kind is list or kind is tuple:
+        return obj if _PLAIN_TYPES.issuperset(map(type, obj)) else [_sorted_maps(x) for x in obj]
+    if kind is dict:
+        return {k: _sorted_maps(obj[k]) for k in sorted(obj)}
+    if kind in _PLAIN_TYPES:
+        return obj
     if isinstance(obj, dict):
         return {k: _sorted_maps(obj[k]) for k in sorted(obj)}
     if isinstance(obj, (list, tuple)):

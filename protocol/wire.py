@@ -18,7 +18,7 @@ max_len]``, ``["map", key_type, value_type, max_len]``, or a nested dict schema.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import msgpack
 
@@ -72,6 +72,21 @@ def unpack(data: bytes, max_size: int = MAX_MESSAGE) -> Any:
         raise WireError(f"message of {len(data)} bytes is over the {max_size}-byte limit")
     if not data:
         raise WireError("empty message")
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=True, use_list=True, max_str_len=MAX_STR,
+                                max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY, max_map_len=MAX_MAP, max_ext_len=0)
+    except Exception:     # the reader below says which way the bytes are bad
+        value = _read_one(data)
+    if not _plain_sorted(value):
+        raise WireError("not plain data in canonical form (floats, or map keys out of order)")
+    if msgpack.packb(value, use_bin_type=True) != data:
+        raise WireError("not in canonical form (sorted keys, shortest ints, bin for bytes)")
+    return value
+
+
+def _read_one(data: bytes) -> Any:
+    """What :func:`unpack`'s one-call decoding refused, read again to say why in one line (or decoded: a value
+    it refused for another reason is read here within the same limits)."""
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True,
                                 max_buffer_size=max(len(data), 1), max_str_len=MAX_STR,
                                 max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY,
@@ -87,31 +102,46 @@ def unpack(data: bytes, max_size: int = MAX_MESSAGE) -> Any:
         raise WireError(f"not valid msgpack: {type(e).__name__}: {_one_line(e)}") from None
     if end != len(data):
         raise WireError(f"{len(data) - end} trailing bytes after the message")
-    if not _plain_sorted(value):
-        raise WireError("not plain data in canonical form (floats, or map keys out of order)")
-    if msgpack.packb(value, use_bin_type=True) != data:
-        raise WireError("not in canonical form (sorted keys, shortest ints, bin for bytes)")
     return value
+
+
+def unpack_own(data: bytes) -> Any:
+    """Decode bytes this peer encoded itself with :func:`pack` (canonical by construction), within the limits
+    :func:`unpack` holds a peer to: what a receiver would refuse is refused here, before it is signed."""
+    try:
+        return msgpack.unpackb(data, raw=False, strict_map_key=True, use_list=True, max_str_len=MAX_STR,
+                               max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY, max_map_len=MAX_MAP, max_ext_len=0)
+    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError,
+            UnicodeDecodeError, RecursionError) as e:
+        raise WireError(f"not valid msgpack: {type(e).__name__}: {_one_line(e)}") from None
 
 
 def _plain_sorted(value: Any) -> bool:
     """No floats, and every map's keys in sorted order (msgpack keeps the order it read)."""
+    if type(value) is float:
+        return False
     stack = [value]
+    items: Iterable[Any]
     while stack:
         x = stack.pop()
-        kind = type(x)
-        if kind is dict:
+        if type(x) is dict:
             keys = list(x)
             try:
                 if keys != sorted(keys):
                     return False
             except TypeError:          # str and bytes keys mixed: no order
                 return False
-            stack.extend(x.values())
-        elif kind is list:
-            stack.extend(x)
-        elif kind is float:
-            return False
+            items = x.values()
+        elif type(x) is list:
+            items = x
+        else:
+            continue
+        for item in items:             # only containers go on the stack; a float is refused where it is met
+            kind = type(item)
+            if kind is dict or kind is list:
+                stack.append(item)
+            elif kind is float:
+                return False
     return True
 
 
@@ -181,15 +211,24 @@ _SCALARS = {
 }
 
 
+_LEAVES = frozenset((type(None), bool, int, str, bytes))
+
+
 def _plain(v: Any, depth: int) -> bool:
-    if v is None or isinstance(v, (bool, int, str, bytes)):
+    if type(v) in _LEAVES or isinstance(v, (bool, int, str, bytes)):
         return True
     if depth >= MAX_DEPTH:
         return False
     if isinstance(v, (list, tuple)):
-        return all(_plain(x, depth + 1) for x in v)
+        for x in v:
+            if type(x) not in _LEAVES and not _plain(x, depth + 1):
+                return False
+        return True
     if isinstance(v, dict):
-        return all(isinstance(k, str) and _plain(x, depth + 1) for k, x in v.items())
+        for k, x in v.items():
+            if not isinstance(k, str) or (type(x) not in _LEAVES and not _plain(x, depth + 1)):
+                return False
+        return True
     return False
 
 
@@ -237,6 +276,9 @@ def _fail(text: str) -> Callable[[Any], None]:
 def _compile(schema: Any) -> Callable[[Any], None]:
     if isinstance(schema, dict):
         fields = {name[:-1] if name.endswith("?") else name: _compile(sub) for name, sub in schema.items()}
+        tests = {name[:-1] if name.endswith("?") else name: _SCALARS[sub] for name, sub in schema.items()
+                 if isinstance(sub, str) and sub in _SCALARS}
+        """A scalar field's test, called here: a valid map costs one call a field (the checker only says why)."""
         required = tuple(name for name in schema if not name.endswith("?"))
 
         def a_map(value: Any) -> None:
@@ -246,6 +288,9 @@ def _compile(schema: Any) -> Callable[[Any], None]:
                 if key not in value:
                     raise _Misfit("{where} lacks the field " + _esc(repr(key)))
             for key, item in value.items():
+                test = tests.get(key) if type(key) is str else None
+                if test is not None and test(item):
+                    continue
                 sub = fields.get(key) if type(key) is str else None
                 if sub is None:
                     raise _Misfit("{where} has an unknown field " + _esc(repr(key)))
@@ -268,11 +313,15 @@ def _compile(schema: Any) -> Callable[[Any], None]:
         if schema[0] == "list" and len(schema) == 3:
             item_check, limit = _compile(schema[1]), schema[2]
 
+            scalar_test = _SCALARS.get(schema[1]) if isinstance(schema[1], str) else None
+
             def a_list(value: Any) -> None:
                 if not isinstance(value, (list, tuple)):
                     raise _Misfit("{where} must be a list, not " + _esc(_kind(value)))
                 if len(value) > limit:
                     raise _Misfit("{where} has " + f"{len(value)} items, over the limit of {limit}")
+                if scalar_test is not None and all(map(scalar_test, value)):
+                    return      # every item a valid scalar: the walk below only names the first that is not
                 for i, item in enumerate(value):
                     try:
                         item_check(item)

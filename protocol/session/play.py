@@ -164,7 +164,10 @@ class Play:
         """Slots a move makes public that were not: the cards it plays from a hidden hand."""
         everyone = after.cards.everyone
         b, a = before.cards.seen, after.cards.seen
-        return [s for s in range(len(a)) if a[s] == everyone and (s >= len(b) or b[s] != everyone)]
+        if a is b or a == b:
+            return []       # most moves show nothing (C compares the lists)
+        return ([s for s, (now, was) in enumerate(zip(a, b)) if now == everyone != was]
+                + [s for s in range(len(b), len(a)) if a[s] == everyone])
 
     def _text(self, state: State, action: Action) -> str:
         assert self.s.game is not None

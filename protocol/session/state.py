@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from operator import attrgetter
 from types import ModuleType
 from typing import Any, Callable, Generic, Protocol, TypeVar, overload
 
@@ -325,8 +326,15 @@ T = TypeVar("T")
 class Shared(Generic[T]):
     """A piece of the session's state, read (and, where a caller sets it, written) through the front door."""
 
-    def __set_name__(self, _owner: type, name: str) -> None:
+    def __set_name__(self, owner: type, name: str) -> None:
+        """The class gets, in this descriptor's place, a property whose getter is C (``attrgetter``): the front
+        door is read on every step of a peer's loop, and a Python ``__get__`` cost a frame each time."""
         self.name = name
+
+        def write(obj: "_Front", value: T) -> None:
+            setattr(obj.state, name, value)
+
+        setattr(owner, name, property(attrgetter(f"state.{name}"), write, doc=self.__doc__))
 
     @overload
     def __get__(self, obj: None, _owner: type | None = None) -> "Shared[T]": ...
