@@ -45,7 +45,7 @@ class LanterneApp(App):
 
     CSS_PATH = "lanterne.tcss"
     TITLE = "Lanterne"
-    SUB_TITLE = N_("a board-game table for the LAN")
+    SUB_TITLE = N_("a board-game table for the LAN and online")
     BINDINGS = [
         Binding("f1", "help", N_("Help"), priority=True),
         Binding("question_mark", "help", N_("Help"), show=False),
@@ -241,7 +241,7 @@ class LanterneApp(App):
         yield from super().get_system_commands(screen)
         yield SystemCommand(_("Play locally"), _("Hot-seat or against computer players"),
                             lambda: self.action_open("local"))
-        yield SystemCommand(_("Play on the LAN"), _("Find players and open tables on this network"),
+        yield SystemCommand(_("Play on the LAN or online"), _("Find players on this network, or invite a friend anywhere by a code"),
                             lambda: self.action_open("lan"))
         yield SystemCommand(_("Replays"), _("Step through and verify a game's signed log"),
                             lambda: self.action_open("replays"))

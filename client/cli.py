@@ -154,7 +154,7 @@ def setup_language(argv: list[str]) -> str:
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict]:
-    parser = _Parser(prog="lanterne", description=_("A terminal board-game table for the LAN."))
+    parser = _Parser(prog="lanterne", description=_("A terminal board-game table for the LAN and, by a short code, for friends anywhere."))
     parser.add_argument("--version", action="version", version=f"lanterne {version()}")
     add_lang_argument(parser)
     sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=_Parser)

@@ -40,7 +40,7 @@ for gid in GAMES:
 from lanterne.client import i18n
 out["rules_fr"] = {gid: r.rules_text(gid, language="fr") for gid in GAMES}
 i18n.set_language("fr")
-out["french"] = i18n._("Play on the LAN")
+out["french"] = i18n._("Play on the LAN or online")
 print(json.dumps(out))
 """
 
@@ -108,7 +108,7 @@ def test_the_wheel_carries_the_message_catalogs(installed):
     assert "lanterne/client/locale/fr/LC_MESSAGES/lanterne.po" in names
     r = run(venv / "bin" / "python", "-I", "-c", READ_RULES, cwd=tmp)
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["french"] == "Jouer en réseau local"
+    assert json.loads(r.stdout)["french"] == "Jouer en réseau local ou en ligne"
     r = run(venv / "bin" / "lanterne", "--lang", "fr", "--help", cwd=tmp)
     assert r.returncode == 0, r.stderr
     assert "afficher cette aide et sortir" in r.stdout

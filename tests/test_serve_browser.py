@@ -169,7 +169,7 @@ def test_a_browser_plays_a_local_pagode_move_through_lanterne_serve(tmp_path):
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_WEBSOCKET})
         driver.get(served_address(said()))
 
-        wait_for("the home screen", lambda: "Play locally" in screen_text() and "Play on the LAN" in screen_text())
+        wait_for("the home screen", lambda: "Play locally" in screen_text() and "Play on the LAN or online" in screen_text())
         wait_for("the page to say whose player it plays as", lambda: "you play as browserplayer" in screen_text())
         keys = driver.find_element(By.CSS_SELECTOR, "#terminal .xterm-helper-textarea")
         keys.send_keys("p")

@@ -21,10 +21,10 @@ BANNER = r"""
  |_____\__,_|_| |_|\__\___|_|  |_| |_|\___|
 """
 
-TAGLINE = N_("A terminal board-game table for the LAN")
+TAGLINE = N_("A board-game table for the LAN and, by a code, anywhere")
 
 ENTRIES = (
-    ("lan", N_("Play on the LAN"), "l"),
+    ("lan", N_("Play on the LAN or online"), "l"),
     ("local", N_("Play locally"), "p"),
     ("replays", N_("Replays"), "r"),
     ("rules", N_("Rules"), "u"),

@@ -276,7 +276,7 @@ class LobbyScreen(WatchFromLobby, Screen):
     def compose(self) -> ComposeResult:
         games = self.games
         yield Header()
-        yield Static(_("Play on the LAN"), classes="screen-title")
+        yield Static(_("Play on the LAN or online"), classes="screen-title")
         yield Static("", id="lobby-me", classes="muted")
         with Horizontal(id="lobby-columns"):
             with Vertical(id="lobby-peers"):
@@ -342,7 +342,7 @@ class LobbyScreen(WatchFromLobby, Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = _("Play on the LAN")
+        self.sub_title = _("Play on the LAN or online")
         try:
             me = self.identity
         except (OSError, ValueError) as e:

@@ -34,9 +34,16 @@ class ClockPanel(TextPanel):
     def __init__(self, compact: bool = False, **kwargs):
         super().__init__(**kwargs)
         self.compact = compact
+        self._shown: tuple[GameController, SeatClocks, float] | None = None
+
+    def on_resize(self) -> None:
+        """The side panel's columns follow its width: drawn again at the width the layout gave it."""
+        if self._shown is not None:
+            self.show(*self._shown)
 
     def show(self, controller: GameController, clocks: SeatClocks, now: float) -> bool:
         """Draw the clocks at ``now``; False when nothing changed (no repaint)."""
+        self._shown = (controller, clocks, now)
         left = controller.move_clock_left()
         if self.compact:
             return self.set(self._line(controller, clocks, now, left))

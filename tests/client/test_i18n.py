@@ -372,7 +372,7 @@ async def test_the_home_screen_and_its_footer_speak_french():
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         labels = [str(b.label) for b in app.screen.query(Button) if b.display]
-        assert "Jouer en réseau local  [l]" in labels and "Quitter  [q]" in labels
+        assert "Jouer en réseau local ou en ligne  [l]" in labels and "Quitter  [q]" in labels
         words = {b.description for bs in app.screen._bindings.key_to_bindings.values() for b in bs}
         assert "Règles" in words and "Quitter" in words
         await pilot.press("u")                         # the rules, in French

@@ -77,7 +77,7 @@ async def test_command_palette_lists_the_app_commands():
     app = make_app()
     async with app.run_test(size=(100, 34)) as pilot:
         titles = [c.title for c in app.get_system_commands(app.screen)]
-        for wanted in ("Play locally", "Play on the LAN", "Replays", "Rules", "Settings", "Help", "Home"):
+        for wanted in ("Play locally", "Play on the LAN or online", "Replays", "Rules", "Settings", "Help", "Home"):
             assert wanted in titles
         command = next(c for c in app.get_system_commands(app.screen) if c.title == "Settings")
         command.callback()
