@@ -130,7 +130,7 @@ def test_the_pacal_estimate_is_the_points_plus_the_final_scoring_on_the_board_as
 
     game, state, seat = position("pacal", moves=moves)
     ended = state.copy()
-    rules._game_over(ended, [], "a test")
+    rules.game_over(ended, [], "a test")
     for s in (0, 1):
         assert search_hints("pacal").estimate(game, state, s) == game.points(state, s) + PACAL_FINAL * (
             ended.score[s] - state.score[s])
