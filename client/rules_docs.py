@@ -83,4 +83,4 @@ def for_players(markdown: str) -> str:
 
 
 SOURCE_PATH = re.compile(r"\s*\(?`(?:engines|client|protocol|tests)/[^`]*`\)?")
-"""A source path in the text (`engines/pueblo/preview.py`), with its brackets: no use to a player."""
+"""A source path in the text (`engines/pueblo/view.py`), with its brackets: no use to a player."""

@@ -38,14 +38,11 @@ SKELETON = ("data", "board", "state", "actions", "rules", "notation", "game", "s
 line in :data:`ORDER`."""
 
 ORDER: dict[str, tuple[str, ...]] = {
-    "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "search", "view", "__init__", "bench"),
+    "pueblo": ("data", "board", "state", "actions", "rules", "notation", "game", "search", "view", "__init__", "bench"),
     "example": ("game", "__init__"),
 }
 """The game packages with modules outside :data:`SKELETON`, lowest first. Extras sit at one place:
-pueblo ``geometry``
-(below the state, whose load rebuilds the pueblo) and ``preview`` (the
-screen's helpers) and ``bench`` (a benchmark, above the package), pacal
-``movement``/``constellations``/``scoring``/``picture``."""
+pueblo ``bench`` (a benchmark, above the package); the template is one file."""
 
 CONTRACT = ("lanterne.engines.core", "lanterne.engines.game_type")
 """What every game package may import from ``engines`` besides itself: the contract and the declaration."""

@@ -15,7 +15,7 @@ from .actions import Bid, Card, Drop, Move, Pass, Place, Remove, Site
 
 from .data import (DEFAULT_SITES, HELD_BLOCKS, MAX_BID, MAX_SITES, MIN_BID, MOVES, NEUTRAL, START_SPACE,
                    STONES_PER_PLAYER, TRACK)
-from .geometry import (_FIT_MEMO, BOXES_UNDER, POSE_COLUMNS, SITE_SHAPES, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES,
+from .board import (_FIT_MEMO, BOXES_UNDER, POSE_COLUMNS, SITE_SHAPES, SPACE_NAMES, TEMPLATE_INDEX, TEMPLATES,
                        all_box_fits, base_level, box_fit, boxes_under_keys, cell_name, penalties_at, why_not)
 from .state import (BID, BUILD_1, BUILD_2, DISMANTLE, MOVE, OVER, PICK, PLACE, REMOVE, ROLL_PHASE, SITE,
                     PuebloState)
@@ -104,7 +104,7 @@ _BOXES_UNDER_KEYS = {cells: boxes_under_keys(boxes) for cells, boxes in BOXES_UN
 def refit(s: PuebloState, cells) -> None:
     """Heights changed on ``cells``: look again at the boxes they belong to.
 
-    geometry.box_fit's memo is looked up here (its very key), without a call per box; box_fit on a miss.
+    board.box_fit's memo is looked up here (its very key), without a call per box; box_fit on a miss.
     """
     heights, sites, fit, memo = s.heights, s.site_mask, s.fit, _FIT_MEMO
     for b, c0, c1, c2, c3, mask in _BOXES_UNDER_KEYS[cells]:

@@ -52,7 +52,7 @@ COVERED = (
     "client/games/pandoria/replay.py", "client/games/pacal/__init__.py",
     "engines/pagode/rules/building.py", "engines/pagode/rules/paying.py", "engines/pagode/rules/turns.py",
     "engines/pagode/rules/table.py", "engines/pagode/rules/queries.py",
-    "engines/pueblo/rules.py", "engines/pueblo/geometry.py", "engines/pueblo/preview.py",
+    "engines/pueblo/rules.py", "engines/pueblo/board.py", "engines/pueblo/view.py",
     "engines/pacal/rules/__init__.py", "engines/pacal/rules/moving.py", "engines/pacal/rules/building.py",
     "engines/pacal/rules/ending.py", "engines/pandoria/rules/__init__.py", "engines/pandoria/rules/queries.py",
     "engines/pandoria/rules/setup.py", "engines/pandoria/rules/tiles.py", "engines/pandoria/rules/scoring.py",
