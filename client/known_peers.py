@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import Callable
 
 from lanterne.client.i18n import _
-from lanterne.client.i18n import _
 from lanterne.protocol.identity import PART_DIGITS, fingerprint, safety_part
 
 FILE = "known_peers.json"
@@ -224,10 +223,6 @@ class KnownPeersFile:
         self.warning = _("{path} is damaged ({why}): {kept}; starting an empty list of known players.").format(
             path=self.path, why=why, kept=kept)
         return KnownPeers()
-
-    def reload(self) -> KnownPeers:
-        self.peers = self._read()
-        return self.peers
 
     def knows(self, key: bytes) -> bool:
         return self.peers.knows(key)

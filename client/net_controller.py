@@ -367,9 +367,6 @@ class NetworkGame(GameController):
         return [_("Seated at {host}'s table of {size}: waiting for the other players...").format(host=host, size=size),
                 *known, _("Safety code with {host}:").format(host=host), *code]
 
-    def free_seats(self) -> int:
-        return max(self.players - len(self.taken), 0) if not self.peer.seats else 0
-
     def forget_if_unjoined(self) -> None:
         """A host closing a table that never filled: not an unfinished game to resume."""
         if self.peer.is_host and self.peer.session is None:

@@ -71,13 +71,13 @@ class KnownPeerList(PeerList):
         super().__init__(**kwargs)
         self.known = known
         self.games = games
+        """Game id -> Game (the lobby's): a table under way is named by its game's name."""
         self.own_tables: set[str] = set()
         """The tables this app is seated at (their ids' first 16 hex digits, as a running table's advert
         says them): a line of one says it is yours to resume, never to watch."""
 
     def is_own(self, advert: Advert) -> bool:
         return watchable(advert) and advert.running.table in self.own_tables
-        """Game id -> Game (the lobby's): a table under way is named by its game's name."""
 
     def mark(self, advert: Advert) -> Text | None:
         if self.known is None:

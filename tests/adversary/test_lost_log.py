@@ -15,12 +15,13 @@ from collections import defaultdict
 import pytest
 
 from lanterne.engines.bots import make_bot
-from lanterne.protocol.log import open_entry, read_log, write_log
+from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.files import GameFiles, read_signed
 from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.session import GameOver
 
 from .harness import FAST, IDS, LOCAL, NAMES, Seen, Table, assert_no_honest_seat_named, lanterne_verify, until
+from tests.support.logs import write_log
 
 GUEST = 1
 
