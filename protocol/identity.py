@@ -16,6 +16,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl import bindings as _sodium
 from nacl.exceptions import CryptoError
+from platformdirs import user_data_dir
 
 KEY_FILE = "identity.key"
 FINGERPRINT_DOMAIN = b"lanterne/fingerprint/v1"
@@ -27,8 +28,6 @@ def home() -> Path:
     env = os.environ.get("LANTERNE_HOME")
     if env:
         return Path(env)
-    from platformdirs import user_data_dir
-
     return Path(user_data_dir("lanterne"))
 
 
