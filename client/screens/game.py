@@ -32,9 +32,11 @@ from lanterne.client.games import client_side
 from lanterne.client.i18n import N_, _, ngettext, say_refusal, seat_tag, translate_bindings
 from lanterne.client.controller import COMPUTER, HUMAN, Change, GameController
 from lanterne.client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
+from lanterne.client.screens.moves import MovesScreen, move_words
 from lanterne.client.widgets.chat import CHAT_BINDING, ChatInput
 from lanterne.client.widgets.move_input import MoveInput
-from lanterne.client.widgets.move_log import MoveLog
+from lanterne.client.widgets.move_log import MoveLog, said
+from lanterne.client.widgets.score_chart import ScoreChart
 from lanterne.client.widgets.scoreboard import ScoreBoard
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.client.widgets.text_panel import TextPanel
@@ -241,7 +243,6 @@ class GameScreen(Screen):
         text.append(_("board") if self.has_class("-side") else _("log"), style="dim")
         others = self.others_since_my_move() or ([self.last_other_move()] if self.last_other_move() else [])
         if others:  # the log is out of sight: what the others did since your move, in words
-            from lanterne.client.widgets.move_log import said
 
             shown = None
             for entry in others:
@@ -305,8 +306,6 @@ class GameScreen(Screen):
 
     def score_chart(self, width: int = 56):
         """Each seat's score over the game, for the game-over dialog (None if this screen keeps no chart)."""
-        from lanterne.client.widgets.score_chart import ScoreChart
-
         charts = list(self.query(ScoreChart))
         return charts[0].text(width) if charts and charts[0].points else None
 
@@ -470,7 +469,6 @@ class GameScreen(Screen):
             self.show_status(_("No move to play from this seat now: {status}").format(status=self.controller.status()),
                              error=True)
             return
-        from lanterne.client.screens.moves import MovesScreen, move_words
 
         actions = self.controller.legal_actions(seat)
         view = self.view()
@@ -502,7 +500,7 @@ class GameScreen(Screen):
         self.set_focus(line)
 
     def action_rules(self) -> None:
-        from lanterne.client.screens.rules import RulesScreen
+        from lanterne.client.screens.rules import RulesScreen  # Textual's Markdown viewer loads when the rules open
 
         self.app.push_screen(RulesScreen(self.game.id))
 
