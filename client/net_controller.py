@@ -48,6 +48,7 @@ from lanterne.protocol.net.files import ResumeError
 from lanterne.protocol.net.handshake import HandshakeError
 from lanterne.protocol.net.invite import Declined
 from lanterne.protocol.net.computers import Think
+from lanterne.protocol.net.online.table import join_by_code
 from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.session import (CLAIM_REASON, CLAIMED, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Cause, ClaimAsked,
                               ClaimRefused, Disputed, GameOver, GameStarted, HoldGivenUp, LogRepaired, Moved, Phase, Replaced, ReplaceAsked,
@@ -263,8 +264,6 @@ class NetworkGame(GameController):
 
         async def run():
             if code:
-                from lanterne.protocol.net.online.table import join_by_code
-
                 return await join_by_code(peer, code, servers, list(interfaces), direct=direct, players=players)
             discovery = Discovery(list(interfaces)) if discover else None
             return await peer.run_guest(address, list(interfaces), expect_fingerprint=expect_fingerprint,

@@ -8,6 +8,7 @@ paused is no accusation). With several logs, the worst: 2 > 1 > 3 > 0.
 from __future__ import annotations
 
 from lanterne.client.i18n import N_, _, ngettext
+from lanterne.protocol.log import LogFormatError
 
 import json
 import sys
@@ -29,8 +30,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    # what this command alone needs: --version and --help import every command module
     from lanterne.client.replay_model import why_not_a_log_file
-    from lanterne.protocol.log import LogFormatError
     from lanterne.protocol.verify import verify_file
 
     worst = EXIT_VALID
