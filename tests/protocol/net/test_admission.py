@@ -6,7 +6,7 @@ clock: the over-TCP cases are tests/adversary/test_slot_flood.py.
 """
 
 from lanterne.protocol.net.admission import Admission, known_addresses, normalized
-from lanterne.protocol.net.files import Seat
+from lanterne.protocol.net.files import SeatedPeer
 from lanterne.protocol.net.presence import REFUSAL_HOLD, Presence
 
 SEAT = "10.0.0.7"
@@ -90,7 +90,7 @@ def test_while_we_refuse_connections_an_unlinked_seat_is_not_agreed_against():
 
 
 def test_the_known_addresses_are_the_seats_last_addresses_at_each_connection():
-    seats = [Seat(A, "Ann", ("10.0.0.1", 4000)), Seat(B, "Bob", None)]
+    seats = [SeatedPeer(A, "Ann", ("10.0.0.1", 4000)), SeatedPeer(B, "Bob", None)]
     known = known_addresses(lambda: seats)
     assert known("10.0.0.1") and not known("10.0.0.2")
     seats[1].address = ("10.0.0.2", 4001)       # it came back from elsewhere
