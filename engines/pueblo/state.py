@@ -93,7 +93,7 @@ class PuebloState(State):
         s.first = self.first
         s.turn = self.turn
         # Copy-on-write: the board's lists (heights, stacks, stones, owners, fit) are shared;
-        # only placing or removing a stone changes them, and rules._own_board copies them
+        # only placing or removing a stone changes them, and rules.queries.own_board copies them
         # first (most moves are bids, picks, moves on the track: no copy needed).
         s.heights = self.heights
         s.stacks = self.stacks

@@ -116,7 +116,7 @@ def test_the_pueblo_estimate_is_the_points_less_the_final_round_on_the_pueblo_as
 
     game, state, seat = position("pueblo", moves=moves)
     ended = state.copy()
-    rules._final_round(ended, [])
+    rules.final_round(ended, [])
     for s in (0, 1):
         charged = ended.penalties[s] - state.penalties[s]
         assert search_hints("pueblo").estimate(game, state, s) == game.points(state, s) - PUEBLO_FINAL * charged
