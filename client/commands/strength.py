@@ -204,8 +204,7 @@ def run(args) -> int:
 def play_one(match) -> dict:
     """One match: OpenSpiel's ISMCTS through its wrapper (the extra 'bench'), the others through the arena."""
     if match.opponent == "openspiel":
-        # what this command alone needs: --version and --help import every command module
-        from lanterne.engines.bots.openspiel import play_openspiel_match
+        from lanterne.engines.bots.openspiel import play_openspiel_match  # OpenSpiel: the optional extra 'bench'
 
         return play_openspiel_match(match)
     # what this command alone needs: --version and --help import every command module
