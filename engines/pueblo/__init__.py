@@ -13,8 +13,9 @@ from lanterne.engines.game_type import GameType
 
 from .game import PuebloGame
 from .search import SEARCH
+from .state import PuebloState
 
 GAME = PuebloGame()
 GAME_TYPE = GameType(GAME, SEARCH)
 
-__all__ = ["GAME", "GAME_TYPE", "PuebloGame"]
+__all__ = ["GAME", "GAME_TYPE", "PuebloGame", "PuebloState"]
