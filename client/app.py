@@ -9,8 +9,11 @@ in ``client/lanterne.tcss``, every colour in ``client/theme.py``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
+import signal
+import sys
 from typing import Callable, Iterable
 
 from textual import events
@@ -22,10 +25,15 @@ from textual.dom import NoScreen
 from textual.screen import Screen
 from textual.widget import Widget
 
+from lanterne.client.driver import TerminalDriver
 from lanterne.client.games import missing_parts
 from lanterne.client.i18n import (LANGUAGES, N_, _, choose_language, language, language_from_environment,
                                   set_language, translate_bindings)
 from lanterne.client.keys import keep_alt, split_alt
+from lanterne.client.logs import crash_line
+from lanterne.client.screens import home
+from lanterne.client.screens.dialogs import ConfirmScreen
+from lanterne.client.screens.home import HomeScreen
 from lanterne.client.settings import Settings
 from lanterne.client.theme import LANTERNE_THEME
 from lanterne.client.window_title import WindowTitle, title_for
@@ -76,7 +84,6 @@ class LanterneApp(App):
         self.register_theme(LANTERNE_THEME)
         self.theme = self.settings.theme if self.settings.theme in self.available_themes else "lanterne"
         self.window_title.show(self, title_for())
-        from lanterne.client.screens.home import HomeScreen
 
         self.push_screen(HomeScreen())
         if self._start is not None:
@@ -99,9 +106,6 @@ class LanterneApp(App):
         """SIGTERM or SIGHUP (kill, a closed terminal) end the app the normal way: the terminal gets
         its screen, cursor and mouse back (the default action killed us with the mouse still on), and
         every network table closes its links and withdraws its zeroconf record (see :meth:`exit`)."""
-        import asyncio
-        import signal
-
         loop = asyncio.get_running_loop()
         for number in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
             if number is None:
@@ -117,15 +121,12 @@ class LanterneApp(App):
         chosen = super().get_driver_class()
         if chosen.__module__ != "textual.drivers.linux_driver":
             return chosen
-        from lanterne.client.driver import TerminalDriver
 
         return TerminalDriver
 
     async def action_quit(self) -> None:
         """Ctrl+Q: at once, but asked first while a network game is being played (the others wait for us);
         a yes pauses it, as Escape's Pause does, so the others see we left on purpose."""
-        from lanterne.client.screens.dialogs import ConfirmScreen
-
         playing = self._network_games(playing=True)
         if not playing or isinstance(self.screen, ConfirmScreen) and self.screen.question == _(QUIT_QUESTION):
             self.exit()
@@ -142,8 +143,6 @@ class LanterneApp(App):
     def _network_games(self, playing: bool = False) -> list:
         """The network games the screens hold: those played on a game screen and those of the lobby
         (``playing``: only games on a game screen, not over)."""
-        import sys
-
         module = sys.modules.get("lanterne.client.net_controller")
         try:
             screens = list(self.screen_stack) if module is not None else []  # else no network game was opened
@@ -167,8 +166,6 @@ class LanterneApp(App):
         only cancels its peer): wait up to LEAVE_SECONDS until each network game has closed its links
         and sent its zeroconf goodbye, else the loop's end would cut that short (a ghost table in other
         lobbies for the record's TTL, about 75 min)."""
-        import asyncio
-
         games, self._tables_to_close = self._tables_to_close, []
         if games:
             await asyncio.wait([asyncio.ensure_future(g.aclose()) for g in games], timeout=LEAVE_SECONDS)
@@ -203,22 +200,18 @@ class LanterneApp(App):
 
     # -- actions the whole app shares
     def action_help(self) -> None:
-        from lanterne.client.screens.help import HelpScreen
+        from lanterne.client.screens.help import HelpScreen  # its Markdown (markdown-it, pygments) loads when asked
 
         if not isinstance(self.screen, HelpScreen):
             game_help = getattr(self.screen, "help_text", None)  # a game screen: its own keys and mouse first
             self.push_screen(HelpScreen(game_help() if callable(game_help) else ""))
 
     def action_home(self) -> None:
-        from lanterne.client.screens.home import HomeScreen
-
         while len(self.screen_stack) > 2 and not isinstance(self.screen, HomeScreen):
             self.pop_screen()
 
     def action_open(self, name: str) -> None:
         """Open a screen by name: local, lan, replays, rules, settings."""
-        from lanterne.client.screens import home
-
         self.push_screen(home.make_screen(name, self.settings))
 
     def save_settings(self) -> str | None:
@@ -232,7 +225,6 @@ class LanterneApp(App):
     def _handle_exception(self, error: Exception) -> None:
         if not self.resilient:
             return super()._handle_exception(error)
-        from lanterne.client.logs import crash_line
 
         self._return_code = 1
         self.exit(return_code=1, message=crash_line(error, "the app"))   # the traceback: crash.log in the log folder
@@ -300,8 +292,6 @@ def run_app(start: Callable[[], Screen] | None = None) -> int:
 def say_after(line: str, error: bool = False) -> None:
     """One line on the terminal after the app has ended; dropped if the terminal is gone (it hung
     up: EIO), so that the exit status stays the app's own (129 for a closed terminal)."""
-    import sys
-
     try:
         print(line, file=sys.stderr if error else sys.stdout, flush=True)
     except OSError:

@@ -10,13 +10,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+from importlib.metadata import PackageNotFoundError, version as dist_version
 import pkgutil
 import sys
 
 from lanterne.client import commands as command_package
 from lanterne.client.i18n import (LANGUAGES, N_, UnknownLanguage, _, choose_language, say_refusal,
                                   set_language, translate_argparse)
+from lanterne.client.settings import Settings
 from lanterne.engines.core import RulesError
+from lanterne.protocol.wire import printable
 
 EXIT_USAGE = 2
 EXIT_CRASH = 70
@@ -49,8 +52,6 @@ class PrintableStream:
     """
 
     def __init__(self, stream):
-        from lanterne.protocol.wire import printable  # only a command that prints needs the protocol
-
         self._stream, self._printable = stream, printable
 
     def write(self, text: str) -> int:
@@ -103,9 +104,6 @@ def command_modules() -> list:
 
 def version() -> str:
     """The installed distribution's version (from its metadata: pyproject.toml is the one place it is set)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
-
     try:
         return dist_version("lanterne")
     except PackageNotFoundError:       # a source checkout that was never installed
@@ -144,8 +142,6 @@ def setup_language(argv: list[str]) -> str:
         known = argparse.Namespace(lang=None)
     setting = None
     if not known.lang:
-        from lanterne.client.settings import Settings
-
         setting = Settings.load().language
     code = choose_language(known.lang, setting)
     set_language(code)
@@ -176,8 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     parser, runners = build_parser()
     args = parser.parse_args(argv)
-    from lanterne.client.logs import crash_line, log, setup_logging
-    from lanterne.client.single import AlreadyRunning, only_instance
+    from lanterne.client.logs import crash_line, log, setup_logging  # after the parser: --version and --help exit first
+    from lanterne.client.single import AlreadyRunning, only_instance  # (these bring logging, filelock, pickle)
 
     setup_logging()
     log.debug("lanterne %s %s: %s", version(), args.command or "app", " ".join(argv))
@@ -186,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         with only_instance() if holds_data_folder(args) else contextlib.nullcontext(), \
                 printable_output() if headless else contextlib.nullcontext():
             if args.command is None:
-                from lanterne.client.app import run_app
+                from lanterne.client.app import run_app  # Textual loads for the app, not for a command that prints
 
                 return run_app() or 0
             return runners[args.command](args) or 0

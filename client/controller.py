@@ -3,9 +3,10 @@
 A screen never drives an engine directly. It holds a :class:`GameController`
 and asks it for the view of the seat on screen, whose turn it is, the move
 log, and hands it the actions a person chose. :class:`LocalGame` runs a game
-on this machine (hot-seat and computer players, open table); a network
-session can implement the same interface later (``NetworkGame``), and the
-screens will not notice the difference.
+on this machine (hot-seat and computer players, open table), and
+``client/net_controller.py``'s ``NetworkGame`` runs a seat of a table on
+the network through the same interface, so the screens do not know which
+one they hold.
 
 Changes are announced to listeners (plain callables, called on the thread
 that owns the controller, the app's event loop). Computer players think

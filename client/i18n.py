@@ -22,6 +22,7 @@ How to add or update a translation: docs/client.md, "Languages".
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import gettext as _gettext
 import os
@@ -227,7 +228,6 @@ def translate_argparse() -> None:
     """argparse words its usage, its groups and its errors through gettext's ``_`` (message ids in
     this catalog, marked in client/cli.py): point it at this catalog."""
     global _argparse_installed
-    import argparse
 
     if not _argparse_installed:
         argparse._ = _            # type: ignore[attr-defined]

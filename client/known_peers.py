@@ -37,9 +37,10 @@ from datetime import date
 from pathlib import Path
 from typing import Callable
 
+from filelock import FileLock
+
 from lanterne.client.i18n import _
-from lanterne.client.i18n import _
-from lanterne.protocol.identity import PART_DIGITS, fingerprint, safety_part
+from lanterne.protocol.identity import PART_DIGITS, fingerprint, home, safety_part
 
 FILE = "known_peers.json"
 VERSION = 1
@@ -186,16 +187,12 @@ class KnownPeersFile:
 
     def __init__(self, path: Path | str | None = None):
         if path is None:
-            from lanterne.protocol.identity import home
-
             path = home() / FILE
         self.path = Path(path)
         self.warning: str | None = None
         self.peers = self._read()
 
     def _lock(self):
-        from filelock import FileLock
-
         return FileLock(str(self.path) + ".lock", timeout=5)
 
     def _read(self) -> KnownPeers:
@@ -224,10 +221,6 @@ class KnownPeersFile:
         self.warning = _("{path} is damaged ({why}): {kept}; starting an empty list of known players.").format(
             path=self.path, why=why, kept=kept)
         return KnownPeers()
-
-    def reload(self) -> KnownPeers:
-        self.peers = self._read()
-        return self.peers
 
     def knows(self, key: bytes) -> bool:
         return self.peers.knows(key)

@@ -6,6 +6,8 @@ import logging
 import secrets
 from pathlib import Path
 
+from lanterne.client.thinking import Thinker
+from lanterne.client.local_record import RecordedGame, fresh_secret
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import Game
 from lanterne.engines.registry import GAMES, get_game
@@ -76,12 +78,8 @@ def make_local_game(game: Game, mode: str = HOT_SEAT, bot: str = "ismcts:normal"
         raise ValueError(f"unknown mode {mode!r}")
     think = None
     if mode in (VS_COMPUTER, WATCH) and bot.startswith("ismcts"):
-        from lanterne.client.thinking import Thinker
-
         think = Thinker()  # a search thinks in its own process: the screen never stalls (random, greedy: instant)
     if save_to is not None:
-        from lanterne.client.local_record import RecordedGame, fresh_secret
-
         bots = [None if p is None else bot for p in seats]
         secret = fresh_secret(chosen, save_to, (game.id, variant, mode, bots, names), names[0], players - 1)
         made: PlayedHere = RecordedGame(game, seats, names, seed=seed, secret=secret, folder=save_to, variant=variant,

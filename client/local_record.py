@@ -33,16 +33,26 @@ import atexit
 import hashlib
 import os
 import queue
+import tempfile
 import threading
+import time
 import weakref
 from pathlib import Path
 from typing import Callable, Sequence
 
-from lanterne.client.i18n import _
+from lanterne.client.i18n import _, ngettext
 from lanterne.client.levels import level_words
+from lanterne.engines.bots import RandomBot, make_bot
 from lanterne.engines.core import ROLL, TABLE, Action, Game, IllegalAction, Player, State
 from lanterne.client.controller import (Change, LogEntry, PlayedHere, Think, Waiting, describe_table_op,
                                        scores_over)
+from lanterne.protocol.identity import Identity, home
+from lanterne.protocol.session import Aborted, Moved, Session, TableResolved
+from lanterne.protocol.memory import Pipe
+from lanterne.protocol.net.files import GameFiles, ResumeError, read_game_files, read_meta
+from lanterne.engines.registry import get_game
+from lanterne.protocol.log import LogFormatError, read_log
+from lanterne.protocol.wire import ProtocolError, unpack
 
 LOCAL_FOLDER = "local"
 """Local games' files live in ``games/local/`` of the data folder."""
@@ -52,8 +62,6 @@ SECRET_DOMAIN = b"lanterne/local-game/v1\0"
 
 def local_folder() -> Path:
     """``games/local`` in the data folder (``LANTERNE_HOME`` or the platform's)."""
-    from lanterne.protocol.identity import home
-
     return home() / "games" / LOCAL_FOLDER
 
 
@@ -67,9 +75,6 @@ def secret_of(seed: str | int | None, *parts: object, attempt: int = 0) -> bytes
 
 def table_stem(secret: bytes, name: str, guests: int) -> str:
     """The file stem a new game with this secret gets (the first 16 hex digits of its hello's hash)."""
-    from lanterne.protocol.identity import Identity
-    from lanterne.protocol.session import Session
-
     idents = [Identity.from_seed(seat_secrets(secret, i)[0]) for i in range(guests + 1)]
     probe = Session(idents[0], host=True, name=name, seed=seat_secrets(secret, 0)[1],
                     guests=[g.public for g in idents[1:]])
@@ -179,11 +184,6 @@ class RecordedGame(PlayedHere):
                  seed: int | str, secret: bytes, folder: Path | str, variant: str = "standard",
                  computer_delay: float = 0.0, think: Think | None = None, bots: Sequence[str | None] = (),
                  resume: tuple[dict, bytes, list[bytes]] | None = None):
-        from lanterne.protocol.identity import Identity
-        from lanterne.protocol.memory import Pipe
-        from lanterne.protocol.net.files import GameFiles
-        from lanterne.protocol.session import Session
-
         super().__init__(game, players, names, seed, variant, computer_delay, think)
         self.secret = secret
         n = len(self.players)
@@ -239,8 +239,6 @@ class RecordedGame(PlayedHere):
     # -- the sessions
     def _deliver(self) -> LogEntry | None:
         """Run the pipe until nobody has anything to send; turn the sessions' events into log lines."""
-        from lanterne.protocol.session import Aborted, Moved, TableResolved
-
         self.pipe.deliver()
         last = None
         own: dict[int, object] = {}
@@ -269,8 +267,6 @@ class RecordedGame(PlayedHere):
 
     def _log_from_chain(self) -> None:
         """After a resume: the move log rebuilt from the log, each seat's move in its own words as played."""
-        from lanterne.protocol.session import Moved, Session, TableResolved
-
         chain = self.sessions[0].chain
         try:
             seen = [Session.replay(chain, s.public, seat_secrets(self.secret, i)[1], keep_events=True,
@@ -354,8 +350,6 @@ class RecordedGame(PlayedHere):
 
 def unfinished_local(folder: Path | str | None = None) -> list[Path]:
     """Meta files of local games that did not end, newest first."""
-    from lanterne.protocol.net.files import GameFiles
-
     folder = Path(folder) if folder is not None else local_folder()
     try:
         return [m for m in GameFiles.unfinished(folder) if _meta(m).get("local")]
@@ -364,8 +358,6 @@ def unfinished_local(folder: Path | str | None = None) -> list[Path]:
 
 
 def _meta(path: Path) -> dict:
-    from lanterne.protocol.net.files import read_meta
-
     return read_meta(path)
 
 
@@ -373,15 +365,12 @@ def describe_unfinished(meta_path: Path) -> str:
     """``Pagode against Computer (normal), move 12`` (hot-seat: against Player 2)."""
     meta = _meta(meta_path)
     try:
-        from lanterne.engines.registry import get_game
-
         name = get_game(str(meta.get("game"))).name
     except Exception:  # noqa: BLE001 - a listing never fails
         name = str(meta.get("game", "?"))
     seats = meta.get("seats") or []
     others = [str(s.get("name", "?")) + (f" ({level_words(str(s['bot']))})" if s.get("bot") else "")
               for s in seats[1:] if isinstance(s, dict)]
-    from lanterne.client.i18n import _, ngettext
 
     if len(others) <= 2:
         who = _(" and ").join(others)
@@ -398,9 +387,6 @@ def describe_unfinished(meta_path: Path) -> str:
 
 def moves_in_log(log: Path) -> int:
     """How many moves a log holds (its entries' kinds read, nothing checked: for a listing)."""
-    from lanterne.protocol.log import LogFormatError, read_log
-    from lanterne.protocol.wire import ProtocolError, unpack
-
     try:
         raws, _cut = read_log(log)
     except (OSError, LogFormatError):
@@ -418,9 +404,6 @@ def moves_in_log(log: Path) -> int:
 def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,
                  make_player: Callable[[str, str], Player] | None = None) -> RecordedGame:
     """The unfinished local game of ``meta_path``, rebuilt from its files (ResumeError: one line)."""
-    from lanterne.engines.registry import get_game
-    from lanterne.protocol.net.files import ResumeError, read_game_files
-
     meta_path = Path(meta_path)
     meta, secret, table, raws = read_game_files(meta_path, lambda line: None)
     try:
@@ -432,14 +415,13 @@ def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,
         raise ResumeError(_("cannot resume {game}: {error}").format(game=meta_path.stem,
                                                                     error=f"{type(e).__name__}: {e}")) from None
     seed = str(meta.get("seed", ""))
-    from lanterne.client.local_play import move_seconds
-    from lanterne.engines.bots import make_bot
+    from lanterne.client.local_play import move_seconds  # a cycle: local_play makes its games through this module
 
     make = make_player or (lambda kind, bot_seed: make_bot(kind, bot_seed, max_seconds=move_seconds(kind)))
     players = [None if b is None else make(str(b), f"{seed}/bot{i}/resumed{len(raws)}") for i, b in enumerate(bots)]
     think = None
     if any(b and str(b).startswith("ismcts") for b in bots):
-        from lanterne.client.thinking import Thinker
+        from lanterne.client.thinking import Thinker  # multiprocessing loads with the first computer player
 
         think = Thinker()
     try:
@@ -454,12 +436,7 @@ def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,
 def measure(game_id: str, seed: str = "m", folder: Path | str | None = None) -> dict:
     """Milliseconds per move of a hot-seat game played by random choices through the sessions and the log
     (``python -m lanterne.client.local_record GAME [SEED]``): median, 95th percentile, the longest and where it was."""
-    import tempfile
-    import time
-
-    from lanterne.client.local_play import make_local_game
-    from lanterne.engines.bots import RandomBot
-    from lanterne.engines.registry import get_game
+    from lanterne.client.local_play import make_local_game  # a cycle: local_play makes its games through this module
 
     game = get_game(game_id)
     with tempfile.TemporaryDirectory() as tmp:

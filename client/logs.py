@@ -23,6 +23,10 @@ import os
 import traceback
 from pathlib import Path
 
+import platformdirs
+
+from lanterne.client.i18n import _
+
 LOG_FILE = "lanterne.log"
 CRASH_FILE = "crash.log"
 MAX_BYTES = 1 << 20
@@ -36,7 +40,6 @@ def log_dir() -> Path:
     home = os.environ.get("LANTERNE_HOME")
     if home:
         return Path(home) / "logs"
-    import platformdirs
 
     return Path(platformdirs.user_log_dir("lanterne"))
 
@@ -101,7 +104,6 @@ def crash_line(error: BaseException, where: str = "") -> str:
     """The one line a user sees for an unexpected error, naming the report's file."""
     path = crash_report(error, where)
     first = str(error).splitlines()[0] if str(error) else ""
-    from lanterne.client.i18n import _
 
     details = " " + _("(details in {path})").format(path=path) if path is not None else ""
     return "lanterne: " + _("internal error: {error}").format(error=f"{type(error).__name__}: {first}") + details

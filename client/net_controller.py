@@ -49,6 +49,7 @@ from lanterne.protocol.net.files import ResumeError
 from lanterne.protocol.net.handshake import HandshakeError
 from lanterne.protocol.net.invite import Declined
 from lanterne.protocol.net.computers import Think
+from lanterne.protocol.net.online.table import join_by_code
 from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.session import (CLAIM_REASON, CLAIMED, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Cause, ClaimAsked,
                               ClaimRefused, Disputed, GameOver, GameStarted, HoldGivenUp, LogRepaired, MarkDamaged, Moved, Phase, Replaced, ReplaceAsked,
@@ -263,8 +264,6 @@ class NetworkGame(GameController):
 
         async def run():
             if code:
-                from lanterne.protocol.net.online.table import join_by_code
-
                 return await join_by_code(peer, code, servers, list(interfaces), direct=direct, players=players)
             discovery = Discovery(list(interfaces)) if discover else None
             playing = peer.run_guest(address, list(interfaces), expect_fingerprint=expect_fingerprint,
@@ -378,9 +377,6 @@ class NetworkGame(GameController):
                         host=host), *code]
         return [_("Seated at {host}'s table of {size}: waiting for the other players...").format(host=host, size=size),
                 *known, _("Safety code with {host}:").format(host=host), *code]
-
-    def free_seats(self) -> int:
-        return max(self.players - len(self.taken), 0) if not self.peer.seats else 0
 
     def forget_if_unjoined(self) -> None:
         """A host closing a table that never filled: not an unfinished game to resume."""

@@ -20,12 +20,20 @@ position after step ``i``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import json
 from pathlib import Path
+import time
 from typing import Callable
 
+from lanterne.client.controller import describe_table_op
 from lanterne.client.i18n import N_, _, ngettext, say, seat_tag
-from lanterne.engines.core import TABLE, Game, RulesError, State
-from lanterne.protocol.wire import printable
+from lanterne.engines.core import TABLE, Game, RulesError, State, as_action
+from lanterne.protocol.log import LogFormatError, open_entry, read_log
+from lanterne.protocol import identity as ids
+from lanterne.engines.registry import get_game
+from lanterne.protocol.session import Aborted, GameOver, Moved, Session, TableResolved
+from lanterne.protocol.verify import verify_file
+from lanterne.protocol.wire import ProtocolError, printable
 
 WATCHER_KEY = bytes(32)
 """The public key of the watching session: no seat's key (it is not a valid signer)."""
@@ -201,8 +209,6 @@ class ReplayCursor:
 
 def load_replay(path: str | Path, games: Callable[[str], Game] | None = None) -> Replay:
     """Read and replay a log file. ReplayError (one line) if it is not a log or holds no entry."""
-    from lanterne.protocol.log import LogFormatError, read_log
-
     try:
         raws, tail = read_log(path)
     except LogFormatError as e:
@@ -216,10 +222,6 @@ def load_replay(path: str | Path, games: Callable[[str], Game] | None = None) ->
 def replay_entries(raws: list[bytes], tail: int = 0, path: str = "",
                    games: Callable[[str], Game] | None = None) -> Replay:
     """The replay of a log's entries (``tail``: bytes after the last complete one)."""
-    from lanterne.protocol import identity as ids
-    from lanterne.protocol.log import open_entry
-    from lanterne.protocol.wire import ProtocolError
-
     replay = Replay(path=path, entries=len(raws), cut=tail, _games=games)
     entries = []
     for i, raw in enumerate(raws):
@@ -255,19 +257,15 @@ def replay_entries(raws: list[bytes], tail: int = 0, path: str = "",
 
 
 def _registry(game_id: str) -> Game:
-    from lanterne.engines.registry import get_game
-
     return get_game(game_id)
 
 
 def _watch(replay: Replay, entries: list, games) -> list:
     """The session events of the log, up to its first bad entry (recorded in ``replay.problem``)."""
-    from lanterne.protocol.wire import ProtocolError
-
-    from lanterne.protocol.session import Session as watcher   # seatless: a watching fair table
     upto = len(entries)
     try:
-        session = watcher.replay(entries, WATCHER_KEY, bytes(32), games=games or _registry, keep_events=True)
+        session = Session.replay(entries, WATCHER_KEY, bytes(32), games=games or _registry,  # seatless: a watcher
+                                 keep_events=True)
         replay._replayed = upto
         return session.replayed_events
     except ProtocolError as e:
@@ -281,7 +279,7 @@ def _watch(replay: Replay, entries: list, games) -> list:
     if upto <= 0:
         return []
     try:
-        session = watcher.replay(entries, WATCHER_KEY, bytes(32), games=games or _registry, keep_events=True,
+        session = Session.replay(entries, WATCHER_KEY, bytes(32), games=games or _registry, keep_events=True,
                                  upto=upto)
     except Exception:  # noqa: BLE001 - the problem is already recorded; show what replays
         return []
@@ -291,9 +289,6 @@ def _watch(replay: Replay, entries: list, games) -> list:
 
 def _build(replay: Replay, events: list, table: dict) -> None:
     """Steps and public positions from the watching session's events."""
-    from lanterne.client.controller import describe_table_op
-    from lanterne.protocol.session import Aborted, GameOver, Moved, TableResolved
-
     game = replay.game
     try:
         start = game.setup(players=len(replay.names), variant=replay.variant, **dict(table.get("options", {})))
@@ -360,9 +355,6 @@ def _raw_steps(replay: Replay, entries: list, seats: list[bytes]) -> None:
 
 def _full_states(replay: Replay) -> list[State]:
     """Every seat's own session replayed; table outcomes merged: each card as its holder saw it."""
-    from lanterne.protocol.session import Moved, Session, TableResolved
-    from lanterne.protocol.wire import ProtocolError
-
     game = replay.game
     entries = replay._raw_entries[:replay._replayed]
     outcomes_per_seat: list[list[tuple]] = []
@@ -405,8 +397,6 @@ def _merge(outcomes: list[tuple]) -> tuple:
 
 
 def _action_of(replay: Replay, step: Step):
-    from lanterne.engines.core import as_action
-
     entry = replay._raw_entries[step.entry]
     return as_action(entry.body["action"])
 
@@ -447,9 +437,6 @@ def saved_games(folder: str | Path) -> list[SavedGame]:
 
     Read from the games' meta files (``<table>.json`` beside ``<table>.log``); never raises.
     """
-    import json
-    import time
-
     out = []
     for sub, where in ((Path(folder), N_("LAN")), (Path(folder) / "local", N_("local"))):
         try:
@@ -499,9 +486,6 @@ def verdict_line(report) -> str:
 
 def verify_log(path: str | Path, games: Callable[[str], Game] | None = None) -> tuple[bool, str]:
     """Verify a log file: (ok, one line). Never raises for a bad file."""
-    from lanterne.protocol.log import LogFormatError
-    from lanterne.protocol.verify import verify_file
-
     try:
         report = verify_file(str(path), games=games)
     except LogFormatError as e:

@@ -15,6 +15,8 @@ import re
 from importlib import resources
 from importlib.resources.abc import Traversable
 
+from lanterne.client.i18n import _, language as current
+
 RULES_PACKAGE = __package__   # "lanterne.client": the rules are its package data
 RULES_FOLDER = "rules"
 
@@ -30,9 +32,6 @@ def rules_path(game_id: str, language: str = "en") -> Traversable | None:
 def rules_text(game_id: str, game_name: str | None = None, language: str | None = None) -> str:
     """The rules as Markdown in ``language`` (default: the language in force; English where a language
     lacks them), or a Markdown note saying why they are missing."""
-    from lanterne.client.i18n import _
-    from lanterne.client.i18n import language as current
-
     language = language or current()
     path = rules_path(game_id, language) or rules_path(game_id)
     name = game_name or game_id
@@ -50,8 +49,6 @@ def players_rules(game_id: str, game_name: str | None = None, language: str | No
     """The rules as the Rules screen shows them: the page written for players (English:
     ``rules/en/<game>.md``; another language: its own page), without what is for programmers. The
     English ``rules/<game>.md`` is the engine's reference, the one the others are checked against."""
-    from lanterne.client.i18n import language as current
-
     language = language or current()
     if language == "en" or rules_path(game_id, language) is None:
         page = resources.files(RULES_PACKAGE).joinpath(RULES_FOLDER, "en", f"{game_id}.md")
@@ -83,4 +80,4 @@ def for_players(markdown: str) -> str:
 
 
 SOURCE_PATH = re.compile(r"\s*\(?`(?:engines|client|protocol|tests)/[^`]*`\)?")
-"""A source path in the text (`engines/pueblo/preview.py`), with its brackets: no use to a player."""
+"""A source path in the text (`engines/pueblo/view.py`), with its brackets: no use to a player."""

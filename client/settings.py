@@ -15,6 +15,7 @@ import platformdirs
 
 from lanterne.client.cells import cell_len, cut
 from lanterne.client.i18n import _
+from lanterne.protocol.identity import KEY_FILE, Identity, home
 
 MAX_NAME = 24
 """Longest display name, in terminal cells (a wide character such as 漢 takes two)."""
@@ -94,10 +95,6 @@ class Settings:
 
 def identity_fingerprint() -> str | None:
     """This player's identity fingerprint, if the identity key exists (never creates one)."""
-    try:
-        from lanterne.protocol.identity import KEY_FILE, Identity, home
-    except ImportError:
-        return None
     if not (home() / KEY_FILE).is_file():
         return None
     try:

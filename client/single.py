@@ -21,6 +21,7 @@ from typing import Iterator
 from filelock import FileLock, Timeout
 
 from lanterne.client.i18n import _
+from lanterne.protocol.identity import home
 
 LOCK_FILE = "lanterne.lock"
 OWNER_FILE = "lanterne.pid"
@@ -32,8 +33,6 @@ class AlreadyRunning(Exception):
 
 
 def data_folder() -> Path:
-    from lanterne.protocol.identity import home
-
     return home()
 
 

@@ -25,13 +25,16 @@ from __future__ import annotations
 import asyncio
 import atexit
 import multiprocessing
+import os
 import sys
 import threading
+import time
 import weakref
 from typing import Any
 
 from lanterne.client.i18n import _
 from lanterne.engines.core import Action, Game, Player, RulesError, State
+from lanterne.engines.registry import get_game
 
 _CONTEXT = multiprocessing.get_context("spawn")
 _LIVE: "weakref.WeakSet[Thinker]" = weakref.WeakSet()
@@ -43,11 +46,6 @@ class ThinkingError(RulesError):
 
 def _worker(conn) -> None:
     """The child: read (player, game id, view, seat), answer ("ok", action, player) or ("error", text)."""
-    import os
-    import time
-
-    from lanterne.engines.registry import get_game
-
     parent = os.getppid()
 
     def orphaned() -> None:  # the app died without a word (SIGKILL): do not search on for nobody

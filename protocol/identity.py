@@ -13,10 +13,10 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl import bindings as _sodium
 from nacl.exceptions import CryptoError
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from platformdirs import user_data_dir
 
 KEY_FILE = "identity.key"
 FINGERPRINT_DOMAIN = b"lanterne/fingerprint/v1"
@@ -28,8 +28,6 @@ def home() -> Path:
     env = os.environ.get("LANTERNE_HOME")
     if env:
         return Path(env)
-    from platformdirs import user_data_dir
-
     return Path(user_data_dir("lanterne"))
 
 
@@ -100,15 +98,6 @@ def verify(public: bytes, signature: bytes, domain: bytes, message: bytes) -> bo
     try:
         _sodium.crypto_sign_open(signature + domain + message, public)
     except (CryptoError, ValueError, TypeError):
-        return False
-    return True
-
-
-def verify_openssl(public: bytes, signature: bytes, domain: bytes, message: bytes) -> bool:
-    """The same check through ``cryptography`` (OpenSSL), for comparison in tests."""
-    try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, domain + message)
-    except (InvalidSignature, ValueError):
         return False
     return True
 

@@ -22,7 +22,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Iterable
+from typing import Any, BinaryIO
 
 import msgpack
 
@@ -175,14 +175,6 @@ class LogWriter:
 
 class LogFormatError(Exception):
     """A file that is not a Lanterne log at all."""
-
-
-def write_log(path: Path | str, raws: Iterable[bytes]) -> None:
-    """Write a whole log file at once (tests, exports)."""
-    with open(path, "wb") as f:
-        f.write(MAGIC)
-        for raw in raws:
-            f.write(len(raw).to_bytes(4, "big") + raw)
 
 
 def parse_log(data: bytes) -> tuple[list[bytes], int]:

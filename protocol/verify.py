@@ -39,6 +39,7 @@ import msgpack
 
 from lanterne.engines.core import Game, Words
 from lanterne.protocol import identity as ids
+from lanterne.protocol.fair import audit_transcript
 from lanterne.protocol.fair.reveal import RevealedTable
 from lanterne.protocol.log import FIRST_PREV, Entry, LogFormatError, open_entry, read_log
 from lanterne.protocol.session import (ABORT, CLAIM_REASON, END, FAIR_DOMAIN, MOVE, NONCE_DOMAIN, REPLACE, TABLE_KIND,
@@ -357,8 +358,6 @@ def verify_entries(raws: list[bytes], tail: int = 0, games: Callable[[str], Game
         # With every seat replayed, each seat's fair table has already audited
         # every other seat's secrets against the transcript (consume_final);
         # otherwise run the whole audit over the log here.
-        from lanterne.protocol.fair import audit_transcript
-
         problems = audit_transcript(final.fair.game_id, len(seats), final.steps, final.finals)
         if problems:
             where = next(i for i, e in enumerate(entries) if e.kind == "fair_final")

@@ -40,17 +40,9 @@ SKELETON = ("data", "board", "state", "actions", "rules", "notation", "game", "s
 line in :data:`ORDER`."""
 
 ORDER: dict[str, tuple[str, ...]] = {
-    "pagode": ("data", "state", "actions", "views", "payments", "rules", "notation", "game", "search", "view", "__init__"),
-    "pueblo": ("data", "geometry", "state", "actions", "rules", "preview", "notation", "game", "search", "view", "__init__"),
-    "pacal": ("data", "board", "state", "actions", "movement", "constellations", "scoring", "picture", "rules", "notation",
-              "game", "search", "view", "__init__"),
     "example": ("game", "__init__"),
 }
-"""The game packages with modules outside :data:`SKELETON`, lowest first. Extras sit at one place:
-pagode ``views``/``payments`` (helpers of the rules), pueblo ``geometry``
-(below the state, whose load rebuilds the pueblo) and ``preview`` (the
-screen's helpers), pacal
-``movement``/``constellations``/``scoring``/``picture``."""
+"""The game packages with modules outside :data:`SKELETON`, lowest first: the template is one file."""
 
 CONTRACT = ("lanterne.engines.core", "lanterne.engines.game_type")
 """What every game package may import from ``engines`` besides itself: the contract and the declaration."""

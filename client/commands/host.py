@@ -10,11 +10,17 @@ Every table size, two seats included, runs the same peer.
 
 from __future__ import annotations
 
+from lanterne.client.commands import online
+from lanterne.client.cli import UserError
 from lanterne.client.i18n import N_, _
-from lanterne.engines.registry import GAMES
+from lanterne.engines.registry import GAMES, get_game
+from lanterne.protocol.session.phases import Phase
+from lanterne.protocol.identity import Identity, home
 
 import asyncio
 
+import signal
+import ipaddress
 import sys
 from pathlib import Path
 
@@ -42,8 +48,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    # what this command alone needs: --version and --help import every command module
     from lanterne.engines.bots import make_bot
-    from lanterne.engines.registry import get_game
     from lanterne.protocol.net.files import GameFiles, ResumeError, read_meta
     from lanterne.protocol.net.peer import Peer
 
@@ -56,8 +62,6 @@ def run(args) -> int:
     if not 0 <= args.port < 65536:
         fail(_("--port must be 0..65535, not {port}").format(port=args.port))
     if args.invite:
-        from lanterne.client.commands import online
-
         servers = online.servers_of(args)
     me, name = identity_and_name(args)
     interfaces = interfaces_of(args)
@@ -88,6 +92,7 @@ def run(args) -> int:
     peer.computer_player = replacement_player(args)
     allowed = None if args.accept == "any" else {f.strip() for f in args.accept.split(",") if f.strip()}
     policy = None if allowed is None else (lambda req: req.peer.fingerprint in allowed)
+    # what this command alone needs: --version and --help import every command module
     from lanterne.protocol.net.discovery import DiscoveryError
 
     try:
@@ -104,7 +109,6 @@ def run(args) -> int:
         fail(_("cannot listen on {value}: {value2}").format(value=', '.join(interfaces), value2=e.strerror or e))
     except Stopped as e:
         return stopped(e)
-    from lanterne.protocol.session.phases import Phase
     return 0 if session.phase == Phase.OVER else 1
 
 
@@ -133,8 +137,6 @@ async def until_signal(coro):
     """Await ``coro``; SIGTERM or SIGHUP cancel it (its ``finally`` closes links and withdraws the
     zeroconf record, as on Ctrl-C) and raise :class:`Stopped`. Python's default for these signals
     ends the process at once, leaving a ghost table in other lobbies for the record's TTL."""
-    import signal
-
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     got: list[int] = []
@@ -170,8 +172,6 @@ async def until_signal(coro):
 
 def stopped(e: Stopped) -> int:
     """One line on stderr for a signal that stopped the command; its exit code, 128 + the signal's number."""
-    import signal
-
     try:
         sys.stderr.write(f"lanterne: stopped by {signal.Signals(e.signum).name}: links closed, "
                          f"withdrawn from the LAN\n")
@@ -209,14 +209,11 @@ def add_common(p) -> None:
     p.add_argument("--read-timeout", type=float, default=20.0, metavar="S",
                    help=_("a link silent this long is dead (default 20; keep-alive every quarter of it)"))
     p.add_argument("--move-delay", type=float, default=0.0, metavar="S", help=_("seconds the bot waits before moving"))
-    from lanterne.client.commands import online
 
     online.add_arguments(p)
 
 
 def fail(message: str):
-    from lanterne.client.cli import UserError
-
     raise UserError(message)
 
 
@@ -226,6 +223,7 @@ def say(line: str) -> None:
 
 
 def check_bot(kind: str | None) -> None:
+    # what this command alone needs: --version and --help import every command module
     from lanterne.engines.bots import make_bot
 
     if not kind:
@@ -234,9 +232,7 @@ def check_bot(kind: str | None) -> None:
 
 
 def identity_and_name(args):
-    import getpass
-
-    from lanterne.protocol.identity import Identity
+    import getpass  # it brings termios: not on the path of --version, which loads every command
 
     try:
         me = Identity.load_or_create()
@@ -247,8 +243,7 @@ def identity_and_name(args):
 
 
 def interfaces_of(args) -> list[str]:
-    import ipaddress
-
+    # what this command alone needs: --version and --help import every command module
     from lanterne.protocol.net.discovery import default_interfaces
 
     for ip in args.interface:
@@ -263,8 +258,6 @@ def interfaces_of(args) -> list[str]:
 
 
 def log_folder(args) -> Path:
-    from lanterne.protocol.identity import home
-
     folder = Path(args.log_dir) if args.log_dir else home() / "games"
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -275,12 +268,14 @@ def log_folder(args) -> Path:
 
 def replacement_player(args):
     """The player of a computer this peer hosts for a seat it replaced (same kind as ours)."""
+    # what this command alone needs: --version and --help import every command module
     from lanterne.engines.bots import make_bot
 
     return lambda seat: make_bot(args.bot, f"{args.bot_seed}-replace-{seat + 1}")
 
 
 def peer_options(args):
+    # what this command alone needs: --version and --help import every command module
     from lanterne.protocol.net.peer import PeerOptions
     from lanterne.protocol.net.transport import LinkOptions
 

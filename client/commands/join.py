@@ -14,6 +14,7 @@ crash), it resumes that game instead.
 
 from __future__ import annotations
 
+from lanterne.client.commands import online
 from lanterne.client.i18n import N_, _
 
 import argparse
@@ -26,6 +27,7 @@ from lanterne.engines.core import only_digits
 from lanterne.client.commands.host import (EXIT_CODES, Stopped, add_common, check_bot, fail, identity_and_name,
                                   interfaces_of, log_folder, peer_options, replacement_player, say, stopped,
                                   until_signal)
+from lanterne.protocol.session.phases import Phase
 
 NAME = "join"
 HELP = N_("join a table (by host name, HOST:PORT or a friend's code) and play it with a computer player")
@@ -81,6 +83,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    # what this command alone needs: --version and --help import every command module
     from lanterne.engines.bots import make_bot
     from lanterne.protocol.net.discovery import Discovery, DiscoveryError
     from lanterne.protocol.net.handshake import HandshakeError
@@ -96,7 +99,6 @@ def run(args) -> int:
     folder = log_folder(args)
     player = make_bot(args.bot, args.bot_seed)
     options = peer_options(args)
-    from lanterne.client.commands import online
 
     code = args.target.strip().lower() if online.is_code(args.target) else ""
     servers = online.servers_of(args) if code else None
@@ -119,7 +121,6 @@ def run(args) -> int:
         peer.require_on_gone = args.on_gone
         session = await online.join(peer, code, servers, interfaces or interfaces_of(args), say,
                                      direct=not args.relay_only, players=args.players)
-        from lanterne.protocol.session.phases import Phase
         return 0 if session.phase == Phase.OVER else 1
 
     from lanterne.protocol.net.online.rendezvous import came_by_code, resume_by_code
@@ -190,7 +191,6 @@ def run(args) -> int:
         finally:
             if discovery is not None:
                 await discovery.close()
-        from lanterne.protocol.session.phases import Phase
         return 0 if session.phase == Phase.OVER else 1
 
     try:
@@ -201,6 +201,7 @@ def run(args) -> int:
 
 def list_peers(args) -> int:
     """Print every Lanterne peer heard within --wait seconds: name, fingerprint, address, open table."""
+    # what this command alone needs: --version and --help import every command module
     from lanterne.protocol.net.discovery import Discovery, DiscoveryError
 
     if args.no_discovery:

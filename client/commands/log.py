@@ -8,7 +8,13 @@ complete entry; 2 when it is not a Lanterne log at all.
 
 from __future__ import annotations
 
+from lanterne.client.cli import UserError
 from lanterne.client.i18n import N_, _, ngettext, seat_tag
+from lanterne.protocol.log import LogFormatError, open_entry, read_log
+from lanterne.engines.core import ROLL
+from lanterne.protocol import identity as ids
+from lanterne.protocol.session import Aborted, GameOver, Moved, Session, TableResolved
+from lanterne.protocol.wire import ProtocolError
 
 NAME = "log"
 EXIT_DAMAGED = 1
@@ -22,9 +28,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from lanterne.client.cli import UserError
+    # what this command alone needs: --version and --help import every command module
     from lanterne.client.replay_model import why_not_a_log_file
-    from lanterne.protocol.log import LogFormatError, read_log
 
     try:
         why = why_not_a_log_file(args.log)
@@ -49,13 +54,9 @@ def show_lines(raws: list[bytes], games=None) -> list[str]:
 
 def show(raws: list[bytes], games=None) -> tuple[list[str], bool]:
     """:func:`show_lines`, and whether every entry opened and replayed (False: a damaged log)."""
+    # what this command alone needs: --version and --help import every command module
     from lanterne.client.controller import describe_table_op
-    from lanterne.engines.core import ROLL
-    from lanterne.protocol import identity as ids
-    from lanterne.protocol.log import open_entry
-    from lanterne.protocol.session import Aborted, GameOver, Moved, Session, TableResolved
     from lanterne.protocol.verify import OUTSIDER
-    from lanterne.protocol.wire import ProtocolError
 
     entries = []
     for i, raw in enumerate(raws):

@@ -11,11 +11,11 @@ by default (docs/online.md says what each can see), or ``--mailbox URL`` /
 from __future__ import annotations
 
 from lanterne.client.i18n import _
+from lanterne.protocol.net.online.control import CODE_FORM
+from lanterne.protocol.net.online.servers import PUBLIC_MAILBOX, PUBLIC_RELAY, Servers, ServersError
 
 
 def add_arguments(p) -> None:
-    from lanterne.protocol.net.online.servers import PUBLIC_MAILBOX, PUBLIC_RELAY
-
     p.add_argument("--mailbox", default=PUBLIC_MAILBOX, metavar="URL",
                    help=_("the wormhole mailbox a code is made at (default: {url})").format(url=PUBLIC_MAILBOX))
     p.add_argument("--relay", default=PUBLIC_RELAY, metavar="tcp:HOST:PORT",
@@ -27,8 +27,6 @@ def add_arguments(p) -> None:
 
 def is_code(text: str) -> bool:
     """Whether ``text`` has a code's shape (``7-crossover-clockwork``): a number, a dash, words; never HOST:PORT."""
-    from lanterne.protocol.net.online.control import CODE_FORM
-
     return bool(CODE_FORM.fullmatch(text.strip().lower()))
 
 
@@ -40,8 +38,7 @@ def route_line(via: str) -> str:
 
 
 def servers_of(args):
-    from lanterne.client.commands.host import fail
-    from lanterne.protocol.net.online.servers import Servers, ServersError
+    from lanterne.client.commands.host import fail  # a cycle: host imports this module for its --code
 
     try:
         return Servers(mailbox=args.mailbox, relay=args.relay)
@@ -65,7 +62,8 @@ def marking(peer) -> None:
 
 async def host(peer, servers, run_host, say, *, direct: bool = True):
     """Print the codes while ``run_host`` (the peer's ``run_host(...)`` coroutine) plays the table."""
-    from lanterne.client.commands.host import fail
+    from lanterne.client.commands.host import fail  # a cycle: host imports this module for its --code
+    # what this command alone needs: --version and --help import every command module
     from lanterne.protocol.net.online.code import OnlineError
     from lanterne.protocol.net.online.table import host_by_code
 
@@ -88,7 +86,8 @@ async def host(peer, servers, run_host, say, *, direct: bool = True):
 
 async def join(peer, code: str, servers, interfaces, say, *, direct: bool = True, players: int = 0):
     """Take ``code`` and play the table over its link; every failure is one line."""
-    from lanterne.client.commands.host import fail
+    from lanterne.client.commands.host import fail  # a cycle: host imports this module for its --code
+    # what this command alone needs: --version and --help import every command module
     from lanterne.protocol.net.handshake import HandshakeError
     from lanterne.protocol.net.invite import Declined
     from lanterne.protocol.net.online.code import OnlineError

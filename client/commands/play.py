@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from lanterne.client.cli import seconds
 from lanterne.client.i18n import N_, _
-from lanterne.engines.registry import GAMES
+from lanterne.client.settings import Settings
+from lanterne.engines.registry import GAMES, get_game
 
 NAME = "play"
 HELP = N_("play a game on this machine: against the computer (--vs bot), hot-seat (--hot-seat) "
@@ -35,12 +36,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    # what this command alone needs: --version and --help import every command module
     from lanterne.client import app as app_module
     from lanterne.client.local_play import HOT_SEAT, VS_COMPUTER, WATCH, make_local_game
     from lanterne.client.local_record import local_folder
-    from lanterne.client.settings import Settings
     from lanterne.client.screens.game import game_screen_for
-    from lanterne.engines.registry import get_game
 
     settings = Settings.load()
     game = get_game(args.game)

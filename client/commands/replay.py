@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lanterne.client.cli import UserError
 from lanterne.client.i18n import N_, _
 
 NAME = "replay"
@@ -14,8 +15,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    # what this command alone needs: --version and --help import every command module
     from lanterne.client.app import run_app
-    from lanterne.client.cli import UserError
     from lanterne.client.replay_model import why_not_a_log_file
     from lanterne.client.screens.replay import ReplayScreen
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lanterne.client.cli import UserError
 from lanterne.client.i18n import N_, _, ngettext
 
 import json
@@ -33,8 +34,6 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from lanterne.client.cli import UserError
-
     if args.games < 1:
         raise UserError(_("--games must be at least 1"))
     game = get_game(args.game)

@@ -24,15 +24,22 @@ the command's output, is turned away.
 
 from __future__ import annotations
 
-from lanterne.client.i18n import N_, _
+from lanterne.client.cli import UserError
+from lanterne.client import cli
+from lanterne.client.i18n import N_, _, language
+from lanterne.client.settings import Settings, identity_fingerprint
 
+import argparse
+import asyncio
 import hmac
 import ipaddress
 import os
 import secrets
 import shlex
+import signal
 import socket
 import sys
+from urllib.parse import urlsplit
 
 NAME = "serve"
 HELP = N_("serve the app to a web browser (textual-serve): whoever opens the page plays as this "
@@ -52,8 +59,6 @@ CHILD_CODE = "from lanterne.client.commands.serve import child; raise SystemExit
 
 
 def port_number(text: str) -> int:
-    import argparse
-
     try:
         value = int(text)
     except ValueError:
@@ -77,8 +82,6 @@ def add_arguments(p) -> None:
 
 def resolve(host: str) -> list[str]:
     """The addresses ``host`` names; UserError (one line) when it names none."""
-    from lanterne.client.cli import UserError
-
     if not host.strip():
         raise UserError(_("--host is empty: give an address such as 127.0.0.1 or 0.0.0.0"))
     try:
@@ -148,7 +151,6 @@ def same_origin(origin: str | None, host_header: str | None) -> bool:
     """Whether a websocket's Origin is the page's own (absent: not a browser page, allowed)."""
     if origin is None:
         return True
-    from urllib.parse import urlsplit
 
     return bool(host_header) and urlsplit(origin).netloc.lower() == host_header.strip().lower()
 
@@ -159,8 +161,6 @@ def same_origin(origin: str | None, host_header: str | None) -> bool:
 
 def who_plays() -> tuple[str, str]:
     """(display name, key) of this machine's player, as said on the page and in the output."""
-    from lanterne.client.settings import Settings, identity_fingerprint
-
     name = Settings.load().display_name
     fingerprint = identity_fingerprint()
     return name, (f"key {fingerprint}" if fingerprint else "a key made on first use")
@@ -174,7 +174,7 @@ def served_title() -> str:
 
 def child(lang: str | None = None) -> int:
     """What each browser tab runs: the app, its header saying whose player it is, in the server's language."""
-    from lanterne.client import cli
+    # what this command alone needs: --version and --help import every command module
     from lanterne.client.app import LanterneApp
 
     try:
@@ -186,8 +186,6 @@ def child(lang: str | None = None) -> int:
 
 def child_command() -> str:
     """The shell command textual-serve runs per tab: this Python, this app, the language of ``lanterne serve``."""
-    from lanterne.client.i18n import language
-
     return shlex.join([sys.executable, "-c", CHILD_CODE.format(lang=language())])
 
 
@@ -196,6 +194,7 @@ def child_command() -> str:
 
 def data_folder_busy() -> str | None:
     """Why a new app cannot start now (another app holds the data folder: client/single.py), or None."""
+    # what this command alone needs: --version and --help import every command module
     from lanterne.client.single import AlreadyRunning, only_instance
 
     try:
@@ -206,6 +205,7 @@ def data_folder_busy() -> str | None:
 
 
 def make_server(host: str, port: int, title: str, token: str):
+    # what this command alone needs: --version and --help import every command module
     from aiohttp import web
     from textual_serve.server import Server
 
@@ -249,9 +249,6 @@ def make_server(host: str, port: int, title: str, token: str):
         def serve(self, debug: bool = False) -> None:
             """textual-serve's own, but Ctrl+C or SIGTERM end it at once: an open tab's app is told to
             quit and the page says "Session ended" (textual-serve waits for open tabs up to 60 s)."""
-            import asyncio
-            import signal
-
             self.debug = debug
             self.initialize_logging()
             loop = asyncio.new_event_loop()
@@ -272,8 +269,6 @@ def make_server(host: str, port: int, title: str, token: str):
 
 
 def run(args) -> int:
-    from lanterne.client.cli import UserError
-
     addresses = resolve(args.host)
     try:  # textual-serve is a dependency; a broken install says so in one line
         import textual_serve.server  # noqa: F401
@@ -282,6 +277,7 @@ def run(args) -> int:
     local = only_this_machine(addresses)
     url = f"http://{url_host(args.host)}:{args.port}"
     name, key = who_plays()
+    # what this command alone needs: --version and --help import every command module
     from lanterne.client.single import data_folder
 
     title = f"Lanterne on {socket.gethostname()}: you play as {name}, this machine's player"

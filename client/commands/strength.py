@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from lanterne.client.cli import UserError
 from lanterne.client.i18n import N_, _
+from lanterne.engines.core import RulesError
+from lanterne.engines.registry import GAMES, available_games, get_game
 
+import hashlib
 import json
 import sys
 from pathlib import Path
+import tempfile
 
 NAME = "strength"
 HELP = N_("measure the search player (ismcts) against the greedy and random players, or OpenSpiel's ISMCTS")
@@ -45,8 +50,6 @@ def add_arguments(p) -> None:
 
 
 def _names(text: str, option: str) -> list[str]:
-    from lanterne.client.cli import UserError
-
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
     if not names:
         raise UserError(_("{option} names nothing").format(option=option))
@@ -60,11 +63,8 @@ def options(args):
 
     Without ``--games-of``, the games are those that seat ``--players``; a game named that does not is an error.
     """
-    from lanterne.client.cli import UserError
+    # what this command alone needs: --version and --help import every command module
     from lanterne.engines.bots.arena import OPPONENTS, check_opponent, level_iterations
-    from lanterne.engines.core import RulesError
-    from lanterne.engines.registry import available_games, get_game
-
     if args.games < 1:
         raise UserError(_("--games must be at least 1"))
     if args.jobs < 1:
@@ -108,9 +108,7 @@ def results_lock(path: Path):
     """Held while a record is appended to ``path`` or ``path`` is read: two runs of `lanterne strength` on one
     file (two rows measured at once, or ``--write-docs`` during a run) never read a line half written, nor
     cut one off. Its file is in the temporary folder, named after ``path``'s absolute path."""
-    import hashlib
-    import tempfile
-
+    # what this command alone needs: --version and --help import every command module
     from filelock import FileLock
 
     name = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
@@ -120,8 +118,6 @@ def results_lock(path: Path):
 def load(path: Path, cut_torn: bool = False) -> list[dict]:
     """The records in ``path`` (none if it does not exist); a torn last line (a run killed while writing it) is
     left out, and cut off the file with ``cut_torn`` (a run about to append)."""
-    from lanterne.client.cli import UserError
-
     try:
         with results_lock(path):
             if not path.exists():
@@ -162,7 +158,7 @@ def load(path: Path, cut_torn: bool = False) -> list[dict]:
 
 
 def run(args) -> int:
-    from lanterne.client.cli import UserError
+    # what this command alone needs: --version and --help import every command module
     from lanterne.engines.bots import arena
 
     games, against, level = options(args)
@@ -208,9 +204,10 @@ def run(args) -> int:
 def play_one(match) -> dict:
     """One match: OpenSpiel's ISMCTS through its wrapper (the extra 'bench'), the others through the arena."""
     if match.opponent == "openspiel":
-        from lanterne.engines.bots.openspiel import play_openspiel_match
+        from lanterne.engines.bots.openspiel import play_openspiel_match  # OpenSpiel: the optional extra 'bench'
 
         return play_openspiel_match(match)
+    # what this command alone needs: --version and --help import every command module
     from lanterne.engines.bots.arena import play_match
 
     return play_match(match)
@@ -221,6 +218,7 @@ def _play(todo, jobs: int):
         for match in todo:
             yield play_one(match)
         return
+    # what this command alone needs: --version and --help import every command module
     import multiprocessing
 
     with multiprocessing.Pool(jobs) as pool:
@@ -235,9 +233,8 @@ def command_line(args, games: list[str], against: list[str]) -> str:
 
 def section(records: list[dict], planned: int, command: str) -> str:
     """The text between the markers: the table, how to read it and how to reproduce it."""
+    # what this command alone needs: --version and --help import every command module
     from lanterne.engines.bots import arena
-
-    from lanterne.engines.registry import GAMES
 
     def order(row):
         kind = row.against.split(":")[0]
@@ -327,10 +324,8 @@ def section(records: list[dict], planned: int, command: str) -> str:
 
 def openspiel_section(records: list[dict], planned: int) -> list[str]:
     """The rows against OpenSpiel's ISMCTS (``play_openspiel_match`` records), with what makes them fair."""
-    import statistics
-
+    # what this command alone needs: --version and --help import every command module
     from lanterne.engines.bots import arena
-    from lanterne.engines.registry import GAMES
 
     if not records:
         return []
@@ -338,6 +333,8 @@ def openspiel_section(records: list[dict], planned: int) -> list[str]:
                   key=lambda r: (list(GAMES).index(r.game) if r.game in GAMES else 99, r.level, r.seeds))
 
     def median(values, scale=1.0, fmt="{:.3f}"):
+        import statistics  # with decimal and fractions: not on the path of --version, which loads every command
+
         return fmt.format(statistics.median(values) * scale) if values else "—"
 
     lines = ["| game | level | seeds | games | wins / draws / losses | win rate (95 % CI) | target > 90 % "
@@ -383,8 +380,6 @@ def openspiel_section(records: list[dict], planned: int) -> list[str]:
 
 def write_docs(doc: Path, records: list[dict], planned: int, command: str) -> None:
     """Rewrite what lies between the strength markers of ``doc``; everything else stays byte for byte."""
-    from lanterne.client.cli import UserError
-
     text = doc.read_text(encoding="utf-8")
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < start:

@@ -7,10 +7,11 @@ paused is no accusation). With several logs, the worst: 2 > 1 > 3 > 0.
 
 from __future__ import annotations
 
-from lanterne.client.i18n import N_, _, ngettext, say
-
 import json
 import sys
+
+from lanterne.client.i18n import N_, _, ngettext, say
+from lanterne.protocol.log import LogFormatError
 
 NAME = "verify"
 HELP = N_("check game logs: signatures, chain, every move re-run, every card and die audited")
@@ -29,8 +30,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    # what this command alone needs: --version and --help import every command module
     from lanterne.client.replay_model import why_not_a_log_file
-    from lanterne.protocol.log import LogFormatError
     from lanterne.protocol.verify import verify_file
 
     worst = EXIT_VALID

@@ -16,6 +16,7 @@ import asyncio
 from lanterne.client.cli import seconds
 from lanterne.client.commands.host import Stopped, fail, identity_and_name, interfaces_of, say, stopped, until_signal
 from lanterne.client.commands.join import target
+from lanterne.protocol.session.phases import Phase
 
 NAME = "watch"
 HELP = N_("watch a running table on the LAN (by a player's name or HOST:PORT), printing every move")
@@ -36,6 +37,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    # what this command alone needs: --version and --help import every command module
     from lanterne.protocol.net.discovery import Discovery, DiscoveryError
     from lanterne.protocol.net.invite import Declined, parse_address
     from lanterne.protocol.net.watchers import Spectator
@@ -65,7 +67,6 @@ def run(args) -> int:
             session = await spectator.watch(where[0], where[1], expect_fingerprint=expect)
         except Declined as e:
             fail(str(e))
-        from lanterne.protocol.session.phases import Phase
         return 0 if session.phase == Phase.OVER else 1
 
     try:

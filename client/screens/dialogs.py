@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, OptionList, Static
 
 from lanterne.client.i18n import N_, _
 
@@ -176,8 +176,6 @@ class ChoiceScreen(ModalScreen[int | None]):
         self.options = options
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import OptionList
-
         with Vertical(id="choice-box", classes="dialog"):
             yield Static(self.question, classes="screen-title")
             yield OptionList(*self.options, id="choices")

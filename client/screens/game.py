@@ -34,10 +34,12 @@ from lanterne.client.i18n import N_, _, ngettext, say_refusal, seat_tag, transla
 from lanterne.client.controller import COMPUTER, HUMAN, REMOTE, Change, GameController
 from lanterne.client.seat_clocks import SeatClocks
 from lanterne.client.screens.dialogs import ConfirmScreen, GameOverScreen, HandoffScreen
+from lanterne.client.screens.moves import MovesScreen, move_words
 from lanterne.client.widgets.chat import CHAT_BINDING, ChatInput
 from lanterne.client.widgets.clocks import COMPACT_WIDTH, COMPACT_WIDTH_WITH_MOVE_CLOCK, ClockPanel
 from lanterne.client.widgets.move_input import MoveInput
-from lanterne.client.widgets.move_log import MoveLog
+from lanterne.client.widgets.move_log import MoveLog, said
+from lanterne.client.widgets.score_chart import ScoreChart
 from lanterne.client.widgets.scoreboard import ScoreBoard
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.client.widgets.text_panel import TextPanel
@@ -275,7 +277,6 @@ class GameScreen(Screen):
         text.append(_("board") if self.has_class("-side") else _("log"), style="dim")
         others = self.others_since_my_move() or ([self.last_other_move()] if self.last_other_move() else [])
         if others:  # the log is out of sight: what the others did since your move, in words
-            from lanterne.client.widgets.move_log import said
 
             shown = None
             for entry in others:
@@ -344,8 +345,6 @@ class GameScreen(Screen):
 
     def score_chart(self, width: int = 56):
         """Each seat's score over the game, for the game-over dialog (None if this screen keeps no chart)."""
-        from lanterne.client.widgets.score_chart import ScoreChart
-
         charts = list(self.query(ScoreChart))
         return charts[0].text(width) if charts and charts[0].points else None
 
@@ -522,7 +521,6 @@ class GameScreen(Screen):
             self.show_status(_("No move to play from this seat now: {status}").format(status=self.controller.status()),
                              error=True)
             return
-        from lanterne.client.screens.moves import MovesScreen, move_words
 
         actions = self.controller.legal_actions(seat)
         view = self.view()
@@ -554,7 +552,7 @@ class GameScreen(Screen):
         self.set_focus(line)
 
     def action_rules(self) -> None:
-        from lanterne.client.screens.rules import RulesScreen
+        from lanterne.client.screens.rules import RulesScreen  # Textual's Markdown viewer loads when the rules open
 
         self.app.push_screen(RulesScreen(self.game.id))
 

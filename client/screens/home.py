@@ -12,6 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from lanterne.client.i18n import N_, _
+from lanterne.client.local_record import describe_unfinished, resume_local, unfinished_local
+from lanterne.protocol.net.files import ResumeError
 
 BANNER = r"""
   _                _
@@ -33,31 +35,29 @@ ENTRIES = (
 
 
 def describe(meta_path: Path) -> str:
-    from lanterne.client.local_record import describe_unfinished
-
     return describe_unfinished(meta_path)
 
 
 def make_screen(name: str, settings=None) -> Screen:
     """The screen behind a home entry."""
     if name == "local":
-        from lanterne.client.screens.local_setup import LocalSetupScreen
+        from lanterne.client.screens.local_setup import LocalSetupScreen  # loaded when its button opens it: start-up stays light
 
         return LocalSetupScreen()
     if name == "rules":
-        from lanterne.client.screens.rules import RulesScreen
+        from lanterne.client.screens.rules import RulesScreen  # loaded when its button opens it: start-up stays light
 
         return RulesScreen()
     if name == "settings":
-        from lanterne.client.screens.settings import SettingsScreen
+        from lanterne.client.screens.settings import SettingsScreen  # loaded when its button opens it: start-up stays light
 
         return SettingsScreen()
     if name == "replays":
-        from lanterne.client.screens.replay import ReplayScreen
+        from lanterne.client.screens.replay import ReplayScreen  # loaded when its button opens it: start-up stays light
 
         return ReplayScreen()
     if name == "lan":
-        from lanterne.client.screens.lobby import LobbyScreen
+        from lanterne.client.screens.lobby import LobbyScreen  # loaded when its button opens it: start-up stays light
 
         interfaces = list(getattr(settings, "interfaces", None) or []) or None
         return LobbyScreen(settings, interfaces=interfaces)
@@ -110,8 +110,6 @@ class HomeScreen(Screen):
 
     def show_resume(self) -> None:
         """The resume entry, shown only when a local game was left (or cut off) before its end."""
-        from lanterne.client.local_record import describe_unfinished, unfinished_local
-
         found = unfinished_local()
         self.resumable = found[0] if found else None
         button = self.query_one("#home-resume", Button)
@@ -133,9 +131,6 @@ class HomeScreen(Screen):
     @work(thread=True, exclusive=True, group="resume", exit_on_error=False)
     def _resume(self, path: Path, delay: float) -> None:
         """Every seat's session replayed from the log (a second for a long game): off the screen's loop."""
-        from lanterne.client.local_record import resume_local
-        from lanterne.protocol.net.files import ResumeError
-
         try:
             controller = resume_local(path, computer_delay=delay)
         except (ResumeError, OSError, ValueError) as e:
@@ -144,7 +139,7 @@ class HomeScreen(Screen):
         self.app.call_from_thread(self._resumed, controller)
 
     def _resumed(self, controller) -> None:
-        from lanterne.client.screens.game import game_screen_for
+        from lanterne.client.screens.game import game_screen_for  # the board screens load with the first game
 
         if self.app.screen is not self:  # the person went elsewhere meanwhile
             controller.close()

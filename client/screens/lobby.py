@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from pathlib import Path
 from typing import Sequence
 
@@ -46,10 +47,12 @@ from lanterne.client.screens.invite import InviteScreen, JoinAddressScreen
 from lanterne.client.screens.network import network_screen_for
 from lanterne.client.screens.watch import WatchFromLobby, describe_running, watchable
 from lanterne.client.theme import ALARM
-from lanterne.client.widgets.peers import PeerList
+from lanterne.client.widgets.peers import PeerList, describe
 from lanterne.engines.core import Game, RulesError
-from lanterne.protocol.identity import safety_part
-from lanterne.protocol.net.discovery import STALE_AFTER, Advert, Discovery
+from lanterne.engines.registry import available_games, get_game
+from lanterne.protocol.identity import Identity, fingerprint, home, safety_part
+from lanterne.protocol.net.discovery import STALE_AFTER, Advert, Discovery, DiscoveryError, default_interfaces
+from lanterne.protocol.net.files import GameFiles, ResumeError
 from lanterne.protocol.net.peer import PeerOptions
 from lanterne.protocol.session import WATCH_ASK, WATCH_EVERYONE, WATCH_KNOWN, WATCH_OFF, default_watch
 
@@ -71,13 +74,13 @@ class KnownPeerList(PeerList):
         super().__init__(**kwargs)
         self.known = known
         self.games = games
+        """Game id -> Game (the lobby's): a table under way is named by its game's name."""
         self.own_tables: set[str] = set()
         """The tables this app is seated at (their ids' first 16 hex digits, as a running table's advert
         says them): a line of one says it is yours to resume, never to watch."""
 
     def is_own(self, advert: Advert) -> bool:
         return watchable(advert) and advert.running.table in self.own_tables
-        """Game id -> Game (the lobby's): a table under way is named by its game's name."""
 
     def mark(self, advert: Advert) -> Text | None:
         if self.known is None:
@@ -132,8 +135,6 @@ def _rank(advert: Advert) -> int:
 def describe_peer(advert: Advert, games=None) -> Text:
     """One line for a peer: its table as :func:`client.widgets.peers.describe` says it, or where it is:
     in the lobby (an app open, no table: no address to join) or seated at somebody's table."""
-    from lanterne.client.widgets.peers import describe
-
     if watchable(advert):
         return describe_running(advert, _game_name(advert.running.game, games))
     if advert.table is not None:
@@ -151,8 +152,6 @@ def describe_peer(advert: Advert, games=None) -> Text:
 
 
 def _game_name(game_id: str, games=None) -> str:
-    from lanterne.engines.registry import get_game
-
     try:
         return (games or get_game)(game_id).name
     except Exception:  # noqa: BLE001 - a game this app does not have: its id says enough
@@ -223,8 +222,6 @@ class LobbyScreen(WatchFromLobby, Screen):
     @property
     def games(self) -> list[Game]:
         if self._games is None:
-            from lanterne.engines.registry import available_games
-
             self._games = [g for g in available_games() if _plays_lan(g)]
         return self._games
 
@@ -232,7 +229,6 @@ class LobbyScreen(WatchFromLobby, Screen):
         for g in self.games:
             if g.id == game_id:
                 return g
-        from lanterne.engines.registry import get_game
 
         return get_game(game_id)
 
@@ -244,8 +240,6 @@ class LobbyScreen(WatchFromLobby, Screen):
     @property
     def identity(self):
         if self._identity is None:
-            from lanterne.protocol.identity import Identity
-
             self._identity = Identity.load_or_create()
         return self._identity
 
@@ -259,16 +253,12 @@ class LobbyScreen(WatchFromLobby, Screen):
     @property
     def interfaces(self) -> list[str]:
         if self._interfaces is None:
-            from lanterne.protocol.net.discovery import default_interfaces
-
             self._interfaces = default_interfaces()
         return self._interfaces
 
     @property
     def log_dir(self) -> Path:
         if self._log_dir is None:
-            from lanterne.protocol.identity import home
-
             self._log_dir = home() / "games"
         return self._log_dir
 
@@ -371,8 +361,6 @@ class LobbyScreen(WatchFromLobby, Screen):
 
     # -- unfinished games (the app was left or crashed mid-game)
     def unfinished(self) -> list[Path]:
-        from lanterne.protocol.net.files import GameFiles
-
         try:
             return GameFiles.unfinished(self.log_dir)
         except OSError:
@@ -396,8 +384,6 @@ class LobbyScreen(WatchFromLobby, Screen):
         unfinished.display = bool(text)   # no empty line on a small terminal
 
     def action_resume(self) -> None:
-        from lanterne.protocol.net.files import ResumeError
-
         if self.pending is not None:
             self.say("You already have a table open or a join under way (close it first: c).", error=True)
             return
@@ -418,8 +404,6 @@ class LobbyScreen(WatchFromLobby, Screen):
             game=_describe_meta(found[0], self.identity.public, self.resolve)))
 
     async def _browse(self) -> None:
-        from lanterne.protocol.net.discovery import DiscoveryError
-
         peers = self.query_one(PeerList)
         try:
             # the lobby's own list drops an app gone silent (killed, cable pulled) within 3 s
@@ -835,10 +819,6 @@ def _describe_meta(meta_path: Path, me: bytes | None = None, games=None) -> str:
     """'pagode with Bob, Cy (you host, table ...)' for an unfinished game's meta file; never raises.
 
     The others are the seats whose key is not ``me`` (two players may well share a name)."""
-    import json
-
-    from lanterne.protocol.identity import fingerprint
-
     try:
         meta = json.loads(meta_path.read_text())
         if meta.get("seats"):

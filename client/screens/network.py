@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from lanterne.client.i18n import N_, _
 from lanterne.client.net_controller import ON_GONE_WORDS, NetworkGame, claim_time
 from lanterne.client.screens.dialogs import ConfirmScreen, LeaveScreen
+from lanterne.client.screens.game import game_screen_for
 from lanterne.client.widgets.chat import ChatPane
 from lanterne.client.widgets.link_banner import LinkBanner
 from lanterne.client.widgets.status_line import StatusLine
@@ -211,6 +212,4 @@ class NetworkSide:
 
 def network_screen_for(controller: NetworkGame) -> GameScreen:
     """The game's own board screen (as for a local game), with the network side composed in."""
-    from lanterne.client.screens.game import game_screen_for
-
     return game_screen_for(controller, network=NetworkSide(controller))

@@ -34,12 +34,11 @@ from lanterne.client.widgets.replay_steps import ReplaySteps
 from lanterne.client.widgets.score_chart import chart_text
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.engines.core import TABLE, Game
+from lanterne.protocol.identity import home
 
 
 def log_folder() -> Path:
     """Where Lanterne keeps game logs: ``games`` in the data folder (``lanterne host/join``)."""
-    from lanterne.protocol.identity import home
-
     return home() / "games"
 
 

@@ -27,8 +27,11 @@ from lanterne.client.i18n import N_, _, ngettext, seat_tag
 from lanterne.client.theme import UNDER_WAY
 from lanterne.client.widgets.chat import CHAT_BINDING, ChatPane
 from lanterne.client.widgets.move_log import public_notation, words_of
+from lanterne.client.widgets.peers import PeerList
 from lanterne.client.widgets.replay_board import ReplayBoard
 from lanterne.engines.core import Game
+from lanterne.protocol.net.watchers import Spectator
+from lanterne.protocol.net.invite import Declined
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.net.chat import ChatLine
 from lanterne.protocol.net.discovery import Advert
@@ -75,7 +78,6 @@ class WatchScreen(Screen):
     def __init__(self, identity, name: str, address: tuple[str, int], *, fingerprint: str | None = None,
                  who: str = "", games: Callable[[str], Game] | None = None):
         super().__init__()
-        from lanterne.protocol.net.watchers import Spectator
 
         self.address, self.fingerprint, self.who = address, fingerprint, who
         self.spectator = Spectator(identity, name, games=games, say=self._said, on_events=self._on_events,
@@ -115,8 +117,6 @@ class WatchScreen(Screen):
         self._watching = asyncio.get_running_loop().create_task(self._watch())
 
     async def _watch(self) -> None:
-        from lanterne.protocol.net.invite import Declined
-
         try:
             session = await self.spectator.watch(*self.address, expect_fingerprint=self.fingerprint)
             self.over = True
@@ -252,8 +252,6 @@ class WatchFromLobby:
     """Mixed into the lobby: ``w`` (or Enter, a click) on a table under way watches it."""
 
     def action_watch(self) -> None:
-        from lanterne.client.widgets.peers import PeerList
-
         peers = self.query_one(PeerList)  # type: ignore[attr-defined]
         index = peers.highlighted
         adverts = peers.ordered()

@@ -10,6 +10,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Label
 
+from lanterne.client.widgets.move_log import MoveLog
+from lanterne.client.widgets.score_chart import ScoreChart
 from lanterne.client.widgets.text_panel import TextPanel
 
 from lanterne.client.controller import COMPUTER, GameController
@@ -45,9 +47,6 @@ class ScoreBoard(TextPanel):
         self.set(text)
 
     def _chart(self, controller: GameController) -> None:
-        from lanterne.client.widgets.move_log import MoveLog
-        from lanterne.client.widgets.score_chart import ScoreChart
-
         chart = getattr(self, "_score_chart", None)
         if chart is None:
             parent = self.parent

@@ -263,7 +263,7 @@ class IsmctsBot:
         if self.seconds is None:
             return None
         if self.clock is None:
-            import time
+            import time  # engines read no clock: only a level in seconds with no clock given reads the wall's
 
             self.clock = time.perf_counter
         return self.clock() + self.seconds

@@ -86,7 +86,7 @@ class _SeesAll:
 
 
 def _play_openspiel(game_id: str, index: int, settings: dict, iterations: int, seeds: str) -> dict:
-    from lanterne.engines.bots.openspiel import play_openspiel_match   # the extra 'bench'
+    from lanterne.engines.bots.openspiel import play_openspiel_match  # OpenSpiel is the optional extra 'bench'
 
     match = Match(game_id, "openspiel", index, "normal", seeds)
     record = play_openspiel_match(match, iterations=iterations, settings=settings)

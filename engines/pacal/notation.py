@@ -32,7 +32,7 @@ from lanterne.engines.core import NotationError, only_digits
 from . import data
 from .actions import ACTIONS, Energy, Move, Place, Relocate, Stones
 from .board import cell_name, parse_cell
-from .movement import MODES
+from .rules.movement import MODES
 from .state import FIRST, PacalState
 
 

@@ -12,7 +12,7 @@ from lanterne.engines.core import Game, State
 from lanterne.engines.game_type import PerSeatMemo, SearchHints
 
 from .board import board_for
-from .scoring import final_awards
+from .rules.scoring import final_awards
 
 FINAL = 1.0
 """Share of the final scoring, on the board as it stands, counted now."""

@@ -4,16 +4,14 @@
 implemented, the house rules and house data, and the move notation.
 
 Modules in import order (each imports only those before it): ``data``,
-``state`` (with its save/load), ``actions`` (typed records), ``views`` (what
-a seat may see), ``payments`` (ways to pay), ``rules`` (setup, legal actions,
-apply), ``notation``, ``game`` (the contract: rules plus name and notation), ``search``
-(what the search player needs of the game); ``GAME_TYPE`` declares the game
-to the registry.
+``state`` (with its save/load), ``actions`` (typed records), ``rules`` (a
+sub-package: the views' masks, payments, legal actions, apply), ``notation``,
+``game`` (the contract), ``search`` (what the search player needs of the game),
+``view`` (what the screens read); ``GAME_TYPE`` declares the game to the registry.
 """
 
 from lanterne.engines.game_type import GameType
 
-from .data import COLOURS, LETTERS, TILES, VARIANTS
 from .game import Pagode
 from .search import SEARCH
 from .state import PagodeState
@@ -21,4 +19,4 @@ from .state import PagodeState
 GAME = Pagode()
 GAME_TYPE = GameType(GAME, SEARCH)
 
-__all__ = ["GAME", "GAME_TYPE", "Pagode", "PagodeState", "COLOURS", "LETTERS", "TILES", "VARIANTS"]
+__all__ = ["GAME", "GAME_TYPE", "Pagode", "PagodeState"]

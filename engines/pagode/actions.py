@@ -6,8 +6,8 @@ them. Sites are 0..5, colours 0..4 (``data.COLOURS``); a card is a
 ``(slot, ident)`` pair from the seat's reserve or hand (naming the identity is
 a claim: ``core.Cards.claim``), and ``cards`` is a tuple of such pairs.
 Pagode checks every field of a peer's action itself, each with its own
-one-line reason (``rules.PagodeRules._site``, ``_colour``, ``_pay``,
-``_take``), so a record is made once the length is right (:func:`read`).
+one-line reason (``rules.paying``: ``check_site``, ``check_colour``, ``pay``,
+``take``), so a record is made once the length is right (:func:`read`).
 The commonest actions (column, tile, discard, end) are unpacked in the rules
 as plain tuples in their records' field order, with the same length check and
 reason as :func:`read`, without building the record.

@@ -61,13 +61,6 @@ column-spot colour (the real list is unknown; the rulebook's one example,
 a green tile with a violet summit, fits it). Replace the third item here.
 """
 
-TILE_IDS = {(b, f): t for t, (b, f, _) in enumerate(TILES)}
-
-
-def tile_id(background: int, spots: int) -> int:
-    return TILE_IDS[(background, spots)]
-
-
 # --------------------------------------------------------------------------
 # Variants
 

@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import re
 
-from lanterne.engines.core import DEAL, ROLL, SHUFFLE, NotationError, Words
+from lanterne.engines.core import DEAL, ROLL, SHUFFLE, Game, NotationError, Words
 
 from .actions import Column, Discard, End, Roof, Tile
 from .data import COLOURS, LETTERS, SITES, TILES
-from .rules import PagodeRules
 from .state import PagodeState
 
 _CARD = re.compile(r"([rbgvyRBGVY])(?:@([0-9]+))?")
@@ -38,7 +37,7 @@ COMMANDS = "c, t, roof, lantern, dragon, draw, mod, x, end"
 # ---------------------------------------------------------------------- format
 
 
-def format_action(game: PagodeRules, state: PagodeState, action: tuple) -> str:
+def format_action(game: Game, state: PagodeState, action: tuple) -> str:
     if state.pending is not None:
         return _format_outcome(state, action)
     seat = state.current
@@ -121,7 +120,7 @@ def _format_outcome(state: "PagodeState", outcome: tuple) -> str:
 # ---------------------------------------------------------------------- parse
 
 
-def parse_action(game: PagodeRules, state: PagodeState, text: str, seat: int | None = None) -> tuple:
+def parse_action(game: Game, state: PagodeState, text: str, seat: int | None = None) -> tuple:
     if not isinstance(text, str) or not text.strip():
         raise NotationError("empty move: type a move such as 'c3 r' or 'end'")
     if seat is None:

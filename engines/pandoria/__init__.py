@@ -13,8 +13,9 @@ from lanterne.engines.game_type import GameType
 
 from .game import Pandoria
 from .search import SEARCH
+from .state import PandoriaState
 
 GAME = Pandoria()
 GAME_TYPE = GameType(GAME, SEARCH)
 
-__all__ = ["GAME", "GAME_TYPE", "Pandoria"]
+__all__ = ["GAME", "GAME_TYPE", "Pandoria", "PandoriaState"]

@@ -3,7 +3,7 @@
 Each record's first field is ``kind``, the name on the wire. The rules read a
 seat's action through its record (:func:`engines.core.read_action` checks a
 peer's list field by field first); the legal actions are plain tuples equal
-to them. Cells are ``8 * y + x`` (``geometry.cell_name``); a stone is ``"C"``
+to them. Cells are ``8 * y + x`` (``board.cell_name``); a stone is ``"C"``
 (coloured) or ``"N"`` (neutral). The first-player roll is the table's outcome
 (``("roll", seat)``), not a seat's action.
 """

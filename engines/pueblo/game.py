@@ -7,7 +7,7 @@ from typing import Any
 from lanterne.engines.core import Game, RulesError, State, Words
 
 from . import notation, rules
-from .geometry import SPACE_NAMES, cell_name
+from .board import SPACE_NAMES, cell_name
 from .data import COLOURS
 from .data import VARIANTS
 from .state import OVER, PuebloState, load_state

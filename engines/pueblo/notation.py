@@ -24,7 +24,7 @@ import re
 from lanterne.engines.core import NotationError
 
 from .actions import Bid, Card, Drop, Move, Place, Remove, Site
-from .geometry import BY_CELLS, TEMPLATE_INDEX, cell_name, parse_cell
+from .board import BY_CELLS, TEMPLATE_INDEX, cell_name, parse_cell
 from .state import PuebloState
 
 _CELL = re.compile(r"([a-h][1-8])(\^?)")

@@ -17,7 +17,7 @@ from lanterne.engines.core import Game, State
 from lanterne.engines.game_type import PerSeatMemo, SearchHints
 
 from .data import TRACK
-from .geometry import penalties_at
+from .board import penalties_at
 from .state import BUILD_1, BUILD_2
 
 TUNING = {"estimate": 1}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lanterne.engines.core import ROLL, Cards, PositionError, State, TableOp
 
 from .data import CELLS, MAX_BID, MAX_SITES, NEUTRAL, STONES_PER_PLAYER, TRACK, VARIANTS
-from .geometry import POSE_COLUMNS, SITE_SHAPES, TEMPLATE_INDEX, all_box_fits, base_level, cell_name
+from .board import POSE_COLUMNS, SITE_SHAPES, TEMPLATE_INDEX, all_box_fits, base_level, cell_name
 
 # Phases: who acts and with what kind of action.
 ROLL_PHASE = "roll"  # the table rolls for the first player
@@ -93,7 +93,7 @@ class PuebloState(State):
         s.first = self.first
         s.turn = self.turn
         # Copy-on-write: the board's lists (heights, stacks, stones, owners, fit) are shared;
-        # only placing or removing a stone changes them, and rules._own_board copies them
+        # only placing or removing a stone changes them, and rules.queries.own_board copies them
         # first (most moves are bids, picks, moves on the track: no copy needed).
         s.heights = self.heights
         s.stacks = self.stacks

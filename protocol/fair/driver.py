@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 import msgpack
 
-from lanterne.engines.core import State, TableOp, canonical_pack
+from lanterne.engines.core import Cards, State, TableOp, apply_outcome_to_cards, canonical_pack
 
 from .group import Entropy
 from .errors import FairError
@@ -91,8 +91,6 @@ class LocalTables:
     """
 
     def __init__(self, game_id: bytes, players: int, identities: Sequence[int], seed: object = 0):
-        from lanterne.engines.core import Cards
-
         self.game_id = game_id
         self.players = players
         public = Cards.new(list(identities), players)
@@ -102,8 +100,6 @@ class LocalTables:
 
     def run(self, op: TableOp, tamper: Tamper | None = None) -> list[tuple]:
         """Resolve ``op`` everywhere and apply each outcome to its seat's view."""
-        from lanterne.engines.core import apply_outcome_to_cards
-
         outcomes = run_op(self.tables, op, self.views, self.log, tamper)
         for view, outcome in zip(self.views, outcomes):
             apply_outcome_to_cards(view.cards, op, outcome)

@@ -22,7 +22,7 @@ from lanterne.protocol.session import COMPUTER_MARK, ClaimRefused, ReplaceAsked,
 
 from .clock import Clock
 from .events import Note, PeerEvent
-from .files import GameFiles, Say, Seat, read_meta, write_private
+from .files import GameFiles, Say, SeatedPeer, read_meta, write_private
 from .options import PeerOptions
 
 Think = Callable[[Player, Game, State, int], Awaitable[Action]]
@@ -49,7 +49,7 @@ MakeGuest = Callable[[Identity, str, Path, Player, Say], Computer]
 """A new peer for a computer seat (key, name, folder, player, where its lines go), before the table opens."""
 MakeResumed = Callable[[Identity, Path, Player, Say], Computer]
 """A computer seat's peer back from its files (key, meta file, player, where its lines go)."""
-MakeTakingOver = Callable[[Identity, str, GameFiles, Player, Session, list[Seat]], Computer]
+MakeTakingOver = Callable[[Identity, str, GameFiles, Player, Session, list[SeatedPeer]], Computer]
 """The peer of a computer that takes over a seat mid-game (key, name, files, player, session, seats)."""
 
 Replacement = ReplaceAsked | SeatReplaced | Replaced | ClaimRefused
@@ -71,8 +71,8 @@ class ComputerHost:
 
     def __init__(self, me: Identity, name: str, files: GameFiles, *, options: Callable[[], PeerOptions], clock: Clock,
                  think: Callable[[], Think], session: Callable[[], Session | None], port: Callable[[], int],
-                 seats: Callable[[], list[Seat]], replace: Callable[[int, bytes, str], Seat | None],
-                 restore: Callable[[int, Seat], None], guest: MakeGuest, resumed: MakeResumed,
+                 seats: Callable[[], list[SeatedPeer]], replace: Callable[[int, bytes, str], SeatedPeer | None],
+                 restore: Callable[[int, SeatedPeer], None], guest: MakeGuest, resumed: MakeResumed,
                  taking_over: MakeTakingOver, emit: Callable[[PeerEvent], None],
                  spawn: Callable[[Coroutine], asyncio.Task]):
         self._me, self._name, self._files = me, name, files
@@ -88,8 +88,8 @@ class ComputerHost:
         """Makes the player of a computer we host for a replaced seat (by seat); None: a random player."""
         self._tasks: list[asyncio.Task] = []
         self._replacements: list[asyncio.Task] = []
-        self._asked: dict[int, tuple[Seat | None, tuple[Computer, asyncio.Task] | None]] = {}
-        """Per seat under a replace: (its former Seat, (the computer we host for it, its task) or None)."""
+        self._asked: dict[int, tuple[SeatedPeer | None, tuple[Computer, asyncio.Task] | None]] = {}
+        """Per seat under a replace: (its former SeatedPeer, (the computer we host for it, its task) or None)."""
         self._listen_on: list[str] = ["127.0.0.1"]
 
     def ours(self, key: bytes) -> bool:
@@ -203,7 +203,7 @@ class ComputerHost:
             store(raw)
         its = Session.from_log(raws, identity, seed, store=store, timeout=self._options().claim_after, name=name)
         player = self.make_player(seat) if self.make_player is not None else RandomBot(f"replace-{seat}")
-        seats = [Seat(s.key, s.name, s.address) for s in self._seats()]
+        seats = [SeatedPeer(s.key, s.name, s.address) for s in self._seats()]
         mine = next(i for i, s in enumerate(seats) if s.key == self._me.public)
         seats[mine].address = (self._listen_on[0], self._port())
         peer = self._taking_over(identity, name, files, player, its, seats)

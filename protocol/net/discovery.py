@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
+import ifaddr
 from zeroconf import DNSOutgoing, IPVersion, RecordUpdateListener, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
@@ -225,8 +226,6 @@ def instance_label(name: str, fingerprint: str, lobby: bool = False) -> str:
 
 def default_interfaces() -> list[str]:
     """The machine's LAN IPv4 addresses: not loopback, not link-local, not virtual bridges."""
-    import ifaddr
-
     found: list[str] = []
     for adapter in ifaddr.get_adapters():
         if adapter.nice_name.startswith(_VIRTUAL_PREFIXES) or adapter.nice_name == "lo":

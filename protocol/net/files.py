@@ -42,7 +42,7 @@ class ResumeError(RuntimeError):
 
 
 @dataclass
-class Seat:
+class SeatedPeer:
     """One member of the table as this peer knows it: its key, its name, where it was last reached."""
 
     key: bytes
@@ -53,7 +53,7 @@ class Seat:
         return {"key": self.key.hex(), "name": self.name, "address": list(self.address) if self.address else None}
 
     @classmethod
-    def from_data(cls, data: dict) -> "Seat":
+    def from_data(cls, data: dict) -> "SeatedPeer":
         address = data.get("address")
         return cls(bytes.fromhex(data["key"]), str(data.get("name", "")),
                    (str(address[0]), int(address[1])) if address else None)
@@ -263,7 +263,7 @@ def read_game_files(meta_path: Path, say: Say) -> tuple[dict, bytes, bytes, list
     return meta, seed, table, raws
 
 
-def seats_of(meta: dict, me: bytes, meta_path: Path) -> list[Seat]:
+def seats_of(meta: dict, me: bytes, meta_path: Path) -> list[SeatedPeer]:
     """The seats a meta file records, in seat order (ResumeError: one line).
 
     Games started before Lanterne had one peer for every table size (two
@@ -274,11 +274,11 @@ def seats_of(meta: dict, me: bytes, meta_path: Path) -> list[Seat]:
         if "seats" in meta:
             if not isinstance(meta["seats"], list) or not all(isinstance(s, dict) for s in meta["seats"]):
                 raise TypeError("the seats are not a list of seats")
-            seats = [Seat.from_data(s) for s in meta["seats"]]
+            seats = [SeatedPeer.from_data(s) for s in meta["seats"]]
         elif "peer" in meta:
-            other = Seat(bytes.fromhex(meta["peer"]), "",
+            other = SeatedPeer(bytes.fromhex(meta["peer"]), "",
                          (str(meta["address"][0]), int(meta["address"][1])) if meta.get("address") else None)
-            mine = Seat(me, str(meta.get("name", "")))
+            mine = SeatedPeer(me, str(meta.get("name", "")))
             seats = [mine, other] if meta.get("role") == "host" else [other, mine]
         else:
             raise KeyError("seats")

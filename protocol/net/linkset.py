@@ -71,9 +71,6 @@ class LinkSet(Mapping[bytes, Link]):
     def linked_keys(self) -> set[bytes]:
         return {key for key, link in self._links.items() if not link.closed}
 
-    def key_of(self, link: Link) -> bytes | None:
-        return next((key for key, known in self._links.items() if known is link), None)
-
     # -- coming and going
     def attach(self, key: bytes, link: Link, have: int, chain: int) -> Link | None:
         """``link`` now carries ``key`` from entry ``have`` on; returns the link it replaces (to close), if any."""

@@ -20,7 +20,7 @@ from lanterne.protocol.session import Session
 from .clock import Clock, nap
 from .discovery import Advert, Discovery
 from .events import LinkAsked, Note, PeerEvent
-from .files import Seat
+from .files import SeatedPeer
 from .handshake import HandshakeError
 from .admission import BUSY
 from .invite import Answer, Declined, Request, ask, ask_over, resume_request
@@ -49,7 +49,7 @@ class Mesh:
                  discovery: Callable[[], Discovery | None], linked: Callable[[bytes], bool], carry: Carry,
                  keep: Callable[[list[dict]], None], emit: Callable[[PeerEvent], None],
                  spawn: Callable[[Coroutine], object], turned_away: Callable[[bytes], None],
-                 seats: list[Seat] | None = None, dial_all: bool = False):
+                 seats: list[SeatedPeer] | None = None, dial_all: bool = False):
         self._me, self._name, self._options, self._clock = me, name, options, clock
         self._table_id, self._session, self._port, self._discovery = table_id, session, port, discovery
         self._linked, self._carry, self._keep, self._emit, self._spawn = linked, carry, keep, emit, spawn
@@ -59,16 +59,16 @@ class Mesh:
         """How to reach a seat that has no address: a new link over its code's (:mod:`.online.table`)."""
         self.came_by_code: set[bytes] = set()
         """The seats whose key a code proved (:mod:`.online`): their safety code is checked by the code."""
-        self.seats: list[Seat] = list(seats or [])
+        self.seats: list[SeatedPeer] = list(seats or [])
         """Every member in seat order (the host first); empty until the table is full."""
-        self.former: list[Seat] = []
+        self.former: list[SeatedPeer] = []
         """Seats whose peer was replaced by a computer: still linked, so that a returning one learns it."""
         self.dial_all = dial_all
         """We dial every seat, not only those before ours (a computer that took over a seat mid-game)."""
         self._dialing: set[bytes] = set()
 
     # ------------------------------------------------------------ who sits where
-    def seat(self, seats: list[Seat]) -> None:
+    def seat(self, seats: list[SeatedPeer]) -> None:
         """The table is set: these are its members in seat order."""
         self.seats = seats
         self.save()
@@ -82,24 +82,24 @@ class Mesh:
     def index(self, key: bytes) -> int:
         return self.keys().index(key)
 
-    def others(self) -> list[Seat]:
+    def others(self) -> list[SeatedPeer]:
         return [s for s in self.seats if s.key != self._me.public]
 
     def was_seated(self, key: bytes) -> bool:
         """Whether ``key`` held a seat that a computer took over."""
         return any(s.key == key for s in self.former)
 
-    def replace(self, seat: int, key: bytes, name: str) -> Seat | None:
+    def replace(self, seat: int, key: bytes, name: str) -> SeatedPeer | None:
         """A computer is asked to take over ``seat``: the seat is its, the former one kept (None if it was its)."""
         if seat >= len(self.seats) or self.seats[seat].key == key:
             return None
         former = self.seats[seat]
         self.former.append(former)
-        self.seats[seat] = Seat(key, name)
+        self.seats[seat] = SeatedPeer(key, name)
         self.save()
         return former
 
-    def restore(self, seat: int, former: Seat) -> None:
+    def restore(self, seat: int, former: SeatedPeer) -> None:
         """The replacement was refused: the seat is its player's again."""
         if former in self.former:
             self.former.remove(former)
@@ -154,7 +154,7 @@ class Mesh:
             every = self._options().reconnect_every
             await nap(self._clock, every, poll=every)
 
-    def target(self, seat: Seat) -> tuple[str, int] | None:
+    def target(self, seat: SeatedPeer) -> tuple[str, int] | None:
         """Where the seat listens now: what discovery lists for its key, else the roster's address. An app
         also lists itself while idle in its lobby (``lobby``, port 0), and such a record can outlive the
         start of the game by a heartbeat: never a place to dial."""
@@ -166,7 +166,7 @@ class Mesh:
                     return advert.address, advert.port
         return seat.address
 
-    async def _dial(self, seat: Seat, session: Session) -> None:
+    async def _dial(self, seat: SeatedPeer, session: Session) -> None:
         try:
             by_code = self.by_code.get(seat.key)       # (a pair with a seat that came by a code: never its address)
             target = self.target(seat) if by_code is None else None

@@ -28,7 +28,7 @@ from .clock import MONOTONIC, Clock, nap
 from .computers import Computer, ComputerHost, Think, quiet, think_on_thread
 from .discovery import Discovery
 from .events import Listening, Note, PeerEvent, Resumed, event_line
-from .files import GameFiles, ResumeError, Say, Seat, read_game_files, read_signed, seats_of
+from .files import GameFiles, ResumeError, Say, SeatedPeer, read_game_files, read_signed, seats_of
 from .invite import Answer, Declined, Request, host_connection
 from .carrier import LEFT_PAUSED, LEFT_RESIGNED, Carrier
 from .linkset import GOODBYE, LinkSet
@@ -55,7 +55,7 @@ class Peer:
 
     def __init__(self, me: Identity, name: str, files: GameFiles, player: Player | None,
                  options: PeerOptions = PeerOptions(), say: Say = print, session: Session | None = None,
-                 seats: Sequence[Seat] = (), *, think: Think = think_on_thread, port: int = 0,
+                 seats: Sequence[SeatedPeer] = (), *, think: Think = think_on_thread, port: int = 0,
                  clock: Clock = MONOTONIC, table: HostTable | None = None, dial_all: bool = False):
         self.me, self.name, self.files, self.player, self.options, self.say = me, name, files, player, options, say
         self.session, self.think, self.port, self.clock = session, think, port, clock
@@ -172,7 +172,7 @@ class Peer:
         return peer
 
     def _computer_taking_over(self, me: Identity, name: str, files: GameFiles, player: Player, session: Session,
-                              seats: list[Seat]) -> Computer:
+                              seats: list[SeatedPeer]) -> Computer:
         """A computer that takes over a seat mid-game: it dials every seat (none has its address)."""
         peer = type(self)(me, name, files, player, self.options, quiet, session, seats, think=self.think,
                           clock=self.clock, dial_all=True)
@@ -193,7 +193,7 @@ class Peer:
         return self.turns.ticked_at
 
     @property
-    def seats(self) -> list[Seat]:
+    def seats(self) -> list[SeatedPeer]:
         """Every member in seat order (the host first); empty until the table is full."""
         return self.mesh.seats
 
@@ -497,4 +497,4 @@ class Peer:
 
 
 __all__ = ["Declined", "GOODBYE", "GameFiles", "LEFT_PAUSED", "LEFT_RESIGNED", "Peer", "PeerOptions", "ResumeError",
-           "Seat", "Think", "think_on_thread"]
+           "SeatedPeer", "Think", "think_on_thread"]

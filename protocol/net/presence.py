@@ -56,8 +56,6 @@ class Presence:
     """Per key: the chain's length when its link last brought bytes an honest peer never sends."""
     _refused_at: float | None = None
     """When our listener last refused a connection for lack of room."""
-    _refusing_since: float | None = None
-    """When the refusals going on now began (None: we are not refusing)."""
     _turned_away: dict[bytes, float] = field(default_factory=dict)
     """Per key: when its listener last turned us away for lack of room."""
     hold: float = REFUSAL_HOLD
@@ -83,8 +81,6 @@ class Presence:
 
     def refused(self, now: float) -> None:
         """Our listener refused a connection for lack of room at ``now`` (it may have been a seat)."""
-        if not self.refusing(now):
-            self._refusing_since = now
         self._refused_at = now
 
     def turned_away(self, key: bytes, now: float) -> None:
@@ -110,10 +106,6 @@ class Presence:
         ours, within the last :attr:`hold` seconds (and it did not leave for good)."""
         since = self._held_from(key)
         return since is not None and now - since < self.hold and key not in self._for_good
-
-    def refusing_since(self, now: float) -> float | None:
-        """Since when we are refusing connections (None: we are not)."""
-        return self._refusing_since if self.refusing(now) else None
 
     def gone_for_good(self, key: bytes) -> bool:
         return key in self._for_good

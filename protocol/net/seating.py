@@ -24,7 +24,7 @@ from .clock import Clock, within
 from .discovery import Advert, Discovery, TableHint
 from .events import (Advertised, JoinAsked, JoinPending, JoinRefused, JoinWithdrawn, PeerEvent, SeatFreed,
                      SeatOffered, Seated, SeatTaken)
-from .files import GameFiles, Seat
+from .files import GameFiles, SeatedPeer
 from .handshake import Handshake, HandshakeError, decode, encode
 from .invite import Answer, Declined, Request, ask, ask_over, join_request, proven
 from .online.code import Connected
@@ -82,7 +82,7 @@ class TableSeating:
     def __init__(self, me: Identity, name: str, files: GameFiles, *, table: HostTable | None,
                  options: Callable[[], PeerOptions], clock: Clock, port: Callable[[], int],
                  table_id: Callable[[], bytes], discovery: Callable[[], Discovery | None],
-                 seat: Callable[[list[Seat]], None], seats: Callable[[], list[Seat]],
+                 seat: Callable[[list[SeatedPeer]], None], seats: Callable[[], list[SeatedPeer]],
                  begin: Callable[[Session], None], ours: Callable[[bytes], bool],
                  computers_seated: Callable[[], Awaitable[object]], emit: Callable[[PeerEvent], None],
                  spawn: Callable[[Coroutine], object]):
@@ -217,8 +217,8 @@ class TableSeating:
         """Every seat is taken: start the session with the guests in join order."""
         table, options = self.table, self._options()
         assert table is not None
-        self._seat([Seat(self._me.public, self._name)] + [
-            Seat(j.peer.key, j.peer.name, (j.address[0], j.port) if j.port else None) for j in self._joiners])
+        self._seat([SeatedPeer(self._me.public, self._name)] + [
+            SeatedPeer(j.peer.key, j.peer.name, (j.address[0], j.port) if j.port else None) for j in self._joiners])
         meta = dict(self._files.meta)
         self._begin(Session(self._me, host=True, name=self._name, game=table.game, variant=table.variant,
                             seed=table.seed, store=self._files.store(table.seed, meta),
@@ -296,7 +296,7 @@ class TableSeating:
                 or not (len(keys) == len(roster["names"]) == len(roster["addrs"]) == len(roster["ports"])):
             await link.close("bad roster")
             raise Declined(f"{host.name} sent a roster without us or without itself first")
-        seats = [Seat(k, n, (a, p) if a and p else None)
+        seats = [SeatedPeer(k, n, (a, p) if a and p else None)
                  for k, n, a, p in zip(keys, roster["names"], roster["addrs"], roster["ports"])]
         seats[0].address = at.address
         self._seat(seats)

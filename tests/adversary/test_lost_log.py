@@ -13,13 +13,14 @@ import asyncio
 import pytest
 
 from lanterne.engines.bots import make_bot
-from lanterne.protocol.log import open_entry, read_log, write_log
+from lanterne.protocol.log import open_entry, read_log
 from lanterne.protocol.net.files import GameFiles, read_signed
 from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.session import GameOver
 
 from .harness import (FAST, IDS, LOCAL, NAMES, Seen, Table, assert_no_honest_seat_named, cut_after_last_move_but,
                       lanterne_verify, signed_twice, until)
+from tests.support.logs import write_log
 
 GUEST = 1
 

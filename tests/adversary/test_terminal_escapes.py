@@ -22,7 +22,6 @@ from pathlib import Path
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import Identity
-from lanterne.protocol.log import write_log
 from lanterne.protocol.net.events import JoinRefused
 from lanterne.protocol.net.framing import PREFACE, encode_close
 from lanterne.protocol.net.invite import Answer, Declined, ask, host_connection, join_request
@@ -30,6 +29,7 @@ from lanterne.protocol.net.tcp import bound_port, serve
 from lanterne.protocol.session import Aborted, Session, TableSet
 from lanterne.protocol.wire import printable
 from tests.protocol.helpers import drive
+from tests.support.logs import write_log
 
 REPO = Path(__file__).resolve().parents[2]
 EVIL = "busy \x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\x9b0m\u202edone"

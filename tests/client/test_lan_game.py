@@ -250,11 +250,11 @@ async def test_the_status_says_what_we_wait_for_at_every_step_and_the_log_is_in_
     from lanterne.engines.core import IllegalAction
     from lanterne.protocol.log import open_entry
     from lanterne.protocol.memory import make_sessions
-    from lanterne.protocol.net.files import GameFiles, Seat
+    from lanterne.protocol.net.files import GameFiles, SeatedPeer
     from lanterne.protocol.net.peer import Peer
 
     sessions = make_sessions(TOY, 2, "status", games=lambda g: TOY)
-    keys = [Seat(s.public) for s in sessions]
+    keys = [SeatedPeer(s.public) for s in sessions]
     games = [NetworkGame(Peer(s.identity, s.name, GameFiles(tmp_path / str(i)), None, session=s, seats=keys),
                          runner=None, game=TOY if i == 0 else None) for i, s in enumerate(sessions)]
     seen: list[list[str]] = [[], []]

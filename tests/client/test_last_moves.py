@@ -90,7 +90,7 @@ async def test_the_compact_line_says_what_the_others_did_since_your_move(game_id
 
 
 async def test_pueblo_cells_of_the_other_players_stone_are_marked_new():
-    from lanterne.engines.pueblo.geometry import TEMPLATE_INDEX
+    from lanterne.engines.pueblo.board import TEMPLATE_INDEX
 
     def cells_of(entries):
         return {c for entry in entries for e in entry.events if e[0] == "place"

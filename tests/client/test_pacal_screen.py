@@ -14,7 +14,8 @@ from lanterne.client.games.pacal.widgets import (DISTRICT_BG, LAKE_BG, PLAYER_CO
                                   cell_at, cell_offset, map_text, Marks)
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.engines.core import IllegalAction
-from lanterne.engines.pacal import build_choices, cell_name, parse_cell, reachable
+from lanterne.engines.pacal.board import parse_cell
+from lanterne.engines.pacal.view import build_choices, cell_name, reachable
 from lanterne.engines.pacal.rules import visible_stones
 from lanterne.client.games.pacal.screen import visible_stones as screen_visible_stones
 from lanterne.engines.registry import get_game

@@ -14,8 +14,8 @@ from lanterne.client.games.pueblo.widgets import (CELL_H, CELL_W, CYCLES, ILLEGA
 from lanterne.client.games.pueblo.panels import ChiefPanel, PenaltyBoard, StonePanel, side_view_text
 from lanterne.engines.core import RulesError
 from lanterne.engines.pueblo.data import TRACK
-from lanterne.engines.pueblo.geometry import LINES, penalties_at, sight
-from lanterne.engines.pueblo.preview import chief_options, side_view
+from lanterne.engines.pueblo.board import LINES, penalties_at, sight
+from lanterne.engines.pueblo.view import chief_options, side_view
 from lanterne.engines.pueblo.state import MOVE, PLACE, REMOVE, SITE, BID, OVER
 from tests.support.apps import pass_keyboard
 from tests.support.pueblo import (GAME, SIZE, at_cell, at_space, levels_of_new_stone, open_screen, overlay_levels,
@@ -428,7 +428,7 @@ def random_position(seed: int, players: int, actions: int):
        st.integers(0, 7))
 def test_the_preview_shows_exactly_the_levels_the_stone_fills(seed, players, actions, orient, cx, cy):
     from lanterne.client.games.pueblo.widgets import footprint_overlay
-    from lanterne.engines.pueblo.preview import footprint
+    from lanterne.engines.pueblo.view import footprint
 
     state = random_position(seed, players, actions)
     if state.phase == MOVE:

@@ -14,9 +14,9 @@ from lanterne.client.widgets.replay_board import ReplayBoard
 from lanterne.client.widgets.replay_steps import ReplaySteps
 from lanterne.client.widgets.status_line import StatusLine
 from lanterne.engines.registry import get_game
-from lanterne.protocol.log import read_log, write_log
+from lanterne.protocol.log import read_log
 from tests.support.apps import make_app, settled
-from tests.support.logs import make_log
+from tests.support.logs import make_log, write_log
 
 SIZE = (120, 36)
 

@@ -14,9 +14,9 @@ from lanterne.client.replay_model import ReplayCursor, ReplayError, load_replay,
 from lanterne.engines.bots import make_bot
 from lanterne.engines.core import TABLE
 from lanterne.engines.registry import get_game
-from lanterne.protocol.log import MAGIC, open_entry, read_log, write_log
+from lanterne.protocol.log import MAGIC, open_entry, read_log
 from lanterne.protocol.memory import make_sessions
-from tests.support.logs import make_log
+from tests.support.logs import make_log, write_log
 
 
 @pytest.fixture(scope="session")

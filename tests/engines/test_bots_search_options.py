@@ -116,7 +116,7 @@ def test_the_pueblo_estimate_is_the_points_less_the_final_round_on_the_pueblo_as
 
     game, state, seat = position("pueblo", moves=moves)
     ended = state.copy()
-    rules._final_round(ended, [])
+    rules.final_round(ended, [])
     for s in (0, 1):
         charged = ended.penalties[s] - state.penalties[s]
         assert search_hints("pueblo").estimate(game, state, s) == game.points(state, s) - PUEBLO_FINAL * charged
@@ -130,7 +130,7 @@ def test_the_pacal_estimate_is_the_points_plus_the_final_scoring_on_the_board_as
 
     game, state, seat = position("pacal", moves=moves)
     ended = state.copy()
-    rules._game_over(ended, [], "a test")
+    rules.game_over(ended, [], "a test")
     for s in (0, 1):
         assert search_hints("pacal").estimate(game, state, s) == game.points(state, s) + PACAL_FINAL * (
             ended.score[s] - state.score[s])

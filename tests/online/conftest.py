@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import socket
 from contextlib import ExitStack
+from urllib.parse import urlparse
 
 import pytest
 
@@ -61,7 +62,7 @@ def only_local_servers(monkeypatch):
     start = online_code.Wormhole.start
 
     async def local_start(self, kind, **fields):
-        assert self.servers.mailbox_host == "127.0.0.1", f"a test used the mailbox {self.servers.mailbox}"
+        assert urlparse(self.servers.mailbox).hostname == "127.0.0.1", f"a test used the mailbox {self.servers.mailbox}"
         assert not self.servers.relay or relay_host(self.servers.relay)[0] == "127.0.0.1", \
             f"a test used the relay {self.servers.relay}"
         assert not self.direct, "a test let Dilation listen on every interface"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlparse
+
 import pytest
 
 from lanterne.protocol.net.online.servers import APPID, PUBLIC_MAILBOX, PUBLIC_RELAY, Servers, ServersError, relay_host
@@ -9,13 +11,13 @@ from lanterne.protocol.net.online.servers import APPID, PUBLIC_MAILBOX, PUBLIC_R
 
 def test_the_defaults_are_the_public_servers_under_lanternes_own_appid():
     assert Servers() == Servers(PUBLIC_MAILBOX, PUBLIC_RELAY, APPID)
-    assert Servers().mailbox_host == "relay.magic-wormhole.io"
+    assert urlparse(Servers().mailbox).hostname == "relay.magic-wormhole.io"
     assert relay_host(PUBLIC_RELAY) == ("transit.magic-wormhole.io", 4001)
 
 
 def test_a_self_hosted_pair_and_no_relay_at_all():
     servers = Servers(mailbox="wss://mailbox.example:443/v1", relay="")
-    assert (servers.mailbox_host, servers.relay) == ("mailbox.example", "")
+    assert (urlparse(servers.mailbox).hostname, servers.relay) == ("mailbox.example", "")
 
 
 @pytest.mark.parametrize("mailbox, relay, reason", [

@@ -11,9 +11,10 @@ import re
 import pytest
 
 from lanterne.client.cli import main
-from lanterne.protocol.log import MAGIC, parse_log, read_log, write_log
+from lanterne.protocol.log import MAGIC, parse_log, read_log
 from lanterne.protocol.verify import verify_entries
 from tests.protocol.helpers import games, play_highcard
+from tests.support.logs import write_log
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.log import open_entry, seal
-from lanterne.protocol.memory import make_sessions, play_replacing
+from lanterne.protocol.memory import make_sessions
+from tests.support.replacing import play_replacing
 from lanterne.protocol.session import AGREE, COMPUTER_MARK, REPLACE, Aborted, Session
 from lanterne.protocol.wire import ProtocolError
 from tests.protocol.helpers import drive

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterable
 
 from lanterne.engines.bots import make_bot
 from lanterne.engines.registry import get_game
-from lanterne.protocol.log import write_log
+from lanterne.protocol.log import MAGIC
 from lanterne.protocol.memory import make_sessions, play
+
+
+def write_log(path: Path | str, raws: Iterable[bytes]) -> None:
+    """Write a whole log file at once, in the format ``protocol.log`` appends to entry by entry."""
+    with open(path, "wb") as f:
+        f.write(MAGIC)
+        for raw in raws:
+            f.write(len(raw).to_bytes(4, "big") + raw)
 
 
 def make_log(folder: Path, game_id: str = "pueblo", seed: str = "r1", games=None, game=None,

@@ -10,7 +10,7 @@ from lanterne.client.controller import LocalGame
 from lanterne.client.games.pueblo.screen import PuebloScreen
 from lanterne.client.games.pueblo.widgets import PuebloBoard, cell_centre, space_centre
 from lanterne.client.widgets.status_line import StatusLine
-from lanterne.engines.pueblo.geometry import parse_cell
+from lanterne.engines.pueblo.board import parse_cell
 from lanterne.engines.registry import get_game
 from tests.support.apps import make_app, pass_keyboard
 

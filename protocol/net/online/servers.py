@@ -35,10 +35,6 @@ class Servers:
         if self.relay:
             relay_host(self.relay)
 
-    @property
-    def mailbox_host(self) -> str:
-        return urlparse(self.mailbox).hostname or ""
-
 
 def relay_host(relay: str) -> tuple[str, int]:
     """``tcp:HOST:PORT`` as a pair (the form magic-wormhole's relay hints take)."""

@@ -113,7 +113,7 @@ def test_die_faces_house_data():
 
 
 def test_the_board_as_text():
-    from lanterne.engines.pacal.picture import cell_text, picture
+    from tests.engines.pacal.picture import cell_text, picture
     from tests.engines.pacal.helpers import position
 
     s = position(3, ships={0: "e11", 1: "h11"}, stones={0: ["e11", "c3"], 2: ["c3"]}, pyramids={"f10": (1, 3)})

@@ -3,7 +3,8 @@
 import pytest
 
 from lanterne.engines.core import IllegalAction
-from lanterne.engines.pacal import GAME, build_choices
+from lanterne.engines.pacal import GAME
+from lanterne.engines.pacal.view import build_choices
 from lanterne.engines.pacal.rules import build_actions
 from lanterne.engines.pacal.state import BUILD, MOVE
 from tests.engines.pacal.helpers import c, cells, play, position, scored

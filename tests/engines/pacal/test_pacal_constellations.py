@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lanterne.engines.pacal import data
-from lanterne.engines.pacal.constellations import constellations, has_constellation, has_long_constellation, shape_storeys
+from lanterne.engines.pacal.rules.constellations import constellations, has_constellation, has_long_constellation, shape_storeys
 from tests.engines.pacal.helpers import cells
 
 

@@ -5,9 +5,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lanterne.engines.core import IllegalAction
-from lanterne.engines.pacal import GAME, data, reachable
+from lanterne.engines.pacal import GAME, data
+from lanterne.engines.pacal.view import reachable
 from lanterne.engines.pacal.board import SACRED_CELLS, board_for
-from lanterne.engines.pacal.movement import turn_destinations, turn_destinations_by_walks
+from lanterne.engines.pacal.rules.movement import turn_destinations, turn_destinations_by_walks
 from lanterne.engines.pacal.state import BUILD, STONES
 from tests.engines.pacal.helpers import c, play, position, started
 
@@ -137,7 +138,7 @@ def test_energy_piece_teleports_to_any_free_cell_and_is_lost():
 def test_unused_energy_pieces_score_at_the_end():
     # "Remarque : Les pièces d'énergie qui n'ont pas été utilisées rapportent 2, 4 ou 6 points supplémentaires à la
     #  fin de la partie !" (see test_pacal_scoring for the final scoring)
-    from lanterne.engines.pacal.scoring import final_scoring
+    from lanterne.engines.pacal.rules.scoring import final_scoring
 
     s = position(energy={0: [2, 6], 1: [], 2: [4]})
     events = final_scoring(s, board_for(3))

@@ -106,7 +106,7 @@ def test_greedy_bots_finish_a_game():
 
 def candidates(state, seat, legal, rng):
     """Actions of the right kind for the phase, legal or not: near misses of the legal ones and random ones."""
-    from lanterne.engines.pacal.movement import MODES
+    from lanterne.engines.pacal.rules.movement import MODES
 
     out = set(legal)
     if state.phase == "move":

@@ -1,7 +1,8 @@
 """Two rounds of a 3-player game, move by move in the notation: the rules working together."""
 
 from lanterne.engines.core import TABLE
-from lanterne.engines.pacal import GAME, picture
+from lanterne.engines.pacal import GAME
+from tests.engines.pacal.picture import picture
 from lanterne.engines.pacal.state import BUILD, MOVE
 from tests.engines.pacal.helpers import c, play, scored
 

@@ -4,7 +4,7 @@ import pytest
 
 from lanterne.engines.pacal import GAME, data
 from lanterne.engines.pacal.board import board_for
-from lanterne.engines.pacal.scoring import district_final, final_scoring, ranked_awards, round_half_up
+from lanterne.engines.pacal.rules.scoring import district_final, final_scoring, ranked_awards, round_half_up
 from lanterne.engines.pacal.state import BUILD, OVER
 from tests.engines.pacal.helpers import play, position, scored
 

@@ -11,8 +11,15 @@ from __future__ import annotations
 
 from lanterne.engines.core import Cards, TableOp
 from lanterne.engines.pagode import GAME
-from lanterne.engines.pagode.data import DECK_SIZE, LETTERS, SITES, TILES, VARIANTS, tile_id
+from lanterne.engines.pagode.data import DECK_SIZE, LETTERS, SITES, TILES, VARIANTS
 from lanterne.engines.pagode.state import PagodeState
+
+TILE_IDS = {(b, f): t for t, (b, f, _) in enumerate(TILES)}
+
+
+def tile_id(background: int, spots: int) -> int:
+    """The index in ``TILES`` of the tile of that background and those spots."""
+    return TILE_IDS[(background, spots)]
 
 
 def build(*, reserve: str = "rbgvy", hand: str = "rb", opp_reserve: str = "rbgvy", opp_hand: str = "gv",

@@ -1,9 +1,8 @@
 """The rulebook's worked examples, with its numbers."""
 
 from lanterne.engines.pagode import GAME
-from lanterne.engines.pagode.data import tile_id
 
-from .helpers import build, moves, play, points
+from .helpers import build, moves, play, points, tile_id
 
 R, B, G, V, Y = range(5)
 

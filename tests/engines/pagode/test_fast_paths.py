@@ -9,7 +9,8 @@ from __future__ import annotations
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import OpenTable, play_out
 from lanterne.engines.pagode import GAME
-from lanterne.engines.pagode.payments import by_colour, free_options, free_singles
+from lanterne.engines.pagode import rules
+from lanterne.engines.pagode.rules.payments import by_colour, free_options, free_singles
 
 
 def _positions(games: int = 4) -> list:
@@ -36,7 +37,7 @@ def test_discard_choices_are_the_lowest_slot_per_place_and_colour() -> None:
             pool = by_colour(s, seat)
             expected = [("discard", slots[0], s.cards.ids[slots[0]])
                         for src in (0, 1) for slots in pool[src] if slots]
-            assert GAME._discard_actions(s, seat) == expected
+            assert rules.discard_actions(s, seat) == expected
 
 
 def test_free_singles_are_the_singles_of_free_options() -> None:

@@ -7,9 +7,9 @@ import pytest
 
 from lanterne.engines.core import DEAL, ROLL, SHUFFLE, TABLE, IllegalAction, OpenTable
 from lanterne.engines.pagode import GAME
-from lanterne.engines.pagode.data import TILES, tile_id
+from lanterne.engines.pagode.data import TILES
 
-from .helpers import build, moves, play, points, table
+from .helpers import build, moves, play, points, table, tile_id
 
 R, B, G, V, Y = range(5)
 

@@ -1,11 +1,11 @@
-"""The memoised views (engines/pagode/views.py) mask exactly as Cards.masked does."""
+"""The memoised views (engines/pagode/rules/masks.py) mask exactly as Cards.masked does."""
 
 from __future__ import annotations
 
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import Cards, OpenTable, play_out
 from lanterne.engines.pagode import GAME
-from lanterne.engines.pagode.views import masked, view_cards
+from lanterne.engines.pagode.rules.masks import masked, view_cards
 
 
 def _same(a: Cards, b: Cards) -> bool:

@@ -6,8 +6,8 @@ south side columns h..a looking north.
 """
 
 from lanterne.engines.pueblo import GAME
-from lanterne.engines.pueblo.geometry import cell_name
-from lanterne.engines.pueblo.preview import side_view
+from lanterne.engines.pueblo.board import cell_name
+from lanterne.engines.pueblo.view import side_view
 
 from tests.engines.pueblo.pueblo_build import build
 

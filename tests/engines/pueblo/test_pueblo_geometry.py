@@ -4,10 +4,10 @@ import pytest
 
 from lanterne.engines.pueblo import GAME
 from lanterne.engines.pueblo.data import STONE_CUBES
-from lanterne.engines.pueblo.geometry import (BY_CELLS, LINES, ORIENTATIONS, POSE_COLUMNS, QUARTERS, SPACE_NAMES,
+from lanterne.engines.pueblo.board import (BY_CELLS, LINES, ORIENTATIONS, POSE_COLUMNS, QUARTERS, SPACE_NAMES,
                                      TEMPLATES, cell_name, parse_cell)
 from lanterne.engines.pueblo.notation import parse_action
-from lanterne.engines.pueblo.preview import chief_options, footprint, side_view
+from lanterne.engines.pueblo.view import chief_options, footprint, side_view
 
 from tests.engines.pueblo.pueblo_build import build
 

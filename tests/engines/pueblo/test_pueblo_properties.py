@@ -10,7 +10,7 @@ from lanterne.engines.bots import GreedyBot, RandomBot
 from lanterne.engines.core import IllegalAction, NotationError, OpenTable, canonical_pack, play_out
 from lanterne.engines.pueblo import GAME
 from lanterne.engines.pueblo.data import NEUTRAL, STONES_PER_PLAYER
-from lanterne.engines.pueblo.geometry import POSE_COLUMNS, TEMPLATE_INDEX, TEMPLATE_NO, TEMPLATES, base_level, fits
+from lanterne.engines.pueblo.board import POSE_COLUMNS, TEMPLATE_INDEX, TEMPLATE_NO, TEMPLATES, base_level, fits
 from lanterne.engines.pueblo.rules import removable, removals
 
 STEP_BOUND = 1000

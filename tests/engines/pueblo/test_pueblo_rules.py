@@ -5,9 +5,9 @@ import pytest
 from lanterne.engines.core import ROLL, TABLE, IllegalAction, RulesError
 from lanterne.engines.pueblo import GAME
 from lanterne.engines.pueblo.data import START_SPACE
-from lanterne.engines.pueblo.geometry import TEMPLATES, parse_cell
+from lanterne.engines.pueblo.board import TEMPLATES, parse_cell
 from lanterne.engines.pueblo.notation import parse_action
-from lanterne.engines.pueblo.preview import chief_options
+from lanterne.engines.pueblo.view import chief_options
 
 from tests.engines.pueblo.pueblo_build import build
 
@@ -232,7 +232,7 @@ def test_final_round_scores_all_36_spaces_and_ends_on_the_marker():
     before = state.penalties[:]
     final, events = GAME.apply(state, ("move", 2))
     assert ("final round", marker) in events
-    from lanterne.engines.pueblo.geometry import penalties_at
+    from lanterne.engines.pueblo.board import penalties_at
     walk = [penalties_at(final.heights, final.stacks, final.owners, (marker + k) % 36, 2) for k in range(37)]
     expected = [before[p] + sum(w[p] for w in walk) for p in range(2)]  # the marker space counts twice
     assert final.penalties == expected

@@ -155,7 +155,7 @@ def test_no_stone_on_a_sacred_site():
     with pytest.raises(IllegalAction, match="d4 is a sacred site"):
         play(state, "C d4^ e4 e3")
     site = {parse_action(state, "x " + c)[1] for c in ("d4", "e4", "e5")}
-    from lanterne.engines.pueblo.geometry import TEMPLATE_INDEX
+    from lanterne.engines.pueblo.board import TEMPLATE_INDEX
     for a in GAME.legal_actions(state, 0):
         assert not site & set(TEMPLATE_INDEX[a[2:]].cells)
 
@@ -284,7 +284,7 @@ def test_auction_events_read_as_sentences():
 
 def test_house_data_a_sacred_site_is_an_l_of_3_cells_like_a_stone_footprint():
     # README: "sacred sites: 1-4 L-shaped 3-cell sites placed at setup"
-    from lanterne.engines.pueblo.geometry import TEMPLATES
-    from lanterne.engines.pueblo.geometry import SITE_SHAPES
+    from lanterne.engines.pueblo.board import TEMPLATES
+    from lanterne.engines.pueblo.board import SITE_SHAPES
     assert len(SITE_SHAPES) == 4 * 49
     assert set(SITE_SHAPES) == {tuple(sorted(t.cells)) for t in TEMPLATES}

@@ -328,7 +328,7 @@ async def test_a_seat_is_dialled_at_its_table_record_never_at_its_idle_lobby_rec
     take the record with a port (the four-friends trial in the app: the last joiner dialled port 0 for ever
     and never linked with the other guests)."""
     from lanterne.protocol.identity import Identity, fingerprint
-    from lanterne.protocol.net.files import Seat
+    from lanterne.protocol.net.files import SeatedPeer
     from lanterne.protocol.net.peer import Peer
 
     bob = Identity.from_seed(os.urandom(16))
@@ -341,7 +341,7 @@ async def test_a_seat_is_dialled_at_its_table_record_never_at_its_idle_lobby_rec
         await browser.wait_for(lambda a: a.fingerprint == fp and a.port == 40123, timeout=10)
         dan = Peer.guest(Identity.from_seed(os.urandom(16)), "Dan", tmp_path / "dan", say=lambda line: None)
         dan.discovery = browser
-        assert dan.mesh.target(Seat(bob.public, "Bob", ("10.9.9.9", 40999))) == ("127.0.0.1", 40123)
+        assert dan.mesh.target(SeatedPeer(bob.public, "Bob", ("10.9.9.9", 40999))) == ("127.0.0.1", 40123)
         await seat.close()
         await browser.wait_for(lambda a: a.fingerprint == fp and a.lobby, timeout=1)
         for _ in range(100):
@@ -349,4 +349,4 @@ async def test_a_seat_is_dialled_at_its_table_record_never_at_its_idle_lobby_rec
                 break
             await asyncio.sleep(0.05)
         # only the lobby record left: the roster's address, not port 0
-        assert dan.mesh.target(Seat(bob.public, "Bob", ("10.9.9.9", 40999))) == ("10.9.9.9", 40999)
+        assert dan.mesh.target(SeatedPeer(bob.public, "Bob", ("10.9.9.9", 40999))) == ("10.9.9.9", 40999)

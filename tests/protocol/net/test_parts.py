@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import Identity
-from lanterne.protocol.net.files import GameFiles, Seat
+from lanterne.protocol.net.files import GameFiles, SeatedPeer
 from lanterne.protocol.net.handshake import PeerIdentity
 from lanterne.protocol.net.invite import Request
 from lanterne.protocol.net.mesh import Mesh
@@ -72,7 +72,7 @@ def mesh(seats, kept: list, session=None) -> Mesh:
 
 def test_a_seat_given_to_a_computer_is_kept_as_a_former_seat_until_the_replacement_is_refused():
     kept: list = []
-    seats = [Seat(IDS[i].public, f"P{i}") for i in range(3)]
+    seats = [SeatedPeer(IDS[i].public, f"P{i}") for i in range(3)]
     part = mesh(seats, kept, session=SimpleNamespace(replaced_at=7))
     assert part.others() == [seats[0], seats[2]] and part.index(IDS[2].public) == 2
     former = part.replace(2, IDS[3].public, "[computer] P2")
@@ -86,5 +86,5 @@ def test_a_seat_given_to_a_computer_is_kept_as_a_former_seat_until_the_replaceme
 
 
 def test_without_discovery_a_seat_is_dialled_at_its_rosters_address():
-    part = mesh([Seat(IDS[0].public, "P0", ("10.0.0.9", 4000))], [])
+    part = mesh([SeatedPeer(IDS[0].public, "P0", ("10.0.0.9", 4000))], [])
     assert part.target(part.seats[0]) == ("10.0.0.9", 4000)

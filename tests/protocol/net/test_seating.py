@@ -89,12 +89,12 @@ async def test_a_joiner_that_gives_up_withdraws_its_request_and_the_table_starts
 def test_a_peer_cut_off_from_every_other_seat_never_claims(tmp_path):
     """At a table of three, a peer linked with nobody cannot tell that it is not the one who is gone: it
     waits, it never claims. At a table of two the gone seat is the only other one: the present seat claims."""
-    from lanterne.protocol.net.files import GameFiles, Seat
+    from lanterne.protocol.net.files import GameFiles, SeatedPeer
 
     keys = [IDS[i].public for i in range(3)]
-    alone = Peer(IDS[1], NAMES[1], GameFiles(tmp_path), None, seats=[Seat(k) for k in keys])
+    alone = Peer(IDS[1], NAMES[1], GameFiles(tmp_path), None, seats=[SeatedPeer(k) for k in keys])
     assert alone.cut_off(0) and alone.cut_off(2)
-    two = Peer(IDS[1], NAMES[1], GameFiles(tmp_path), None, seats=[Seat(k) for k in keys[:2]])
+    two = Peer(IDS[1], NAMES[1], GameFiles(tmp_path), None, seats=[SeatedPeer(k) for k in keys[:2]])
     assert not two.cut_off(0)
 
 

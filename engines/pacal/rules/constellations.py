@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from . import data
-from .board import COLS, ROWS
+from .. import data
+from ..board import COLS, ROWS
 
 def _rc(c: int) -> tuple[int, int]:
     return divmod(c, COLS)

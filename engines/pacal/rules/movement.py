@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from itertools import compress
 
-from . import data
-from .board import SACRED_CELLS, Board, bit_cells, board_for
-from .state import PacalState
+from .. import data
+from ..board import SACRED_CELLS, Board, bit_cells, board_for
+from ..state import PacalState
 
 STRAIGHT, TURN, ARROW = "straight", "turn", "arrow"
 MODES = (STRAIGHT, TURN, ARROW)

@@ -1,4 +1,4 @@
-"""The board as text (like python-chess's ``str(board)``): for logs, tests and a plain screen.
+"""The board as text (like python-chess's ``str(board)``), for the tests: a position at a glance in a failure.
 
 Each cell is 4 characters: ``S2*`` the ship of P2 (``*``: stones lie under it), ``P1:3`` a
 3-storey pyramid of P1, ``135`` stones of P1, P3 and P5, ``~~`` the lake, ``##`` a covered
@@ -7,8 +7,8 @@ cell, else the district's letter in lower case (``s`` the sacred district).
 
 from __future__ import annotations
 
-from .board import COLS, LAKE, ROWS, board_for, cell
-from .state import PacalState
+from lanterne.engines.pacal.board import COLS, LAKE, ROWS, board_for, cell
+from lanterne.engines.pacal.state import PacalState
 
 
 def cell_text(state: PacalState, c: int) -> str:

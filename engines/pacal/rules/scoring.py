@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from . import data
-from .board import LAKE_SCORING, RIVER_SCORING, Board, bit_cells
-from .state import PacalState
+from .. import data
+from ..board import LAKE_SCORING, RIVER_SCORING, Board, bit_cells
+from ..state import PacalState
 
 Event = tuple
 

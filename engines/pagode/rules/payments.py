@@ -2,13 +2,13 @@
 
 For cards of one colour from one place (0 reserve, 1 hand) only the lowest
 slots are offered: the other choices are equivalent, and the notation's
-short card letters name exactly these (see notation.py).
+short card letters name exactly these (see ..notation).
 """
 
 from __future__ import annotations
 
-from .data import CARDS_PER_COLOUR, COLOUR_OF_IDENT, DECK_SIZE
-from .state import PagodeState
+from ..data import CARDS_PER_COLOUR, COLOUR_OF_IDENT, DECK_SIZE
+from ..state import PagodeState
 
 CARD: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((slot, ident) for ident in range(DECK_SIZE)) for slot in range(DECK_SIZE))

@@ -184,7 +184,7 @@ BOXES_OF_CELL: tuple[tuple[int, ...], ...] = tuple(
 
 BOXES_UNDER: dict[tuple[int, ...], tuple[int, ...]] = {
     t.cells: tuple(sorted({b for c in t.cells for b in BOXES_OF_CELL[c]})) for t in TEMPLATES}
-"""Per placement's cells: the boxes whose heights it changes (rules.refit looks at them again)."""
+"""Per placement's cells: the boxes whose heights it changes (rules.queries.refit looks at them again)."""
 
 
 _BOX_MASKS: tuple[int, ...] = tuple(sum(1 << c for c in cells) for cells, _ in BOXES)
