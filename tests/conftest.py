@@ -7,11 +7,12 @@ choose French themselves (tests/client/test_i18n.py).
 The suite runs on two workers (pytest-xdist, ``--dist loadgroup`` in pyproject.toml). What two tests at
 once could not share goes to one worker, one test after the other (an ``xdist_group``):
 
-- ``loopback-zeroconf``: the network tests whose peers have fixed identities (tests/protocol/net,
-  tests/adversary, and a lobby test with a seeded identity): one loopback carries every worker's
-  multicast, and two tests advertising the same fingerprint at once would find each other's peers.
-  The other client tests make fresh identities and unique names (tests/support/lobby.py) and pick
-  their peers by them, so they share the loopback with anyone;
+- ``loopback-zeroconf``: the tests that advertise or browse on zeroconf (``Discovery(``,
+  ``discover=True``, a lobby app) with peers of fixed identities (``IDS``, a seeded identity): one
+  loopback carries every worker's multicast, and two tests advertising the same fingerprint at once would
+  find each other's peers. The other network tests dial their peers by address (fixed identities, but
+  nobody hears them who was not told the port), or make fresh identities and unique names
+  (tests/support/lobby.py) and pick their peers by them, so they share the loopback with anyone;
 - ``netns``: the tests in network namespaces (up to five hosts of real processes each: side by side,
   they would starve each other's timers);
 - a module with a fixture of module or session scope is a group of its own, so that the fixture is
@@ -27,11 +28,11 @@ import pytest
 os.environ["LANGUAGE"] = "en"
 
 TESTS = Path(__file__).parent
-FIXED_IDENTITIES = (TESTS / "protocol" / "net", TESTS / "adversary")
-"""Where the peers are the same identities from test to test (``IDS``, the adversary's seeded table)."""
+ZEROCONF = re.compile(r"Discovery\(|discover=True|LobbyScreen|lobby_app|mesh_app")
+"""A module that advertises or browses on the loopback's zeroconf."""
+FIXED_IDENTITY = re.compile(r"\bIDS\b|Identity\.from_seed\((?!os\.urandom)")
+"""A module whose peers are the same identities from test to test (``IDS``, a seeded identity)."""
 SHARED_FIXTURE = re.compile(r"@pytest\.fixture\(scope=[\"'](module|session)[\"']")
-SEEDED_LOBBY = re.compile(r"Identity\.from_seed[\s\S]*(LobbyScreen|lobby_app|mesh_app)|"
-                          r"(LobbyScreen|lobby_app|mesh_app)[\s\S]*Identity\.from_seed")
 
 
 @pytest.fixture(autouse=True)
@@ -45,7 +46,7 @@ def _group_of(path: Path, cache: dict[Path, str | None]) -> str | None:
     """The module's xdist group, read from its place and its source (a new module is grouped unlisted)."""
     if path not in cache:
         text = path.read_text(encoding="utf-8", errors="replace")
-        fixed = any(path.is_relative_to(folder) for folder in FIXED_IDENTITIES) or SEEDED_LOBBY.search(text)
+        fixed = ZEROCONF.search(text) and FIXED_IDENTITY.search(text)
         cache[path] = ("netns" if "mark.netns" in text else "loopback-zeroconf" if fixed else
                        path.relative_to(TESTS).as_posix() if SHARED_FIXTURE.search(text) else None)
     return cache[path]
