@@ -4,14 +4,23 @@ The suite reads Lanterne in English (the message ids): ``LANGUAGE=en`` wins over
 locale (client/i18n.py reads it first), for this process and the commands it starts; the French tests
 choose French themselves (tests/client/test_i18n.py).
 
+The test folders (``tmp_path``, and so every Lanterne home) are in memory, on ``/dev/shm``, when the
+machine has it and ``TMPDIR`` names no other place: real files, but an ``fsync`` there costs nothing
+where on a disk it takes milliseconds, and a log fsyncs every entry (a Pacal game of self-play took 8.5 s
+on the disk, 0.6 s in memory). No test is about surviving a power cut, the one thing an fsync adds.
+
 The suite runs on two workers (pytest-xdist, ``--dist loadgroup`` in pyproject.toml). What two tests at
 once could not share goes to one worker, one test after the other (an ``xdist_group``):
 
-- ``loopback-zeroconf``: the network tests whose peers have fixed identities (tests/protocol/net,
-  tests/adversary, and a lobby test with a seeded identity): one loopback carries every worker's
-  multicast, and two tests advertising the same fingerprint at once would find each other's peers.
-  The other client tests make fresh identities and unique names (tests/support/lobby.py) and pick
-  their peers by them, so they share the loopback with anyone;
+- ``loopback-zeroconf``: the tests that advertise or browse on zeroconf (``Discovery(``,
+  ``discover=True``, a lobby app) with peers of fixed identities (``IDS``, a seeded identity), and the
+  zeroconf tests of tests/protocol/net, which time zeroconf itself (a list heard in 1.5 s, a lobby gone
+  within 3 s): one loopback carries every worker's multicast, two tests advertising the same fingerprint
+  at once would find each other's peers, and mDNS delays a question another asked just before (it answers
+  a record at most once a second). The other network tests dial their peers by address (fixed
+  identities, but nobody hears them who was not told the port), or make fresh identities and unique
+  names (tests/support/lobby.py), pick their peers by them and wait for them with ``until``, so they share
+  the loopback with anyone;
 - ``netns``: the tests in network namespaces (up to five hosts of real processes each: side by side,
   they would starve each other's timers);
 - a module with a fixture of module or session scope is a group of its own, so that the fixture is
@@ -20,18 +29,25 @@ once could not share goes to one worker, one test after the other (an ``xdist_gr
 
 import os
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ["LANGUAGE"] = "en"
+IN_MEMORY = Path("/dev/shm")
+if "TMPDIR" not in os.environ and IN_MEMORY.is_dir() and os.access(IN_MEMORY, os.W_OK | os.X_OK):
+    os.environ["TMPDIR"] = str(IN_MEMORY)      # for this process, its workers and the commands they start
+    tempfile.tempdir = None                    # read again by the next gettempdir()
 
 TESTS = Path(__file__).parent
-FIXED_IDENTITIES = (TESTS / "protocol" / "net", TESTS / "adversary")
-"""Where the peers are the same identities from test to test (``IDS``, the adversary's seeded table)."""
+ZEROCONF = re.compile(r"Discovery\(|discover=True|LobbyScreen|lobby_app|mesh_app")
+"""A module that advertises or browses on the loopback's zeroconf."""
+ZEROCONF_TIMED = TESTS / "protocol" / "net"
+"""Where the zeroconf tests time zeroconf itself."""
+FIXED_IDENTITY = re.compile(r"\bIDS\b|Identity\.from_seed\((?!os\.urandom)")
+"""A module whose peers are the same identities from test to test (``IDS``, a seeded identity)."""
 SHARED_FIXTURE = re.compile(r"@pytest\.fixture\(scope=[\"'](module|session)[\"']")
-SEEDED_LOBBY = re.compile(r"Identity\.from_seed[\s\S]*(LobbyScreen|lobby_app|mesh_app)|"
-                          r"(LobbyScreen|lobby_app|mesh_app)[\s\S]*Identity\.from_seed")
 
 
 @pytest.fixture(autouse=True)
@@ -45,7 +61,7 @@ def _group_of(path: Path, cache: dict[Path, str | None]) -> str | None:
     """The module's xdist group, read from its place and its source (a new module is grouped unlisted)."""
     if path not in cache:
         text = path.read_text(encoding="utf-8", errors="replace")
-        fixed = any(path.is_relative_to(folder) for folder in FIXED_IDENTITIES) or SEEDED_LOBBY.search(text)
+        fixed = ZEROCONF.search(text) and (FIXED_IDENTITY.search(text) or path.is_relative_to(ZEROCONF_TIMED))
         cache[path] = ("netns" if "mark.netns" in text else "loopback-zeroconf" if fixed else
                        path.relative_to(TESTS).as_posix() if SHARED_FIXTURE.search(text) else None)
     return cache[path]
