@@ -36,7 +36,17 @@ import pytest
 
 os.environ["LANGUAGE"] = "en"
 IN_MEMORY = Path("/dev/shm")
-if "TMPDIR" not in os.environ and IN_MEMORY.is_dir() and os.access(IN_MEMORY, os.W_OK | os.X_OK):
+ROOM_IN_MEMORY = 2 << 30
+"""Bytes /dev/shm must have free to hold the test folders (a container's is often 64 MiB: then the disk)."""
+
+
+def _room(path: Path) -> int:
+    fs = os.statvfs(path)
+    return fs.f_bavail * fs.f_frsize
+
+
+if ("TMPDIR" not in os.environ and IN_MEMORY.is_dir() and os.access(IN_MEMORY, os.W_OK | os.X_OK)
+        and _room(IN_MEMORY) >= ROOM_IN_MEMORY):
     os.environ["TMPDIR"] = str(IN_MEMORY)      # for this process, its workers and the commands they start
     tempfile.tempdir = None                    # read again by the next gettempdir()
 
