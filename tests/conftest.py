@@ -5,7 +5,7 @@ locale (client/i18n.py reads it first), for this process and the commands it sta
 choose French themselves (tests/client/test_i18n.py).
 
 The test folders (``tmp_path``, and so every Lanterne home) are in memory, on ``/dev/shm``, when the
-machine has it and ``TMPDIR`` names no other place: real files, but an ``fsync`` there costs nothing
+machine has it with 2 GiB free and ``TMPDIR`` names no other place: real files, but an ``fsync`` there costs nothing
 where on a disk it takes milliseconds, and a log fsyncs every entry (a Pacal game of self-play took 8.5 s
 on the disk, 0.6 s in memory). No test is about surviving a power cut, the one thing an fsync adds.
 
