@@ -14,7 +14,8 @@ import asyncio
 import pytest
 
 from lanterne.engines.bots import make_bot
-from lanterne.protocol.log import read_log, write_log
+from lanterne.protocol.log import read_log
+from tests.support.logs import write_log
 from lanterne.protocol.net.files import GameFiles, read_signed
 from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.session import GameOver

@@ -69,7 +69,8 @@ async def test_three_apps_sit_at_one_pueblo_table_by_clicks_and_play_typed_moves
             screen = screens[controllers.index(mover)]
             waiting = [c for c in controllers if c is not mover]
             assert screen.status_text().startswith("Your turn")
-            assert all(c.status().startswith(f"Waiting for {mover.seats[mover.my_seat].label}'s move, move clock") for c in waiting)
+            assert all(c.status() == f"Waiting for {mover.seats[mover.my_seat].label}'s move" for c in waiting)
+            assert all(c.move_clock_left() is not None for c in controllers)     # (counted down on the board)
             before = [len(c.log) for c in waiting]
             text = await type_move(pilots[mover.my_seat], screen)
             await until(lambda: all(len(c.log) > n for c, n in zip(waiting, before)), pa, pb, pc,

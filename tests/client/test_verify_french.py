@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from lanterne.client import i18n
-from lanterne.protocol.log import read_log, write_log
+from lanterne.protocol.log import read_log
+from tests.support.logs import write_log
 from lanterne.protocol.verify import verify_file
 from lanterne.engines.core import Words
 from tests.support.logs import make_log

@@ -17,7 +17,7 @@ import pytest
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import IllegalAction
 from lanterne.engines.registry import get_game
-from lanterne.protocol.log import write_log
+from tests.support.logs import write_log
 from lanterne.protocol.memory import make_sessions, play
 from lanterne.protocol.net.events import event_line
 from lanterne.protocol.net.files import MARK_MAX, MARK_SIZE, GameFiles, read_game_files, read_signed
