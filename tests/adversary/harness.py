@@ -187,6 +187,22 @@ class Table:
     def report(self, seat: int) -> Report:
         return verify_file(self.peers[seat].files.log_path)
 
+    async def play_paced_until_relinked(self, victim: int) -> list[Session]:
+        """Play with every seat thinking 0.05 s a move until the victim's link to the hostile seat is back
+        (a game at full speed could end before it), then at full speed."""
+        for peer in self.peers:
+            peer.options = replace(peer.options, move_delay=0.05)
+
+        async def full_speed_once_relinked() -> None:
+            await until(lambda: self.seen[victim].linked(self.key(self.hostile)) >= 2, 60)
+            for peer in self.peers:
+                peer.options = replace(peer.options, move_delay=0.0)
+        speed = asyncio.create_task(full_speed_once_relinked())
+        try:
+            return await self.play()
+        finally:
+            speed.cancel()
+
 
 async def until(predicate: Callable[[], object], timeout: float = 15.0) -> None:
     async def loop() -> None:

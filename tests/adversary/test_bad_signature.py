@@ -12,7 +12,6 @@ for, as the staller.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 
 import pytest
 
@@ -20,7 +19,7 @@ from lanterne.protocol.session import Aborted, GameOver
 
 from tests.support.clock import FakeClock
 
-from .harness import FAST, ON_A_FAKE_CLOCK, Table, assert_logs_alike, assert_no_honest_seat_named, lanterne_verify, until
+from .harness import ON_A_FAKE_CLOCK, Table, assert_logs_alike, assert_no_honest_seat_named, lanterne_verify, until
 
 AFTER = 20
 
@@ -52,18 +51,9 @@ async def test_one_entry_with_a_broken_signature_costs_the_link_and_the_game_goe
     """At three seats the true entry reaches the victim through the third seat meanwhile. The seats think a
     little before each move until the victim's link to the hostile seat is back: a game at full speed could end
     before it."""
-    table = Table(tmp_path, players, hostile, options=dataclasses.replace(FAST, move_delay=0.05))
+    table = Table(tmp_path, players, hostile)
     table.cheat.lie = garble(victim, "move", every=False)
-
-    async def full_speed_once_relinked() -> None:
-        await until(lambda: table.seen[victim].linked(table.key(hostile)) >= 2, 60)
-        for peer in table.peers:
-            peer.options = dataclasses.replace(peer.options, move_delay=0.0)
-    speed = asyncio.create_task(full_speed_once_relinked())
-    try:
-        sessions = await table.play()
-    finally:
-        speed.cancel()
+    sessions = await table.play_paced_until_relinked(victim)
     assert len(table.cheat.told) == 1
     assert all(isinstance(s.result, GameOver) for s in sessions), [s.result for s in sessions]
     assert_logs_alike(table)

@@ -10,16 +10,13 @@ seat's real entry arrives on it (or through the third seat).
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
-
 import pytest
 
 from lanterne.protocol.identity import fingerprint
 from lanterne.protocol.session import GameOver
 
-from .harness import (FAST, Table, assert_dropped_and_relinked, assert_logs_alike, assert_no_honest_seat_named,
-                      earlier_game, lanterne_verify, until)
+from .harness import (Table, assert_dropped_and_relinked, assert_logs_alike, assert_no_honest_seat_named,
+                      earlier_game, lanterne_verify)
 
 
 def replay_once(victim: int, entry_raw: bytes, after: int = 20):
@@ -63,21 +60,10 @@ async def test_an_earlier_game_entry_of_the_third_honest_seat_is_dropped_and_the
     hostile, victim, third = 2, 0, 1
     earlier = earlier_game(3)[third]
     theirs = next(e for e in earlier.chain if e.author == earlier.public and e.kind == "move")
-    # the seats think a little before each move until the victim's link to the hostile seat is back: the third
-    # seat relays the hostile seat's real entry meanwhile, so a game at full speed could end before it
-    thinking = dataclasses.replace(FAST, move_delay=0.05)
-    table = Table(tmp_path, 3, hostile, options=thinking)
+    # the third seat relays the hostile seat's real entry meanwhile: paced until the victim's link is back
+    table = Table(tmp_path, 3, hostile)
     table.cheat.lie = replay_once(victim, theirs.raw)
-
-    async def full_speed_once_relinked() -> None:
-        await until(lambda: table.seen[victim].linked(table.key(hostile)) >= 2, 60)
-        for peer in table.peers:
-            peer.options = dataclasses.replace(peer.options, move_delay=0.0)
-    speed = asyncio.create_task(full_speed_once_relinked())
-    try:
-        sessions = await table.play()
-    finally:
-        speed.cancel()
+    sessions = await table.play_paced_until_relinked(victim)
     assert_went_on(table, sessions)
     assert_dropped_and_relinked(table, victim, f"signed by seat {third + 1} belongs to another game")
     assert not [e for e in table.seen[third].notes("dropped an entry")], "only the victim was sent it"
