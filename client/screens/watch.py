@@ -138,6 +138,10 @@ class WatchScreen(Screen):
             return       # shown in the move log / the chat pane
         self._say(line)
 
+    def status_text(self) -> str:
+        """What the status line says (the link, whose turn, why watching stopped)."""
+        return self.status
+
     def _say(self, text: str, error: bool = False) -> None:
         self.status = text
         if self.is_mounted:

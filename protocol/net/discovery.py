@@ -52,8 +52,9 @@ MAX_ADVERTS = 256
 """Adverts listed at once (anyone on the LAN can announce any number): past it a new one is not listed
 until a listed one goes; the names heard and gone silent are kept as many times."""
 MAX_RESOLVING = 16
-"""Adverts being resolved at once (each a question on the LAN for up to RESOLVE_MS); past it an announcement
-is left for its next one (a zeroconf advertiser announces again)."""
+"""Adverts being resolved at once (each a question on the LAN for up to RESOLVE_MS); past it a name waits
+its turn, oldest first, and past MAX_ADVERTS waiting the oldest is forgotten (a browser hears a name once:
+one left out would never be listed)."""
 HEARTBEAT = 1.0
 """Seconds between two re-sends of our TXT record. More than zeroconf's 0.8 s window in which a
 browser drops a packet identical to one it just got (a faster beat would be half ignored)."""
@@ -282,6 +283,8 @@ class Discovery:
         self._expired: dict[str, None] = {}
         """Lower-case instance names dropped for silence, listed again once heard (the longest silent first)."""
         self._resolving: set[str] = set()
+        self._waiting: dict[str, str] = {}
+        """Names heard while MAX_RESOLVING were being resolved -> their service type, oldest first."""
         self._listener: _HeardListener | None = None
 
     def _started(self) -> AsyncZeroconf:
@@ -383,9 +386,22 @@ class Discovery:
             self._heard[key] = time.monotonic()
 
     def _resolve_soon(self, service_type: str, name: str) -> None:
-        if len(self._resolving) < MAX_RESOLVING and name not in self._resolving:
-            self._resolving.add(name)
-            self._spawn(self._resolve(service_type, name)).add_done_callback(lambda _: self._resolving.discard(name))
+        if name in self._resolving:
+            return
+        if len(self._resolving) >= MAX_RESOLVING:
+            self._waiting.pop(name, None)
+            self._waiting[name] = service_type
+            while len(self._waiting) > MAX_ADVERTS:
+                self._waiting.pop(next(iter(self._waiting)))
+            return
+        self._resolving.add(name)
+        self._spawn(self._resolve(service_type, name)).add_done_callback(lambda _: self._resolved(name))
+
+    def _resolved(self, name: str) -> None:
+        self._resolving.discard(name)
+        if self._waiting:
+            waiting = next(iter(self._waiting))
+            self._resolve_soon(self._waiting.pop(waiting), waiting)
 
     async def _sweep(self, stale_after: float) -> None:
         """Drop the adverts with a heartbeat that went silent (a killed app, a pulled cable)."""
@@ -409,6 +425,7 @@ class Discovery:
         if self._mine is not None and name == self._mine.name:
             return
         if state_change is ServiceStateChange.Removed:
+            self._waiting.pop(name, None)
             self._expired.pop(name.lower(), None)
             self._heard.pop(name.lower(), None)
             gone = self.peers.pop(name, None)
@@ -463,6 +480,7 @@ class Discovery:
 
     async def close(self) -> None:
         """Stop browsing and advertising: the goodbye makes other lobbies drop our record at once."""
+        self._waiting.clear()
         for task in list(self._tasks):
             task.cancel()
         if self._browser is not None:

@@ -1,8 +1,9 @@
 """Bounds that a stranger on the LAN or a hostile seat meets, each asked of the part that keeps it.
 
 * Discovery: however many Lanterne services the LAN announces, at most
-  ``MAX_RESOLVING`` are being resolved at once, and a record of a name never
-  listed is not kept (``MAX_ADVERTS`` caps what is listed).
+  ``MAX_RESOLVING`` are being resolved at once, the others wait their turn (at
+  most ``MAX_ADVERTS``), and a record of a name never listed is not kept
+  (``MAX_ADVERTS`` caps what is listed).
 * Seating: at most ``ASKING`` join requests wait for the host's policy (a
   person's questions) at once; the next is declined saying why.
 * A session that holds (its log lost our entries): our own entry sent back
@@ -19,7 +20,7 @@ from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.memory import make_sessions, play
-from lanterne.protocol.net.discovery import MAX_RESOLVING, SERVICE_TYPE, Discovery
+from lanterne.protocol.net.discovery import MAX_ADVERTS, MAX_RESOLVING, SERVICE_TYPE, Discovery
 from lanterne.protocol.net.files import GameFiles
 from lanterne.protocol.net.handshake import PeerIdentity
 from lanterne.protocol.net.invite import Request
@@ -32,15 +33,25 @@ IDS = [Identity.from_seed(f"bounds/{i}".encode()) for i in range(ASKING + 2)]
 
 
 async def test_discovery_resolves_a_bounded_number_of_announcements_at_once():
-    """A flood of announcements in one turn of the loop: MAX_RESOLVING resolves start, the rest wait for
-    their next announcement (this Discovery is not started: each resolve then fails, as a bad record does)."""
+    """A flood of announcements in one turn of the loop: MAX_RESOLVING resolves start, the others wait their
+    turn, the oldest forgotten past MAX_ADVERTS (this Discovery is not started: each resolve then fails, as a
+    bad record does)."""
     lan = Discovery(["127.0.0.1"])
-    for i in range(10 * MAX_RESOLVING):
-        lan._on_change(None, SERVICE_TYPE, f"stranger {i}.{SERVICE_TYPE}", ServiceStateChange.Added)
-    assert len(lan._tasks) == MAX_RESOLVING
+    asked: list[str] = []
+    resolve = lan._resolve
+
+    async def counted(service_type: str, name: str) -> None:
+        asked.append(name)
+        await resolve(service_type, name)
+    lan._resolve = counted
+    flood = [f"stranger {i}.{SERVICE_TYPE}" for i in range(MAX_RESOLVING + MAX_ADVERTS + 10)]
+    for name in flood:
+        lan._on_change(None, SERVICE_TYPE, name, ServiceStateChange.Added)
+    assert len(lan._tasks) == MAX_RESOLVING and len(lan._waiting) == MAX_ADVERTS
     lan._was_heard(f"never listed.{SERVICE_TYPE}")
     assert lan._heard == {} and lan.peers == {}, "a name heard but never listed is not kept"
-    await until(lambda: not lan._tasks, what="the resolves ended")
+    await until(lambda: not lan._tasks and not lan._waiting, what="every waiting name resolved in turn")
+    assert asked == flood[:MAX_RESOLVING] + flood[-MAX_ADVERTS:], "the first ones, then the newest waiting"
     lan._on_change(None, SERVICE_TYPE, f"a later one.{SERVICE_TYPE}", ServiceStateChange.Added)
     assert len(lan._tasks) == 1, "room again once they ended"
     await until(lambda: not lan._tasks, what="the resolve ended")

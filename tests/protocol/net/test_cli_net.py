@@ -73,6 +73,10 @@ def test_selfplay_over_tcp_gives_identical_verified_logs(game, players, tmp_path
     assert capsys.readouterr().out.count(f": valid: {game}") == players
 
 
+LISTENINGS = 12
+"""How many times the join --list test listens (5 s each) before it says the advert was never heard."""
+
+
 def test_join_list_prints_the_peers_heard_on_the_lan(tmp_path, capsys):
     import asyncio
     import os
@@ -92,13 +96,20 @@ def test_join_list_prints_the_peers_heard_on_the_lan(tmp_path, capsys):
                     await asyncio.sleep(0.05)
         asyncio.run(main())
 
+    expected = ["Lister", fp, "127.0.0.1:40123", "pueblo standard free=1"]
+    printed: list[str] = []
     thread = threading.Thread(target=advertise)
     thread.start()
     try:
         assert ready.wait(20)
-        assert main(["join", "--list", "--interface", "127.0.0.1", "--wait", "5"]) == 0   # (mDNS may hold an answer a second)
+        # Listen again until it is heard: a loopback that other workers' zeroconf tests keep busy can leave
+        # one listening's questions unanswered (every mDNS responder on the machine shares port 5353).
+        for _ in range(LISTENINGS):
+            code = main(["join", "--list", "--interface", "127.0.0.1", "--wait", "5"])
+            printed.append(capsys.readouterr().out)
+            if code == 0 and expected in [line.split("\t") for line in printed[-1].splitlines()]:
+                break
     finally:
         stop.set()
         thread.join(20)
-    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
-    assert ["Lister", fp, "127.0.0.1:40123", "pueblo standard free=1"] in lines
+    assert expected in [line.split("\t") for line in printed[-1].splitlines()], printed
