@@ -15,11 +15,13 @@ from lanterne.engines.bots import make_bot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.log import open_entry, read_log
-from lanterne.protocol.net.online.code import OnlineError
-from lanterne.protocol.net.online.table import Invitations, host_by_code, join_by_code
+from lanterne.protocol.net.online.code import OnlineError, accept
+from lanterne.protocol.net.online.table import CODE_LINKS, Invitations, host_by_code, join_by_code
 from lanterne.protocol.net.peer import Peer
+from lanterne.protocol.net.transport import LinkClosed
+from tests.support.clock import FakeClock
 from tests.support.net import assert_finished_alike
-from tests.support.online import HOST_ID, LOCAL, OPTIONS, make_pair
+from tests.support.online import GUEST_ID, HOST_ID, LOCAL, OPTIONS, make_pair
 from tests.support.waiting import until
 
 
@@ -116,3 +118,26 @@ async def test_a_guest_with_a_wrong_code_fails_in_one_line_and_the_host_keeps_it
     assert errors == ["that code is wrong or was used already"]
     assert not host.seats and host.seated_joiners() == 0
     await invitations.close()
+
+
+async def test_a_guest_keeps_at_most_code_links_open_over_its_code(tmp_path, servers):
+    """Each link over a code after the first is its guest resuming; a guest that opens more than CODE_LINKS at
+    once is told the next one is busy (the host's clock stands still: none of the four times out meanwhile)."""
+    clock = FakeClock()
+    host = Peer.host(HOST_ID, "Hana", get_game("pagode"), 2, tmp_path / "host", player=make_bot("random", 1),
+                     options=OPTIONS, say=lambda line: None, clock=clock)
+    codes: list[str] = []
+    hosting = asyncio.create_task(host_by_code(host, servers, host.run_host([LOCAL], 0, discover=False),
+                                               on_code=codes.append, on_error=print, direct=False))
+    try:
+        await until(lambda: codes or hosting.done(), timeout=30, what="the host's code")
+        async with await accept(codes[0], GUEST_ID, servers, direct=False, options=OPTIONS.link) as code:
+            await code.connected()
+            links = [await code.open_link() for _ in range(CODE_LINKS)]
+            extra = await code.open_link()
+            with pytest.raises(LinkClosed, match=f"busy: {CODE_LINKS} links over this code are open"):
+                await asyncio.wait_for(extra.recv(), 60)     # (a deadline: without the bound it is let in)
+            assert not any(link.closed for link in links)
+    finally:
+        hosting.cancel()
+        await asyncio.gather(hosting, return_exceptions=True)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from lanterne.protocol import identity as ids
 
+from ..clock import MONOTONIC, Clock
 from ..transport import Link, LinkOptions, within
 from . import control
 from .servers import Servers
@@ -59,8 +60,10 @@ class Wormhole:
     """One code and its process. Make one with :func:`invite` or :func:`accept`."""
 
     def __init__(self, me: ids.Identity, servers: Servers, *, joiner: bool, direct: bool = True,
-                 options: LinkOptions = LinkOptions()):
+                 options: LinkOptions = LinkOptions(), clock: Clock = MONOTONIC):
         self.me = me
+        self.clock = clock
+        """What times this code's waits and links (the peer's clock: a code's link is timed as a LAN link is)."""
         self.servers = servers
         self.joiner = joiner
         """We took the code: the Noise initiator, as the side that connects over TCP."""
@@ -144,7 +147,7 @@ class Wormhole:
             self._fail(f"cannot reach the wormhole process's stream on 127.0.0.1:{port}: {e}")
             return
         writer.write(token)             # before the link's preface: proves this is the app
-        link = Link(reader, writer, self.options, initiator=self.joiner)
+        link = Link(reader, writer, self.options, initiator=self.joiner, clock=self.clock)
         self._links.append(link)
         if not self._result.done():
             self._result.set_result(Connected(self.peer_key, self._verifier, link))
@@ -188,7 +191,7 @@ class Wormhole:
             timeout = ACCEPT_WAIT if self.joiner else INVITE_WAIT
         for future, seconds in ((self._peer, timeout), (self._result, connect_timeout)):
             try:
-                await within(asyncio.shield(future), seconds)
+                await within(asyncio.shield(future), seconds, self.clock)
             except asyncio.TimeoutError:
                 await self.close()
                 raise OnlineError(self._timeout_reason(seconds)) from None
@@ -208,7 +211,7 @@ class Wormhole:
             self._opening = True
             process.stdin.write(control.encode("open"))
         try:
-            return await within(self._more.get(), timeout)
+            return await within(self._more.get(), timeout, self.clock)
         except asyncio.TimeoutError:
             raise OnlineError(f"no new link to {ids.fingerprint(key)} within {timeout:g} s") from None
 
@@ -248,9 +251,9 @@ class Wormhole:
 
 
 async def invite(me: ids.Identity, servers: Servers = Servers(), *, direct: bool = True,
-                 options: LinkOptions = LinkOptions()) -> Wormhole:
+                 options: LinkOptions = LinkOptions(), clock: Clock = MONOTONIC) -> Wormhole:
     """Make a code for one friend: returns once the code is known (``.code``); OnlineError if it cannot be."""
-    wormhole = Wormhole(me, servers, joiner=False, direct=direct, options=options)
+    wormhole = Wormhole(me, servers, joiner=False, direct=direct, options=options, clock=clock)
     await wormhole.start("invite")
     try:
         await wormhole.wait_code()
@@ -261,20 +264,20 @@ async def invite(me: ids.Identity, servers: Servers = Servers(), *, direct: bool
 
 
 async def accept(code: str, me: ids.Identity, servers: Servers = Servers(), *, direct: bool = True,
-                 options: LinkOptions = LinkOptions()) -> Wormhole:
+                 options: LinkOptions = LinkOptions(), clock: Clock = MONOTONIC) -> Wormhole:
     """Take a friend's code (ValueError with one line if it is not one); then await ``.connected()``."""
     code = control.clean_code(code)
-    wormhole = Wormhole(me, servers, joiner=True, direct=direct, options=options)
+    wormhole = Wormhole(me, servers, joiner=True, direct=direct, options=options, clock=clock)
     wormhole.code = code
     await wormhole.start("accept", code=code)
     return wormhole
 
 
 async def meet(code: str, me: ids.Identity, servers: Servers = Servers(), *, direct: bool = True,
-               options: LinkOptions = LinkOptions()) -> Wormhole:
+               options: LinkOptions = LinkOptions(), clock: Clock = MONOTONIC) -> Wormhole:
     """Take a code both sides know already (made from their table, :func:`.table.pair_code`), waiting for the
     other side's subchannel as an inviter does; then await ``.connected()``."""
-    wormhole = Wormhole(me, servers, joiner=False, direct=direct, options=options)
+    wormhole = Wormhole(me, servers, joiner=False, direct=direct, options=options, clock=clock)
     wormhole.code = control.clean_code(code)
     await wormhole.start("meet", code=wormhole.code)
     return wormhole

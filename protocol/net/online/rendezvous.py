@@ -186,7 +186,7 @@ class Rendezvous:
             window, left = self._window()
         self._tried[key] = window
         wormhole = await accept(self._code(key, window), self.peer.me, self.servers, direct=self.direct,
-                                options=self.peer.options.link)
+                                options=self.peer.options.link, clock=self.peer.clock)
         try:
             connected = await wormhole.connected(timeout=left)
             if connected.peer_key != key:
@@ -215,7 +215,7 @@ class Rendezvous:
             window, left = self._window()
             try:
                 wormhole = await meet(self._code(key, window), peer.me, self.servers, direct=self.direct,
-                                      options=peer.options.link)
+                                      options=peer.options.link, clock=clock)
             except OSError:          # no process could start: try again in the next window
                 await self._until_after(window)
                 continue

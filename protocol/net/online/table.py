@@ -82,7 +82,8 @@ class Invitations:
             raise
 
     async def _make(self) -> str:
-        wormhole = await invite(self.peer.me, self.servers, direct=self.direct, options=self.options)
+        wormhole = await invite(self.peer.me, self.servers, direct=self.direct, options=self.options,
+                                clock=self.peer.clock)
         self.wormholes.append(wormhole)
         code = self.code = await wormhole.wait_code()
         self.on_code(code)
@@ -194,7 +195,7 @@ async def join_by_code(peer: "Peer", code: str, servers: Servers, interfaces, *,
     """Take ``code`` (ValueError or OnlineError, one line, if it makes no link), then play the table over its
     link (``join``: ``Peer.run_guest``'s other options); the code's process ends with the game. At a table of
     3 or more, the guests without an address link with each other by :class:`Pairs`."""
-    wormhole = await accept(code, peer.me, servers, direct=direct, options=peer.options.link)
+    wormhole = await accept(code, peer.me, servers, direct=direct, options=peer.options.link, clock=peer.clock)
     rendezvous = Rendezvous(peer, servers, direct)
     pairs = Pairs(peer, servers, direct, rendezvous)
     tasks = [asyncio.ensure_future(pairs.run()), asyncio.ensure_future(rendezvous.run())]
@@ -275,7 +276,8 @@ class Pairs:
         for wormhole in self.wormholes:
             if wormhole.code == code and wormhole.running and wormhole.peer_key is not None:
                 return await wormhole.open_link()
-        wormhole = await accept(code, self.peer.me, self.servers, direct=self.direct, options=self.peer.options.link)
+        wormhole = await accept(code, self.peer.me, self.servers, direct=self.direct, options=self.peer.options.link,
+                                    clock=self.peer.clock)
         self.wormholes.append(wormhole)
         try:
             connected = await wormhole.connected()
@@ -289,7 +291,8 @@ class Pairs:
     async def _wait(self, code: str, key: bytes) -> None:
         """Wait on the pair's code for the later guest; admit its first link and every one after."""
         while True:
-            wormhole = await meet(code, self.peer.me, self.servers, direct=self.direct, options=self.peer.options.link)
+            wormhole = await meet(code, self.peer.me, self.servers, direct=self.direct,
+                                      options=self.peer.options.link, clock=self.peer.clock)
             self.wormholes.append(wormhole)
             try:
                 connected = await wormhole.connected(timeout=INVITE_WAIT)
