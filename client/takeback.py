@@ -29,6 +29,8 @@ BLOCKED_BY_TABLE = {
     REVEAL: N_("the card revealed after it cannot be hidden again"),
 }
 """Why an action the table followed stays, by the kind of the table's operation (translated when said)."""
+TABLE_ACTED = N_("the table acted after it")
+"""The same for an operation of a kind not above."""
 
 
 class TakeBack(Generic[Point]):
@@ -81,7 +83,7 @@ class TakeBack(Generic[Point]):
         if after is not None:
             kind = self._table.get(after.number)
             if kind is not None:
-                return _(BLOCKED_BY_TABLE.get(kind, N_("the table acted after it")))
+                return _(BLOCKED_BY_TABLE.get(kind, TABLE_ACTED))
             return _("{player} has played since").format(player=label(after.actor))
         if line.number not in self._points:
             return _("nothing of yours to take back this turn")

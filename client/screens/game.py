@@ -101,12 +101,12 @@ class GameScreen(Screen):
         Binding("escape", "leave", N_("Leave")),
         CHAT_BINDING,      # early: an 80-column footer shows its first keys only, and a network game needs it
         Binding("colon", "command", N_("Type a move"), priority=True),  # priority: taken before the keys after it
+        Binding("u", "undo", N_("Undo")),     # early too: in a local game's 80-column footer, a click takes back
         Binding("ctrl+r", "rules", N_("Rules")),
         Binding("f2", "toggle_side", N_("Scores/log")),
         # priority: "?" lists the moves from the board and from the move line alike (help is F1)
         Binding("question_mark", "legal_moves", N_("Legal moves"), priority=True),
         Binding("f4", "hint", N_("Hint")),
-        Binding("u", "undo", N_("Undo")),
     ]
 
     MOUSE_HELP = "Click a move in the list to play it."

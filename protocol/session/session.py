@@ -396,9 +396,10 @@ class Session:
         seat is on this machine (no other peer holds what follows), takes back a person's move by going on from
         the copy made before it (``client/takeback.py``)."""
         twin = self._trial()
-        twin.state.writer = copy.copy(self.writer)
-        if isinstance(self.writer, LiveWriter):
-            twin.state.writer.learned = deque(self.writer.learned)
+        writer = copy.copy(self.writer)
+        if isinstance(writer, LiveWriter):
+            writer.learned = deque(writer.learned)
+        twin.state.writer = writer
         return twin
 
 

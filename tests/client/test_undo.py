@@ -144,6 +144,23 @@ def test_a_log_after_undos_is_the_log_of_the_game_played_without_them(game_id, l
         resumed.close()
 
 
+async def test_the_footers_undo_takes_back_by_mouse_at_80x24(lanterne_home, tmp_path):
+    from textual.widgets._footer import FooterKey
+
+    c = local_game("pacal", tmp_path)
+    play_on(c, random.Random(8))
+    last = c.log[-1]
+    screen = game_screen_for(c)
+    app = make_app(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        [key] = [k for k in screen.query(FooterKey) if k.key == "u"]
+        assert key.region.right <= 80, "the footer shows Undo at 80 columns"
+        assert await pilot.click(key)
+        await until(lambda: len(c.log) == last.number - 1, pilot, what="the action taken back by a click")
+    c.close()
+
+
 def find(game_id: str, folder, wanted: str, seeds: int = 12) -> RecordedGame:
     """A game stopped at P1's turn where undo is refused for ``wanted`` (random play, seeds tried in order)."""
     for n in range(seeds):
@@ -175,6 +192,29 @@ async def test_an_action_the_draw_followed_stays_and_the_status_says_why(game_id
         await until(lambda: "Cannot undo: the draw after it revealed a card" in text_of(screen, "#status"), pilot,
                     what="the refusal in the status line")
         assert len(c.log) == lines
+    c.close()
+
+
+async def test_the_refusal_and_the_action_taken_back_are_said_in_french(lanterne_home, tmp_path, request):
+    from lanterne.client import i18n
+
+    i18n.set_language("fr")
+    request.addfinalizer(lambda: i18n.set_language("en"))
+    c = local_game("pagode", tmp_path)
+    play_on(c, random.Random(2))
+    screen = game_screen_for(c)
+    app = make_app(lambda: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        while c.undo_refusal(0) is None:
+            last = c.log[-1]
+            await pilot.press("u")
+            await until(lambda: len(c.log) == last.number - 1, pilot, what="the action taken back")
+            await until(lambda: "Coup repris : " in text_of(screen, "#status"), pilot, what="said in French")
+        await pilot.press("u")
+        await until(lambda: "Impossible de reprendre le coup : " in text_of(screen, "#status"), pilot,
+                    what="the refusal in French")
+        assert "aucune action à vous à reprendre dans ce tour" in text_of(screen, "#status")
     c.close()
 
 
