@@ -212,7 +212,7 @@ async def test_the_refusal_and_the_action_taken_back_are_said_in_french(lanterne
             await until(lambda: len(c.log) == last.number - 1, pilot, what="the action taken back")
             await until(lambda: "Coup repris : " in text_of(screen, "#status"), pilot, what="said in French")
         await pilot.press("u")
-        await until(lambda: "Impossible de reprendre le coup : " in text_of(screen, "#status"), pilot,
+        await until(lambda: "Coup non repris : " in text_of(screen, "#status"), pilot,
                     what="the refusal in French")
         assert "aucune action à vous à reprendre dans ce tour" in text_of(screen, "#status")
     c.close()
@@ -258,3 +258,26 @@ def test_another_seat_that_played_within_your_turn_keeps_your_action(lanterne_ho
     c = find("pacal", tmp_path, "has played since")
     assert c.undo_refusal(0) == "P2 Computer has played since"
     c.close()
+
+
+@pytest.mark.parametrize("game_id", MULTI_ACTION_TURNS)
+def test_an_open_table_and_a_hot_seat_game_take_back_too(game_id):
+    """Without a log (the open table in memory), hot-seat: whoever's turn it is takes back to the position before."""
+    game = get_game(game_id)
+    c = make_local_game(game, "hot-seat", seed="open", variant=game.variants[0] if "standard" not in game.variants
+                        else "standard")
+    rng = random.Random(game_id)
+    taken = 0
+    for _ in range(400):
+        w = c.waiting
+        if w.kind == "over":
+            break
+        before = game.digest(c.view(None))
+        lines = len(c.log)
+        c.submit(w.seat, rng.choice(c.legal_actions(w.seat)))
+        if c.undo_refusal(w.seat) is None:
+            c.undo(w.seat)
+            taken += 1
+            assert game.digest(c.view(None)) == before and len(c.log) == lines and c.waiting == w
+            c.submit(w.seat, rng.choice(c.legal_actions(w.seat)))
+    assert taken >= 5, f"only {taken} actions taken back"
