@@ -293,7 +293,7 @@ class PlayedHere(GameController):
     def _record(self, actor: int, text: str, events: list[Event]) -> LogEntry:
         entry = LogEntry(len(self.log) + 1, actor, text, tuple(events))
         self.log.append(entry)
-        self.takeback.line(entry.number, actor)
+        self.takeback.line(actor)
         return entry
 
     def _record_table(self, op: TableOp, outcome: Action | None, events: list[Event]) -> LogEntry:

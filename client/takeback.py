@@ -46,7 +46,7 @@ class TakeBack(Generic[Point]):
         self.resumed_at = 0
         """Lines before this many were played before the game was resumed (nothing kept of them)."""
 
-    def line(self, number: int, actor: int) -> None:
+    def line(self, actor: int) -> None:
         """A line was recorded: a line of anyone but the seat whose positions are kept makes them stale."""
         if any(seat != actor for seat, _point in self._points.values()):
             self._points.clear()
