@@ -24,6 +24,7 @@ from typing import Callable, Sequence
 from lanterne.client.games import client_side
 from lanterne.client.i18n import _, ngettext, seat_tag
 from lanterne.client.levels import kind_of, level_words
+from lanterne.client.takeback import TakeBack
 from lanterne.engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
                           IllegalAction, OpenTable, Player, RulesError, State, TableOp)
 from lanterne.protocol.net.computers import Think, think_on_thread
@@ -73,6 +74,8 @@ class Change:
 
     entry: LogEntry | None = None
     error: str | None = None
+    undone: LogEntry | None = None
+    """The line a person took back (its position is the one now)."""
 
 
 Listener = Callable[[Change], None]
@@ -272,14 +275,32 @@ class PlayedHere(GameController):
         """A new deal with the same seats and options (the game-over dialog offers it), when known."""
         self._wake = asyncio.Event()
         self._closed = False
+        self.takeback: TakeBack = TakeBack()
+        """The positions before a person's last actions of the turn (client/takeback.py: undo)."""
 
     @abstractmethod
     def _play(self, seat: int, action: Action) -> LogEntry:
         """Play ``action`` for ``seat`` (its turn, checked); IllegalAction if the rules refuse it."""
 
+    @abstractmethod
+    def _checkpoint(self) -> object:
+        """The position now, as :meth:`_restore` goes back to it (taken before each of a person's actions)."""
+
+    @abstractmethod
+    def _restore(self, point: object) -> None:
+        """Go back to the position ``point`` (nothing but the person's last action was played since)."""
+
     def _record(self, actor: int, text: str, events: list[Event]) -> LogEntry:
         entry = LogEntry(len(self.log) + 1, actor, text, tuple(events))
         self.log.append(entry)
+        self.takeback.line(actor)
+        return entry
+
+    def _record_table(self, op: TableOp, outcome: Action | None, events: list[Event]) -> LogEntry:
+        """The line of a table operation resolved (a roll says its value; a deal names no card)."""
+        public = outcome if op.kind == ROLL else None
+        entry = self._record(TABLE, describe_table_op(op, public, self.game.id), events)
+        self.takeback.table(entry.number, op.kind)
         return entry
 
     def submit(self, seat: int, action: Action) -> LogEntry:
@@ -291,7 +312,31 @@ class PlayedHere(GameController):
             raise IllegalAction(f"it is not {self.seats[seat].label}'s turn ({who} to play)")
         if self.seats[seat].kind != HUMAN:
             raise IllegalAction(f"{self.seats[seat].label} is not played from this keyboard")
-        return self._play(seat, action)
+        turn, point = self.game.turn(self.view(seat)), self._checkpoint()
+        entry = self._play(seat, action)
+        if entry is not None:
+            self.takeback.played(entry.number, seat, turn, point, len(self.log))
+        return entry
+
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` cannot take back its last action now, in one line (None: it can)."""
+        w = self.waiting
+        if w.kind == "over":
+            return _("the game is over")
+        if w.kind != HUMAN or w.seat != seat:
+            return _("it is not your turn")
+        return self.takeback.refusal(self.log, seat, self.game.turn(self.view(seat)), lambda i: self.seats[i].label)
+
+    def undo(self, seat: int) -> LogEntry:
+        """Take back ``seat``'s last action of its turn; the line taken back (IllegalAction: why not, one line)."""
+        why = self.undo_refusal(seat)
+        if why is not None:
+            raise IllegalAction(why)
+        line = self.log[-1]
+        self._restore(self.takeback.take(line.number))
+        del self.log[line.number - 1:]
+        self._notify(Change(undone=line))
+        return line
 
     async def run(self) -> None:
         """Let the computer players play whenever it is their turn, until the game ends."""
@@ -394,8 +439,14 @@ class LocalGame(PlayedHere):
             op = self.game.table_op(self.state)
             outcome = self.table.resolve(self.state, op)
             self.state, events = self.game.apply(self.state, outcome)
-            public = outcome if op.kind == ROLL else None
-            self._record(TABLE, describe_table_op(op, public, self.game.id), events)
+            self._record_table(op, outcome, events)
+
+    def _checkpoint(self) -> State:
+        return self.state       # (an engine never changes a state it is given: apply makes a new one)
+
+    def _restore(self, point: object) -> None:
+        assert isinstance(point, State)
+        self.state = point
 
     def save_position(self) -> str:
         return self.game.save_position(self.state)

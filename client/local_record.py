@@ -43,8 +43,8 @@ from typing import Callable, Sequence
 from lanterne.client.i18n import _, ngettext
 from lanterne.client.levels import level_words
 from lanterne.engines.bots import RandomBot, make_bot
-from lanterne.engines.core import ROLL, TABLE, Action, Game, IllegalAction, Player, State
-from lanterne.client.controller import (Change, LogEntry, PlayedHere, Think, Waiting, describe_table_op,
+from lanterne.engines.core import TABLE, Action, Game, IllegalAction, Player, State
+from lanterne.client.controller import (Change, LogEntry, PlayedHere, Think, Waiting,
                                        scores_over)
 from lanterne.protocol.identity import Identity, home
 from lanterne.protocol.session import Aborted, Moved, Session, TableResolved
@@ -197,7 +197,8 @@ class RecordedGame(PlayedHere):
                     "seats": [{"key": idents[i].public.hex(), "name": names[i], "address": None,
                                "bot": (list(bots)[i] if i < len(bots) else None)} for i in range(n)],
                     "moves": 0, "over": False}
-            store = self._queued(self.files.store(secret, meta))
+            self._store = self.files.store(secret, meta)
+            store = self._queued(self._store)
             guests = [g.public for g in idents[1:]]
             self.sessions = [Session(idents[i], host=i == 0, name=names[i], game=game if i == 0 else None,
                                      variant=variant, seed=seeds[i], store=store if i == 0 else None,
@@ -207,7 +208,8 @@ class RecordedGame(PlayedHere):
             self.pipe.collect(0, self.sessions[0].start())
         else:
             meta, table, raws = resume
-            store = self._queued(self.files.attach(table, meta))
+            self._store = self.files.attach(table, meta)
+            store = self._queued(self._store)
             self.sessions = [Session.from_log(raws, idents[i], seeds[i], store=store if i == 0 else None,
                                               name=names[i]) for i in range(n)]
             self.pipe = Pipe(self.sessions)
@@ -219,6 +221,7 @@ class RecordedGame(PlayedHere):
         if resume is not None:
             self._moves = sum(1 for e in self.sessions[0].chain if e.kind == "move")
             self._log_from_chain()
+            self.takeback.resumed_at = len(self.log)
         self._deliver()
         self.flush()  # the files exist (and the table id is known) when the game is handed over
 
@@ -253,8 +256,7 @@ class RecordedGame(PlayedHere):
                 last = self._record(ev.seat, ev.text, list(ev.events))
                 self._moves += 1
             elif isinstance(ev, TableResolved):
-                public = ev.outcome if ev.op.kind == ROLL else None
-                self._record(TABLE, describe_table_op(ev.op, public, self.game.id), list(ev.events))
+                self._record_table(ev.op, ev.outcome, list(ev.events))
             elif isinstance(ev, Aborted):
                 self.last_error = _("The game was aborted: {reason}").format(reason=ev.reason)
         self._seen[0] = len(self.pipe.events[0])
@@ -281,8 +283,7 @@ class RecordedGame(PlayedHere):
                 ev = own.get(ev.entry, ev)
                 self._record(ev.seat, ev.text, list(ev.events))
             elif isinstance(ev, TableResolved):
-                public = ev.outcome if ev.op.kind == ROLL else None
-                self._record(TABLE, describe_table_op(ev.op, public, self.game.id), list(ev.events))
+                self._record_table(ev.op, ev.outcome, list(ev.events))
         self._seen = [len(e) for e in self.pipe.events]
 
     # -- reading
@@ -332,6 +333,31 @@ class RecordedGame(PlayedHere):
         self._wake.set()
         self._notify(Change(entry, error=self.last_error))
         return entry
+
+    def _checkpoint(self) -> tuple[int, list[Session]]:
+        """Every seat's session copied as it is now (a few milliseconds: each fair table is copied too)."""
+        return len(self.sessions[0].chain), [s.copy() for s in self.sessions]
+
+    def _restore(self, point: object) -> None:
+        """Every session back to its copy, and the entries since taken out of the log file (the writer thread
+        cuts them off its end, in order after the entries it was given): the log is then the chain a resume
+        reads, and ``lanterne verify`` checks, as if they had never been played. Sound because every seat is
+        this machine's: no other peer ever held them."""
+        length, sessions = point  # type: ignore[misc]
+        gone = self.sessions[0].chain[length:]
+        for entry in reversed(gone):
+            self._writes.put(lambda raw=entry.raw: self._store.retract(raw))
+        try:
+            self.flush()
+        except OSError as e:
+            raise IllegalAction(_("the game's log cannot be written ({error}); it is saved up to the last move "
+                                  "written").format(error=e)) from None
+        self.sessions = sessions
+        self.pipe.sessions = list(sessions)
+        for sent, session in zip(self.pipe.sent, sessions):
+            del sent[len(session.chain):]
+        self._seen = [len(events) for events in self.pipe.events]
+        self._moves -= sum(1 for entry in gone if entry.kind == "move")
 
     def save_position(self) -> str:
         return self.game.save_position(self.state)

@@ -38,7 +38,7 @@ from lanterne.client.screens.moves import MovesScreen, move_words
 from lanterne.client.widgets.chat import CHAT_BINDING, ChatInput
 from lanterne.client.widgets.clocks import COMPACT_WIDTH, COMPACT_WIDTH_WITH_MOVE_CLOCK, ClockPanel
 from lanterne.client.widgets.move_input import MoveInput
-from lanterne.client.widgets.move_log import MoveLog, said
+from lanterne.client.widgets.move_log import MoveLog, public_notation, said
 from lanterne.client.widgets.score_chart import ScoreChart
 from lanterne.client.widgets.scoreboard import ScoreBoard
 from lanterne.client.widgets.status_line import StatusLine
@@ -101,6 +101,7 @@ class GameScreen(Screen):
         Binding("escape", "leave", N_("Leave")),
         CHAT_BINDING,      # early: an 80-column footer shows its first keys only, and a network game needs it
         Binding("colon", "command", N_("Type a move"), priority=True),  # priority: taken before the keys after it
+        Binding("u", "undo", N_("Undo")),     # early too: in a local game's 80-column footer, a click takes back
         Binding("ctrl+r", "rules", N_("Rules")),
         Binding("f2", "toggle_side", N_("Scores/log")),
         # priority: "?" lists the moves from the board and from the move line alike (help is F1)
@@ -329,6 +330,10 @@ class GameScreen(Screen):
         self.refresh_game()
         if message.change.error:
             self.show_status(message.change.error, error=True)
+        elif message.change.undone is not None:
+            line = message.change.undone
+            self.show_status(_("Taken back: {move}").format(
+                move=said(self.controller, line) or public_notation(line.text)))
         self.check_turn()
 
     # -- who is on screen
@@ -584,6 +589,25 @@ class GameScreen(Screen):
 
         self.app.push_screen(ConfirmScreen(Text(text + "\n\n" + _("Play it?"))), answer)    # Text: no markup
 
+    def action_undo(self) -> None:
+        """u: take back the last action of your turn under way (client/takeback.py), or say in one line why not."""
+        seat = self.acting_seat
+        undo = getattr(self.controller, "undo", None)
+        if undo is None:
+            return
+        if seat is None:
+            self.show_status(_("Cannot undo: {reason}").format(reason=_("it is not your turn")), error=True)
+            return
+        try:
+            undo(seat)      # the screen redraws when the change comes (on_game_changed says what was taken back)
+        except RulesError as e:
+            self.show_status(_("Cannot undo: {reason}").format(reason=say_refusal(e)), error=True)
+            return
+        self.forget_half_move()
+
+    def forget_half_move(self) -> None:
+        """After an undo: a board forgets the move it was putting together (the generic screen has none)."""
+
     def action_toggle_chat(self) -> None:
         if self.network is not None:
             self.network.toggle_chat()
@@ -595,6 +619,8 @@ class GameScreen(Screen):
             return False
         if action == "hint" and self.network is not None:
             return False        # a network table's players think for themselves
+        if action == "undo" and (self.network is not None or not hasattr(self.controller, "undo")):
+            return False        # a network table takes back nothing (docs/client.md, "Undo")
         if action in ("command", "legal_moves") and isinstance(self.focused, ChatInput):
             return False
         return super().check_action(action, parameters)

@@ -391,6 +391,17 @@ class Session:
         twin._wire(self.state.copy())
         return twin
 
+    def copy(self) -> "Session":
+        """This session at this position, on parts of its own, writing where we write: a local game, whose every
+        seat is on this machine (no other peer holds what follows), takes back a person's move by going on from
+        the copy made before it (``client/takeback.py``)."""
+        twin = self._trial()
+        writer = copy.copy(self.writer)
+        if isinstance(writer, LiveWriter):
+            writer.learned = deque(writer.learned)
+        twin.state.writer = writer
+        return twin
+
 
     def _expected_seat(self) -> int | None:
         rule = RULES.get(self.phase)

@@ -110,6 +110,8 @@ async def test_a_network_board_counts_down_the_tables_move_clock(tmp_path):
         assert screens[pa].query_one("#clock-line").region.right <= 80
         assert screens[pa].check_action("hint", ()) is False and "Hint" not in screens[pa].help_text(), \
             "no hint at a network table (tests/client/test_hint.py: local games)"
+        assert screens[pa].check_action("undo", ()) is False and "Undo" not in screens[pa].help_text(), \
+            "a network table takes back nothing (tests/client/test_undo.py: local games)"
 
 
 # -- snapshots: the clocks at 80x24 and 120x40, in English and in French

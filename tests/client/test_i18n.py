@@ -38,7 +38,7 @@ COVERED = (
     "client/commands/log.py", "client/commands/play.py", "client/commands/replay.py",
     "client/commands/selfplay.py", "client/commands/serve.py", "client/commands/strength.py",
     "client/commands/verify.py", "client/commands/watch.py", "client/commands/netplay.py",
-    "client/app.py", "client/settings.py", "client/controller.py", "client/rules_docs.py",
+    "client/app.py", "client/settings.py", "client/controller.py", "client/takeback.py", "client/rules_docs.py",
     "client/screens/home.py", "client/screens/settings.py", "client/screens/local_setup.py",
     "client/screens/help.py", "client/screens/rules.py", "client/screens/replay.py",
     "client/screens/moves.py", "client/screens/dialogs.py", "client/screens/invite.py",

@@ -245,3 +245,49 @@ def test_each_table_a_host_opens_has_its_own_table_id():
         host.start()
         first_entries.add(hashlib.sha256(host.chain[0].raw).digest())
     assert len(first_entries) == 3
+
+
+def test_a_copy_stays_where_it_was_made_and_plays_on_as_the_log_cut_there_would():
+    """Session.copy (a local game's undo): the originals play on, the copies do not move; played on from there,
+    the copies write the very entries that sessions rebuilt from the log cut at that place write."""
+    from lanterne.engines.registry import get_game
+
+    game = get_game("pagode")
+    sessions = make_sessions(game, 2, "copy-test")
+    pipe = Pipe(sessions)
+    pipe.collect(0, sessions[0].start())
+    bots = [RandomBot(1), RandomBot(2)]
+    for _ in range(40):          # into the game: cards in hand, claims with proofs
+        pipe.deliver()
+        i = next(i for i, s in enumerate(sessions) if s.my_turn)
+        pipe.collect(i, sessions[i].act(bots[i].choose(game, sessions[i].view, i)))
+    pipe.deliver()
+    cut = len(sessions[0].chain)
+    copies = [s.copy() for s in sessions]
+    digests = [game.digest(s.view) for s in copies]
+    for _ in range(30):
+        pipe.deliver()
+        i = next(i for i, s in enumerate(sessions) if s.my_turn)
+        pipe.collect(i, sessions[i].act(bots[i].choose(game, sessions[i].view, i)))
+    pipe.deliver()
+    assert len(sessions[0].chain) > cut
+    assert [len(s.chain) for s in copies] == [cut, cut] and [game.digest(s.view) for s in copies] == digests
+    raws = [e.raw for e in sessions[0].chain[:cut]]
+    rebuilt = [Session.from_log(raws, s.identity, s.seed, name=f"bot{i + 1}") for i, s in enumerate(sessions)]
+    ends = []
+    for group in (copies, rebuilt):
+        pipe = Pipe(group)
+        for i, s in enumerate(group):
+            pipe.sent[i] = [e.hash for e in s.chain]     # sent already, before the copy
+        bots = [RandomBot("on/1"), RandomBot("on/2")]
+        play_to_end = 0
+        while not all(s.over for s in group) and play_to_end < 5000:
+            pipe.deliver()
+            movers = [i for i, s in enumerate(group) if s.my_turn]
+            if movers:
+                i = movers[0]
+                pipe.collect(i, group[i].act(bots[i].choose(game, group[i].view, i)))
+            play_to_end += 1
+        ends.append([e.raw for e in group[0].chain])
+    assert all(isinstance(s.result, GameOver) for s in copies)
+    assert ends[0] == ends[1], "the copies and the log cut there play on alike"

@@ -488,6 +488,9 @@ class PacalScreen(GameScreen):
     def play_listed(self, action: Action) -> None:
         self.act(action)
 
+    def forget_half_move(self) -> None:
+        self.reset_intent()
+
     def act(self, action: Action) -> bool:
         """Play ``action``; the intent is cleared when it is played, kept when it is refused."""
         if self.play(action):

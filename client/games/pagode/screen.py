@@ -361,6 +361,9 @@ class PagodeScreen(GameScreen):
     def play_listed(self, action: Action) -> None:
         self.play_and_clear(action)
 
+    def forget_half_move(self) -> None:
+        self.selected = []
+
     def play_and_clear(self, action: Action) -> bool:
         if self.play(action):
             self.selected = []

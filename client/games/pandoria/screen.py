@@ -159,6 +159,9 @@ class PandoriaScreen(GameScreen):
     def play_listed(self, action: Action) -> None:
         self.act(action)
 
+    def forget_half_move(self) -> None:
+        self.clear_intent()
+
     def act(self, action: Action) -> bool:
         """Play an action; on success forget the half-made intent."""
         if self.play(action):
