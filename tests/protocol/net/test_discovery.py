@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from lanterne.protocol.net.discovery import (SERVICE_TYPE, Advert, Discovery, DiscoveryError, TableHint,
                                     advert_from_properties, default_interfaces, instance_label)
+from tests.support.waiting import until
 
 LOOPBACK = ["127.0.0.1"]
 
@@ -142,7 +143,7 @@ async def test_a_service_without_a_lanterne_txt_is_not_listed():
             await browser.wait_for(lambda a: a.fingerprint == fp, timeout=10)
             # the stranger's record is there to be seen (it resolves), yet it is not listed
             assert await AsyncServiceInfo(SERVICE_TYPE, info.name).async_request(browser._zc.zeroconf, 3000)
-            await asyncio.sleep(0.2)  # let the browser's own resolution of it finish
+            await until(lambda: not browser._resolving, what="the browser's own resolution of it finished")
             assert not any(tag in name for name in browser.peers)
             assert any(a.fingerprint == fp for a in browser.peers.values())
     finally:
@@ -344,9 +345,7 @@ async def test_a_seat_is_dialled_at_its_table_record_never_at_its_idle_lobby_rec
         assert dan.mesh.target(SeatedPeer(bob.public, "Bob", ("10.9.9.9", 40999))) == ("127.0.0.1", 40123)
         await seat.close()
         await browser.wait_for(lambda a: a.fingerprint == fp and a.lobby, timeout=1)
-        for _ in range(100):
-            if not any(a.fingerprint == fp and a.port for a in browser.peers.values()):
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: not any(a.fingerprint == fp and a.port for a in browser.peers.values()),
+                    what="the seat's table record gone")
         # only the lobby record left: the roster's address, not port 0
         assert dan.mesh.target(SeatedPeer(bob.public, "Bob", ("10.9.9.9", 40999))) == ("10.9.9.9", 40999)

@@ -13,6 +13,7 @@ from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.discovery import Advert, Discovery, RunningHint, advert_from_properties
 from lanterne.protocol.net.peer import Peer
 from tests.support.net import FAST, LOCAL, wait_port
+from tests.support.waiting import until
 
 LOOPBACK = [LOCAL]
 
@@ -74,8 +75,7 @@ async def test_a_table_without_spectators_is_not_advertised_as_running(tmp_path)
         port = await wait_port(host)
         tasks.append(asyncio.create_task(guest.run_guest((LOCAL, port), LOOPBACK, game="pagode")))
         try:
-            while host.session is None or sum(e.kind == "move" for e in host.session.chain) < 4:
-                await asyncio.sleep(0.05)
+            await until(lambda: sum(e.kind == "move" for e in host.session.chain) >= 4, what="four moves")
             await asyncio.sleep(1.5)
             mine = [a for a in lobby.peers.values() if a.fingerprint == ids[0].fingerprint]
             assert mine and all(a.running is None for a in mine)
