@@ -139,7 +139,7 @@ async def test_a_linked_staller_is_claimed_against_after_the_move_clock(tmp_path
     task = asyncio.create_task(table.play(timeout=45.0))
     try:
         await until(lambda: all(p.session is not None and len(p.session.chain) >= AFTER
-                                and p.session.waiting_for() == 2 for p in honest), 30)
+                                and p.session.waiting_for() == 2 for p in honest))
         clock.advance(1.9)            # within the move clock: nobody claims
         await until(lambda: all(p.ticked_at == clock() for p in honest))
         assert not any(p.session.over for p in honest)
