@@ -128,7 +128,8 @@ def test_a_table_started_by_a_code_resumes_after_a_crash_with_the_same_commands_
     net = internet(homes=2)
     mailbox, relay = net.serve()
     a, b = net.homes
-    slow = ("--move-delay", "0.1")
+    # the host learns its guest's link is dead after the read timeout (20 s by default): 5 s here, both sides
+    slow = ("--move-delay", "0.1", "--read-timeout", "5")
     host_cmd = ("host", "pagode", "--invite", "--name", "Ana", *common(a, mailbox, relay), *slow)
     host = a.lanterne(*host_cmd)
     code = re.search(r"^code: (\S+) ", wait_line(host, r"^code: ", WAIT)).group(1)
