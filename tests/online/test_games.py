@@ -56,11 +56,12 @@ def test_a_used_code_and_an_unreachable_mailbox_are_one_line_each(internet):
     net = internet(homes=2)
     mailbox, relay = net.serve()
     a, b = net.homes
+    # both at once: the joiner waits its 30 s for a side nobody holds, meanwhile the host fails to reach a mailbox
     gone = b.lanterne("join", "5-used-already", *common(b, mailbox, relay))
+    nowhere = a.lanterne("host", "pagode", "--invite", *common(a, "ws://198.51.100.99:4000/v1", relay))
     out, err = output(gone, WAIT)
     assert gone.returncode == 2 and err.strip().splitlines() == [
         "lanterne: nobody is waiting on 5-used-already (it was used already, or it expired, or it was never made)"]
-    nowhere = a.lanterne("host", "pagode", "--invite", *common(a, "ws://198.51.100.99:4000/v1", relay))
     out, err = output(nowhere, WAIT)
     assert nowhere.returncode == 2 and err.strip().splitlines() == [
         "lanterne: cannot reach the mailbox at ws://198.51.100.99:4000/v1: no internet here? on a LAN use the lobby"]
