@@ -14,15 +14,20 @@ once could not share goes to one worker, one test after the other (an ``xdist_gr
 
 - ``loopback-zeroconf``: the tests that advertise or browse on zeroconf (``Discovery(``,
   ``discover=True``, a lobby app) with peers of fixed identities (``IDS``, a seeded identity), and the
-  zeroconf tests of tests/protocol/net, which time zeroconf itself (a list heard in 1.5 s, a lobby gone
-  within 3 s): one loopback carries every worker's multicast, two tests advertising the same fingerprint
+  zeroconf tests of tests/protocol/net, which wait on zeroconf itself (a list heard within its --wait, a
+  goodbye heard): one loopback carries every worker's multicast, two tests advertising the same fingerprint
   at once would find each other's peers, and mDNS delays a question another asked just before (it answers
   a record at most once a second). The other network tests dial their peers by address (fixed
   identities, but nobody hears them who was not told the port), or make fresh identities and unique
   names (tests/support/lobby.py), pick their peers by them and wait for them with ``until``, so they share
   the loopback with anyone;
-- ``netns``: the tests in network namespaces (up to five hosts of real processes each: side by side,
-  they would starve each other's timers);
+- ``netns`` and ``netns-online``: the tests that play on networks of namespaces, a LAN of up to five
+  hosts (the ``netns_network`` fixture) or homes behind NAT with a mailbox and a relay (``internet``), real
+  processes on each: two LAN tables side by side would starve each other's timers, and so would two
+  internets. A LAN beside an internet is what the suite runs: they mostly wait (about a quarter of a
+  core each), less than a Textual test beside either takes. A test that needs root for a
+  namespace of its own (``unshare -n``, one named after its process) shares the machine like any other,
+  and so do the other tests of its module;
 - a module with a fixture of module or session scope is a group of its own, so that the fixture is
   made once (test_install's wheel and venv took two minutes on each worker).
 """
@@ -54,10 +59,12 @@ TESTS = Path(__file__).parent
 ZEROCONF = re.compile(r"Discovery\(|discover=True|LobbyScreen|lobby_app|mesh_app")
 """A module that advertises or browses on the loopback's zeroconf."""
 ZEROCONF_TIMED = TESTS / "protocol" / "net"
-"""Where the zeroconf tests time zeroconf itself."""
+"""Where the zeroconf tests wait on zeroconf itself."""
 FIXED_IDENTITY = re.compile(r"\bIDS\b|Identity\.from_seed\((?!os\.urandom)")
 """A module whose peers are the same identities from test to test (``IDS``, a seeded identity)."""
 SHARED_FIXTURE = re.compile(r"@pytest\.fixture\(scope=[\"'](module|session)[\"']")
+NETWORKS = {"netns_network": "netns", "internet": "netns-online"}
+"""The fixtures that build a network of namespaces (tests/e2e, tests/online) -> the group of their tests."""
 
 
 @pytest.fixture(autouse=True)
@@ -72,7 +79,7 @@ def _group_of(path: Path, cache: dict[Path, str | None]) -> str | None:
     if path not in cache:
         text = path.read_text(encoding="utf-8", errors="replace")
         fixed = ZEROCONF.search(text) and (FIXED_IDENTITY.search(text) or path.is_relative_to(ZEROCONF_TIMED))
-        cache[path] = ("netns" if "mark.netns" in text else "loopback-zeroconf" if fixed else
+        cache[path] = ("loopback-zeroconf" if fixed else
                        path.relative_to(TESTS).as_posix() if SHARED_FIXTURE.search(text) else None)
     return cache[path]
 
@@ -82,6 +89,9 @@ def pytest_collection_modifyitems(config, items):
     """Each test of a module in a group (see above) gets the group's ``xdist_group`` mark."""
     cache: dict[Path, str | None] = {}
     for item in items:
-        group = _group_of(Path(item.fspath), cache)
+        if item.get_closest_marker("netns"):    # (its zeroconf, if any, is on a loopback of its own)
+            group = next((NETWORKS[f] for f in getattr(item, "fixturenames", ()) if f in NETWORKS), None)
+        else:
+            group = _group_of(Path(item.fspath), cache)
         if group is not None and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(group))

@@ -100,7 +100,7 @@ from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.discovery import Advert, Discovery
 
 async def main():
-    me = Identity.from_seed(b"lister")
+    me = Identity.generate()
     advert = Advert(name="Ana", fingerprint=me.fingerprint, port=4242, addresses=("127.0.0.1",))
     async with Discovery(["127.0.0.1"]) as d:
         await d.advertise(advert)

@@ -29,7 +29,6 @@ import asyncio
 import ipaddress
 import re
 import socket
-import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
@@ -40,6 +39,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 from lanterne.engines.core import only_digits
 from lanterne.protocol.wire import visible
 
+from .clock import MONOTONIC, Clock
 from .transport import within
 
 SERVICE_TYPE = "_lanterne._tcp.local."
@@ -253,7 +253,7 @@ class Discovery:
     ``peers`` is the live list (instance name -> advert), ourselves excluded.
     ``stale_after`` (seconds, None: never): drop an advert with a heartbeat that
     has not been heard for that long (``on_remove``), and add it again when it
-    is heard again (``on_add``).
+    is heard again (``on_add``); the silence is timed on ``clock``.
     """
 
     interfaces: Sequence[str]
@@ -262,6 +262,7 @@ class Discovery:
     on_remove: Callback | None = None
     peers: dict[str, Advert] = field(default_factory=dict)
     stale_after: float | None = None
+    clock: Clock = MONOTONIC
 
     def __post_init__(self) -> None:
         if not self.interfaces:
@@ -279,7 +280,7 @@ class Discovery:
         self._changed = asyncio.Event()
         self._own_fingerprint: str | None = None
         self._heard: dict[str, float] = {}
-        """Lower-case instance name -> when one of its records was last received (monotonic seconds)."""
+        """Lower-case instance name -> when one of its records was last received (seconds on ``clock``)."""
         self._expired: dict[str, None] = {}
         """Lower-case instance names dropped for silence, listed again once heard (the longest silent first)."""
         self._resolving: set[str] = set()
@@ -383,7 +384,7 @@ class Discovery:
             self._expired.pop(key, None)
             self._resolve_soon(SERVICE_TYPE, name)
         elif key in self._heard:    # (a name never listed is not kept: anyone may send records)
-            self._heard[key] = time.monotonic()
+            self._heard[key] = self.clock()
 
     def _resolve_soon(self, service_type: str, name: str) -> None:
         if name in self._resolving:
@@ -407,8 +408,8 @@ class Discovery:
         """Drop the adverts with a heartbeat that went silent (a killed app, a pulled cable)."""
         step = min(0.25, stale_after / 4)
         while True:
-            await asyncio.sleep(step)
-            now = time.monotonic()
+            await self.clock.sleep(step)
+            now = self.clock()
             for name, advert in list(self.peers.items()):
                 if not advert.heartbeat:
                     continue   # an advertiser that does not beat: only its goodbye removes it
@@ -449,7 +450,7 @@ class Discovery:
             return     # silent since: listed again when heard (its cached records outlive it)
         if name not in self.peers and len(self.peers) >= MAX_ADVERTS:
             return
-        self._heard[name.lower()] = time.monotonic()
+        self._heard[name.lower()] = self.clock()
         old = self.peers.get(name)
         self.peers[name] = advert
         if old is None:

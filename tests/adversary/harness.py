@@ -46,6 +46,7 @@ from lanterne.protocol.net.peer import Peer, PeerOptions, think_on_thread
 from lanterne.protocol.net.transport import LinkOptions
 from lanterne.protocol.session import Aborted, Dropped, GameOver, Session
 from lanterne.protocol.verify import Report, verify_file
+from tests.support.waiting import until
 
 LOCAL = "127.0.0.1"
 SEED = "adversary"
@@ -194,7 +195,7 @@ class Table:
             peer.options = replace(peer.options, move_delay=0.05)
 
         async def full_speed_once_relinked() -> None:
-            await until(lambda: self.seen[victim].linked(self.key(self.hostile)) >= 2, 60)
+            await until(lambda: self.seen[victim].linked(self.key(self.hostile)) >= 2)
             for peer in self.peers:
                 peer.options = replace(peer.options, move_delay=0.0)
         speed = asyncio.create_task(full_speed_once_relinked())
@@ -202,13 +203,6 @@ class Table:
             return await self.play()
         finally:
             speed.cancel()
-
-
-async def until(predicate: Callable[[], object], timeout: float = 15.0) -> None:
-    async def loop() -> None:
-        while not predicate():
-            await asyncio.sleep(0.01)
-    await asyncio.wait_for(loop(), timeout)
 
 
 def earlier_game(players: int) -> list[Session]:

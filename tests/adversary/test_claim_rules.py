@@ -66,7 +66,7 @@ def replace_when_awaited(table: Table, victim: int):
             if s is not None and len(s.chain) >= AFTER and s.phase == Phase.PLAY and s.waiting_for() == victim:
                 cheat._report(s.replace(victim))
                 return
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(0.005)     # (the hostile seat's loop looks again: its look and act are one step)
         raise AssertionError("the game never waited for the victim")
     return act
 
@@ -82,7 +82,7 @@ async def test_a_replace_of_a_linked_seat_is_refused_and_the_game_goes_on(tmp_pa
 
     async def full_speed_once_refused() -> None:
         await act
-        await until(lambda: any(e.kind == "refuse" for e in table.cheat.session.chain), 30)
+        await until(lambda: any(e.kind == "refuse" for e in table.cheat.session.chain))
         for peer in table.peers:      # the rest of the game needs no thinking time
             peer.options = dataclasses.replace(peer.options, move_delay=0.0)
     speed = asyncio.create_task(full_speed_once_refused())
@@ -139,12 +139,12 @@ async def test_a_linked_staller_is_claimed_against_after_the_move_clock(tmp_path
     task = asyncio.create_task(table.play(timeout=45.0))
     try:
         await until(lambda: all(p.session is not None and len(p.session.chain) >= AFTER
-                                and p.session.waiting_for() == 2 for p in honest), 30)
+                                and p.session.waiting_for() == 2 for p in honest))
         clock.advance(1.9)            # within the move clock: nobody claims
         await until(lambda: all(p.ticked_at == clock() for p in honest))
         assert not any(p.session.over for p in honest)
         clock.advance(0.2)            # past it: seat 1 claims, seat 2's own clock agrees
-        await until(lambda: all(p.session.over for p in honest), 30)
+        await until(lambda: all(p.session.over for p in honest))
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)

@@ -89,8 +89,7 @@ async def holding_server(clock: FakeClock):
 
 
 async def keep_flooding(peer, stop: asyncio.Event, rounds: list[int]) -> None:
-    while not peer.port:
-        await asyncio.sleep(0.01)
+    await until(lambda: peer.port)
     while not stop.is_set():
         sent = await asyncio.gather(*(flood_pings(peer.port, s, FLOOD) for s in SOURCES))
         if not any(sent):

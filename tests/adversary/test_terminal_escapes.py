@@ -62,13 +62,12 @@ def test_a_strangers_closing_words_reach_a_headless_joiner_printable(tmp_path):
             async def answer(reader, writer):
                 writer.write(PREFACE + encode_close(EVIL))
                 await writer.drain()
-                await asyncio.sleep(1)  # the frame read before the connection goes
+                await reader.read()     # the joiner read the frame and went: then the connection goes
                 writer.close()
             server = await asyncio.start_server(answer, "127.0.0.1", 0)
             port.append(server.sockets[0].getsockname()[1])
             ready.set()
-            while not stop.is_set():
-                await asyncio.sleep(0.05)
+            await asyncio.to_thread(stop.wait)
             server.close()
         asyncio.run(main())
 

@@ -30,12 +30,10 @@ GAME = get_game("pagode")
 
 
 async def wait_for_my_turn(pilot, controller, seat: int = 0) -> None:
-    for _ in range(200):
+    def mine() -> bool:
         w = controller.waiting
-        if w.kind == "over" or (w.kind == "human" and w.seat == seat):
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"the computer never played ({controller.status()})")
+        return w.kind == "over" or (w.kind == "human" and w.seat == seat)
+    await until(mine, pilot, what=lambda: f"the computer's move ({controller.status()})")
 
 
 def game_screen_of(app):
@@ -80,10 +78,8 @@ async def test_a_local_game_quit_midway_resumes_from_home_and_its_log_verifies()
         button = app.screen.query_one("#home-resume", Button)
         assert button.display and f"Resume: Pagode against Computer (random moves), move {moves}" in str(button.label)
         await pilot.press("c")
-        for _ in range(100):  # the sessions are rebuilt in a worker thread
-            if any(hasattr(s, "controller") for s in app.screen_stack):
-                break
-            await pilot.pause(0.05)
+        await until(lambda: any(hasattr(s, "controller") for s in app.screen_stack), pilot,
+                    what="the sessions rebuilt (in a worker thread)")
         controller = game_screen_of(app).controller
         assert controller.moves == moves and GAME.digest(controller.view(0)) == hand  # same position, same hand
         assert [e.text for e in controller.log] == lines
@@ -184,11 +180,8 @@ async def test_replays_lists_local_games_and_opens_one_verified():
         games.focus()
         games.highlighted = 1
         await pilot.press("enter")
-        for _ in range(100):
-            screen = app.screen
-            if isinstance(screen, ReplayScreen) and screen.verdict is not None:
-                break
-            await pilot.pause(0.05)
+        screen = await until(lambda: isinstance(app.screen, ReplayScreen) and app.screen.verdict is not None
+                             and app.screen, pilot, what="the replay's verdict")
         assert screen.path == str(done.log_path) and screen.replay.result == "over"
         assert screen.verdict[0] and screen.verdict[1].startswith("Verified"), screen.verdict
     assert left.log_path.is_file()

@@ -20,6 +20,7 @@ from lanterne.engines.pacal.rules import visible_stones
 from lanterne.client.games.pacal.screen import visible_stones as screen_visible_stones
 from lanterne.engines.registry import get_game
 from tests.support.apps import make_app
+from tests.support.waiting import until
 
 GAME = get_game("pacal")
 SIZE = (150, 48)
@@ -499,13 +500,9 @@ async def test_the_end_shows_the_result():
         assert status(screen) == "Refused: the game is over"
 
 
-async def wait_for_human(pilot, controller, tries: int = 200) -> None:
-    for _ in range(tries):
-        if controller.waiting.kind in ("human", "over"):
-            await pilot.pause()
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"still waiting: {controller.status()}")
+async def wait_for_human(pilot, controller) -> None:
+    await until(lambda: controller.waiting.kind in ("human", "over"), pilot, what=controller.status)
+    await pilot.pause()
 
 
 async def test_against_computers_with_five_players():

@@ -7,6 +7,7 @@ import pytest
 from lanterne.client.cli import main
 from lanterne.client.local_play import HOT_SEAT, VS_COMPUTER, make_local_game
 from lanterne.engines.registry import get_game
+from tests.support.waiting import until
 
 
 @pytest.mark.parametrize("args, says", [
@@ -65,10 +66,7 @@ def test_lanterne_play_saves_its_game_where_the_app_resumes_and_lists_it(monkeyp
                 await pilot.pause()
                 controller = next(s for s in app.screen_stack if hasattr(s, "controller")).controller
                 seen["controller"] = controller
-                for _ in range(3000):
-                    if controller.waiting.kind == "over":
-                        break
-                    await pilot.pause(0.02)
+                await until(lambda: controller.waiting.kind == "over", pilot, what="the end of the game")
                 await app.action_quit()
         asyncio.run(drive())
         return 0

@@ -17,6 +17,7 @@ from lanterne.engines.registry import get_game
 from lanterne.protocol.log import read_log
 from tests.support.apps import make_app, settled
 from tests.support.logs import make_log, write_log
+from tests.support.waiting import until
 
 SIZE = (120, 36)
 
@@ -248,10 +249,7 @@ async def test_the_picker_tree_opens_the_log_chosen(pueblo_log, tmp_path, monkey
         await pilot.pause()
         tree = pilot.app.screen.query_one("#picker-tree")
         tree.focus()
-        for _ in range(50):            # the tree lists the folder in a worker of its own
-            if tree.last_line >= 1:
-                break
-            await pilot.pause(0.05)
+        await until(lambda: tree.last_line >= 1, pilot, what="the folder listed (by a worker of its own)")
         await pilot.press("down", "enter")
         await settled(pilot)
         screen = pilot.app.screen

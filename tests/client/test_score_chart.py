@@ -14,6 +14,7 @@ from lanterne.client.widgets.scoreboard import ScoreBoard
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
 from tests.support.apps import make_app, no_blink, settled
+from tests.support.waiting import until
 
 
 # -- the drawing
@@ -48,11 +49,8 @@ def test_a_long_game_fits_the_width_and_the_position_on_screen_is_marked():
 
 
 async def wait_for_turn(pilot, controller) -> None:
-    for _ in range(300):
-        if controller.waiting.kind in ("human", "over"):
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"the computer never played ({controller.status()})")
+    await until(lambda: controller.waiting.kind in ("human", "over"), pilot,
+                what=lambda: f"the computer's move ({controller.status()})")
 
 
 async def play_moves(pilot, controller, moves: int, seed: str = "c") -> None:

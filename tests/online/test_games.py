@@ -56,11 +56,12 @@ def test_a_used_code_and_an_unreachable_mailbox_are_one_line_each(internet):
     net = internet(homes=2)
     mailbox, relay = net.serve()
     a, b = net.homes
+    # both at once: the joiner waits its 30 s for a side nobody holds, meanwhile the host fails to reach a mailbox
     gone = b.lanterne("join", "5-used-already", *common(b, mailbox, relay))
+    nowhere = a.lanterne("host", "pagode", "--invite", *common(a, "ws://198.51.100.99:4000/v1", relay))
     out, err = output(gone, WAIT)
     assert gone.returncode == 2 and err.strip().splitlines() == [
         "lanterne: nobody is waiting on 5-used-already (it was used already, or it expired, or it was never made)"]
-    nowhere = a.lanterne("host", "pagode", "--invite", *common(a, "ws://198.51.100.99:4000/v1", relay))
     out, err = output(nowhere, WAIT)
     assert nowhere.returncode == 2 and err.strip().splitlines() == [
         "lanterne: cannot reach the mailbox at ws://198.51.100.99:4000/v1: no internet here? on a LAN use the lobby"]
@@ -128,7 +129,8 @@ def test_a_table_started_by_a_code_resumes_after_a_crash_with_the_same_commands_
     net = internet(homes=2)
     mailbox, relay = net.serve()
     a, b = net.homes
-    slow = ("--move-delay", "0.1")
+    # the host learns its guest's link is dead after the read timeout (20 s by default): 5 s here, both sides
+    slow = ("--move-delay", "0.1", "--read-timeout", "5")
     host_cmd = ("host", "pagode", "--invite", "--name", "Ana", *common(a, mailbox, relay), *slow)
     host = a.lanterne(*host_cmd)
     code = re.search(r"^code: (\S+) ", wait_line(host, r"^code: ", WAIT)).group(1)

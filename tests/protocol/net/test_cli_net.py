@@ -92,8 +92,7 @@ def test_join_list_prints_the_peers_heard_on_the_lan(tmp_path, capsys):
             async with Discovery(["127.0.0.1"]) as d:
                 await d.advertise(Advert("Lister", fp, 40123, table=TableHint("pueblo", "standard", 1)))
                 ready.set()
-                while not stop.is_set():
-                    await asyncio.sleep(0.05)
+                await asyncio.to_thread(stop.wait)
         asyncio.run(main())
 
     expected = ["Lister", fp, "127.0.0.1:40123", "pueblo standard free=1"]

@@ -1,14 +1,19 @@
 """Zeroconf discovery on 127.0.0.1 only: advertise, live add / update / remove, untrusted TXT."""
 
 import asyncio
+import contextlib
 import ipaddress
 import os
+import signal
+import sys
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from lanterne.protocol.net.discovery import (SERVICE_TYPE, Advert, Discovery, DiscoveryError, TableHint,
                                     advert_from_properties, default_interfaces, instance_label)
+from tests.support.clock import FakeClock
+from tests.support.waiting import until
 
 LOOPBACK = ["127.0.0.1"]
 
@@ -142,7 +147,7 @@ async def test_a_service_without_a_lanterne_txt_is_not_listed():
             await browser.wait_for(lambda a: a.fingerprint == fp, timeout=10)
             # the stranger's record is there to be seen (it resolves), yet it is not listed
             assert await AsyncServiceInfo(SERVICE_TYPE, info.name).async_request(browser._zc.zeroconf, 3000)
-            await asyncio.sleep(0.2)  # let the browser's own resolution of it finish
+            await until(lambda: not browser._resolving, what="the browser's own resolution of it finished")
             assert not any(tag in name for name in browser.peers)
             assert any(a.fingerprint == fp for a in browser.peers.values())
     finally:
@@ -213,79 +218,69 @@ asyncio.run(main())
 """
 
 
-async def _gone_after(signum: int, runs: int = 5) -> list[float]:
-    """Seconds from ``signum`` to each of ``runs`` lobby adverts (one process each) until a lobby's
-    browser (stale_after=STALE_AFTER) drops it; the processes are signalled 0.3 s apart."""
-    import signal
-    import sys
-    import time
+class Advertiser:
+    """A lobby advert in a process of its own (ADVERTISE), so that it can quit or be killed; a lobby's browser
+    on ``clock`` (stale_after=STALE_AFTER) and a browser that never expires (the witness of a goodbye) list it."""
 
-    from lanterne.protocol.net.discovery import STALE_AFTER
-    from tests.support.commands import REPO
+    def __init__(self, clock: FakeClock):
+        self.fp = unique_fingerprint()
+        self.clock = clock
+        self.events: list[tuple[str, str]] = []      # (the browser, "add" or "remove")
 
-    fps = [unique_fingerprint() for _ in range(runs)]
-    added: dict[str, asyncio.Event] = {fp: asyncio.Event() for fp in fps}
-    removed: dict[str, float] = {}
-    done = asyncio.Event()
+    def note(self, browser: str, kind: str):
+        return lambda a: a.fingerprint == self.fp and self.events.append((browser, kind))
 
-    def add(a):
-        if a.fingerprint in added:
-            added[a.fingerprint].set()
+    @contextlib.asynccontextmanager
+    async def listed(self):
+        from lanterne.protocol.net.discovery import STALE_AFTER
+        from tests.support.commands import REPO
 
-    def remove(a):
-        if a.fingerprint in added and a.fingerprint not in removed:
-            removed[a.fingerprint] = time.monotonic()
-            if len(removed) == runs:
-                done.set()
+        async with Discovery(LOOPBACK, on_add=self.note("lobby", "add"), on_remove=self.note("lobby", "remove"),
+                             stale_after=STALE_AFTER, clock=self.clock) as lobby, \
+                Discovery(LOOPBACK, on_add=self.note("plain", "add"), on_remove=self.note("plain", "remove")) as plain:
+            await lobby.browse()
+            await plain.browse()
+            self.proc = await asyncio.create_subprocess_exec(sys.executable, "-c", ADVERTISE, "Quit", self.fp,
+                                                             cwd=str(REPO), stdout=asyncio.subprocess.PIPE)
+            try:
+                assert (await asyncio.wait_for(self.proc.stdout.readline(), 30)).startswith(b"advertised")
+                await until(lambda: {("lobby", "add"), ("plain", "add")} <= set(self.events), what="both list it")
+                yield
+            finally:
+                if self.proc.returncode is None:
+                    self.proc.kill()
+                await self.proc.wait()
 
-    procs = []
-    async with Discovery(LOOPBACK, on_add=add, on_update=add, on_remove=remove, stale_after=STALE_AFTER) as lobby:
-        await lobby.browse()
-        try:
-            for n, fp in enumerate(fps):
-                procs.append(await asyncio.create_subprocess_exec(
-                    sys.executable, "-c", ADVERTISE, f"Quit{n}", fp, cwd=str(REPO),
-                    stdout=asyncio.subprocess.PIPE))
-            for proc in procs:
-                assert (await asyncio.wait_for(proc.stdout.readline(), 30)).startswith(b"advertised")
-            await asyncio.wait_for(asyncio.gather(*(e.wait() for e in added.values())), 15)
-            await asyncio.sleep(2 * 1.0)     # a few heartbeats heard: the drop is not a first-sight miss
-            assert not removed, "a live lobby was dropped"
-            sent: dict[str, float] = {}
-            for fp, proc in zip(fps, procs):
-                sent[fp] = time.monotonic()
-                proc.send_signal(signum)
-                await asyncio.sleep(0.3)
-            await asyncio.wait_for(done.wait(), 10)
-        finally:
-            for proc in procs:
-                if proc.returncode is None:
-                    proc.kill()
-                await proc.wait()
-    return [removed[fp] - sent[fp] for fp in fps]
+    def gone(self, browser: str) -> bool:
+        return (browser, "remove") in self.events
 
 
 async def test_a_quitting_lobby_is_gone_at_once_by_its_goodbye():
-    import signal
-    import statistics
-
-    delays = await _gone_after(signal.SIGTERM)
-    print(f"\nquit (goodbye): gone after {', '.join(f'{d:.3f}' for d in delays)} s "
-          f"(median {statistics.median(delays):.3f} s)")
-    assert max(delays) < 1.0, delays     # the goodbye, not the expiry (that takes STALE_AFTER)
+    """The lobby's clock never moves, so no silence can be what drops the advert: its goodbye does, and a
+    browser that never expires drops it too."""
+    advertiser = Advertiser(FakeClock())
+    async with advertiser.listed():
+        advertiser.proc.send_signal(signal.SIGTERM)
+        await until(lambda: advertiser.gone("lobby") and advertiser.gone("plain"), what="dropped by its goodbye")
+        assert await advertiser.proc.wait() == 0
 
 
 async def test_a_killed_lobby_is_gone_within_3_s_by_its_silence():
-    import signal
-    import statistics
-
+    """No goodbye (the browser that never expires keeps it): the lobby drops it after STALE_AFTER seconds of
+    silence on its clock, not before, and within 3 s."""
     from lanterne.protocol.net.discovery import STALE_AFTER
 
-    delays = await _gone_after(signal.SIGKILL)
-    print(f"\nSIGKILL (silence): gone after {', '.join(f'{d:.3f}' for d in delays)} s "
-          f"(median {statistics.median(delays):.3f} s)")
-    assert max(delays) < 3.0, delays
-    assert min(delays) > STALE_AFTER - 1.0 - 0.3, delays   # no goodbye: the silence, heard last <= 1 s before
+    clock = FakeClock()
+    advertiser = Advertiser(clock)
+    async with advertiser.listed():
+        advertiser.proc.kill()
+        await advertiser.proc.wait()
+        killed = clock()
+        await clock.run(lambda: clock() - killed >= STALE_AFTER - 0.1, step=0.05)
+        assert not advertiser.gone("lobby"), "dropped before STALE_AFTER of silence"
+        await clock.run(lambda: advertiser.gone("lobby"), step=0.05, limit=3.0 - STALE_AFTER)
+        assert STALE_AFTER < clock() - killed <= 3.0
+        assert not advertiser.gone("plain"), "a killed process said goodbye"
 
 
 async def test_a_browser_without_stale_after_keeps_a_silent_advert_and_a_lobby_lists_it_again():
@@ -293,17 +288,13 @@ async def test_a_browser_without_stale_after_keeps_a_silent_advert_and_a_lobby_l
     advert and lists it again once it beats again."""
     fp = unique_fingerprint()
     events: list[str] = []
-    changed = asyncio.Event()
 
     def note(kind):
-        def cb(a):
-            if a.fingerprint == fp:
-                events.append(kind)
-                changed.set()
-        return cb
+        return lambda a: a.fingerprint == fp and events.append(kind)
 
+    clock = FakeClock()
     async with Discovery(LOOPBACK) as peer, Discovery(LOOPBACK) as plain, \
-            Discovery(LOOPBACK, on_add=note("add"), on_remove=note("remove"), stale_after=1.2) as lobby:
+            Discovery(LOOPBACK, on_add=note("add"), on_remove=note("remove"), stale_after=1.2, clock=clock) as lobby:
         await plain.browse()
         await lobby.browse()
         await peer.advertise(Advert("Sil", fp, 0, lobby=True))
@@ -311,14 +302,10 @@ async def test_a_browser_without_stale_after_keeps_a_silent_advert_and_a_lobby_l
         await plain.wait_for(lambda a: a.fingerprint == fp, timeout=10)
         for task in list(peer._tasks):      # the heartbeat stops (zeroconf still answers queries)
             task.cancel()
-        while "remove" not in events:
-            changed.clear()
-            await asyncio.wait_for(changed.wait(), 10)
+        await clock.run(lambda: "remove" in events, step=0.05, limit=10)
         assert any(a.fingerprint == fp for a in plain.peers.values())
         peer._spawn(peer._beat())            # it beats again
-        while events[-1] != "add":
-            changed.clear()
-            await asyncio.wait_for(changed.wait(), 10)
+        await until(lambda: events[-1] == "add", what="listed again")
         assert events[:2] == ["add", "remove"]
 
 
@@ -344,9 +331,7 @@ async def test_a_seat_is_dialled_at_its_table_record_never_at_its_idle_lobby_rec
         assert dan.mesh.target(SeatedPeer(bob.public, "Bob", ("10.9.9.9", 40999))) == ("127.0.0.1", 40123)
         await seat.close()
         await browser.wait_for(lambda a: a.fingerprint == fp and a.lobby, timeout=1)
-        for _ in range(100):
-            if not any(a.fingerprint == fp and a.port for a in browser.peers.values()):
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: not any(a.fingerprint == fp and a.port for a in browser.peers.values()),
+                    what="the seat's table record gone")
         # only the lobby record left: the roster's address, not port 0
         assert dan.mesh.target(SeatedPeer(bob.public, "Bob", ("10.9.9.9", 40999))) == ("10.9.9.9", 40999)

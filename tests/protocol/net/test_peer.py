@@ -88,8 +88,7 @@ def join(guest: Peer, port: int):
 
 async def start_host(host: Peer, accept=None) -> tuple[asyncio.Task, int]:
     task = asyncio.create_task(host.run_host([LOCAL], 0, discover=False, accept=accept))
-    while "port" not in host.files.meta:
-        await asyncio.sleep(0.01)
+    await until(lambda: "port" in host.files.meta, what="the host listening")
     return task, host.files.meta["port"]
 
 
@@ -97,8 +96,7 @@ async def test_a_whole_game_over_tcp_ends_with_identical_logs_and_no_intruder_ge
     host, guest, lines = make_pair(tmp_path, delay=0.002)
     task, port = await start_host(host)
     play = asyncio.create_task(join(guest, port))
-    while len(guest.session.chain) < 5:
-        await asyncio.sleep(0.005)
+    await until(lambda: len(guest.session.chain) >= 5)
     # a third peer, mid-game: no seat for it, and it cannot pass for the guest
     with pytest.raises(Declined, match="the table is full"):
         await ask(LOCAL, port, EVE_ID, "Eve", join_request("pagode", "standard", 2))
@@ -122,8 +120,7 @@ async def test_cut_links_are_resumed_and_the_game_still_ends_alike(tmp_path):
     proxy_port = await proxy.start()
     play = asyncio.create_task(join(guest, proxy_port))
     for cut_at in (40, 120):
-        while len(guest.session.chain) < cut_at and not guest.session.over:
-            await asyncio.sleep(0.01)
+        await until(lambda: len(guest.session.chain) >= cut_at or guest.session.over)
         proxy.cut()
     await asyncio.wait_for(play, 60)
     await asyncio.wait_for(task, 30)
@@ -136,8 +133,7 @@ async def test_a_crashed_guest_restarts_from_its_files(tmp_path):
     host, guest, lines = make_pair(tmp_path, delay=0.01)
     task, port = await start_host(host)
     play = asyncio.create_task(join(guest, port))
-    while len(guest.session.chain) < 60:
-        await asyncio.sleep(0.01)
+    await until(lambda: len(guest.session.chain) >= 60)
     for link in list(guest.links.values()):
         link._writer.transport.abort()  # the process dies: no goodbye, only what is on disk survives
     play.cancel()
@@ -194,8 +190,7 @@ async def test_moves_made_while_a_link_catches_up_go_out_in_chain_order(tmp_path
     proxy_port = await proxy.start()
     play = asyncio.create_task(join(guest, proxy_port))
     cuts = 0
-    while host.session is None:
-        await asyncio.sleep(0.005)
+    await until(lambda: host.session)
     while not host.session.over:
         s = host.session
         if s.my_turn:
@@ -203,7 +198,7 @@ async def test_moves_made_while_a_link_catches_up_go_out_in_chain_order(tmp_path
             if cuts < 5 and len(s.chain) > 30 * (cuts + 1):
                 proxy.cut()
                 cuts += 1
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)      # (a player's loop: the link's tasks run between two looks at the board)
     await asyncio.wait_for(play, 60)
     await asyncio.wait_for(task, 30)
     assert cuts == 5 and proxy.connections >= 6
@@ -234,8 +229,7 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
     with pytest.raises(Declined, match="Hana declined: the host declined"):
         await ask(LOCAL, port, EVE_ID, "Eve", join_request("pagode", "standard", 2))
     play = asyncio.create_task(join(guest, port))
-    while host.session is None:   # the session starts once every seat is taken
-        await asyncio.sleep(0.01)
+    await until(lambda: host.session)     # the session starts once every seat is taken
     moves = 0
     while not host.session.over:
         if host.session.my_turn:
@@ -247,7 +241,7 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
             await host.act(bot.choose(s.game, s.view, s.my_seat))
             moves += 1
         else:
-            await asyncio.sleep(0.002)
+            await until(lambda: host.session.my_turn or host.session.over)
     await asyncio.wait_for(play, 60)
     await asyncio.wait_for(task, 30)
     assert_finished_alike(host, guest)
@@ -343,8 +337,7 @@ async def stopped_mid_game(tmp_path) -> tuple[Peer, Peer]:
     host, guest, lines = make_pair(tmp_path, delay=0.01)
     task, port = await start_host(host)
     play = asyncio.create_task(join(guest, port))
-    while len(guest.session.chain) < 30:
-        await asyncio.sleep(0.01)
+    await until(lambda: len(guest.session.chain) >= 30)
     for t in (play, task):
         t.cancel()
         with pytest.raises(asyncio.CancelledError):

@@ -12,7 +12,9 @@ from lanterne.engines.registry import get_game
 from lanterne.protocol.identity import Identity
 from lanterne.protocol.net.discovery import Advert, Discovery, RunningHint, advert_from_properties
 from lanterne.protocol.net.peer import Peer
+from lanterne.protocol.net.watchers import running_hint
 from tests.support.net import FAST, LOCAL, wait_port
+from tests.support.waiting import until
 
 LOOPBACK = [LOCAL]
 
@@ -74,11 +76,12 @@ async def test_a_table_without_spectators_is_not_advertised_as_running(tmp_path)
         port = await wait_port(host)
         tasks.append(asyncio.create_task(guest.run_guest((LOCAL, port), LOOPBACK, game="pagode")))
         try:
-            while host.session is None or sum(e.kind == "move" for e in host.session.chain) < 4:
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(1.5)
-            mine = [a for a in lobby.peers.values() if a.fingerprint == ids[0].fingerprint]
-            assert mine and all(a.running is None for a in mine)
+            await until(lambda: sum(e.kind == "move" for e in host.session.chain) >= 4, what="four moves")
+            # what the players' loop says on the LAN (every RUNNING_EVERY) is this hint: none, so nothing
+            assert running_hint(host.session, host.table_id) is None and host.discovery.advert.running is None
+            mine = await lobby.wait_for(lambda a: a.fingerprint == ids[0].fingerprint, 30)
+            assert mine.running is None and all(a.running is None for a in lobby.peers.values()
+                                                if a.fingerprint == ids[0].fingerprint)
         finally:
             for t in tasks:
                 t.cancel()

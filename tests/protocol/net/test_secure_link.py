@@ -20,6 +20,7 @@ from lanterne.protocol.net.handshake import NET_VERSION, NOISE_PROTOCOL, Handsha
 from lanterne.protocol.net.invite import Answer, ask, host_connection, join_request
 from lanterne.protocol.net.tcp import bound_port, connect, serve
 from lanterne.protocol.net.transport import Link, LinkClosed
+from tests.support.waiting import until
 
 LOCAL = "127.0.0.1"
 HOST, JOINER, EVE = (Identity.from_seed(s) for s in (b"secure/host", b"secure/joiner", b"secure/eve"))
@@ -161,10 +162,7 @@ async def test_a_relay_with_its_own_noise_keys_cannot_pass_either_identity_along
         with pytest.raises(HandshakeError, match="failed to prove its key") as e:
             await ask(LOCAL, relay_port, JOINER, "Jo", join_request("pagode", "standard", 2))
         assert "\n" not in str(e.value)
-        for _ in range(100):
-            if "host_said" in earlier:
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: "host_said" in earlier, what="the host's side of the failed handshake")
         assert "failed to prove its key" in str(earlier["host_said"])
         assert host.asked == [] and host.carried == []
 
@@ -190,7 +188,7 @@ async def test_a_relay_with_its_own_identity_is_refused_by_the_expected_key():
                                                  f"{fingerprint(EVE.public)}"):
             await ask(LOCAL, bound_port(relay_server), JOINER, "Jo", join_request("pagode", "standard", 2),
                       expect_fingerprint=fingerprint(HOST.public))
-        await asyncio.sleep(0.2)
+        await until(lambda: seen, what="the relay's handshake ended")
         assert len(seen) == 1 and isinstance(seen[0], str)     # the relay never learned the joiner's identity
         assert host.asked == []
 
@@ -201,7 +199,7 @@ async def test_a_wrong_expected_key_fails_and_nothing_is_asked():
     async with server:
         with pytest.raises(HandshakeError, match="expected key"):
             await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2), expect=EVE.public)
-        await asyncio.sleep(0.2)
+        await until(lambda: server.connections == 0, what="the host done with the refused connection")
         assert host.asked == []
         link, hs, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2), expect=HOST.public)
         assert hs.peer.key == HOST.public and link.secured
@@ -330,14 +328,11 @@ async def test_payloads_of_1_mib_cross_intact_both_ways_and_every_frame_is_a_rec
         await link.send(big_up)
         rtt = await link.ping(5)
         assert rtt > 0
-        for _ in range(200):
-            if host.received:
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: host.received)
         assert host.received == [big_up]
         await link.close("a reason nobody on the wire may read")
-        await asyncio.sleep(0.2)
-        assert host.carried[0].peer_reason == "a reason nobody on the wire may read"
+        await until(lambda: host.carried[0].peer_reason == "a reason nobody on the wire may read",
+                    what="the host read the closing reason")
         relay.server.close()
     wire = bytes(relay.wire["up"]) + bytes(relay.wire["down"])
     assert relay.wire["up"].startswith(PREFACE) and relay.wire["down"].startswith(PREFACE)

@@ -44,8 +44,7 @@ async def test_a_spectator_joining_a_pandoria_table_mid_game_sees_the_public_boa
     for g in guests:
         tasks.append(asyncio.create_task(g.run_guest((LOCAL, port), [LOCAL], game="pandoria")))
         await until(lambda: seated(host) >= len(tasks) - 1)
-    while host.session is None or sum(e.kind == "move" for e in host.session.chain) < 10:
-        await asyncio.sleep(0.02)
+    await until(lambda: sum(e.kind == "move" for e in host.session.chain) >= 10, what="ten moves")
     said, checked = [], []
     spectator = Spectator(EVE, "Eve", say=said.append)
 
@@ -75,8 +74,7 @@ async def test_a_spectator_cannot_send_an_entry(tmp_path):
     tasks = [asyncio.create_task(host.run_host([LOCAL], 0, discover=False))]
     port = await wait_port(host)
     tasks.append(asyncio.create_task(guests[0].run_guest((LOCAL, port), [LOCAL], game="pagode")))
-    while host.session is None or len(host.session.chain) < 12:
-        await asyncio.sleep(0.02)
+    await until(lambda: len(host.session.chain) >= 12, what="twelve entries")
     from lanterne.protocol.net.invite import ask, watch_request
 
     link, hs, _ = await ask(LOCAL, port, EVE, "Eve", watch_request(0))
@@ -102,8 +100,7 @@ async def test_a_table_that_does_not_allow_spectators_declines_in_one_line(tmp_p
     tasks = [asyncio.create_task(host.run_host([LOCAL], 0, discover=False))]
     port = await wait_port(host)
     tasks.append(asyncio.create_task(guests[0].run_guest((LOCAL, port), [LOCAL], game="pagode")))
-    while host.session is None or host.session.game is None:
-        await asyncio.sleep(0.02)
+    await until(lambda: host.session.game is not None, what="the game set")
     assert not host.session.spectators and "watch" not in host.session.chain[1].body
     with pytest.raises(Declined) as declined:
         await Spectator(EVE, "Eve", say=lambda line: None).watch(LOCAL, port)

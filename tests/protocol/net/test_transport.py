@@ -201,8 +201,7 @@ async def test_frames_sent_before_a_close_are_all_delivered():
     server = await serve(burst, LOCAL, 0, opts)
     async with server:
         link = await connect(LOCAL, bound_port(server), opts)
-        while link.inbox.frames < 4:  # the reader has filled the queue and waits (back-pressure)
-            await asyncio.sleep(0.01)
+        await until(lambda: link.inbox.frames >= 4, what="the reader filled the queue and waits (back-pressure)")
         got = []
         with pytest.raises(LinkClosed, match="game over"):
             while True:
@@ -283,8 +282,7 @@ async def test_plaintext_data_waiting_when_the_link_is_secured_is_never_delivere
 
     async def handler(link):
         link.guard()
-        while link.inbox.empty():
-            await asyncio.sleep(0.01)
+        await until(lambda: not link.inbox.empty())
         try:
             link.secure(b.send_cipher, b.recv_cipher)
         except LinkClosed as e:
