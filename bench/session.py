@@ -4,8 +4,9 @@
   :class:`~lanterne.protocol.session.Session` itself: the author's ``act``
   (apply, digest, seal, chain) and the receiver's ``receive_frame`` (open,
   signature, schema, apply, digest compared, chain). Measured over the moves of
-  a seeded two-player Pagode game (a move that leads to dealing is left out: the
-  deal is ``fair.deal55``'s figure).
+  a seeded two-player Pagode game; a move that leads to dealing is left out, on
+  either side (the author writes more than the move, or the receiver writes fair
+  messages of its own as it reads it): the deal is ``fair.deal55``'s figure.
 * ``move_floor_ms``: what no protocol can do a move for less, the same moves in
   the same run: Ed25519 sign and verify of an entry of that size, a stock msgpack
   pack and unpack of its body, and the engine's apply and digest on both peers,
@@ -84,16 +85,18 @@ def move_costs(seed: str = "bench") -> MoveCosts:
         view, seat = author.view, author.my_seat
         assert view is not None and seat is not None      # (a session whose turn it is has both)
         action = as_action(players[i].choose(game, view, seat))
-        had = len(author.chain)
+        had, other_had = len(author.chain), len(other.chain)
         start = time.process_time()
         events = author.act(action)
         made = author.chain[had:]
         plain = len(made) == 1 and made[0].kind == "move"
         if plain:
             received = receive_frame(other, made[0].raw, author.public)
-            spent += time.process_time() - start
-            floor += _floor_s(game, key, view, action, made[0])
-            timed += 1
+            took = time.process_time() - start
+            if len(other.chain) == other_had + 1:      # the receiver wrote nothing of its own: no deal began
+                spent += took
+                floor += _floor_s(game, key, view, action, made[0])
+                timed += 1
             pipe.sent[i].append(made[0].hash)
             pipe.collect(1 - i, received)
         pipe.collect(i, events)

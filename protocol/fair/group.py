@@ -75,6 +75,13 @@ def lock(scalar: bytes, point: bytes) -> bytes:
 
 # --------------------------------------------------------------------------
 # Scalars (mod L, the group order)
+#
+# A scalar is 32 bytes, a little-endian number as libsodium reads it. The arithmetic mod L is done on
+# Python's integers: the same numbers as libsodium's scalar functions give, several times faster than a
+# call through cffi (a deal inverts and multiplies a key per card).
+
+ORDER = 2 ** 252 + 27742317777372353535851937790883648493
+"""L, the order of the prime-order subgroup."""
 
 
 def random_scalar(entropy: Entropy) -> bytes:
@@ -87,24 +94,37 @@ def random_scalar(entropy: Entropy) -> bytes:
 
 def is_scalar(value: object) -> bool:
     """A canonical (reduced) non-zero scalar."""
-    return (isinstance(value, bytes) and len(value) == 32 and value != ZERO
-            and _na.crypto_core_ed25519_scalar_reduce(value + ZERO) == value)
+    return isinstance(value, bytes) and len(value) == 32 and 0 < int.from_bytes(value, "little") < ORDER
+
+
+def _number(a: bytes) -> int:
+    if len(a) != 32:
+        raise TypeError(f"a scalar is 32 bytes, not {len(a)}")
+    return int.from_bytes(a, "little")
+
+
+def _scalar(n: int) -> bytes:
+    return n.to_bytes(32, "little")
 
 
 def scalar_mul(a: bytes, b: bytes) -> bytes:
-    return _na.crypto_core_ed25519_scalar_mul(a, b)
+    return _scalar(_number(a) * _number(b) % ORDER)
 
 
 def scalar_inv(a: bytes) -> bytes:
-    return _na.crypto_core_ed25519_scalar_invert(a)
+    """``1 / a`` mod L. ValueError for a multiple of L, which has no inverse."""
+    n = _number(a) % ORDER
+    if not n:
+        raise ValueError("zero has no inverse mod L")
+    return _scalar(pow(n, -1, ORDER))
 
 
 def product(scalars: Iterable[bytes]) -> bytes:
     it = iter(scalars)
-    acc = next(it)
+    acc = _number(next(it))
     for s in it:
-        acc = _na.crypto_core_ed25519_scalar_mul(acc, s)
-    return acc
+        acc = acc * _number(s) % ORDER
+    return _scalar(acc % ORDER)
 
 
 # --------------------------------------------------------------------------

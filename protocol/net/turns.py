@@ -89,8 +89,17 @@ class Turns:
         linked), then for the claim (:func:`.presence.claim_step`)."""
         now = self.ticked_at = self._clock()
         seats, linked = self._seats(), self._linked()
-        self._report(session.hold(now, set(linked) >= set(seats) - {self._presence.me}))
-        self._report(claim_step(session, self._presence, now, seats, linked, runs_here=self._runs_here))
+        before = self._mark(session)
+        events = session.hold(now, set(linked) >= set(seats) - {self._presence.me})
+        events += claim_step(session, self._presence, now, seats, linked, runs_here=self._runs_here)
+        if events or self._mark(session) != before:
+            self._report(events)     # most ticks let time pass and change nothing: no sender is woken for them
+
+    @staticmethod
+    def _mark(session: Session) -> tuple[int, bytes | None, bool]:
+        """What a report would tell the senders and the screen of: the chain's length and end, the end of the game."""
+        chain = session.chain
+        return len(chain), chain[-1].hash if chain else None, session.over
 
     def consent(self, session: Session, seat: int) -> bool | None:
         """Our own clock's answer to a claim against ``seat`` (:meth:`.presence.Presence.consent`)."""
