@@ -22,7 +22,8 @@ async def test_at_80x24_the_chat_takes_the_boards_place_and_escape_gives_it_back
         await pa.press("f3")
         await pa.pause()
         pane = small.query_one(ChatPane)
-        await until(lambda: pane.size.width > 0, pa, what="the pane laid out")     # (a loaded machine: after a pause)
+        await until(lambda: pane.display and pane.size.width > 0, pa,       # (a loaded machine: after a pause)
+                    what=lambda: f"the pane laid out (shown {pane.display}, {pane.size}, focus {pa.app.focused!r})")
         assert pane.display and isinstance(pa.app.focused, ChatInput)
         assert not small.query_one("#game-main").display, "the board gives its place to the chat"
         assert pane.size.width >= 70, pane.size
