@@ -132,6 +132,10 @@ async def test_a_peer_cut_off_alone_past_the_claim_time_waits(tmp_path):
     for s in cy.seats:
         if s.key != cy.me.public:
             s.address = (LOCAL, 1)          # nobody listens there: Cy cannot dial back
+    for p in (host, bob):                   # nor can they dial Cy (the cable is out both ways)
+        for s in p.seats:
+            if s.key == cy.me.public:
+                s.address = (LOCAL, 1)
     for link in list(cy.links.values()):
         link._writer.transport.abort()
     await until(lambda: not cy.links and not host.linked(cy.me.public) and not bob.linked(cy.me.public))
