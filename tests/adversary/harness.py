@@ -270,6 +270,23 @@ def signed_twice(*logs) -> list[tuple[str, int]]:
     return [(author.hex()[:8], seq) for (author, seq), raws in seen.items() if len(raws) > 1]
 
 
+
+def dies_once_the_host_holds_what_it_signed(host: Peer, guest: Peer, moves: int = 3) -> Callable[[], bool]:
+    """A condition for ``until`` that, once ``guest`` made ``moves`` moves and ``host`` holds every entry the
+    guest signed, kills the guest's process there and then: its links are cut and it acts no more (its task
+    ends a few steps later: a bot's move then is never made); only its disk is left."""
+    def dies() -> bool:
+        chain = guest.session.chain if guest.session is not None else []
+        mine = [i for i, e in enumerate(chain) if e.author == guest.me.public]
+        if sum(chain[i].kind == "move" for i in mine) < moves or len(host.session.chain) <= mine[-1]:
+            return False
+        for link in list(guest.links.values()):
+            link._writer.transport.abort()
+        guest.session.act = lambda action: []
+        return True
+    return dies
+
+
 def cut_after_last_move_but(raws: list[bytes], key: bytes, keep: int) -> list[bytes]:
     """The log without the guest's last move (and every entry after it), or ``keep`` entries short of it."""
     last = max(i for i, raw in enumerate(raws) if open_entry(raw).author == key and open_entry(raw).kind == "move")

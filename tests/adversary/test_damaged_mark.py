@@ -21,7 +21,7 @@ from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.session import GameOver
 
 from .harness import (FAST, IDS, LOCAL, NAMES, Seen, Table, assert_no_honest_seat_named, cut_after_last_move_but,
-                      lanterne_verify, signed_twice, until)
+                      dies_once_the_host_holds_what_it_signed, lanterne_verify, signed_twice, until)
 
 GUEST = 1
 
@@ -36,16 +36,7 @@ async def test_a_guest_whose_mark_is_damaged_holds_and_never_signs_a_place_twice
     await until(lambda: host.port)
     playing = asyncio.create_task(guest.run_guest((LOCAL, host.port), [LOCAL], game=table.game))
 
-    def dies_once_the_host_holds_what_it_signed() -> bool:
-        if not (sum(e.author == guest.me.public and e.kind == "move" for e in guest.session.chain) >= 3
-                and len(host.session.chain) >= len(guest.session.chain)):
-            return False
-        for link in list(guest.links.values()):
-            link._writer.transport.abort()     # the guest's process dies now: only its disk is left
-        guest.session.act = lambda action: []
-        return True
-
-    await until(dies_once_the_host_holds_what_it_signed)
+    await until(dies_once_the_host_holds_what_it_signed(host, guest))
     playing.cancel()
     with pytest.raises(asyncio.CancelledError):
         await playing

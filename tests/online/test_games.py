@@ -87,7 +87,7 @@ def test_a_table_of_three_across_two_homes_and_the_public_side_links_every_pair(
     # the two guests, neither reachable, linked with each other (through the relay) by their pair's code
     fps = [re.search(r"^listening on \S+ as \S+ \((\S+)\)", out, re.M).group(1) for out, _ in outs]
     assert re.search(rf"^linked with {fps[2]} ", outs[1][0], re.M) and re.search(rf"^linked with {fps[1]} ",
-                                                                                  outs[2][0], re.M)
+                                                                                  outs[2][0], re.M), outs[1:]
 
 
 def entries(home) -> int:

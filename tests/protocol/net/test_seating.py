@@ -12,6 +12,7 @@ from lanterne.engines.bots import make_bot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.net.events import JoinAsked, JoinPending, JoinWithdrawn, SeatTaken
+from lanterne.protocol.identity import fingerprint
 from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.verify import verify_file
 from lanterne.protocol.net.clock import MONOTONIC
@@ -140,7 +141,11 @@ async def test_a_peer_cut_off_alone_past_the_claim_time_waits(tmp_path):
         link._writer.transport.abort()
     await until(lambda: not cy.links and not host.linked(cy.me.public) and not bob.linked(cy.me.public))
     await until(lambda: host.session.waiting_for() == bob.session.waiting_for() == 2
-                and len(host.session.chain) == len(bob.session.chain), what="Ann and Bob wait for Cy")
+                and len(host.session.chain) == len(bob.session.chain),
+                what=lambda: (f"Ann and Bob wait for Cy: waiting for {host.session.waiting_for()} and "
+                              f"{bob.session.waiting_for()}, {len(host.session.chain)} and {len(bob.session.chain)} "
+                              f"entries (Cy {len(cy.session.chain)}), phases {host.session.phase} and "
+                              f"{bob.session.phase}, Cy linked {sorted(fingerprint(k) for k in cy.links)}"))
     clock.advance(299.0)                    # just before the claim time: nobody claims
     await until(lambda: all(p.ticked_at == clock() for p in (host, bob, cy)), what="every peer's clock ran")
     assert not any(p.session.over for p in (host, bob, cy))
