@@ -137,43 +137,6 @@ def _author_of(raw: bytes, label: dict[bytes, str]) -> str:
         return Words("unknown author")
     return label.get(author, ids.fingerprint(author))
 
-_LEAVES = frozenset({int, str, bytes, bool, type(None)})
-
-
-def canonical_bytes(value: object) -> bytes:
-    """``engines.core.canonical_pack(value)``, faster: the same bytes, or TypeError.
-
-    Leaves are tested by exact type, so anything canonical_pack would take
-    differently (a float, a subclass of int or dict...) raises instead: the
-    one pass then gives up and the seat-by-seat replay decides.
-    """
-    return msgpack.packb(_sorted(value), use_bin_type=True)
-
-
-def _sorted(value: object) -> object:
-    kind = type(value)
-    if isinstance(value, dict) and kind is dict:
-        return {k: v if type(v) in _LEAVES else _sorted(v) for k, v in sorted(value.items())}
-    if isinstance(value, (list, tuple)) and (kind is list or kind is tuple):
-        return [x if type(x) in _LEAVES else _sorted(x) for x in value]
-    if kind in _LEAVES:
-        return value
-    raise TypeError(f"{kind.__name__} has no canonical encoding here")
-
-
-class _QuickDigest:
-    """A game whose public digest is computed with :func:`canonical_bytes` (same bytes, less time)."""
-
-    def __init__(self, game: Game):
-        self._game = game
-
-    def __getattr__(self, name: str):
-        return getattr(self._game, name)
-
-    def digest(self, state) -> bytes:
-        return hashlib.sha256(canonical_bytes(self._game.public_data(state))).digest()
-
-
 OUTSIDER = bytes(32)
 """The key the one-pass check replays as: no seat's (a small-order key signs nothing)."""
 
@@ -188,11 +151,6 @@ class _EverySeatSeating(Seating):
         if entry.body["nonce"] != hashlib.sha256(NONCE_DOMAIN + self.seeds[entry.author]).digest():
             raise ReplayMismatch(f"entry {entry.seq}: the genesis nonce is not the one the seat's revealed seed "
                                  f"gives", self.s.roster.seat_of(entry.author))
-
-    def _set_table(self, body, game) -> None:
-        if type(game).digest is Game.digest:        # the contract's digest: the same bytes, computed faster
-            game = _QuickDigest(game)
-        super()._set_table(body, game)
 
     def _start_play(self) -> None:
         s = self.s
@@ -413,4 +371,4 @@ def verify_file(path: str, games: Callable[[str], Game] | None = None) -> Report
     return verify_entries(raws, tail, games, path=str(path))
 
 
-__all__ = ["Report", "ending", "verify_entries", "verify_file", "check_every_seat", "canonical_bytes", "LogFormatError"]
+__all__ = ["Report", "ending", "verify_entries", "verify_file", "check_every_seat", "LogFormatError"]

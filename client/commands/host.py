@@ -18,6 +18,7 @@ from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity, home
 
 import asyncio
+import json
 
 import signal
 import ipaddress
@@ -109,7 +110,7 @@ def run(args) -> int:
         fail(_("cannot listen on {value}: {value2}").format(value=', '.join(interfaces), value2=e.strerror or e))
     except Stopped as e:
         return stopped(e)
-    return 0 if session.phase == Phase.OVER else 1
+    return ended(session)
 
 
 # --------------------------------------------------------------------------
@@ -211,6 +212,19 @@ def add_common(p) -> None:
     p.add_argument("--move-delay", type=float, default=0.0, metavar="S", help=_("seconds the bot waits before moving"))
 
     online.add_arguments(p)
+
+
+def ended(session) -> int:
+    """The exit code of a finished table; a game played to its end also prints its result as our seat saw
+    it, one JSON line (``result: {...}``: the scores as the rulebook counts them, the winners from 1, the
+    turns): what ``selfplay --net tcp`` reports, without replaying the log again."""
+    if session.phase != Phase.OVER:
+        return 1
+    game, view = session.game, session.view
+    if game is not None and view is not None and game.is_over(view):
+        say("result: " + json.dumps({"scores": game.display_scores(view), "counted": game.score_name,
+                                     "winners": [w + 1 for w in game.winners(view)], "turns": game.turn(view)}))
+    return 0
 
 
 def fail(message: str):

@@ -24,10 +24,9 @@ import sys
 
 from lanterne.client.cli import seconds
 from lanterne.engines.core import only_digits
-from lanterne.client.commands.host import (EXIT_CODES, Stopped, add_common, check_bot, fail, identity_and_name,
-                                  interfaces_of, log_folder, peer_options, replacement_player, say, stopped,
-                                  until_signal)
-from lanterne.protocol.session.phases import Phase
+from lanterne.client.commands.host import (EXIT_CODES, Stopped, add_common, check_bot, ended, fail,
+                                           identity_and_name, interfaces_of, log_folder, peer_options,
+                                           replacement_player, say, stopped, until_signal)
 
 NAME = "join"
 HELP = N_("join a table (by host name, HOST:PORT or a friend's code) and play it with a computer player")
@@ -121,7 +120,7 @@ def run(args) -> int:
         peer.require_on_gone = args.on_gone
         session = await online.join(peer, code, servers, interfaces or interfaces_of(args), say,
                                      direct=not args.relay_only, players=args.players)
-        return 0 if session.phase == Phase.OVER else 1
+        return ended(session)
 
     from lanterne.protocol.net.online.rendezvous import came_by_code, resume_by_code
 
@@ -191,7 +190,7 @@ def run(args) -> int:
         finally:
             if discovery is not None:
                 await discovery.close()
-        return 0 if session.phase == Phase.OVER else 1
+        return ended(session)
 
     try:
         return asyncio.run(until_signal(main()))

@@ -15,6 +15,8 @@ class RandomBot:
     """Picks uniformly among the legal actions (its own seeded RNG)."""
 
     name = "random"
+    answers_at_once = True
+    """Its choice costs one list of legal actions: a peer asks it on its own loop, not on a thread."""
 
     def __init__(self, seed: int | str = 0):
         self.rng = random.Random(seed)

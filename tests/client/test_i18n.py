@@ -614,8 +614,9 @@ def test_a_french_peer_and_an_english_peer_play_one_game_with_byte_identical_log
         return spawn([args[0], "--lang", next(languages), *args[1:]], home)
 
     monkeypatch.setattr(netplay, "_spawn", spawn_in)
-    french, english = netplay.play_one("pagode", "quick", 2, ["random"], "i18n", tmp_path, timeout=240)
+    (french, english), results = netplay.play_one("pagode", "quick", 2, ["random"], "i18n", tmp_path, timeout=240)
     assert french.read_bytes() == english.read_bytes()
+    assert results[0] == results[1] and results[0]["counted"] == "points"
     assert french.stat().st_size > 1000
 
 

@@ -5,24 +5,18 @@ finished log makes it give up (the seat-by-seat replay then names the entry)."""
 from __future__ import annotations
 
 import hashlib
-
 import random
-from collections import OrderedDict
-from enum import IntEnum
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from lanterne.engines.bots import RandomBot
-from lanterne.engines.core import canonical_pack
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.fair import group as grp
 from lanterne.protocol.fair.reveal import RevealedTable
 from lanterne.protocol.log import open_entry
 from lanterne.protocol.memory import make_sessions, play
 from lanterne.protocol.session import END, FAIR_DOMAIN, Drbg
-from lanterne.protocol.verify import canonical_bytes, check_every_seat, verify_entries
+from lanterne.protocol.verify import check_every_seat, verify_entries
 from tests.protocol.helpers import RESHUFFLE, forge, games, highcard_sessions, play_highcard
 
 
@@ -302,21 +296,3 @@ def test_a_proof_that_is_not_the_movers_keys():
     entry = sessions[0].chain[i]
     proof = dict(entry.body["proof"], keys=[bytes(32)] + entry.body["proof"]["keys"][1:])
     both_refuse(reseal_from(sessions, i, body=dict(entry.body, proof=proof)))
-
-
-_plain = st.recursive(st.none() | st.booleans() | st.integers(-(1 << 63), (1 << 64) - 1) | st.text(max_size=5)
-                      | st.binary(max_size=5),
-                      lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
-                      | st.dictionaries(st.text(max_size=3), inner, max_size=4), max_leaves=20)
-
-
-@settings(max_examples=150, deadline=None)
-@given(_plain)
-def test_the_quick_digest_packs_as_the_engine_does(value):
-    assert canonical_bytes(value) == canonical_pack(value)
-
-
-@pytest.mark.parametrize("odd", [1.5, {"a": [1, 2.0]}, IntEnum("E", "x").x, OrderedDict(a=1), bytearray(b"x")])
-def test_the_quick_digest_refuses_what_it_might_pack_otherwise(odd):
-    with pytest.raises(TypeError):
-        canonical_bytes(odd)
