@@ -27,10 +27,17 @@ class SeatClocks:
         self.seat: int | None = None
         """The seat whose clock runs (None: nobody's, the table deals or the game is over)."""
         self.since = now
+        self.last: tuple[int, int | None] = (0, None)
+        """The log's length and the actor of its last line when we last looked."""
 
-    def see(self, seat: int | None, now: float) -> bool:
-        """The game waits for ``seat`` now; True when that is a change (a clock stopped or started)."""
-        if seat == self.seat:
+    def see(self, seat: int | None, now: float, last: tuple[int, int | None] = (0, None)) -> bool:
+        """The game waits for ``seat`` now, and ``last`` is the log's length and the actor of its last line;
+        True when that is a change (a clock stopped or started). A line of anyone else since we last looked
+        ended the move we were timing, even when the turn was back with the same seat before we looked (a
+        computer that answered at once)."""
+        answered = last != self.last and last[1] != self.seat
+        self.last = last
+        if seat == self.seat and not answered:
             return False
         if self.seat is not None and self.seat < len(self.totals):
             self.totals[self.seat] += max(0.0, now - self.since)

@@ -189,7 +189,9 @@ class GameScreen(Screen):
         """The clocks a second on (or after a move): only the two clock panels repaint, never the board."""
         w = self.controller.waiting
         now = self.clock()
-        self.clocks.see(w.seat if w.kind in (HUMAN, COMPUTER, REMOTE) else None, now)
+        log = self.controller.log
+        self.clocks.see(w.seat if w.kind in (HUMAN, COMPUTER, REMOTE) else None, now,
+                        (len(log), log[-1].actor if log else None))
         for panel in self.query(ClockPanel):
             panel.show(self.controller, self.clocks, now)
 

@@ -43,6 +43,14 @@ def test_a_seats_clock_runs_while_the_game_waits_for_it():
     assert [clock_text(s) for s in (0, 59.9, 61, 3600 + 62)] == ["0:00", "0:59", "1:01", "1:01:02"]
 
 
+def test_a_move_ends_when_another_seat_played_even_if_the_turn_came_back_before_the_clocks_looked():
+    clocks = SeatClocks(2, now=0.0)
+    clocks.see(0, 0.0, (4, 1))
+    assert clocks.see(0, 10.0, (5, 0)) is False             # the seat's own action: the same move
+    assert clocks.see(0, 20.0, (6, 1)) is True              # the computer answered between two looks
+    assert (clocks.on_move(23.0), clocks.in_game(0, 23.0)) == (3.0, 23.0)
+
+
 def text_of(screen, selector: str) -> str:
     return str(screen.query_one(selector, ClockPanel).render())
 
