@@ -48,7 +48,7 @@ from .clocks import Awaiting, Clocks
 from .ending import Ending
 from .events import Dispute, Dropped, MarkDamaged, OutOfPlace, ReplayEnd, ReplayMismatch
 from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
-                    TABLE_NONCE_DOMAIN, WATCH_EVERYONE, WATCH_MODES, WATCH_OFF, default_watch)
+                    TABLE_NONCE_DOMAIN, UNDO_MODES, UNDO_OFF, WATCH_EVERYONE, WATCH_MODES, WATCH_OFF, default_watch)
 from .outcome import Outcome, Result
 from .phases import Phase
 from .play import Play
@@ -56,6 +56,8 @@ from .roster import Member, Roster
 from .rules import RULES
 from .seating import Seating
 from .state import SessionState, Shared, Steps
+from .takeback import Takebacks
+from .takeback_state import Ask
 from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
 
@@ -72,7 +74,7 @@ class Session:
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
                  guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END,
-                 move_clock: float | None = None, spectators: bool | str | None = False):
+                 move_clock: float | None = None, spectators: bool | str | None = False, undo: str = UNDO_OFF):
         key = identity.public if identity is not None else public
         if key is None:
             raise ValueError("a session needs an identity (or a public key to replay)")
@@ -86,11 +88,13 @@ class Session:
                  else WATCH_EVERYONE if spectators else WATCH_OFF)
         if watch not in WATCH_MODES:
             raise RulesError(f"spectators {watch!r} is not one of {', '.join(WATCH_MODES)}")
+        if undo not in UNDO_MODES:
+            raise RulesError(f"undo {undo!r} is not one of {', '.join(UNDO_MODES)}")
         self._wire(SessionState(identity, key, host=host, name=name,
                                 seed=seed if seed is not None else os.urandom(32), games=games,
                                 writer=LiveWriter(store), auto_join=auto_join,
                                 guests=list(guests) if guests else None,
-                                terms=Terms.proposed(variant, on_gone, watch), clocks=Clocks(timeout, move_clock),
+                                terms=Terms.proposed(variant, on_gone, watch, undo), clocks=Clocks(timeout, move_clock),
                                 proposal=(game, len(guests) + 1 if guests else 0, variant, dict(options or {}))))
         self.replayed_events: list = []
         """What a replay with ``keep_events`` said, in order."""
@@ -107,6 +111,7 @@ class Session:
         self.play = self.play_type(state, steps)
         self.ending = Ending(state, steps)
         self.claims = Claims(state, steps)
+        self.takebacks = Takebacks(state, steps)
 
     # ------------------------------------------------------------------ the state, as callers read it
     identity: Shared[ids.Identity | None] = Shared()
@@ -229,6 +234,35 @@ class Session:
     def step(self) -> list:
         """Write what we may write now: an answer to a claim that waited for our own clock."""
         return self.claims.step()
+
+    def ask_takeback(self, moves: int = 1) -> list:
+        """Ask the other seats to take back our last ``moves`` moves of this turn (:mod:`.takeback`); IllegalAction,
+        one line, if we may not."""
+        return self.takebacks.ask(moves)
+
+    def takeback_refusal(self, moves: int = 1) -> str:
+        """Why we may not ask to take back our last ``moves`` moves now ('': we may), one line."""
+        return self.takebacks.why_not(moves)
+
+    @property
+    def takeback_asked(self) -> Ask | None:
+        """The takeback the seats are answering now (None: none)."""
+        return self.state.undo.asked
+
+    @property
+    def takeback_consent(self) -> Callable[[Ask], bool | None] | None:
+        """Our answer to another seat's takeback (None: yes at once; a callable returning None: not yet, and
+        :meth:`step` writes it once the person answered)."""
+        return self.state.undo.consent
+
+    @takeback_consent.setter
+    def takeback_consent(self, answer: Callable[[Ask], bool | None] | None) -> None:
+        self.state.undo.consent = answer
+
+    @property
+    def undo(self) -> str:
+        """The table's takeback option (:data:`.kinds.UNDO_MODES`, the host's, signed in the table as ``undo``)."""
+        return self.state.terms.undo
 
     def replacing_us(self, key: bytes) -> bool:
         """Whether ``key`` is the computer named by a replace against our seat that we hold aside."""

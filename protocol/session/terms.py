@@ -1,5 +1,5 @@
 """What the host's ``table`` entry signs for everyone: the game, its variant and options, the on-gone policy,
-whether spectators may watch. Before the table they are the host's proposal (or a guest's defaults); the claim
+whether spectators may watch, whether a seat may take back its moves. Before the table they are the host's proposal (or a guest's defaults); the claim
 time and move clock the table signs are the clocks' (:mod:`.clocks`)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from lanterne.engines.core import Game
 
-from .kinds import ON_GONE_END, WATCH_ASK, WATCH_EVERYONE, WATCH_KNOWN, WATCH_OFF
+from .kinds import ON_GONE_END, UNDO_OFF, WATCH_ASK, WATCH_EVERYONE, WATCH_KNOWN, WATCH_OFF
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,8 @@ class Terms:
     watch_by: str = ""
     """How a spectator gets in where they may (signed as ``watch_by``): ``ask`` its player, a peer it ``known``s,
     or "" anyone."""
+    undo: str = UNDO_OFF
+    """Whether a seat may take back its own last moves: ``off``, or ``ask`` every other seat (signed as ``undo``)."""
 
     @property
     def watch_mode(self) -> str:
@@ -30,12 +32,13 @@ class Terms:
         return (self.watch_by or WATCH_EVERYONE) if self.spectators else WATCH_OFF
 
     @classmethod
-    def proposed(cls, variant: str, on_gone: str, watch: str) -> "Terms":
+    def proposed(cls, variant: str, on_gone: str, watch: str, undo: str = UNDO_OFF) -> "Terms":
         """A host's terms before the table (``watch``: one of :data:`.kinds.WATCH_MODES`)."""
-        return cls(None, variant, {}, on_gone, watch != WATCH_OFF, watch if watch in (WATCH_ASK, WATCH_KNOWN) else "")
+        return cls(None, variant, {}, on_gone, watch != WATCH_OFF, watch if watch in (WATCH_ASK, WATCH_KNOWN) else "",
+                   undo)
 
     @classmethod
     def signed(cls, body: dict, game: Game) -> "Terms":
         """The terms of a table entry's (checked) body."""
         return cls(game, body["variant"], dict(body["options"]), body.get("on_gone", ON_GONE_END),
-                   bool(body.get("watch", False)), str(body.get("watch_by", "")))
+                   bool(body.get("watch", False)), str(body.get("watch_by", "")), str(body.get("undo", UNDO_OFF)))
