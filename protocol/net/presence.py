@@ -174,7 +174,7 @@ def claim_step(session: Session, presence: Presence, now: float, seats: Sequence
         session.watch(now, True)     # a flood may keep it from us: its absence counts once it is over
         return []
     here = presence.here(key, is_linked, len(session.chain)) and (
-        session.phase == Phase.CLAIM      # an answer on its own clock: here, not gone
+        session.phase in (Phase.CLAIM, Phase.TAKEBACK)      # an answer (its clock's, or its person's): here
         or (session.phase == Phase.PLAY and session.game is not None and session.view is not None
             and not session.game.is_over(session.view)
             and session.next_actor() != TABLE))   # here and thinking (the move clock runs)
