@@ -34,7 +34,7 @@ import os
 from collections import deque
 from typing import Any, Callable, Sequence
 
-from lanterne.engines.core import Action, Game, RulesError, State, TableOp
+from lanterne.engines.core import Action, Game, State, TableOp
 from lanterne.protocol import identity as ids
 from lanterne.protocol.log import VERSION, Entry, open_entry
 from lanterne.protocol.wire import ProtocolError, check
@@ -47,8 +47,8 @@ from .claims import Claims
 from .clocks import Awaiting, Clocks
 from .ending import Ending
 from .events import Dispute, Dropped, MarkDamaged, OutOfPlace, ReplayEnd, ReplayMismatch
-from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
-                    TABLE_NONCE_DOMAIN, UNDO_MODES, UNDO_OFF, WATCH_EVERYONE, WATCH_MODES, WATCH_OFF, default_watch)
+from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE_END, REFUSE, REPLACE,
+                    TABLE_NONCE_DOMAIN, UNDO_OFF)
 from .outcome import Outcome, Result
 from .phases import Phase
 from .play import Play
@@ -56,8 +56,7 @@ from .roster import Member, Roster
 from .rules import RULES
 from .seating import Seating
 from .state import SessionState, Shared, Steps
-from .takeback import Takebacks
-from .takeback_state import Ask
+from .takeback import Ask, Takebacks
 from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
 
@@ -82,19 +81,11 @@ class Session:
             if not guests:
                 raise ValueError("a host names its guests (their keys, in seat order)")
             game.check_options(len(guests) + 1, variant)   # a local mistake: RulesError
-        if on_gone not in ON_GONE:
-            raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
-        watch = (default_watch(game) if spectators is None else spectators if isinstance(spectators, str)
-                 else WATCH_EVERYONE if spectators else WATCH_OFF)
-        if watch not in WATCH_MODES:
-            raise RulesError(f"spectators {watch!r} is not one of {', '.join(WATCH_MODES)}")
-        if undo not in UNDO_MODES:
-            raise RulesError(f"undo {undo!r} is not one of {', '.join(UNDO_MODES)}")
         self._wire(SessionState(identity, key, host=host, name=name,
                                 seed=seed if seed is not None else os.urandom(32), games=games,
                                 writer=LiveWriter(store), auto_join=auto_join,
                                 guests=list(guests) if guests else None,
-                                terms=Terms.proposed(variant, on_gone, watch, undo), clocks=Clocks(timeout, move_clock),
+                                terms=Terms.asked(game, variant, on_gone, spectators, undo), clocks=Clocks(timeout, move_clock),
                                 proposal=(game, len(guests) + 1 if guests else 0, variant, dict(options or {}))))
         self.replayed_events: list = []
         """What a replay with ``keep_events`` said, in order."""
@@ -150,10 +141,8 @@ class Session:
     watch_mode: Shared[str] = Shared()
     result: Shared[Result | None] = Shared()
     finals: Shared[dict[int, dict]] = Shared()
-    ends: Shared[dict[int, dict]] = Shared()
     fair: Shared[Any] = Shared()
     steps: Shared[list[Step]] = Shared()
-    old_steps: Shared[list[Step]] = Shared()
     epoch: Shared[int] = Shared()
     table_op: Shared[TableOp | None] = Shared()
     timeout: Shared[float | None] = Shared()
@@ -163,6 +152,7 @@ class Session:
     phase: Shared[Phase] = Shared()
     over: Shared[bool] = Shared()
     my_turn: Shared[bool] = Shared()
+    takeback_consent: Shared[Callable[[Ask], bool | None] | None] = Shared()
 
     def next_actor(self) -> int:
         """The engine's next actor, or TABLE while a re-deal is being resolved."""
@@ -236,33 +226,16 @@ class Session:
         return self.claims.step()
 
     def ask_takeback(self, moves: int = 1) -> list:
-        """Ask the other seats to take back our last ``moves`` moves of this turn (:mod:`.takeback`); IllegalAction,
-        one line, if we may not."""
+        """Ask the others to take back our last ``moves`` moves (:mod:`.takeback`; IllegalAction if we may not)."""
         return self.takebacks.ask(moves)
+
+    def answer_takeback(self, yes: bool) -> list:
+        """Our person's answer to another seat's takeback, when ours is awaited (IllegalAction if not)."""
+        return self.takebacks.answer(yes)
 
     def takeback_refusal(self, moves: int = 1) -> str:
         """Why we may not ask to take back our last ``moves`` moves now ('': we may), one line."""
         return self.takebacks.why_not(moves)
-
-    @property
-    def takeback_asked(self) -> Ask | None:
-        """The takeback the seats are answering now (None: none)."""
-        return self.state.undo.asked
-
-    @property
-    def takeback_consent(self) -> Callable[[Ask], bool | None] | None:
-        """Our answer to another seat's takeback (None: yes at once; a callable returning None: not yet, and
-        :meth:`step` writes it once the person answered)."""
-        return self.state.undo.consent
-
-    @takeback_consent.setter
-    def takeback_consent(self, answer: Callable[[Ask], bool | None] | None) -> None:
-        self.state.undo.consent = answer
-
-    @property
-    def undo(self) -> str:
-        """The table's takeback option (:data:`.kinds.UNDO_MODES`, the host's, signed in the table as ``undo``)."""
-        return self.state.terms.undo
 
     def replacing_us(self, key: bytes) -> bool:
         """Whether ``key`` is the computer named by a replace against our seat that we hold aside."""
@@ -435,7 +408,6 @@ class Session:
             writer.learned = deque(writer.learned)
         twin.state.writer = writer
         return twin
-
 
     def _expected_seat(self) -> int | None:
         rule = RULES.get(self.phase)

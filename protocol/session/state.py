@@ -30,7 +30,7 @@ from .kinds import MOVE, fair, schemas
 from .outcome import Outcome, Result
 from .phases import OVER_PHASES, Phase, PhaseState
 from .roster import Member, Roster
-from .takeback_state import Undo
+from .takeback_state import Ask, Undo
 from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
 
@@ -256,6 +256,21 @@ class SessionState:
     @min_claim.setter
     def min_claim(self, seconds: float | None) -> None:
         self.clocks.min_claim = seconds
+
+    @property
+    def takeback_asked(self) -> Ask | None:
+        """The takeback the seats are answering now (None: none)."""
+        return self.undo.asked
+
+    @property
+    def takeback_consent(self) -> Callable[[Ask], bool | None] | None:
+        """Our answer to another seat's takeback (None: yes at once; returning None: a person answers later,
+        :meth:`.session.Session.answer_takeback`)."""
+        return self.undo.consent
+
+    @takeback_consent.setter
+    def takeback_consent(self, answer: Callable[[Ask], bool | None] | None) -> None:
+        self.undo.consent = answer
 
     @property
     def phase(self) -> Phase:

@@ -162,6 +162,16 @@ class Takebacks:
         self._answered(c.writer, bool(yes))
         return True
 
+    def answer(self, yes: bool) -> list:
+        """Our person's answer to the takeback asked now (IllegalAction, one line, if none waits for ours)."""
+        c = self.s.undo.asked
+        if c is None or self.s.phase != Phase.TAKEBACK or c.writer != self.s.my_seat:
+            raise IllegalAction("no takeback waits for your answer")
+        if self.s.writer.choose(self.s, TAKEBACK_REPLY, {"takeback": c.hash, "yes": yes}) is not None:
+            self._answered(c.writer, yes)
+            self.steps.advance_safely()
+        return self.s.flush()
+
     def _answered(self, seat: int, yes: bool) -> None:
         c = self.s.undo.asked
         assert c is not None

@@ -8,7 +8,10 @@ from dataclasses import dataclass, field
 
 from lanterne.engines.core import Game
 
-from .kinds import ON_GONE_END, UNDO_OFF, WATCH_ASK, WATCH_EVERYONE, WATCH_KNOWN, WATCH_OFF
+from lanterne.engines.core import RulesError
+
+from .kinds import (ON_GONE, ON_GONE_END, UNDO_MODES, UNDO_OFF, WATCH_ASK, WATCH_EVERYONE, WATCH_KNOWN, WATCH_MODES,
+                    WATCH_OFF, default_watch)
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,21 @@ class Terms:
         """A host's terms before the table (``watch``: one of :data:`.kinds.WATCH_MODES`)."""
         return cls(None, variant, {}, on_gone, watch != WATCH_OFF, watch if watch in (WATCH_ASK, WATCH_KNOWN) else "",
                    undo)
+
+    @classmethod
+    def asked(cls, game: Game | None, variant: str, on_gone: str, spectators: bool | str | None,
+              undo: str) -> "Terms":
+        """A session's terms as its caller asks for them (RulesError, one line, for a word that is none of them):
+        ``spectators`` None is the game's default, True everyone, False nobody, or one of the watch modes."""
+        if on_gone not in ON_GONE:
+            raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
+        watch = (default_watch(game) if spectators is None else spectators if isinstance(spectators, str)
+                 else WATCH_EVERYONE if spectators else WATCH_OFF)
+        if watch not in WATCH_MODES:
+            raise RulesError(f"spectators {watch!r} is not one of {', '.join(WATCH_MODES)}")
+        if undo not in UNDO_MODES:
+            raise RulesError(f"undo {undo!r} is not one of {', '.join(UNDO_MODES)}")
+        return cls.proposed(variant, on_gone, watch, undo)
 
     @classmethod
     def signed(cls, body: dict, game: Game) -> "Terms":

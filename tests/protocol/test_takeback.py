@@ -111,7 +111,7 @@ def test_a_person_who_has_not_answered_yet_holds_the_takeback_and_the_session_wr
     sessions[first].takeback_consent = lambda asked: answer[0]
     ask(sessions, pipe, m)
     assert all(s.phase == Phase.TAKEBACK for s in sessions) and sessions[0].waiting_for() == first
-    asked = sessions[first].takeback_asked
+    asked = sessions[first].state.takeback_asked
     assert asked is not None and asked.seat == m and asked.writer == first
     answer[0] = True
     pipe.collect(first, sessions[first].step())
@@ -197,7 +197,7 @@ def test_an_answer_by_the_wrong_seat_a_second_answer_or_a_second_request_names_i
     sessions, pipe, m, (first, second) = asked_table()
     ids = identities()
     watcher = sessions[m]
-    asked = watcher.takeback_asked
+    asked = watcher.state.takeback_asked
     watcher.receive(forged(watcher, ids[second], TAKEBACK_REPLY, {"takeback": asked.hash, "yes": True}))
     result = aborted(watcher)
     assert result.culprit == second and f"seat {first + 1}'s to write, not seat {second + 1}" in result.reason
@@ -207,7 +207,7 @@ def test_an_answer_by_the_wrong_seat_a_second_answer_or_a_second_request_names_i
     pipe.collect(first, sessions[first].step())
     pipe.deliver()
     watcher = sessions[m]
-    watcher.receive(forged(watcher, ids[first], TAKEBACK_REPLY, {"takeback": watcher.takeback_asked.hash,
+    watcher.receive(forged(watcher, ids[first], TAKEBACK_REPLY, {"takeback": watcher.state.takeback_asked.hash,
                                                                   "yes": True}))
     result = aborted(watcher)
     assert result.culprit == first and f"seat {second + 1}'s to write, not seat {first + 1}" in result.reason
