@@ -35,6 +35,7 @@ from lanterne.client.controller import (HUMAN, REMOTE, Change, GameController, L
                                describe_table_op, scores_over)
 from lanterne.client.i18n import N_, _, ngettext, seat_tag, seconds_text
 from lanterne.client.local_play import move_seconds
+from lanterne.client.net_undo import NetUndo
 from lanterne.client.seat_clocks import clock_text
 from lanterne.client.thinking import Thinker
 from lanterne.engines.bots import make_bot
@@ -202,6 +203,8 @@ class NetworkGame(GameController):
         self._task: asyncio.Task | None = None
         self._closed = False
         self._finishing = False
+        self.takebacks = NetUndo(peer, lambda: self.seats, lambda: self.my_seat)
+        """Undo at this table, if its host allows it (client/net_undo.py)."""
         peer.on_events = self._on_events
         peer.on_peer_event = self._on_peer_event
         peer.say = lambda line: None
@@ -498,9 +501,14 @@ class NetworkGame(GameController):
         return await self.ask_watch(request.peer.name, request.peer.fingerprint)
 
     def _on_events(self, events: list) -> None:
+        self.takebacks.adopt()
         for ev in events:
             change = Change()
-            if isinstance(ev, TableSet):
+            if self.takebacks.on_event(ev, self.log, change):
+                if change.undone is not None:      # the banner forgets the moves taken back
+                    self.last_moves.pop(change.undone.actor, None)
+                    self.last_turns.pop(change.undone.actor, None)
+            elif isinstance(ev, TableSet):
                 self._set_table(ev)
             elif isinstance(ev, GameStarted):
                 self.ready.set()
@@ -839,6 +847,8 @@ class NetworkGame(GameController):
             return gone
         if s.phase == Phase.CLAIM:
             return self._claim_text()
+        if s.phase == Phase.TAKEBACK:
+            return self.takebacks.status()
         text = self._waiting_text()
         if self.link_down:
             return _("Link down, reconnecting by itself... ({text})").format(text=text)
@@ -898,6 +908,22 @@ class NetworkGame(GameController):
         self.peer.play(action)   # logged now; every link's sender sends it in its turn
         mine = [e for e in self.log[count:] if e.actor == seat]
         return mine[0] if mine else self.log[-1]
+
+    @property
+    def offers_undo(self) -> bool:
+        """Whether ``u`` asks the others to take back our last move (the table's host allows it)."""
+        return self.takebacks.offered
+
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` cannot ask to take back its last move now, in one line (None: it can)."""
+        return self.takebacks.refusal() if seat == self.my_seat else _("it is not your turn")
+
+    def undo(self, seat: int) -> None:
+        """Ask the others to take back our last move: every other seat answers (IllegalAction: why not)."""
+        if seat != self.my_seat:
+            raise IllegalAction(_("it is not your turn"))
+        self.takebacks.request()
+        self._notify(Change())
 
     async def run(self) -> None:
         """Watch the peer until it stops: link changes are announced (the banner), failures become one line."""

@@ -22,7 +22,7 @@ saying which seat may write there (the rules' check, :mod:`.rules`) or why the m
 
 from __future__ import annotations
 
-from lanterne.engines.core import IllegalAction, State
+from lanterne.engines.core import IllegalAction, State, Words
 from lanterne.protocol.log import Entry
 from lanterne.protocol.wire import ProtocolError
 
@@ -46,7 +46,7 @@ class Takebacks:
         hash is ``to``; else (-1, why not, one line)."""
         s = self.s
         if s.terms.undo != UNDO_ASK:
-            return -1, f"this table takes nothing back (its host signed undo {s.terms.undo!r})"
+            return -1, Words("this table takes nothing back (its host signed undo {undo})", undo=repr(s.terms.undo))
         chain, points = s.chain, s.undo.points
         at = len(chain) - 1
         while at >= 0 and chain[at].hash != to:
@@ -55,49 +55,51 @@ class Takebacks:
                 return -1, why
             at -= 1
         if at < 0:
-            return -1, "it names no entry of this game to go back to"
+            return -1, Words("it names no entry of this game to go back to")
         first = at + 1
         if first == len(chain):
-            return -1, "it takes back nothing (it names the last entry)"
+            return -1, Words("it takes back nothing (it names the last entry)")
         assert s.game is not None and s.view is not None
         if s.game.turn(points[first][1]) != s.game.turn(s.view):
-            return -1, f"entry {first} was played in an earlier turn"
+            return -1, Words("entry {n} was played in an earlier turn", n=first)
         return first, ""
 
     def _stays(self, entry: Entry, seat: int) -> str:
         """Why ``entry`` cannot be taken back by ``seat`` ('' : it can)."""
         author = self.s.roster.seat_of(entry.author)
         if entry.kind.startswith("fair_"):
-            return f"the table's step at entry {entry.seq} ({entry.kind}) cannot be taken back: what it showed stays seen"
+            return Words("the table's step at entry {n} ({kind}) cannot be taken back: what it showed stays seen",
+                         n=entry.seq, kind=entry.kind)
         if entry.kind != MOVE:
-            return f"entry {entry.seq} ({entry.kind}) is no move: only a run of moves at the chain's end goes back"
+            return Words("entry {n} ({kind}) is no move: only a run of moves at the chain's end goes back",
+                         n=entry.seq, kind=entry.kind)
         if author != seat:
-            return (f"entry {entry.seq} is seat {author + 1 if author is not None else '?'}'s move: a seat takes back "
-                    f"only its own")
+            return Words("entry {n} is seat {seat}'s move: a seat takes back only its own", n=entry.seq,
+                         seat=author + 1 if author is not None else "?")
         if "proof" in entry.body:
-            return f"entry {entry.seq} made a hidden card public, which cannot be hidden again"
+            return Words("entry {n} made a hidden card public, which cannot be hidden again", n=entry.seq)
         if entry.seq not in self.s.undo.points:
-            return f"the table acted after entry {entry.seq}"
+            return Words("the table acted after entry {n}", n=entry.seq)
         return ""
 
     def why_not(self, moves: int = 1) -> str:
         """Why we cannot ask to take back our last ``moves`` moves now ('': we can), one line."""
         s = self.s
         if s.my_seat is None or s.identity is None:
-            return "a watcher takes nothing back"
+            return Words("a watcher takes nothing back")
         if s.terms.undo != UNDO_ASK:
-            return "this table takes nothing back (its host did not allow it)"
+            return Words("this table takes nothing back (its host did not allow it)")
         if s.phase == Phase.TAKEBACK:
-            return "a takeback is being answered"
+            return Words("a takeback is being answered")
         if not s.my_turn:
-            return "it is not your turn"
+            return Words("it is not your turn")
         if moves < 1 or moves >= len(s.chain):
-            return "nothing of yours to take back this turn"
+            return Words("nothing of yours to take back this turn")
         at = len(s.chain) - 1
         while at > 0 and s.chain[at].kind.startswith("fair_"):
             at -= 1
         if s.chain[at].kind != MOVE or s.chain[at].author != s.public:
-            return "nothing of yours to take back this turn"
+            return Words("nothing of yours to take back this turn")
         return self.refusal(s.my_seat, s.chain[-moves - 1].hash)[1]
 
     # ------------------------------------------------------------ asking
@@ -166,7 +168,7 @@ class Takebacks:
         """Our person's answer to the takeback asked now (IllegalAction, one line, if none waits for ours)."""
         c = self.s.undo.asked
         if c is None or self.s.phase != Phase.TAKEBACK or c.writer != self.s.my_seat:
-            raise IllegalAction("no takeback waits for your answer")
+            raise IllegalAction(Words("no takeback waits for your answer"))
         if self.s.writer.choose(self.s, TAKEBACK_REPLY, {"takeback": c.hash, "yes": yes}) is not None:
             self._answered(c.writer, yes)
             self.steps.advance_safely()

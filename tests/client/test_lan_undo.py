@@ -1,0 +1,68 @@
+"""Undo at a LAN table: two apps over 127.0.0.1, a table whose host allows a takeback if the other says yes.
+
+The player whose turn it is plays a move, presses ``u``; the other app asks its person (a dialog: y or a
+click), and both boards go back to the position before the move, both move logs a line shorter. A no by
+click leaves the move where it was, and the asker's status line says who said no. Both chains stay the same,
+entry for entry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from lanterne.client.screens.dialogs import ConfirmScreen
+from tests.support.lobby import FAST, click_move, lobby_app, seated, turn_of, unique
+from tests.support.tally_game import GAME as TALLY
+from tests.support.waiting import until
+
+
+def status(screen) -> str:
+    return str(screen.query_one("#status").render())
+
+
+def chain(controller) -> list[bytes]:
+    return [e.raw for e in controller.peer.session.chain]
+
+
+async def test_u_asks_the_other_player_who_says_yes_or_no_and_both_boards_agree(tmp_path):
+    ann, bob = unique("Ann"), unique("Bob")
+    app_a = lobby_app(ann, tmp_path / "a", games=(TALLY,), discover=False,
+                      options=dataclasses.replace(FAST, undo="ask"))
+    app_b = lobby_app(bob, tmp_path / "b", games=(TALLY,), discover=False)
+    async with app_a.run_test(size=(120, 40)) as pa, app_b.run_test(size=(120, 40)) as pb:
+        screens = await seated(pa, pb, ann, bob, by_address=True)
+        await until(lambda: turn_of(screens) is not None, pa, pb, what="someone's turn")
+        mover, waiter = turn_of(screens)
+        mc, wc = screens[mover].controller, screens[waiter].controller
+        assert mc.offers_undo and wc.offers_undo
+        assert screens[mover].check_action("undo", ()) is not False
+        await click_move(mover, "add")
+        await until(lambda: len(wc.log) == len(mc.log) and mc.log[-1].text == "add", pa, pb, what="the move")
+        lines, scores = len(mc.log), list(mc.view(None).scores)
+
+        await mover.press("u")
+        await until(lambda: isinstance(waiter.app.screen, ConfirmScreen), pa, pb, what="the other's question")
+        question = waiter.app.screen.question
+        assert f"{mc.seats[mc.my_seat].label} asks to take back their last move" in question
+        assert "asked to take back your last move" in mc.status()
+        await waiter.press("y")
+        await until(lambda: len(mc.log) == len(wc.log) == lines - 1, pa, pb, what="the move taken back")
+        assert mc.view(None).scores[mc.my_seat] == scores[mc.my_seat] - 1 == wc.view(None).scores[mc.my_seat]
+        await until(lambda: "Taken back: add" in status(screens[mover]), pa, pb,
+                    what="the asker's status")
+        assert mc.waiting.kind == "human", "still the asker's turn, from the position before the move"
+
+        await click_move(mover, "add")
+        await until(lambda: len(wc.log) == lines, pa, pb, what="the move again")
+        await mover.press("u")
+        await until(lambda: isinstance(waiter.app.screen, ConfirmScreen), pa, pb, what="the second question")
+        await waiter.pause()
+        assert await waiter.click("#no")
+        await until(lambda: mc.peer.session.chain[-1].kind == "takeback_reply" and
+                    "said no: your move stays" in status(screens[mover]), pa, pb,
+                    what="the no")
+        assert len(mc.log) == len(wc.log) == lines and mc.view(None).scores == wc.view(None).scores
+        await until(lambda: chain(mc) == chain(wc), pa, pb, what="the same chain")
+        await mover.press("u")      # the same move cannot be asked for again
+        await until(lambda: "Cannot undo: nothing of yours" in status(screens[mover]),
+                    pa, pb, what="the refusal")
