@@ -66,3 +66,22 @@ async def test_u_asks_the_other_player_who_says_yes_or_no_and_both_boards_agree(
         await mover.press("u")      # the same move cannot be asked for again
         await until(lambda: "Cannot undo: nothing of yours" in status(screens[mover]),
                     pa, pb, what="the refusal")
+
+
+def test_the_replay_of_a_log_with_a_granted_and_a_refused_takeback_shows_the_position_go_back(tmp_path):
+    from lanterne.client.replay_model import load_replay
+    from tests.support.logs import write_log
+    from tests.support.tally_game import play_with_takebacks
+
+    sessions = play_with_takebacks()
+    path = tmp_path / "tally.lanterne"
+    write_log(path, [e.raw for e in sessions[0].chain])
+    replay = load_replay(path, games=lambda game_id: TALLY)
+    assert replay.problem is None and replay.result == "over", replay.problem
+    back = [i for i, step in enumerate(replay.steps) if step.back]
+    assert len(back) == 1 and replay.steps[back[0]].text == "takes back 1 move"
+    at = back[0] + 1        # states[i]: the position after step i (states[0]: the start)
+    assert TALLY.digest(replay.states[at]) == TALLY.digest(replay.states[at - 2]), "the position before the move"
+    assert TALLY.digest(replay.states[-1]) == TALLY.digest(TALLY.view(sessions[0].view, None))
+    full = replay.full_states()     # every hand, after the audit: the same positions
+    assert len(full) == len(replay.states)

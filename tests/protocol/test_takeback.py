@@ -19,7 +19,7 @@ from lanterne.protocol.session import (TAKEBACK, TAKEBACK_REPLY, Aborted, GameOv
                                        TakebackRefused, TakenBack)
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.verify import verify_entries
-from tests.support.tally_game import GAME as TALLY
+from tests.support.tally_game import GAME as TALLY, play_with_takebacks
 
 
 def table(players=3, undo="ask", seed="tb"):
@@ -225,30 +225,8 @@ def test_an_answer_by_the_wrong_seat_a_second_answer_or_a_second_request_names_i
     assert result.culprit == first and "answers another takeback" in result.reason
 
 
-def played_with_takebacks(seed="tbv"):
-    """A whole game at a table of three with one granted and one refused takeback: the sessions."""
-    sessions, pipe = table(seed=seed)
-    bots = [RandomBot(f"{seed}/{i}") for i in range(3)]
-    asked = []
-    for _ in range(5000):
-        if all(s.over for s in sessions):
-            break
-        i = mover(sessions)
-        s = sessions[i]
-        if len(asked) < 2 and s.takeback_refusal() == "":
-            no = len(asked) == 1
-            sessions[(i + 1) % 3].takeback_consent = (lambda asked: False) if no else None
-            asked.append(i)
-            ask(sessions, pipe, i)
-            sessions[(i + 1) % 3].takeback_consent = None
-            continue
-        act(sessions, pipe, i, *bots[i].choose(s.game, s.view, i))
-    assert len(asked) == 2 and all(isinstance(s.result, GameOver) for s in sessions)
-    return sessions, pipe
-
-
 def test_the_log_of_a_game_with_a_granted_and_a_refused_takeback_verifies_and_replays_byte_for_byte():
-    sessions, pipe = played_with_takebacks()
+    sessions = play_with_takebacks()
     raws = [e.raw for e in sessions[0].chain]
     kinds = [e.kind for e in sessions[0].chain]
     assert kinds.count(TAKEBACK) == 2 and kinds.count(TAKEBACK_REPLY) == 3

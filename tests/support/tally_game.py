@@ -115,3 +115,33 @@ class TallyGame(Game):
 
 
 GAME = TallyGame()
+
+
+def play_with_takebacks(seed: str = "tbv") -> list:
+    """A whole game of random moves at a Tally table of three (in-memory peers) whose host allows a takeback: the
+    first takeback any seat may ask for is granted, the second refused by the first seat to answer. The sessions."""
+    from lanterne.engines.bots import RandomBot
+    from lanterne.protocol.memory import Pipe, make_sessions
+
+    sessions = make_sessions(GAME, 3, seed, games=lambda game_id: GAME, undo="ask")
+    pipe = Pipe(sessions)
+    pipe.collect(0, sessions[0].start())
+    pipe.deliver()
+    bots = [RandomBot(f"{seed}/{i}") for i in range(3)]
+    asked = 0
+    for _ in range(5000):
+        if all(s.over for s in sessions):
+            return sessions
+        i = next(k for k, s in enumerate(sessions) if s.my_turn)
+        s = sessions[i]
+        if asked < 2 and s.takeback_refusal() == "":
+            first = min(k for k in range(3) if k != i)      # the first to answer: a no ends it there
+            sessions[first].takeback_consent = (lambda request: False) if asked == 1 else None
+            asked += 1
+            pipe.collect(i, s.ask_takeback())
+            pipe.deliver()
+            sessions[first].takeback_consent = None
+        else:
+            pipe.collect(i, s.act(bots[i].choose(s.game, s.view, i)))
+        pipe.deliver()
+    raise AssertionError("no end after 5000 moves")
