@@ -501,7 +501,6 @@ class NetworkGame(GameController):
         return await self.ask_watch(request.peer.name, request.peer.fingerprint)
 
     def _on_events(self, events: list) -> None:
-        self.takebacks.adopt()
         for ev in events:
             change = Change()
             if self.takebacks.on_event(ev, self.log, change):

@@ -58,6 +58,7 @@ class NetUndo:
         s = self._peer.session
         asked = s.state.takeback_asked if s is not None else None
         if asked is None or s.phase != Phase.TAKEBACK or asked.writer != s.my_seat:
+            self._asked_for = None      # (a claim came in between: asked again once it is settled)
             return
         self._peer.takeback(yes)
 
@@ -84,7 +85,7 @@ class NetUndo:
         """Read a takeback event (True: it was one) into ``change`` (what the screen says of it); the move log
         loses the moves taken back."""
         if isinstance(ev, TakebackAsked):
-            self._put_question()
+            self.put_question()
             return True
         if not isinstance(ev, (TakebackRefused, TakenBack)):
             return False
@@ -102,21 +103,16 @@ class NetUndo:
         change.undone = taken[-1] if taken else None
         return True
 
-    def adopt(self) -> None:
-        """Our person answers the others' takebacks, never the session by itself (its consent says not yet)."""
-        s = self._peer.session
-        if s is not None and s.takeback_consent is None:
-            s.takeback_consent = lambda request: None
-
-    def _put_question(self) -> None:
-        """The person is asked once their answer is awaited; the session waits for it (its consent says not yet)."""
+    def put_question(self) -> None:
+        """Ask the person, once, if their answer is awaited (a takeback that came, or one a resumed game was
+        answering); the session waits for it (its consent says not yet)."""
         s = self._peer.session
         asked = s.state.takeback_asked if s is not None else None
         if asked is None or asked.writer != self._my_seat() or asked.hash == self._asked_for:
             return
-        self._asked_for = asked.hash
         if self.ask is None:
             return
+        self._asked_for = asked.hash
 
         async def question() -> None:
             assert self.ask is not None

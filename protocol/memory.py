@@ -112,4 +112,5 @@ def make_sessions(game: Game, players: int, seed: str, *, variant: str = "standa
                            variant=variant, seed=sess_seed, store=stores[i] if stores else None, games=games,
                            guests=[g.public for g in idents[1:]] if i == 0 else None, on_gone=on_gone,
                            undo=undo))
+        out[-1].takeback_consent = lambda asked: True     # a computer player lets another take back its move
     return out

@@ -68,6 +68,7 @@ class NetworkSide:
             self.chat.display = screen.app.size.width >= self.CHAT_BESIDE_FROM
             screen.query_one("#game-body").mount(self.chat)     # beside the board: the status line stays in view
         self._fit_chat(screen)
+        self.controller.takebacks.put_question()       # (a resumed game may be waiting for our answer)
         self.banner.show(self.controller, compact=screen.compact)
         if self.chat is not None:
             for i, line in enumerate(self.controller.chat[self._chat_shown:], start=self._chat_shown):

@@ -384,6 +384,7 @@ class Peer:
             session = self.session
             assert session is not None
             session.consent = lambda seat: self.turns.consent(session, seat)
+            session.takeback_consent = self.turns.takeback_consent      # a computer says yes, a person answers
             self.presence.start(self.clock())
             self._spawn(self.mesh.dial_loop(session))
             self._spawn(self.turns.run(session))

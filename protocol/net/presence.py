@@ -162,8 +162,8 @@ def claim_step(session: Session, presence: Presence, now: float, seats: Sequence
     is a computer this process runs (slow, not gone).
     """
     seat = session.waiting_for()
-    if seat is not None and seat == session.my_seat and session.phase == Phase.CLAIM:
-        return session.step()      # our answer to a claim may have waited for our own clock
+    if seat is not None and seat == session.my_seat and session.phase in (Phase.CLAIM, Phase.TAKEBACK):
+        return session.step()      # our answer to a claim may have waited for our own clock (a takeback: our consent)
     if seat is None or seat == session.my_seat:
         if seat is not None and session.move_clock is not None:
             session.watch(now)      # our own move clock, for our screen

@@ -264,8 +264,8 @@ class SessionState:
 
     @property
     def takeback_consent(self) -> Callable[[Ask], bool | None] | None:
-        """Our answer to another seat's takeback (None: yes at once; returning None: a person answers later,
-        :meth:`.session.Session.answer_takeback`)."""
+        """Our answer to another seat's takeback (None, or a callable returning None: not yet, a person answers
+        by :meth:`.session.Session.answer_takeback`; a computer's returns True)."""
         return self.undo.consent
 
     @takeback_consent.setter

@@ -9,8 +9,8 @@ the takeback is entries of its own, appended, that every session, ``lanterne ver
   after it must be a move of that seat in the turn under way that made no hidden card public: no other seat's
   entry, no table step (a deal, a draw, a shuffle, a roll, a reveal) and no other kind of entry since, so the
   fair table is as it was and nothing seen is unseen.
-* Every other seat answers in seat order ``takeback_reply {takeback: hash, yes}``: its person's answer (a
-  computer's session says yes). A no ends it: the game goes on where it was. After the last yes every session
+* Every other seat answers in seat order ``takeback_reply {takeback: hash, yes}``: its person's answer
+  (:meth:`Takebacks.answer`), or its consent's (a computer says yes). A no ends it: the game goes on where it was. After the last yes every session
   goes back to the position before the first move taken back (each its own view, kept before that move) and it
   is that seat's turn again; the chain goes on after the answers.
 * One takeback at a time (its phase takes nothing but the answers); the moves must end the chain, so a takeback
@@ -150,13 +150,13 @@ class Takebacks:
         self._answered(seat, entry.body["yes"])
 
     def step_answer(self) -> bool:
-        """Our answer, when it is ours to give and we have one (the person's, or a computer's yes)."""
+        """Our answer, when it is ours to give and our consent has one (a computer's yes)."""
         c = self.s.undo.asked
         assert c is not None
         if c.writer != self.s.my_seat or not self.s.writer.may_write(self.s):
             return False
         consent = self.s.undo.consent
-        yes = consent(c) if consent is not None else True
+        yes = consent(c) if consent is not None else None
         if yes is None:
             return False
         if self.s.writer.choose(self.s, TAKEBACK_REPLY, {"takeback": c.hash, "yes": bool(yes)}) is None:

@@ -47,8 +47,10 @@ class Undo:
         showed nothing (any other entry, or a table step that wrote none, empties it)."""
         self.asked: Ask | None = None
         self.consent: Callable[[Ask], bool | None] | None = None
-        """Our answer to another seat's takeback: True yes, False no, None not yet (the person is asked, and the
-        caller steps the session once they answered); no callable: yes at once (a computer's session)."""
+        """Our answer to another seat's takeback: True yes, False no, None not yet (the caller steps the session
+        later); no callable: not yet, a person answers (:meth:`.session.Session.answer_takeback`). A computer's
+        says yes (``protocol/net/turns.py``, ``protocol/memory.py``); a restarted session answers nothing by
+        itself."""
 
     def copy(self) -> "Undo":
         other = Undo()

@@ -243,3 +243,19 @@ def test_the_log_of_a_game_with_a_granted_and_a_refused_takeback_verifies_and_re
         assert sum(isinstance(e, TakebackRefused) for e in again.replayed_events) == 1
     watcher = Session.replay(raws, bytes(32), bytes(32), games=lambda game_id: TALLY)
     assert TALLY.digest(watcher.view) == TALLY.digest(sessions[0].view)
+
+
+def test_a_seat_restarted_while_its_answer_is_awaited_answers_nothing_by_itself_and_its_person_answers_then():
+    sessions, pipe, m, (first, second) = asked_table()
+    s = sessions[first]
+    raws = [e.raw for e in s.chain]
+    again = Session.from_log(raws, s.identity, s.seed, games=lambda game_id: TALLY)
+    assert again.phase == Phase.TAKEBACK and len(again.chain) == len(raws), "nothing written by the restart"
+    sessions[first] = again
+    pipe.sessions[first] = again
+    pipe.collect(first, again.answer_takeback(False))
+    pipe.deliver()
+    assert all(x.phase == Phase.PLAY and x.chain[-1].kind == TAKEBACK_REPLY for x in sessions)
+    assert sessions[m].view.scores[m] == 1, "a no: the move stays"
+    with pytest.raises(Exception, match="no takeback waits for your answer"):
+        again.answer_takeback(True)

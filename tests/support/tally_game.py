@@ -136,11 +136,11 @@ def play_with_takebacks(seed: str = "tbv") -> list:
         s = sessions[i]
         if asked < 2 and s.takeback_refusal() == "":
             first = min(k for k in range(3) if k != i)      # the first to answer: a no ends it there
-            sessions[first].takeback_consent = (lambda request: False) if asked == 1 else None
+            sessions[first].takeback_consent = lambda request: asked != 1
             asked += 1
             pipe.collect(i, s.ask_takeback())
             pipe.deliver()
-            sessions[first].takeback_consent = None
+            sessions[first].takeback_consent = lambda request: True
         else:
             pipe.collect(i, s.act(bots[i].choose(s.game, s.view, i)))
         pipe.deliver()
