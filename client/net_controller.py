@@ -54,7 +54,7 @@ from lanterne.protocol.net.online.table import join_by_code
 from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.session import (CLAIM_REASON, CLAIMED, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Cause, ClaimAsked,
                               ClaimRefused, Disputed, GameOver, GameStarted, HoldGivenUp, LogRepaired, MarkDamaged, Moved, Phase, Replaced, ReplaceAsked,
-                              SeatReplaced, Session, TableResolved, TableSet)
+                              SeatReplaced, Session, TableResolved, TableSet, TakenBack)
 from lanterne.protocol.net.transport import LinkClosed
 from lanterne.protocol.wire import ProtocolError, printable
 
@@ -407,7 +407,7 @@ class NetworkGame(GameController):
                                       games=(lambda gid: game) if game is not None else None)
         except (ProtocolError, RulesError):
             return  # the session itself replayed this log; a log without words is no reason to stop
-        steps = [ev for ev in replayed.replayed_events if isinstance(ev, (Moved, TableResolved))]
+        steps = [ev for ev in replayed.replayed_events if isinstance(ev, (Moved, TableResolved, TakenBack))]
         if game is not None:
             self.score_history = scores_over(game, s.chain, steps)
         self._on_events(steps)

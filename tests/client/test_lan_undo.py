@@ -85,3 +85,20 @@ def test_the_replay_of_a_log_with_a_granted_and_a_refused_takeback_shows_the_pos
     assert TALLY.digest(replay.states[-1]) == TALLY.digest(TALLY.view(sessions[0].view, None))
     full = replay.full_states()     # every hand, after the audit: the same positions
     assert len(full) == len(replay.states)
+
+
+def test_a_resumed_games_score_history_leaves_out_the_moves_taken_back():
+    from lanterne.client.controller import scores_over
+    from lanterne.protocol.session import Moved, Session, TableResolved, TakenBack
+    from tests.support.tally_game import play_with_takebacks
+
+    sessions = play_with_takebacks()
+    s = sessions[0]
+    replayed = Session.replay([e.raw for e in s.chain], s.public, s.seed, keep_events=True,
+                              games=lambda game_id: TALLY)
+    events = [ev for ev in replayed.replayed_events if isinstance(ev, (Moved, TableResolved, TakenBack))]
+    history = scores_over(TALLY, s.chain, events)
+    steps = sum(isinstance(ev, (Moved, TableResolved)) for ev in events)
+    taken = sum(ev.moves for ev in events if isinstance(ev, TakenBack))
+    assert taken == 1 and len(history) == steps - taken + 1
+    assert history[-1] == list(TALLY.display_scores(s.view))
