@@ -28,7 +28,7 @@ from lanterne.client.takeback import TakeBack
 from lanterne.engines.core import (DEAL, REVEAL, ROLL, SHUFFLE, TABLE, Action, Event, Game,
                           IllegalAction, OpenTable, Player, RulesError, State, TableOp)
 from lanterne.protocol.net.computers import Think, think_on_thread
-from lanterne.protocol.session.events import Moved, TableResolved
+from lanterne.protocol.session.events import Moved, TableResolved, TakenBack
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -115,17 +115,21 @@ def describe_table_op(op: TableOp, outcome: Action | None = None, game_id: str |
 
 def scores_over(game: Game, chain: Sequence, events: Sequence) -> list[list[int]] | None:
     """The scores (as the rulebook prints them) at the start and after each move and table operation of a
-    resumed game, from its signed chain and the events its replay gave: the score chart's history before the
+    resumed game (a takeback's moves left out), from its signed chain and the events its replay gave: the score chart's history before the
     resume (None if the log does not give it: the chart then starts at the resume)."""
     try:
         table = next(e for e in chain if e.kind == "table").body
         state = game.view(game.setup(players=int(table["players"]), variant=str(table.get("variant", "standard")),
                                      **dict(table.get("options", {}))), None)
-        out = [list(game.display_scores(state))]
+        out, states = [list(game.display_scores(state))], [state]
         for ev in events:
-            if isinstance(ev, (Moved, TableResolved)):
+            if isinstance(ev, TakenBack):       # the moves taken back leave the history, as they leave the log
+                del out[-ev.moves:], states[-ev.moves:]
+                state = states[-1]
+            elif isinstance(ev, (Moved, TableResolved)):
                 state = game.apply(state, ev.action if isinstance(ev, Moved) else ev.outcome)[0]
                 out.append(list(game.display_scores(state)))
+                states.append(state)
     except Exception:  # noqa: BLE001 - a chart is a courtesy: it then starts at the resume
         return None
     return out

@@ -35,6 +35,7 @@ from lanterne.client.controller import (HUMAN, REMOTE, Change, GameController, L
                                describe_table_op, scores_over)
 from lanterne.client.i18n import N_, _, ngettext, seat_tag, seconds_text
 from lanterne.client.local_play import move_seconds
+from lanterne.client.net_undo import NetUndo
 from lanterne.client.seat_clocks import clock_text
 from lanterne.client.thinking import Thinker
 from lanterne.engines.bots import make_bot
@@ -53,7 +54,7 @@ from lanterne.protocol.net.online.table import join_by_code
 from lanterne.protocol.net.peer import Peer, PeerOptions
 from lanterne.protocol.session import (CLAIM_REASON, CLAIMED, COMPUTER_MARK, ON_GONE_COMPUTER, ON_GONE_END, Aborted, Cause, ClaimAsked,
                               ClaimRefused, Disputed, GameOver, GameStarted, HoldGivenUp, LogRepaired, MarkDamaged, Moved, Phase, Replaced, ReplaceAsked,
-                              SeatReplaced, Session, TableResolved, TableSet)
+                              SeatReplaced, Session, TableResolved, TableSet, TakenBack)
 from lanterne.protocol.net.transport import LinkClosed
 from lanterne.protocol.wire import ProtocolError, printable
 
@@ -202,6 +203,8 @@ class NetworkGame(GameController):
         self._task: asyncio.Task | None = None
         self._closed = False
         self._finishing = False
+        self.takebacks = NetUndo(peer, lambda: self.seats, lambda: self.my_seat)
+        """Undo at this table, if its host allows it (client/net_undo.py)."""
         peer.on_events = self._on_events
         peer.on_peer_event = self._on_peer_event
         peer.say = lambda line: None
@@ -404,7 +407,7 @@ class NetworkGame(GameController):
                                       games=(lambda gid: game) if game is not None else None)
         except (ProtocolError, RulesError):
             return  # the session itself replayed this log; a log without words is no reason to stop
-        steps = [ev for ev in replayed.replayed_events if isinstance(ev, (Moved, TableResolved))]
+        steps = [ev for ev in replayed.replayed_events if isinstance(ev, (Moved, TableResolved, TakenBack))]
         if game is not None:
             self.score_history = scores_over(game, s.chain, steps)
         self._on_events(steps)
@@ -500,7 +503,11 @@ class NetworkGame(GameController):
     def _on_events(self, events: list) -> None:
         for ev in events:
             change = Change()
-            if isinstance(ev, TableSet):
+            if self.takebacks.on_event(ev, self.log, change):
+                if change.undone is not None:      # the banner forgets the moves taken back
+                    self.last_moves.pop(change.undone.actor, None)
+                    self.last_turns.pop(change.undone.actor, None)
+            elif isinstance(ev, TableSet):
                 self._set_table(ev)
             elif isinstance(ev, GameStarted):
                 self.ready.set()
@@ -839,6 +846,8 @@ class NetworkGame(GameController):
             return gone
         if s.phase == Phase.CLAIM:
             return self._claim_text()
+        if s.phase == Phase.TAKEBACK:
+            return self.takebacks.status()
         text = self._waiting_text()
         if self.link_down:
             return _("Link down, reconnecting by itself... ({text})").format(text=text)
@@ -898,6 +907,22 @@ class NetworkGame(GameController):
         self.peer.play(action)   # logged now; every link's sender sends it in its turn
         mine = [e for e in self.log[count:] if e.actor == seat]
         return mine[0] if mine else self.log[-1]
+
+    @property
+    def offers_undo(self) -> bool:
+        """Whether ``u`` asks the others to take back our last move (the table's host allows it)."""
+        return self.takebacks.offered
+
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` cannot ask to take back its last move now, in one line (None: it can)."""
+        return self.takebacks.refusal() if seat == self.my_seat else _("it is not your turn")
+
+    def undo(self, seat: int) -> None:
+        """Ask the others to take back our last move: every other seat answers (IllegalAction: why not)."""
+        if seat != self.my_seat:
+            raise IllegalAction(_("it is not your turn"))
+        self.takebacks.request()
+        self._notify(Change())
 
     async def run(self) -> None:
         """Watch the peer until it stops: link changes are announced (the banner), failures become one line."""

@@ -31,7 +31,7 @@ from lanterne.engines.core import TABLE, Game, RulesError, State, as_action
 from lanterne.protocol.log import LogFormatError, open_entry, read_log
 from lanterne.protocol import identity as ids
 from lanterne.engines.registry import get_game
-from lanterne.protocol.session import Aborted, GameOver, Moved, Session, TableResolved
+from lanterne.protocol.session import Aborted, GameOver, Moved, Session, TableResolved, TakenBack
 from lanterne.protocol.verify import verify_file
 from lanterne.protocol.wire import ProtocolError, printable
 
@@ -55,6 +55,8 @@ class Step:
     """The log entry of a move (None for table operations)."""
     events: tuple = ()
     """What the step caused, as the engine reports it (``Game.describe_event`` words them)."""
+    back: int = 0
+    """A takeback every other seat said yes to: the steps it takes back (its position is the one before them)."""
 
 
 @dataclass
@@ -314,6 +316,10 @@ def _build(replay: Replay, events: list, table: dict) -> None:
             else:
                 text = describe_table_op(ev.op, ev.outcome if ev.op.kind == "roll" else None, game.id)
             steps.append(Step(len(steps) + 1, TABLE, text, None, tuple(ev.events)))
+        elif isinstance(ev, TakenBack):
+            state = states[-ev.moves - 1]
+            steps.append(Step(len(steps) + 1, ev.seat, ngettext("takes back {n} move", "takes back {n} moves",
+                                                                ev.moves).format(n=ev.moves), back=ev.moves))
         elif isinstance(ev, GameOver):
             replay.result = "over"
             scores = ", ".join(f"{seat_tag(i)} {s}" for i, s in enumerate(game.display_scores(state)))
@@ -373,7 +379,9 @@ def _full_states(replay: Replay) -> list[State]:
     table_step = 0
     try:
         for step in replay.steps:
-            if step.actor == TABLE:
+            if step.back:
+                state = out[-step.back - 1]
+            elif step.actor == TABLE:
                 outcome = _merge([seat[table_step] for seat in outcomes_per_seat])
                 table_step += 1
                 state = game.apply(state, outcome)[0]

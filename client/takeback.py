@@ -9,8 +9,8 @@ choose from what their seat may know of the position alone, and remember nothing
 
 The controller hands over the position before each of a person's actions (:meth:`TakeBack.played`);
 this object keeps those of the run of that person's lines at the log's end, and says why nothing can
-be taken back when nothing can (one line for the status bar). A network table takes back nothing
-(docs/client.md, "Undo").
+be taken back when nothing can (one line for the status bar). A network table cuts nothing: there a
+takeback is entries appended, if its host allows it (client/net_undo.py; docs/client.md, "Undo").
 """
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ def play(sessions: Sequence[Session], players: Sequence[Player], *, max_steps: i
 
 def make_sessions(game: Game, players: int, seed: str, *, variant: str = "standard",
                   stores: Sequence[Callable[[bytes], None] | None] | None = None,
-                  games: Callable[[str], Game] | None = None, on_gone: str = "end") -> list[Session]:
+                  games: Callable[[str], Game] | None = None, on_gone: str = "end", undo: str = "off") -> list[Session]:
     """Deterministic sessions for ``players`` peers (identities and seeds from ``seed``)."""
     idents = [Identity.from_seed(f"{seed}/identity/{i}".encode()) for i in range(players)]
     out = []
@@ -110,5 +110,7 @@ def make_sessions(game: Game, players: int, seed: str, *, variant: str = "standa
         sess_seed = Identity.from_seed(f"{seed}/seed/{i}".encode()).public  # 32 bytes, deterministic
         out.append(Session(ident, host=i == 0, name=f"bot{i + 1}", game=game if i == 0 else None,
                            variant=variant, seed=sess_seed, store=stores[i] if stores else None, games=games,
-                           guests=[g.public for g in idents[1:]] if i == 0 else None, on_gone=on_gone))
+                           guests=[g.public for g in idents[1:]] if i == 0 else None, on_gone=on_gone,
+                           undo=undo))
+        out[-1].takeback_consent = lambda asked: True     # a computer player lets another take back its move
     return out

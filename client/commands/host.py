@@ -207,6 +207,9 @@ def add_common(p) -> None:
     p.add_argument("--spectators", choices=("off", "ask", "known", "everyone"), default=None,
                    help=_("as host: who may watch the table: off, ask (nobody to ask when headless), known, "
                         "everyone (default: ask for a game with hidden cards, known for an open one)"))
+    p.add_argument("--undo", choices=("off", "ask"), default="off",
+                   help=_("as host: whether the player whose turn it is may take back their last move if every "
+                        "other player says yes: off, ask (a computer says yes; default off)"))
     p.add_argument("--read-timeout", type=float, default=20.0, metavar="S",
                    help=_("a link silent this long is dead (default 20; keep-alive every quarter of it)"))
     p.add_argument("--move-delay", type=float, default=0.0, metavar="S", help=_("seconds the bot waits before moving"))
@@ -303,4 +306,4 @@ def peer_options(args):
                        connect_timeout=min(3.0, args.read_timeout))
     return PeerOptions(link=link, claim_after=args.claim_after, move_delay=args.move_delay,
                        min_claim=getattr(args, "min_claim", 10.0), move_clock=getattr(args, "move_clock", None),
-                       spectators=getattr(args, "spectators", None))
+                       spectators=getattr(args, "spectators", None), undo=getattr(args, "undo", "off"))

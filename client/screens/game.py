@@ -592,7 +592,8 @@ class GameScreen(Screen):
         self.app.push_screen(ConfirmScreen(Text(text + "\n\n" + _("Play it?"))), answer)    # Text: no markup
 
     def action_undo(self) -> None:
-        """u: take back the last action of your turn under way (client/takeback.py), or say in one line why not."""
+        """u: take back the last action of your turn under way (client/takeback.py; at a network table, ask the
+        others: client/net_undo.py), or say in one line why not."""
         seat = self.acting_seat
         undo = getattr(self.controller, "undo", None)
         if undo is None:
@@ -621,8 +622,9 @@ class GameScreen(Screen):
             return False
         if action == "hint" and self.network is not None:
             return False        # a network table's players think for themselves
-        if action == "undo" and (self.network is not None or not hasattr(self.controller, "undo")):
-            return False        # a network table takes back nothing (docs/client.md, "Undo")
+        if action == "undo" and (not hasattr(self.controller, "undo") or self.network is not None
+                                 and not getattr(self.controller, "offers_undo", False)):
+            return False        # a network table whose host did not allow it takes back nothing (docs/client.md, "Undo")
         if action in ("command", "legal_moves") and isinstance(self.focused, ChatInput):
             return False
         return super().check_action(action, parameters)

@@ -25,7 +25,7 @@ HELP = N_("""\
 | ? | game | every legal move, in words: Enter or a click plays it |
 | F2 | game, small terminal | scores, game facts and the move log instead of the board, and back |
 | Enter | game | play the highlighted move |
-| u | game, on this machine | take back your last action of this turn |
+| u | game | take back your last action of this turn (a network table: if its host allows it, the others are asked) |
 | arrows, Tab | Pagode | move between cards, sites and buttons |
 | e | Pagode | end the turn |
 

@@ -54,7 +54,8 @@ from lanterne.protocol.identity import Identity, fingerprint, home, safety_part
 from lanterne.protocol.net.discovery import STALE_AFTER, Advert, Discovery, DiscoveryError, default_interfaces
 from lanterne.protocol.net.files import GameFiles, ResumeError
 from lanterne.protocol.net.peer import PeerOptions
-from lanterne.protocol.session import WATCH_ASK, WATCH_EVERYONE, WATCH_KNOWN, WATCH_OFF, default_watch
+from lanterne.protocol.session import (UNDO_ASK, UNDO_OFF, WATCH_ASK, WATCH_EVERYONE, WATCH_KNOWN, WATCH_OFF,
+                                       default_watch)
 
 
 # --------------------------------------------------------------------------
@@ -317,6 +318,11 @@ class LobbyScreen(WatchFromLobby, Screen):
                     yield Select([(_(words), mode) for mode, words in SPECTATOR_WORDS.items()],
                                  value=self._spectators_for(first), allow_blank=False, compact=True,
                                  id="lan-spectators")
+                with Horizontal(classes="lobby-row"):
+                    yield Label(_("Undo"), classes="lobby-label")
+                    yield Select([(_(words), mode) for mode, words in UNDO_WORDS.items()],
+                                 value=self.options.undo if self.options.undo in UNDO_WORDS else UNDO_OFF,
+                                 allow_blank=False, compact=True, id="lan-undo")
                 with Horizontal(id="lobby-buttons"):
                     yield Button(_("Open table") + " \\[o]", id="open-table", variant="primary", compact=True)
                     yield Button(_("Close table") + " \\[c]", id="close-table", compact=True, disabled=True)
@@ -584,11 +590,13 @@ class LobbyScreen(WatchFromLobby, Screen):
         return chosen if chosen in SPECTATOR_WORDS else default_watch(game)
 
     def peer_options(self, claim_after: float | None = None) -> PeerOptions:
-        """The lobby's peer options with the claim time, the move clock and the spectators chosen in the form."""
+        """The lobby's peer options with the claim time, the move clock, the spectators and the undo chosen in the
+        form."""
         claim = self.claim_after if claim_after is None else claim_after
         spectators = _chosen(self.query_one("#lan-spectators", Select), self._spectators_for(None))
+        undo = _chosen(self.query_one("#lan-undo", Select), UNDO_OFF)
         return dataclasses.replace(self.options, claim_after=claim, move_clock=self.move_clock,
-                                   spectators=spectators)
+                                   spectators=spectators, undo=undo)
 
     def open_table(self, game_id: str, variant: str, seats: int = 2, computers: int = 0,
                    bot: str = "greedy", *, on_gone: str = "end", claim_after: float | None = None) -> None:
@@ -883,6 +891,10 @@ MOVE_CLOCKS = (120.0, 300.0, 600.0, 1800.0)
 SPECTATOR_WORDS = {WATCH_ASK: N_("ask me"), WATCH_KNOWN: N_("players I know"), WATCH_EVERYONE: N_("anyone"),
                    WATCH_OFF: N_("nobody")}
 """The lobby's words for who may watch a table (protocol.session.WATCH_MODES)."""
+
+UNDO_WORDS = {UNDO_OFF: N_("never"), UNDO_ASK: N_("if every other player says yes")}
+"""The lobby's words for whether a player may take back their last move (protocol.session.UNDO_MODES, signed in
+the table: docs/client.md, "Undo")."""
 
 DEFAULT_MOVE_CLOCK = 600.0
 """Ten minutes a move: generous for a table of friends, and a player who never moves can be claimed."""

@@ -5,7 +5,8 @@ game does, and gives it a :class:`NetworkSide` to compose
 (``screen.network``): the screen asks it to draw the banner after each
 change (every other peer's link, the safety code, the others' last moves)
 and the table chat's pane (shown or hidden with F3), to ask the player
-whether a stranger may watch (a table whose spectators are asked),
+whether a stranger may watch (a table whose spectators are asked) and
+whether another seat may take back its last move (a table that allows it),
 for the words of a game that stopped early (a claim, a replaced seat, a
 cheat) instead of the board's own result, and to leave (pause or resign)
 instead of the local game's confirmation. The screen needs nothing else
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING
+
+from rich.text import Text
 
 from lanterne.client.i18n import N_, _
 from lanterne.client.net_controller import ON_GONE_WORDS, NetworkGame, claim_time
@@ -57,6 +60,7 @@ class NetworkSide:
         """After the screen drew the game: the banner and the chat pane, mounted the first time."""
         if self.banner is None:
             self.controller.ask_watch = lambda name, fp: self.ask_watch(screen, name, fp)
+            self.controller.takebacks.ask = lambda question: self.ask(screen, question)
             self.banner = LinkBanner(id="link-banner")
             screen.mount(self.banner, before=screen.query_one(StatusLine))
             screen.sub_title = _("{game} — network game").format(game=screen.game.name)
@@ -64,6 +68,7 @@ class NetworkSide:
             self.chat.display = screen.app.size.width >= self.CHAT_BESIDE_FROM
             screen.query_one("#game-body").mount(self.chat)     # beside the board: the status line stays in view
         self._fit_chat(screen)
+        self.controller.takebacks.put_question()       # (a resumed game may be waiting for our answer)
         self.banner.show(self.controller, compact=screen.compact)
         if self.chat is not None:
             for i, line in enumerate(self.controller.chat[self._chat_shown:], start=self._chat_shown):
@@ -72,9 +77,14 @@ class NetworkSide:
 
     async def ask_watch(self, screen: GameScreen, name: str, fp: str) -> bool:
         """The player's yes or no to a stranger asking to watch; the question closes if the asker gives up."""
+        return await self.ask(screen, _("{name} ({fp}) asks to watch this table: they would see the board, the "
+                                        "moves and the chat. Let them watch?").format(name=name, fp=fp))
+
+    async def ask(self, screen: GameScreen, text: str) -> bool:
+        """The player's yes or no (keys y and n, or a click), in a dialog that closes if the question is withdrawn
+        (a stranger who gives up watching, a takeback another seat refused first)."""
         answer: asyncio.Future = asyncio.get_running_loop().create_future()
-        question = ConfirmScreen(_("{name} ({fp}) asks to watch this table: they would see the board, the moves "
-                                   "and the chat. Let them watch?").format(name=name, fp=fp))
+        question = ConfirmScreen(Text(text))
         screen.app.push_screen(question, lambda yes: answer.done() or answer.set_result(bool(yes)))
         try:
             return await answer

@@ -35,7 +35,7 @@ from lanterne.protocol.net.invite import Declined
 from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.net.chat import ChatLine
 from lanterne.protocol.net.discovery import Advert
-from lanterne.protocol.session import Aborted, GameOver, Moved, TableSet
+from lanterne.protocol.session import Aborted, GameOver, Moved, TableSet, TakebackRefused, TakenBack
 
 MOVES_KEPT = 400
 
@@ -159,6 +159,14 @@ class WatchScreen(Screen):
                 notation = public_notation(ev.text)
                 self.moves.append(f"{ev.entry + 1}. {who} {words}  ({notation})" if words
                                   else f"{ev.entry + 1}. {who}: {notation}")
+            elif isinstance(ev, (TakenBack, TakebackRefused)):
+                labels = [f"{seat_tag(i)} {n}" for i, n in enumerate(session.names)]
+                who = labels[ev.seat] if ev.seat < len(labels) else seat_tag(ev.seat)
+                self.moves.append(ngettext("{player} took back their last move: every seat said yes",
+                                           "{player} took back their last {n} moves: every seat said yes",
+                                           ev.moves).format(player=who, n=ev.moves)
+                                  if isinstance(ev, TakenBack) else
+                                  _("{player} asked to take back their last move; a seat said no").format(player=who))
             elif isinstance(ev, TableSet):
                 self._say(f"{ev.game} {ev.variant}: {', '.join(ev.names)}")
             elif isinstance(ev, GameOver):
@@ -166,7 +174,7 @@ class WatchScreen(Screen):
             elif isinstance(ev, Aborted):
                 self.moves.append(_("game ended: {reason}").format(reason=ev.reason)[:200])
         del self.moves[:-MOVES_KEPT]
-        if not self.over and any(isinstance(ev, (Moved, TableSet)) for ev in events):
+        if not self.over and any(isinstance(ev, (Moved, TableSet, TakenBack)) for ev in events):
             turn = self._turn_line()
             if turn:
                 self._say(turn)        # entries flow: whatever the link said before is over

@@ -20,6 +20,9 @@ class PeerOptions:
     spectators: bool | str | None = None
     """Who may watch the host's table (signed in it): one of ``protocol.session.WATCH_MODES`` (True: everyone,
     False: off), None the game's default; each player serves those who ask it by that rule."""
+    undo: str = "off"
+    """Whether the host's table lets the seat whose turn it is take back its own last moves, signed in it: ``off``,
+    or ``ask`` (every other seat says yes or no: ``protocol.session.takeback``)."""
     spectator_chat: bool = True
     """We accept and relay spectators' chat (where the table lets them watch); our own table chat is always on."""
     reconnect_every: float = 0.5

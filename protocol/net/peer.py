@@ -265,6 +265,10 @@ class Peer:
         """Play our seat's ``action`` now (IllegalAction, one line, if it cannot be): logged, then sent by each link."""
         self._report(self._set().act(action))
 
+    def takeback(self, yes: bool | None = None) -> None:
+        """Ask the others to take back our last move (``yes`` None) or answer theirs (IllegalAction, one line)."""
+        self._report(self._set().ask_takeback() if yes is None else self._set().answer_takeback(yes))
+
     def pause(self) -> None:
         """The player leaves on purpose and will come back: when this peer stops, its links say so."""
         if self.links.leaving is None:
@@ -380,6 +384,7 @@ class Peer:
             session = self.session
             assert session is not None
             session.consent = lambda seat: self.turns.consent(session, seat)
+            session.takeback_consent = self.turns.takeback_consent      # a computer says yes, a person answers
             self.presence.start(self.clock())
             self._spawn(self.mesh.dial_loop(session))
             self._spawn(self.turns.run(session))

@@ -162,8 +162,8 @@ def claim_step(session: Session, presence: Presence, now: float, seats: Sequence
     is a computer this process runs (slow, not gone).
     """
     seat = session.waiting_for()
-    if seat is not None and seat == session.my_seat and session.phase == Phase.CLAIM:
-        return session.step()      # our answer to a claim may have waited for our own clock
+    if seat is not None and seat == session.my_seat and session.phase in (Phase.CLAIM, Phase.TAKEBACK):
+        return session.step()      # our answer to a claim may have waited for our own clock (a takeback: our consent)
     if seat is None or seat == session.my_seat:
         if seat is not None and session.move_clock is not None:
             session.watch(now)      # our own move clock, for our screen
@@ -174,7 +174,7 @@ def claim_step(session: Session, presence: Presence, now: float, seats: Sequence
         session.watch(now, True)     # a flood may keep it from us: its absence counts once it is over
         return []
     here = presence.here(key, is_linked, len(session.chain)) and (
-        session.phase == Phase.CLAIM      # an answer on its own clock: here, not gone
+        session.phase in (Phase.CLAIM, Phase.TAKEBACK)      # an answer (its clock's, or its person's): here
         or (session.phase == Phase.PLAY and session.game is not None and session.view is not None
             and not session.game.is_over(session.view)
             and session.next_actor() != TABLE))   # here and thinking (the move clock runs)

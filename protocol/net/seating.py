@@ -223,7 +223,8 @@ class TableSeating:
         self._begin(Session(self._me, host=True, name=self._name, game=table.game, variant=table.variant,
                             seed=table.seed, store=self._files.store(table.seed, meta),
                             timeout=options.claim_after, guests=[j.peer.key for j in self._joiners],
-                            on_gone=table.on_gone, move_clock=options.move_clock, spectators=options.spectators))
+                            on_gone=table.on_gone, move_clock=options.move_clock, spectators=options.spectators,
+                            undo=options.undo))
         self.full.set()
         self._emit(Seated(0, tuple(s.name for s in self._seats())))
         self._refresh_advert()

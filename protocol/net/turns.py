@@ -101,6 +101,10 @@ class Turns:
         chain = session.chain
         return len(chain), chain[-1].hash if chain else None, session.over
 
+    def takeback_consent(self, asked) -> bool | None:
+        """Our answer to another seat's takeback: a computer player says yes; a person answers (None: not yet)."""
+        return True if self._player() is not None else None
+
     def consent(self, session: Session, seat: int) -> bool | None:
         """Our own clock's answer to a claim against ``seat`` (:meth:`.presence.Presence.consent`)."""
         key = session.seats[seat]

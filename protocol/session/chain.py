@@ -40,6 +40,8 @@ class Chain(Sequence[Entry]):
         self.game_id = b""
         self.held: dict[bytes, tuple[Entry, int]] = {}
         self.replaced_at = 0
+        self.genesis_start = 0
+        """The place of the first genesis entry."""
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -97,6 +99,7 @@ class Chain(Sequence[Entry]):
         twin = Chain()
         twin.entries, twin.game_id, twin.held, twin.replaced_at = (list(self.entries), self.game_id, dict(self.held),
                                                                    self.replaced_at)
+        twin.genesis_start = self.genesis_start
         return twin
 
 

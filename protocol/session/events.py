@@ -97,6 +97,34 @@ class ClaimRefused(ShownText):
 
 
 @dataclass(frozen=True)
+class TakebackAsked:
+    """``seat`` asks to take back its last ``moves`` moves (from log entry ``first`` on); every other seat answers
+    in seat order."""
+
+    seat: int
+    moves: int
+    first: int
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """Every other seat said yes: ``seat``'s last ``moves`` moves are taken back, the position is the one before
+    them (it is ``seat``'s turn again)."""
+
+    seat: int
+    moves: int
+    agreed: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class TakebackRefused:
+    """Seat ``by`` said no to ``seat``'s takeback: the game goes on where it was."""
+
+    seat: int
+    by: int
+
+
+@dataclass(frozen=True)
 class SeatReplaced(ShownText):
     """Every present seat agreed: ``seat`` is played by the computer ``key`` from now on (its hands re-dealt)."""
 

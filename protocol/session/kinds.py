@@ -30,6 +30,8 @@ REPLACE = "replace"
 CLAIM = "claim"
 AGREE = "agree"
 REFUSE = "refuse"
+TAKEBACK = "takeback"
+TAKEBACK_REPLY = "takeback_reply"
 FAIR_FINAL = "fair_final"
 """A seat's reveal of every secret at the end (the fair table's kind the final and dispute phases accept)."""
 
@@ -57,13 +59,19 @@ WATCH_MODES = (WATCH_OFF, WATCH_ASK, WATCH_KNOWN, WATCH_EVERYONE)
 the table as ``watch`` (absent: off) and ``watch_by`` (``ask`` or ``known``; absent: everyone)."""
 
 
+UNDO_OFF, UNDO_ASK = "off", "ask"
+UNDO_MODES = (UNDO_OFF, UNDO_ASK)
+"""Whether a seat may take back its own last moves of the turn under way: never, or when every other seat says
+yes. Signed in the table as ``undo`` (absent: off); :mod:`.takeback`."""
+
+
 def default_watch(game) -> str:
     """The table's spectators when its host says nothing: a game with hidden hands asks (the players know who
     sees their table and its chat), an open one lets the peers a player knows watch."""
     return WATCH_ASK if game is None or game.hidden else WATCH_KNOWN
 
 
-CHOICE_KINDS = (HELLO, TABLE_KIND, MOVE, ABORT, REPLACE, CLAIM, AGREE, REFUSE)
+CHOICE_KINDS = (HELLO, TABLE_KIND, MOVE, ABORT, REPLACE, CLAIM, AGREE, REFUSE, TAKEBACK, TAKEBACK_REPLY)
 """Kinds whose content is the author's free choice, or its clock's (a replay takes them from the log)."""
 
 
@@ -80,7 +88,7 @@ def schemas() -> dict[str, dict]:
         TABLE_KIND: {"game": "str", "variant": "str", "players": "uint", "options": ["map", "str", "any", 32],
                      "seats": ["list", "bytes32", MAX_SEATS], "names": ["list", "str", MAX_SEATS],
                      "on_gone?": "str", "claim_ms?": "uint", "move_ms?": "uint", "watch?": "bool",
-                     "watch_by?": "str"},
+                     "watch_by?": "str", "undo?": "str"},
         GENESIS: {"nonce": "bytes32"},
         MOVE: {"action": ["list", "any", 64], "digest": "bytes32", "proof?": proof},
         END: {"scores": ["list", "int", MAX_SEATS], "winners": ["list", "uint", MAX_SEATS],
@@ -90,6 +98,8 @@ def schemas() -> dict[str, dict]:
         CLAIM: {"seat": "uint", "reason": "str", "scores": ["list", "int", MAX_SEATS], "clock?": "str"},
         AGREE: {"replace": "bytes32"},
         REFUSE: {"claim": "bytes32", "reason": "str"},
+        TAKEBACK: {"to": "bytes32"},
+        TAKEBACK_REPLY: {"takeback": "bytes32", "yes": "bool"},
         ABORT: {"reason": "str", "culprit?": "uint", "evidence": ["list", "bytes", 4], "seed?": "bytes32",
                 "audit?": "bool", "scores?": ["list", "int", MAX_SEATS]},
     }

@@ -23,6 +23,7 @@ class Phase(Enum):
     GENESIS = "genesis"
     PLAY = "play"
     CLAIM = "claim"
+    TAKEBACK = "takeback"
     FINAL = "final"
     DISPUTE = "dispute"
     END = "end"
@@ -47,6 +48,9 @@ class Trigger(Enum):
     REFUSED = "a refusal"
     VOIDED = "the claimed seat's own entry in the claim's place"
     SEAT_REPLACED = "every agree to a replace"
+    TAKEBACK_ASKED = "a takeback request"
+    TAKEN_BACK = "every yes to a takeback"
+    DENIED = "a no to a takeback"
     OUT = "our seat given to a computer"
     ABORT = "an abort"
 
@@ -63,7 +67,7 @@ BACK = _Back()
 
 OVER_PHASES = frozenset({Phase.OVER, Phase.ABORTED, Phase.REPLACED})
 LIVE_PHASES = tuple(p for p in Phase if p not in OVER_PHASES)
-CLAIMABLE = (Phase.GENESIS, Phase.PLAY, Phase.FINAL, Phase.DISPUTE, Phase.END)
+CLAIMABLE = (Phase.GENESIS, Phase.PLAY, Phase.TAKEBACK, Phase.FINAL, Phase.DISPUTE, Phase.END)
 """Phases with an awaited seat that a claim may interrupt (a replace: only play, :mod:`.claims`)."""
 
 TRANSITIONS: dict[tuple[Phase, Trigger], Phase | _Back] = {
@@ -71,6 +75,9 @@ TRANSITIONS: dict[tuple[Phase, Trigger], Phase | _Back] = {
     (Phase.GENESIS, Trigger.NONCES_IN): Phase.PLAY,
     (Phase.PLAY, Trigger.GAME_OVER): Phase.FINAL,
     (Phase.PLAY, Trigger.AUDIT): Phase.DISPUTE,
+    (Phase.PLAY, Trigger.TAKEBACK_ASKED): Phase.TAKEBACK,
+    (Phase.TAKEBACK, Trigger.TAKEN_BACK): Phase.PLAY,
+    (Phase.TAKEBACK, Trigger.DENIED): Phase.PLAY,
     (Phase.FINAL, Trigger.REVEALED): Phase.END,
     (Phase.END, Trigger.SIGNED): Phase.OVER,
     **{(p, Trigger.CLAIMED): Phase.CLAIM for p in CLAIMABLE},
@@ -80,7 +87,8 @@ TRANSITIONS: dict[tuple[Phase, Trigger], Phase | _Back] = {
     **{(p, Trigger.OUT): Phase.REPLACED for p in LIVE_PHASES},
     **{(p, Trigger.ABORT): Phase.ABORTED for p in LIVE_PHASES},
 }
-"""(phase, trigger) -> next phase. A dispute ends by an abort (its audit blames someone, or its raiser)."""
+"""(phase, trigger) -> next phase. A dispute ends by an abort (its audit blames someone, or its raiser). A takeback
+goes back to play either way: the last yes with the position before the moves taken back (:mod:`.takeback`)."""
 
 
 class PhaseError(Exception):

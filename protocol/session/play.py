@@ -52,6 +52,7 @@ class Play:
                                {"slots": slots, "ids": [after.cards.ids[s] for s in slots], "proof": body["proof"]}))
         text = self._text(before, action)
         self.s.writer.write(self.s, MOVE, body)
+        self.s.undo.moved(len(self.s.chain) - 1, self.s.my_seat, before, bool(slots))
         self.s.view = after
         self.s.events.append(Moved(self.s.my_seat, action, text, tuple(events), len(self.s.chain) - 1))
         self.steps.advance_safely()
@@ -117,6 +118,7 @@ class Play:
         self.s.append(entry)
         if slots:
             self.s.steps.append((seat, "fair_claim", step))
+        self.s.undo.moved(entry.seq, seat, before, bool(slots))
         self.s.view = after
         self.s.events.append(Moved(seat, action, self._text(before, action), tuple(events), entry.seq))
 
@@ -147,6 +149,7 @@ class Play:
             except (IllegalAction, RulesError) as e:
                 raise ProtocolError(f"the table's outcome does not apply: {e}", None) from None
             self.s.chance.op = None
+            self.s.undo.clear()     # what the table did stays done, and so do the moves before it
             self.s.events.append(TableResolved(op, outcome, tuple(events)))
             if op.face_down and op.to in self.s.replaced.values():
                 # A computer's cards are public, like the dummy's in bridge: its host (the claimer) sees them

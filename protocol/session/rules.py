@@ -12,8 +12,9 @@ phase     writes next                                 accepts                we 
 ========  ==========================================  =====================  ================
 hello     a newcomer (hello), then the host (table)   hello, table           our hello, table
 genesis   seat k, k = genesis entries so far          genesis                our nonce
-play      the engine's actor; for a table step, the   move; fair_* steps     our fair steps
-          seat the fair table waits for
+play      the engine's actor; for a table step, the   move, takeback;        our fair steps
+          seat the fair table waits for               fair_* steps
+takeback  the other seats in seat order               takeback_reply         our answer
 claim     the other seats in order (at a table of     agree, refuse          our answer; the
           two the claimed one), then the claimer                             claimer's abort
 final     seat k, k = reveals so far                  fair_final             our reveal
@@ -32,11 +33,12 @@ from lanterne.protocol.log import Entry
 
 from .claims import Claims
 from .ending import Ending
-from .kinds import AGREE, END, FAIR_FINAL, GENESIS, HELLO, MOVE, REFUSE, TABLE_KIND
+from .kinds import AGREE, END, FAIR_FINAL, GENESIS, HELLO, MOVE, REFUSE, TABLE_KIND, TAKEBACK, TAKEBACK_REPLY
 from .phases import Phase
 from .play import Play
 from .seating import Seating
 from .state import SessionState
+from .takeback import Takebacks
 
 
 class Groups(Protocol):
@@ -46,6 +48,7 @@ class Groups(Protocol):
     play: Play
     ending: Ending
     claims: Claims
+    takebacks: Takebacks
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,18 @@ def _play_writer(s: SessionState) -> int | None:
 def _play_accepts(s: SessionState) -> Callable[[str], bool]:
     if s.next_actor() == TABLE:
         return lambda kind: kind.startswith("fair_") and kind != FAIR_FINAL
-    return lambda kind: kind == MOVE
+    return lambda kind: kind in (MOVE, TAKEBACK)
+
+
+def _play_read(g: Groups, entry: Entry, blame: int | None) -> None:
+    if entry.kind == TAKEBACK:
+        g.takebacks.on_request(entry, blame)
+    else:
+        g.play.on_play(entry, blame)
+
+
+def _asking(s: SessionState) -> str:
+    return f"seat {s.undo.asked.seat + 1}'s" if s.undo.asked is not None else "the"
 
 
 def _play_refusal(s: SessionState, seat: int | None, kind: str) -> str:
@@ -108,13 +122,19 @@ RULES: dict[Phase, Rule] = {
         refusal=lambda s, seat, kind: f"expected a hello or the table, got {kind}",
         reader=lambda g, entry, blame: g.seating.on_hello(entry, blame), step=None),
     Phase.GENESIS: Rule(
-        writer=lambda s: len(s.chain) - s.genesis_start,
+        writer=lambda s: len(s.chain) - s.chain.genesis_start,
         accepts=_only(GENESIS),
         refusal=lambda s, seat, kind: f"expected a genesis nonce, got {kind}",
         reader=lambda g, entry, blame: g.seating.on_genesis(entry, blame), step=lambda g: g.seating.step_genesis()),
     Phase.PLAY: Rule(
         writer=_play_writer, accepts=_play_accepts, refusal=_play_refusal,
-        reader=lambda g, entry, blame: g.play.on_play(entry, blame), step=lambda g: g.play.step_play()),
+        reader=_play_read, step=lambda g: g.play.step_play()),
+    Phase.TAKEBACK: Rule(
+        writer=lambda s: s.undo.asked.writer if s.undo.asked is not None else None,
+        accepts=_only(TAKEBACK_REPLY),
+        refusal=lambda s, seat, kind: (f"seat {_seat_name(seat)} must answer {_asking(s)} takeback (yes or no), "
+                                       f"not send {kind}"),
+        reader=lambda g, entry, blame: g.takebacks.on_answer(entry, blame), step=lambda g: g.takebacks.step_answer()),
     Phase.CLAIM: Rule(
         writer=lambda s: s.claiming.writer if s.claiming is not None else None,
         accepts=_only(AGREE, REFUSE),

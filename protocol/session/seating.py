@@ -5,7 +5,8 @@
   may follow, at every table size.
 * ``table``: the host names the game, variant, options and the seats (keys
   in hello order), the on-gone policy and its claim time, which is
-  everyone's; the safety code of all keys is shown.
+  everyone's, and whether a seat may take back its moves (``undo``); the
+  safety code of all keys is shown.
 * ``genesis``: each seat in order sends a fresh nonce; the game id is
   SHA-256("lanterne/game-id/v1" || hash of the last genesis entry).
 
@@ -27,7 +28,7 @@ from lanterne.protocol.wire import ProtocolError, pack, unpack
 
 from .events import GameStarted, Joined, TableSet
 from .kinds import (FAIR_DOMAIN, GAME_ID_DOMAIN, GENESIS, HELLO, MAX_SEATS, NONCE_DOMAIN, ON_GONE, ON_GONE_END,
-                    TABLE_KIND, WATCH_ASK, WATCH_KNOWN, Drbg)
+                    TABLE_KIND, UNDO_MODES, UNDO_OFF, WATCH_ASK, WATCH_KNOWN, Drbg)
 from .phases import Phase, Trigger
 from .terms import Terms
 from .state import SessionState, Steps
@@ -120,6 +121,8 @@ class Seating:
             body["watch"] = True
         if self.s.terms.watch_by:       # "everyone" is left out: such tables keep their bytes
             body["watch_by"] = self.s.terms.watch_by
+        if self.s.terms.undo != UNDO_OFF:       # and so is "off"
+            body["undo"] = self.s.terms.undo
         checked = self._check_table(unpack(pack(body)), None)
         if self.s.writer.choose(self.s, TABLE_KIND, body) is not None:
             self._set_table(self.s.chain[-1].body, checked)
@@ -141,6 +144,9 @@ class Seating:
                                                                               and not body.get("watch")):
             raise ProtocolError(f"the table's spectators {str(body['watch_by'])[:40]!r} are not {WATCH_ASK} or "
                                 f"{WATCH_KNOWN} of a table that lets them watch", blame)
+        if body.get("undo", UNDO_OFF) not in UNDO_MODES:
+            raise ProtocolError(f"the table's undo {str(body['undo'])[:40]!r} is not one of {', '.join(UNDO_MODES)}",
+                                blame)
         if body.get("on_gone", ON_GONE_END) not in ON_GONE:
             raise ProtocolError(f"the table's on-gone policy {str(body['on_gone'])[:40]!r} is not one of "
                                 f"{', '.join(ON_GONE)}", blame)
@@ -153,7 +159,7 @@ class Seating:
         self.s.clocks.sign(body["claim_ms"] / 1000 if "claim_ms" in body else None,
                          body["move_ms"] / 1000 if "move_ms" in body else None)
         self.s.phases.fire(Trigger.TABLE_SET)
-        self.s.genesis_start = len(self.s.chain)
+        self.s.chain.genesis_start = len(self.s.chain)
         self.s.events.append(TableSet(game.id, self.s.variant, len(self.s.seats), tuple(self.s.names),
                                      self.s.my_seat if self.s.my_seat is not None else -1, ids.safety_code(*self.s.seats)))
         self.step_genesis()
@@ -202,7 +208,7 @@ class Seating:
         return ""
 
     def _after_genesis_entry(self) -> None:
-        if len(self.s.chain) - self.s.genesis_start == len(self.s.seats):
+        if len(self.s.chain) - self.s.chain.genesis_start == len(self.s.seats):
             self.s.chain.game_id = hashlib.sha256(GAME_ID_DOMAIN + self.s.chain[-1].hash).digest()
             self._start_play()
         else:

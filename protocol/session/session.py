@@ -34,7 +34,7 @@ import os
 from collections import deque
 from typing import Any, Callable, Sequence
 
-from lanterne.engines.core import Action, Game, RulesError, State, TableOp
+from lanterne.engines.core import Action, Game, State, TableOp
 from lanterne.protocol import identity as ids
 from lanterne.protocol.log import VERSION, Entry, open_entry
 from lanterne.protocol.wire import ProtocolError, check
@@ -47,8 +47,8 @@ from .claims import Claims
 from .clocks import Awaiting, Clocks
 from .ending import Ending
 from .events import Dispute, Dropped, MarkDamaged, OutOfPlace, ReplayEnd, ReplayMismatch
-from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE, ON_GONE_END, REFUSE, REPLACE,
-                    TABLE_NONCE_DOMAIN, WATCH_EVERYONE, WATCH_MODES, WATCH_OFF, default_watch)
+from .kinds import (ABORT, CHOICE_KINDS, CLAIM, HELLO, MAX_LOCAL_STEPS, ON_GONE_END, REFUSE, REPLACE,
+                    TABLE_NONCE_DOMAIN, UNDO_OFF)
 from .outcome import Outcome, Result
 from .phases import Phase
 from .play import Play
@@ -56,6 +56,7 @@ from .roster import Member, Roster
 from .rules import RULES
 from .seating import Seating
 from .state import SessionState, Shared, Steps
+from .takeback import Ask, Takebacks
 from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
 
@@ -72,7 +73,7 @@ class Session:
                  games: Callable[[str], Game] | None = None, store: Callable[[bytes], None] | None = None,
                  timeout: float | None = None, auto_join: bool = True, public: bytes | None = None,
                  guests: Sequence[bytes] | None = None, on_gone: str = ON_GONE_END,
-                 move_clock: float | None = None, spectators: bool | str | None = False):
+                 move_clock: float | None = None, spectators: bool | str | None = False, undo: str = UNDO_OFF):
         key = identity.public if identity is not None else public
         if key is None:
             raise ValueError("a session needs an identity (or a public key to replay)")
@@ -80,17 +81,11 @@ class Session:
             if not guests:
                 raise ValueError("a host names its guests (their keys, in seat order)")
             game.check_options(len(guests) + 1, variant)   # a local mistake: RulesError
-        if on_gone not in ON_GONE:
-            raise RulesError(f"on-gone policy {on_gone!r} is not one of {', '.join(ON_GONE)}")
-        watch = (default_watch(game) if spectators is None else spectators if isinstance(spectators, str)
-                 else WATCH_EVERYONE if spectators else WATCH_OFF)
-        if watch not in WATCH_MODES:
-            raise RulesError(f"spectators {watch!r} is not one of {', '.join(WATCH_MODES)}")
         self._wire(SessionState(identity, key, host=host, name=name,
                                 seed=seed if seed is not None else os.urandom(32), games=games,
                                 writer=LiveWriter(store), auto_join=auto_join,
                                 guests=list(guests) if guests else None,
-                                terms=Terms.proposed(variant, on_gone, watch), clocks=Clocks(timeout, move_clock),
+                                terms=Terms.asked(game, variant, on_gone, spectators, undo), clocks=Clocks(timeout, move_clock),
                                 proposal=(game, len(guests) + 1 if guests else 0, variant, dict(options or {}))))
         self.replayed_events: list = []
         """What a replay with ``keep_events`` said, in order."""
@@ -107,6 +102,7 @@ class Session:
         self.play = self.play_type(state, steps)
         self.ending = Ending(state, steps)
         self.claims = Claims(state, steps)
+        self.takebacks = Takebacks(state, steps)
 
     # ------------------------------------------------------------------ the state, as callers read it
     identity: Shared[ids.Identity | None] = Shared()
@@ -145,10 +141,8 @@ class Session:
     watch_mode: Shared[str] = Shared()
     result: Shared[Result | None] = Shared()
     finals: Shared[dict[int, dict]] = Shared()
-    ends: Shared[dict[int, dict]] = Shared()
     fair: Shared[Any] = Shared()
     steps: Shared[list[Step]] = Shared()
-    old_steps: Shared[list[Step]] = Shared()
     epoch: Shared[int] = Shared()
     table_op: Shared[TableOp | None] = Shared()
     timeout: Shared[float | None] = Shared()
@@ -158,6 +152,7 @@ class Session:
     phase: Shared[Phase] = Shared()
     over: Shared[bool] = Shared()
     my_turn: Shared[bool] = Shared()
+    takeback_consent: Shared[Callable[[Ask], bool | None] | None] = Shared()
 
     def next_actor(self) -> int:
         """The engine's next actor, or TABLE while a re-deal is being resolved."""
@@ -229,6 +224,18 @@ class Session:
     def step(self) -> list:
         """Write what we may write now: an answer to a claim that waited for our own clock."""
         return self.claims.step()
+
+    def ask_takeback(self, moves: int = 1) -> list:
+        """Ask the others to take back our last ``moves`` moves (:mod:`.takeback`; IllegalAction if we may not)."""
+        return self.takebacks.ask(moves)
+
+    def answer_takeback(self, yes: bool) -> list:
+        """Our person's answer to another seat's takeback, when ours is awaited (IllegalAction if not)."""
+        return self.takebacks.answer(yes)
+
+    def takeback_refusal(self, moves: int = 1) -> str:
+        """Why we may not ask to take back our last ``moves`` moves now ('': we may), one line."""
+        return self.takebacks.why_not(moves)
 
     def replacing_us(self, key: bytes) -> bool:
         """Whether ``key`` is the computer named by a replace against our seat that we hold aside."""
@@ -401,7 +408,6 @@ class Session:
             writer.learned = deque(writer.learned)
         twin.state.writer = writer
         return twin
-
 
     def _expected_seat(self) -> int | None:
         rule = RULES.get(self.phase)

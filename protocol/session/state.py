@@ -2,7 +2,7 @@
 
 :class:`SessionState` holds each piece of a session's state (most of it in
 small parts: the chain, the phase, the claim under way, the clocks, the
-roster, the terms, the fair table, the outcome) and the read-only views
+roster, the terms, the fair table, the outcome, the takeback) and the read-only views
 the phase groups and the callers use. The phase groups (:mod:`.seating`,
 :mod:`.play`, :mod:`.ending`, :mod:`.claims`) are objects the
 :class:`~.session.Session` owns; each is handed this state and the
@@ -26,10 +26,11 @@ from .chain import Chain
 from .chance import Chance, Step
 from .claim import Claim
 from .clocks import Clocks
-from .kinds import fair, schemas
+from .kinds import MOVE, fair, schemas
 from .outcome import Outcome, Result
 from .phases import OVER_PHASES, Phase, PhaseState
 from .roster import Member, Roster
+from .takeback_state import Ask, Undo
 from .terms import Terms
 from .writers import LiveWriter, ReplayWriter
 
@@ -101,8 +102,8 @@ class SessionState:
         self.roster = Roster(public)
         self.view: State | None = None
         self.chance = Chance()
-        self.genesis_start = 0
-        """The place of the first genesis entry."""
+        self.undo = Undo()
+        """The positions before the moves a seat may take back, and the takeback asked now (:mod:`.takeback`)."""
         self.outcome = Outcome()
         self.events: list = []
         self.claiming: Claim | None = None
@@ -257,6 +258,21 @@ class SessionState:
         self.clocks.min_claim = seconds
 
     @property
+    def takeback_asked(self) -> Ask | None:
+        """The takeback the seats are answering now (None: none)."""
+        return self.undo.asked
+
+    @property
+    def takeback_consent(self) -> Callable[[Ask], bool | None] | None:
+        """Our answer to another seat's takeback (None, or a callable returning None: not yet, a person answers
+        by :meth:`.session.Session.answer_takeback`; a computer's returns True)."""
+        return self.undo.consent
+
+    @takeback_consent.setter
+    def takeback_consent(self, answer: Callable[[Ask], bool | None] | None) -> None:
+        self.undo.consent = answer
+
+    @property
     def phase(self) -> Phase:
         """Where the game is (:mod:`.phases`; only :meth:`.phases.PhaseState.fire` changes it)."""
         return self.phases.phase
@@ -298,6 +314,8 @@ class SessionState:
     def append(self, entry: Entry) -> None:
         """An entry accepted into the chain (the log file has it first): a new position, the clocks restart."""
         self.chain.append(entry)
+        if entry.kind != MOVE:
+            self.undo.clear()      # only a run of moves at the chain's end may be taken back
         self.clocks.reset()
         self.writer.keep(self, entry)
 
@@ -310,6 +328,7 @@ class SessionState:
         twin.chance = self.chance.copy()
         twin.outcome = self.outcome.copy()
         twin.roster = self.roster.copy()
+        twin.undo = self.undo.copy()
         twin.events, twin.writer = [], LiveWriter(None)
         return twin
 

@@ -33,6 +33,7 @@ def test_a_game_played_to_its_end_goes_through_every_phase_of_a_finished_game():
 @pytest.mark.parametrize("answer", [Trigger.REFUSED, Trigger.VOIDED])
 def test_a_refused_or_voided_claim_goes_back_to_the_phase_it_interrupted(back, answer):
     lead = {Phase.GENESIS: [Trigger.TABLE_SET], Phase.PLAY: [Trigger.TABLE_SET, Trigger.NONCES_IN],
+            Phase.TAKEBACK: [Trigger.TABLE_SET, Trigger.NONCES_IN, Trigger.TAKEBACK_ASKED],
             Phase.FINAL: [Trigger.TABLE_SET, Trigger.NONCES_IN, Trigger.GAME_OVER],
             Phase.DISPUTE: [Trigger.TABLE_SET, Trigger.NONCES_IN, Trigger.AUDIT],
             Phase.END: [Trigger.TABLE_SET, Trigger.NONCES_IN, Trigger.GAME_OVER, Trigger.REVEALED]}[back]
@@ -46,6 +47,14 @@ def test_an_agreed_replace_goes_on_with_play_and_an_abort_or_a_lost_seat_ends_ev
     for phase in LIVE_PHASES:
         assert TRANSITIONS[(phase, Trigger.ABORT)] == Phase.ABORTED
         assert TRANSITIONS[(phase, Trigger.OUT)] == Phase.REPLACED
+
+
+def test_a_takeback_goes_back_to_play_whether_it_was_granted_or_refused_and_only_play_asks_one():
+    for answer in (Trigger.TAKEN_BACK, Trigger.DENIED):
+        assert walk(Trigger.TABLE_SET, Trigger.NONCES_IN, Trigger.TAKEBACK_ASKED, answer).phase == Phase.PLAY
+    assert [source for (source, trigger) in TRANSITIONS if trigger == Trigger.TAKEBACK_ASKED] == [Phase.PLAY]
+    with pytest.raises(PhaseError):
+        walk(Trigger.TABLE_SET, Trigger.NONCES_IN, Trigger.TAKEBACK_ASKED, Trigger.TAKEBACK_ASKED)
 
 
 def test_nothing_leaves_a_phase_of_a_game_over_and_a_trigger_without_its_row_is_refused():
