@@ -9,8 +9,10 @@ machine has it with 2 GiB free and ``TMPDIR`` names no other place: real files, 
 where on a disk it takes milliseconds, and a log fsyncs every entry (a Pacal game of self-play took 8.5 s
 on the disk, 0.6 s in memory). No test is about surviving a power cut, the one thing an fsync adds.
 
-The suite runs on two workers (pytest-xdist, ``--dist loadgroup`` in pyproject.toml). What two tests at
-once could not share goes to one worker, one test after the other (an ``xdist_group``):
+The suite runs on two workers a core (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml, the
+count in :func:`pytest_xdist_auto_num_workers`): a test waits on links, claims and subprocesses about half
+its time (a run on two cores: 2,000 s of tests, 780 s of CPU), so two a core keep the cores busy. What two
+tests at once could not share goes to one worker, one test after the other (an ``xdist_group``):
 
 - ``loopback-zeroconf``: the tests that advertise or browse on zeroconf (``Discovery(``,
   ``discover=True``, a lobby app) with peers of fixed identities (``IDS``, a seeded identity), and the
@@ -65,6 +67,11 @@ FIXED_IDENTITY = re.compile(r"\bIDS\b|Identity\.from_seed\((?!os\.urandom)")
 SHARED_FIXTURE = re.compile(r"@pytest\.fixture\(scope=[\"'](module|session)[\"']")
 NETWORKS = {"netns_network": "netns", "internet": "netns-online"}
 """The fixtures that build a network of namespaces (tests/e2e, tests/online) -> the group of their tests."""
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """Two workers for each core this process may run on (the machine's share, not its count)."""
+    return 2 * len(os.sched_getaffinity(0))
 
 
 @pytest.fixture(autouse=True)
