@@ -31,6 +31,8 @@ from lanterne.client.commands.host import (EXIT_CODES, Stopped, add_common, chec
 NAME = "join"
 HELP = N_("join a table (by host name, HOST:PORT or a friend's code) and play it with a computer player")
 EXIT_NOBODY = 1
+LAN_WAIT = 10.0
+"""``--wait``'s default on the LAN (a code's is the code's own, ``online.code.ACCEPT_WAIT``)."""
 """``join --list``: no Lanterne peer was heard within --wait seconds."""
 
 
@@ -68,8 +70,9 @@ def add_arguments(p) -> None:
     p.add_argument("target", nargs="?", default="", metavar="NAME|HOST:PORT|CODE", type=target,
                    help=_("the host's name or fingerprint (found by zeroconf), its address, or its code "
                           "(7-crossover-clockwork)"))
-    p.add_argument("--wait", type=seconds, default=10.0, metavar="S",
-                   help=_("seconds to look for the host on the LAN (default 10)"))
+    p.add_argument("--wait", type=seconds, default=None, metavar="S",
+                   help=_("seconds to look for the host on the LAN (default 10), or for the friend who made the "
+                          "code to answer (default 30)"))
     p.add_argument("--players", type=int, default=0, metavar="N",
                    help=_("seats at a HOST:PORT table (default: what the host advertises, else 2)"))
     p.add_argument("--on-gone", choices=("end", "computer"), default=None,
@@ -119,7 +122,7 @@ def run(args) -> int:
         peer.computer_player = replacement_player(args)
         peer.require_on_gone = args.on_gone
         session = await online.join(peer, code, servers, interfaces or interfaces_of(args), say,
-                                     direct=not args.relay_only, players=args.players)
+                                     direct=not args.relay_only, players=args.players, wait=args.wait)
         return ended(session)
 
     from lanterne.protocol.net.online.rendezvous import came_by_code, resume_by_code
@@ -159,11 +162,11 @@ def run(args) -> int:
                     advert = await discovery.wait_for(
                         lambda a: a.table is not None and a.table.free > 0
                         and (a.name.lower() == wanted or a.fingerprint.replace("-", "").startswith(
-                            wanted.replace("-", ""))), args.wait)
+                            wanted.replace("-", ""))), lan_wait(args))
                 except DiscoveryError:
                     await discovery.close()
                     fail(_("no open table of {target!r} found on the LAN within {wait:g} s").format(
-                        target=args.target, wait=args.wait))
+                        target=args.target, wait=lan_wait(args)))
                 say(f"found {advert.name} ({advert.fingerprint}) at {advert.address}:{advert.port}: "
                     f"{advert.table.game} {advert.table.variant}")
                 target = (advert.address, advert.port)
@@ -198,6 +201,11 @@ def run(args) -> int:
         return stopped(e)
 
 
+def lan_wait(args) -> float:
+    """Seconds to look for peers on the LAN: ``--wait``, else :data:`LAN_WAIT`."""
+    return LAN_WAIT if args.wait is None else args.wait
+
+
 def list_peers(args) -> int:
     """Print every Lanterne peer heard within --wait seconds: name, fingerprint, address, open table."""
     # what this command alone needs: --version and --help import every command module
@@ -211,7 +219,7 @@ def list_peers(args) -> int:
         try:
             async with Discovery(interfaces) as d:
                 await d.browse()
-                await asyncio.sleep(args.wait)
+                await asyncio.sleep(lan_wait(args))
                 return sorted(d.peers.values(), key=lambda a: (a.name, a.fingerprint))
         except DiscoveryError as e:
             fail(str(e))
@@ -224,7 +232,7 @@ def list_peers(args) -> int:
         table = f"{a.table.game} {a.table.variant} free={a.table.free}" if a.table else "no open table"
         say(f"{a.name}\t{a.fingerprint}\t{a.address}:{a.port}\t{table}")
     if not heard:
-        sys.stderr.write(f"lanterne: nobody heard on {', '.join(interfaces)} within {args.wait:g} s\n")
+        sys.stderr.write(f"lanterne: nobody heard on {', '.join(interfaces)} within {lan_wait(args):g} s\n")
         return EXIT_NOBODY
     return 0
 

@@ -84,7 +84,8 @@ async def host(peer, servers, run_host, say, *, direct: bool = True):
         fail(str(e))
 
 
-async def join(peer, code: str, servers, interfaces, say, *, direct: bool = True, players: int = 0):
+async def join(peer, code: str, servers, interfaces, say, *, direct: bool = True, players: int = 0,
+               wait: float | None = None):
     """Take ``code`` and play the table over its link; every failure is one line."""
     from lanterne.client.commands.host import fail  # a cycle: host imports this module for its --code
     # what this command alone needs: --version and --help import every command module
@@ -101,6 +102,6 @@ async def join(peer, code: str, servers, interfaces, say, *, direct: bool = True
 
     try:
         return await join_by_code(peer, code, servers, interfaces, direct=direct, on_connected=on_connected,
-                                  on_route=lambda via: say(route_line(via)), players=players)
+                                  on_route=lambda via: say(route_line(via)), players=players, wait=wait)
     except (OnlineError, Declined, HandshakeError, LinkClosed) as e:
         fail(str(e))

@@ -10,6 +10,7 @@ honest seat, and the guest said in one line that its mark was damaged.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -30,7 +31,8 @@ DAMAGE = {"truncated": lambda mark: mark[:5], "garbage": lambda mark: mark + b"\
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 async def test_a_guest_whose_mark_is_damaged_holds_and_never_signs_a_place_twice(tmp_path, damage):
-    table = Table(tmp_path, 2, hostile=-1)
+    # the seats think a little before each move, so that the guest dies mid-game, not after the game's end
+    table = Table(tmp_path, 2, hostile=-1, options=dataclasses.replace(FAST, move_delay=0.05))
     host, guest = table.peers
     hosting = asyncio.create_task(host.run_host([LOCAL], 0, discover=False))
     await until(lambda: host.port)

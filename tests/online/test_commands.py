@@ -21,7 +21,7 @@ def run(tmp_path, *args):
 
 
 def test_a_code_nobody_waits_on_is_one_line(tmp_path, mailbox, relay):
-    done = run(tmp_path, "join", "5-nobody-here", "--mailbox", mailbox, "--relay", relay)
+    done = run(tmp_path, "join", "5-nobody-here", "--wait", "2", "--mailbox", mailbox, "--relay", relay)
     assert done.returncode == 2 and done.stderr.splitlines() == [
         "lanterne: nobody is waiting on 5-nobody-here (it was used already, or it expired, or it was never made)"]
 

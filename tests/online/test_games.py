@@ -56,8 +56,9 @@ def test_a_used_code_and_an_unreachable_mailbox_are_one_line_each(internet):
     net = internet(homes=2)
     mailbox, relay = net.serve()
     a, b = net.homes
-    # both at once: the joiner waits its 30 s for a side nobody holds, meanwhile the host fails to reach a mailbox
-    gone = b.lanterne("join", "5-used-already", *common(b, mailbox, relay))
+    # both at once: the joiner waits (5 s, not its 30) for a side nobody holds, meanwhile the host fails to reach
+    # a mailbox
+    gone = b.lanterne("join", "5-used-already", "--wait", "5", *common(b, mailbox, relay))
     nowhere = a.lanterne("host", "pagode", "--invite", *common(a, "ws://198.51.100.99:4000/v1", relay))
     out, err = output(gone, WAIT)
     assert gone.returncode == 2 and err.strip().splitlines() == [

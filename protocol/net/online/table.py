@@ -191,16 +191,17 @@ async def host_by_code(peer: "Peer", servers: Servers, run_host, *, on_code: Cal
 
 async def join_by_code(peer: "Peer", code: str, servers: Servers, interfaces, *, direct: bool = True,
                        on_connected: Callable[[Connected], None] | None = None,
-                       on_route: Callable[[str], None] | None = None, **join):
+                       on_route: Callable[[str], None] | None = None, wait: float | None = None, **join):
     """Take ``code`` (ValueError or OnlineError, one line, if it makes no link), then play the table over its
-    link (``join``: ``Peer.run_guest``'s other options); the code's process ends with the game. At a table of
-    3 or more, the guests without an address link with each other by :class:`Pairs`."""
+    link (``join``: ``Peer.run_guest``'s other options); the code's process ends with the game. ``wait``:
+    seconds for the code's maker to answer (default ``ACCEPT_WAIT``). At a table of 3 or more, the guests
+    without an address link with each other by :class:`Pairs`."""
     wormhole = await accept(code, peer.me, servers, direct=direct, options=peer.options.link, clock=peer.clock)
     rendezvous = Rendezvous(peer, servers, direct)
     pairs = Pairs(peer, servers, direct, rendezvous)
     tasks = [asyncio.ensure_future(pairs.run()), asyncio.ensure_future(rendezvous.run())]
     try:
-        connected = await wormhole.connected()
+        connected = await wormhole.connected(timeout=wait)
         if on_connected is not None:
             on_connected(connected)
         if on_route is not None:
