@@ -48,4 +48,6 @@ async def hint_text(controller, seat: int, seed: str | None = None) -> tuple[obj
             text += " " + _("Next best: {move}, {n} games.").format(move=named(others[0][0]), n=others[0][1])
     elif len(controller.legal_actions(seat)) == 1:
         text += " " + _("It is the only legal move.")
+    else:       # (a turn planned ahead whose every line starts with this move: nothing left to weigh)
+        text += " " + _("Every turn it planned from what you know starts with this move.")
     return action, text

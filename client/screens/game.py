@@ -571,9 +571,15 @@ class GameScreen(Screen):
             self.show_status(_("No hint now: {status}").format(status=self.controller.status()), error=True)
             return
         self.show_status(_("The computer looks for a hint..."))
-        self.run_worker(self._hint(seat, len(self.controller.log)), group="hint", exclusive=True, exit_on_error=False)
+        self.run_worker(self._hint(seat, self._log_mark()), group="hint", exclusive=True, exit_on_error=False)
 
-    async def _hint(self, seat: int, moves: int) -> None:
+    def _log_mark(self) -> tuple:
+        """The log's length and last line: another after a hint was asked for means another position (a
+        length alone would not tell an undo followed by another action)."""
+        log = self.controller.log
+        return len(log), tuple(log[-1:])
+
+    async def _hint(self, seat: int, moves: tuple) -> None:
         from lanterne.client.hint import hint_text
 
         try:
@@ -581,12 +587,12 @@ class GameScreen(Screen):
         except Exception as e:  # noqa: BLE001 - a hint that fails says so in one line
             self.show_status(_("No hint: {error}").format(error=e), error=True)
             return
-        if self.acting_seat != seat or len(self.controller.log) != moves:
+        if self.acting_seat != seat or self._log_mark() != moves:
             return              # the game moved on meanwhile: the hint is for a position gone
         self.show_game_status()
 
         def answer(play: bool | None) -> None:
-            if play and self.acting_seat == seat and len(self.controller.log) == moves:
+            if play and self.acting_seat == seat and self._log_mark() == moves:
                 self.play_listed(action)
 
         self.app.push_screen(ConfirmScreen(Text(text + "\n\n" + _("Play it?"))), answer)    # Text: no markup
