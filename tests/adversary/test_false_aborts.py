@@ -74,7 +74,9 @@ async def test_a_false_timeout_claim_on_its_own_turn_names_the_claimer(tmp_path,
 async def test_a_false_timeout_claim_against_a_seat_that_is_not_awaited_names_the_claimer(tmp_path):
     """The host claims against seat 2 while the game waits for seat 3 (whose bot takes its time)."""
     hostile, against, awaited = 0, 1, 2
-    table = Table(tmp_path, 3, hostile, honest_options=dataclasses.replace(FAST, move_delay=0.1))
+    # the awaited seat thinks 0.3 s: the claim is written while it thinks, not while its move is on its way
+    # (then two entries for one place would be a race, nobody's fault)
+    table = Table(tmp_path, 3, hostile, honest_options=dataclasses.replace(FAST, move_delay=0.3))
     game = asyncio.ensure_future(table.play())
     cheat = table.cheat
     await until(lambda: cheat.session is not None and len(cheat.session.chain) >= AFTER

@@ -23,7 +23,9 @@ async def test_at_80x24_the_chat_takes_the_boards_place_and_escape_gives_it_back
         await pa.pause()
         pane = small.query_one(ChatPane)
         await until(lambda: pane.display and pane.size.width > 0, pa,       # (a loaded machine: after a pause)
-                    what=lambda: f"the pane laid out (shown {pane.display}, {pane.size}, focus {pa.app.focused!r})")
+                    what=lambda: (f"the pane laid out (shown {pane.display}, {pane.size}, focus {pa.app.focused!r}, "
+                                  f"screen {sorted(small.classes)} at {small.size}, body "
+                                  f"{small.query_one('#game-body').display} {small.query_one('#game-body').size})"))
         assert pane.display and isinstance(pa.app.focused, ChatInput)
         assert not small.query_one("#game-main").display, "the board gives its place to the chat"
         assert pane.size.width >= 70, pane.size

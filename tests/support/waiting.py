@@ -16,9 +16,6 @@ from typing import Any, Callable
 
 DEADLINE = 60.0
 """Seconds before a wait that never ends fails: far above any real wait, on a loaded 2-core machine."""
-LONGEST_PAUSE = 0.1
-"""Seconds between two looks, at most: a wait looks again after ``every`` seconds, then twice as long each
-time up to this. A look with pilots costs a message to every widget of each app's screen and a repaint."""
 
 
 class Hopeless(Exception):
@@ -64,7 +61,6 @@ async def until(condition: Callable[[], object], *pilots: Any, timeout: float = 
     it returned then; ``what`` says what was awaited when it fails (a function: asked then, to describe
     how things stood at the end)."""
     deadline = time.monotonic() + timeout
-    pause = every
     while True:
         value, last = _holds(condition)
         if value:
@@ -73,10 +69,9 @@ async def until(condition: Callable[[], object], *pilots: Any, timeout: float = 
             raise AssertionError(f"timed out waiting for {_describe(condition, what, last, pilots)}")
         if pilots:
             for pilot in pilots:
-                await pilot.pause(pause)
+                await pilot.pause(every)
         else:
-            await asyncio.sleep(pause)
-        pause = min(2 * pause, max(every, LONGEST_PAUSE))
+            await asyncio.sleep(every)
 
 
 def until_sync(condition: Callable[[], object], timeout: float = DEADLINE, what: str | Callable[[], str] = "",
