@@ -102,9 +102,6 @@ class NetworkSide:
         else:
             self.chat.open()
         self._fit_chat(self.chat.screen)
-        # the pane, its neighbours and the screen's classes all changed: lay the whole screen out again (a busy
-        # app was seen to leave the pane shown at 0x0, its own layout request lost among the others)
-        self.chat.screen.refresh(layout=True)
 
     def _fit_chat(self, screen) -> None:
         """Where the open pane goes: beside everything from CHAT_BESIDE_FROM columns; narrower, in the side
