@@ -34,12 +34,15 @@ tests at once could not share goes to one worker, one test after the other (an `
   made once (test_install's wheel and venv took two minutes on each worker).
 """
 
+import functools
 import os
 import re
 import tempfile
 from pathlib import Path
 
 import pytest
+from textual._context import active_app
+from textual.pilot import Pilot
 
 os.environ["LANGUAGE"] = "en"
 IN_MEMORY = Path("/dev/shm")
@@ -56,6 +59,28 @@ if ("TMPDIR" not in os.environ and IN_MEMORY.is_dir() and os.access(IN_MEMORY, o
         and _room(IN_MEMORY) >= ROOM_IN_MEMORY):
     os.environ["TMPDIR"] = str(IN_MEMORY)      # for this process, its workers and the commands they start
     tempfile.tempdir = None                    # read again by the next gettempdir()
+
+def _as_its_app(wait):
+    """A Pilot wait that runs with its own app as the context's active app.
+
+    Each of Pilot's waits ends with ``app.screen._on_timer_update()``, which pauses the screen's update
+    timer and then lays the screen out only if it is the *active* app's current screen (Textual's
+    ``.app`` is the context's app). A test that drives two apps in one process (two players) is, in its
+    own task, in the context of the app it entered last: a pause of the first app's pilot there stopped
+    that app's timer and dropped its pending layout (a chat pane shown at 0x0 for a minute, under load).
+    """
+    @functools.wraps(wait)
+    async def in_its_context(self, *args, **kwargs):
+        token = active_app.set(self.app)
+        try:
+            return await wait(self, *args, **kwargs)
+        finally:
+            active_app.reset(token)
+    return in_its_context
+
+
+for _wait in ("pause", "wait_for_animation", "wait_for_scheduled_animations"):
+    setattr(Pilot, _wait, _as_its_app(getattr(Pilot, _wait)))
 
 TESTS = Path(__file__).parent
 ZEROCONF = re.compile(r"Discovery\(|discover=True|LobbyScreen|lobby_app|mesh_app")
