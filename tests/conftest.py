@@ -60,6 +60,7 @@ if ("TMPDIR" not in os.environ and IN_MEMORY.is_dir() and os.access(IN_MEMORY, o
     os.environ["TMPDIR"] = str(IN_MEMORY)      # for this process, its workers and the commands they start
     tempfile.tempdir = None                    # read again by the next gettempdir()
 
+
 def _as_its_app(wait):
     """A Pilot wait that runs with its own app as the context's active app.
 
