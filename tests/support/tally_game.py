@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from lanterne.engines.core import (DEAL, ROLL, SHUFFLE, TABLE, Cards, Game, IllegalAction, NotationError,
                                    PositionError, State, TableOp, apply_outcome_to_cards)
+from tests.support.toy_game import play_first_card
 
 TARGET = 10
 CARDS = 6
@@ -103,11 +104,7 @@ class TallyGame(Game):
         if word in ("add", "draw", "end"):
             return (word,)
         if word == "play":
-            seat = state.player if seat is None else seat
-            if not state.hands[seat]:
-                raise NotationError("no card to play")
-            slot = state.hands[seat][0]
-            return ("play", slot, state.cards.ids[slot])
+            return play_first_card(state, seat)
         raise NotationError(f"unknown tally move {text!r} (moves: add, play, draw, end)")
 
     def load(self, data):

@@ -104,15 +104,20 @@ class ToyGame(Game):
         if text in ("+1", "+2"):
             return ("add", int(text[1]))
         if text == "play":
-            seat = state.player if seat is None else seat
-            if not state.hands[seat]:
-                raise NotationError("no card left to play")
-            slot = state.hands[seat][0]
-            return ("play", slot, state.cards.ids[slot])
+            return play_first_card(state, seat)
         raise NotationError(f"unknown toy move {text!r} (moves: +1, +2, play)")
 
     def load(self, data):
         raise PositionError("toy positions are not saved")
+
+
+def play_first_card(state, seat=None) -> tuple:
+    """``play``: the seat's first card (the seat to move's, if none is named), or NotationError."""
+    seat = state.player if seat is None else seat
+    if not state.hands[seat]:
+        raise NotationError("no card left to play")
+    slot = state.hands[seat][0]
+    return ("play", slot, state.cards.ids[slot])
 
 
 GAME = ToyGame()
