@@ -4,7 +4,8 @@
 ``search`` (the search player's move), ``pueblo``, ``session`` (a move and a log through the signed session),
 ``fair`` (a deal), ``net`` and ``tables`` (links and tables on 127.0.0.1, and the flooding strangers),
 ``online`` (a code's link on a mailbox and a relay of our own), ``tui`` (the app's screen), ``netns_lan`` and
-``netns_online`` (between network namespaces, which ``netns`` and ``homes`` build). Each runs alone from the checkout's root:
+``netns_online`` (between network namespaces, which ``netns`` and ``homes`` build); ``machine`` says what a run
+measured on (processor, load, a reference loop). Each runs alone from the checkout's root:
 ``python -m bench.MODULE``.
 
 The wheel does not ship this folder. ``lanterne bench`` imports it by its path in the checkout the command

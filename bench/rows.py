@@ -25,6 +25,7 @@ from lanterne.engines.core import OpenTable, RulesError, play_out
 from lanterne.engines.registry import get_game
 
 from . import netns
+from .machine import Machine
 
 
 class BenchUnavailable(Exception):
@@ -350,12 +351,13 @@ def markdown_table(results: list[Result], say: Callable[[str], str] = str,
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 
-def update_doc(path, results: list[Result]) -> None:
-    """Replace the table between the markers of docs/benchmarks.md."""
+def update_doc(path, results: list[Result], machine: Machine) -> None:
+    """Replace the table between the markers of docs/benchmarks.md: every row is of this one run, dated and
+    said to be of ``machine``."""
     text = path.read_text()
     head, _, rest = text.partition(BEGIN)
     _, _, tail = rest.partition(END)
     stamp = time.strftime("%Y-%m-%d", time.gmtime())
-    path.write_text(f"{head}{BEGIN}\nMeasured {stamp} with `lanterne bench --write-docs` "
-                    f"(median of the repetitions, this machine: 2 cores).\n\n"
+    path.write_text(f"{head}{BEGIN}\nEvery row measured {stamp} in one run of `lanterne bench --write-docs` "
+                    f"(the median of each row's repetitions), on {machine.describe()}.\n\n"
                     f"{markdown_table(results)}\n{END}{tail}")

@@ -55,8 +55,11 @@ def run(args) -> int:
             for b in chosen:
                 print(f"{b.key:<{width}}  {b.target} {b.unit}  {b.words(_)}")
         return 0
+    machine = importlib.import_module("bench.machine").this_machine()   # (its package: loaded by load_rows)
     results = bench.run(args.only, progress=lambda k: print(_("measuring {key}...").format(key=k), file=sys.stderr,
                                                                 flush=True))
+    machine = machine.finished()
+    print(_("measured on {machine}").format(machine=machine.describe(_)), file=sys.stderr)
     if args.json:
         print(json.dumps([r.to_json() for r in results], indent=1))
     else:
@@ -65,7 +68,7 @@ def run(args) -> int:
         doc = CHECKOUT / "docs" / "benchmarks.md"
         if not doc.exists():
             raise UserError(_("{doc} not found (run from a source checkout)").format(doc=doc))
-        bench.update_doc(doc, results)
+        bench.update_doc(doc, results, machine)
     broken = [r.bench.key for r in results if r.failed]
     if broken:
         print(_("measurement broke: {keys} (see the table)").format(keys=", ".join(broken)), file=sys.stderr)
