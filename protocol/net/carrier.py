@@ -112,6 +112,8 @@ class Carrier:
         else:
             if self._member(entry.author):
                 return entry     # (a replaced peer's late entries too: the session drops them)
+            if entry.seq < len(session.chain) and session.chain[entry.seq].raw == entry.raw:
+                return entry     # one we hold: the tail a new link sends again, signed before a replacement
             reason = f"an entry signed by a stranger ({fingerprint(entry.author)})"
         self._presence.suspect(key, len(session.chain))
         await link.close(reason[:120])

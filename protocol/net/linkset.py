@@ -17,8 +17,15 @@ import asyncio
 from typing import Callable, Iterator, Mapping, Protocol, Sequence
 
 from lanterne.protocol.log import Entry
+from lanterne.protocol.session import MAX_SEATS
 
 from .transport import Link, LinkClosed
+
+TAIL_RESENT = 1 + MAX_SEATS
+"""Entries sent again, before the count a new link says it has: two honest chains of one length may still end
+differently, one with a claim and its answers, the other with the claimed seat's own entry at the claim's
+place (docs/protocol.md, "A race, and its rule"). Counted from the length alone, neither would ever send its
+end to the other and both would wait for good; an entry the other side holds already is harmless to it."""
 
 GOODBYE = "game over"
 """The CLOSE reason of a peer that is over and sent everything on that link: the other side has it all."""
@@ -73,10 +80,11 @@ class LinkSet(Mapping[bytes, Link]):
 
     # -- coming and going
     def attach(self, key: bytes, link: Link, have: int, chain: int) -> Link | None:
-        """``link`` now carries ``key`` from entry ``have`` on; returns the link it replaces (to close), if any."""
+        """``link`` now carries ``key`` from entry ``have`` on (and the :data:`TAIL_RESENT` before it); returns the
+        link it replaces (to close), if any."""
         old = self._links.get(key)
         self._links[key] = link
-        self._sent[link] = min(have, chain)
+        self._sent[link] = max(0, min(have, chain) - TAIL_RESENT)
         self._lacks[link] = chain
         wake = self._wake[key] = asyncio.Event()
         wake.set()
