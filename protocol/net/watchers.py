@@ -211,7 +211,9 @@ class SpectatorServer:
         self._names[key] = req.peer.name
         self._on_change(self.names)
         listen = asyncio.ensure_future(link.recv())
-        sent = min(req.have, len(session.chain))
+        # what the spectator holds, by hash: the chain may be cut back and grow again (a claim taken back for
+        # the claimed seat's own entry at its place), and then the spectator needs the new end
+        sent = [entry.hash for entry in session.chain[:req.have]]
         try:
             while not link.closed:
                 waiting = asyncio.ensure_future(wake.wait())
@@ -222,9 +224,13 @@ class SpectatorServer:
                         await link.close(SPECTATOR_SENT)
                     return
                 wake.clear()
-                while sent < len(session.chain):
-                    await link.send(session.chain[sent].raw)
-                    sent += 1
+                chain = session.chain
+                while sent and (len(sent) > len(chain) or chain[len(sent) - 1].hash != sent[-1]):
+                    sent.pop()
+                while len(sent) < len(chain):
+                    entry = chain[len(sent)]
+                    await link.send(entry.raw)
+                    sent.append(entry.hash)
                 if session.over:
                     await link.close(GOODBYE)
                     return

@@ -1,5 +1,5 @@
 """What a new link is sent: the entries its peer lacks, and the tail before them, so two chains that ended
-differently meet.
+differently meet; and a spectator, the new end of a chain cut back.
 
 The case: seat 2 (the claimer) was cut off from both others while seat 1 wrote its entry; seat 3 got that
 entry, seat 2 claimed against seat 1 at the same place. Both chains have one length. Counted from the length
@@ -14,8 +14,11 @@ import asyncio
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
 from lanterne.protocol.memory import make_sessions
+from lanterne.protocol.net.handshake import PeerIdentity
+from lanterne.protocol.net.invite import Request
 from lanterne.protocol.net.linkset import TAIL_RESENT, LinkSet
 from lanterne.protocol.net.tcp import bound_port, connect, serve
+from lanterne.protocol.net.watchers import SpectatorServer
 from lanterne.protocol.session import receive_frame
 from lanterne.protocol.session.phases import Phase
 from tests.protocol.helpers import drive
@@ -93,3 +96,28 @@ async def test_a_link_at_the_start_sends_everything_once():
     (ann, bob, cyd), place = diverged()
     sent = await sent_over_a_new_link(cyd, have=0)
     assert sent == [e.raw for e in cyd.chain if e.author != b"\x02" * 32]
+
+
+async def test_a_spectator_of_the_claimer_gets_the_seats_own_entry_once_the_claim_is_taken_back():
+    (ann, bob, cyd), place = diverged()
+    got: list[bytes] = []
+
+    async def spectator(link):
+        while True:
+            got.append(await link.recv())
+
+    server = await serve(spectator, LOCAL, 0)
+    async with server:
+        link = await connect(LOCAL, bound_port(server))
+        watchers = SpectatorServer(lambda: bob, emit=lambda e: None, on_chat=lambda raw, link, key: None,
+                            on_change=lambda names: None)
+        request = Request(PeerIdentity(b"\x07" * 32, "Eve"), "", "watch", have=0)
+        serving = asyncio.ensure_future(watchers.serve(request, link))
+        await until(lambda: len(got) == len(bob.chain), what="the claimer's chain, claim included")
+        assert got[place] == bob.chain[place].raw and bob.chain[place].kind == "claim"
+        receive_frame(bob, cyd.chain[place].raw, cyd.public)          # the seat's entry: the claim is void
+        assert bob.chain[place].raw == cyd.chain[place].raw
+        watchers.wake_all()
+        await until(lambda: got[-1] == cyd.chain[place].raw, what="the seat's own entry, sent at the claim's place")
+        serving.cancel()
+        await link.close()
