@@ -83,7 +83,8 @@ async def test_a_peer_gone_past_the_claim_time_ends_the_game_by_one_agreed_signe
                 and len(host.session.chain) == len(guests[0].session.chain))
     clock.advance(301.0)                  # past the claim time: seat 1 claims, seat 2 agrees at once
     await until(lambda: host.session.over and guests[0].session.over)
-    clock.advance(patient.linger)         # seat 3 never gets the end
+    # seat 3 never gets the end: the linger runs out (on the clock, from whenever each peer began it)
+    await clock.run(lambda: host_task.done() and tasks[0].done(), step=patient.linger)
     sessions = await asyncio.wait_for(asyncio.gather(host_task, tasks[0]), 30)
     for s in sessions:
         assert isinstance(s.result, Aborted) and s.result.culprit == 2 and s.result.by == 0, s.result
