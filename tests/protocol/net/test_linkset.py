@@ -10,6 +10,8 @@ seat 3 for the claimer's turn). Real sessions, a real TCP link on 127.0.0.1.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from typing import AsyncIterator
 
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.registry import get_game
@@ -18,6 +20,7 @@ from lanterne.protocol.net.handshake import PeerIdentity
 from lanterne.protocol.net.invite import Request
 from lanterne.protocol.net.linkset import TAIL_RESENT, LinkSet
 from lanterne.protocol.net.tcp import bound_port, connect, serve
+from lanterne.protocol.net.transport import Link
 from lanterne.protocol.net.watchers import SpectatorServer
 from lanterne.protocol.session import receive_frame
 from lanterne.protocol.session.phases import Phase
@@ -52,8 +55,9 @@ def diverged():
     return sessions, place
 
 
-async def sent_over_a_new_link(session, have: int) -> list[bytes]:
-    """The frames a LinkSet sends a peer that says it has ``have`` entries of ``session``'s chain."""
+@contextlib.asynccontextmanager
+async def a_link_to_a_listener() -> AsyncIterator[tuple[Link, list[bytes]]]:
+    """A real TCP link on 127.0.0.1, and the list of every frame its far end received."""
     got: list[bytes] = []
 
     async def receiver(link):
@@ -63,13 +67,21 @@ async def sent_over_a_new_link(session, have: int) -> list[bytes]:
     server = await serve(receiver, LOCAL, 0)
     async with server:
         link = await connect(LOCAL, bound_port(server))
+        try:
+            yield link, got
+        finally:
+            await link.close()
+
+
+async def sent_over_a_new_link(session, have: int) -> list[bytes]:
+    """The frames a LinkSet sends a peer that says it has ``have`` entries of ``session``'s chain."""
+    async with a_link_to_a_listener() as (link, got):
         links, key = LinkSet(), b"\x02" * 32
         links.attach(key, link, have, len(session.chain))
         sender = asyncio.ensure_future(links.send_loop(key, link, session, lambda k, e: e.raw))
         await until(lambda: len(got) >= min(TAIL_RESENT, have), what="the tail, sent again")
         await until(lambda: links.drained(len(session.chain)), what="the sender at the chain's end")
         sender.cancel()
-        await link.close()
     return got
 
 
@@ -100,17 +112,9 @@ async def test_a_link_at_the_start_sends_everything_once():
 
 async def test_a_spectator_of_the_claimer_gets_the_seats_own_entry_once_the_claim_is_taken_back():
     (ann, bob, cyd), place = diverged()
-    got: list[bytes] = []
-
-    async def spectator(link):
-        while True:
-            got.append(await link.recv())
-
-    server = await serve(spectator, LOCAL, 0)
-    async with server:
-        link = await connect(LOCAL, bound_port(server))
+    async with a_link_to_a_listener() as (link, got):
         watchers = SpectatorServer(lambda: bob, emit=lambda e: None, on_chat=lambda raw, link, key: None,
-                            on_change=lambda names: None)
+                                   on_change=lambda names: None)
         request = Request(PeerIdentity(b"\x07" * 32, "Eve"), "", "watch", have=0)
         serving = asyncio.ensure_future(watchers.serve(request, link))
         await until(lambda: len(got) == len(bob.chain), what="the claimer's chain, claim included")
@@ -120,4 +124,3 @@ async def test_a_spectator_of_the_claimer_gets_the_seats_own_entry_once_the_clai
         watchers.wake_all()
         await until(lambda: got[-1] == cyd.chain[place].raw, what="the seat's own entry, sent at the claim's place")
         serving.cancel()
-        await link.close()
