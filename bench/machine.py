@@ -84,10 +84,6 @@ class Machine:
         return say(DESCRIPTION).format(processor=self.processor, cores=self.cores,
                                        load=" - ".join(loads) or "?", reference=f"{self.reference_ms:.0f}")
 
-    def to_json(self) -> dict:
-        return {"processor": self.processor, "cores": self.cores, "reference_ms": self.reference_ms,
-                "load_before": self.load_before, "load_after": self.load_after}
-
 
 def this_machine() -> Machine:
     """This machine now: its load is read before the reference loop runs (which adds to it)."""
