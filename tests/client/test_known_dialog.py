@@ -16,6 +16,7 @@ from lanterne.client.settings import Settings
 from lanterne.protocol.identity import Identity, safety_code, safety_lines, safety_part
 from lanterne.protocol.net.discovery import Advert, TableHint
 from lanterne.client.screens.invite import JoinAddressScreen
+from lanterne.client.screens.game import GameScreen
 from tests.support.lobby import FAST, LOOPBACK, unique
 from tests.support.toy_game import GAME as TOY
 from tests.support.waiting import until
@@ -89,6 +90,12 @@ async def ask(tmp_path, seed_host=(), seed_guest=(), answer: str = "#invite-acce
                         what="the joiner seated")
             await until(lambda: KnownPeersFile(files["bob"]).check(ann, ann_id.public).status == "known", pa, pb,
                         what="the joiner remembering its host")
+            # the table is full, so the game starts: leave once both boards are up, not while they mount
+            # (a board's header mounted as its app shuts down asks for a title that is gone)
+            await until(lambda: isinstance(pa.app.screen, GameScreen) and isinstance(pb.app.screen, GameScreen),
+                        pa, pb, what="both boards")
+            await pa.pause()
+            await pb.pause()
         else:
             await until(lambda: "declined" in pa.app.screen.status_text, pa, pb, what="the decline")
     return seen, dialog, pending, {w: KnownPeersFile(p) for w, p in files.items()}, (ann, bob), (ann_id, bob_id)
