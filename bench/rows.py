@@ -270,8 +270,8 @@ BENCHMARKS: list[Benchmark] = [
               "ms", "lower", 2.0, _netns("move_rtt_median_ms"), repeat=1),
     Benchmark("online.link", N_("Online: from the code typed to both links authenticated by Noise (a local "
               "mailbox and relay on 127.0.0.1, relay only)"), "s", "lower", 3.0, _online("connect_s"), repeat=1),
-    Benchmark("online.move_rtt", N_("Online: move round trip through a stock transit relay (127.0.0.1; the "
-              "relay's Nagle costs most of it)"), "ms", "lower", 150.0, _online("move_rtt_ms"), repeat=1),
+    Benchmark("online.move_rtt", N_("Online: move round trip through a stock transit relay (127.0.0.1, relay "
+              "only)"), "ms", "lower", 150.0, _online("move_rtt_ms"), repeat=1),
     Benchmark("online.pause", N_("Online: the app loop's longest pause while a code is made, connects and "
               "carries 4 MB"), "ms", "lower", 50.0, _online("pause_ms"), repeat=1),
     Benchmark("online.first_move", N_("Online, namespaces: from `lanterne join CODE` started to the first move, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import sys
 
 import pytest
@@ -35,6 +36,33 @@ def test_messages_arrive_whole_whatever_the_pipe_cuts():
 def test_a_message_out_of_place_is_a_one_line_error(payload, reason):
     with pytest.raises(control.ControlError, match=reason):
         control.Decoder(*control.PROCESS_SENDS).feed(encode_frame(DATA, payload))
+
+
+class _Transport:
+    """What the wormhole process asks of a Twisted TCP transport here: its socket."""
+
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+
+    def getHandle(self) -> socket.socket:  # noqa: N802 - Twisted's name
+        return self.sock
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_QUICKACK"), reason="TCP_QUICKACK is Linux's")
+def test_what_the_wormhole_process_reads_from_dilation_is_acknowledged_at_once():
+    """A stock transit relay keeps Nagle on: it holds a move back until our end acknowledges the record it
+    sent before, which Linux would delay up to 40 ms once traffic looks interactive."""
+    from lanterne.protocol.net.online import process
+
+    with socket.create_server(("127.0.0.1", 0)) as listener, \
+            socket.create_connection(listener.getsockname()) as ours:
+        theirs, _ = listener.accept()
+        with theirs:
+            ours.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 0)   # the delayed mode of interactive use
+            assert ours.getsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK) == 0
+            process.acknowledge_now(_Transport(ours))
+            assert ours.getsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK) == 1
+    process.acknowledge_now(object())      # a transport with no socket (not TCP): nothing to do, no error
 
 
 def test_each_failure_reads_as_one_line():
