@@ -180,9 +180,11 @@ def test_a_seat_cut_off_while_it_moved_learns_the_claim_that_ended_the_game():
     assert verify_entries([e.raw for e in claimer.chain]).culprit == 3
 
 
-def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_path):
-    """The claimer writes its claim at the very moment the claimed seat moves: the move wins everywhere, the
-    claimer takes its claim back (its log file included), and every chain is the same."""
+@pytest.mark.parametrize("on_gone, kind", [("end", "claim"), ("computer", "replace")])
+def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_path, on_gone, kind):
+    """The claimer writes its claim (or its replace by a computer) at the very moment the claimed seat moves:
+    the move wins everywhere, the claimer takes its claim back (its log file included), and every chain is
+    the same."""
     from lanterne.engines.registry import get_game
     from lanterne.protocol.log import LogWriter, read_log
     from lanterne.protocol.memory import make_sessions
@@ -190,7 +192,7 @@ def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_pat
 
     writer = LogWriter(tmp_path / "claimer.log")
     stores = [Store(writer.append, writer.retract), None, None]
-    sessions = make_sessions(get_game("pueblo"), 3, "race", stores=stores)
+    sessions = make_sessions(get_game("pueblo"), 3, "race", stores=stores, on_gone=on_gone)
     claimer, other, late = sessions
     claimer.timeout = 30
     pipe = drive(sessions, [RandomBot(1), RandomBot(2), RandomBot(3)],
@@ -200,7 +202,7 @@ def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_pat
     pipe.collect(2, late.act(RandomBot(3).choose(late.game, late.view, late.my_seat)))   # its move, in flight
     claimer.tick(0.0)
     pipe.collect(0, claimer.tick(31.0))                                                  # the claim, at once
-    assert claimer.chain[place].kind == "claim"
+    assert claimer.chain[place].kind == kind
     pipe.deliver()                         # the move reaches everyone first, then the claim
     assert claimer.chain[place].author == late.public and claimer.chain[place].kind == "move"
     assert claimer.phase == Phase.PLAY and claimer.claiming is None
@@ -214,14 +216,16 @@ def test_a_claim_that_loses_its_race_to_the_seats_own_move_is_taken_back(tmp_pat
     assert verify_entries([e.raw for e in claimer.chain]).result == "over"
 
 
+@pytest.mark.parametrize("on_gone", ["end", "computer"])
 @pytest.mark.parametrize("consent", [False, None], ids=["refused-first", "still-unanswered"])
-def test_the_claimed_seats_own_move_voids_the_claim_wherever_it_arrives_second(consent):
-    """The claim reaches seat 2 first (which refuses it, or has not answered yet); the claimed seat's move reaches
-    the claimer first. Whatever the order, every peer takes the claim and its answers back for the move."""
+def test_the_claimed_seats_own_move_voids_the_claim_wherever_it_arrives_second(consent, on_gone):
+    """The claim (or the replace by a computer) reaches seat 2 first (which refuses it, or has not answered
+    yet); the claimed seat's move reaches the claimer first. Whatever the order, every peer takes the claim
+    and its answers back for the move."""
     from lanterne.engines.registry import get_game
     from lanterne.protocol.memory import make_sessions
 
-    sessions = make_sessions(get_game("pueblo"), 3, f"race2-{consent}")
+    sessions = make_sessions(get_game("pueblo"), 3, f"race2-{consent}", on_gone=on_gone)
     claimer, other, late = sessions
     claimer.timeout = 30
     other.consent = lambda seat: consent
