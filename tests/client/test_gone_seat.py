@@ -36,7 +36,10 @@ from tests.support.lobby import (LOOPBACK, MESH, MESH_SIZE, PUEBLO, ask_and_acce
 from tests.support.waiting import until
 
 CLAIM = 2.0
-GONE = dataclasses.replace(MESH, claim_after=CLAIM)
+GONE = dataclasses.replace(MESH, claim_after=CLAIM, link=dataclasses.replace(MESH.link, read_timeout=60.0))
+"""A claim time of 2 s, and links that never time out in a test: a person who leaves closes their links at once,
+while a busy machine can stall three apps of one process for seconds (a link timed out there was a seat "gone" for
+2 s, claimed against before the person ever left)."""
 
 
 def policy_line(pilot) -> str:
