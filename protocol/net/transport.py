@@ -287,6 +287,15 @@ class Link:
     def _error(self) -> LinkClosed:
         return self._close_error or LinkClosed(self.close_reason or "closed")
 
+    async def _read_within(self, chunk: int, seconds: float) -> bytes:
+        """Up to ``chunk`` bytes, or TimeoutError after ``seconds`` of silence. If our own loop stalled past
+        the deadline (a busy machine, a laptop waking up), the deadline and the peer's bytes are due together
+        when it wakes: what came meanwhile is read before the peer is called silent."""
+        try:
+            return await within(self._reader.read(chunk), seconds, self.clock)
+        except asyncio.TimeoutError:
+            return await within(self._reader.read(chunk), 0, self.clock)    # only what is here already
+
     async def _read_loop(self) -> None:
         opts = self.options
         try:
@@ -295,7 +304,7 @@ class Link:
                     # a stranger's bytes a handshake frame at a time: a flood of tiny frames is never
                     # decoded by the thousand into memory before its link is closed
                     chunk = 65536 if self.proven or self._admission is None else PREAUTH_MAX_FRAME
-                    data = await within(self._reader.read(chunk), opts.read_timeout, self.clock)
+                    data = await self._read_within(chunk, opts.read_timeout)
                 except asyncio.TimeoutError:
                     self._shutdown(f"nothing received for {opts.read_timeout:g} s", LinkTimeout)
                     return

@@ -90,6 +90,30 @@ async def test_silent_peer_times_out():
         quiet.set()
 
 
+async def test_bytes_that_came_while_our_loop_stalled_past_the_read_timeout_keep_the_link():
+    """Our own loop stalled (a busy machine, a laptop waking up) past the read timeout while the peer's bytes
+    came in: the timeout and the bytes are due together when the loop wakes, and the bytes win."""
+    sent, writers = asyncio.Event(), []
+
+    async def late(reader, writer):
+        await reader.readexactly(len(PREFACE))
+        writer.write(PREFACE)
+        writers.append(writer)
+        await sent.wait()
+
+    clock = FakeClock()
+    server = await asyncio.start_server(late, LOCAL, 0)
+    async with server:
+        link = await connect(LOCAL, bound_port(server), LinkOptions(read_timeout=20.0, keepalive=None), clock)
+        await until(lambda: writers)
+        writers[0].write(encode_frame(DATA, b"still here"))     # in our socket now, not read yet...
+        clock.advance(25.0)                                    # ...when the timeout comes due
+        assert await link.recv() == b"still here"
+        assert not link.closed
+        await link.close()
+        sent.set()
+
+
 async def test_close_reason_reaches_the_peer():
     got = asyncio.get_running_loop().create_future()
 
