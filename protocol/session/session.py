@@ -420,10 +420,11 @@ class Session:
             return  # a resent entry we already hold: harmless
         c = self.claiming
         leaving = self.seats[c.seat] if c is not None and c.replaces else None
+        # a replaced peer that came back late learns of its replacement from our entries; but while the replace
+        # is under way, the seat's own entry at the replace's very place is the race's: it voids the replace
         if (entry.kind != REFUSE and (entry.author in self.replaced and entry.seq >= self.chain.replaced_at
                                       or entry.author == leaving and entry.seq > self.chain.replaced_at)):
-            return  # a replaced peer that came back late: it learns of its replacement from our entries
-        # (the seat's own entry at the very place of a replace under way is the race's: it voids the replace)
+            return
         if (isinstance(self.writer, LiveWriter) and entry.author == self.public and entry.kind not in CHOICE_KINDS
                 and entry.seq == len(self.chain) and self.writer.holding(self.state)):
             self.writer.learn(entry)     # our own lost entry, sent back: written as a replay writes it
