@@ -260,5 +260,5 @@ def wait_line(proc: subprocess.Popen, pattern: str, timeout: float) -> str:
                 break
             out.changed.wait(left)
     proc.poll()
-    raise AssertionError(f"no line matching {pattern!r} within {timeout:g} s (exit {proc.returncode}): "
-                         f"{err.text()[-2000:]}")
+    raise AssertionError(f"no line matching {pattern!r} within {timeout:g} s (exit {proc.returncode}); "
+                         f"stdout: {out.text()[-1000:]!r}; stderr: {err.text()[-2000:]}")

@@ -21,6 +21,12 @@ its heartbeat: every advertiser re-sends its TXT record each
 ``stale_after`` (the lobby's) drops an advert that has said nothing for that
 long, and lists it again as soon as it is heard again. zeroconf itself keeps
 a PTR for its TTL (at least 1125 s in python-zeroconf, whatever we send).
+
+Never missed for good: zeroconf tells a browser of a name once (and again
+only when one of its records changes), so a resolve that fails (a question
+unanswered on a busy machine) would leave that table unlisted while it
+beats on. Every browser hears the heartbeats, and a name heard that is not
+listed, not refused and not being resolved is resolved again.
 """
 
 from __future__ import annotations
@@ -284,6 +290,9 @@ class Discovery:
         self._expired: dict[str, None] = {}
         """Lower-case instance names dropped for silence, listed again once heard (the longest silent first)."""
         self._resolving: set[str] = set()
+        self._refused: dict[str, None] = {}
+        """Lower-case names resolved to no advert of ours to list (not Lanterne's, our own key): resolved
+        again when a record of theirs changes, not at every heartbeat (the newest MAX_ADVERTS kept)."""
         self._waiting: dict[str, str] = {}
         """Names heard while MAX_RESOLVING were being resolved -> their service type, oldest first."""
         self._listener: _HeardListener | None = None
@@ -371,9 +380,9 @@ class Discovery:
         """Start listing peers; callbacks fire as they come, change and go."""
         await self.start()
         if self._browser is None:
+            self._listener = _HeardListener(self._was_heard)
+            self._started().zeroconf.async_add_listener(self._listener, None)
             if self.stale_after is not None:
-                self._listener = _HeardListener(self._was_heard)
-                self._started().zeroconf.async_add_listener(self._listener, None)
                 self._spawn(self._sweep(self.stale_after))
             self._browser = AsyncServiceBrowser(self._started().zeroconf, [SERVICE_TYPE],
                                                 handlers=[self._on_change])
@@ -385,6 +394,8 @@ class Discovery:
             self._resolve_soon(SERVICE_TYPE, name)
         elif key in self._heard:    # (a name never listed is not kept: anyone may send records)
             self._heard[key] = self.clock()
+        elif key not in self._refused and not (self._mine is not None and key == self._mine.name.lower()):
+            self._resolve_soon(SERVICE_TYPE, name)     # heard, never listed: its resolve failed
 
     def _resolve_soon(self, service_type: str, name: str) -> None:
         if name in self._resolving:
@@ -433,18 +444,26 @@ class Discovery:
             if gone is not None:
                 self._notify(self.on_remove, gone)
             return
+        self._refused.pop(name.lower(), None)      # its records changed: worth a look again
         self._resolve_soon(service_type, name)
+
+    async def _ask(self, info: AsyncServiceInfo) -> bool:
+        """Fill ``info`` from the cache or the LAN within RESOLVE_MS (False: no full answer came)."""
+        return await info.async_request(self._started().zeroconf, RESOLVE_MS)
 
     async def _resolve(self, service_type: str, name: str) -> None:
         try:
             info = AsyncServiceInfo(service_type, name)
-            if not await info.async_request(self._started().zeroconf, RESOLVE_MS):
-                return
+            if not await self._ask(info):
+                return      # its next heartbeat heard asks again
             addresses = list(info.parsed_addresses(IPVersion.V4Only))
             advert = advert_from_properties(info.properties or {}, info.port or 0, addresses, name)
         except Exception:  # anything on the LAN can answer anything: a bad record is no peer
-            return
+            advert = None
         if advert is None or (self._own_fingerprint is not None and advert.fingerprint == self._own_fingerprint):
+            self._refused[name.lower()] = None
+            while len(self._refused) > MAX_ADVERTS:
+                self._refused.pop(next(iter(self._refused)))
             return
         if name.lower() in self._expired:
             return     # silent since: listed again when heard (its cached records outlive it)

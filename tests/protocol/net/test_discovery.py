@@ -154,6 +154,52 @@ async def test_a_service_without_a_lanterne_txt_is_not_listed():
         await stranger.async_close()
 
 
+
+class FirstAnswerLost(Discovery):
+    """A browser whose first resolve of each name gets no full answer in time, as one did on a busy machine
+    (zeroconf told it of a table once, the resolve timed out, and the table beat on unlisted); the network,
+    the advertiser and every later resolve are real."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.asked: list[str] = []
+        self.heard: list[str] = []
+
+    async def _ask(self, info) -> bool:
+        self.asked.append(info.name)
+        return self.asked.count(info.name) > 1 and await super()._ask(info)
+
+    def _was_heard(self, name: str) -> None:
+        self.heard.append(name)
+        super()._was_heard(name)
+
+
+async def test_a_table_whose_resolve_failed_is_listed_at_its_next_heartbeat():
+    fp = unique_fingerprint()
+    async with Discovery(LOOPBACK) as host, FirstAnswerLost(LOOPBACK) as browser:
+        await browser.browse()
+        mine = await host.advertise(Advert("Late", fp, 40005, table=TableHint("pagode", "standard", 1)))
+        seen = await browser.wait_for(lambda a: a.fingerprint == fp, timeout=30)
+        assert seen.table == TableHint("pagode", "standard", 1)
+        assert browser.asked.count(mine.instance) == 2     # the lost answer, then the heartbeat's
+
+
+async def test_a_name_resolved_to_no_peer_is_not_asked_again_at_every_heartbeat():
+    """Our own key's advert from another Discovery of the same app (its table beside its lobby) is refused
+    once; its heartbeats do not make the browser ask again."""
+    fp = unique_fingerprint()
+    async with FirstAnswerLost(LOOPBACK) as lobby, Discovery(LOOPBACK) as table:
+        await lobby.browse()
+        await lobby.advertise(Advert("Own", fp, 0, lobby=True))
+        hosted = await table.advertise(Advert("Own", fp, 40006, table=TableHint("pagode")))
+        await until(lambda: lobby.asked.count(hosted.instance) == 2 and not lobby._resolving,
+                    what="the lost answer, then a resolve at a heartbeat")
+        heard = lobby.heard.count(hosted.instance)
+        await until(lambda: lobby.heard.count(hosted.instance) >= heard + 3, what="three more records heard")
+        assert lobby.asked.count(hosted.instance) == 2     # refused once: not asked again
+        assert not any(a.fingerprint == fp for a in lobby.peers.values())
+
+
 # -- an app idle in its lobby is listed too, and a quitting or killed app is gone within 3 s
 
 def test_a_lobby_advert_round_trips_without_a_port_or_a_table():
