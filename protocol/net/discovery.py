@@ -394,8 +394,11 @@ class Discovery:
             self._resolve_soon(SERVICE_TYPE, name)
         elif key in self._heard:    # (a name never listed is not kept: anyone may send records)
             self._heard[key] = self.clock()
-        elif key not in self._refused and not (self._mine is not None and key == self._mine.name.lower()):
-            self._resolve_soon(SERVICE_TYPE, name)     # heard, never listed: its resolve failed
+        elif (key not in self._refused and len(self._resolving) < MAX_RESOLVING
+              and not (self._mine is not None and key == self._mine.name.lower())):
+            # heard, never listed: its resolve failed. Only with a resolve free, so that records heard never
+            # push an announced name out of the waiting line (the next beat asks again)
+            self._resolve_soon(SERVICE_TYPE, name)
 
     def _resolve_soon(self, service_type: str, name: str) -> None:
         if name in self._resolving:
