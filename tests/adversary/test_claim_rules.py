@@ -28,6 +28,7 @@ from lanterne.protocol.net.peer import Declined
 from lanterne.protocol.session import Aborted, ClaimRefused, GameOver
 
 from tests.support.clock import FakeClock
+from tests.support.waiting import DEADLINE
 
 from .harness import FAST, LOCAL, ON_A_FAKE_CLOCK, Table, assert_no_honest_seat_named, lanterne_verify, until
 
@@ -43,7 +44,7 @@ async def test_a_table_whose_claim_time_is_1_ms_is_refused_at_the_roster(tmp_pat
     try:
         await until(lambda: host.port)
         with pytest.raises(Declined) as refused:
-            await asyncio.wait_for(guest.run_guest((LOCAL, host.port), [LOCAL], game=table.game), 15)
+            await asyncio.wait_for(guest.run_guest((LOCAL, host.port), [LOCAL], game=table.game), DEADLINE)
     finally:
         host_task.cancel()
         await asyncio.gather(host_task, return_exceptions=True)

@@ -10,6 +10,7 @@ from lanterne.client.controller import COMPUTER, HUMAN, TABLE, LocalGame, Waitin
 from lanterne.engines.bots import RandomBot
 from lanterne.engines.core import DEAL, ROLL, SHUFFLE, IllegalAction, NotationError, TableOp
 from tests.support.toy_game import GAME
+from tests.support.waiting import DEADLINE
 
 
 def hot_seat(seed=1) -> LocalGame:
@@ -99,8 +100,8 @@ async def test_computers_play_in_the_background_until_a_person_must_act():
         else:
             assert w == Waiting(COMPUTER, 1)
             changed.clear()
-            await asyncio.wait_for(changed.wait(), 5)  # the computer's move arrives by itself
-    await asyncio.wait_for(task, 5)
+            await asyncio.wait_for(changed.wait(), DEADLINE)  # the computer's move arrives by itself
+    await asyncio.wait_for(task, DEADLINE)
     assert any(e.actor == 1 for e in c.log)
     assert len(changes) == sum(1 for e in c.log if e.actor != TABLE)
     assert c.seats[1].kind == COMPUTER

@@ -21,6 +21,7 @@ from lanterne.client.widgets.status_line import StatusLine
 from lanterne.engines.bots import RandomBot
 from tests.support.apps import make_app
 from tests.support.toy_game import GAME
+from tests.support.waiting import DEADLINE
 
 
 def text_of(widget) -> str:
@@ -301,7 +302,7 @@ async def test_the_app_answers_while_a_computer_thinks():
         screen = app.screen
         if controller.waiting.seat == 0:
             screen.play(("add", 1))
-        await asyncio.to_thread(bot.thinking.wait, 10)
+        assert await asyncio.to_thread(bot.thinking.wait, DEADLINE), "the computer never began to think"
         await pilot.pause()
         assert "(computer) is thinking" in text_of(screen.query_one(StatusLine))
         await pilot.press("f1")  # the app is not blocked by the bot
@@ -311,7 +312,7 @@ async def test_the_app_answers_while_a_computer_thinks():
         moved = asyncio.Event()
         controller.subscribe(lambda change: moved.set())
         bot.gate.set()
-        await asyncio.wait_for(moved.wait(), 10)
+        await asyncio.wait_for(moved.wait(), DEADLINE)   # (a hang guard: a busy machine took over 10 s)
         assert controller.log[-1].actor == 1
 
 

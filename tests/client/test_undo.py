@@ -154,9 +154,15 @@ async def test_the_footers_undo_takes_back_by_mouse_at_80x24(lanterne_home, tmp_
     app = make_app(lambda: screen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        [key] = [k for k in screen.query(FooterKey) if k.key == "u"]
-        assert key.region.right <= 80, "the footer shows Undo at 80 columns"
-        assert await pilot.click(key)
+        assert len(c.log) == last.number
+        for _ in range(3):
+            [key] = [k for k in screen.query(FooterKey) if k.key == "u"]
+            assert key.region.right <= 80, "the footer shows Undo at 80 columns"
+            # The footer draws its keys anew when the bindings change (the board takes the focus after the
+            # first paint), so the key may be replaced under the click; the undo is made by the click itself,
+            # so a click that missed shows at once as a log still as long, and a person clicks again.
+            if await pilot.click(key) or len(c.log) != last.number:
+                break
         await until(lambda: len(c.log) == last.number - 1, pilot, what="the action taken back by a click")
     c.close()
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from lanterne.protocol.net.discovery import (SERVICE_TYPE, Advert, Discovery, DiscoveryError, TableHint,
                                     advert_from_properties, default_interfaces, instance_label)
 from tests.support.clock import FakeClock
-from tests.support.waiting import until
+from tests.support.waiting import DEADLINE, until
 
 LOOPBACK = ["127.0.0.1"]
 
@@ -52,7 +52,7 @@ async def test_a_peer_is_listed_updated_and_removed_live():
         await host.close()      # its goodbye: browsers see a remove at once
         while not any(k == "remove" and a.fingerprint == fp for k, a in events):
             changed.clear()
-            await asyncio.wait_for(changed.wait(), 10)
+            await asyncio.wait_for(changed.wait(), DEADLINE)
         assert not any(a.fingerprint == fp for a in browser.peers.values())
 
 

@@ -10,6 +10,7 @@ from lanterne.protocol.net.invite import (Answer, Declined, ask, host_connection
                                  resume_request)
 from lanterne.protocol.net.tcp import bound_port, serve
 from lanterne.protocol.net.transport import LinkClosed
+from tests.support.waiting import DEADLINE
 
 LOCAL = "127.0.0.1"
 HOST, JOINER, THIRD = (Identity.from_seed(s) for s in (b"host", b"joiner", b"third"))
@@ -55,7 +56,7 @@ async def test_join_is_accepted_and_the_host_sees_name_and_safety_code():
         req = table.requests[0]
         assert (req.kind, req.peer.name, req.peer.key, req.game) == ("join", "Jo", JOINER.public, "pagode")
         assert req.safety_code == hs.safety_code == safety_code(HOST.public, JOINER.public)
-        host_side = await asyncio.wait_for(table.linked.get(), 5)
+        host_side = await asyncio.wait_for(table.linked.get(), DEADLINE)
         await link.send(b"first session bytes")
         assert await host_side.recv() == b"first session bytes"
         await link.close()
@@ -113,7 +114,7 @@ async def test_a_silent_stranger_is_dropped_and_the_host_keeps_serving():
     async with server:
         port = bound_port(server)
         reader, writer = await asyncio.open_connection(LOCAL, port)
-        closed = await asyncio.wait_for(reader.read(), 5)  # the host gives up on it: EOF
+        closed = await asyncio.wait_for(reader.read(), DEADLINE)  # the host gives up on it: EOF
         assert b"handshake" in closed
         writer.close()
         link, _, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2))

@@ -21,7 +21,7 @@ from lanterne.protocol.net.invite import HANDSHAKE_TIMEOUT, Answer, ask, host_co
 from lanterne.protocol.net.budgets import MAX_STRANGERS, PREAUTH_MAX_FRAME, PREAUTH_TIMEOUT
 from lanterne.protocol.net.tcp import bound_port, serve
 from tests.support.clock import FakeClock
-from tests.support.waiting import until
+from tests.support.waiting import DEADLINE, until
 
 LOCAL = "127.0.0.1"
 HOST, JOINER = Identity.from_seed(b"preauth/host"), Identity.from_seed(b"preauth/joiner")
@@ -94,7 +94,7 @@ async def test_the_17th_unauthenticated_connection_is_closed_at_once():
     async with server:
         idle = [await stranger(port, PREFACE) for _ in range(MAX_STRANGERS)]
         for reader, _ in idle:                      # each was served: the listener's preface came back
-            assert await asyncio.wait_for(reader.readexactly(len(PREFACE)), 5) == PREFACE
+            assert await asyncio.wait_for(reader.readexactly(len(PREFACE)), DEADLINE) == PREFACE
         for first in (b"", PREFACE):
             reader, writer = await stranger(port, first)
             answer = await closed_within(reader, 5)
@@ -122,7 +122,7 @@ async def test_proven_links_do_not_count_against_the_cap():
             links.append(link)
         idle = [await stranger(port, PREFACE) for _ in range(MAX_STRANGERS)]
         for reader, _ in idle:
-            assert await asyncio.wait_for(reader.readexactly(len(PREFACE)), 5) == PREFACE
+            assert await asyncio.wait_for(reader.readexactly(len(PREFACE)), DEADLINE) == PREFACE
             assert await still_open(reader)
         for link in links:
             await link.close()
@@ -163,14 +163,14 @@ async def test_after_the_handshake_frames_of_any_size_pass():
     server, port = await table.serve()
     async with server:
         link, _, _ = await ask(LOCAL, port, JOINER, "Jo", join_request("pagode", "standard", 2), clock=clock)
-        host_side = await asyncio.wait_for(table.linked.get(), 5)
+        host_side = await asyncio.wait_for(table.linked.get(), DEADLINE)
         assert link.proven and host_side.proven and link.secured and host_side.secured
         payload = bytes(range(256)) * 256            # 64 KiB
         await link.send(payload)
-        assert await asyncio.wait_for(host_side.recv(), 5) == payload
+        assert await asyncio.wait_for(host_side.recv(), DEADLINE) == payload
         clock.advance(PREAUTH_TIMEOUT + 0.3)         # past the deadline before the proof
         await host_side.send(payload)                # (a round trip after it: both loops saw the time)
-        assert await asyncio.wait_for(link.recv(), 5) == payload
+        assert await asyncio.wait_for(link.recv(), DEADLINE) == payload
         assert not link.closed and not host_side.closed      # no deadline once proven
         await link.close()
 
@@ -220,7 +220,7 @@ async def test_the_link_itself_drops_a_guarded_stranger_after_5_s():
         clock.advance(PREAUTH_TIMEOUT - 0.01)
         assert await still_open(reader) and not reasons.done()
         clock.advance(0.01)
-        kind, reason, took = await asyncio.wait_for(reasons, 5)
+        kind, reason, took = await asyncio.wait_for(reasons, DEADLINE)
         assert kind is LinkTimeout and reason == "no proof of identity within 5 s" and took == PREAUTH_TIMEOUT
         assert b"no proof of identity" in await closed_within(reader, 2)
         writer.close()

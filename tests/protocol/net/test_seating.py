@@ -17,6 +17,7 @@ from lanterne.protocol.net.peer import Peer
 from lanterne.protocol.verify import verify_file
 from lanterne.protocol.net.clock import MONOTONIC
 from tests.support.net import FAST, IDS, LOCAL, NAMES, fake, seated, until, wait_port
+from tests.support.waiting import DEADLINE
 
 
 class Clicks:
@@ -177,5 +178,5 @@ async def test_a_host_that_closes_a_table_not_yet_full_tells_the_seated_joiner(t
     host_task.cancel()
     await asyncio.gather(host_task, return_exceptions=True)
     with pytest.raises(Exception, match="Ana closed the table before it was full"):
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, DEADLINE)
     assert GameFiles.unfinished(tmp_path / "p0") == [] and GameFiles.unfinished(tmp_path / "p1") == []

@@ -20,7 +20,7 @@ from lanterne.protocol.net.handshake import NET_VERSION, NOISE_PROTOCOL, Handsha
 from lanterne.protocol.net.invite import Answer, ask, host_connection, join_request
 from lanterne.protocol.net.tcp import bound_port, connect, serve
 from lanterne.protocol.net.transport import Link, LinkClosed
-from tests.support.waiting import until
+from tests.support.waiting import DEADLINE, until
 
 LOCAL = "127.0.0.1"
 HOST, JOINER, EVE = (Identity.from_seed(s) for s in (b"secure/host", b"secure/joiner", b"secure/eve"))
@@ -146,7 +146,7 @@ async def test_a_relay_with_its_own_noise_keys_cannot_pass_either_identity_along
             assert decode(host_id, "id")["key"] == HOST.public
             await link.send(bytes(to_joiner.write_message(host_id)))     # the host's identity, our keys
             await up.send(bytes(to_host.write_message(earlier["joiner_id"])))  # the joiner's, from before
-            earlier["host_said"] = (await asyncio.wait_for(up.recv(), 5))
+            earlier["host_said"] = (await asyncio.wait_for(up.recv(), DEADLINE))
         except LinkClosed as e:
             earlier["host_said"] = e.reason
         finally:
@@ -223,7 +223,7 @@ async def run_tampered(down) -> tuple[list[bytes], str, TamperingRelay]:
         got = []
         with pytest.raises(LinkClosed) as closed:
             while True:
-                got.append(await asyncio.wait_for(link.recv(), 5))
+                got.append(await asyncio.wait_for(link.recv(), DEADLINE))
         relay.server.close()
     return got, closed.value.reason, relay
 
@@ -305,9 +305,9 @@ async def test_a_1_mib_payload_with_one_record_dropped_delivers_nothing_of_it():
     relay = TamperingRelay(port, down=at(6, lambda raw: b""))   # 1 accept, 2 first, 3.. the 17 records of big
     async with server:
         link, hs, _ = await ask(LOCAL, await relay.start(), JOINER, "Jo", join_request("pagode", "standard", 2))
-        assert await asyncio.wait_for(link.recv(), 5) == b"first"
+        assert await asyncio.wait_for(link.recv(), DEADLINE) == b"first"
         with pytest.raises(LinkClosed, match="record 6 does not decrypt"):
-            await asyncio.wait_for(link.recv(), 10)
+            await asyncio.wait_for(link.recv(), DEADLINE)
         relay.server.close()
 
 
@@ -323,8 +323,8 @@ async def test_payloads_of_1_mib_cross_intact_both_ways_and_every_frame_is_a_rec
         relay_port = await relay.start()
         link, hs, _ = await ask(LOCAL, relay_port, JOINER, "Josephine Marchetti",
                                 join_request("pagode", "standard", 2))
-        assert await asyncio.wait_for(link.recv(), 10) == big_down
-        assert await asyncio.wait_for(link.recv(), 10) == b"small"
+        assert await asyncio.wait_for(link.recv(), DEADLINE) == big_down
+        assert await asyncio.wait_for(link.recv(), DEADLINE) == b"small"
         await link.send(big_up)
         rtt = await link.ping(5)
         assert rtt > 0

@@ -9,7 +9,7 @@ from lanterne.protocol.net.framing import DATA, PREFACE, encode_frame
 from lanterne.protocol.net.tcp import bound_port, connect, serve
 from lanterne.protocol.net.transport import LinkClosed, LinkOptions, LinkTimeout
 from tests.support.clock import FakeClock
-from tests.support.waiting import until
+from tests.support.waiting import DEADLINE, until
 
 LOCAL = "127.0.0.1"
 
@@ -80,7 +80,7 @@ async def test_silent_peer_times_out():
     server = await asyncio.start_server(silent, LOCAL, 0)
     async with server:
         link = await connect(LOCAL, bound_port(server), LinkOptions(read_timeout=20.0, keepalive=None), clock)
-        await asyncio.wait_for(heard.wait(), 10)
+        await asyncio.wait_for(heard.wait(), DEADLINE)
         clock.advance(19.9)
         assert not link.closed          # (nothing is due before 20 s: no wait of the link ended)
         clock.advance(0.1)
@@ -127,7 +127,7 @@ async def test_close_reason_reaches_the_peer():
     async with server:
         link = await connect(LOCAL, bound_port(server))
         await link.close("game over")
-        assert await asyncio.wait_for(got, 5) == "the peer closed the link: game over"
+        assert await asyncio.wait_for(got, DEADLINE) == "the peer closed the link: game over"
         with pytest.raises(LinkClosed):
             await link.send(b"late")
 
@@ -156,8 +156,8 @@ async def test_oversize_frame_from_peer_closes_the_link_with_a_reason():
         reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
         writer.write(PREFACE + struct.pack(">IB", 5000, DATA))
         await writer.drain()
-        assert "exceeds the maximum of 1000" in await asyncio.wait_for(reasons, 5)
-        answer = await asyncio.wait_for(reader.read(), 5)  # preface, CLOSE frame with the reason, EOF
+        assert "exceeds the maximum of 1000" in await asyncio.wait_for(reasons, DEADLINE)
+        answer = await asyncio.wait_for(reader.read(), DEADLINE)  # preface, CLOSE frame with the reason, EOF
         assert answer.startswith(PREFACE) and b"exceeds the maximum" in answer
         writer.close()
 
@@ -175,7 +175,7 @@ async def test_a_stranger_that_is_not_a_peer_is_dropped():
     async with server:
         reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
         writer.write(b"GET / HTTP/1.1\r\n\r\n")
-        assert "not a Lanterne peer" in await asyncio.wait_for(reasons, 5)
+        assert "not a Lanterne peer" in await asyncio.wait_for(reasons, DEADLINE)
         writer.close()
 
 
@@ -204,7 +204,7 @@ async def test_peer_vanishing_mid_frame_closes_the_link():
         writer.write(PREFACE + encode_frame(DATA, b"hello")[:6])
         await writer.drain()
         writer.close()
-        assert await asyncio.wait_for(reasons, 5) == "the peer closed the connection"
+        assert await asyncio.wait_for(reasons, DEADLINE) == "the peer closed the connection"
 
 
 def test_the_move_round_trip_benchmark_runs():
@@ -270,10 +270,10 @@ async def test_a_secured_link_carries_data_pings_and_the_close_reason():
         assert link.initiator and link.secured
         for p in (b"", b"x", bytes(200_000)):
             await link.send(p)
-            assert await asyncio.wait_for(link.recv(), 5) == p
+            assert await asyncio.wait_for(link.recv(), DEADLINE) == p
         assert await link.ping(5) > 0
         await link.close("done here")
-        assert await asyncio.wait_for(got, 5) == ("done here", "the peer closed the link: done here")
+        assert await asyncio.wait_for(got, DEADLINE) == ("done here", "the peer closed the link: done here")
 
 
 async def test_a_record_on_a_link_that_never_had_a_handshake_is_refused():
@@ -290,7 +290,7 @@ async def test_a_record_on_a_link_that_never_had_a_handshake_is_refused():
     async with server:
         reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
         writer.write(PREFACE + encode_frame(SEALED, bytes(40)))
-        assert await asyncio.wait_for(reasons, 5) == "an encrypted record on a link without a handshake"
+        assert await asyncio.wait_for(reasons, DEADLINE) == "an encrypted record on a link without a handshake"
         writer.close()
 
 
@@ -317,5 +317,5 @@ async def test_plaintext_data_waiting_when_the_link_is_secured_is_never_delivere
     async with server:
         reader, writer = await asyncio.open_connection(LOCAL, bound_port(server))
         writer.write(PREFACE + encode_frame(DATA, b"an injected entry"))
-        assert await asyncio.wait_for(outcome, 5) == "plaintext data after the handshake"
+        assert await asyncio.wait_for(outcome, DEADLINE) == "plaintext data after the handshake"
         writer.close()
