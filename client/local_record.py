@@ -40,29 +40,19 @@ import weakref
 from pathlib import Path
 from typing import Callable, Sequence
 
-from lanterne.client.i18n import _, ngettext
-from lanterne.client.levels import level_words
+from lanterne.client.i18n import _
 from lanterne.engines.bots import RandomBot, make_bot
 from lanterne.engines.core import TABLE, Action, Game, IllegalAction, Player, State
 from lanterne.client.controller import (Change, LogEntry, PlayedHere, Think, Waiting,
                                        scores_over)
-from lanterne.protocol.identity import Identity, home
+from lanterne.protocol.identity import Identity
+from lanterne.client.local_games import local_folder
 from lanterne.protocol.session import Aborted, Moved, Session, TableResolved
 from lanterne.protocol.memory import Pipe
-from lanterne.protocol.net.files import GameFiles, ResumeError, read_game_files, read_meta
+from lanterne.protocol.net.files import GameFiles, ResumeError, read_game_files
 from lanterne.engines.registry import get_game
-from lanterne.protocol.log import LogFormatError, read_log
-from lanterne.protocol.wire import ProtocolError, unpack
-
-LOCAL_FOLDER = "local"
-"""Local games' files live in ``games/local/`` of the data folder."""
 
 SECRET_DOMAIN = b"lanterne/local-game/v1\0"
-
-
-def local_folder() -> Path:
-    """``games/local`` in the data folder (``LANTERNE_HOME`` or the platform's)."""
-    return home() / "games" / LOCAL_FOLDER
 
 
 def secret_of(seed: str | int | None, *parts: object, attempt: int = 0) -> bytes:
@@ -370,61 +360,8 @@ class RecordedGame(PlayedHere):
         except Exception:  # noqa: BLE001 - already refused in the game; the files close anyway
             pass
         if self.files.table_id and not self._over_saved:
-            self.files.update(moves=self._moves)  # a crash leaves it behind: moves_in_log() counts again
+            self.files.update(moves=self._moves)  # a crash leaves it behind: local_games.moves_in_log() counts again
         self.files.close()
-
-
-def unfinished_local(folder: Path | str | None = None) -> list[Path]:
-    """Meta files of local games that did not end, newest first."""
-    folder = Path(folder) if folder is not None else local_folder()
-    try:
-        return [m for m in GameFiles.unfinished(folder) if _meta(m).get("local")]
-    except OSError:
-        return []
-
-
-def _meta(path: Path) -> dict:
-    return read_meta(path)
-
-
-def describe_unfinished(meta_path: Path) -> str:
-    """``Pagode against Computer (normal), move 12`` (hot-seat: against Player 2)."""
-    meta = _meta(meta_path)
-    try:
-        name = get_game(str(meta.get("game"))).name
-    except Exception:  # noqa: BLE001 - a listing never fails
-        name = str(meta.get("game", "?"))
-    seats = meta.get("seats") or []
-    others = [str(s.get("name", "?")) + (f" ({level_words(str(s['bot']))})" if s.get("bot") else "")
-              for s in seats[1:] if isinstance(s, dict)]
-
-    if len(others) <= 2:
-        who = _(" and ").join(others)
-    else:
-        who = ngettext("{name} and {n} other", "{name} and {n} others", len(others) - 1).format(
-            name=others[0], n=len(others) - 1)
-    who = who or _("nobody")
-    move = moves_in_log(meta_path.with_suffix(".log"))
-    if meta.get("mode") == "watch":
-        return _("{game}: {player} against {others}, move {n}").format(
-            game=name, player=seats[0].get('name', '?') if seats else '?', others=who, n=move)
-    return _("{game} against {others}, move {n}").format(game=name, others=who, n=move)
-
-
-def moves_in_log(log: Path) -> int:
-    """How many moves a log holds (its entries' kinds read, nothing checked: for a listing)."""
-    try:
-        raws, _cut = read_log(log)
-    except (OSError, LogFormatError):
-        return 0
-    count = 0
-    for raw in raws:
-        try:
-            value = unpack(raw)
-        except ProtocolError:
-            continue
-        count += isinstance(value, dict) and value.get("kind") == "move"
-    return count
 
 
 def resume_local(meta_path: Path | str, *, computer_delay: float = 0.0,

@@ -14,7 +14,6 @@ from lanterne.client.commands import online
 from lanterne.client.cli import UserError
 from lanterne.client.i18n import N_, _
 from lanterne.engines.registry import GAMES, get_game
-from lanterne.protocol.session.phases import Phase
 from lanterne.protocol.identity import Identity, home
 
 import asyncio
@@ -221,6 +220,8 @@ def ended(session) -> int:
     """The exit code of a finished table; a game played to its end also prints its result as our seat saw
     it, one JSON line (``result: {...}``: the scores as the rulebook counts them, the winners from 1, the
     turns): what ``selfplay --net tcp`` reports, without replaying the log again."""
+    from lanterne.protocol.session.phases import Phase   # here: --version and --help import every command module
+
     if session.phase != Phase.OVER:
         return 1
     game, view = session.game, session.view

@@ -13,7 +13,6 @@ from lanterne.client.i18n import N_, _, ngettext, seat_tag
 from lanterne.protocol.log import LogFormatError, open_entry, read_log
 from lanterne.engines.core import ROLL
 from lanterne.protocol import identity as ids
-from lanterne.protocol.session import Aborted, GameOver, Moved, Session, TableResolved
 from lanterne.protocol.wire import ProtocolError
 
 NAME = "log"
@@ -56,6 +55,7 @@ def show(raws: list[bytes], games=None) -> tuple[list[str], bool]:
     """:func:`show_lines`, and whether every entry opened and replayed (False: a damaged log)."""
     # what this command alone needs: --version and --help import every command module
     from lanterne.client.controller import describe_table_op
+    from lanterne.protocol.session import Aborted, GameOver, Moved, Session, TableResolved
     from lanterne.protocol.verify import OUTSIDER
 
     entries = []

@@ -25,7 +25,6 @@ from lanterne.client.i18n import _
 from lanterne.client.selfplay_report import emit, game_seed, report
 from lanterne.engines.bots import make_bot
 from lanterne.protocol.log import LogWriter, read_log
-from lanterne.protocol.memory import make_sessions, play
 
 
 class TableLog:
@@ -52,6 +51,8 @@ class TableLog:
 
 
 def selfplay(args, game, kinds: list[str]) -> int:
+    from lanterne.protocol.memory import make_sessions, play   # here: --version and --help import every command module
+
     if args.net == "tcp":
         return selfplay_tcp(args, game, kinds)
     log_dir = Path(args.log_dir) if args.log_dir else None

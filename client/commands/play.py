@@ -39,7 +39,7 @@ def run(args) -> int:
     # what this command alone needs: --version and --help import every command module
     from lanterne.client import app as app_module
     from lanterne.client.local_play import HOT_SEAT, VS_COMPUTER, WATCH, make_local_game
-    from lanterne.client.local_record import local_folder
+    from lanterne.client.local_games import local_folder
     from lanterne.client.screens.game import game_screen_for
 
     settings = Settings.load()

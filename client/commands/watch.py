@@ -16,7 +16,6 @@ import asyncio
 from lanterne.client.cli import seconds
 from lanterne.client.commands.host import Stopped, fail, identity_and_name, interfaces_of, say, stopped, until_signal
 from lanterne.client.commands.join import target
-from lanterne.protocol.session.phases import Phase
 
 NAME = "watch"
 HELP = N_("watch a running table on the LAN (by a player's name or HOST:PORT), printing every move")
@@ -67,6 +66,8 @@ def run(args) -> int:
             session = await spectator.watch(where[0], where[1], expect_fingerprint=expect)
         except Declined as e:
             fail(str(e))
+        from lanterne.protocol.session.phases import Phase
+
         return 0 if session.phase == Phase.OVER else 1
 
     try:

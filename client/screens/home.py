@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from lanterne.client.i18n import N_, _
-from lanterne.client.local_record import describe_unfinished, resume_local, unfinished_local
+from lanterne.client.local_games import describe_unfinished, unfinished_local
 from lanterne.protocol.net.files import ResumeError
 
 BANNER = r"""
@@ -131,6 +131,8 @@ class HomeScreen(Screen):
     @work(thread=True, exclusive=True, group="resume", exit_on_error=False)
     def _resume(self, path: Path, delay: float) -> None:
         """Every seat's session replayed from the log (a second for a long game): off the screen's loop."""
+        from lanterne.client.local_record import resume_local  # the sessions load when a game resumes, not at start
+
         try:
             controller = resume_local(path, computer_delay=delay)
         except (ResumeError, OSError, ValueError) as e:

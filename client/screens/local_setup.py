@@ -12,7 +12,7 @@ from lanterne.client.game_terms import variant_name
 from lanterne.client.i18n import N_, _, seconds_text, say_refusal
 from lanterne.client.levels import level_words
 from lanterne.client.local_play import BOT_KINDS, DEFAULT_BOT, HOT_SEAT, VS_COMPUTER, WATCH, make_local_game, playable_games
-from lanterne.client.local_record import local_folder
+from lanterne.client.local_games import local_folder
 from lanterne.client.screens.game import game_screen_for
 from lanterne.engines.core import RulesError
 from lanterne.engines.registry import get_game

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from textual.widgets import Button, Input
 
-from lanterne.client.local_record import RecordedGame, describe_unfinished, local_folder, resume_local, unfinished_local
+from lanterne.client.local_games import describe_unfinished, local_folder, unfinished_local
+from lanterne.client.local_record import RecordedGame, resume_local
 from lanterne.client.replay_model import load_replay
 from lanterne.client.screens.home import HomeScreen
 from lanterne.engines.bots import RandomBot
@@ -111,7 +112,7 @@ def test_a_local_game_killed_midway_resumes_with_the_same_hidden_cards(lanterne_
     script = textwrap.dedent("""
         import os, signal
         from lanterne.client.local_play import make_local_game
-        from lanterne.client.local_record import local_folder
+        from lanterne.client.local_games import local_folder
         from lanterne.engines.bots import RandomBot
         from lanterne.engines.registry import get_game
         game = get_game("pueblo")

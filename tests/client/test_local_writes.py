@@ -140,13 +140,14 @@ def test_a_kill_with_entries_still_queued_leaves_a_chain_that_resumes_and_ends_v
     import signal
     from pathlib import Path
 
-    from lanterne.client.local_record import resume_local, unfinished_local
+    from lanterne.client.local_games import unfinished_local
+    from lanterne.client.local_record import resume_local
 
     script = textwrap.dedent("""
         import os, signal, threading
         from lanterne.protocol import log as plog
         from lanterne.client.local_play import make_local_game
-        from lanterne.client.local_record import local_folder
+        from lanterne.client.local_games import local_folder
         from lanterne.engines.bots import RandomBot
         from lanterne.engines.registry import get_game
         game = get_game("pagode")

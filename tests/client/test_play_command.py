@@ -53,7 +53,8 @@ def test_lanterne_play_saves_its_game_where_the_app_resumes_and_lists_it(monkeyp
     import asyncio
 
     from lanterne.client import app as app_module
-    from lanterne.client.local_record import RecordedGame, local_folder
+    from lanterne.client.local_games import local_folder
+    from lanterne.client.local_record import RecordedGame
     from lanterne.client.replay_model import saved_games
     from lanterne.protocol.identity import home
 

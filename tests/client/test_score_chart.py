@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from lanterne.client.local_play import make_local_game
-from lanterne.client.local_record import resume_local, unfinished_local, local_folder
+from lanterne.client.local_games import local_folder, unfinished_local
+from lanterne.client.local_record import resume_local
 from lanterne.client.screens.game import game_screen_for
 from lanterne.client.screens.replay import ReplayScreen
 from lanterne.client.widgets.score_chart import BARS, ScoreChart, chart_text, columns_of
