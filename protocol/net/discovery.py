@@ -459,6 +459,9 @@ class Discovery:
             info = AsyncServiceInfo(service_type, name)
             if not await self._ask(info):
                 return      # its next heartbeat heard asks again
+        except Exception:   # a name zeroconf refuses, zeroconf closing: no answer this time
+            return
+        try:
             addresses = list(info.parsed_addresses(IPVersion.V4Only))
             advert = advert_from_properties(info.properties or {}, info.port or 0, addresses, name)
         except Exception:  # anything on the LAN can answer anything: a bad record is no peer
