@@ -26,7 +26,8 @@ Never missed for good: zeroconf tells a browser of a name once (and again
 only when one of its records changes), so a resolve that fails (a question
 unanswered on a busy machine) would leave that table unlisted while it
 beats on. Every browser hears the heartbeats, and a name heard that is not
-listed, not refused and not being resolved is resolved again.
+listed, not refused and not being resolved is resolved again, when a
+resolve is free.
 """
 
 from __future__ import annotations
