@@ -154,7 +154,6 @@ async def test_a_service_without_a_lanterne_txt_is_not_listed():
         await stranger.async_close()
 
 
-
 class FirstAnswerLost(Discovery):
     """A browser whose first resolve of each name gets no full answer in time, as one did on a busy machine
     (zeroconf told it of a table once, the resolve timed out, and the table beat on unlisted); the network,
@@ -179,9 +178,9 @@ async def test_a_table_whose_resolve_failed_is_listed_at_its_next_heartbeat():
     async with Discovery(LOOPBACK) as host, FirstAnswerLost(LOOPBACK) as browser:
         await browser.browse()
         mine = await host.advertise(Advert("Late", fp, 40005, table=TableHint("pagode", "standard", 1)))
-        seen = await browser.wait_for(lambda a: a.fingerprint == fp, timeout=30)
+        seen = await browser.wait_for(lambda a: a.fingerprint == fp, timeout=DEADLINE)
         assert seen.table == TableHint("pagode", "standard", 1)
-        assert browser.asked.count(mine.instance) == 2     # the lost answer, then the heartbeat's
+        assert browser.asked.count(mine.instance) >= 2     # the lost answer, then a heartbeat's
 
 
 async def test_a_name_resolved_to_no_peer_is_not_asked_again_at_every_heartbeat():
