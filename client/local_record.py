@@ -45,8 +45,8 @@ from lanterne.engines.bots import RandomBot, make_bot
 from lanterne.engines.core import TABLE, Action, Game, IllegalAction, Player, State
 from lanterne.client.controller import (Change, LogEntry, PlayedHere, Think, Waiting,
                                        scores_over)
-from lanterne.protocol.identity import Identity
 from lanterne.client.local_games import local_folder
+from lanterne.protocol.identity import Identity
 from lanterne.protocol.session import Aborted, Moved, Session, TableResolved
 from lanterne.protocol.memory import Pipe
 from lanterne.protocol.net.files import GameFiles, ResumeError, read_game_files
