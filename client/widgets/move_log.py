@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
-from textual.widgets import RichLog
 from rich.text import Text
+from textual.geometry import Size
+from textual.reactive import Reactive
+from textual.widgets import RichLog
 
 from lanterne.client.controller import TABLE, GameController, LogEntry
 from lanterne.client.game_terms import QUIET_MOVES
@@ -52,6 +54,13 @@ def words_of(game, labels: list[str], actor: int, events) -> str:
 
 
 class MoveLog(RichLog):
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    """Grows by a line a move: that repaints the log and its scrollbar. Textual's own ``virtual_size``
+    asks for a layout of the whole screen, which renders every widget of the board again."""
+
+    def watch_virtual_size(self, size: Size) -> None:
+        self._scroll_update(size)   # the scrollbar's length; showing or hiding it is a layout of its own
+
     def __init__(self, **kwargs):
         super().__init__(wrap=True, markup=False, auto_scroll=True, min_width=16, **kwargs)
         self.shown = 0
@@ -78,6 +87,10 @@ class MoveLog(RichLog):
         if self.shown > len(controller.log):
             self.clear()
             self.shown = 0
-        for entry in controller.log[self.shown:]:
-            self.write(self.line_for(controller, entry))
+        entries = controller.log[self.shown:]
+        now = bool(self.size)   # sized: scroll in this frame, not in one after it (a second paint a move)
+        for entry in entries:
+            self.write(self.line_for(controller, entry), scroll_end=None if not now else False)
+        if entries and now:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
         self.shown = len(controller.log)

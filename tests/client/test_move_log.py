@@ -1,0 +1,59 @@
+"""The move log: it follows each new move, its scrollbar tracks its length, and a move repaints it alone."""
+
+from __future__ import annotations
+
+import random
+
+from textual.widgets import RichLog
+
+from lanterne.client.screens.game import game_screen_for
+from tests.support.apps import make_app, mid_game
+from tests.support.waiting import until
+
+
+async def test_the_move_log_shows_each_new_move_with_its_scrollbar_as_long_as_the_log():
+    controller = mid_game("pagode", actions=2)
+    app = make_app(lambda: game_screen_for(controller))
+    rng = random.Random(5)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one("#move-log", RichLog)
+        overflowed = False
+        for _ in range(25):
+            if controller.is_over():
+                break
+            moves = len(controller.log)
+            controller.submit(0, rng.choice(controller.legal_actions(0)))
+            await until(lambda: controller.is_over() or controller.waiting.kind == "human", pilot,
+                        what="the computer's answer")
+            await until(lambda: log.shown == len(controller.log) > moves, pilot, what="the new moves written")
+            await pilot.pause()
+            assert log.scroll_y == log.max_scroll_y          # the newest move in view
+            if len(log.lines) > log.scrollable_content_region.height:
+                overflowed = True
+                assert log.show_vertical_scrollbar
+                assert log.vertical_scrollbar.window_virtual_size == len(log.lines)
+        assert overflowed, "the log never outgrew its panel: the test played too few moves"
+
+
+async def test_a_move_lays_nothing_out_again():
+    """A new line of the log repaints the log: it does not lay the screen out (which renders every widget)."""
+    controller = mid_game("pagode", actions=2)
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one("#move-log", RichLog)
+        layouts = []
+        screen = app.screen
+        original = screen._refresh_layout
+
+        def counted(*args, **kwargs):
+            layouts.append(args)
+            return original(*args, **kwargs)
+
+        screen._refresh_layout = counted
+        before = len(log.lines)
+        controller.submit(0, controller.legal_actions(0)[0])
+        await until(lambda: len(log.lines) > before, pilot, what="the move written")
+        await pilot.pause()
+        assert layouts == []
