@@ -4,7 +4,9 @@ The project's machines are all "2 cores", yet one ran random Pagode games at 332
 another at 162 to 198 quiet: the cores differ, and a virtual machine's host takes its share (steal). A run
 says its processor, its cores, the load average before and after it, and a reference: the CPU time of a
 fixed pure-Python loop (no library, no allocation beyond ints), the median of 5, so a reader can tell a slow
-machine from a slow change. ``python -m bench.machine`` prints it alone.
+machine from a slow change. The reference is taken before and after the run: a virtual machine's core can
+change speed within the hour (76 to 131 ms here, quiet both times), and a run whose two references differ
+mixes two machines. ``python -m bench.machine`` prints it alone.
 """
 
 from __future__ import annotations
@@ -73,16 +75,19 @@ class Machine:
     reference_ms: float
     load_before: float | None
     load_after: float | None = None
+    reference_after_ms: float | None = None
 
     def finished(self) -> "Machine":
-        """The same machine, with the load average at the end of the run."""
-        return Machine(self.processor, self.cores, self.reference_ms, self.load_before, load())
+        """The same machine at the end of the run: its load average, and its reference again."""
+        after = load()   # read before the reference loop adds to it
+        return Machine(self.processor, self.cores, self.reference_ms, self.load_before, after, reference_ms())
 
     def describe(self, say: Callable[[str], str] = str) -> str:
         """One line, in the language ``say`` translates to (English by default: the docs)."""
         loads = [f"{x:.1f}" for x in (self.load_before, self.load_after) if x is not None]
+        references = [f"{x:.0f}" for x in (self.reference_ms, self.reference_after_ms) if x is not None]
         return say(DESCRIPTION).format(processor=self.processor, cores=self.cores,
-                                       load=" - ".join(loads) or "?", reference=f"{self.reference_ms:.0f}")
+                                       load=" - ".join(loads) or "?", reference=" - ".join(references))
 
 
 def this_machine() -> Machine:

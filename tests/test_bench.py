@@ -152,9 +152,9 @@ def test_the_table_names_each_figure_its_target_and_its_command():
 def test_the_doc_table_is_replaced_between_its_markers_only(tmp_path):
     doc = tmp_path / "benchmarks.md"
     doc.write_text(f"# Head\n\n{BEGIN}\nold table\n{END}\n\n## Notes\nkept\n")
-    update_doc(doc, [Result(bench(), 12.0, [12.0])], Machine("A CPU @ 1.0GHz", 2, 250.0, 0.25, 1.5))
+    update_doc(doc, [Result(bench(), 12.0, [12.0])], Machine("A CPU @ 1.0GHz", 2, 250.0, 0.25, 1.5, 310.0))
     text = doc.read_text()
-    assert "on A CPU @ 1.0GHz, 2 cores, load 0.2 - 1.5; reference loop 250 ms of CPU" in text
+    assert "on A CPU @ 1.0GHz, 2 cores, load 0.2 - 1.5; reference loop 250 - 310 ms of CPU" in text
     assert text.startswith("# Head\n\n" + BEGIN) and text.endswith(f"{END}\n\n## Notes\nkept\n")
     assert "old table" not in text and "| A figure | 12 ms | <= 30 ms | yes | 2.50x |" in text
 
@@ -162,6 +162,7 @@ def test_the_doc_table_is_replaced_between_its_markers_only(tmp_path):
 def test_a_run_says_its_machine_and_its_reference_is_cpu_time_of_a_fixed_loop():
     machine = this_machine().finished()
     assert machine.cores >= 1 and machine.processor and machine.reference_ms > 0
+    assert machine.reference_after_ms is not None and machine.reference_after_ms > 0   # taken again at the end
     assert machine.describe().count(";") == 1 and "\n" not in machine.describe()
     assert reference_ms(runs=1) > 0
 
