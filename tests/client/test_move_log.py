@@ -53,7 +53,8 @@ async def test_a_move_lays_nothing_out_again():
 
         screen._refresh_layout = counted
         before = len(log.lines)
-        controller.submit(0, controller.legal_actions(0)[0])
+        controller.submit(0, controller.legal_actions(0)[0])     # a column: the turn goes on, one line
+        assert controller.waiting.kind == "human"
         await until(lambda: len(log.lines) > before, pilot, what="the move written")
         await pilot.pause()
         assert layouts == []
