@@ -24,7 +24,7 @@ from lanterne.protocol.net.tcp import bound_port
 from lanterne.protocol.net.transport import LinkOptions
 from lanterne.protocol.session import Session
 from tests.support.net import assert_finished_alike, fake, logs_of
-from tests.support.waiting import until
+from tests.support.waiting import DEADLINE, until
 
 LOCAL = "127.0.0.1"
 FAST = PeerOptions(link=LinkOptions(read_timeout=2.0, keepalive=0.5, connect_timeout=1.0),
@@ -104,8 +104,8 @@ async def test_a_whole_game_over_tcp_ends_with_identical_logs_and_no_intruder_ge
         await ask(LOCAL, port, EVE_ID, "Gus", resume_request(host.table_id, 5))
     with pytest.raises(Declined, match="no such game"):
         await ask(LOCAL, port, EVE_ID, "Gus", resume_request(b"x" * 32, 5))
-    await asyncio.wait_for(play, 60)
-    await asyncio.wait_for(task, 30)
+    await asyncio.wait_for(play, DEADLINE)
+    await asyncio.wait_for(task, DEADLINE)
     assert_finished_alike(host, guest)
     assert any(line.startswith("join request from Gus") and "safety code" in line for line in lines["host"])
     assert sum(line.startswith("join request from Eve") for line in lines["host"]) == 1
@@ -122,8 +122,12 @@ async def test_cut_links_are_resumed_and_the_game_still_ends_alike(tmp_path):
     for cut_at in (40, 120):
         await until(lambda: len(guest.session.chain) >= cut_at or guest.session.over)
         proxy.cut()
-    await asyncio.wait_for(play, 60)
-    await asyncio.wait_for(task, 30)
+    await asyncio.wait_for(play, DEADLINE)
+    try:
+        await asyncio.wait_for(task, DEADLINE)
+    except TimeoutError:    # (seen once in a full run, never alone: what each peer said, for the next look)
+        raise AssertionError("the host never ended; it said:\n" + "\n".join(lines["host"][-25:])
+                             + "\nthe guest said:\n" + "\n".join(lines["guest"][-25:])) from None
     assert_finished_alike(host, guest)
     assert proxy.connections >= 3
     assert sum("link request from Gus" in line for line in lines["host"]) >= 2
@@ -143,7 +147,7 @@ async def test_a_crashed_guest_restarts_from_its_files(tmp_path):
     again = Peer.from_files(GUEST_ID, meta, player=make_bot("random", 3), options=FAST, say=lines["guest"].append)
     assert again.seats[0].key == HOST_ID.public and again.seats[0].address == (LOCAL, port)
     await asyncio.wait_for(again.run_guest(None, [LOCAL]), 60)
-    await asyncio.wait_for(task, 30)
+    await asyncio.wait_for(task, DEADLINE)
     assert_finished_alike(host, again)
 
 
@@ -199,8 +203,8 @@ async def test_moves_made_while_a_link_catches_up_go_out_in_chain_order(tmp_path
                 proxy.cut()
                 cuts += 1
         await asyncio.sleep(0)      # (a player's loop: the link's tasks run between two looks at the board)
-    await asyncio.wait_for(play, 60)
-    await asyncio.wait_for(task, 30)
+    await asyncio.wait_for(play, DEADLINE)
+    await asyncio.wait_for(task, DEADLINE)
     assert cuts == 5 and proxy.connections >= 6
     assert_finished_alike(host, guest)
 
@@ -242,8 +246,8 @@ async def test_a_ui_plays_through_act_and_sees_the_session_events(tmp_path):
             moves += 1
         else:
             await until(lambda: host.session.my_turn or host.session.over)
-    await asyncio.wait_for(play, 60)
-    await asyncio.wait_for(task, 30)
+    await asyncio.wait_for(play, DEADLINE)
+    await asyncio.wait_for(task, DEADLINE)
     assert_finished_alike(host, guest)
     assert [name for name, _ in asked] == ["Eve", "Gus"]
     assert asked[1][1] == safety_code(HOST_ID.public, GUEST_ID.public)
@@ -316,7 +320,7 @@ async def test_bytes_injected_on_the_wire_drop_the_link_not_the_game(tmp_path):
     lost = []
     guest.on_peer_event = lambda e: lost.append(e.reason) if isinstance(e, LinkLost) else None
     await asyncio.wait_for(join(guest, proxy_port), 60)
-    await asyncio.wait_for(task, 30)
+    await asyncio.wait_for(task, DEADLINE)
     assert proxy.connections == 3
     assert "record 30 does not decrypt" in lost[0] and "record 30 does not decrypt" in lost[1], lost
     assert_finished_alike(host, guest)  # the honest entries came again on the next link; nobody was blamed
@@ -403,6 +407,6 @@ async def test_a_two_peer_game_from_the_old_layout_resumes_on_the_one_peer(tmp_p
     task, port = await start_host(host)
     guest.seats[0].address = (LOCAL, port)
     await asyncio.wait_for(guest.run_guest(None, [LOCAL]), 60)
-    await asyncio.wait_for(task, 30)
+    await asyncio.wait_for(task, DEADLINE)
     assert_finished_alike(host, guest)
     assert "seats" in json.loads(host_meta.read_text())   # written in today's layout from now on
