@@ -59,7 +59,9 @@ class MoveLog(RichLog):
     asks for a layout of the whole screen, which renders every widget of the board again."""
 
     def watch_virtual_size(self, size: Size) -> None:
-        self._scroll_update(size)   # the scrollbar's length; showing or hiding it is a layout of its own
+        # The scrollbar's length, as Textual's layout would set it (``Widget._scroll_update``, Textual 8, which
+        # pyproject pins below 9); showing or hiding the scrollbar is a layout reactive of its own.
+        self._scroll_update(size)
 
     def __init__(self, **kwargs):
         super().__init__(wrap=True, markup=False, auto_scroll=True, min_width=16, **kwargs)
@@ -88,9 +90,9 @@ class MoveLog(RichLog):
             self.clear()
             self.shown = 0
         entries = controller.log[self.shown:]
-        now = bool(self.size)   # sized: scroll in this frame, not in one after it (a second paint a move)
+        sized = bool(self.size)   # sized: scroll in this frame, not in one after it (a second paint a move)
         for entry in entries:
-            self.write(self.line_for(controller, entry), scroll_end=None if not now else False)
-        if entries and now:
+            self.write(self.line_for(controller, entry), scroll_end=False if sized else None)
+        if entries and sized:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         self.shown = len(controller.log)

@@ -146,7 +146,7 @@ async def test_a_crashed_guest_restarts_from_its_files(tmp_path):
     [meta] = GameFiles.unfinished(tmp_path / "guest")
     again = Peer.from_files(GUEST_ID, meta, player=make_bot("random", 3), options=FAST, say=lines["guest"].append)
     assert again.seats[0].key == HOST_ID.public and again.seats[0].address == (LOCAL, port)
-    await asyncio.wait_for(again.run_guest(None, [LOCAL]), 60)
+    await asyncio.wait_for(again.run_guest(None, [LOCAL]), DEADLINE)
     await asyncio.wait_for(task, DEADLINE)
     assert_finished_alike(host, again)
 
@@ -319,7 +319,7 @@ async def test_bytes_injected_on_the_wire_drop_the_link_not_the_game(tmp_path):
     proxy_port = await proxy.start()
     lost = []
     guest.on_peer_event = lambda e: lost.append(e.reason) if isinstance(e, LinkLost) else None
-    await asyncio.wait_for(join(guest, proxy_port), 60)
+    await asyncio.wait_for(join(guest, proxy_port), DEADLINE)
     await asyncio.wait_for(task, DEADLINE)
     assert proxy.connections == 3
     assert "record 30 does not decrypt" in lost[0] and "record 30 does not decrypt" in lost[1], lost
@@ -406,7 +406,7 @@ async def test_a_two_peer_game_from_the_old_layout_resumes_on_the_one_peer(tmp_p
     assert [s.key for s in host.seats] == [s.key for s in guest.seats] == [host_id.public, guest_id.public]
     task, port = await start_host(host)
     guest.seats[0].address = (LOCAL, port)
-    await asyncio.wait_for(guest.run_guest(None, [LOCAL]), 60)
+    await asyncio.wait_for(guest.run_guest(None, [LOCAL]), DEADLINE)
     await asyncio.wait_for(task, DEADLINE)
     assert_finished_alike(host, guest)
     assert "seats" in json.loads(host_meta.read_text())   # written in today's layout from now on
