@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from rich.text import Text
+from textual.events import Resize
 from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.widgets import RichLog
@@ -66,6 +67,11 @@ class MoveLog(RichLog):
     def __init__(self, **kwargs):
         super().__init__(wrap=True, markup=False, auto_scroll=True, min_width=16, **kwargs)
         self.shown = 0
+
+    def on_resize(self, event: Resize) -> None:
+        """A new size (the log's panel shown again, the terminal resized) keeps the newest move in view."""
+        super().on_resize(event)     # the lines written before the log had a size
+        self.scroll_end(animate=False, x_axis=False)
 
     def line_for(self, controller: GameController, entry: LogEntry) -> Text:
         """A seat's move said in words (the engine's own, from the move's events), its notation beside

@@ -59,3 +59,16 @@ async def test_a_new_line_asks_for_no_layout():
         await pilot.pause()
         assert asked, "the log was not repainted"
         assert not [kw for kw in asked if kw.get("layout")]
+
+
+async def test_the_log_shown_again_at_80x24_ends_on_the_newest_move():
+    """At 80x24 the log is behind F2: shown again (a new size), its last line is in view."""
+    controller = mid_game("pagode", actions=14)
+    app = make_app(lambda: game_screen_for(controller))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        log = app.screen.query_one("#move-log", RichLog)
+        await until(lambda: log.size.height and log.max_scroll_y > 0, pilot, what="the log shown, longer than its panel")
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y
