@@ -67,10 +67,16 @@ class MoveLog(RichLog):
     def __init__(self, **kwargs):
         super().__init__(wrap=True, markup=False, auto_scroll=True, min_width=16, **kwargs)
         self.shown = 0
+        self._waiting: GameController | None = None
+        """The game whose new moves wait for the log to have a size (hidden behind F2 at 80x24, or not laid
+        out yet): written at a width of 0, a line would wrap at ``min_width`` for good."""
 
     def on_resize(self, event: Resize) -> None:
-        """A new size (the log's panel shown again, the terminal resized) keeps the newest move in view."""
-        super().on_resize(event)     # the lines written before the log had a size
+        """A new size (the log's panel shown again, the terminal resized): the moves that waited are written,
+        and the newest move is in view."""
+        super().on_resize(event)
+        if self._waiting is not None:
+            self.show(self._waiting)
         self.scroll_end(animate=False, x_axis=False)
 
     def line_for(self, controller: GameController, entry: LogEntry) -> Text:
@@ -91,14 +97,18 @@ class MoveLog(RichLog):
         return line
 
     def show(self, controller: GameController) -> None:
-        """Append the entries not shown yet (the log only grows)."""
+        """Append the entries not shown yet (the log only grows), at the log's width: while it has none,
+        they wait for it (:meth:`on_resize`)."""
+        if not self.size:
+            self._waiting = controller
+            return
+        self._waiting = None
         if self.shown > len(controller.log):
             self.clear()
             self.shown = 0
         entries = controller.log[self.shown:]
-        sized = bool(self.size)   # sized: scroll in this frame, not in one after it (a second paint a move)
         for entry in entries:
-            self.write(self.line_for(controller, entry), scroll_end=False if sized else None)
-        if entries and sized:
+            self.write(self.line_for(controller, entry), scroll_end=False)
+        if entries:     # in this frame, not in one after it (a second paint a move)
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         self.shown = len(controller.log)

@@ -72,3 +72,28 @@ async def test_the_log_shown_again_at_80x24_ends_on_the_newest_move():
         await until(lambda: log.size.height and log.max_scroll_y > 0, pilot, what="the log shown, longer than its panel")
         await pilot.pause()
         assert log.scroll_y == log.max_scroll_y
+
+
+async def test_moves_made_while_the_log_is_hidden_are_written_at_its_width_when_shown():
+    """At 80x24 the log is hidden while the board shows; the moves made meanwhile are written when it is
+    shown, as wide as the panel (written at a width of 0 they wrapped at 16 columns for good)."""
+    controller = mid_game("pagode", actions=14)
+    app = make_app(lambda: game_screen_for(controller))
+    rng = random.Random(1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        log = app.screen.query_one("#move-log", RichLog)
+        await pilot.press("f2")                               # the log seen once, then the board again
+        await until(lambda: log.size, pilot, what="the log shown")
+        await pilot.press("f2")
+        await until(lambda: not log.size, pilot, what="the board shown")
+        before = len(controller.log)
+        while len(controller.log) < before + 2 and controller.waiting.kind == "human":
+            controller.submit(0, rng.choice(controller.legal_actions(0)))
+            await pilot.pause()
+        await pilot.press("f2")
+        await until(lambda: log.shown == len(controller.log) and log.size, pilot, what="the log shown and written")
+        await pilot.pause()
+        words = [line.text.rstrip() for line in log.lines]
+        assert max(len(w) for w in words[-3:]) > 40, words[-6:]
+        assert log.scroll_y == log.max_scroll_y
